@@ -1,0 +1,6 @@
+export * from './aggregate-root';
+export * from './clock';
+export * from './domain-error';
+export * from './domain-event';
+export * from './ids';
+export * from './scopes';

@@ -1,0 +1,48 @@
+/** Sentry's token scopes. `X:admin` implies `X:write` implies `X:read`; org:admin implies org:integrations. */
+export const ALL_SCOPES = [
+  'org:read', 'org:write', 'org:admin', 'org:integrations',
+  'member:read', 'member:write', 'member:admin',
+  'team:read', 'team:write', 'team:admin',
+  'project:read', 'project:write', 'project:admin', 'project:releases',
+  'event:read', 'event:write', 'event:admin',
+  'alerts:read', 'alerts:write',
+] as const;
+
+export type Scope = (typeof ALL_SCOPES)[number];
+
+const SCOPE_SET: ReadonlySet<string> = new Set(ALL_SCOPES);
+
+const IMPLIED: Readonly<Record<string, readonly Scope[]>> = {
+  'org:admin': ['org:write', 'org:read', 'org:integrations'],
+  'org:write': ['org:read'],
+  'member:admin': ['member:write', 'member:read'],
+  'member:write': ['member:read'],
+  'team:admin': ['team:write', 'team:read'],
+  'team:write': ['team:read'],
+  'project:admin': ['project:write', 'project:read', 'project:releases'],
+  'project:write': ['project:read'],
+  'event:admin': ['event:write', 'event:read'],
+  'event:write': ['event:read'],
+  'alerts:write': ['alerts:read'],
+};
+
+export function isScope(value: string): value is Scope {
+  return SCOPE_SET.has(value);
+}
+
+/** The scopes granted, with everything they imply. */
+export function expandScopes(scopes: Iterable<string>): Set<Scope> {
+  const result = new Set<Scope>();
+  for (const scope of scopes) {
+    if (!isScope(scope)) continue;
+    result.add(scope);
+    for (const implied of IMPLIED[scope] ?? []) result.add(implied);
+  }
+  return result;
+}
+
+export function intersectScopes(a: Iterable<Scope>, b: ReadonlySet<Scope>): Set<Scope> {
+  const result = new Set<Scope>();
+  for (const scope of a) if (b.has(scope)) result.add(scope);
+  return result;
+}

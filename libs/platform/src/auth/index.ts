@@ -1,0 +1,3 @@
+export * from './auth.guard';
+export * from './decorators';
+export * from './principal';

@@ -1,0 +1,40 @@
+import { ConfigError, loadConfig } from './app-config';
+
+describe('loadConfig', () => {
+  it('has defaults that need no configuration', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ role: 'all', port: 9000, host: '127.0.0.1', logLevel: 'info' });
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.publicUrl).toBe('http://127.0.0.1:9000');
+    expect(config.defaultProjectFeatures).toEqual(['servicehooks']);
+  });
+
+  it('reads every documented variable', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      DATABASE_URL: 'postgres://u@db/x',
+      DATA_DIR: '/tmp/fl',
+      PUBLIC_URL: 'https://errors.example.com/',
+      LOG_LEVEL: 'debug',
+      ROLE: 'worker',
+      DEFAULT_PROJECT_FEATURES: 'servicehooks, similarity-indexing',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      databaseUrl: 'postgres://u@db/x',
+      dataDir: '/tmp/fl',
+      publicUrl: 'https://errors.example.com',
+      logLevel: 'debug',
+      role: 'worker',
+      defaultProjectFeatures: ['servicehooks', 'similarity-indexing'],
+    });
+  });
+
+  it('refuses bad values with a message naming the variable', () => {
+    expect(() => loadConfig({ PORT: 'x' })).toThrow(new ConfigError('PORT must be an integer between 0 and 65535, got "x"'));
+    expect(() => loadConfig({ ROLE: 'both' })).toThrow(/ROLE/);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
+  });
+});

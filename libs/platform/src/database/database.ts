@@ -1,0 +1,105 @@
+import { ConcurrencyError } from '@faultline/kernel';
+import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
+
+export type Row = Record<string, any>;
+
+/** Plain SQL access; both the database and an open transaction offer it. */
+export interface Sql {
+  query<T = Row>(text: string, params?: readonly unknown[]): Promise<T[]>;
+  /** Runs a statement and answers the number of rows it affected. */
+  execute(text: string, params?: readonly unknown[]): Promise<number>;
+}
+
+export interface Transaction extends Sql {
+  readonly manager: EntityManager;
+  /** Runs after a successful commit: the fast path that wakes workers and in-memory subscribers. */
+  afterCommit(callback: () => void | Promise<void>): void;
+}
+
+export interface TransactionOptions {
+  /** How many times to run the whole unit again after a ConcurrencyError. */
+  readonly retries?: number;
+}
+
+async function run(runner: QueryRunner, text: string, params?: readonly unknown[]) {
+  return runner.query(text, params as unknown[] | undefined, true);
+}
+
+class RunnerTransaction implements Transaction {
+  readonly callbacks: Array<() => void | Promise<void>> = [];
+
+  constructor(private readonly runner: QueryRunner) {}
+
+  get manager(): EntityManager {
+    return this.runner.manager;
+  }
+
+  async query<T = Row>(text: string, params?: readonly unknown[]): Promise<T[]> {
+    return (await run(this.runner, text, params)).records as T[];
+  }
+
+  async execute(text: string, params?: readonly unknown[]): Promise<number> {
+    return (await run(this.runner, text, params)).affected ?? 0;
+  }
+
+  afterCommit(callback: () => void | Promise<void>): void {
+    this.callbacks.push(callback);
+  }
+}
+
+export class Database implements Sql {
+  constructor(
+    readonly dataSource: DataSource,
+    private readonly onCallbackError: (error: unknown) => void = () => undefined,
+  ) {}
+
+  async query<T = Row>(text: string, params?: readonly unknown[]): Promise<T[]> {
+    return this.withRunner(async (runner) => (await run(runner, text, params)).records as T[]);
+  }
+
+  async execute(text: string, params?: readonly unknown[]): Promise<number> {
+    return this.withRunner(async (runner) => (await run(runner, text, params)).affected ?? 0);
+  }
+
+  async transaction<T>(work: (tx: Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.transactionOnce(work);
+      } catch (error) {
+        if (!(error instanceof ConcurrencyError) || attempt >= (options.retries ?? 0)) throw error;
+      }
+    }
+  }
+
+  private async transactionOnce<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    const tx = await this.withRunner(async (runner) => {
+      await runner.startTransaction();
+      const transaction = new RunnerTransaction(runner);
+      try {
+        const result = await work(transaction);
+        await runner.commitTransaction();
+        return { result, callbacks: transaction.callbacks };
+      } catch (error) {
+        if (runner.isTransactionActive) await runner.rollbackTransaction();
+        throw error;
+      }
+    });
+    for (const callback of tx.callbacks) {
+      try {
+        await callback();
+      } catch (error) {
+        this.onCallbackError(error);
+      }
+    }
+    return tx.result;
+  }
+
+  private async withRunner<T>(work: (runner: QueryRunner) => Promise<T>): Promise<T> {
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      return await work(runner);
+    } finally {
+      await runner.release();
+    }
+  }
+}

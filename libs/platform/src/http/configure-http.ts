@@ -1,0 +1,62 @@
+import { randomUUID } from 'node:crypto';
+import type { INestApplication } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import type { FastifyServerOptions } from 'fastify';
+import type { Logger } from 'pino';
+import type { AppConfig } from '../config';
+import { Metrics } from '../observability/metrics';
+import { AllExceptionsFilter } from './all-exceptions.filter';
+import { toErrorResponse } from './error-body';
+import { PUBLIC_URL_KEY } from './pagination';
+import { ApiValidationPipe } from './validation.pipe';
+
+/** Fastify options: pino request logs carrying a request id (taken from X-Request-Id when sent). */
+export function fastifyOptions(config: AppConfig, logger: Logger): FastifyServerOptions {
+  return {
+    loggerInstance: logger,
+    bodyLimit: config.bodyLimitBytes,
+    requestIdHeader: 'x-request-id',
+    requestIdLogLabel: 'requestId',
+    genReqId: () => randomUUID(),
+    trustProxy: true,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  } as FastifyServerOptions;
+}
+
+/** Error format, validation, request ids, metrics and the OpenAPI document for a Nest app on Fastify. */
+export function configureHttp(app: NestFastifyApplication, config: AppConfig): void {
+  const fastify = app.getHttpAdapter().getInstance();
+  const metrics = app.get(Metrics);
+  fastify.decorate(PUBLIC_URL_KEY, config.publicUrl);
+  fastify.addHook('onRequest', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+  });
+  fastify.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.observeRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+  });
+  fastify.setErrorHandler((error, request, reply) => {
+    const mapped = toErrorResponse(error);
+    if (mapped) return reply.status(mapped.status).send(mapped.body);
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send({ detail: 'Internal Error' });
+  });
+  app.useGlobalFilters(new AllExceptionsFilter());
+  app.useGlobalPipes(new ApiValidationPipe());
+  setUpOpenApi(app);
+}
+
+function setUpOpenApi(app: INestApplication): void {
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Faultline API')
+      .setDescription('Sentry-compatible error tracking API. Authenticate with `Authorization: Bearer <token>`.')
+      .setVersion('0')
+      .addBearerAuth()
+      .build(),
+  );
+  SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs.json', ui: true });
+}

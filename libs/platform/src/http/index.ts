@@ -1,0 +1,5 @@
+export * from './all-exceptions.filter';
+export * from './configure-http';
+export * from './error-body';
+export * from './pagination';
+export * from './validation.pipe';

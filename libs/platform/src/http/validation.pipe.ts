@@ -1,0 +1,42 @@
+import { BadRequestException, type ArgumentMetadata, ValidationPipe, type ValidationError } from '@nestjs/common';
+
+function flatten(errors: ValidationError[], prefix = ''): Record<string, string[]> {
+  const result: Record<string, string[]> = {};
+  for (const error of errors) {
+    const path = prefix ? `${prefix}.${error.property}` : error.property;
+    if (error.constraints) result[path] = Object.values(error.constraints);
+    if (error.children?.length) Object.assign(result, flatten(error.children, path));
+  }
+  return result;
+}
+
+/**
+ * class-validator at the edge: unknown fields are refused, and the 400 names each field:
+ * `{"detail": "Invalid request: slug: ...", "errors": {"slug": ["..."]}}`.
+ */
+export class ApiValidationPipe extends ValidationPipe {
+  constructor() {
+    super({
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      transform: true,
+      transformOptions: { enableImplicitConversion: false },
+      exceptionFactory: (errors) => {
+        const fields = flatten(errors);
+        const summary = Object.entries(fields)
+          .map(([field, messages]) => `${field}: ${messages.join(', ')}`)
+          .join('; ');
+        return new BadRequestException({ detail: `Invalid request: ${summary}`, errors: fields });
+      },
+    });
+  }
+
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const isDtoBody =
+      metadata.type === 'body' && metadata.metatype && ![Object, Array, String, Number, Boolean].includes(metadata.metatype as never);
+    if (isDtoBody && (value === null || typeof value !== 'object' || Array.isArray(value))) {
+      throw new BadRequestException({ detail: 'Request body must be a JSON object.' });
+    }
+    return super.transform(value ?? {}, metadata);
+  }
+}

@@ -1,0 +1,58 @@
+import { type DynamicModule, Global, Inject, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { CLOCK, systemClock } from '@faultline/kernel';
+import { DataSource, type MigrationInterface } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from './config';
+import { createDataSource, Database, dataSourceOptionsFrom, runMigrations } from './database';
+import { WorkerHost } from './lifecycle/worker-host';
+import { HealthController } from './observability/health.controller';
+import { Metrics } from './observability/metrics';
+
+export interface PlatformOptions {
+  readonly config: AppConfig;
+  readonly migrations: ReadonlyArray<new () => MigrationInterface>;
+}
+
+class DatabaseLifecycle implements OnApplicationShutdown {
+  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.dataSource.isInitialized) await this.dataSource.destroy();
+  }
+}
+
+/** Configuration, database (migrated on start), clock, metrics, health and the worker host. */
+@Global()
+@Module({})
+export class PlatformModule {
+  static forRoot(options: PlatformOptions): DynamicModule {
+    const logger = new Logger('Database');
+    return {
+      module: PlatformModule,
+      controllers: [HealthController],
+      providers: [
+        { provide: APP_CONFIG, useValue: options.config },
+        { provide: CLOCK, useValue: systemClock },
+        {
+          provide: DataSource,
+          useFactory: async () => {
+            const dataSource = await createDataSource(dataSourceOptionsFrom(options.config, options.migrations));
+            await dataSource.initialize();
+            const applied = await runMigrations(dataSource);
+            if (applied.length) logger.log(`applied migrations: ${applied.join(', ')}`);
+            return dataSource;
+          },
+        },
+        {
+          provide: Database,
+          inject: [DataSource],
+          useFactory: (dataSource: DataSource) =>
+            new Database(dataSource, (error) => logger.error(`after-commit callback failed: ${String(error)}`)),
+        },
+        { provide: Metrics, inject: [DataSource], useFactory: (dataSource: DataSource) => new Metrics(dataSource) },
+        DatabaseLifecycle,
+        WorkerHost,
+      ],
+      exports: [APP_CONFIG, CLOCK, DataSource, Database, Metrics, WorkerHost],
+    };
+  }
+}

@@ -1,0 +1,65 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { createDataSource, Database, runMigrations } from '@faultline/platform';
+import type { DataSource } from 'typeorm';
+import { MIGRATIONS } from '../../migrations';
+
+export interface TestDatabase {
+  readonly dataSource: DataSource;
+  readonly database: Database;
+  /** The connection string of this test's own database; undefined on the embedded database. */
+  readonly url?: string;
+  close(): Promise<void>;
+}
+
+/** The server named by DATABASE_URL, or undefined when tests run on the embedded database. */
+export const serverUrl = (): string | undefined => process.env.DATABASE_URL || undefined;
+
+/**
+ * A fresh, migrated database for one test file: a new database on the PostgreSQL server of
+ * DATABASE_URL, or an in-memory PGlite when it is unset.
+ */
+export async function createTestDatabaseUrl(): Promise<string | undefined> {
+  const server = serverUrl();
+  if (!server) return undefined;
+  const name = `faultline_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new Client({ connectionString: server });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export async function dropTestDatabase(url: string | undefined): Promise<void> {
+  const server = serverUrl();
+  if (!server || !url) return;
+  const name = new URL(url).pathname.slice(1);
+  const admin = new Client({ connectionString: server });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
+}
+
+export async function openTestDatabase(): Promise<TestDatabase> {
+  const url = await createTestDatabaseUrl();
+  const dataSource = await createDataSource({ databaseUrl: url, migrations: MIGRATIONS, poolSize: 10 });
+  await dataSource.initialize();
+  await runMigrations(dataSource);
+  return {
+    dataSource,
+    url,
+    database: new Database(dataSource),
+    async close() {
+      if (dataSource.isInitialized) await dataSource.destroy();
+      await dropTestDatabase(url);
+    },
+  };
+}
