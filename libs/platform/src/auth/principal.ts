@@ -19,6 +19,7 @@ export interface OrganizationAccess {
   readonly name: string;
   readonly plan: string;
   readonly features: readonly string[];
+  readonly dateCreated: Date;
   /** The caller's member role, when the caller is a member. */
   readonly role?: string;
   /** What the caller may do in this organization: token scopes limited by the member role. */

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource, type MigrationInterface } from 'typeorm';
 import type { AppConfig } from '../config';
@@ -18,10 +18,51 @@ const INT8_OID = 20;
 const NUMERIC_OID = 1700;
 const BOOL_OID = 16;
 
+/**
+ * PGlite is one process's database: a lock file in the data directory stops a second process
+ * (a second server, or the CLI while the server runs) from opening it and corrupting it.
+ */
+function lockDataDir(dataDir: string): () => void {
+  const path = join(dataDir, 'faultline.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(path, 'wx');
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => {
+        try {
+          unlinkSync(path);
+        } catch {
+          // already gone
+        }
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const pid = Number(readFileSync(path, 'utf8'));
+      if (pid && pid !== process.pid && isAlive(pid)) {
+        throw new Error(
+          `The embedded database in ${dataDir} is in use by another Faultline process (pid ${pid}). ` +
+            'Stop it first, or set DATABASE_URL to share a PostgreSQL server between processes.',
+        );
+      }
+      unlinkSync(path);
+    }
+  }
+  throw new Error(`Could not lock the embedded database in ${dataDir}`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** PGlite configured to parse and serialise values as `pg` does, so both backends answer alike. */
 async function openPGlite(dataDir: string | undefined) {
   const { PGlite } = await import('@electric-sql/pglite');
-  if (dataDir) mkdirSync(dataDir, { recursive: true });
   return PGlite.create({
     dataDir: dataDir ? join(dataDir, 'pglite') : undefined,
     parsers: { [INT8_OID]: (value: string) => value, [NUMERIC_OID]: (value: string) => value },
@@ -46,7 +87,15 @@ export async function createDataSource(options: DataSourceOptions): Promise<Data
       extra: { application_name: 'faultline' },
     });
   }
-  const pool = new PGlitePool(await openPGlite(options.dataDir));
+  const unlock = options.dataDir ? (mkdirSync(options.dataDir, { recursive: true }), lockDataDir(options.dataDir)) : () => undefined;
+  let db;
+  try {
+    db = await openPGlite(options.dataDir);
+  } catch (error) {
+    unlock();
+    throw error;
+  }
+  const pool = new PGlitePool(db, unlock);
   return new DataSource({ ...common, driver: { Pool: class { constructor() { return pool; } } } });
 }
 

@@ -12,7 +12,7 @@ interface PgShapedResult {
 }
 
 /** `pg`'s result shape, so TypeORM reports affected rows and commands the same on both databases. */
-function toPgResult(sql: string, result: Results | undefined): PgShapedResult {
+function toPgResult(sql: string, result: Results<unknown> | undefined): PgShapedResult {
   const command = /^\s*(?:--[^\n]*\n\s*)*(\w+)/.exec(sql)?.[1]?.toUpperCase() ?? '';
   const rows = result?.rows ?? [];
   return { rows, rowCount: result?.affectedRows ?? rows.length, command, fields: result?.fields ?? [] };
@@ -43,7 +43,10 @@ export class PGlitePool extends EventEmitter {
   private readonly waiters: Array<() => void> = [];
   private leased = false;
 
-  constructor(private readonly db: PGlite) {
+  constructor(
+    private readonly db: PGlite,
+    private readonly onClosed: () => void = () => undefined,
+  ) {
     super();
     this.connection = new PGliteConnection(db);
   }
@@ -84,7 +87,7 @@ export class PGlitePool extends EventEmitter {
   }
 
   end(callback?: (error?: unknown) => void): Promise<void> {
-    const closing = this.db.close();
+    const closing = this.db.close().finally(this.onClosed);
     closing.then(() => callback?.(), (error) => callback?.(error));
     return closing;
   }

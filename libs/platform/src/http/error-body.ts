@@ -48,7 +48,7 @@ export function toErrorResponse(error: unknown): ErrorResponse | undefined {
   if (candidate && typeof candidate.code === 'string' && candidate.code in FASTIFY_DETAIL) {
     return { status: candidate.statusCode ?? 400, body: { detail: FASTIFY_DETAIL[candidate.code] } };
   }
-  if (candidate instanceof SyntaxError && typeof candidate.statusCode === 'number') {
+  if (error instanceof SyntaxError && typeof candidate?.statusCode === 'number') {
     return { status: 400, body: { detail: 'Malformed JSON body.' } };
   }
   if (candidate && typeof candidate.statusCode === 'number' && candidate.statusCode >= 400 && candidate.statusCode < 500) {

@@ -34,7 +34,7 @@ export class ApiValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const isDtoBody =
       metadata.type === 'body' && metadata.metatype && ![Object, Array, String, Number, Boolean].includes(metadata.metatype as never);
-    if (isDtoBody && (value === null || typeof value !== 'object' || Array.isArray(value))) {
+    if (isDtoBody && value !== undefined && (value === null || typeof value !== 'object' || Array.isArray(value))) {
       throw new BadRequestException({ detail: 'Request body must be a JSON object.' });
     }
     return super.transform(value ?? {}, metadata);

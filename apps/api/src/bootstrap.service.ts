@@ -1,0 +1,94 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ALL_SCOPES, expandScopes, sha256Hex } from '@faultline/kernel';
+import {
+  CreateApiTokenCommand,
+  type CreatedApiToken,
+  CreateOrganizationCommand,
+  CreateTeamCommand,
+  CreateUserCommand,
+  FindTeamQuery,
+  type TeamSummary,
+} from '@faultline/identity';
+import { APP_CONFIG, type AppConfig, Database } from '@faultline/platform';
+import { CreateProjectCommand, FindProjectKeysQuery, type ProjectKeySummary } from '@faultline/projects';
+
+/**
+ * Makes a new installation usable at once: on an empty database it creates an instance
+ * administrator, an organization, a team, a project and a token with every scope. With
+ * BOOTSTRAP_TOKEN set it also restores whichever of these are missing on a database in use.
+ */
+@Injectable()
+export class BootstrapService implements OnApplicationBootstrap {
+  private readonly logger = new Logger('Bootstrap');
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly database: Database,
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.config.role === 'worker') return;
+    const [{ users }] = await this.database.query<{ users: number }>(`SELECT count(*)::int AS users FROM users`);
+    if (users > 0 && !this.config.bootstrap.token) return;
+    await this.ensure(users === 0);
+  }
+
+  private async ensure(emptyDatabase: boolean): Promise<void> {
+    const { email, org, project, token } = this.config.bootstrap;
+    const userId = await this.ensureUser(email);
+    const organizationId = await this.ensureOrganization(org, userId);
+    const team = await this.ensureTeam(organizationId, org, userId);
+    const projectCreated = await this.ensureProject(organizationId, team.slug, project);
+    const plaintext = await this.ensureToken(userId, token);
+    if (!emptyDatabase && !projectCreated && !plaintext) return;
+    const keys = await this.queries.execute<FindProjectKeysQuery, ProjectKeySummary[] | null>(new FindProjectKeysQuery(org, project));
+    this.logger.log(`bootstrap: organization "${org}", project "${project}", DSN ${keys?.[0]?.dsn ?? '(none)'}`);
+    if (plaintext && !token) {
+      // Shown once: only the hash is stored.
+      process.stdout.write(`\nFaultline API token for ${email} (shown once, store it now):\n\n  ${plaintext}\n\n`);
+    }
+  }
+
+  private async ensureUser(email: string): Promise<string> {
+    const [existing] = await this.database.query<{ id: string }>(`SELECT id FROM users WHERE lower(email) = lower($1)`, [email]);
+    if (existing) return existing.id;
+    const user = await this.commands.execute<CreateUserCommand, { id: string }>(new CreateUserCommand(email, 'Administrator', true));
+    return user.id;
+  }
+
+  private async ensureOrganization(slug: string, userId: string): Promise<string> {
+    const [existing] = await this.database.query<{ id: string }>(`SELECT id FROM organizations WHERE slug = $1`, [slug]);
+    if (existing) return existing.id;
+    const created = await this.commands.execute<CreateOrganizationCommand, { id: string }>(new CreateOrganizationCommand(slug, slug, userId));
+    return created.id;
+  }
+
+  private async ensureTeam(organizationId: string, slug: string, userId: string): Promise<TeamSummary> {
+    const existing = await this.queries.execute<FindTeamQuery, TeamSummary | null>(new FindTeamQuery(organizationId, slug));
+    if (existing) return existing;
+    await this.commands.execute(new CreateTeamCommand(organizationId, slug, slug, userId));
+    return (await this.queries.execute<FindTeamQuery, TeamSummary | null>(new FindTeamQuery(organizationId, slug))) as TeamSummary;
+  }
+
+  private async ensureProject(organizationId: string, teamSlug: string, slug: string): Promise<boolean> {
+    const [existing] = await this.database.query(`SELECT 1 FROM projects WHERE organization_id = $1 AND slug = $2`, [organizationId, slug]);
+    if (existing) return false;
+    await this.commands.execute(new CreateProjectCommand(organizationId, teamSlug, slug, slug, null));
+    return true;
+  }
+
+  /** Answers the new token's value, or undefined when the chosen token already exists. */
+  private async ensureToken(userId: string, chosen: string | undefined): Promise<string | undefined> {
+    if (chosen) {
+      const [existing] = await this.database.query(`SELECT 1 FROM api_tokens WHERE token_hash = $1`, [sha256Hex(chosen)]);
+      if (existing) return undefined;
+    }
+    const created = await this.commands.execute<CreateApiTokenCommand, CreatedApiToken>(
+      new CreateApiTokenCommand('user', { userId }, 'Bootstrap token', [...ALL_SCOPES], expandScopes(ALL_SCOPES), chosen),
+    );
+    return created.plaintext;
+  }
+}

@@ -1,0 +1,23 @@
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { type AppConfig, configureHttp, createLogger, fastifyOptions, PinoNestLogger } from '@faultline/platform';
+import { AppModule } from './app.module';
+
+/** Builds the application for a role; main.ts and the e2e tests both start it this way. */
+export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
+  const logger = createLogger(config.logLevel, config.role);
+  const adapter = new FastifyAdapter({ ...fastifyOptions(config, logger), routerOptions: { ignoreTrailingSlash: true } } as never);
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
+    logger: new PinoNestLogger(logger),
+    abortOnError: false,
+  });
+  if (config.role === 'worker') {
+    // A worker serves only health and metrics; the API runs in api processes.
+    app.getHttpAdapter().getInstance().addHook('onRequest', async (request, reply) => {
+      if (request.url.startsWith('/api/')) await reply.status(404).send({ detail: 'This process runs background workers only (ROLE=worker).' });
+    });
+  }
+  configureHttp(app, config);
+  app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
+  return app;
+}

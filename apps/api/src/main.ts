@@ -1,0 +1,26 @@
+import 'reflect-metadata';
+import { ConfigError, loadConfig } from '@faultline/platform';
+import { createApp } from './create-app';
+
+function roleFromArgs(argv: string[]): string | undefined {
+  const index = argv.indexOf('--role');
+  if (index >= 0) return argv[index + 1];
+  return argv.find((arg) => arg.startsWith('--role='))?.slice('--role='.length);
+}
+
+async function main(): Promise<void> {
+  const role = roleFromArgs(process.argv.slice(2));
+  const config = loadConfig(role ? { ...process.env, ROLE: role } : process.env);
+  const app = await createApp(config);
+  await app.listen(config.port, config.host);
+  app.getHttpAdapter().getInstance().log.info(
+    { url: config.publicUrl, role: config.role, database: config.databaseUrl ? 'postgresql' : `embedded (${config.dataDir})` },
+    'Faultline is listening',
+  );
+}
+
+main().catch((error: unknown) => {
+  const message = error instanceof ConfigError ? `Configuration error: ${error.message}` : error instanceof Error ? (error.stack ?? error.message) : String(error);
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+});

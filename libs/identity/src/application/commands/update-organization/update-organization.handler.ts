@@ -1,0 +1,51 @@
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { DomainError, isValidSlug } from '@faultline/kernel';
+import { EventRecorder } from '@faultline/event-store';
+import { Database } from '@faultline/platform';
+import { ORGANIZATION_STREAM_TYPE, organizationStream, organizationUpdated } from '../../../domain/identity.events';
+import { isPlan, PLANS } from '../../../domain/roles';
+import { AuthCache } from '../../../infrastructure/auth-cache';
+import { IdentityRepository, type OrganizationRow } from '../../../infrastructure/identity.repository';
+import { UpdateOrganizationCommand } from './update-organization.command';
+
+@CommandHandler(UpdateOrganizationCommand)
+export class UpdateOrganizationHandler implements ICommandHandler<UpdateOrganizationCommand, OrganizationRow> {
+  constructor(
+    private readonly database: Database,
+    private readonly repository: IdentityRepository,
+    private readonly events: EventRecorder,
+    private readonly cache: AuthCache,
+  ) {}
+
+  async execute({ organizationId, changes, actorIsSuperuser }: UpdateOrganizationCommand): Promise<OrganizationRow> {
+    if ((changes.plan !== undefined || changes.features !== undefined) && !actorIsSuperuser) {
+      throw DomainError.forbidden('Only an instance administrator can change the plan or features of an organization.');
+    }
+    if (changes.plan !== undefined && !isPlan(changes.plan)) {
+      throw DomainError.invalid(`plan: must be one of ${PLANS.join(', ')}`, { errors: { plan: [`Must be one of ${PLANS.join(', ')}`] } });
+    }
+    if (changes.slug !== undefined && !isValidSlug(changes.slug)) {
+      throw DomainError.invalid(`slug: "${changes.slug}" must be lowercase letters, numbers, - or _, and not only digits`);
+    }
+    return this.database.transaction(async (tx) => {
+      const current = await this.repository.lockOrganization(tx, organizationId);
+      if (!current) throw DomainError.notFound();
+      if (changes.slug && changes.slug !== current.slug && (await this.repository.slugTaken(tx, 'organizations', changes.slug))) {
+        throw DomainError.conflict('An organization with this slug already exists.');
+      }
+      const updated = await this.repository.updateOrganization(tx, organizationId, {
+        ...changes,
+        plan: changes.plan as OrganizationRow['plan'] | undefined,
+        features: changes.features && [...new Set(changes.features)].sort(),
+      });
+      const changed = Object.fromEntries(
+        Object.entries(changes).filter(([key]) => JSON.stringify(current[key as keyof OrganizationRow]) !== JSON.stringify(updated[key as keyof OrganizationRow])),
+      );
+      if (Object.keys(changed).length) {
+        await this.events.record(tx, organizationStream(organizationId), ORGANIZATION_STREAM_TYPE, [organizationUpdated({ organizationId, changes: changed })]);
+        tx.afterCommit(() => this.cache.clear());
+      }
+      return updated;
+    });
+  }
+}

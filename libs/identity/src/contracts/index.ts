@@ -1,0 +1,10 @@
+export { IdentityEventTypes } from '../domain/identity.events';
+export { MEMBER_ROLES, PLANS, ROLE_SCOPES, type MemberRole, type Plan } from '../domain/roles';
+export { CreateApiTokenCommand } from '../application/commands/create-api-token/create-api-token.command';
+export type { CreatedApiToken } from '../application/commands/create-api-token/create-api-token.handler';
+export { CreateOrganizationCommand } from '../application/commands/create-organization/create-organization.command';
+export { CreateTeamCommand } from '../application/commands/create-team/create-team.command';
+export { CreateUserCommand } from '../application/commands/create-user/create-user.command';
+export { RevokeApiTokenCommand } from '../application/commands/revoke-api-token/revoke-api-token.command';
+export { UpdateOrganizationCommand } from '../application/commands/update-organization/update-organization.command';
+export * from './queries';

@@ -1,0 +1,39 @@
+import { randomBytes } from 'node:crypto';
+import { DomainError, expandScopes, isScope, sha256Hex, type Scope } from '@faultline/kernel';
+
+export type TokenKind = 'user' | 'organization';
+
+/** Prefixes make a leaked token recognisable to secret scanners, as Sentry's do. */
+const PREFIX: Record<TokenKind, string> = { user: 'sntryu_', organization: 'sntrys_' };
+
+export interface IssuedToken {
+  /** Shown once, when created; only its hash is stored. */
+  readonly plaintext: string;
+  readonly hash: string;
+  readonly lastCharacters: string;
+}
+
+export function issueToken(kind: TokenKind): IssuedToken {
+  const plaintext = `${PREFIX[kind]}${randomBytes(32).toString('hex')}`;
+  return fromPlaintext(plaintext);
+}
+
+/** A token whose value the operator chose (BOOTSTRAP_TOKEN). */
+export function fromPlaintext(plaintext: string): IssuedToken {
+  return { plaintext, hash: hashToken(plaintext), lastCharacters: plaintext.slice(-4) };
+}
+
+export const hashToken = (plaintext: string): string => sha256Hex(plaintext);
+
+/**
+ * The scopes a new token may have: known names only, and never more than the creator holds, so a
+ * narrow token cannot mint a broader one.
+ */
+export function grantableScopes(requested: readonly string[], creatorScopes: ReadonlySet<Scope>): Scope[] {
+  const unknown = requested.filter((scope) => !isScope(scope));
+  if (unknown.length) throw DomainError.invalid(`Unknown scope: ${unknown.join(', ')}`, { errors: { scopes: [`Unknown scope: ${unknown.join(', ')}`] } });
+  if (requested.length === 0) throw DomainError.invalid('scopes: at least one scope is required', { errors: { scopes: ['At least one scope is required'] } });
+  const excess = [...expandScopes(requested)].filter((scope) => !creatorScopes.has(scope));
+  if (excess.length) throw DomainError.forbidden(`You cannot grant scopes you do not have: ${excess.join(', ')}`);
+  return [...new Set(requested)].sort() as Scope[];
+}

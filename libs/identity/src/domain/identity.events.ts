@@ -1,0 +1,42 @@
+import { domainEvent } from '@faultline/kernel';
+
+/**
+ * Identity changes are ordinary table state; each command also records one of these events on the
+ * organization's stream (`organization-<id>`) so subscribers and modules can follow them.
+ */
+export const IdentityEventTypes = {
+  OrganizationCreated: 'identity.OrganizationCreated',
+  OrganizationUpdated: 'identity.OrganizationUpdated',
+  MemberAdded: 'identity.MemberAdded',
+  TeamCreated: 'identity.TeamCreated',
+  TeamMemberAdded: 'identity.TeamMemberAdded',
+  ApiTokenCreated: 'identity.ApiTokenCreated',
+  ApiTokenRevoked: 'identity.ApiTokenRevoked',
+} as const;
+
+export const organizationStream = (organizationId: string): string => `organization-${organizationId}`;
+export const ORGANIZATION_STREAM_TYPE = 'organization';
+
+export const organizationCreated = (data: { organizationId: string; slug: string; name: string; plan: string }) =>
+  domainEvent(IdentityEventTypes.OrganizationCreated, data);
+
+export const organizationUpdated = (data: { organizationId: string; changes: Record<string, unknown> }) =>
+  domainEvent(IdentityEventTypes.OrganizationUpdated, data);
+
+export const memberAdded = (data: { organizationId: string; memberId: string; userId: string; role: string }) =>
+  domainEvent(IdentityEventTypes.MemberAdded, data);
+
+export const teamCreated = (data: { organizationId: string; teamId: string; slug: string; name: string }) =>
+  domainEvent(IdentityEventTypes.TeamCreated, data);
+
+export const teamMemberAdded = (data: { organizationId: string; teamId: string; memberId: string }) =>
+  domainEvent(IdentityEventTypes.TeamMemberAdded, data);
+
+export const apiTokenCreated = (data: { tokenId: string; kind: string; userId?: string; organizationId?: string; scopes: string[] }) =>
+  domainEvent(IdentityEventTypes.ApiTokenCreated, data);
+
+export const apiTokenRevoked = (data: { tokenId: string; kind: string; userId?: string; organizationId?: string }) =>
+  domainEvent(IdentityEventTypes.ApiTokenRevoked, data);
+
+export const userStream = (userId: string): string => `user-${userId}`;
+export const USER_STREAM_TYPE = 'user';

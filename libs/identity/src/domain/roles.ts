@@ -1,0 +1,37 @@
+import { ALL_SCOPES, expandScopes, type Scope } from '@faultline/kernel';
+
+export const MEMBER_ROLES = ['member', 'admin', 'manager', 'owner'] as const;
+export type MemberRole = (typeof MEMBER_ROLES)[number];
+
+export const PLANS = ['free', 'team', 'business', 'enterprise'] as const;
+export type Plan = (typeof PLANS)[number];
+
+const MEMBER: Scope[] = [
+  'org:read', 'member:read', 'team:read', 'project:read', 'project:releases',
+  'event:read', 'event:write', 'event:admin', 'alerts:read', 'alerts:write',
+];
+const ADMIN: Scope[] = [...MEMBER, 'team:admin', 'project:admin', 'org:integrations'];
+const MANAGER: Scope[] = [...ADMIN, 'member:admin', 'org:write'];
+
+/** What each organization role may do, as in Sentry; a user token never exceeds its role. */
+export const ROLE_SCOPES: Readonly<Record<MemberRole, ReadonlySet<Scope>>> = {
+  member: expandScopes(MEMBER),
+  admin: expandScopes(ADMIN),
+  manager: expandScopes(MANAGER),
+  owner: expandScopes(ALL_SCOPES),
+};
+
+export const ROLE_NAMES: Readonly<Record<MemberRole, string>> = {
+  member: 'Member',
+  admin: 'Admin',
+  manager: 'Manager',
+  owner: 'Owner',
+};
+
+export function isMemberRole(value: string): value is MemberRole {
+  return (MEMBER_ROLES as readonly string[]).includes(value);
+}
+
+export function isPlan(value: string): value is Plan {
+  return (PLANS as readonly string[]).includes(value);
+}

@@ -1,0 +1,39 @@
+import { Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { EventStoreModule } from '@faultline/event-store';
+import { AuthDirectory } from '@faultline/platform';
+import { ApiTokensController, OrgAuthTokensController } from './api/api-tokens.controller';
+import { MembersController } from './api/members.controller';
+import { OrganizationsController } from './api/organizations.controller';
+import { TeamsController } from './api/teams.controller';
+import { CreateApiTokenHandler } from './application/commands/create-api-token/create-api-token.handler';
+import { CreateOrganizationHandler } from './application/commands/create-organization/create-organization.handler';
+import { CreateTeamHandler } from './application/commands/create-team/create-team.handler';
+import { CreateUserHandler } from './application/commands/create-user/create-user.handler';
+import { RevokeApiTokenHandler } from './application/commands/revoke-api-token/revoke-api-token.handler';
+import { UpdateOrganizationHandler } from './application/commands/update-organization/update-organization.handler';
+import { FindTeamHandler, FindUserTeamsHandler } from './application/queries/team-queries.handler';
+import { AuthCache } from './infrastructure/auth-cache';
+import { IdentityAuthDirectory } from './infrastructure/identity-auth-directory';
+import { IdentityRepository } from './infrastructure/identity.repository';
+
+@Module({
+  imports: [CqrsModule, EventStoreModule],
+  controllers: [OrganizationsController, MembersController, TeamsController, ApiTokensController, OrgAuthTokensController],
+  providers: [
+    IdentityRepository,
+    AuthCache,
+    IdentityAuthDirectory,
+    { provide: AuthDirectory, useExisting: IdentityAuthDirectory },
+    CreateUserHandler,
+    CreateOrganizationHandler,
+    UpdateOrganizationHandler,
+    CreateTeamHandler,
+    CreateApiTokenHandler,
+    RevokeApiTokenHandler,
+    FindTeamHandler,
+    FindUserTeamsHandler,
+  ],
+  exports: [AuthDirectory],
+})
+export class IdentityModule {}

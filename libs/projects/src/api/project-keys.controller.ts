@@ -1,0 +1,54 @@
+import { Body, Controller, Get, Inject, NotFoundException, Param, Post } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import {
+  APP_CONFIG,
+  type AppConfig,
+  CurrentOrganization,
+  Database,
+  type OrganizationAccess,
+  Paginate,
+  Pagination,
+  RequireScopes,
+} from '@faultline/platform';
+import { CreateProjectKeyCommand } from '../application/commands/create-project-key/create-project-key.command';
+import { type ProjectKeyRow, ProjectsRepository } from '../infrastructure/projects.repository';
+import { CreateProjectKeyDto } from './projects.dto';
+import { serializeProjectKey } from './projects.serializers';
+
+/** DSN keys of a project. */
+@ApiTags('Projects')
+@ApiBearerAuth()
+@Controller('api/0/projects/:organization_id_or_slug/:project_id_or_slug/keys')
+export class ProjectKeysController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly database: Database,
+    private readonly repository: ProjectsRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  @RequireScopes('project:read')
+  async list(@CurrentOrganization() organization: OrganizationAccess, @Param('project_id_or_slug') idOrSlug: string, @Paginate() page: Pagination) {
+    const projectId = await this.projectId(organization, idOrSlug);
+    const keys = await this.repository.listKeys(this.database, projectId, page.offset, page.fetchLimit);
+    return page.respond(keys).map((key) => serializeProjectKey(key, this.config.publicUrl));
+  }
+
+  @Post()
+  @RequireScopes('project:write')
+  async create(@CurrentOrganization() organization: OrganizationAccess, @Param('project_id_or_slug') idOrSlug: string, @Body() body: CreateProjectKeyDto) {
+    const projectId = await this.projectId(organization, idOrSlug);
+    const key = await this.commands.execute<CreateProjectKeyCommand, ProjectKeyRow>(
+      new CreateProjectKeyCommand(projectId, body.name ?? 'Default', body.rateLimit),
+    );
+    return serializeProjectKey(key, this.config.publicUrl);
+  }
+
+  private async projectId(organization: OrganizationAccess, idOrSlug: string): Promise<string> {
+    const project = await this.repository.find(this.database, organization.id, idOrSlug);
+    if (!project) throw new NotFoundException();
+    return project.id;
+  }
+}

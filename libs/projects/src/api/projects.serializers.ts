@@ -1,0 +1,144 @@
+import type { OrganizationAccess } from '@faultline/platform';
+import { keyEndpoints } from '../domain/dsn';
+import type { ProjectKeyRow, ProjectRow } from '../infrastructure/projects.repository';
+
+const AVATAR = { avatarType: 'letter_avatar', avatarUuid: null, avatarUrl: null };
+
+/** A stable colour per slug, as Sentry derives one. */
+function colorOf(slug: string): string {
+  let hash = 0;
+  for (const char of slug) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+  return `#${(hash & 0xffffff).toString(16).padStart(6, '0')}`;
+}
+
+/** The project as Sentry's organization project list shows it. */
+export function serializeProject(project: ProjectRow, organization: OrganizationAccess) {
+  return {
+    id: project.id,
+    slug: project.slug,
+    name: project.name,
+    platform: project.platform,
+    dateCreated: project.date_created.toISOString(),
+    isBookmarked: project.is_bookmarked,
+    isMember: project.is_member,
+    features: [...project.features].sort(),
+    firstEvent: project.first_event ? project.first_event.toISOString() : null,
+    firstTransactionEvent: false,
+    access: [...organization.scopes].filter((scope) => scope.startsWith('project:') || scope.startsWith('event:')).sort(),
+    hasAccess: true,
+    hasFeedbacks: false,
+    hasFlags: false,
+    hasMinifiedStackTrace: false,
+    hasMonitors: false,
+    hasNewFeedbacks: false,
+    hasProfiles: false,
+    hasReplays: false,
+    hasSessions: false,
+    hasInsightsHttp: false,
+    hasInsightsDb: false,
+    hasInsightsAssets: false,
+    hasInsightsAppStart: false,
+    hasInsightsScreenLoad: false,
+    hasInsightsVitals: false,
+    hasInsightsCaches: false,
+    hasInsightsQueues: false,
+    hasInsightsAgentMonitoring: false,
+    hasInsightsMCP: false,
+    hasLogs: false,
+    hasTraceMetrics: false,
+    hasUserReports: false,
+    isInternal: false,
+    isPublic: false,
+    avatar: AVATAR,
+    color: colorOf(project.slug),
+    status: project.status,
+    team: project.teams[0] ?? null,
+    teams: project.teams,
+    platforms: project.platform ? [project.platform] : [],
+    environments: [],
+    latestRelease: null,
+    latestDeploys: null,
+  };
+}
+
+/** Sentry's detailed project: the spec's fields plus the rest with neutral values where Faultline has no use for them. */
+export function serializeProjectDetail(project: ProjectRow, organization: OrganizationAccess, publicUrl: string) {
+  return {
+    ...serializeProject(project, organization),
+    options: {},
+    digestsMinDelay: 300,
+    digestsMaxDelay: 1800,
+    subjectPrefix: '',
+    allowedDomains: ['*'],
+    resolveAge: 0,
+    dataScrubber: true,
+    dataScrubberDefaults: true,
+    safeFields: [],
+    storeCrashReports: null,
+    sensitiveFields: [],
+    subjectTemplate: '$shortID - $title',
+    securityToken: '',
+    securityTokenHeader: null,
+    verifySSL: false,
+    scrubIPAddresses: false,
+    scrapeJavaScript: true,
+    enableAutoReleaseCreation: false,
+    highlightTags: [],
+    highlightContext: {},
+    highlightPreset: { tags: [], context: {} },
+    groupingConfig: 'faultline:v1',
+    derivedGroupingEnhancements: '',
+    groupingEnhancements: '',
+    secondaryGroupingExpiry: 0,
+    secondaryGroupingConfig: null,
+    fingerprintingRules: '',
+    organization: {
+      id: organization.id,
+      slug: organization.slug,
+      name: organization.name,
+      status: { id: 'active', name: 'active' },
+      dateCreated: organization.dateCreated.toISOString(),
+      isEarlyAdopter: false,
+      require2FA: false,
+      avatar: AVATAR,
+      links: { organizationUrl: `${publicUrl}/organizations/${organization.slug}/`, regionUrl: publicUrl },
+      hasAuthProvider: false,
+      allowMemberInvite: true,
+      allowMemberProjectCreation: true,
+      allowSuperuserAccess: true,
+      features: [...organization.features].sort(),
+    },
+    processingIssues: 0,
+    defaultEnvironment: null,
+    relayPiiConfig: null,
+    builtinSymbolSources: [],
+    dynamicSamplingBiases: null,
+    symbolSources: '[]',
+    isDynamicallySampled: false,
+    tempestFetchScreenshots: false,
+    autofixAutomationTuning: 'off',
+    seerScannerAutomation: false,
+    seerNightshiftTweaks: null,
+    scmSourceContextEnabled: false,
+    debugFilesRole: null,
+  };
+}
+
+export function serializeProjectKey(key: ProjectKeyRow, publicUrl: string) {
+  return {
+    id: key.public_key,
+    name: key.label,
+    label: key.label,
+    public: key.public_key,
+    secret: key.secret_key,
+    projectId: Number(key.project_id),
+    isActive: key.is_active,
+    rateLimit: key.rate_limit_count !== null && key.rate_limit_window !== null ? { count: key.rate_limit_count, window: key.rate_limit_window } : null,
+    dsn: keyEndpoints(publicUrl, key.public_key, key.secret_key, key.project_id),
+    browserSdkVersion: 'latest',
+    browserSdk: { choices: [['latest', 'latest']] },
+    dateCreated: key.date_created.toISOString(),
+    dynamicSdkLoaderOptions: { hasReplay: false, hasPerformance: false, hasDebug: false, hasFeedback: false, hasLogsAndMetrics: false },
+    useCase: 'user',
+  };
+}

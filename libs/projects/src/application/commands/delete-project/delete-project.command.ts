@@ -1,0 +1,6 @@
+export class DeleteProjectCommand {
+  constructor(
+    readonly organizationId: string,
+    readonly projectId: string,
+  ) {}
+}

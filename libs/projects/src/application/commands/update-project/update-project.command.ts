@@ -1,0 +1,16 @@
+export interface ProjectChanges {
+  readonly name?: string;
+  readonly slug?: string;
+  readonly platform?: string | null;
+  readonly features?: string[];
+  readonly isBookmarked?: boolean;
+}
+
+export class UpdateProjectCommand {
+  constructor(
+    readonly organizationId: string,
+    readonly projectId: string,
+    readonly changes: ProjectChanges,
+    readonly actor: { userId?: string; canWrite: boolean; isOwner: boolean },
+  ) {}
+}

@@ -1,0 +1,6 @@
+export { ProjectEventTypes } from '../domain/project.events';
+export { keyEndpoints } from '../domain/dsn';
+export { CreateProjectCommand } from '../application/commands/create-project/create-project.command';
+export { CreateProjectKeyCommand } from '../application/commands/create-project-key/create-project-key.command';
+export { FindProjectKeysQuery, type ProjectKeySummary } from '../application/queries/find-project-keys.query';
+export { projectDetailSql } from '../infrastructure/projects.repository';

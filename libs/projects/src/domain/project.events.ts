@@ -1,0 +1,23 @@
+import { domainEvent } from '@faultline/kernel';
+
+export const ProjectEventTypes = {
+  ProjectCreated: 'projects.ProjectCreated',
+  ProjectUpdated: 'projects.ProjectUpdated',
+  ProjectDeleted: 'projects.ProjectDeleted',
+  ProjectKeyCreated: 'projects.ProjectKeyCreated',
+} as const;
+
+export const projectStream = (projectId: string): string => `project-${projectId}`;
+export const PROJECT_STREAM_TYPE = 'project';
+
+export const projectCreated = (data: { projectId: string; organizationId: string; teamId: string; slug: string; name: string; platform: string | null }) =>
+  domainEvent(ProjectEventTypes.ProjectCreated, data);
+
+export const projectUpdated = (data: { projectId: string; organizationId: string; changes: Record<string, unknown> }) =>
+  domainEvent(ProjectEventTypes.ProjectUpdated, data);
+
+export const projectDeleted = (data: { projectId: string; organizationId: string; slug: string }) =>
+  domainEvent(ProjectEventTypes.ProjectDeleted, data);
+
+export const projectKeyCreated = (data: { projectId: string; publicKey: string; label: string }) =>
+  domainEvent(ProjectEventTypes.ProjectKeyCreated, data);

@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { EventStoreModule } from '@faultline/event-store';
+import { ProjectKeysController } from './api/project-keys.controller';
+import { ProjectsController } from './api/projects.controller';
+import { CreateProjectKeyHandler } from './application/commands/create-project-key/create-project-key.handler';
+import { CreateProjectHandler } from './application/commands/create-project/create-project.handler';
+import { DeleteProjectHandler } from './application/commands/delete-project/delete-project.handler';
+import { UpdateProjectHandler } from './application/commands/update-project/update-project.handler';
+import { FindProjectKeysHandler } from './application/queries/find-project-keys.handler';
+import { ProjectsRepository } from './infrastructure/projects.repository';
+
+@Module({
+  imports: [CqrsModule, EventStoreModule],
+  controllers: [ProjectsController, ProjectKeysController],
+  providers: [ProjectsRepository, CreateProjectHandler, UpdateProjectHandler, DeleteProjectHandler, CreateProjectKeyHandler, FindProjectKeysHandler],
+})
+export class ProjectsModule {}
