@@ -1,7 +1,25 @@
 
 
-// Nest 12 and a few of its dependencies ship only as ES modules; Jest's CommonJS runtime needs them compiled.
-const ESM_PACKAGES = ['@nestjs', 'uid', 'file-type', 'cookie', 'strtok3', 'token-types', 'peek-readable', '@tokenizer', 'load-esm', 'es-toolkit'];
+const { readdirSync, readFileSync } = require('node:fs');
+const { join } = require('node:path');
+
+// Nest 12 and several of its dependencies ship only as ES modules; Jest's CommonJS runtime needs
+// them compiled. Listing every installed "type": "module" package keeps this true across upgrades.
+function esmPackages(root = join(__dirname, 'node_modules')) {
+  const names = [];
+  for (const entry of readdirSync(root)) {
+    const scoped = entry.startsWith('@');
+    for (const name of scoped ? readdirSync(join(root, entry)).map((n) => `${entry}/${n}`) : [entry]) {
+      try {
+        if (JSON.parse(readFileSync(join(root, name, 'package.json'), 'utf8')).type === 'module') names.push(name);
+      } catch {
+        // not a package
+      }
+    }
+  }
+  return names.map((name) => name.replace(/[.+]/g, '\\$&'));
+}
+const ESM_PACKAGES = esmPackages();
 
 const swc = [
   '@swc/jest',
@@ -35,10 +53,11 @@ const config = {
     {
       ...common,
       displayName: 'integration',
+      testTimeout: 60_000,
       testMatch: ['<rootDir>/{apps,libs,test}/**/*.int-spec.ts'],
       testPathIgnorePatterns: ['/node_modules/', ...serverOnly],
     },
-    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
+    { ...common, displayName: 'e2e', testTimeout: 60_000, testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
   ],
 };
 

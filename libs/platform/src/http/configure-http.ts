@@ -7,7 +7,6 @@ import type { Logger } from 'pino';
 import type { AppConfig } from '../config';
 import { Metrics } from '../observability/metrics';
 import { AllExceptionsFilter } from './all-exceptions.filter';
-import { toErrorResponse } from './error-body';
 import { PUBLIC_URL_KEY } from './pagination';
 import { ApiValidationPipe } from './validation.pipe';
 
@@ -17,7 +16,6 @@ export function fastifyOptions(config: AppConfig, logger: Logger): FastifyServer
     loggerInstance: logger,
     bodyLimit: config.bodyLimitBytes,
     requestIdHeader: 'x-request-id',
-    requestIdLogLabel: 'requestId',
     genReqId: () => randomUUID(),
     trustProxy: true,
     return503OnClosing: true,
@@ -36,12 +34,6 @@ export function configureHttp(app: NestFastifyApplication, config: AppConfig): v
   fastify.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     metrics.observeRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
-  });
-  fastify.setErrorHandler((error, request, reply) => {
-    const mapped = toErrorResponse(error);
-    if (mapped) return reply.status(mapped.status).send(mapped.body);
-    request.log.error({ err: error }, 'unhandled error');
-    return reply.status(500).send({ detail: 'Internal Error' });
   });
   app.useGlobalFilters(new AllExceptionsFilter());
   app.useGlobalPipes(new ApiValidationPipe());

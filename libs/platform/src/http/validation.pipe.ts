@@ -37,6 +37,6 @@ export class ApiValidationPipe extends ValidationPipe {
     if (isDtoBody && value !== undefined && (value === null || typeof value !== 'object' || Array.isArray(value))) {
       throw new BadRequestException({ detail: 'Request body must be a JSON object.' });
     }
-    return super.transform(value ?? {}, metadata);
+    return super.transform(isDtoBody && value === undefined ? {} : value, metadata);
   }
 }

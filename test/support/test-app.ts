@@ -1,0 +1,100 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { loadConfig } from '@faultline/platform';
+import { createApp } from '../../apps/api/src/create-app';
+import { createTestDatabaseUrl, dropTestDatabase } from './test-database';
+
+export const BOOTSTRAP = { token: 'test-bootstrap-token', org: 'acme', project: 'web', email: 'admin@acme.test' };
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface TestApp {
+  readonly app: NestFastifyApplication;
+  readonly baseUrl: string;
+  request<T = any>(method: string, path: string, options?: { token?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<ApiResponse<T>>;
+  /** Stops the service and starts it again on the same database. */
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Boots the real application over HTTP on its own fresh database: a new PostgreSQL database when
+ * DATABASE_URL is set, otherwise an embedded PGlite in a temporary directory.
+ */
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const databaseUrl = await createTestDatabaseUrl();
+  const dataDir = mkdtempSync(join(tmpdir(), 'faultline-e2e-'));
+  const port = await freePort();
+  const config = loadConfig({
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    BOOTSTRAP_TOKEN: BOOTSTRAP.token,
+    BOOTSTRAP_ORG: BOOTSTRAP.org,
+    BOOTSTRAP_PROJECT: BOOTSTRAP.project,
+    BOOTSTRAP_EMAIL: BOOTSTRAP.email,
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...env,
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const start = async () => {
+    const app = await createApp(config);
+    await app.listen(port, '127.0.0.1');
+    return app;
+  };
+  let app = await start();
+
+  return {
+    get app() {
+      return app;
+    },
+    baseUrl,
+    async request(method, path, options = {}) {
+      const token = options.token === undefined ? BOOTSTRAP.token : options.token;
+      const headers: Record<string, string> = { ...(options.headers ?? {}) };
+      if (token) headers.authorization = `Bearer ${token}`;
+      let body: string | undefined = options.rawBody;
+      if (options.body !== undefined) {
+        body = JSON.stringify(options.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
+      const text = await response.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        // not JSON: keep the text
+      }
+      return { status: response.status, body: parsed as never, headers: response.headers };
+    },
+    async restart() {
+      await app.close();
+      app = await start();
+    },
+    async close() {
+      await app.close();
+      await dropTestDatabase(databaseUrl);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
