@@ -18,6 +18,5 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     });
   }
   configureHttp(app, config);
-  app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
   return app;
 }

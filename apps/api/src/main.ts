@@ -12,6 +12,21 @@ async function main(): Promise<void> {
   const role = roleFromArgs(process.argv.slice(2));
   const config = loadConfig(role ? { ...process.env, ROLE: role } : process.env);
   const app = await createApp(config);
+  let stopping = false;
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      // Stop accepting, finish in-flight requests and background batches, close the database.
+      app.close().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          process.stderr.write(`shutdown failed: ${String(error)}\n`);
+          process.exit(1);
+        },
+      );
+    });
+  }
   await app.listen(config.port, config.host);
   app.getHttpAdapter().getInstance().log.info(
     { url: config.publicUrl, role: config.role, database: config.databaseUrl ? 'postgresql' : `embedded (${config.dataDir})` },

@@ -1,8 +1,10 @@
 import { type DynamicModule, Global, Inject, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
 import { CLOCK, systemClock } from '@faultline/kernel';
 import { DataSource, type MigrationInterface } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from './config';
 import { createDataSource, Database, dataSourceOptionsFrom, runMigrations } from './database';
+import { InFlightRequests } from './lifecycle/in-flight';
 import { WorkerHost } from './lifecycle/worker-host';
 import { HealthController } from './observability/health.controller';
 import { Metrics } from './observability/metrics';
@@ -12,10 +14,21 @@ export interface PlatformOptions {
   readonly migrations: ReadonlyArray<new () => MigrationInterface>;
 }
 
+/** How long shutdown waits for running request handlers before closing the database anyway. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
 class DatabaseLifecycle implements OnApplicationShutdown {
-  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
+  private readonly logger = new Logger('Shutdown');
+
+  constructor(
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    @Inject(InFlightRequests) private readonly inFlight: InFlightRequests,
+  ) {}
 
   async onApplicationShutdown(): Promise<void> {
+    if (!(await this.inFlight.drained(SHUTDOWN_GRACE_MS))) {
+      this.logger.warn(`closing the database with ${this.inFlight.size} request handler(s) still running`);
+    }
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
   }
 }
@@ -49,6 +62,8 @@ export class PlatformModule {
             new Database(dataSource, (error) => logger.error(`after-commit callback failed: ${String(error)}`)),
         },
         { provide: Metrics, inject: [DataSource], useFactory: (dataSource: DataSource) => new Metrics(dataSource) },
+        InFlightRequests,
+        { provide: APP_INTERCEPTOR, useExisting: InFlightRequests },
         DatabaseLifecycle,
         WorkerHost,
       ],

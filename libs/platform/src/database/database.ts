@@ -3,6 +3,10 @@ import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 
 export type Row = Record<string, any>;
 
+interface DriverPool {
+  query(text: string, params?: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }>;
+}
+
 /** Plain SQL access; both the database and an open transaction offer it. */
 export interface Sql {
   query<T = Row>(text: string, params?: readonly unknown[]): Promise<T[]>;
@@ -54,11 +58,21 @@ export class Database implements Sql {
   ) {}
 
   async query<T = Row>(text: string, params?: readonly unknown[]): Promise<T[]> {
-    return this.withRunner(async (runner) => (await run(runner, text, params)).records as T[]);
+    return (await this.pool().query(text, params as unknown[] | undefined)).rows as T[];
   }
 
   async execute(text: string, params?: readonly unknown[]): Promise<number> {
-    return this.withRunner(async (runner) => (await run(runner, text, params)).affected ?? 0);
+    return (await this.pool().query(text, params as unknown[] | undefined)).rowCount ?? 0;
+  }
+
+  /**
+   * Single statements outside a transaction go straight to the driver's pool (`pg.Pool`, or the
+   * PGlite pool with its exclusive lease): the hot read path skips TypeORM's per-query runner.
+   */
+  private pool(): DriverPool {
+    const pool = (this.dataSource.driver as unknown as { master?: DriverPool }).master;
+    if (!pool) throw new Error('The database is not connected');
+    return pool;
   }
 
   async transaction<T>(work: (tx: Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {

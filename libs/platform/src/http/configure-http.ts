@@ -19,7 +19,6 @@ export function fastifyOptions(config: AppConfig, logger: Logger): FastifyServer
     genReqId: () => randomUUID(),
     trustProxy: true,
     return503OnClosing: true,
-    forceCloseConnections: 'idle',
   } as FastifyServerOptions;
 }
 
