@@ -3,7 +3,7 @@ import { APP_INTERCEPTOR } from '@nestjs/core';
 import { CLOCK, systemClock } from '@faultline/kernel';
 import { DataSource, type MigrationInterface } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from './config';
-import { createDataSource, Database, dataSourceOptionsFrom, runMigrations } from './database';
+import { createDataSource, Database, dataSourceOptionsFrom, poolStats, runMigrations } from './database';
 import { InFlightRequests } from './lifecycle/in-flight';
 import { WorkerHost } from './lifecycle/worker-host';
 import { HealthController } from './observability/health.controller';
@@ -26,10 +26,27 @@ class DatabaseLifecycle implements OnApplicationShutdown {
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
-    if (!(await this.inFlight.drained(SHUTDOWN_GRACE_MS))) {
+    if (!(await this.quiet(Date.now() + SHUTDOWN_GRACE_MS))) {
       this.logger.warn(`closing the database with ${this.inFlight.size} request handler(s) still running`);
     }
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
+  }
+
+  /**
+   * Waits until no handler runs and no connection is in use, twice in a row: a request whose
+   * client hung up may still be between its guard and its handler.
+   */
+  private async quiet(deadline: number): Promise<boolean> {
+    let calm = 0;
+    while (Date.now() < deadline) {
+      const pool = poolStats(this.dataSource);
+      const busy = this.inFlight.size > 0 || (pool !== undefined && (pool.waiting > 0 || pool.idle < pool.total));
+      calm = busy ? 0 : calm + 1;
+      if (calm >= 2) return true;
+      if (this.inFlight.size > 0) await this.inFlight.drained(Math.max(0, deadline - Date.now()));
+      else await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    return false;
   }
 }
 
