@@ -48,16 +48,17 @@ const serverOnly = process.env.DATABASE_URL ? [] : ['\\.server\\.int-spec\\.ts$'
 
 /** @type {import('jest').Config} */
 const config = {
+  // Booting the embedded database takes a few seconds; tests that start the app get a minute.
+  testTimeout: 60_000,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
     {
       ...common,
       displayName: 'integration',
-      testTimeout: 60_000,
       testMatch: ['<rootDir>/{apps,libs,test}/**/*.int-spec.ts'],
       testPathIgnorePatterns: ['/node_modules/', ...serverOnly],
     },
-    { ...common, displayName: 'e2e', testTimeout: 60_000, testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
+    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
   ],
 };
 

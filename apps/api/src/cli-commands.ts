@@ -1,0 +1,172 @@
+import { parseArgs } from 'node:util';
+import { NestFactory } from '@nestjs/core';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ALL_SCOPES, expandScopes } from '@faultline/kernel';
+import {
+  CreateApiTokenCommand,
+  type CreatedApiToken,
+  CreateOrganizationCommand,
+  CreateTeamCommand,
+  CreateUserCommand,
+  UpdateOrganizationCommand,
+} from '@faultline/identity';
+import { createDataSource, Database, dataSourceOptionsFrom, loadConfig, runMigrations } from '@faultline/platform';
+import { CreateProjectCommand, FindProjectKeysQuery, type ProjectKeySummary } from '@faultline/projects';
+import { MIGRATIONS } from '../../../migrations';
+import { AppModule } from './app.module';
+
+export const HELP = `Usage: npm run cli -- <command> [options]
+
+Administration of a Faultline instance, on the database the environment names
+(DATABASE_URL, or the embedded database in DATA_DIR while the server is stopped).
+
+Commands:
+  migrate                                   apply pending database migrations
+  create-user    --email E [--name N] [--superuser]
+  create-org     --name N [--slug S] --owner EMAIL
+  create-team    --org O --name N [--slug S]
+  create-project --org O --team T --name N [--slug S] [--platform P]
+  create-token   --email E [--scopes a,b] [--name N]   a user token (default: every scope)
+  create-token   --org O --scopes a,b [--name N]       an organization token
+  dsn            --org O --project P        print the project's DSNs
+  set-plan       --org O --plan free|team|business|enterprise
+
+Options:
+  -h, --help     show this help
+`;
+
+type Options = Record<string, string | boolean | undefined>;
+
+function required(options: Options, name: string): string {
+  const value = options[name];
+  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+export class UsageError extends Error {}
+
+type Env = NodeJS.ProcessEnv;
+
+async function withApp<T>(env: Env, work: (commands: CommandBus, queries: QueryBus, database: Database) => Promise<T>): Promise<T> {
+  const config = loadConfig({ ...env, ROLE: 'api', LOG_LEVEL: env.LOG_LEVEL ?? 'warn' });
+  const app = await NestFactory.createApplicationContext(AppModule.forRoot(config, { bootstrap: false }), { logger: ['error', 'warn'] });
+  try {
+    return await work(app.get(CommandBus), app.get(QueryBus), app.get(Database));
+  } finally {
+    await app.close();
+  }
+}
+
+async function userId(database: Database, email: string): Promise<string> {
+  const [user] = await database.query<{ id: string }>(`SELECT id FROM users WHERE lower(email) = lower($1)`, [email]);
+  if (!user) throw new UsageError(`no user with e-mail ${email}`);
+  return user.id;
+}
+
+async function organizationId(database: Database, slug: string): Promise<string> {
+  const [org] = await database.query<{ id: string }>(`SELECT id FROM organizations WHERE slug = $1 OR id::text = $1`, [slug]);
+  if (!org) throw new UsageError(`no organization ${slug}`);
+  return org.id;
+}
+
+const scopesOf = (value: unknown): string[] => (typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : [...ALL_SCOPES]);
+
+async function run(command: string | undefined, options: Options, env: Env, print: (line: string) => void): Promise<void> {
+  switch (command) {
+    case 'migrate': {
+      const config = loadConfig(env);
+      const dataSource = await createDataSource(dataSourceOptionsFrom(config, MIGRATIONS));
+      await dataSource.initialize();
+      try {
+        const applied = await runMigrations(dataSource);
+        print(applied.length ? `Applied: ${applied.join(', ')}` : 'Database is up to date.');
+      } finally {
+        await dataSource.destroy();
+      }
+      return;
+    }
+    case 'create-user':
+      return withApp(env, async (commands) => {
+        const user = await commands.execute<CreateUserCommand, { id: string }>(
+          new CreateUserCommand(required(options, 'email'), (options.name as string) ?? '', options.superuser === true),
+        );
+        print(`Created user ${user.id}`);
+      });
+    case 'create-org':
+      return withApp(env, async (commands, _queries, database) => {
+        const owner = await userId(database, required(options, 'owner'));
+        const org = await commands.execute<CreateOrganizationCommand, { id: string; slug: string }>(
+          new CreateOrganizationCommand(required(options, 'name'), options.slug as string | undefined, owner),
+        );
+        print(`Created organization ${org.slug} (id ${org.id})`);
+      });
+    case 'create-team':
+      return withApp(env, async (commands, _queries, database) => {
+        const org = await organizationId(database, required(options, 'org'));
+        const teamId = await commands.execute<CreateTeamCommand, string>(new CreateTeamCommand(org, required(options, 'name'), options.slug as string | undefined));
+        print(`Created team ${teamId}`);
+      });
+    case 'create-project':
+      return withApp(env, async (commands, queries, database) => {
+        const org = required(options, 'org');
+        const projectId = await commands.execute<CreateProjectCommand, string>(
+          new CreateProjectCommand(await organizationId(database, org), required(options, 'team'), required(options, 'name'), options.slug as string | undefined, (options.platform as string) ?? null),
+        );
+        const keys = await queries.execute<FindProjectKeysQuery, ProjectKeySummary[] | null>(new FindProjectKeysQuery(org, projectId));
+        print(`Created project ${projectId}\nDSN: ${keys?.[0]?.dsn}`);
+      });
+    case 'create-token':
+      return withApp(env, async (commands, _queries, database) => {
+        const owner = options.org
+          ? { kind: 'organization' as const, owner: { organizationId: await organizationId(database, required(options, 'org')) } }
+          : { kind: 'user' as const, owner: { userId: await userId(database, required(options, 'email')) } };
+        const created = await commands.execute<CreateApiTokenCommand, CreatedApiToken>(
+          new CreateApiTokenCommand(owner.kind, owner.owner, (options.name as string) ?? 'CLI token', scopesOf(options.scopes), expandScopes(ALL_SCOPES)),
+        );
+        print(created.plaintext);
+      });
+    case 'dsn':
+      return withApp(env, async (_commands, queries) => {
+        const keys = await queries.execute<FindProjectKeysQuery, ProjectKeySummary[] | null>(
+          new FindProjectKeysQuery(required(options, 'org'), required(options, 'project')),
+        );
+        if (!keys) throw new UsageError('no such project');
+        for (const key of keys) print(key.dsn);
+      });
+    case 'set-plan':
+      return withApp(env, async (commands, _queries, database) => {
+        const org = await organizationId(database, required(options, 'org'));
+        await commands.execute(new UpdateOrganizationCommand(org, { plan: required(options, 'plan') }, true));
+        print(`Plan set to ${options.plan}`);
+      });
+    default:
+      throw new UsageError(command ? `unknown command: ${command}` : 'a command is required');
+  }
+}
+
+/** Runs one CLI invocation: `args` as typed after `npm run cli --`, output line by line to `print`. */
+export async function runCli(args: string[], env: Env, print: (line: string) => void): Promise<void> {
+  const { positionals, values } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      help: { type: 'boolean', short: 'h' },
+      email: { type: 'string' },
+      name: { type: 'string' },
+      slug: { type: 'string' },
+      owner: { type: 'string' },
+      org: { type: 'string' },
+      team: { type: 'string' },
+      project: { type: 'string' },
+      platform: { type: 'string' },
+      scopes: { type: 'string' },
+      plan: { type: 'string' },
+      superuser: { type: 'boolean' },
+    },
+  });
+  if (values.help || positionals.length === 0) {
+    print(HELP);
+    return;
+  }
+  await run(positionals[0], values, env, print);
+}

@@ -1,0 +1,64 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HELP, runCli } from '../../apps/api/src/cli-commands';
+import { createTestDatabaseUrl, dropTestDatabase } from '../support/test-database';
+
+/** The admin CLI against its own database, as `npm run cli -- ...` runs it. */
+describe('admin CLI', () => {
+  let databaseUrl: string | undefined;
+  let dataDir: string;
+  let env: NodeJS.ProcessEnv;
+
+  const cli = async (...args: string[]): Promise<string[]> => {
+    const lines: string[] = [];
+    await runCli(args, env, (line) => lines.push(line));
+    return lines;
+  };
+
+  beforeAll(async () => {
+    databaseUrl = await createTestDatabaseUrl();
+    dataDir = mkdtempSync(join(tmpdir(), 'faultline-cli-'));
+    env = { DATA_DIR: dataDir, PUBLIC_URL: 'https://errors.example.com', LOG_LEVEL: 'silent', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) };
+  });
+
+  afterAll(async () => {
+    await dropTestDatabase(databaseUrl);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('prints help', async () => {
+    expect(await cli('--help')).toEqual([HELP]);
+    expect(HELP).toContain('create-project');
+  });
+
+  it('migrates, then creates a user, organization, project and tokens, and prints the DSN', async () => {
+    expect((await cli('migrate'))[0]).toMatch(/^Applied: EventStore/);
+    expect(await cli('migrate')).toEqual(['Database is up to date.']);
+    expect((await cli('create-user', '--email', 'ops@example.com', '--name', 'Ops'))[0]).toMatch(/^Created user \d+$/);
+    expect(await cli('create-org', '--name', 'Example Inc', '--slug', 'example', '--owner', 'ops@example.com')).toEqual([expect.stringMatching(/^Created organization example/)]);
+
+    await expect(cli('create-project', '--org', 'example', '--team', 'nope', '--name', 'Web')).rejects.toThrow('The requested resource does not exist');
+
+    const token = await cli('create-token', '--email', 'ops@example.com', '--scopes', 'org:read');
+    expect(token[0]).toMatch(/^sntryu_[0-9a-f]{64}$/);
+    const orgToken = await cli('create-token', '--org', 'example', '--scopes', 'project:read');
+    expect(orgToken[0]).toMatch(/^sntrys_/);
+    expect((await cli('set-plan', '--org', 'example', '--plan', 'business'))[0]).toBe('Plan set to business');
+    await expect(cli('set-plan', '--org', 'example', '--plan', 'gold')).rejects.toThrow(/plan/);
+  });
+
+  it('creates a team and a project under it, and prints its DSN in Sentry format', async () => {
+    expect((await cli('create-team', '--org', 'example', '--name', 'Web Team'))[0]).toMatch(/^Created team \d+$/);
+    const created = await cli('create-project', '--org', 'example', '--team', 'web-team', '--name', 'Web App', '--platform', 'javascript');
+    expect(created.join('\n')).toMatch(/^Created project \d+\nDSN: https:\/\/[0-9a-f]{32}@errors\.example\.com\/\d+$/);
+    const dsn = await cli('dsn', '--org', 'example', '--project', 'web-app');
+    expect(dsn).toEqual([created[0] && expect.stringMatching(/^https:\/\/[0-9a-f]{32}@errors\.example\.com\/\d+$/)]);
+    await expect(cli('dsn', '--org', 'example', '--project', 'missing')).rejects.toThrow('no such project');
+  });
+
+  it('explains what is missing', async () => {
+    await expect(cli('create-org', '--name', 'X')).rejects.toThrow('--owner is required');
+    await expect(cli('frobnicate')).rejects.toThrow('unknown command: frobnicate');
+  });
+});
