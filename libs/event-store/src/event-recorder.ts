@@ -1,0 +1,55 @@
+import type { DomainEvent, EventMetadata, RecordedEvent } from '@faultline/kernel';
+// Type-only: the platform barrel also carries Nest modules, which this framework-light file avoids.
+import type { Transaction } from '@faultline/platform';
+import type { ExpectedVersion } from './contracts';
+import type { EventStore } from './event-store';
+
+export interface RecordOptions {
+  /** Default 'any': for contexts whose tables are the truth and whose streams record what changed. */
+  readonly expectedVersion?: ExpectedVersion;
+  readonly metadata?: EventMetadata;
+}
+
+/** Told, after the commit, about events this process recorded: the fast path that wakes subscribers. */
+export type CommittedListener = (events: readonly RecordedEvent[]) => void;
+
+/**
+ * What command handlers use to record their events in their own transaction: an append that, once
+ * the transaction commits, tells this process's listeners (subscription runners wake at once
+ * instead of at their next poll). The tables stay the truth; a listener that misses a call loses
+ * nothing but latency.
+ */
+export class EventRecorder {
+  private readonly listeners = new Set<CommittedListener>();
+
+  constructor(private readonly eventStore: EventStore) {}
+
+  /**
+   * Appends `events` inside `tx`. With the default expected version 'any', a concurrent append to
+   * the same stream still surfaces as ConcurrencyError (see EventStore.append); run the unit with
+   * `Database.transaction(work, { retries })` where that can happen.
+   */
+  async record(
+    tx: Transaction,
+    streamId: string,
+    streamType: string,
+    events: readonly DomainEvent[],
+    options: RecordOptions = {},
+  ): Promise<RecordedEvent[]> {
+    const recorded = await this.eventStore.append(
+      tx, streamId, streamType, options.expectedVersion ?? 'any', events, options.metadata,
+    );
+    if (recorded.length > 0) tx.afterCommit(() => this.notify(recorded));
+    return recorded;
+  }
+
+  /** Registers a listener for committed events; answers a function that removes it. */
+  onCommitted(listener: CommittedListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private notify(events: readonly RecordedEvent[]): void {
+    for (const listener of this.listeners) listener(events);
+  }
+}

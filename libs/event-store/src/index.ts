@@ -1,0 +1,12 @@
+export type { ExpectedVersion, GlobalPosition, ReadAllFilter } from './contracts';
+export { EventRecorder, type CommittedListener, type RecordOptions } from './event-recorder';
+export { EventStore } from './event-store';
+export { EventStoreModule } from './event-store.module';
+export {
+  SubscriptionRunner,
+  SubscriptionRunnerFactory,
+  type SubscriptionHandler,
+  type SubscriptionLogger,
+  type SubscriptionRunnerFactoryOptions,
+  type SubscriptionRunnerOptions,
+} from './subscription-runner';
