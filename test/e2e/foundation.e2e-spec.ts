@@ -135,6 +135,13 @@ describe('foundation API', () => {
       expect((await api.request('POST', '/api/0/teams/globex-corp/backend-team/projects/', { body: { name: 'API Server' } })).status).toBe(409);
     });
 
+    it('accepts concurrent changes to one organization', async () => {
+      const responses = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => api.request('POST', '/api/0/organizations/globex-corp/teams/', { body: { slug: `parallel-${i}` } })),
+      );
+      expect(responses.map((r) => r.status)).toEqual(Array(8).fill(201));
+    });
+
     it('updates, bookmarks and deletes projects; owners change features', async () => {
       const updated = await api.request('PUT', '/api/0/projects/globex-corp/api-server/', {
         body: { name: 'API', isBookmarked: true, features: ['servicehooks', 'similarity-indexing'] },

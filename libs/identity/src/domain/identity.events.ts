@@ -1,8 +1,9 @@
 import { domainEvent } from '@faultline/kernel';
 
 /**
- * Identity changes are ordinary table state; each command also records one of these events on the
- * organization's stream (`organization-<id>`) so subscribers and modules can follow them.
+ * Identity changes are ordinary table state; each command also records these events so subscribers
+ * and modules can follow them. Each entity has its own stream, so commands on different teams,
+ * members or tokens of one organization never contend for one stream.
  */
 export const IdentityEventTypes = {
   OrganizationCreated: 'identity.OrganizationCreated',
@@ -38,5 +39,9 @@ export const apiTokenCreated = (data: { tokenId: string; kind: string; userId?: 
 export const apiTokenRevoked = (data: { tokenId: string; kind: string; userId?: string; organizationId?: string }) =>
   domainEvent(IdentityEventTypes.ApiTokenRevoked, data);
 
-export const userStream = (userId: string): string => `user-${userId}`;
-export const USER_STREAM_TYPE = 'user';
+export const memberStream = (memberId: string): string => `member-${memberId}`;
+export const MEMBER_STREAM_TYPE = 'member';
+export const teamStream = (teamId: string): string => `team-${teamId}`;
+export const TEAM_STREAM_TYPE = 'team';
+export const apiTokenStream = (tokenId: string): string => `api-token-${tokenId}`;
+export const API_TOKEN_STREAM_TYPE = 'api-token';

@@ -21,9 +21,15 @@ export interface Transaction extends Sql {
 }
 
 export interface TransactionOptions {
-  /** How many times to run the whole unit again after a ConcurrencyError. */
+  /**
+   * How many times to run the whole unit again after a ConcurrencyError (default 2): units that
+   * record on a shared stream with expected version 'any' meet one when another writer appends
+   * first, and a fresh attempt then succeeds.
+   */
   readonly retries?: number;
 }
+
+const DEFAULT_RETRIES = 2;
 
 async function run(runner: QueryRunner, text: string, params?: readonly unknown[]) {
   return runner.query(text, params as unknown[] | undefined, true);
@@ -80,7 +86,7 @@ export class Database implements Sql {
       try {
         return await this.transactionOnce(work);
       } catch (error) {
-        if (!(error instanceof ConcurrencyError) || attempt >= (options.retries ?? 0)) throw error;
+        if (!(error instanceof ConcurrencyError) || attempt >= (options.retries ?? DEFAULT_RETRIES)) throw error;
       }
     }
   }

@@ -2,7 +2,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { EventRecorder } from '@faultline/event-store';
 import { Database } from '@faultline/platform';
 import { fromPlaintext, grantableScopes, issueToken } from '../../../domain/api-token';
-import { apiTokenCreated, ORGANIZATION_STREAM_TYPE, organizationStream, USER_STREAM_TYPE, userStream } from '../../../domain/identity.events';
+import { API_TOKEN_STREAM_TYPE, apiTokenCreated, apiTokenStream } from '../../../domain/identity.events';
 import { IdentityRepository, type TokenRow } from '../../../infrastructure/identity.repository';
 import { CreateApiTokenCommand } from './create-api-token.command';
 
@@ -32,10 +32,7 @@ export class CreateApiTokenHandler implements ICommandHandler<CreateApiTokenComm
         lastCharacters: issued.lastCharacters,
         scopes,
       });
-      const [stream, streamType] = command.kind === 'user'
-        ? [userStream(command.owner.userId as string), USER_STREAM_TYPE]
-        : [organizationStream(command.owner.organizationId as string), ORGANIZATION_STREAM_TYPE];
-      await this.events.record(tx, stream, streamType, [
+      await this.events.record(tx, apiTokenStream(row.id), API_TOKEN_STREAM_TYPE, [
         apiTokenCreated({ tokenId: row.id, kind: command.kind, ...command.owner, scopes }),
       ]);
       return { row, plaintext: issued.plaintext };

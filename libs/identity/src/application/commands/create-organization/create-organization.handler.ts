@@ -2,7 +2,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DomainError, isValidSlug, slugify } from '@faultline/kernel';
 import { EventRecorder } from '@faultline/event-store';
 import { Database } from '@faultline/platform';
-import { memberAdded, organizationCreated, ORGANIZATION_STREAM_TYPE, organizationStream } from '../../../domain/identity.events';
+import { MEMBER_STREAM_TYPE, memberAdded, memberStream, organizationCreated, ORGANIZATION_STREAM_TYPE, organizationStream } from '../../../domain/identity.events';
 import { AuthCache } from '../../../infrastructure/auth-cache';
 import { IdentityRepository, type OrganizationRow } from '../../../infrastructure/identity.repository';
 import { CreateOrganizationCommand } from './create-organization.command';
@@ -28,6 +28,8 @@ export class CreateOrganizationHandler implements ICommandHandler<CreateOrganiza
       const memberId = await this.repository.insertMember(tx, { organizationId: organization.id, userId: command.ownerUserId, role: 'owner' });
       await this.events.record(tx, organizationStream(organization.id), ORGANIZATION_STREAM_TYPE, [
         organizationCreated({ organizationId: organization.id, slug, name: organization.name, plan: organization.plan }),
+      ]);
+      await this.events.record(tx, memberStream(memberId), MEMBER_STREAM_TYPE, [
         memberAdded({ organizationId: organization.id, memberId, userId: command.ownerUserId, role: 'owner' }),
       ]);
       tx.afterCommit(() => this.cache.clear());

@@ -1,8 +1,8 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DomainError, isValidSlug, slugify } from '@faultline/kernel';
+import { type DomainEvent, DomainError, isValidSlug, slugify } from '@faultline/kernel';
 import { EventRecorder } from '@faultline/event-store';
 import { Database } from '@faultline/platform';
-import { ORGANIZATION_STREAM_TYPE, organizationStream, teamCreated, teamMemberAdded } from '../../../domain/identity.events';
+import { TEAM_STREAM_TYPE, teamCreated, teamMemberAdded, teamStream } from '../../../domain/identity.events';
 import { IdentityRepository } from '../../../infrastructure/identity.repository';
 import { CreateTeamCommand } from './create-team.command';
 
@@ -23,12 +23,12 @@ export class CreateTeamHandler implements ICommandHandler<CreateTeamCommand, str
         throw DomainError.conflict('A team with this slug already exists.');
       }
       const teamId = await this.repository.insertTeam(tx, { organizationId, slug, name: name ?? slug });
-      const events = [teamCreated({ organizationId, teamId, slug, name: name ?? slug })];
+      const events: DomainEvent[] = [teamCreated({ organizationId, teamId, slug, name: name ?? slug })];
       const member = creatorUserId ? await this.repository.findMemberByUser(tx, organizationId, creatorUserId) : undefined;
       if (member && (await this.repository.addTeamMember(tx, teamId, member.id))) {
-        events.push(teamMemberAdded({ organizationId, teamId, memberId: member.id }) as never);
+        events.push(teamMemberAdded({ organizationId, teamId, memberId: member.id }));
       }
-      await this.events.record(tx, organizationStream(organizationId), ORGANIZATION_STREAM_TYPE, events);
+      await this.events.record(tx, teamStream(teamId), TEAM_STREAM_TYPE, events);
       return teamId;
     });
   }
