@@ -2,21 +2,13 @@ import { ApiPropertyOptional, ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
 import { PLANS } from '../domain/roles';
-
-const SLUG = /^(?![0-9]+$)[a-z0-9_-]+$/;
-const SLUG_MESSAGE = 'slug must be lowercase letters, numbers, - or _, and not only digits';
+import { NameField, OptionalSlugField } from '@faultline/platform';
 
 export class CreateOrganizationDto {
-  @ApiProperty({ maxLength: 64 })
-  @IsString()
-  @Length(1, 64)
+  @NameField(64)
   name: string;
 
-  @ApiPropertyOptional({ maxLength: 50, pattern: SLUG.source })
-  @IsOptional()
-  @IsString()
-  @Length(1, 50)
-  @Matches(SLUG, { message: SLUG_MESSAGE })
+  @OptionalSlugField()
   slug?: string;
 
   @ApiPropertyOptional()
@@ -26,17 +18,10 @@ export class CreateOrganizationDto {
 }
 
 export class UpdateOrganizationDto {
-  @ApiPropertyOptional({ maxLength: 64 })
-  @IsOptional()
-  @IsString()
-  @Length(1, 64)
+  @NameField(64, { optional: true })
   name?: string;
 
-  @ApiPropertyOptional({ maxLength: 50, pattern: SLUG.source })
-  @IsOptional()
-  @IsString()
-  @Length(1, 50)
-  @Matches(SLUG, { message: SLUG_MESSAGE })
+  @OptionalSlugField()
   slug?: string;
 
   @ApiPropertyOptional({ enum: PLANS, description: 'Instance administrators only.' })
@@ -53,17 +38,10 @@ export class UpdateOrganizationDto {
 }
 
 export class CreateTeamDto {
-  @ApiPropertyOptional({ maxLength: 64 })
-  @IsOptional()
-  @IsString()
-  @Length(1, 64)
+  @NameField(64, { optional: true })
   name?: string;
 
-  @ApiPropertyOptional({ maxLength: 50, pattern: SLUG.source })
-  @IsOptional()
-  @IsString()
-  @Length(1, 50)
-  @Matches(SLUG, { message: SLUG_MESSAGE })
+  @OptionalSlugField()
   slug?: string;
 }
 
@@ -82,9 +60,7 @@ export class CreateApiTokenDto {
 }
 
 export class CreateOrgTokenDto {
-  @ApiProperty({ maxLength: 255 })
-  @IsString()
-  @Length(1, 255)
+  @NameField(255)
   name: string;
 
   @ApiProperty({ type: [String], example: ['project:read', 'event:read'] })

@@ -3,3 +3,4 @@ export * from './configure-http';
 export * from './error-body';
 export * from './pagination';
 export * from './validation.pipe';
+export * from './dto-fields';

@@ -1,21 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, ValidateNested } from 'class-validator';
-
-const SLUG = /^(?![0-9]+$)[a-z0-9_-]+$/;
-const SLUG_MESSAGE = 'slug must be lowercase letters, numbers, - or _, and not only digits';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Max, Min, ValidateNested } from 'class-validator';
+import { NameField, OptionalSlugField } from '@faultline/platform';
 
 export class CreateProjectDto {
-  @ApiProperty({ maxLength: 50 })
-  @IsString()
-  @Length(1, 50)
+  @NameField(50)
   name: string;
 
-  @ApiPropertyOptional({ maxLength: 50, pattern: SLUG.source })
-  @IsOptional()
-  @IsString()
-  @Length(1, 50)
-  @Matches(SLUG, { message: SLUG_MESSAGE })
+  @OptionalSlugField()
   slug?: string;
 
   @ApiPropertyOptional({ nullable: true })
@@ -31,17 +23,10 @@ export class CreateProjectDto {
 }
 
 export class UpdateProjectDto {
-  @ApiPropertyOptional({ maxLength: 50 })
-  @IsOptional()
-  @IsString()
-  @Length(1, 50)
+  @NameField(50, { optional: true })
   name?: string;
 
-  @ApiPropertyOptional({ maxLength: 50, pattern: SLUG.source })
-  @IsOptional()
-  @IsString()
-  @Length(1, 50)
-  @Matches(SLUG, { message: SLUG_MESSAGE })
+  @OptionalSlugField()
   slug?: string;
 
   @ApiPropertyOptional({ nullable: true })
@@ -79,10 +64,7 @@ export class RateLimitDto {
 }
 
 export class CreateProjectKeyDto {
-  @ApiPropertyOptional({ maxLength: 64 })
-  @IsOptional()
-  @IsString()
-  @Length(1, 64)
+  @NameField(64, { optional: true })
   name?: string;
 
   @ApiPropertyOptional({ type: RateLimitDto })
