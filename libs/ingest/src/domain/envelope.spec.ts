@@ -1,0 +1,244 @@
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
+import { EnvelopeError } from './envelope-error';
+import { decodeBody, DEFAULT_ENVELOPE_LIMITS, ENVELOPE_ITEM_TYPES, parseEnvelope, parseItemJson, type EnvelopeLimits } from './envelope';
+
+const LIMITS: EnvelopeLimits = { maxEnvelopeBytes: 10_000, maxItems: 10, maxItemBytes: 1_000 };
+const EVENT_ID = '9ec79c33ec9942ab8353589fcb2e04dc';
+
+const buf = (...parts: Array<string | Buffer>): Buffer => Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : part)));
+
+function errorOf(run: () => unknown): EnvelopeError {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(EnvelopeError);
+    return error as EnvelopeError;
+  }
+  throw new Error('expected an EnvelopeError');
+}
+
+describe('parseEnvelope', () => {
+  it('parses the example envelope of the Sentry docs (implicit and explicit lengths)', () => {
+    const body = buf(
+      `{"event_id":"${EVENT_ID}","dsn":"https://e12d836b15bb49d7bbf99e64295d995b:@sentry.io/42"}\n`,
+      '{"type":"attachment","length":10,"content_type":"text/plain","filename":"hello.txt"}\n',
+      Buffer.from([0xef, 0xbb, 0xbf, 0x48, 0x65, 0x6c, 0x6c, 0x6f, 0x0d, 0x0a]), // a BOM, "Hello" and CRLF: 10 bytes
+      '\n',
+      '{"type":"event","length":41,"content_type":"application/json","filename":"application.log"}\n',
+      '{"message":"hello world","level":"error"}\n',
+    );
+    const envelope = parseEnvelope(body, LIMITS);
+    expect(envelope.header).toEqual({ event_id: EVENT_ID, dsn: 'https://e12d836b15bb49d7bbf99e64295d995b:@sentry.io/42' });
+    expect(envelope.items.map((item) => item.type)).toEqual(['attachment', 'event']);
+    expect(envelope.items[0].header).toEqual({ type: 'attachment', length: 10, content_type: 'text/plain', filename: 'hello.txt' });
+    expect(envelope.items[0].payload).toEqual(Buffer.from([0xef, 0xbb, 0xbf, 0x48, 0x65, 0x6c, 0x6c, 0x6f, 0x0d, 0x0a]));
+    expect(parseItemJson(envelope.items[1], 2)).toEqual({ message: 'hello world', level: 'error' });
+  });
+
+  it('reads payloads without length up to the next newline or the end', () => {
+    const envelope = parseEnvelope(buf('{}\n{"type":"event"}\n{"a":1}\n{"type":"session"}\n{"b":2}'), LIMITS);
+    expect(envelope.items.map((item) => [item.type, item.payload.toString()])).toEqual([
+      ['event', '{"a":1}'],
+      ['session', '{"b":2}'],
+    ]);
+  });
+
+  it('keeps newlines and binary bytes inside an explicit-length payload', () => {
+    const binary = Buffer.from([0x00, 0x0a, 0xff, 0x0a, 0x0a, 0x7b]);
+    const envelope = parseEnvelope(buf('{}\n{"type":"attachment","length":6}\n', binary, '\n{"type":"event","length":2}\n{}'), LIMITS);
+    expect(envelope.items[0].payload).toEqual(binary);
+    expect(envelope.items[1].payload.toString()).toBe('{}');
+  });
+
+  it('does not require the newline after an explicit-length payload', () => {
+    const envelope = parseEnvelope(buf('{}\n{"type":"event","length":2}\n{}{"type":"event","length":2}\n{}'), LIMITS);
+    expect(envelope.items).toHaveLength(2);
+  });
+
+  it('accepts a zero-length item and a header without a payload at the end', () => {
+    const envelope = parseEnvelope(buf('{}\n{"type":"attachment","length":0}\n{"type":"client_report"}'), LIMITS);
+    expect(envelope.items.map((item) => item.payload.length)).toEqual([0, 0]);
+    expect(parseEnvelope(buf('{}\n{"type":"attachment","length":0}'), LIMITS).items[0].payload.length).toBe(0);
+  });
+
+  it('tolerates blank lines between items, CRLF blank lines and a missing or extra trailing newline', () => {
+    const envelope = parseEnvelope(buf('{}\n\n\n{"type":"event"}\n{}\n\r\n\n{"type":"session"}\n{}\n\n'), LIMITS);
+    expect(envelope.items.map((item) => item.type)).toEqual(['event', 'session']);
+    expect(parseEnvelope(buf('{}'), LIMITS)).toEqual({ header: {}, items: [] });
+    expect(parseEnvelope(buf('{}\n'), LIMITS)).toEqual({ header: {}, items: [] });
+    expect(parseEnvelope(buf('{"sent_at":"2024-01-01T00:00:00Z"}\r\n'), LIMITS).header.sent_at).toBe('2024-01-01T00:00:00Z');
+  });
+
+  it('classifies every known item type and keeps unknown ones as other', () => {
+    const known = ENVELOPE_ITEM_TYPES.map((type) => `{"type":"${type}","length":2}\n{}\n`).join('');
+    const envelope = parseEnvelope(buf('{}\n', known, '{"type":"future_thing"}\n{}\n'), { ...LIMITS, maxItems: 100 });
+    expect(envelope.items.map((item) => item.type)).toEqual([...ENVELOPE_ITEM_TYPES, 'other']);
+    expect(envelope.items.at(-1)?.header.type).toBe('future_thing');
+  });
+
+  it('keeps the sdk and other header fields, and accepts a dashed event id', () => {
+    const envelope = parseEnvelope(
+      buf('{"event_id":"9ec79c33-ec99-42ab-8353-589fcb2e04dc","sent_at":"2024-05-01T10:00:00.000Z","sdk":{"name":"sentry.javascript.node","version":"8.0.0"},"trace":{"trace_id":"x"}}\n'),
+      LIMITS,
+    );
+    expect(envelope.header.sdk).toEqual({ name: 'sentry.javascript.node', version: '8.0.0' });
+    expect(envelope.header.trace).toEqual({ trace_id: 'x' });
+    expect(parseEnvelope(buf('{"event_id":null,"dsn":null,"sdk":null}'), LIMITS).header).toEqual({});
+  });
+
+  describe('malformed envelopes', () => {
+    const cases: Array<[string, string | Buffer, string]> = [
+      ['an empty body', '', 'envelope is empty'],
+      ['an empty first line', '\n{"type":"event"}\n{}', 'envelope header is missing (the first line is empty)'],
+      ['a header that is not JSON', '{"event_id":\n', 'envelope header is not valid JSON'],
+      ['a header that is an array', '[1,2]\n', 'envelope header must be a JSON object'],
+      ['a header that is null', 'null\n', 'envelope header must be a JSON object'],
+      ['a header with a numeric event_id', '{"event_id":5}\n', 'envelope header: event_id must be a string'],
+      ['a header with a malformed event_id', '{"event_id":"xyz"}\n', 'envelope header: event_id must be a 32-character hex id or a uuid'],
+      ['a header with an object dsn', '{"dsn":{}}\n', 'envelope header: dsn must be a string'],
+      ['a header with a numeric sent_at', '{"sent_at":1}\n', 'envelope header: sent_at must be a string'],
+      ['a header with a string sdk', '{"sdk":"js"}\n', 'envelope header: sdk must be an object'],
+      ['an item header that is not JSON', '{}\n{"type":"event"}\n{}\n{type: session}\n{}', 'item 2: header is not valid JSON'],
+      ['an item header that is a string', '{}\n"event"\n{}', 'item 1: header must be a JSON object'],
+      ['an item without type', '{}\n{"length":2}\n{}', 'item 1: header has no type'],
+      ['an item with a numeric type', '{}\n{"type":3}\n{}', 'item 1: type must be a non-empty string'],
+      ['an item with an empty type', '{}\n{"type":""}\n{}', 'item 1: type must be a non-empty string'],
+      ['a negative length', '{}\n{"type":"event","length":-1}\n{}', 'item 1: length must be a non-negative integer'],
+      ['a fractional length', '{}\n{"type":"event","length":1.5}\n{}', 'item 1: length must be a non-negative integer'],
+      ['a string length', '{}\n{"type":"event","length":"2"}\n{}', 'item 1: length must be a non-negative integer'],
+      ['a numeric filename', '{}\n{"type":"attachment","filename":5,"length":0}\n', 'item 1: filename must be a string'],
+      ['a numeric content_type', '{}\n{"type":"attachment","content_type":5,"length":0}\n', 'item 1: content_type must be a string'],
+      ['a length beyond the end', '{}\n{"type":"event"}\n{}\n{"type":"event","length":500}\n' + 'x'.repeat(20), 'item 2: length 500 exceeds the remaining 20 bytes'],
+      ['a length on the last line', '{}\n{"type":"attachment","length":3}', 'item 1: length 3 exceeds the remaining 0 bytes'],
+    ];
+    it.each(cases)('refuses %s', (_name, body, message) => {
+      const error = errorOf(() => parseEnvelope(typeof body === 'string' ? Buffer.from(body) : body, LIMITS));
+      expect(error.message).toBe(message);
+      expect(error.code).toBe('invalid');
+      expect(error.reason).toBe('malformed');
+    });
+  });
+
+  describe('limits', () => {
+    it('refuses an envelope over the size limit before reading it', () => {
+      const error = errorOf(() => parseEnvelope(Buffer.alloc(101, 0x20), { ...LIMITS, maxEnvelopeBytes: 100 }));
+      expect(error.message).toBe('envelope is 101 bytes, over the limit of 100 bytes');
+      expect(error.reason).toBe('too_large');
+      expect(parseEnvelope(buf('{}', ' '.repeat(98)), { ...LIMITS, maxEnvelopeBytes: 100 }).items).toEqual([]);
+    });
+
+    it('refuses more items than allowed', () => {
+      const body = buf('{}\n', '{"type":"event"}\n{}\n'.repeat(3));
+      expect(parseEnvelope(body, { ...LIMITS, maxItems: 3 }).items).toHaveLength(3);
+      const error = errorOf(() => parseEnvelope(body, { ...LIMITS, maxItems: 2 }));
+      expect(error.message).toBe('envelope has more than 2 items');
+      expect(error.reason).toBe('too_large');
+    });
+
+    it('refuses an item over the item limit, with and without length', () => {
+      const limits = { ...LIMITS, maxItemBytes: 4 };
+      expect(parseEnvelope(buf('{}\n{"type":"event","length":4}\n1234'), limits).items).toHaveLength(1);
+      const explicit = errorOf(() => parseEnvelope(buf('{}\n{"type":"event","length":5}\n12345'), limits));
+      expect(explicit.message).toBe('item 1: payload of 5 bytes exceeds the item limit of 4 bytes');
+      expect(explicit.reason).toBe('too_large');
+      const implicit = errorOf(() => parseEnvelope(buf('{}\n{"type":"event"}\n1234\n{"type":"event"}\n12345\n'), limits));
+      expect(implicit.message).toBe('item 2: payload of 5 bytes exceeds the item limit of 4 bytes');
+    });
+
+    it('has sane defaults', () => {
+      expect(DEFAULT_ENVELOPE_LIMITS.maxItemBytes).toBeLessThanOrEqual(DEFAULT_ENVELOPE_LIMITS.maxEnvelopeBytes);
+      expect(Object.isFrozen(DEFAULT_ENVELOPE_LIMITS)).toBe(true);
+    });
+  });
+});
+
+describe('parseItemJson', () => {
+  it('names the item whose payload is not JSON', () => {
+    const envelope = parseEnvelope(buf('{}\n{"type":"event"}\n{not json'), LIMITS);
+    expect(errorOf(() => parseItemJson(envelope.items[0], 1)).message).toBe('item 1: event payload is not valid JSON');
+  });
+});
+
+describe('decodeBody', () => {
+  const text = Buffer.from('{"event_id":"abc"}\n'.repeat(50));
+
+  it('passes identity and missing encodings through', () => {
+    expect(decodeBody(text, undefined, 10_000)).toBe(text);
+    expect(decodeBody(text, null, 10_000)).toBe(text);
+    expect(decodeBody(text, '', 10_000)).toBe(text);
+    expect(decodeBody(text, 'identity', 10_000)).toBe(text);
+  });
+
+  it('decodes gzip, x-gzip, br and deflate (zlib-wrapped and raw), case-insensitively', () => {
+    expect(decodeBody(gzipSync(text), 'gzip', 10_000)).toEqual(text);
+    expect(decodeBody(gzipSync(text), ' GZIP ', 10_000)).toEqual(text);
+    expect(decodeBody(gzipSync(text), 'x-gzip', 10_000)).toEqual(text);
+    expect(decodeBody(brotliCompressSync(text), 'br', 10_000)).toEqual(text);
+    expect(decodeBody(deflateSync(text), 'deflate', 10_000)).toEqual(text);
+    expect(decodeBody(deflateRawSync(text), 'deflate', 10_000)).toEqual(text);
+  });
+
+  it('undoes a list of encodings in reverse order', () => {
+    expect(decodeBody(brotliCompressSync(gzipSync(text)), 'gzip, br', 10_000)).toEqual(text);
+    expect(decodeBody(gzipSync(text), 'identity, gzip', 10_000)).toEqual(text);
+  });
+
+  it('decodes small raw deflate streams whatever their first bytes', () => {
+    for (let index = 0; index < 200; index++) {
+      const sample = Buffer.from(`payload ${index} ${'x'.repeat(index % 17)}`);
+      expect(decodeBody(deflateRawSync(sample), 'deflate', 10_000)).toEqual(sample);
+      expect(decodeBody(deflateSync(sample), 'deflate', 10_000)).toEqual(sample);
+    }
+  });
+
+  it('accepts output of exactly the limit and refuses one byte more', () => {
+    expect(decodeBody(gzipSync(text), 'gzip', text.length)).toEqual(text);
+    const error = errorOf(() => decodeBody(gzipSync(text), 'gzip', text.length - 1));
+    expect(error.message).toBe(`decompressed body exceeds the limit of ${text.length - 1} bytes`);
+    expect(error.reason).toBe('too_large');
+    expect(errorOf(() => decodeBody(text, undefined, 10)).reason).toBe('too_large');
+    expect(errorOf(() => decodeBody(Buffer.from('x'), undefined, 0)).reason).toBe('too_large');
+  });
+
+  it('refuses zip bombs without inflating them', () => {
+    const bomb = Buffer.alloc(64 * 1024 * 1024); // 64 MiB of zeros
+    const limit = 1024 * 1024;
+    for (const [encoding, compressed] of [
+      ['gzip', gzipSync(bomb)],
+      ['deflate', deflateSync(bomb)],
+      ['deflate', deflateRawSync(bomb)],
+      ['br', brotliCompressSync(bomb)],
+    ] as const) {
+      expect(compressed.length).toBeLessThan(100 * 1024);
+      const before = process.memoryUsage().arrayBuffers;
+      const error = errorOf(() => decodeBody(compressed, encoding, limit));
+      expect(error.message).toBe(`decompressed body exceeds the limit of ${limit} bytes`);
+      expect(error.reason).toBe('too_large');
+      expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(32 * 1024 * 1024);
+    }
+  });
+
+  it('refuses a bomb hidden under two layers', () => {
+    const inner = gzipSync(Buffer.alloc(16 * 1024 * 1024));
+    expect(errorOf(() => decodeBody(gzipSync(inner), 'gzip, gzip', 1024 * 1024)).reason).toBe('too_large');
+  });
+
+  it('reports corrupt and truncated data', () => {
+    const gzip = errorOf(() => decodeBody(Buffer.from('not gzip at all'), 'gzip', 10_000));
+    expect(gzip.message).toMatch(/^gzip body is corrupt: /);
+    expect(gzip.reason).toBe('malformed');
+    expect(errorOf(() => decodeBody(gzipSync(text).subarray(0, 20), 'gzip', 10_000)).message).toMatch(/^gzip body is corrupt: /);
+    expect(errorOf(() => decodeBody(Buffer.from([0xff, 0xff, 0xff, 0xff]), 'deflate', 10_000)).message).toMatch(/^deflate body is corrupt: /);
+    expect(errorOf(() => decodeBody(Buffer.from('garbage!garbage!'), 'br', 10_000)).message).toMatch(/^br body is corrupt: /);
+    expect(errorOf(() => decodeBody(Buffer.alloc(0), 'gzip', 10_000)).message).toMatch(/^gzip body is corrupt: /);
+    // A zlib header in front of garbage is not taken for a size problem.
+    expect(errorOf(() => decodeBody(Buffer.from([0x78, 0x9c, 0xff, 0xff, 0xff]), 'deflate', 10_000)).reason).toBe('malformed');
+  });
+
+  it('refuses unknown encodings with their own reason', () => {
+    const error = errorOf(() => decodeBody(text, 'compress', 10_000));
+    expect(error.message).toBe('unsupported content encoding: compress');
+    expect(error.reason).toBe('unsupported_encoding');
+    expect(errorOf(() => decodeBody(text, 'zstd', 10_000)).reason).toBe('unsupported_encoding');
+  });
+});

@@ -1,0 +1,46 @@
+// The ingest domain: the Sentry SDK protocol (auth, envelopes, body decoding), event normalisation
+// and grouping. Pure functions; the HTTP endpoints and storage call them.
+export { EnvelopeError, type EnvelopeErrorReason } from './envelope-error';
+export {
+  parseAuthHeader,
+  parseDsn,
+  publicKeyFrom,
+  type ParsedDsn,
+  type SentryAuthHeader,
+  type SentryAuthInput,
+  type SentryCredentials,
+} from './sentry-auth';
+export {
+  DEFAULT_ENVELOPE_LIMITS,
+  ENVELOPE_ITEM_TYPES,
+  decodeBody,
+  parseEnvelope,
+  parseItemJson,
+  type Envelope,
+  type EnvelopeHeader,
+  type EnvelopeItem,
+  type EnvelopeItemHeader,
+  type EnvelopeItemType,
+  type EnvelopeLimits,
+  type KnownEnvelopeItemType,
+} from './envelope';
+export {
+  EVENT_LIMITS,
+  normalizeEvent,
+  parseTimestamp,
+  type EventLevel,
+  type JsonObject,
+  type JsonValue,
+  type NormalizeContext,
+  type NormalizedEvent,
+  type NormalizedException,
+  type NormalizedFrame,
+  type NormalizedGeo,
+  type NormalizedMechanism,
+  type NormalizedRequest,
+  type NormalizedSdk,
+  type NormalizedStacktrace,
+  type NormalizedUser,
+  type StringPairs,
+} from './normalize-event';
+export { defaultComponents, groupingHash, normalizeFilename, normalizeMessage, type GroupingResult } from './grouping';

@@ -1,0 +1,3 @@
+export * from './issue.events';
+export * from './issue.aggregate';
+export * from './short-id';

@@ -1,0 +1,586 @@
+import { DomainError, DomainErrorCode } from '@faultline/kernel';
+import { Issue, MAX_COMMENT_LENGTH, NewIssue } from './issue.aggregate';
+import {
+  commentAdded,
+  commentDeleted,
+  commentEdited,
+  ISSUE_WEBHOOK_ACTIONS,
+  IssueActor,
+  issueAssigned,
+  issueCreated,
+  IssueEvent,
+  IssueEventTypes,
+  issueIgnored,
+  issueResolved,
+  issueUnassigned,
+  issueUnresolved,
+  isIssueEvent,
+  SYSTEM_ACTOR,
+} from './issue.events';
+
+// ---- fixtures ----------------------------------------------------------------------------------
+
+const alice: IssueActor = { type: 'user', id: 'user-alice', name: 'Alice' };
+const bob: IssueActor = { type: 'user', id: 'user-bob', name: 'Bob' };
+const app: IssueActor = { type: 'application', id: 'user-alice', name: 'Some App' };
+
+const T0 = '2024-05-01T10:00:00.000Z';
+const T1 = '2024-05-01T11:00:00.000Z';
+const T2 = '2024-05-01T12:00:00.000Z';
+const T3 = '2024-05-01T13:00:00.000Z';
+
+const subject = { issueId: 'issue-1', projectId: 'project-1', organizationId: 'org-1' };
+
+const newIssue: NewIssue = {
+  ...subject,
+  shortId: 'WEB-3',
+  title: "TypeError: Cannot read properties of undefined (reading 'id')",
+  culprit: 'app/components/profile.tsx in render',
+  level: 'error',
+  platform: 'javascript',
+  fingerprintHash: 'a1b2c3d4e5f60718293a4b5c6d7e8f90',
+  firstSeen: '2024-05-01T09:59:58.123456Z',
+  firstEventId: 'evt-0001',
+};
+
+const { issueId: _issueId, ...newIssueDetails } = newIssue;
+const created = issueCreated({ ...newIssue, actor: SYSTEM_ACTOR, at: T0 });
+const resolved = issueResolved({ ...subject, actor: alice, at: T1 });
+const ignoredForever = issueIgnored({ ...subject, actor: alice, at: T1 });
+const ignoredUntilT2 = issueIgnored({ ...subject, actor: alice, at: T1, until: T2 });
+const ignoredFor10 = issueIgnored({ ...subject, actor: alice, at: T1, untilCount: 10 });
+const assignedToBob = issueAssigned({ ...subject, actor: alice, at: T1, assignee: { type: 'user', id: 'user-bob', name: 'Bob', email: 'bob@example.com' } });
+const aliceCommented = commentAdded({ ...subject, actor: alice, at: T1, commentId: 'c-1', text: 'Looking into it' });
+const aliceDeletedComment = commentDeleted({ ...subject, actor: alice, at: T2, commentId: 'c-1' });
+
+// ---- given / when / then -----------------------------------------------------------------------
+
+/** Given past events, when a command, then the raised events (replayed to the same state) or an error. */
+function given(...history: IssueEvent[]) {
+  return {
+    when(command: (issue: Issue) => void) {
+      const issue = Issue.fromHistory(history);
+      let error: unknown;
+      try {
+        command(issue);
+      } catch (caught) {
+        error = caught;
+      }
+      return {
+        issue,
+        then(expected: IssueEvent[]): Issue {
+          if (error) throw error;
+          const raised = issue.peekPendingEvents();
+          expect(raised).toEqual(expected);
+          expectReplayReproduces(issue, history, raised);
+          return issue;
+        },
+        thenNothing(): Issue {
+          if (error) throw error;
+          expect(issue.peekPendingEvents()).toEqual([]);
+          return issue;
+        },
+        thenError(code: DomainErrorCode, message: string | RegExp): void {
+          expect(error).toBeInstanceOf(DomainError);
+          expect((error as DomainError).code).toBe(code);
+          if (typeof message === 'string') expect((error as DomainError).message).toBe(message);
+          else expect((error as DomainError).message).toMatch(message);
+          expect(issue.peekPendingEvents()).toEqual([]);
+          expect(issue.toSnapshot()).toEqual(Issue.fromHistory(history).toSnapshot());
+        },
+      };
+    },
+  };
+}
+
+/** Replaying history plus the raised events (through JSON, as the store would) gives the same state. */
+function expectReplayReproduces(issue: Issue, history: readonly IssueEvent[], raised: readonly IssueEvent[]): void {
+  const stored = JSON.parse(JSON.stringify([...history, ...raised])) as IssueEvent[];
+  const replayed = Issue.fromHistory(stored);
+  expect(replayed.toSnapshot()).toEqual(issue.toSnapshot());
+  expect(replayed.loadedVersion).toBe(history.length + raised.length);
+}
+
+// ---- tests -------------------------------------------------------------------------------------
+
+describe('Issue', () => {
+  describe('create', () => {
+    it('raises IssueCreated and starts unresolved and new', () => {
+      const issue = Issue.create(SYSTEM_ACTOR, T0, newIssue);
+      expect(issue.peekPendingEvents()).toEqual([created]);
+      expect(issue.toSnapshot()).toEqual({
+        id: 'issue-1',
+        ...newIssueDetails,
+        createdAt: T0,
+        status: 'unresolved',
+        substatus: 'new',
+        resolution: null,
+        ignoreConditions: null,
+        assignee: null,
+        comments: [],
+        version: 1,
+      });
+      expect(issue.loadedVersion).toBe(0);
+      expectReplayReproduces(issue, [], issue.peekPendingEvents());
+    });
+
+    it('pulling pending events advances the loaded version', () => {
+      const issue = Issue.create(SYSTEM_ACTOR, T0, newIssue);
+      expect(issue.pullPendingEvents()).toEqual([created]);
+      expect(issue.loadedVersion).toBe(1);
+      expect(issue.peekPendingEvents()).toEqual([]);
+    });
+
+    it.each<[string, Partial<NewIssue>, RegExp]>([
+      ['an empty title', { title: '  ' }, /title must not be empty/],
+      ['a bad short id', { shortId: 'web 3' }, /not a valid short id/],
+      ['a lower-case short id', { shortId: 'web-3' }, /not a valid short id/],
+      ['an unknown level', { level: 'loud' as never }, /level must be one of/],
+      ['a non-ISO firstSeen', { firstSeen: '01/05/2024' }, /firstSeen must be an ISO 8601 timestamp/],
+      ['an empty fingerprint', { fingerprintHash: '' }, /fingerprintHash must not be empty/],
+      ['an empty first event id', { firstEventId: '' }, /firstEventId must not be empty/],
+    ])('rejects %s', (_name, override, message) => {
+      expect(() => Issue.create(SYSTEM_ACTOR, T0, { ...newIssue, ...override })).toThrow(message);
+    });
+
+    it('rejects a non-ISO time and a bad actor', () => {
+      expect(() => Issue.create(SYSTEM_ACTOR, 'yesterday', newIssue)).toThrow(/at must be an ISO 8601 timestamp/);
+      expect(() => Issue.create({ type: 'robot' as never, id: 'x', name: 'x' }, T0, newIssue)).toThrow(/actor.type/);
+      expect(() => Issue.create({ type: 'user', id: '', name: 'x' }, T0, newIssue)).toThrow(/actor.id/);
+    });
+
+    it('allows an empty culprit', () => {
+      expect(Issue.create(SYSTEM_ACTOR, T0, { ...newIssue, culprit: '' }).toSnapshot().culprit).toBe('');
+    });
+  });
+
+  describe('fromHistory', () => {
+    it('an empty stream is an issue that does not exist', () => {
+      expect(() => Issue.fromHistory([])).toThrow(expect.objectContaining({ code: 'not_found' }));
+    });
+
+    it('refuses a stream that does not start with IssueCreated', () => {
+      expect(() => Issue.fromHistory([resolved])).toThrow(/before issues.IssueCreated/);
+    });
+
+    it('refuses a second IssueCreated', () => {
+      expect(() => Issue.fromHistory([created, created])).toThrow(/already created/);
+    });
+
+    it('refuses edits of comments that were never added', () => {
+      const edit = commentEdited({ ...subject, actor: alice, at: T1, commentId: 'nope', text: 'x' });
+      expect(() => Issue.fromHistory([created, edit])).toThrow(/never added/);
+    });
+
+    it('is deterministic and never reads the clock', () => {
+      const now = jest.spyOn(Date, 'now').mockImplementation(() => {
+        throw new Error('the domain must not read the clock');
+      });
+      try {
+        const history = [created, assignedToBob, aliceCommented, ignoredUntilT2];
+        const issue = Issue.fromHistory(history);
+        issue.recordNewEvent(T3, 'evt-2');
+        issue.resolve(alice, T3, { inRelease: '1.0.0' });
+        const events = [...history, ...issue.peekPendingEvents()];
+        expect(Issue.fromHistory(events).toSnapshot()).toEqual(Issue.fromHistory(events).toSnapshot());
+        expect(Issue.fromHistory(events).toSnapshot()).toEqual(issue.toSnapshot());
+      } finally {
+        now.mockRestore();
+      }
+    });
+  });
+
+  describe('resolve', () => {
+    it('resolves an unresolved issue', () => {
+      const issue = given(created).when((i) => i.resolve(alice, T1)).then([resolved]);
+      expect(issue.status).toBe('resolved');
+      expect(issue.substatus).toBeNull();
+      expect(issue.resolution).toEqual({ resolvedAt: T1 });
+    });
+
+    it('records the release it was resolved in', () => {
+      const issue = given(created)
+        .when((i) => i.resolve(alice, T1, { inRelease: 'web@1.2.0' }))
+        .then([issueResolved({ ...subject, actor: alice, at: T1, inRelease: 'web@1.2.0' })]);
+      expect(issue.resolution).toEqual({ resolvedAt: T1, inRelease: 'web@1.2.0' });
+    });
+
+    it('resolves an ignored issue and drops its ignore conditions', () => {
+      const issue = given(created, ignoredUntilT2)
+        .when((i) => i.resolve(bob, T2))
+        .then([issueResolved({ ...subject, actor: bob, at: T2 })]);
+      expect(issue.ignoreConditions).toBeNull();
+    });
+
+    it('rejects resolving a resolved issue', () => {
+      given(created, resolved).when((i) => i.resolve(bob, T2)).thenError('invalid', 'Issue is already resolved');
+    });
+
+    it('rejects an empty release', () => {
+      given(created).when((i) => i.resolve(bob, T2, { inRelease: '' })).thenError('invalid', /inRelease/);
+    });
+  });
+
+  describe('unresolve', () => {
+    it('unresolves a resolved issue manually', () => {
+      const issue = given(created, resolved)
+        .when((i) => i.unresolve(bob, T2))
+        .then([issueUnresolved({ ...subject, actor: bob, at: T2, reason: 'manual' })]);
+      expect(issue.status).toBe('unresolved');
+      expect(issue.substatus).toBe('ongoing');
+      expect(issue.resolution).toBeNull();
+    });
+
+    it('unignores an ignored issue manually', () => {
+      const issue = given(created, ignoredForever)
+        .when((i) => i.unresolve(bob, T2))
+        .then([issueUnresolved({ ...subject, actor: bob, at: T2, reason: 'manual' })]);
+      expect(issue.ignoreConditions).toBeNull();
+    });
+
+    it('rejects unresolving an unresolved issue', () => {
+      given(created).when((i) => i.unresolve(bob, T1)).thenError('invalid', 'Issue is already unresolved');
+    });
+  });
+
+  describe('ignore', () => {
+    it('ignores forever', () => {
+      const issue = given(created).when((i) => i.ignore(alice, T1)).then([ignoredForever]);
+      expect(issue.status).toBe('ignored');
+      expect(issue.substatus).toBe('archived_forever');
+      expect(issue.ignoreConditions).toEqual({ ignoredAt: T1 });
+    });
+
+    it('ignores until a time', () => {
+      const issue = given(created).when((i) => i.ignore(alice, T1, { until: T2 })).then([ignoredUntilT2]);
+      expect(issue.substatus).toBe('archived_until_condition_met');
+      expect(issue.ignoreConditions).toEqual({ ignoredAt: T1, until: T2 });
+    });
+
+    it('ignores until a number of events', () => {
+      const issue = given(created).when((i) => i.ignore(alice, T1, { untilCount: 10 })).then([ignoredFor10]);
+      expect(issue.ignoreConditions).toEqual({ ignoredAt: T1, untilCount: 10 });
+    });
+
+    it('ignores a resolved issue', () => {
+      const issue = given(created, resolved)
+        .when((i) => i.ignore(bob, T2))
+        .then([issueIgnored({ ...subject, actor: bob, at: T2 })]);
+      expect(issue.resolution).toBeNull();
+    });
+
+    it('replaces the conditions of an ignored issue', () => {
+      given(created, ignoredForever)
+        .when((i) => i.ignore(alice, T1, { until: T2 }))
+        .then([ignoredUntilT2]);
+    });
+
+    it('rejects ignoring again with the same conditions', () => {
+      given(created, ignoredForever).when((i) => i.ignore(bob, T2)).thenError('invalid', 'Issue is already ignored');
+      given(created, ignoredFor10)
+        .when((i) => i.ignore(bob, T2, { untilCount: 10 }))
+        .thenError('invalid', 'Issue is already ignored');
+    });
+
+    it('rejects a time that is not in the future', () => {
+      given(created).when((i) => i.ignore(alice, T1, { until: T1 })).thenError('invalid', /in the future/);
+      given(created).when((i) => i.ignore(alice, T1, { until: T0 })).thenError('invalid', /in the future/);
+      given(created).when((i) => i.ignore(alice, T1, { until: 'tomorrow' })).thenError('invalid', /until must be an ISO/);
+    });
+
+    it.each([0, -3, 2.5])('rejects untilCount %p', (untilCount) => {
+      given(created).when((i) => i.ignore(alice, T1, { untilCount })).thenError('invalid', /untilCount/);
+    });
+  });
+
+  describe('recordNewEvent', () => {
+    it('raises nothing for an unresolved issue', () => {
+      given(created).when((i) => i.recordNewEvent(T1, 'evt-2')).thenNothing();
+    });
+
+    it('regresses a resolved issue, as the system', () => {
+      const issue = given(created, resolved)
+        .when((i) => i.recordNewEvent(T2, 'evt-2'))
+        .then([issueUnresolved({ ...subject, actor: SYSTEM_ACTOR, at: T2, reason: 'regression', eventId: 'evt-2' })]);
+      expect(issue.status).toBe('unresolved');
+      expect(issue.substatus).toBe('regressed');
+    });
+
+    it('raises nothing for an issue ignored forever', () => {
+      given(created, ignoredForever).when((i) => i.recordNewEvent(T3, 'evt-2', 1_000_000)).thenNothing();
+    });
+
+    describe('ignored until a time', () => {
+      it('stays ignored before the time', () => {
+        given(created, ignoredUntilT2).when((i) => i.recordNewEvent('2024-05-01T11:59:59.999Z', 'evt-2')).thenNothing();
+      });
+
+      it('expires at the time', () => {
+        given(created, ignoredUntilT2)
+          .when((i) => i.recordNewEvent(T2, 'evt-2'))
+          .then([issueUnresolved({ ...subject, actor: SYSTEM_ACTOR, at: T2, reason: 'ignore_expired', eventId: 'evt-2' })]);
+      });
+
+      it('expires after the time, to ongoing', () => {
+        const issue = given(created, ignoredUntilT2)
+          .when((i) => i.recordNewEvent(T3, 'evt-2'))
+          .then([issueUnresolved({ ...subject, actor: SYSTEM_ACTOR, at: T3, reason: 'ignore_expired', eventId: 'evt-2' })]);
+        expect(issue.substatus).toBe('ongoing');
+        expect(issue.ignoreConditions).toBeNull();
+      });
+    });
+
+    describe('ignored until a count', () => {
+      it('stays ignored below the count', () => {
+        given(created, ignoredFor10).when((i) => i.recordNewEvent(T2, 'evt-9', 9)).thenNothing();
+      });
+
+      it('stays ignored when no count is given', () => {
+        given(created, ignoredFor10).when((i) => i.recordNewEvent(T2, 'evt-9')).thenNothing();
+      });
+
+      it('expires when the count is reached', () => {
+        given(created, ignoredFor10)
+          .when((i) => i.recordNewEvent(T2, 'evt-10', 10))
+          .then([issueUnresolved({ ...subject, actor: SYSTEM_ACTOR, at: T2, reason: 'ignore_expired', eventId: 'evt-10' })]);
+      });
+
+      it('expires on whichever of time and count comes first', () => {
+        const both = issueIgnored({ ...subject, actor: alice, at: T1, until: T3, untilCount: 5 });
+        given(created, both)
+          .when((i) => i.recordNewEvent(T2, 'evt-5', 5))
+          .then([issueUnresolved({ ...subject, actor: SYSTEM_ACTOR, at: T2, reason: 'ignore_expired', eventId: 'evt-5' })]);
+        given(created, both)
+          .when((i) => i.recordNewEvent(T3, 'evt-2', 1))
+          .then([issueUnresolved({ ...subject, actor: SYSTEM_ACTOR, at: T3, reason: 'ignore_expired', eventId: 'evt-2' })]);
+      });
+    });
+
+    it('rejects bad input', () => {
+      given(created).when((i) => i.recordNewEvent(T1, '')).thenError('invalid', /eventId/);
+      given(created).when((i) => i.recordNewEvent('now', 'evt-2')).thenError('invalid', /at must be an ISO/);
+      given(created).when((i) => i.recordNewEvent(T1, 'evt-2', -1)).thenError('invalid', /eventCountSinceIgnored/);
+    });
+  });
+
+  describe('assign', () => {
+    it('assigns a user', () => {
+      const issue = given(created)
+        .when((i) => i.assign(alice, T1, { type: 'user', id: 'user-bob', name: 'Bob', email: 'bob@example.com' }))
+        .then([assignedToBob]);
+      expect(issue.assignee).toEqual({ type: 'user', id: 'user-bob', name: 'Bob', email: 'bob@example.com' });
+    });
+
+    it('reassigns to a team', () => {
+      const issue = given(created, assignedToBob)
+        .when((i) => i.assign(bob, T2, { type: 'team', id: 'team-web' }))
+        .then([issueAssigned({ ...subject, actor: bob, at: T2, assignee: { type: 'team', id: 'team-web' } })]);
+      expect(issue.assignee).toEqual({ type: 'team', id: 'team-web' });
+    });
+
+    it('assigning the current assignee again is a no-op', () => {
+      given(created, assignedToBob).when((i) => i.assign(bob, T2, { type: 'user', id: 'user-bob' })).thenNothing();
+    });
+
+    it('a team and a user with the same id are different assignees', () => {
+      given(created, assignedToBob)
+        .when((i) => i.assign(bob, T2, { type: 'team', id: 'user-bob' }))
+        .then([issueAssigned({ ...subject, actor: bob, at: T2, assignee: { type: 'team', id: 'user-bob' } })]);
+    });
+
+    it('rejects a bad assignee', () => {
+      given(created).when((i) => i.assign(alice, T1, { type: 'org' as never, id: 'x' })).thenError('invalid', /user or a team/);
+      given(created).when((i) => i.assign(alice, T1, { type: 'user', id: '' })).thenError('invalid', /assignee id/);
+    });
+
+    it('unassigns', () => {
+      const issue = given(created, assignedToBob)
+        .when((i) => i.unassign(alice, T2))
+        .then([issueUnassigned({ ...subject, actor: alice, at: T2 })]);
+      expect(issue.assignee).toBeNull();
+    });
+
+    it('unassigning an unassigned issue is a no-op', () => {
+      given(created).when((i) => i.unassign(alice, T1)).thenNothing();
+    });
+  });
+
+  describe('comments', () => {
+    it('adds a comment', () => {
+      const issue = given(created).when((i) => i.addComment(alice, T1, 'c-1', 'Looking into it')).then([aliceCommented]);
+      expect(issue.comment('c-1')).toEqual({
+        id: 'c-1',
+        text: 'Looking into it',
+        authorId: 'user-alice',
+        authorType: 'user',
+        authorName: 'Alice',
+        createdAt: T1,
+        deleted: false,
+      });
+    });
+
+    it('rejects empty text', () => {
+      given(created).when((i) => i.addComment(alice, T1, 'c-1', '')).thenError('invalid', 'Comment text must not be empty');
+      given(created).when((i) => i.addComment(alice, T1, 'c-1', ' \n\t')).thenError('invalid', 'Comment text must not be empty');
+    });
+
+    it(`accepts ${MAX_COMMENT_LENGTH} characters and rejects more`, () => {
+      given(created).when((i) => i.addComment(alice, T1, 'c-1', 'x'.repeat(MAX_COMMENT_LENGTH))).then([
+        commentAdded({ ...subject, actor: alice, at: T1, commentId: 'c-1', text: 'x'.repeat(MAX_COMMENT_LENGTH) }),
+      ]);
+      given(created)
+        .when((i) => i.addComment(alice, T1, 'c-1', 'x'.repeat(MAX_COMMENT_LENGTH + 1)))
+        .thenError('invalid', `Comment text must be at most ${MAX_COMMENT_LENGTH} characters`);
+    });
+
+    it('counts characters, not UTF-16 units', () => {
+      const emoji = '🐛'.repeat(MAX_COMMENT_LENGTH);
+      given(created).when((i) => i.addComment(alice, T1, 'c-1', emoji)).then([
+        commentAdded({ ...subject, actor: alice, at: T1, commentId: 'c-1', text: emoji }),
+      ]);
+    });
+
+    it('rejects a duplicate comment id', () => {
+      given(created, aliceCommented).when((i) => i.addComment(bob, T2, 'c-1', 'Me too')).thenError('conflict', /already exists/);
+    });
+
+    it('the author edits a comment', () => {
+      const issue = given(created, aliceCommented)
+        .when((i) => i.editComment(alice, T2, 'c-1', 'Fixed in #42'))
+        .then([commentEdited({ ...subject, actor: alice, at: T2, commentId: 'c-1', text: 'Fixed in #42' })]);
+      expect(issue.comment('c-1')).toMatchObject({ text: 'Fixed in #42', editedAt: T2, createdAt: T1, authorId: 'user-alice' });
+    });
+
+    it('editing to the same text is a no-op', () => {
+      given(created, aliceCommented).when((i) => i.editComment(alice, T2, 'c-1', 'Looking into it')).thenNothing();
+    });
+
+    it('only the author may edit', () => {
+      given(created, aliceCommented)
+        .when((i) => i.editComment(bob, T2, 'c-1', 'Hijacked'))
+        .thenError('forbidden', 'Only the author of a comment can edit it');
+    });
+
+    it('an application with the id of the author is not the author', () => {
+      given(created, aliceCommented).when((i) => i.editComment(app, T2, 'c-1', 'Hijacked')).thenError('forbidden', /author/);
+    });
+
+    it('rejects empty or too long edits', () => {
+      given(created, aliceCommented).when((i) => i.editComment(alice, T2, 'c-1', '  ')).thenError('invalid', /must not be empty/);
+      given(created, aliceCommented)
+        .when((i) => i.editComment(alice, T2, 'c-1', 'y'.repeat(MAX_COMMENT_LENGTH + 1)))
+        .thenError('invalid', /at most/);
+    });
+
+    it('a deleted comment cannot be edited', () => {
+      given(created, aliceCommented, aliceDeletedComment)
+        .when((i) => i.editComment(alice, T3, 'c-1', 'Back again'))
+        .thenError('not_found', 'Comment c-1 has been deleted');
+    });
+
+    it('an unknown comment cannot be edited or deleted', () => {
+      given(created).when((i) => i.editComment(alice, T1, 'c-9', 'x')).thenError('not_found', 'Comment c-9 does not exist');
+      given(created).when((i) => i.deleteComment(alice, T1, 'c-9')).thenError('not_found', 'Comment c-9 does not exist');
+    });
+
+    it('the author deletes a comment, which stays as a tombstone', () => {
+      const issue = given(created, aliceCommented).when((i) => i.deleteComment(alice, T2, 'c-1')).then([aliceDeletedComment]);
+      expect(issue.comment('c-1')).toMatchObject({ deleted: true, deletedAt: T2 });
+    });
+
+    it('only the author may delete', () => {
+      given(created, aliceCommented)
+        .when((i) => i.deleteComment(bob, T2, 'c-1'))
+        .thenError('forbidden', 'Only the author of a comment can delete it');
+    });
+
+    it('a deleted comment cannot be deleted again, and its id stays taken', () => {
+      given(created, aliceCommented, aliceDeletedComment).when((i) => i.deleteComment(alice, T3, 'c-1')).thenError('not_found', /deleted/);
+      given(created, aliceCommented, aliceDeletedComment).when((i) => i.addComment(alice, T3, 'c-1', 'x')).thenError('conflict', /already exists/);
+    });
+
+    it('comments are allowed whatever the status', () => {
+      given(created, resolved).when((i) => i.addComment(bob, T2, 'c-2', 'Still happening?')).then([
+        commentAdded({ ...subject, actor: bob, at: T2, commentId: 'c-2', text: 'Still happening?' }),
+      ]);
+    });
+  });
+
+  describe('a whole life', () => {
+    it('replaying every raised event reproduces the state', () => {
+      const issue = Issue.create(SYSTEM_ACTOR, T0, newIssue);
+      issue.assign(alice, T1, { type: 'team', id: 'team-web', name: 'Web' });
+      issue.addComment(alice, T1, 'c-1', 'Mine');
+      issue.addComment(bob, T1, 'c-2', 'Ours');
+      issue.editComment(alice, T1, 'c-1', 'Mine, really');
+      issue.deleteComment(bob, T1, 'c-2');
+      issue.ignore(alice, T1, { untilCount: 2 });
+      issue.recordNewEvent(T2, 'evt-2', 1);
+      issue.recordNewEvent(T2, 'evt-3', 2);
+      issue.resolve(bob, T2, { inRelease: '2.0.0' });
+      issue.recordNewEvent(T3, 'evt-4');
+      issue.unassign(bob, T3);
+      issue.ignore(bob, T3);
+      issue.unresolve(alice, T3);
+
+      const events = issue.pullPendingEvents();
+      expect(events.map((e) => e.type)).toEqual([
+        IssueEventTypes.IssueCreated,
+        IssueEventTypes.IssueAssigned,
+        IssueEventTypes.CommentAdded,
+        IssueEventTypes.CommentAdded,
+        IssueEventTypes.CommentEdited,
+        IssueEventTypes.CommentDeleted,
+        IssueEventTypes.IssueIgnored,
+        IssueEventTypes.IssueUnresolved,
+        IssueEventTypes.IssueResolved,
+        IssueEventTypes.IssueUnresolved,
+        IssueEventTypes.IssueUnassigned,
+        IssueEventTypes.IssueIgnored,
+        IssueEventTypes.IssueUnresolved,
+      ]);
+      expect(issue.loadedVersion).toBe(events.length);
+      expectReplayReproduces(issue, [], events);
+      expect(issue.toSnapshot()).toMatchObject({
+        status: 'unresolved',
+        substatus: 'ongoing',
+        assignee: null,
+        comments: [
+          { id: 'c-1', text: 'Mine, really', deleted: false },
+          { id: 'c-2', text: 'Ours', deleted: true },
+        ],
+        version: events.length,
+      });
+    });
+  });
+
+  describe('events', () => {
+    it('have stable type strings, schema version 1 and JSON-safe, frozen payloads', () => {
+      expect(Object.values(IssueEventTypes)).toEqual([
+        'issues.IssueCreated',
+        'issues.IssueResolved',
+        'issues.IssueUnresolved',
+        'issues.IssueIgnored',
+        'issues.IssueAssigned',
+        'issues.IssueUnassigned',
+        'issues.CommentAdded',
+        'issues.CommentEdited',
+        'issues.CommentDeleted',
+      ]);
+      const event = issueResolved({ ...subject, actor: alice, at: T1, inRelease: undefined });
+      expect(event).toEqual({ type: 'issues.IssueResolved', schemaVersion: 1, data: { ...subject, actor: alice, at: T1 } });
+      expect('inRelease' in event.data).toBe(false);
+      expect(JSON.parse(JSON.stringify(event))).toEqual(event);
+      expect(Object.isFrozen(event.data)).toBe(true);
+      expect(Object.isFrozen(event.data.actor)).toBe(true);
+    });
+
+    it('recognises issue events and maps them to webhook actions', () => {
+      expect(isIssueEvent(created)).toBe(true);
+      expect(isIssueEvent({ type: 'projects.ProjectCreated', schemaVersion: 1, data: {} })).toBe(false);
+      expect(ISSUE_WEBHOOK_ACTIONS[created.type]).toBe('issue.created');
+      expect(ISSUE_WEBHOOK_ACTIONS[IssueEventTypes.CommentEdited]).toBe('comment.updated');
+      expect(ISSUE_WEBHOOK_ACTIONS[IssueEventTypes.IssueUnassigned]).toBeNull();
+    });
+  });
+});

@@ -1,0 +1,522 @@
+import { AggregateRoot, DomainError } from '@faultline/kernel';
+import {
+  commentAdded,
+  commentDeleted,
+  commentEdited,
+  ISSUE_LEVELS,
+  IssueActor,
+  IssueActorType,
+  IssueAssignee,
+  issueAssigned,
+  IssueAssigneeType,
+  IssueCreatedData,
+  issueCreated,
+  IssueEvent,
+  IssueEventBase,
+  IssueEventTypes,
+  issueIgnored,
+  IssueLevel,
+  issueResolved,
+  issueUnassigned,
+  issueUnresolved,
+  SYSTEM_ACTOR,
+} from './issue.events';
+import { isShortId } from './short-id';
+
+export type IssueStatus = 'unresolved' | 'resolved' | 'ignored';
+
+/**
+ * Sentry's substatus names: unresolved issues are `new`, `ongoing` or `regressed`; ignored
+ * (archived) issues are `archived_forever` or `archived_until_condition_met`; resolved issues
+ * have none (`null`). Sentry's time-based `new` → `ongoing` after 7 days is a read-model concern.
+ */
+export type IssueSubstatus =
+  | 'new'
+  | 'ongoing'
+  | 'regressed'
+  | 'archived_forever'
+  | 'archived_until_condition_met';
+
+export interface IssueResolution {
+  readonly resolvedAt: string;
+  readonly inRelease?: string;
+}
+
+export interface IssueIgnoreConditions {
+  readonly ignoredAt: string;
+  /** Unignore once an event arrives at or after this ISO 8601 time. */
+  readonly until?: string;
+  /** Unignore once this many events have arrived since the issue was ignored. */
+  readonly untilCount?: number;
+}
+
+export interface IssueComment {
+  readonly id: string;
+  readonly text: string;
+  readonly authorId: string;
+  readonly authorType: IssueActorType;
+  readonly authorName: string;
+  readonly createdAt: string;
+  readonly editedAt?: string;
+  readonly deleted: boolean;
+  readonly deletedAt?: string;
+}
+
+/** A plain, JSON-safe copy of the aggregate's state (for tests, debugging and snapshots). */
+export interface IssueSnapshot {
+  readonly id: string;
+  readonly projectId: string;
+  readonly organizationId: string;
+  readonly shortId: string;
+  readonly title: string;
+  readonly culprit: string;
+  readonly level: IssueLevel;
+  readonly platform: string;
+  readonly fingerprintHash: string;
+  readonly firstSeen: string;
+  readonly firstEventId: string;
+  readonly createdAt: string;
+  readonly status: IssueStatus;
+  readonly substatus: IssueSubstatus | null;
+  readonly resolution: IssueResolution | null;
+  readonly ignoreConditions: IssueIgnoreConditions | null;
+  readonly assignee: IssueAssignee | null;
+  /** In the order the comments were added, deleted ones included (flagged `deleted`). */
+  readonly comments: readonly IssueComment[];
+  readonly version: number;
+}
+
+/** What a new issue is made of (the first event of a new group). */
+export interface NewIssue {
+  readonly issueId: string;
+  readonly projectId: string;
+  readonly organizationId: string;
+  readonly shortId: string;
+  readonly title: string;
+  readonly culprit: string;
+  readonly level: IssueLevel;
+  readonly platform: string;
+  readonly fingerprintHash: string;
+  readonly firstSeen: string;
+  readonly firstEventId: string;
+}
+
+export interface ResolveOptions {
+  readonly inRelease?: string;
+}
+
+export interface IgnoreOptions {
+  readonly until?: string;
+  readonly untilCount?: number;
+}
+
+export const MAX_COMMENT_LENGTH = 5000;
+
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/;
+const ACTOR_TYPES: ReadonlySet<string> = new Set<IssueActorType>(['user', 'application', 'system']);
+const ASSIGNEE_TYPES: ReadonlySet<string> = new Set<IssueAssigneeType>(['user', 'team']);
+const LEVELS: ReadonlySet<string> = new Set<string>(ISSUE_LEVELS);
+
+/**
+ * An error-tracking issue (Sentry "group"). Decision methods validate, then `raise` events;
+ * `evolve` is the only place state changes, both when deciding and when replaying history.
+ * Time and ids always come in through the method arguments.
+ */
+export class Issue extends AggregateRoot<IssueEvent> {
+  private created = false;
+  private issueId = '';
+  private details!: Omit<NewIssue, 'issueId'> & { readonly createdAt: string };
+  private currentStatus: IssueStatus = 'unresolved';
+  private currentSubstatus: IssueSubstatus | null = null;
+  private currentResolution: IssueResolution | null = null;
+  private currentIgnore: IssueIgnoreConditions | null = null;
+  private currentAssignee: IssueAssignee | null = null;
+  private readonly commentsById = new Map<string, IssueComment>();
+
+  private constructor() {
+    super();
+  }
+
+  // ---- construction ------------------------------------------------------------------------
+
+  /** Decides to create an issue; the returned aggregate holds one pending IssueCreated. */
+  static create(actor: IssueActor, at: string, issue: NewIssue): Issue {
+    assertActor(actor);
+    assertTimestamp(at, 'at');
+    assertNonEmpty(issue.issueId, 'issueId');
+    assertNonEmpty(issue.projectId, 'projectId');
+    assertNonEmpty(issue.organizationId, 'organizationId');
+    if (typeof issue.shortId !== 'string' || !isShortId(issue.shortId)) {
+      throw DomainError.invalid(`"${String(issue.shortId)}" is not a valid short id (expected e.g. "WEB-3")`);
+    }
+    assertNonEmpty(issue.title, 'title');
+    if (typeof issue.culprit !== 'string') throw DomainError.invalid('culprit must be a string');
+    if (!LEVELS.has(issue.level)) {
+      throw DomainError.invalid(`level must be one of ${ISSUE_LEVELS.join(', ')}`, { level: issue.level });
+    }
+    assertNonEmpty(issue.platform, 'platform');
+    assertNonEmpty(issue.fingerprintHash, 'fingerprintHash');
+    assertTimestamp(issue.firstSeen, 'firstSeen');
+    assertNonEmpty(issue.firstEventId, 'firstEventId');
+
+    const aggregate = new Issue();
+    const data: IssueCreatedData = {
+      issueId: issue.issueId,
+      projectId: issue.projectId,
+      organizationId: issue.organizationId,
+      actor: copyActor(actor),
+      at,
+      shortId: issue.shortId,
+      title: issue.title,
+      culprit: issue.culprit,
+      level: issue.level,
+      platform: issue.platform,
+      fingerprintHash: issue.fingerprintHash,
+      firstSeen: issue.firstSeen,
+      firstEventId: issue.firstEventId,
+    };
+    aggregate.raise(issueCreated(data));
+    return aggregate;
+  }
+
+  /** Rebuilds an issue from its stream; an empty stream is an issue that does not exist. */
+  static fromHistory(history: readonly IssueEvent[]): Issue {
+    if (history.length === 0) throw DomainError.notFound('The requested issue does not exist');
+    return new Issue().loadFromHistory(history);
+  }
+
+  // ---- decisions ---------------------------------------------------------------------------
+
+  resolve(actor: IssueActor, at: string, options: ResolveOptions = {}): void {
+    this.assertCommand(actor, at);
+    if (options.inRelease !== undefined) assertNonEmpty(options.inRelease, 'inRelease');
+    if (this.currentStatus === 'resolved') throw DomainError.invalid('Issue is already resolved');
+    this.raise(issueResolved({ ...this.base(actor, at), inRelease: options.inRelease }));
+  }
+
+  unresolve(actor: IssueActor, at: string): void {
+    this.assertCommand(actor, at);
+    if (this.currentStatus === 'unresolved') throw DomainError.invalid('Issue is already unresolved');
+    this.raise(issueUnresolved({ ...this.base(actor, at), reason: 'manual' }));
+  }
+
+  /**
+   * Ignores (archives) the issue, forever or until a time and/or a number of further events,
+   * whichever comes first. Ignoring an ignored issue with different conditions replaces them;
+   * with the same conditions it is rejected.
+   */
+  ignore(actor: IssueActor, at: string, options: IgnoreOptions = {}): void {
+    this.assertCommand(actor, at);
+    const { until, untilCount } = options;
+    if (until !== undefined) {
+      assertTimestamp(until, 'until');
+      if (Date.parse(until) <= Date.parse(at)) {
+        throw DomainError.invalid('An issue can only be ignored until a time in the future', { until, at });
+      }
+    }
+    if (untilCount !== undefined && (!Number.isSafeInteger(untilCount) || untilCount < 1)) {
+      throw DomainError.invalid('untilCount must be a positive integer', { untilCount });
+    }
+    if (
+      this.currentStatus === 'ignored' &&
+      this.currentIgnore?.until === until &&
+      this.currentIgnore?.untilCount === untilCount
+    ) {
+      throw DomainError.invalid('Issue is already ignored');
+    }
+    this.raise(issueIgnored({ ...this.base(actor, at), until, untilCount }));
+  }
+
+  /** Assigns to a user or team; assigning the current assignee again raises nothing. */
+  assign(actor: IssueActor, at: string, assignee: IssueAssignee): void {
+    this.assertCommand(actor, at);
+    if (!assignee || !ASSIGNEE_TYPES.has(assignee.type)) {
+      throw DomainError.invalid('An assignee must be a user or a team');
+    }
+    assertNonEmpty(assignee.id, 'assignee id');
+    if (assignee.name !== undefined && typeof assignee.name !== 'string') throw DomainError.invalid('assignee name must be a string');
+    if (assignee.email !== undefined && typeof assignee.email !== 'string') throw DomainError.invalid('assignee email must be a string');
+    const current = this.currentAssignee;
+    if (current && current.type === assignee.type && current.id === assignee.id) return;
+    const copy: IssueAssignee = { type: assignee.type, id: assignee.id, name: assignee.name, email: assignee.email };
+    this.raise(issueAssigned({ ...this.base(actor, at), assignee: copy }));
+  }
+
+  /** Clears the assignee; unassigning an unassigned issue raises nothing. */
+  unassign(actor: IssueActor, at: string): void {
+    this.assertCommand(actor, at);
+    if (!this.currentAssignee) return;
+    this.raise(issueUnassigned(this.base(actor, at)));
+  }
+
+  addComment(actor: IssueActor, at: string, commentId: string, text: string): void {
+    this.assertCommand(actor, at);
+    assertNonEmpty(commentId, 'commentId');
+    assertCommentText(text);
+    if (this.commentsById.has(commentId)) {
+      throw DomainError.conflict(`Comment ${commentId} already exists`, { commentId });
+    }
+    this.raise(commentAdded({ ...this.base(actor, at), commentId, text }));
+  }
+
+  /** Only the author may edit; a deleted comment cannot be edited; unchanged text raises nothing. */
+  editComment(actor: IssueActor, at: string, commentId: string, text: string): void {
+    this.assertCommand(actor, at);
+    const comment = this.liveComment(commentId);
+    assertAuthor(actor, comment, 'edit');
+    assertCommentText(text);
+    if (comment.text === text) return;
+    this.raise(commentEdited({ ...this.base(actor, at), commentId, text }));
+  }
+
+  /** Only the author may delete (as in Sentry); deleting a deleted comment is "not found". */
+  deleteComment(actor: IssueActor, at: string, commentId: string): void {
+    this.assertCommand(actor, at);
+    const comment = this.liveComment(commentId);
+    assertAuthor(actor, comment, 'delete');
+    this.raise(commentDeleted({ ...this.base(actor, at), commentId }));
+  }
+
+  /**
+   * A new event was grouped into this issue. A resolved issue regresses; an ignored issue whose
+   * `until` has been reached (at >= until) or whose `untilCount` has been reached
+   * (eventCountSinceIgnored >= untilCount, counting this event) is unignored. Otherwise nothing
+   * is raised: per-event counters (count, lastSeen) are read models, not events.
+   *
+   * @param eventCountSinceIgnored events received since the issue was ignored, this one included
+   */
+  recordNewEvent(at: string, eventId: string, eventCountSinceIgnored?: number): void {
+    this.assertCreated();
+    assertTimestamp(at, 'at');
+    assertNonEmpty(eventId, 'eventId');
+    if (
+      eventCountSinceIgnored !== undefined &&
+      (!Number.isSafeInteger(eventCountSinceIgnored) || eventCountSinceIgnored < 0)
+    ) {
+      throw DomainError.invalid('eventCountSinceIgnored must be a non-negative integer', { eventCountSinceIgnored });
+    }
+
+    if (this.currentStatus === 'resolved') {
+      this.raise(issueUnresolved({ ...this.base(SYSTEM_ACTOR, at), reason: 'regression', eventId }));
+      return;
+    }
+    if (this.currentStatus === 'ignored' && this.currentIgnore) {
+      const { until, untilCount } = this.currentIgnore;
+      const timeReached = until !== undefined && Date.parse(at) >= Date.parse(until);
+      const countReached =
+        untilCount !== undefined && eventCountSinceIgnored !== undefined && eventCountSinceIgnored >= untilCount;
+      if (timeReached || countReached) {
+        this.raise(issueUnresolved({ ...this.base(SYSTEM_ACTOR, at), reason: 'ignore_expired', eventId }));
+      }
+    }
+  }
+
+  // ---- state -------------------------------------------------------------------------------
+
+  protected override evolve(event: IssueEvent): void {
+    if (event.type !== IssueEventTypes.IssueCreated && !this.created) {
+      throw new Error(`Cannot apply ${event.type} before issues.IssueCreated`);
+    }
+    switch (event.type) {
+      case IssueEventTypes.IssueCreated: {
+        if (this.created) throw new Error(`Issue ${this.issueId} was already created`);
+        const { issueId, actor: _actor, at, ...details } = event.data;
+        this.created = true;
+        this.issueId = issueId;
+        this.details = { ...details, createdAt: at };
+        this.currentStatus = 'unresolved';
+        this.currentSubstatus = 'new';
+        break;
+      }
+      case IssueEventTypes.IssueResolved:
+        this.currentStatus = 'resolved';
+        this.currentSubstatus = null;
+        this.currentResolution = withoutUndefined({ resolvedAt: event.data.at, inRelease: event.data.inRelease });
+        this.currentIgnore = null;
+        break;
+      case IssueEventTypes.IssueUnresolved:
+        this.currentStatus = 'unresolved';
+        this.currentSubstatus = event.data.reason === 'regression' ? 'regressed' : 'ongoing';
+        this.currentResolution = null;
+        this.currentIgnore = null;
+        break;
+      case IssueEventTypes.IssueIgnored: {
+        const { at, until, untilCount } = event.data;
+        this.currentStatus = 'ignored';
+        this.currentSubstatus =
+          until === undefined && untilCount === undefined ? 'archived_forever' : 'archived_until_condition_met';
+        this.currentIgnore = withoutUndefined({ ignoredAt: at, until, untilCount });
+        this.currentResolution = null;
+        break;
+      }
+      case IssueEventTypes.IssueAssigned: {
+        const { type, id, name, email } = event.data.assignee;
+        this.currentAssignee = withoutUndefined({ type, id, name, email });
+        break;
+      }
+      case IssueEventTypes.IssueUnassigned:
+        this.currentAssignee = null;
+        break;
+      case IssueEventTypes.CommentAdded: {
+        const { commentId, text, actor, at } = event.data;
+        this.commentsById.set(commentId, {
+          id: commentId,
+          text,
+          authorId: actor.id,
+          authorType: actor.type,
+          authorName: actor.name,
+          createdAt: at,
+          deleted: false,
+        });
+        break;
+      }
+      case IssueEventTypes.CommentEdited: {
+        const comment = this.storedComment(event.data.commentId, event.type);
+        this.commentsById.set(comment.id, { ...comment, text: event.data.text, editedAt: event.data.at });
+        break;
+      }
+      case IssueEventTypes.CommentDeleted: {
+        const comment = this.storedComment(event.data.commentId, event.type);
+        this.commentsById.set(comment.id, { ...comment, deleted: true, deletedAt: event.data.at });
+        break;
+      }
+      default: {
+        const unknown: never = event;
+        throw new Error(`Unknown issue event ${(unknown as IssueEvent).type}`);
+      }
+    }
+  }
+
+  // ---- reads -------------------------------------------------------------------------------
+
+  get id(): string {
+    return this.issueId;
+  }
+  get projectId(): string {
+    return this.details.projectId;
+  }
+  get organizationId(): string {
+    return this.details.organizationId;
+  }
+  get shortId(): string {
+    return this.details.shortId;
+  }
+  get status(): IssueStatus {
+    return this.currentStatus;
+  }
+  get substatus(): IssueSubstatus | null {
+    return this.currentSubstatus;
+  }
+  get resolution(): IssueResolution | null {
+    return this.currentResolution;
+  }
+  get ignoreConditions(): IssueIgnoreConditions | null {
+    return this.currentIgnore;
+  }
+  get assignee(): IssueAssignee | null {
+    return this.currentAssignee;
+  }
+
+  /** A comment by id, deleted ones included; undefined if there never was one. */
+  comment(commentId: string): IssueComment | undefined {
+    return this.commentsById.get(commentId);
+  }
+
+  /** Comments in the order they were added, deleted ones included. */
+  get comments(): readonly IssueComment[] {
+    return [...this.commentsById.values()];
+  }
+
+  toSnapshot(): IssueSnapshot {
+    this.assertCreated();
+    const snapshot: IssueSnapshot = {
+      id: this.issueId,
+      ...this.details,
+      status: this.currentStatus,
+      substatus: this.currentSubstatus,
+      resolution: this.currentResolution,
+      ignoreConditions: this.currentIgnore,
+      assignee: this.currentAssignee,
+      comments: this.comments,
+      version: this.version,
+    };
+    return JSON.parse(JSON.stringify(snapshot)) as IssueSnapshot;
+  }
+
+  // ---- helpers -----------------------------------------------------------------------------
+
+  private base(actor: IssueActor, at: string): IssueEventBase {
+    return {
+      issueId: this.issueId,
+      projectId: this.details.projectId,
+      organizationId: this.details.organizationId,
+      actor: copyActor(actor),
+      at,
+    };
+  }
+
+  private assertCreated(): void {
+    if (!this.created) throw DomainError.notFound('The requested issue does not exist');
+  }
+
+  private assertCommand(actor: IssueActor, at: string): void {
+    this.assertCreated();
+    assertActor(actor);
+    assertTimestamp(at, 'at');
+  }
+
+  private liveComment(commentId: string): IssueComment {
+    assertNonEmpty(commentId, 'commentId');
+    const comment = this.commentsById.get(commentId);
+    if (!comment) throw DomainError.notFound(`Comment ${commentId} does not exist`);
+    if (comment.deleted) throw DomainError.notFound(`Comment ${commentId} has been deleted`);
+    return comment;
+  }
+
+  private storedComment(commentId: string, eventType: string): IssueComment {
+    const comment = this.commentsById.get(commentId);
+    if (!comment) throw new Error(`Cannot apply ${eventType}: comment ${commentId} was never added`);
+    return comment;
+  }
+}
+
+function assertNonEmpty(value: unknown, field: string): asserts value is string {
+  if (typeof value !== 'string' || value.trim() === '') throw DomainError.invalid(`${field} must not be empty`);
+}
+
+function assertTimestamp(value: unknown, field: string): asserts value is string {
+  if (typeof value !== 'string' || !ISO_TIMESTAMP.test(value) || Number.isNaN(Date.parse(value))) {
+    throw DomainError.invalid(`${field} must be an ISO 8601 timestamp`, { [field]: value });
+  }
+}
+
+function assertActor(actor: IssueActor): void {
+  if (!actor || !ACTOR_TYPES.has(actor.type)) {
+    throw DomainError.invalid('actor.type must be user, application or system');
+  }
+  assertNonEmpty(actor.id, 'actor.id');
+  if (typeof actor.name !== 'string') throw DomainError.invalid('actor.name must be a string');
+}
+
+function assertCommentText(text: unknown): asserts text is string {
+  if (typeof text !== 'string' || text.trim() === '') throw DomainError.invalid('Comment text must not be empty');
+  // Counted in characters (code points), not UTF-16 units, so an emoji counts once.
+  const length = [...text].length;
+  if (length > MAX_COMMENT_LENGTH) {
+    throw DomainError.invalid(`Comment text must be at most ${MAX_COMMENT_LENGTH} characters`, { length });
+  }
+}
+
+function assertAuthor(actor: IssueActor, comment: IssueComment, action: 'edit' | 'delete'): void {
+  if (actor.type !== comment.authorType || actor.id !== comment.authorId) {
+    throw DomainError.forbidden(`Only the author of a comment can ${action} it`);
+  }
+}
+
+function copyActor(actor: IssueActor): IssueActor {
+  return { type: actor.type, id: actor.id, name: actor.name };
+}
+
+function withoutUndefined<V extends object>(value: V): V {
+  return Object.fromEntries(Object.entries(value).filter(([, inner]) => inner !== undefined)) as V;
+}
