@@ -1,5 +1,6 @@
 import { EventStore1763800000000 } from './1763800000000-event-store';
 import { IdentityAndProjects1763800000100 } from './1763800000100-identity-and-projects';
+import { IngestAndIssues1763800000200 } from './1763800000200-ingest-and-issues';
 
 /** Every migration, in order. The only way the schema changes (synchronize is off). */
-export const MIGRATIONS = [EventStore1763800000000, IdentityAndProjects1763800000100];
+export const MIGRATIONS = [EventStore1763800000000, IdentityAndProjects1763800000100, IngestAndIssues1763800000200];

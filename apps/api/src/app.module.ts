@@ -3,6 +3,8 @@ import { APP_GUARD } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { EventStoreModule } from '@faultline/event-store';
 import { IdentityModule } from '@faultline/identity';
+import { IngestModule } from '@faultline/ingest';
+import { IssuesModule } from '@faultline/issues';
 import { type AppConfig, AuthGuard, PlatformModule } from '@faultline/platform';
 import { ProjectsModule } from '@faultline/projects';
 import { MIGRATIONS } from '../../../migrations';
@@ -20,6 +22,8 @@ export class AppModule {
         EventStoreModule,
         IdentityModule,
         ProjectsModule,
+        IssuesModule,
+        IngestModule,
       ],
       providers: [{ provide: APP_GUARD, useClass: AuthGuard }, ...(options.bootstrap === false ? [] : [BootstrapService])],
     };

@@ -7,12 +7,14 @@ import { CreateProjectKeyHandler } from './application/commands/create-project-k
 import { CreateProjectHandler } from './application/commands/create-project/create-project.handler';
 import { DeleteProjectHandler } from './application/commands/delete-project/delete-project.handler';
 import { UpdateProjectHandler } from './application/commands/update-project/update-project.handler';
+import { FindProjectHandler } from './application/queries/find-project.handler';
+import { FindProjectKeyHandler } from './application/queries/find-project-key.handler';
 import { FindProjectKeysHandler } from './application/queries/find-project-keys.handler';
 import { ProjectsRepository } from './infrastructure/projects.repository';
 
 @Module({
   imports: [CqrsModule, EventStoreModule],
   controllers: [ProjectsController, ProjectKeysController],
-  providers: [ProjectsRepository, CreateProjectHandler, UpdateProjectHandler, DeleteProjectHandler, CreateProjectKeyHandler, FindProjectKeysHandler],
+  providers: [ProjectsRepository, CreateProjectHandler, UpdateProjectHandler, DeleteProjectHandler, CreateProjectKeyHandler, FindProjectKeysHandler, FindProjectKeyHandler, FindProjectHandler],
 })
 export class ProjectsModule {}

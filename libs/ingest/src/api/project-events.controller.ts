@@ -1,0 +1,138 @@
+import { BadRequestException, Controller, Get, NotFoundException, Param, Query, Res } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { CurrentOrganization, Database, type OrganizationAccess, Paginate, Pagination, RequireScopes } from '@faultline/platform';
+import { FindProjectQuery, type ProjectSummary } from '@faultline/projects';
+import type { FastifyReply } from 'fastify';
+import { resolveStatsWindow } from '../domain/stats-window';
+
+const STATS = ['received', 'rejected', 'blacklisted', 'generated'];
+const USER_QUERY_FIELDS: Record<string, string> = { id: 'user_ident', email: 'email', username: 'username', ip: 'ip_address' };
+
+interface UserRow {
+  hash: string;
+  user_ident: string | null;
+  email: string | null;
+  username: string | null;
+  ip_address: string | null;
+  name: string | null;
+  date_created: Date;
+}
+
+/** The spec's project endpoints answered from the read models the event processor keeps. */
+@ApiTags('Projects')
+@ApiBearerAuth()
+@Controller('api/0/projects/:organization_id_or_slug/:project_id_or_slug')
+export class ProjectEventsController {
+  constructor(
+    private readonly database: Database,
+    private readonly queries: QueryBus,
+  ) {}
+
+  /** `[[bucket_start, count], ...]`, every bucket present; timestamps in Sentry's `<seconds>.0` form. */
+  @Get('stats')
+  @RequireScopes('project:read')
+  async stats(
+    @CurrentOrganization() organization: OrganizationAccess,
+    @Param('project_id_or_slug') idOrSlug: string,
+    @Query() query: Record<string, string | undefined>,
+    @Res() reply: FastifyReply,
+  ) {
+    const project = await this.project(organization, idOrSlug);
+    const stat = query.stat ?? 'received';
+    if (!STATS.includes(stat)) throw new BadRequestException({ detail: 'Invalid stat' });
+    const window = resolveStatsWindow({ since: query.since, until: query.until, resolution: query.resolution }, Date.now() / 1000);
+    if ('error' in window) throw new BadRequestException({ detail: window.error });
+    const rows = await this.database.query<{ bucket: Date; count: string }>(
+      `SELECT bucket, count FROM project_stats
+       WHERE project_id = $1 AND stat = $2 AND resolution = $3 AND bucket >= to_timestamp($4) AND bucket <= to_timestamp($5)`,
+      [project.id, stat, window.resolution, window.start, window.end],
+    );
+    const counts = new Map(rows.map((row) => [row.bucket.getTime() / 1000, Number(row.count)]));
+    const points: string[] = [];
+    for (let at = window.start; at <= window.end; at += window.step) points.push(`[${at}.0,${counts.get(at) ?? 0}]`);
+    return reply.type('application/json; charset=utf-8').send(`[${points.join(',')}]`);
+  }
+
+  @Get('users')
+  @RequireScopes('project:read')
+  async users(
+    @CurrentOrganization() organization: OrganizationAccess,
+    @Param('project_id_or_slug') idOrSlug: string,
+    @Paginate() page: Pagination,
+    @Query('query') search?: string,
+  ) {
+    const project = await this.project(organization, idOrSlug);
+    let filter = '';
+    const params: unknown[] = [project.id, page.offset, page.fetchLimit];
+    if (search) {
+      const match = /^(\w+):(.+)$/.exec(search);
+      const column = match && USER_QUERY_FIELDS[match[1]];
+      if (!match || !column) throw new BadRequestException({ detail: 'query must be field:value with field one of id, email, username, ip' });
+      params.push(match[2]);
+      filter = `AND ${column} = $4`;
+    }
+    const rows = await this.database.query<UserRow>(
+      `SELECT hash, user_ident, email, username, ip_address, name, date_created FROM event_users
+       WHERE project_id = $1 ${filter} ORDER BY date_created DESC, hash OFFSET $2 LIMIT $3`,
+      params,
+    );
+    return page.respond(rows).map(serializeUser);
+  }
+
+  @Get('tags/:key/values')
+  @RequireScopes('project:read')
+  async tagValues(
+    @CurrentOrganization() organization: OrganizationAccess,
+    @Param('project_id_or_slug') idOrSlug: string,
+    @Param('key') key: string,
+    @Paginate() page: Pagination,
+    @Query('query') search?: string,
+  ) {
+    const project = await this.project(organization, idOrSlug);
+    const [exists] = await this.database.query(`SELECT 1 FROM tag_values WHERE project_id = $1 AND key = $2 LIMIT 1`, [project.id, key]);
+    if (!exists) throw new NotFoundException();
+    const rows = await this.database.query<{ value: string; times_seen: string; first_seen: Date; last_seen: Date }>(
+      `SELECT value, times_seen, first_seen, last_seen FROM tag_values
+       WHERE project_id = $1 AND key = $2 AND ($3::text IS NULL OR value ILIKE '%' || $3 || '%')
+       ORDER BY last_seen DESC, value OFFSET $4 LIMIT $5`,
+      [project.id, key, search || null, page.offset, page.fetchLimit],
+    );
+    return page.respond(rows).map((row) => ({
+      key,
+      name: row.value,
+      value: row.value,
+      count: Number(row.times_seen),
+      lastSeen: row.last_seen.toISOString(),
+      firstSeen: row.first_seen.toISOString(),
+    }));
+  }
+
+  private async project(organization: OrganizationAccess, idOrSlug: string): Promise<ProjectSummary> {
+    const project = await this.queries.execute<FindProjectQuery, ProjectSummary | null>(new FindProjectQuery(organization.id, idOrSlug));
+    if (!project) throw new NotFoundException();
+    return project;
+  }
+}
+
+function serializeUser(row: UserRow) {
+  const [kind, value] = row.user_ident
+    ? ['id', row.user_ident]
+    : row.username
+      ? ['username', row.username]
+      : row.email
+        ? ['email', row.email]
+        : ['ip', row.ip_address ?? ''];
+  return {
+    id: row.hash,
+    tagValue: `${kind}:${value}`,
+    identifier: row.user_ident,
+    username: row.username,
+    email: row.email,
+    name: row.name ?? row.username ?? row.email ?? row.user_ident ?? row.ip_address,
+    ipAddress: row.ip_address,
+    avatarUrl: null,
+    hash: row.hash,
+    dateCreated: row.date_created.toISOString(),
+  };
+}

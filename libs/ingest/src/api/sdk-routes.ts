@@ -1,0 +1,63 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type AcceptEnvelope, INGEST_LIMITS } from '../application/accept-envelope';
+
+const CORS_HEADERS = {
+  'access-control-allow-methods': 'GET, POST, OPTIONS',
+  'access-control-allow-headers':
+    'content-type, content-encoding, x-sentry-auth, authorization, sentry-trace, baggage, x-requested-with, accept, origin',
+  'access-control-expose-headers': 'x-sentry-error, x-sentry-rate-limits, retry-after',
+  'access-control-max-age': '3600',
+};
+
+function cors(request: FastifyRequest, reply: FastifyReply): void {
+  void reply.header('access-control-allow-origin', request.headers.origin ?? '*');
+  void reply.headers(CORS_HEADERS);
+}
+
+/**
+ * The SDK protocol endpoints. They live in their own Fastify scope because SDKs send raw,
+ * possibly compressed bodies of any content type, and authenticate with DSN keys, not tokens.
+ */
+export function sdkRoutes(acceptor: AcceptEnvelope, wake: () => void) {
+  return async (scope: FastifyInstance): Promise<void> => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: INGEST_LIMITS.maxBodyBytes }, (_request, body, done) => done(null, body));
+
+    const handle = (kind: 'envelope' | 'store') => async (request: FastifyRequest, reply: FastifyReply) => {
+      cors(request, reply);
+      const { projectId } = request.params as { projectId: string };
+      if (!/^\d+$/.test(projectId)) return reply.status(400).send({ detail: 'project id must be numeric' });
+      const result = await acceptor.accept(
+        {
+          kind,
+          projectId,
+          body: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
+          contentEncoding: request.headers['content-encoding'],
+          authHeader: (request.headers['x-sentry-auth'] as string | undefined) ?? authorizationSentry(request.headers.authorization),
+          query: request.query as Record<string, unknown>,
+          clientIp: request.ip,
+        },
+        wake,
+      );
+      if (result.status === 429) {
+        void reply.header('retry-after', String(result.retryAfterSeconds));
+        void reply.header('x-sentry-rate-limits', `${result.retryAfterSeconds}::key`);
+      }
+      if (result.status !== 200) void reply.header('x-sentry-error', result.body.detail);
+      return reply.status(result.status).send(result.body);
+    };
+
+    for (const kind of ['envelope', 'store'] as const) {
+      scope.post(`/api/:projectId/${kind}/`, handle(kind));
+      scope.options(`/api/:projectId/${kind}/`, async (request, reply) => {
+        cors(request, reply);
+        return reply.status(200).send();
+      });
+    }
+  };
+}
+
+/** Some SDKs send the Sentry auth string in Authorization instead of X-Sentry-Auth. */
+function authorizationSentry(value: string | undefined): string | undefined {
+  return value && /^sentry\s/i.test(value) ? value : undefined;
+}

@@ -1,0 +1,160 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { CLOCK, type Clock } from '@faultline/kernel';
+import { Database } from '@faultline/platform';
+import { FindProjectKeyQuery, type ProjectKeyAccess } from '@faultline/projects';
+import { decodeBody, EnvelopeError, parseEnvelope, publicKeyFrom, type Envelope } from '../domain';
+import { IngestQueueRepository, type OutcomeRow } from '../infrastructure/ingest-queue.repository';
+
+/** Documented limits of the SDK endpoints (README, "Sending events"). */
+export const INGEST_LIMITS = {
+  /** As sent (possibly compressed). */
+  maxBodyBytes: 20 * 1024 * 1024,
+  /** After decompression. */
+  maxEnvelopeBytes: 50 * 1024 * 1024,
+  maxItems: 100,
+  maxItemBytes: 20 * 1024 * 1024,
+  maxEventBytes: 1024 * 1024,
+} as const;
+
+export interface AcceptRequest {
+  readonly kind: 'envelope' | 'store';
+  readonly projectId: string;
+  readonly body: Buffer;
+  readonly contentEncoding?: string;
+  readonly authHeader?: string;
+  readonly query: Record<string, unknown>;
+  readonly clientIp?: string;
+}
+
+export type AcceptResult =
+  | { readonly status: 200; readonly body: { id: string | null } }
+  | { readonly status: 400 | 401 | 403 | 413 | 415; readonly body: { detail: string } }
+  | { readonly status: 429; readonly body: { detail: string }; readonly retryAfterSeconds: number };
+
+const EVENT_ITEM_TYPES = new Set(['event']);
+
+/** Item types kept as outcomes only (accepted and counted, not processed yet). */
+function categoryOf(type: string): string {
+  switch (type) {
+    case 'event':
+      return 'error';
+    case 'transaction':
+    case 'span':
+      return 'transaction';
+    case 'session':
+    case 'sessions':
+      return 'session';
+    case 'attachment':
+      return 'attachment';
+    case 'client_report':
+      return 'client_report';
+    default:
+      return type;
+  }
+}
+
+const KEY_CACHE_MS = 5_000;
+
+/**
+ * The SDK accept path: authenticate by DSN key, admit (rate limits), and make the events durable
+ * in the ingest queue before answering 200. Processing happens in the workers.
+ */
+@Injectable()
+export class AcceptEnvelope {
+  private readonly keys = new Map<string, { access: ProjectKeyAccess | null; expiresAt: number }>();
+
+  constructor(
+    private readonly database: Database,
+    private readonly queries: QueryBus,
+    private readonly queue: IngestQueueRepository,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async accept(request: AcceptRequest, onCommitted: () => void): Promise<AcceptResult> {
+    let envelope: Envelope;
+    try {
+      const body = decodeBody(request.body, request.contentEncoding, INGEST_LIMITS.maxEnvelopeBytes);
+      envelope = request.kind === 'envelope' ? parseEnvelope(body, INGEST_LIMITS) : storeAsEnvelope(body);
+    } catch (error) {
+      if (error instanceof EnvelopeError) {
+        const status = error.reason === 'too_large' ? 413 : error.reason === 'unsupported_encoding' ? 415 : 400;
+        return { status, body: { detail: error.message } };
+      }
+      throw error;
+    }
+
+    const credentials = publicKeyFrom({ authHeader: request.authHeader, query: request.query, envelopeDsn: envelope.header.dsn });
+    if (!credentials) return { status: 401, body: { detail: 'Missing DSN public key (X-Sentry-Auth header, sentry_key parameter or envelope dsn)' } };
+    const key = await this.findKey(credentials.publicKey);
+    if (!key) return { status: 401, body: { detail: 'Unknown DSN public key' } };
+    if (key.projectId !== request.projectId) return { status: 403, body: { detail: 'The DSN key does not belong to this project' } };
+    if (!key.isActive) return { status: 403, body: { detail: 'The DSN key is disabled' } };
+
+    const events: Array<{ eventId: string; payload: unknown }> = [];
+    const outcomes: OutcomeRow[] = [];
+    for (const [index, item] of envelope.items.entries()) {
+      const category = categoryOf(item.type);
+      outcomes.push({ projectId: key.projectId, outcome: 'received', category, quantity: 1 });
+      if (!EVENT_ITEM_TYPES.has(item.type)) continue;
+      if (item.payload.length > INGEST_LIMITS.maxEventBytes) {
+        return { status: 413, body: { detail: `item ${index + 1}: event of ${item.payload.length} bytes exceeds ${INGEST_LIMITS.maxEventBytes}` } };
+      }
+      let payload: Record<string, unknown>;
+      try {
+        payload = JSON.parse(item.payload.toString('utf8')) as Record<string, unknown>;
+      } catch {
+        return { status: 400, body: { detail: `item ${index + 1}: event payload is not valid JSON` } };
+      }
+      if (payload === null || typeof payload !== 'object' || Array.isArray(payload as unknown)) {
+        return { status: 400, body: { detail: `item ${index + 1}: event payload must be a JSON object` } };
+      }
+      const eventId = eventIdOf(payload, envelope.header.event_id);
+      events.push({ eventId, payload: { ...payload, event_id: eventId } });
+    }
+
+    return this.database.transaction(async (tx) => {
+      if (key.rateLimit && events.length > 0) {
+        const window = await this.queue.countAgainstRateLimit(tx, key.keyId, key.rateLimit.windowSeconds, events.length, this.clock.now());
+        if (window.count > key.rateLimit.count) {
+          await this.queue.recordOutcomes(tx, [
+            ...outcomes,
+            { projectId: key.projectId, outcome: 'rejected', category: 'error', quantity: events.length, reason: 'key_quota' },
+          ]);
+          const retryAfterSeconds = Math.max(1, Math.ceil((window.windowEnds.getTime() - this.clock.now().getTime()) / 1000));
+          return { status: 429, body: { detail: 'Rate limit of this DSN key exceeded' }, retryAfterSeconds };
+        }
+      }
+      await this.queue.enqueue(
+        tx,
+        events.map((event) => ({ ...event, projectId: key.projectId, projectSlug: key.projectSlug, organizationId: key.organizationId, clientIp: request.clientIp })),
+      );
+      await this.queue.recordOutcomes(tx, outcomes);
+      tx.afterCommit(onCommitted);
+      return { status: 200, body: { id: events[0]?.eventId ?? envelope.header.event_id ?? null } };
+    });
+  }
+
+  private async findKey(publicKey: string): Promise<ProjectKeyAccess | null> {
+    const now = Date.now();
+    const cached = this.keys.get(publicKey);
+    if (cached && cached.expiresAt > now) return cached.access;
+    const access = await this.queries.execute<FindProjectKeyQuery, ProjectKeyAccess | null>(new FindProjectKeyQuery(publicKey));
+    if (this.keys.size > 10_000) this.keys.clear();
+    this.keys.set(publicKey, { access, expiresAt: now + KEY_CACHE_MS });
+    return access;
+  }
+}
+
+function eventIdOf(payload: Record<string, unknown>, headerEventId: unknown): string {
+  const candidate = typeof payload.event_id === 'string' ? payload.event_id : typeof headerEventId === 'string' ? headerEventId : '';
+  const hex = candidate.replace(/-/g, '').toLowerCase();
+  return /^[0-9a-f]{32}$/.test(hex) ? hex : crypto.randomUUID().replace(/-/g, '');
+}
+
+/** The legacy store endpoint carries one event as the whole body. */
+function storeAsEnvelope(body: Buffer): Envelope {
+  if (body.length === 0) throw new EnvelopeError('empty body: send the event as JSON');
+  return { header: {}, items: [{ type: 'event', header: { type: 'event' }, payload: body }] } as Envelope;
+}
+

@@ -1,0 +1,194 @@
+import { createHash } from 'node:crypto';
+import { Injectable, Logger } from '@nestjs/common';
+import { type IngestedEvent, IssueIngestion } from '@faultline/issues';
+import { type BackgroundWorker, Database, type Transaction } from '@faultline/platform';
+import { groupingHash, normalizeEvent, type NormalizedEvent } from '../domain';
+import { IngestQueueRepository, type QueuedEvent } from '../infrastructure/ingest-queue.repository';
+import { RollupsRepository, type TagObservation, type UserObservation } from '../infrastructure/rollups.repository';
+
+const BATCH_SIZE = 200;
+const IDLE_POLL_MS = 250;
+const MAX_ATTEMPTS = 10;
+
+/** The user's identifier as Sentry tags it (`id:`, `username:`, `email:`, `ip:`) and its hash. */
+export function userIdentity(user: NormalizedEvent['user']): { tagValue: string; hash: string } | undefined {
+  if (!user) return undefined;
+  const pairs: Array<[string, string | undefined]> = [['id', user.id], ['username', user.username], ['email', user.email], ['ip', user.ipAddress]];
+  const found = pairs.find(([, value]) => value);
+  if (!found) return undefined;
+  const [kind, value] = found as [string, string];
+  return { tagValue: `${kind}:${value}`, hash: createHash('md5').update(value).digest('hex') };
+}
+
+/**
+ * Takes accepted events off the queue in batches and, per batch in one transaction: normalises
+ * them, groups them into issues, stores them, and keeps the tag, user and stats read models.
+ * Woken right after an accept commits; polls otherwise, so a crash leaves nothing behind.
+ */
+@Injectable()
+export class EventProcessor implements BackgroundWorker {
+  readonly name = 'ingest.event-processor';
+  private readonly logger = new Logger('EventProcessor');
+  private running = false;
+  private loop?: Promise<void>;
+  private timer?: NodeJS.Timeout;
+  private wakeUp?: () => void;
+
+  constructor(
+    private readonly database: Database,
+    private readonly queue: IngestQueueRepository,
+    private readonly rollups: RollupsRepository,
+    private readonly issues: IssueIngestion,
+  ) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake();
+    await this.loop;
+  }
+
+  wake(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.wakeUp?.();
+  }
+
+  /** Processes until the queue is empty; answers how many events were handled (tests, CLI). */
+  async drain(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const handled = await this.processBatch();
+      total += handled;
+      if (handled === 0) return total;
+    }
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      let handled = 0;
+      try {
+        handled = await this.processBatch();
+      } catch (error) {
+        this.logger.error(`batch failed, isolating its events: ${error instanceof Error ? error.message : String(error)}`);
+        handled = await this.processOneByOne().catch(() => 0);
+      }
+      if (handled === 0 && this.running) {
+        await new Promise<void>((resolve) => {
+          this.wakeUp = resolve;
+          this.timer = setTimeout(resolve, IDLE_POLL_MS);
+        });
+      }
+    }
+  }
+
+  async processBatch(): Promise<number> {
+    return this.database.transaction(async (tx) => {
+      const claimed = await this.queue.claim(tx, BATCH_SIZE);
+      const outcomes = await this.queue.claimOutcomes(tx, 5000);
+      await this.rollups.addStats(tx, outcomes.map((o) => ({ projectId: o.project_id, stat: o.outcome, at: o.recorded_at, quantity: o.quantity })));
+      if (claimed.length === 0) return outcomes.length > 0 ? 1 : 0;
+      await this.process(tx, claimed);
+      return claimed.length;
+    });
+  }
+
+  /**
+   * After a failed batch: each event in its own savepoint, so one poisonous event is put back with
+   * a back-off (and dropped after MAX_ATTEMPTS) instead of blocking the queue.
+   */
+  private async processOneByOne(): Promise<number> {
+    let handled = 0;
+    for (let i = 0; i < BATCH_SIZE; i++) {
+      const done = await this.database.transaction(async (tx) => {
+        const [event] = await this.queue.claim(tx, 1);
+        if (!event) return false;
+        await tx.execute('SAVEPOINT one_event');
+        try {
+          await this.process(tx, [event]);
+          await tx.execute('RELEASE SAVEPOINT one_event');
+        } catch (error) {
+          await tx.execute('ROLLBACK TO SAVEPOINT one_event');
+          const reason = error instanceof Error ? error.message : String(error);
+          if (event.attempts + 1 >= MAX_ATTEMPTS) this.logger.error(`dropping event ${event.event_id} after ${MAX_ATTEMPTS} attempts: ${reason}`);
+          else await this.queue.retryLater(tx, event, reason);
+        }
+        return true;
+      });
+      if (!done) break;
+      handled++;
+    }
+    return handled;
+  }
+
+  private async process(tx: Transaction, claimed: QueuedEvent[]): Promise<void> {
+    const ingested: IngestedEvent[] = [];
+    const tags = new Map<string, TagObservation>();
+    const users: UserObservation[] = [];
+    const generated: Array<{ projectId: string; stat: string; at: Date; quantity: number }> = [];
+    for (const queued of claimed) {
+      let event: NormalizedEvent;
+      try {
+        event = normalizeEvent(queued.payload, { receivedAt: queued.received_at, clientIp: queued.client_ip ?? undefined });
+      } catch (error) {
+        // Accepted but unusable: counted, never retried (it would fail the same way forever).
+        this.logger.warn(`dropping event ${queued.event_id}: ${error instanceof Error ? error.message : String(error)}`);
+        continue;
+      }
+      const user = userIdentity(event.user);
+      ingested.push({
+        projectId: queued.project_id,
+        projectSlug: queued.project_slug,
+        organizationId: queued.organization_id,
+        eventId: event.eventId,
+        fingerprintHash: groupingHash(event).hash,
+        title: event.title,
+        culprit: event.culprit,
+        level: event.level,
+        platform: event.platform,
+        occurredAt: event.timestamp,
+        receivedAt: queued.received_at.toISOString(),
+        userHash: user?.hash,
+        data: event as unknown as Record<string, unknown>,
+      });
+      generated.push({ projectId: queued.project_id, stat: 'generated', at: queued.received_at, quantity: 1 });
+      const observed: Array<[string, string]> = [
+        ...event.tags,
+        ['level', event.level],
+        ...(event.environment ? [['environment', event.environment] as [string, string]] : []),
+        ...(event.release ? [['release', event.release] as [string, string]] : []),
+        ...(user ? [['user', user.tagValue] as [string, string]] : []),
+        ...(event.user?.email ? [['user.email', event.user.email] as [string, string]] : []),
+      ];
+      for (const [key, value] of observed) {
+        const id = `${queued.project_id}|${key}|${value}`;
+        const tag = tags.get(id);
+        if (tag) {
+          tag.count += 1;
+          if (event.timestamp < tag.firstSeen) tag.firstSeen = event.timestamp;
+          if (event.timestamp > tag.lastSeen) tag.lastSeen = event.timestamp;
+        } else {
+          tags.set(id, { projectId: queued.project_id, key, value, count: 1, firstSeen: event.timestamp, lastSeen: event.timestamp });
+        }
+      }
+      if (user && event.user) {
+        users.push({ projectId: queued.project_id, hash: user.hash, id: event.user.id, email: event.user.email, username: event.user.username, ipAddress: event.user.ipAddress, name: event.user.name, seenAt: event.timestamp });
+      }
+    }
+    await this.issues.recordEvents(tx, ingested);
+    await this.rollups.addTagValues(tx, [...tags.values()]);
+    await this.rollups.addUsers(tx, dedupe(users));
+    await this.rollups.addStats(tx, generated);
+  }
+}
+
+function dedupe(users: UserObservation[]): UserObservation[] {
+  const byKey = new Map<string, UserObservation>();
+  for (const user of users) byKey.set(`${user.projectId}|${user.hash}`, user);
+  return [...byKey.values()];
+}
+

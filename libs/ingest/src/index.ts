@@ -1,0 +1,2 @@
+export { IngestModule } from './ingest.module';
+export { EventProcessor } from './application/event-processor';

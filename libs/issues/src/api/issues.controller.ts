@@ -1,0 +1,324 @@
+import {
+  BadRequestException,
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Inject,
+  NotFoundException,
+  Param,
+  Post,
+  Put,
+  Query,
+} from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
+import {
+  APP_CONFIG,
+  type AppConfig,
+  CurrentOrganization,
+  CurrentPrincipal,
+  Database,
+  type OrganizationAccess,
+  Paginate,
+  Pagination,
+  type Principal,
+  RequireScopes,
+} from '@faultline/platform';
+import { FindProjectQuery, type ProjectSummary } from '@faultline/projects';
+import { AddIssueCommentCommand } from '../application/commands/add-issue-comment/add-issue-comment.command';
+import { DeleteIssueCommand } from '../application/commands/delete-issue/delete-issue.command';
+import { DeleteIssueCommentCommand } from '../application/commands/delete-issue-comment/delete-issue-comment.command';
+import { EditIssueCommentCommand } from '../application/commands/edit-issue-comment/edit-issue-comment.command';
+import {
+  type IssueChanges,
+  type IssueChangesResult,
+  UpdateIssueCommand,
+} from '../application/commands/update-issue/update-issue.command';
+import { IssuePeople } from '../application/issue-people';
+import { IssueReadModel, type IssueRow } from '../application/queries/issue-read-model';
+import { parseIssueSearch, parseIssueSort } from '../application/queries/issue-search';
+import type { IssueComment } from '../domain';
+import { IssueRepository } from '../infrastructure/issue.repository';
+import { IssueCommentDto, UpdateIssueDto } from './issues.dto';
+import { serializeAssignee, serializeComment, serializeIssue } from './issues.serializers';
+
+const MAX_BULK_IDS = 1000;
+
+const SEARCH_DOC = 'Sentry search: is:unresolved|resolved|ignored|assigned|unassigned|new|ongoing|regressed, level:, assigned:me, and free text (title, culprit, short id). Default is:unresolved.';
+const QueryParam = () => ApiQuery({ name: 'query', required: false, description: SEARCH_DOC });
+const SortParam = () => ApiQuery({ name: 'sort', required: false, enum: ['date', 'new', 'freq', 'user'] });
+const IdsParam = () => ApiQuery({ name: 'id', required: true, type: [String], description: 'The issues to change (repeat the parameter).' });
+
+/**
+ * Sentry's issue endpoints: lists (organization and project), detail, update and delete, bulk
+ * update and delete by `?id=`, and comments. Every issue is looked up within the organization's
+ * projects, so another organization's issue is 404 like one that does not exist.
+ */
+@ApiTags('Issues')
+@ApiBearerAuth()
+@Controller('api/0')
+export class IssuesController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+    private readonly readModel: IssueReadModel,
+    private readonly people: IssuePeople,
+    private readonly database: Database,
+    private readonly repository: IssueRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  // ---- lists -------------------------------------------------------------------------------
+
+  @Get('organizations/:organization_id_or_slug/issues')
+  @RequireScopes('event:read')
+  @QueryParam()
+  @SortParam()
+  @ApiQuery({ name: 'project', required: false, type: [String], description: 'Project ids (repeat the parameter); -1 means all.' })
+  async listOrganizationIssues(
+    @CurrentOrganization() organization: OrganizationAccess,
+    @CurrentPrincipal() principal: Principal,
+    @Paginate() page: Pagination,
+    @Query('query') query?: string,
+    @Query('sort') sort?: string,
+    @Query('project') project?: string | string[],
+  ) {
+    return this.list(organization, principal, page, query, sort, projectIdsParam(project));
+  }
+
+  @Get('projects/:organization_id_or_slug/:project_id_or_slug/issues')
+  @RequireScopes('event:read')
+  @QueryParam()
+  @SortParam()
+  async listProjectIssues(
+    @CurrentOrganization() organization: OrganizationAccess,
+    @CurrentPrincipal() principal: Principal,
+    @Param('project_id_or_slug') projectIdOrSlug: string,
+    @Paginate() page: Pagination,
+    @Query('query') query?: string,
+    @Query('sort') sort?: string,
+  ) {
+    const project = await this.project(organization, projectIdOrSlug);
+    return this.list(organization, principal, page, query, sort, [project.id]);
+  }
+
+  // ---- bulk --------------------------------------------------------------------------------
+
+  @Put('organizations/:organization_id_or_slug/issues')
+  @RequireScopes('event:write')
+  @IdsParam()
+  async bulkUpdateOrganizationIssues(
+    @CurrentOrganization() organization: OrganizationAccess,
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: UpdateIssueDto,
+    @Query('id') id?: string | string[],
+  ) {
+    return this.bulkUpdate(organization, principal, idsParam(id), body);
+  }
+
+  @Put('projects/:organization_id_or_slug/:project_id_or_slug/issues')
+  @RequireScopes('event:write')
+  @IdsParam()
+  async bulkUpdateProjectIssues(
+    @CurrentOrganization() organization: OrganizationAccess,
+    @CurrentPrincipal() principal: Principal,
+    @Param('project_id_or_slug') projectIdOrSlug: string,
+    @Body() body: UpdateIssueDto,
+    @Query('id') id?: string | string[],
+  ) {
+    const project = await this.project(organization, projectIdOrSlug);
+    return this.bulkUpdate(organization, principal, idsParam(id), body, project.id);
+  }
+
+  @Delete('organizations/:organization_id_or_slug/issues')
+  @HttpCode(204)
+  @RequireScopes('event:admin')
+  @IdsParam()
+  async bulkDeleteOrganizationIssues(@CurrentOrganization() organization: OrganizationAccess, @Query('id') id?: string | string[]) {
+    await this.commands.execute(new DeleteIssueCommand(organization.id, idsParam(id)));
+  }
+
+  @Delete('projects/:organization_id_or_slug/:project_id_or_slug/issues')
+  @HttpCode(204)
+  @RequireScopes('event:admin')
+  @IdsParam()
+  async bulkDeleteProjectIssues(
+    @CurrentOrganization() organization: OrganizationAccess,
+    @Param('project_id_or_slug') projectIdOrSlug: string,
+    @Query('id') id?: string | string[],
+  ) {
+    const project = await this.project(organization, projectIdOrSlug);
+    await this.commands.execute(new DeleteIssueCommand(organization.id, idsParam(id), project.id));
+  }
+
+  // ---- one issue ---------------------------------------------------------------------------
+
+  @Get('organizations/:organization_id_or_slug/issues/:issue_id')
+  @RequireScopes('event:read')
+  async detail(@CurrentOrganization() organization: OrganizationAccess, @Param('issue_id') issueId: string) {
+    return serializeIssue(await this.issue(organization, issueId), organization, this.config.publicUrl);
+  }
+
+  @Put('organizations/:organization_id_or_slug/issues/:issue_id')
+  @RequireScopes('event:write')
+  async update(
+    @CurrentOrganization() organization: OrganizationAccess,
+    @CurrentPrincipal() principal: Principal,
+    @Param('issue_id') issueId: string,
+    @Body() body: UpdateIssueDto,
+  ) {
+    const issue = await this.issue(organization, issueId);
+    const actor = await this.people.actorFor(principal);
+    await this.commands.execute(new UpdateIssueCommand(organization.id, [issue.id], changesOf(body), actor));
+    return serializeIssue(await this.issue(organization, issue.id), organization, this.config.publicUrl);
+  }
+
+  @Delete('organizations/:organization_id_or_slug/issues/:issue_id')
+  @HttpCode(202)
+  @RequireScopes('event:admin')
+  async remove(@CurrentOrganization() organization: OrganizationAccess, @Param('issue_id') issueId: string) {
+    const issue = await this.issue(organization, issueId);
+    await this.commands.execute(new DeleteIssueCommand(organization.id, [issue.id]));
+  }
+
+  // ---- comments ----------------------------------------------------------------------------
+
+  @Get('organizations/:organization_id_or_slug/issues/:issue_id/comments')
+  @RequireScopes('event:read')
+  async listComments(
+    @CurrentOrganization() organization: OrganizationAccess,
+    @Param('issue_id') issueId: string,
+    @Paginate() page: Pagination,
+  ) {
+    const issue = await this.issue(organization, issueId);
+    const aggregate = await this.repository.load(this.database, issue.id);
+    const comments = (aggregate?.comments ?? []).filter((comment) => !comment.deleted).reverse();
+    return page.respond(comments.slice(page.offset, page.offset + page.fetchLimit)).map(serializeComment);
+  }
+
+  @Post('organizations/:organization_id_or_slug/issues/:issue_id/comments')
+  @HttpCode(201)
+  @RequireScopes('event:write')
+  async addComment(
+    @CurrentOrganization() organization: OrganizationAccess,
+    @CurrentPrincipal() principal: Principal,
+    @Param('issue_id') issueId: string,
+    @Body() body: IssueCommentDto,
+  ) {
+    const issue = await this.issue(organization, issueId);
+    const actor = await this.people.actorFor(principal);
+    const comment = await this.commands.execute<AddIssueCommentCommand, IssueComment>(
+      new AddIssueCommentCommand(organization.id, issue.id, body.text, actor),
+    );
+    return serializeComment(comment);
+  }
+
+  @Put('organizations/:organization_id_or_slug/issues/:issue_id/comments/:comment_id')
+  @RequireScopes('event:write')
+  async editComment(
+    @CurrentOrganization() organization: OrganizationAccess,
+    @CurrentPrincipal() principal: Principal,
+    @Param('issue_id') issueId: string,
+    @Param('comment_id') commentId: string,
+    @Body() body: IssueCommentDto,
+  ) {
+    const issue = await this.issue(organization, issueId);
+    const actor = await this.people.actorFor(principal);
+    const comment = await this.commands.execute<EditIssueCommentCommand, IssueComment>(
+      new EditIssueCommentCommand(organization.id, issue.id, commentId, body.text, actor),
+    );
+    return serializeComment(comment);
+  }
+
+  @Delete('organizations/:organization_id_or_slug/issues/:issue_id/comments/:comment_id')
+  @HttpCode(204)
+  @RequireScopes('event:admin')
+  async deleteComment(
+    @CurrentOrganization() organization: OrganizationAccess,
+    @CurrentPrincipal() principal: Principal,
+    @Param('issue_id') issueId: string,
+    @Param('comment_id') commentId: string,
+  ) {
+    const issue = await this.issue(organization, issueId);
+    const actor = await this.people.actorFor(principal);
+    await this.commands.execute(new DeleteIssueCommentCommand(organization.id, issue.id, commentId, actor));
+  }
+
+  // ---- helpers -----------------------------------------------------------------------------
+
+  private async list(
+    organization: OrganizationAccess,
+    principal: Principal,
+    page: Pagination,
+    query: string | undefined,
+    sort: string | undefined,
+    projectIds: string[] | undefined,
+  ) {
+    const rows = await this.readModel.list({
+      organizationId: organization.id,
+      projectIds,
+      search: parseIssueSearch(single(query, 'query'), principal.userId),
+      sort: parseIssueSort(single(sort, 'sort')),
+      offset: page.offset,
+      limit: page.fetchLimit,
+    });
+    return page.respond(rows).map((row) => serializeIssue(row, organization, this.config.publicUrl));
+  }
+
+  private async bulkUpdate(organization: OrganizationAccess, principal: Principal, ids: string[], body: UpdateIssueDto, projectId?: string) {
+    const changes = changesOf(body);
+    const actor = await this.people.actorFor(principal);
+    const result = await this.commands.execute<UpdateIssueCommand, IssueChangesResult>(
+      new UpdateIssueCommand(organization.id, ids, changes, actor, projectId),
+    );
+    const { assignedTo, ...rest } = result;
+    return { isPublic: false, ...rest, ...(assignedTo !== undefined ? { assignedTo: serializeAssignee(assignedTo) } : {}) };
+  }
+
+  private async issue(organization: OrganizationAccess, issueId: string): Promise<IssueRow> {
+    const issue = await this.readModel.find(organization.id, issueId);
+    if (!issue) throw new NotFoundException();
+    return issue;
+  }
+
+  private async project(organization: OrganizationAccess, idOrSlug: string): Promise<ProjectSummary> {
+    const project = await this.queries.execute<FindProjectQuery, ProjectSummary | null>(new FindProjectQuery(organization.id, idOrSlug));
+    if (!project) throw new NotFoundException();
+    return project;
+  }
+}
+
+function single(value: string | string[] | undefined, name: string): string | undefined {
+  if (Array.isArray(value)) throw new BadRequestException({ detail: `Give the ${name} parameter once.` });
+  return value;
+}
+
+/** Sentry's repeated `project` parameter: numeric ids; -1 (or none) means every project. */
+function projectIdsParam(value: string | string[] | undefined): string[] | undefined {
+  const values = (Array.isArray(value) ? value : value === undefined ? [] : [value]).filter((entry) => entry !== '');
+  if (values.length === 0 || values.includes('-1')) return undefined;
+  if (values.some((entry) => !/^\d{1,18}$/.test(entry))) throw new BadRequestException({ detail: 'Invalid project parameter: use numeric project ids.' });
+  return values;
+}
+
+/** The repeated `id` parameter of bulk changes: required, numeric. */
+function idsParam(value: string | string[] | undefined): string[] {
+  const values = (Array.isArray(value) ? value : value === undefined ? [] : [value]).filter((entry) => entry !== '');
+  if (values.length === 0) throw new BadRequestException({ detail: 'Give the issues to change with one or more id parameters.' });
+  if (values.some((entry) => !/^\d{1,18}$/.test(entry))) throw new BadRequestException({ detail: 'Invalid id parameter: issue ids are numbers.' });
+  if (values.length > MAX_BULK_IDS) throw new BadRequestException({ detail: `At most ${MAX_BULK_IDS} issues can be changed at once.` });
+  return values;
+}
+
+function changesOf(body: UpdateIssueDto): IssueChanges {
+  for (const field of ['isPublic', 'merge', 'discard'] as const) {
+    if (body[field] === true) throw new BadRequestException({ detail: `${field} is not supported.` });
+  }
+  return {
+    ...(body.status !== undefined && body.status !== null ? { status: body.status } : {}),
+    ...(body.statusDetails !== undefined && body.statusDetails !== null ? { statusDetails: { ...body.statusDetails } } : {}),
+    ...(body.assignedTo !== undefined ? { assignedTo: body.assignedTo } : {}),
+  };
+}

@@ -1,0 +1,127 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsISO8601, IsObject, IsOptional, IsString, Length, Max, Min, ValidateNested } from 'class-validator';
+import { ISSUE_STATUS_CHANGES, type IssueStatusChange } from '../application/commands/update-issue/update-issue.command';
+
+const SUBSTATUSES = ['archived_until_escalating', 'archived_until_condition_met', 'archived_forever', 'escalating', 'ongoing', 'regressed', 'new'];
+const ONE_YEAR_MINUTES = 525_600;
+
+export class IssueStatusDetailsDto {
+  @ApiPropertyOptional({ description: 'Resolved in this release version.' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 200)
+  inRelease?: string;
+
+  @ApiPropertyOptional({ description: 'Resolved in the next release (recorded as a plain resolution).' })
+  @IsOptional()
+  @IsBoolean()
+  inNextRelease?: boolean;
+
+  @ApiPropertyOptional({ description: 'Not supported: answers 400.' })
+  @IsOptional()
+  inCommit?: unknown;
+
+  @ApiPropertyOptional({ description: 'Ignore for this many minutes.' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(ONE_YEAR_MINUTES)
+  ignoreDuration?: number;
+
+  @ApiPropertyOptional({ description: 'Ignore until this many more events arrive.' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000_000)
+  ignoreCount?: number;
+
+  @ApiPropertyOptional({ description: 'Ignore until this time (ISO 8601).' })
+  @IsOptional()
+  @IsISO8601()
+  ignoreUntil?: string;
+
+  @ApiPropertyOptional({ description: 'Accepted; the count is applied over the whole ignore.' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(10_080)
+  ignoreWindow?: number;
+
+  @ApiPropertyOptional({ description: 'Not supported: answers 400.' })
+  @IsOptional()
+  @IsInt()
+  ignoreUserCount?: number;
+
+  @ApiPropertyOptional({ description: 'Not supported: answers 400.' })
+  @IsOptional()
+  @IsInt()
+  ignoreUserWindow?: number;
+}
+
+/** Sentry's issue update; the per-user flags (hasSeen, isBookmarked, isSubscribed) are accepted and not kept. */
+export class UpdateIssueDto {
+  @ApiPropertyOptional({ enum: ISSUE_STATUS_CHANGES })
+  @IsOptional()
+  @IsIn([...ISSUE_STATUS_CHANGES])
+  status?: IssueStatusChange;
+
+  @ApiPropertyOptional({ type: IssueStatusDetailsDto })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => IssueStatusDetailsDto)
+  statusDetails?: IssueStatusDetailsDto;
+
+  @ApiPropertyOptional({ enum: SUBSTATUSES, nullable: true, description: 'Accepted; the substatus follows from status.' })
+  @IsOptional()
+  @IsIn(SUBSTATUSES)
+  substatus?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, description: '`user:<id>`, `team:<id>`, a user id or a member e-mail; null or "" unassigns.' })
+  @IsOptional()
+  @IsString()
+  @Length(0, 256)
+  assignedTo?: string | null;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsBoolean()
+  hasSeen?: boolean;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsBoolean()
+  isBookmarked?: boolean;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsBoolean()
+  isSubscribed?: boolean;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsBoolean()
+  inbox?: boolean;
+
+  @ApiPropertyOptional({ description: 'Sharing is not supported: only false is accepted.' })
+  @IsOptional()
+  @IsBoolean()
+  isPublic?: boolean;
+
+  @ApiPropertyOptional({ description: 'Merging is not supported: only false is accepted.' })
+  @IsOptional()
+  @IsBoolean()
+  merge?: boolean;
+
+  @ApiPropertyOptional({ description: 'Discarding is not supported: only false is accepted.' })
+  @IsOptional()
+  @IsBoolean()
+  discard?: boolean;
+}
+
+export class IssueCommentDto {
+  @ApiProperty({ maxLength: 5000 })
+  @IsString()
+  text: string;
+}

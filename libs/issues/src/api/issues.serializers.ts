@@ -1,0 +1,132 @@
+import type { OrganizationAccess } from '@faultline/platform';
+import type { IssueRow } from '../application/queries/issue-read-model';
+import type { IssueAssignee, IssueComment } from '../domain';
+import { IssueEventTypes } from '../domain';
+
+const PRIORITY_BY_LEVEL: Record<string, string> = { fatal: 'high', error: 'high', warning: 'medium', info: 'low', debug: 'low' };
+
+const iso = (value: Date | string): string => new Date(value).toISOString();
+
+/** Sentry's `assignedTo`: `{type, id, name, email?}` or null. */
+export function serializeAssignee(assignee: IssueAssignee | null | undefined) {
+  if (!assignee) return null;
+  return {
+    type: assignee.type,
+    id: assignee.id,
+    name: assignee.name ?? assignee.id,
+    ...(assignee.email ? { email: assignee.email } : {}),
+  };
+}
+
+/** `{inRelease}` for an issue resolved in a release, `{ignoreUntil, ignoreCount}` for a conditional ignore, else `{}`. */
+export function statusDetailsOf(row: IssueRow): Record<string, unknown> {
+  const data = row.status_event_data ?? {};
+  if (row.status === 'resolved' && row.status_event_type === IssueEventTypes.IssueResolved) {
+    return typeof data.inRelease === 'string' ? { inRelease: data.inRelease } : {};
+  }
+  if (row.status === 'ignored' && row.status_event_type === IssueEventTypes.IssueIgnored) {
+    return {
+      ...(typeof data.until === 'string' ? { ignoreUntil: data.until } : {}),
+      ...(typeof data.untilCount === 'number' ? { ignoreCount: data.untilCount } : {}),
+    };
+  }
+  return {};
+}
+
+/** What the issue is about, from its first event: the main exception's type and value, or the title. */
+export function issueMetadata(row: Pick<IssueRow, 'title' | 'first_exception'>): Record<string, unknown> {
+  const exception = row.first_exception;
+  if (exception && typeof exception === 'object' && (exception.type || exception.value)) {
+    return { type: exception.type ?? 'Error', value: exception.value ?? '', title: row.title };
+  }
+  return { title: row.title };
+}
+
+/**
+ * An issue in Sentry's group shape, with every field Sentry's schema requires; what Faultline does
+ * not track (stats, inbox, priorities, seer, sessions) has a neutral value.
+ */
+export function serializeIssue(row: IssueRow, organization: OrganizationAccess, publicUrl: string) {
+  const firstSeen = iso(row.first_seen);
+  const lastSeen = iso(row.last_seen);
+  const assignedTo = serializeAssignee(row.assignee);
+  return {
+    id: row.id,
+    shareId: null,
+    shortId: row.short_id,
+    title: row.title,
+    culprit: row.culprit,
+    permalink: `${publicUrl}/organizations/${organization.slug}/issues/${row.id}/`,
+    logger: null,
+    level: row.level,
+    status: row.status,
+    statusDetails: statusDetailsOf(row),
+    substatus: row.substatus,
+    isPublic: false,
+    platform: row.platform,
+    priority: PRIORITY_BY_LEVEL[row.level] ?? 'medium',
+    priorityLockedAt: null,
+    seerFixabilityScore: null,
+    seerAutofixLastTriggered: null,
+    seerExplorerAutofixLastTriggered: null,
+    project: { id: row.project_id, name: row.project_name, slug: row.project_slug, platform: row.project_platform },
+    type: 'error',
+    issueType: 'error',
+    issueCategory: 'error',
+    metadata: issueMetadata(row),
+    numComments: row.num_comments,
+    assignedTo,
+    isBookmarked: false,
+    isSubscribed: false,
+    subscriptionDetails: null,
+    hasSeen: false,
+    annotations: [],
+    isUnhandled: false,
+    count: String(row.times_seen),
+    userCount: Number(row.user_count),
+    firstSeen,
+    lastSeen,
+    derivedData: {
+      blocker: '',
+      progress: '',
+      status: '',
+      viewCount: 0,
+      hasOpenFixPr: false,
+      isAssigned: assignedTo !== null,
+      hasRootCause: false,
+      lastCompletedAutofixStep: '',
+      lastProgressedAt: null,
+    },
+    stats: {},
+    lifetime: { count: String(row.times_seen), userCount: Number(row.user_count), firstSeen, lastSeen, stats: null },
+    filtered: null,
+    sessionCount: 0,
+    inbox: null,
+    owners: null,
+    integrationIssues: [],
+    sentryAppIssues: [],
+    latestEventHasAttachments: false,
+    matchingEventId: null,
+    matchingEventEnvironment: null,
+    firstRelease: null,
+    lastRelease: null,
+    tags: [],
+    activity: [],
+    seenBy: [],
+    participants: [],
+    userReportCount: 0,
+  };
+}
+
+/** A comment as Sentry's note activity: `{id, type: 'note', data: {text}, dateCreated, user}`. */
+export function serializeComment(comment: IssueComment) {
+  return {
+    id: comment.id,
+    type: 'note',
+    data: { text: comment.text },
+    dateCreated: comment.createdAt,
+    ...(comment.editedAt ? { dateUpdated: comment.editedAt } : {}),
+    user: comment.authorType === 'user' ? { id: comment.authorId, name: comment.authorName } : null,
+    actor: { type: comment.authorType, id: comment.authorId, name: comment.authorName },
+  };
+}

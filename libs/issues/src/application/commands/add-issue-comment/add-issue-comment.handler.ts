@@ -1,0 +1,31 @@
+import { randomUUID } from 'node:crypto';
+import { Inject } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { CLOCK, type Clock, DomainError } from '@faultline/kernel';
+import { Database } from '@faultline/platform';
+import type { IssueComment } from '../../../domain';
+import { IssueRepository } from '../../../infrastructure/issue.repository';
+import { lockIssues } from '../lock-issues';
+import { AddIssueCommentCommand } from './add-issue-comment.command';
+
+@CommandHandler(AddIssueCommentCommand)
+export class AddIssueCommentHandler implements ICommandHandler<AddIssueCommentCommand, IssueComment> {
+  constructor(
+    private readonly database: Database,
+    private readonly issues: IssueRepository,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute({ organizationId, issueId, text, actor }: AddIssueCommentCommand): Promise<IssueComment> {
+    const commentId = randomUUID();
+    const at = this.clock.now().toISOString();
+    return this.database.transaction(async (tx) => {
+      await lockIssues(tx, organizationId, [issueId]);
+      const issue = await this.issues.load(tx, issueId);
+      if (!issue) throw DomainError.notFound();
+      issue.addComment(actor, at, commentId, text);
+      await this.issues.save(tx, issue);
+      return issue.comment(commentId) as IssueComment;
+    });
+  }
+}

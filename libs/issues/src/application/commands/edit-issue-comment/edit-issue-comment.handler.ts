@@ -1,0 +1,29 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { CLOCK, type Clock, DomainError } from '@faultline/kernel';
+import { Database } from '@faultline/platform';
+import type { IssueComment } from '../../../domain';
+import { IssueRepository } from '../../../infrastructure/issue.repository';
+import { lockIssues } from '../lock-issues';
+import { EditIssueCommentCommand } from './edit-issue-comment.command';
+
+@CommandHandler(EditIssueCommentCommand)
+export class EditIssueCommentHandler implements ICommandHandler<EditIssueCommentCommand, IssueComment> {
+  constructor(
+    private readonly database: Database,
+    private readonly issues: IssueRepository,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute({ organizationId, issueId, commentId, text, actor }: EditIssueCommentCommand): Promise<IssueComment> {
+    const at = this.clock.now().toISOString();
+    return this.database.transaction(async (tx) => {
+      await lockIssues(tx, organizationId, [issueId]);
+      const issue = await this.issues.load(tx, issueId);
+      if (!issue) throw DomainError.notFound();
+      issue.editComment(actor, at, commentId, text);
+      await this.issues.save(tx, issue);
+      return issue.comment(commentId) as IssueComment;
+    });
+  }
+}

@@ -1,0 +1,138 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { CLOCK, type Clock, DomainError } from '@faultline/kernel';
+import { Database } from '@faultline/platform';
+import type { Issue, IssueActor, IssueAssignee } from '../../../domain';
+import { IssueRepository } from '../../../infrastructure/issue.repository';
+import { IssuePeople } from '../../issue-people';
+import { lockIssues } from '../lock-issues';
+import { type IssueChanges, type IssueChangesResult, UpdateIssueCommand } from './update-issue.command';
+
+type StatusIntent =
+  | { readonly kind: 'resolve'; readonly inRelease?: string; readonly inNextRelease: boolean }
+  | { readonly kind: 'unresolve' }
+  | { readonly kind: 'ignore'; readonly until?: string; readonly untilCount?: number };
+
+const MINUTE_MS = 60_000;
+
+/**
+ * Resolves, unresolves, ignores, assigns and unassigns issues through the Issue aggregate, in one
+ * transaction for all of them. A change to what an issue already is (resolving a resolved issue)
+ * is left alone, as Sentry answers it: 200 and nothing recorded.
+ */
+@CommandHandler(UpdateIssueCommand)
+export class UpdateIssueHandler implements ICommandHandler<UpdateIssueCommand, IssueChangesResult> {
+  constructor(
+    private readonly database: Database,
+    private readonly issues: IssueRepository,
+    private readonly people: IssuePeople,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute({ organizationId, issueIds, changes, actor, projectId }: UpdateIssueCommand): Promise<IssueChangesResult> {
+    const at = this.clock.now().toISOString();
+    const intent = statusIntent(changes, at);
+    const assignee =
+      changes.assignedTo === undefined
+        ? undefined
+        : changes.assignedTo === null || changes.assignedTo.trim() === ''
+          ? null
+          : await this.people.resolveAssignee(organizationId, changes.assignedTo);
+
+    await this.database.transaction(async (tx) => {
+      for (const issueId of await lockIssues(tx, organizationId, issueIds, projectId)) {
+        const issue = await this.issues.load(tx, issueId);
+        if (!issue) throw DomainError.notFound();
+        if (intent) applyStatus(issue, intent, actor, at);
+        if (assignee !== undefined) applyAssignee(issue, assignee, actor, at);
+        await this.issues.save(tx, issue);
+      }
+    });
+    return result(intent, assignee);
+  }
+}
+
+function statusIntent({ status, statusDetails: details = {} }: IssueChanges, at: string): StatusIntent | undefined {
+  if (status === undefined) {
+    if (Object.keys(details).length > 0) throw DomainError.invalid('statusDetails needs a status');
+    return undefined;
+  }
+  switch (status) {
+    case 'resolved':
+    case 'resolvedInNextRelease':
+      if (details.inCommit !== undefined) throw DomainError.invalid('Resolving in a commit is not supported');
+      return {
+        kind: 'resolve',
+        inRelease: details.inRelease,
+        inNextRelease: details.inRelease === undefined && (status === 'resolvedInNextRelease' || details.inNextRelease === true),
+      };
+    case 'unresolved':
+      return { kind: 'unresolve' };
+    case 'ignored':
+    case 'muted': {
+      if (details.ignoreUserCount !== undefined || details.ignoreUserWindow !== undefined) {
+        throw DomainError.invalid('Ignoring until a number of users is affected is not supported');
+      }
+      let until: string | undefined;
+      if (details.ignoreUntil !== undefined) {
+        const time = Date.parse(details.ignoreUntil);
+        if (Number.isNaN(time)) throw DomainError.invalid('statusDetails.ignoreUntil must be an ISO 8601 timestamp');
+        until = new Date(time).toISOString();
+      } else if (details.ignoreDuration !== undefined) {
+        until = new Date(Date.parse(at) + details.ignoreDuration * MINUTE_MS).toISOString();
+      }
+      return { kind: 'ignore', until, untilCount: details.ignoreCount };
+    }
+    default:
+      throw DomainError.invalid(`Invalid status: ${String(status)}`);
+  }
+}
+
+function applyStatus(issue: Issue, intent: StatusIntent, actor: IssueActor, at: string): void {
+  switch (intent.kind) {
+    case 'resolve':
+      if (issue.status !== 'resolved') issue.resolve(actor, at, { inRelease: intent.inRelease });
+      return;
+    case 'unresolve':
+      if (issue.status !== 'unresolved') issue.unresolve(actor, at);
+      return;
+    case 'ignore': {
+      const current = issue.ignoreConditions;
+      const same = issue.status === 'ignored' && current?.until === intent.until && current?.untilCount === intent.untilCount;
+      if (!same) issue.ignore(actor, at, { until: intent.until, untilCount: intent.untilCount });
+      return;
+    }
+  }
+}
+
+function applyAssignee(issue: Issue, assignee: IssueAssignee | null, actor: IssueActor, at: string): void {
+  const current = issue.assignee;
+  if (assignee === null) {
+    if (current) issue.unassign(actor, at);
+  } else if (!current || current.type !== assignee.type || current.id !== assignee.id) {
+    issue.assign(actor, at, assignee);
+  }
+}
+
+function result(intent: StatusIntent | undefined, assignee: IssueAssignee | null | undefined): IssueChangesResult {
+  const answer: IssueChangesResult = {};
+  if (intent?.kind === 'resolve') {
+    answer.status = 'resolved';
+    answer.substatus = null;
+    answer.statusDetails = intent.inRelease ? { inRelease: intent.inRelease } : intent.inNextRelease ? { inNextRelease: true } : {};
+  } else if (intent?.kind === 'unresolve') {
+    answer.status = 'unresolved';
+    answer.substatus = 'ongoing';
+    answer.statusDetails = {};
+  } else if (intent?.kind === 'ignore') {
+    const conditional = intent.until !== undefined || intent.untilCount !== undefined;
+    answer.status = 'ignored';
+    answer.substatus = conditional ? 'archived_until_condition_met' : 'archived_forever';
+    answer.statusDetails = {
+      ...(intent.until !== undefined ? { ignoreUntil: intent.until } : {}),
+      ...(intent.untilCount !== undefined ? { ignoreCount: intent.untilCount } : {}),
+    };
+  }
+  if (assignee !== undefined) answer.assignedTo = assignee;
+  return answer;
+}

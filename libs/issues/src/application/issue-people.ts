@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError } from '@faultline/kernel';
+import { Database, type Principal } from '@faultline/platform';
+import type { IssueActor, IssueAssignee } from '../domain';
+
+interface PersonRow {
+  id: string;
+  name: string;
+  email: string;
+}
+
+/**
+ * Who acts on issues and who they can be assigned to, read from the organization's members,
+ * users and teams.
+ */
+@Injectable()
+export class IssuePeople {
+  constructor(private readonly database: Database) {}
+
+  /** A user token acts as its user; an organization token as an application. */
+  async actorFor(principal: Principal): Promise<IssueActor> {
+    if (principal.kind === 'user' && principal.userId) {
+      const [user] = await this.database.query<PersonRow>(`SELECT id::text AS id, name, email FROM users WHERE id = $1::bigint`, [
+        principal.userId,
+      ]);
+      return { type: 'user', id: principal.userId, name: user ? user.name || user.email : principal.userId };
+    }
+    return { type: 'application', id: principal.tokenId, name: 'API token' };
+  }
+
+  /**
+   * Sentry's `assignedTo`: `user:<id>`, `team:<id>`, a bare user id or a member's e-mail address.
+   * Only members and teams of the organization can be assignees; anything else is 400.
+   */
+  async resolveAssignee(organizationId: string, input: string): Promise<IssueAssignee> {
+    const value = input.trim();
+    const prefixed = /^(user|team):(.+)$/i.exec(value);
+    const kind = prefixed?.[1].toLowerCase();
+    const id = prefixed ? prefixed[2] : value;
+    let assignee: IssueAssignee | undefined;
+    if (kind === 'team') {
+      if (/^\d{1,18}$/.test(id)) {
+        const [team] = await this.database.query<{ id: string; slug: string }>(
+          `SELECT id::text AS id, slug FROM teams WHERE organization_id = $1::bigint AND id = $2::bigint`,
+          [organizationId, id],
+        );
+        if (team) assignee = { type: 'team', id: team.id, name: team.slug };
+      }
+    } else if (/^\d{1,18}$/.test(id)) {
+      assignee = await this.member(organizationId, 'u.id = $2::bigint', id);
+    } else if (!kind && id.includes('@')) {
+      assignee = await this.member(organizationId, 'lower(u.email) = lower($2)', id);
+    }
+    if (!assignee) throw DomainError.invalid('Unknown assignee');
+    return assignee;
+  }
+
+  private async member(organizationId: string, condition: string, value: string): Promise<IssueAssignee | undefined> {
+    const [user] = await this.database.query<PersonRow>(
+      `SELECT u.id::text AS id, u.name, u.email FROM organization_members m JOIN users u ON u.id = m.user_id
+       WHERE m.organization_id = $1::bigint AND ${condition}`,
+      [organizationId, value],
+    );
+    return user ? { type: 'user', id: user.id, name: user.name || user.email, email: user.email } : undefined;
+  }
+}

@@ -1,0 +1,212 @@
+import { Injectable } from '@nestjs/common';
+import { Database, type Sql } from '@faultline/platform';
+import type { IssueAssignee } from '../../domain';
+import { ISSUE_SORTS, type IssueSearch, type IssueSort } from './issue-search';
+
+/** One issue as the `issues` read model, its project and its stream's summary give it. */
+export interface IssueRow {
+  id: string;
+  project_id: string;
+  short_id: string;
+  title: string;
+  culprit: string;
+  level: string;
+  platform: string;
+  status: string;
+  substatus: string | null;
+  assignee: IssueAssignee | null;
+  first_seen: Date;
+  last_seen: Date;
+  times_seen: string;
+  user_count: number;
+  fingerprint_hash: string;
+  project_slug: string;
+  project_name: string;
+  project_platform: string | null;
+  num_comments: number;
+  /** The issue's latest status event (resolved, ignored or unresolved) and its payload. */
+  status_event_type: string | null;
+  status_event_data: Record<string, unknown> | null;
+  /** The main exception of the issue's first event, when it had one. */
+  first_exception: { type?: string; value?: string } | null;
+  first_message: string | null;
+}
+
+/** One stored error event. */
+export interface ErrorEventRow {
+  event_id: string;
+  issue_id: string;
+  project_id: string;
+  occurred_at: Date;
+  received_at: Date;
+  data: Record<string, unknown>;
+}
+
+export interface IssueListFilter {
+  readonly organizationId: string;
+  /** Only these projects (already known to be the organization's); undefined: all of them. */
+  readonly projectIds?: readonly string[];
+  readonly search: IssueSearch;
+  readonly sort: IssueSort;
+  readonly offset: number;
+  readonly limit: number;
+}
+
+const ORGANIZATION_ISSUES = 'i.project_id IN (SELECT id FROM projects WHERE organization_id = $1::bigint)';
+
+const ISSUE_COLUMNS = `
+  i.id::text AS id, i.project_id::text AS project_id, i.short_id, i.title, i.culprit, i.level, i.platform,
+  i.status, i.substatus, i.assignee, i.first_seen, i.last_seen, i.times_seen::text AS times_seen,
+  i.user_count::int AS user_count, i.fingerprint_hash,
+  p.slug AS project_slug, p.name AS project_name, p.platform AS project_platform,
+  COALESCE(h.num_comments, 0)::int AS num_comments, h.status_event_type, h.status_event_data,
+  f.first_exception, f.first_message`;
+
+/** The stream's comment count and last status event; the first event's exception. */
+const ISSUE_JOINS = `
+  JOIN projects p ON p.id = i.project_id
+  LEFT JOIN LATERAL (
+    SELECT count(*) FILTER (WHERE e.event_type = 'issues.CommentAdded')
+             - count(*) FILTER (WHERE e.event_type = 'issues.CommentDeleted') AS num_comments,
+           (array_agg(e.event_type ORDER BY e.version DESC) FILTER (WHERE e.event_type IN
+             ('issues.IssueResolved', 'issues.IssueIgnored', 'issues.IssueUnresolved')))[1] AS status_event_type,
+           (array_agg(e.data ORDER BY e.version DESC) FILTER (WHERE e.event_type IN
+             ('issues.IssueResolved', 'issues.IssueIgnored', 'issues.IssueUnresolved')))[1] AS status_event_data
+    FROM events e WHERE e.stream_id = 'issue-' || i.id::text
+  ) h ON true
+  LEFT JOIN LATERAL (
+    SELECT COALESCE(ee.data->'exceptions'->-1, ee.data->'exception'->'values'->-1, ee.data->'exception'->-1) AS first_exception,
+           ee.data->>'message' AS first_message
+    FROM error_events ee WHERE ee.issue_id = i.id ORDER BY ee.occurred_at, ee.id LIMIT 1
+  ) f ON true`;
+
+const EVENT_COLUMNS = 'event_id, issue_id::text AS issue_id, project_id::text AS project_id, occurred_at, received_at, data';
+
+const NUMERIC_ID = /^\d{1,18}$/;
+
+const likePattern = (text: string): string => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+
+/**
+ * The reads of the issues API: issues, always limited to the organization's projects, and their
+ * stored events. Identity's tables (members, users, teams) are read by IssuePeople.
+ */
+@Injectable()
+export class IssueReadModel {
+  constructor(private readonly database: Database) {}
+
+  /** An issue of the organization (optionally of one project) by numeric id or short id. */
+  async find(organizationId: string, idOrShortId: string, projectId?: string, sql: Sql = this.database): Promise<IssueRow | null> {
+    const params: unknown[] = [organizationId];
+    const conditions = [ORGANIZATION_ISSUES];
+    if (NUMERIC_ID.test(idOrShortId)) {
+      conditions.push(`i.id = $${params.push(idOrShortId)}::bigint`);
+    } else if (/^[A-Za-z0-9-]{1,200}$/.test(idOrShortId)) {
+      conditions.push(`upper(i.short_id) = upper($${params.push(idOrShortId)})`);
+    } else {
+      return null;
+    }
+    if (projectId) conditions.push(`i.project_id = $${params.push(projectId)}::bigint`);
+    const [row] = await sql.query<IssueRow>(
+      `SELECT ${ISSUE_COLUMNS} FROM issues i ${ISSUE_JOINS} WHERE ${conditions.join(' AND ')} ORDER BY i.id LIMIT 1`,
+      params,
+    );
+    return row ?? null;
+  }
+
+  async list(filter: IssueListFilter): Promise<IssueRow[]> {
+    const params: unknown[] = [filter.organizationId];
+    const conditions = [ORGANIZATION_ISSUES];
+    const { search } = filter;
+    if (filter.projectIds) conditions.push(`i.project_id = ANY($${params.push(filter.projectIds)}::bigint[])`);
+    if (search.statuses.length) conditions.push(`i.status = ANY($${params.push(search.statuses)}::text[])`);
+    if (search.substatuses.length) conditions.push(`i.substatus = ANY($${params.push(search.substatuses)}::text[])`);
+    if (search.levels.length) conditions.push(`i.level = ANY($${params.push(search.levels)}::text[])`);
+    if (search.assigned === true) conditions.push('i.assignee IS NOT NULL');
+    if (search.assigned === false) conditions.push('i.assignee IS NULL');
+    if (search.assignedToUser) {
+      conditions.push(`i.assignee->>'type' = 'user' AND i.assignee->>'id' = $${params.push(search.assignedToUser)}`);
+    }
+    if (search.text) {
+      const like = params.push(likePattern(search.text));
+      const exact = params.push(search.text);
+      conditions.push(`(i.title ILIKE $${like} OR i.culprit ILIKE $${like} OR upper(i.short_id) = upper($${exact}))`);
+    }
+    const column = ISSUE_SORTS[filter.sort];
+    const offset = params.push(filter.offset);
+    const limit = params.push(filter.limit);
+    return this.database.query<IssueRow>(
+      `SELECT ${ISSUE_COLUMNS} FROM issues i ${ISSUE_JOINS}
+       WHERE ${conditions.join(' AND ')}
+       ORDER BY i.${column} DESC, i.id DESC OFFSET $${offset} LIMIT $${limit}`,
+      params,
+    );
+  }
+
+  /** Which of these numeric ids are issues of the organization (and project, when given). */
+  async existingIds(organizationId: string, ids: readonly string[], projectId?: string): Promise<string[]> {
+    const params: unknown[] = [organizationId, ids];
+    const project = projectId ? `AND i.project_id = $${params.push(projectId)}::bigint` : '';
+    const rows = await this.database.query<{ id: string }>(
+      `SELECT i.id::text AS id FROM issues i WHERE ${ORGANIZATION_ISSUES} AND i.id = ANY($2::bigint[]) ${project}`,
+      params,
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /** The events of an issue, newest first. */
+  async events(issueId: string, offset: number, limit: number): Promise<ErrorEventRow[]> {
+    return this.database.query<ErrorEventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM error_events WHERE issue_id = $1::bigint
+       ORDER BY occurred_at DESC, id DESC OFFSET $2 LIMIT $3`,
+      [issueId, offset, limit],
+    );
+  }
+
+  /** The events of a project, newest first. */
+  async projectEvents(projectId: string, offset: number, limit: number): Promise<ErrorEventRow[]> {
+    return this.database.query<ErrorEventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM error_events WHERE project_id = $1::bigint
+       ORDER BY occurred_at DESC, id DESC OFFSET $2 LIMIT $3`,
+      [projectId, offset, limit],
+    );
+  }
+
+  /** The newest or oldest event of an issue. */
+  async edgeEvent(issueId: string, which: 'latest' | 'oldest'): Promise<ErrorEventRow | null> {
+    const direction = which === 'latest' ? 'DESC' : 'ASC';
+    const [row] = await this.database.query<ErrorEventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM error_events WHERE issue_id = $1::bigint
+       ORDER BY occurred_at ${direction}, id ${direction} LIMIT 1`,
+      [issueId],
+    );
+    return row ?? null;
+  }
+
+  /** An event by id, of the given issue or project. */
+  async event(scope: { issueId?: string; projectId?: string }, eventId: string): Promise<ErrorEventRow | null> {
+    if (!/^[0-9a-f]{32}$/i.test(eventId)) return null;
+    const params: unknown[] = [eventId.toLowerCase()];
+    const conditions = ['event_id = $1'];
+    if (scope.projectId) conditions.push(`project_id = $${params.push(scope.projectId)}::bigint`);
+    if (scope.issueId) conditions.push(`issue_id = $${params.push(scope.issueId)}::bigint`);
+    const [row] = await this.database.query<ErrorEventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM error_events WHERE ${conditions.join(' AND ')} LIMIT 1`,
+      params,
+    );
+    return row ?? null;
+  }
+
+  /** The ids of the events just older (previous) and just newer (next) in the same issue. */
+  async neighbours(event: ErrorEventRow): Promise<{ previous: string | null; next: string | null }> {
+    const [row] = await this.database.query<{ previous: string | null; next: string | null }>(
+      `SELECT
+         (SELECT event_id FROM error_events o WHERE o.issue_id = e.issue_id
+            AND (o.occurred_at, o.id) < (e.occurred_at, e.id) ORDER BY o.occurred_at DESC, o.id DESC LIMIT 1) AS previous,
+         (SELECT event_id FROM error_events o WHERE o.issue_id = e.issue_id
+            AND (o.occurred_at, o.id) > (e.occurred_at, e.id) ORDER BY o.occurred_at, o.id LIMIT 1) AS next
+       FROM error_events e WHERE e.project_id = $1::bigint AND e.event_id = $2`,
+      [event.project_id, event.event_id],
+    );
+    return row ?? { previous: null, next: null };
+  }
+}

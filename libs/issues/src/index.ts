@@ -1,0 +1,2 @@
+export * from './contracts';
+export { IssuesModule } from './issues.module';

@@ -1,0 +1,38 @@
+import { Injectable } from '@nestjs/common';
+import { EventRecorder, EventStore } from '@faultline/event-store';
+import type { Sql, Transaction } from '@faultline/platform';
+import { Issue, type IssueEvent, ISSUE_STREAM_TYPE, issueStream } from '../domain';
+
+/**
+ * Loads issues from their event streams and saves their new events with optimistic concurrency,
+ * keeping the `issues` read model's status and assignee in the same transaction.
+ */
+@Injectable()
+export class IssueRepository {
+  constructor(
+    private readonly eventStore: EventStore,
+    private readonly recorder: EventRecorder,
+  ) {}
+
+  async load(sql: Sql, issueId: string): Promise<Issue | null> {
+    const history = await this.eventStore.readStream(sql, issueStream(issueId));
+    return history.length ? Issue.fromHistory(history as unknown as IssueEvent[]) : null;
+  }
+
+  async save(tx: Transaction, issue: Issue): Promise<IssueEvent[]> {
+    const expectedVersion = issue.loadedVersion;
+    const events = issue.pullPendingEvents();
+    if (events.length === 0) return [];
+    const snapshot = issue.toSnapshot();
+    await this.recorder.record(tx, issueStream(snapshot.id), ISSUE_STREAM_TYPE, events, {
+      expectedVersion: expectedVersion === 0 ? 'no_stream' : expectedVersion,
+    });
+    await tx.execute(`UPDATE issues SET status = $2, substatus = $3, assignee = $4::jsonb WHERE id = $1`, [
+      snapshot.id,
+      snapshot.status,
+      snapshot.substatus,
+      snapshot.assignee ? JSON.stringify(snapshot.assignee) : null,
+    ]);
+    return events;
+  }
+}

@@ -1,0 +1,34 @@
+import { Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { EventStoreModule } from '@faultline/event-store';
+import { IssueEventsController } from './api/issue-events.controller';
+import { IssuesController } from './api/issues.controller';
+import { AddIssueCommentHandler } from './application/commands/add-issue-comment/add-issue-comment.handler';
+import { DeleteIssueHandler } from './application/commands/delete-issue/delete-issue.handler';
+import { DeleteIssueCommentHandler } from './application/commands/delete-issue-comment/delete-issue-comment.handler';
+import { EditIssueCommentHandler } from './application/commands/edit-issue-comment/edit-issue-comment.handler';
+import { UpdateIssueHandler } from './application/commands/update-issue/update-issue.handler';
+import { IssuePeople } from './application/issue-people';
+import { IssueReadModel } from './application/queries/issue-read-model';
+import { IssueIngestion } from './contracts/issue-ingestion';
+import { IssueIngestionService } from './infrastructure/issue-ingestion.service';
+import { IssueRepository } from './infrastructure/issue.repository';
+
+@Module({
+  imports: [CqrsModule, EventStoreModule],
+  controllers: [IssuesController, IssueEventsController],
+  providers: [
+    IssueRepository,
+    IssueIngestionService,
+    { provide: IssueIngestion, useExisting: IssueIngestionService },
+    IssueReadModel,
+    IssuePeople,
+    UpdateIssueHandler,
+    DeleteIssueHandler,
+    AddIssueCommentHandler,
+    EditIssueCommentHandler,
+    DeleteIssueCommentHandler,
+  ],
+  exports: [IssueIngestion],
+})
+export class IssuesModule {}

@@ -1,0 +1,145 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { EventProcessor } from '@faultline/ingest';
+import { Database } from '@faultline/platform';
+import { startTestApp, type TestApp } from '../support/test-app';
+
+const run = promisify(execFile);
+
+/** Real SDK traffic: the official @sentry/node SDK in its own process, configured with our DSN. */
+describe('ingestion from the @sentry/node SDK', () => {
+  let api: TestApp;
+  let dsn: string;
+  let projectId: string;
+
+  beforeAll(async () => {
+    api = await startTestApp();
+    const keys = await api.request('GET', '/api/0/projects/acme/web/keys/');
+    dsn = keys.body[0].dsn.public;
+    projectId = String(keys.body[0].projectId);
+  });
+
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  const sendWithSdk = (scenario: string) =>
+    run(process.execPath, [join(__dirname, '..', 'support', 'sentry-client.cjs'), dsn, scenario], { timeout: 30_000 });
+
+  /**
+   * Waits until everything accepted so far is processed: the queue and the outcomes are empty as
+   * seen from another connection (rows a worker holds stay visible until its batch commits).
+   */
+  async function processed(): Promise<void> {
+    const database = api.app.get(Database);
+    for (let attempt = 0; attempt < 200; attempt++) {
+      await api.app.get(EventProcessor).drain();
+      const [{ pending }] = await database.query<{ pending: number }>(
+        `SELECT (SELECT count(*) FROM ingest_queue) + (SELECT count(*) FROM ingest_outcomes) AS pending`,
+      );
+      if (Number(pending) === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error('events were not processed in time');
+  }
+
+  it('groups the SDK errors into issues and serves tags, users and stats', async () => {
+    const before = Date.now() / 1000;
+    await sendWithSdk('checkout');
+    await processed();
+
+    const database = api.app.get(Database);
+    const issues = await database.query<{ id: string; short_id: string; title: string; times_seen: string; user_count: number; culprit: string }>(
+      `SELECT id, short_id, title, times_seen, user_count, culprit FROM issues WHERE project_id = $1 ORDER BY id`,
+      [projectId],
+    );
+    expect(issues).toHaveLength(2);
+    const [cardError, message] = issues;
+    expect(cardError).toMatchObject({ short_id: 'WEB-1', title: 'TypeError: Card declined for amount 150', times_seen: '2', user_count: 1 });
+    expect(cardError.culprit).toContain('chargeCard');
+    expect(message.title).toMatch(/Inventory low for item \d+$/);
+
+    const environment = await api.request('GET', '/api/0/projects/acme/web/tags/environment/values/');
+    expect(environment.body).toEqual([expect.objectContaining({ key: 'environment', value: 'e2e', name: 'e2e', count: 3 })]);
+    const release = await api.request('GET', '/api/0/projects/acme/web/tags/release/values/');
+    expect(release.body[0]).toMatchObject({ value: 'shop@1.2.3', count: 3 });
+    const feature = await api.request('GET', '/api/0/projects/acme/web/tags/feature/values/');
+    expect(feature.body[0]).toMatchObject({ value: 'checkout' });
+    expect((await api.request('GET', '/api/0/projects/acme/web/tags/user.email/values/')).body[0].value).toBe('jane@example.com');
+    expect((await api.request('GET', '/api/0/projects/acme/web/tags/nope/values/')).status).toBe(404);
+
+    const users = await api.request('GET', '/api/0/projects/acme/web/users/');
+    expect(users.body).toEqual([expect.objectContaining({ tagValue: 'id:u-42', email: 'jane@example.com', username: 'jane' })]);
+    expect((await api.request('GET', '/api/0/projects/acme/web/users/?query=email:jane@example.com')).body).toHaveLength(1);
+    expect((await api.request('GET', '/api/0/projects/acme/web/users/?query=email:nobody@example.com')).body).toHaveLength(0);
+
+    const since = Math.floor(before) - 60;
+    const until = Math.ceil(Date.now() / 1000) + 10;
+    const received = await api.request('GET', `/api/0/projects/acme/web/stats/?stat=received&since=${since}&until=${until}&resolution=10s`);
+    expect(received.status).toBe(200);
+    const total = (received.body as Array<[number, number]>).reduce((sum, [, count]) => sum + count, 0);
+    expect(total).toBe(3);
+    expect((received.body as Array<[number, number]>).every(([at]) => at % 10 === 0)).toBe(true);
+    const generated = await api.request('GET', `/api/0/projects/acme/web/stats/?stat=generated&since=${since}&until=${until}&resolution=1h`);
+    expect((generated.body as Array<[number, number]>).reduce((sum, [, count]) => sum + count, 0)).toBe(3);
+    expect((await api.request('GET', '/api/0/projects/acme/web/stats/?stat=nope')).body).toEqual({ detail: 'Invalid stat' });
+    expect((await api.request('GET', '/api/0/projects/acme/web/stats/?resolution=5m')).body).toEqual({ detail: 'Invalid resolution' });
+  });
+
+  it('joins a later error of the same kind to the same issue', async () => {
+    await sendWithSdk('once');
+    await processed();
+    const [row] = await api.app.get(Database).query<{ times_seen: string }>(`SELECT times_seen FROM issues WHERE short_id = 'WEB-1'`);
+    expect(row.times_seen).toBe('3');
+  });
+
+  describe('refusals store nothing', () => {
+    const queued = async () => (await api.app.get(Database).query<{ n: number }>(`SELECT count(*)::int AS n FROM ingest_queue`))[0].n;
+    const post = (path: string, body: Buffer | string, headers: Record<string, string> = {}) =>
+      fetch(`${api.baseUrl}${path}`, { method: 'POST', body, headers: { 'content-type': 'application/x-sentry-envelope', ...headers } });
+    const key = () => new URL(dsn).username;
+    const envelope = (event: object, header: object = {}) =>
+      `${JSON.stringify({ event_id: 'a'.repeat(32), ...header })}\n${JSON.stringify({ type: 'event' })}\n${JSON.stringify(event)}\n`;
+
+    it('answers garbage, wrong keys and oversize bodies with 4xx', async () => {
+      await processed();
+      const auth = { 'x-sentry-auth': `Sentry sentry_key=${key()}, sentry_version=7` };
+      const garbage = await post(`/api/${projectId}/envelope/`, 'not an envelope', auth);
+      expect(garbage.status).toBe(400);
+      expect(((await garbage.json()) as { detail: string }).detail).toBeDefined();
+      expect((await post(`/api/${projectId}/envelope/`, envelope({ message: 'x' }), { 'x-sentry-auth': 'Sentry sentry_key=ffffffffffffffffffffffffffffffff' })).status).toBe(401);
+      expect((await post(`/api/${projectId}/envelope/`, envelope({ message: 'x' }))).status).toBe(401);
+      expect((await post(`/api/999999/envelope/`, envelope({ message: 'x' }), auth)).status).toBe(403);
+      const huge = await post(`/api/${projectId}/store/?sentry_key=${key()}`, JSON.stringify({ message: 'x'.repeat(2 * 1024 * 1024) }), { 'content-type': 'application/json' });
+      expect(huge.status).toBe(413);
+      expect(await queued()).toBe(0);
+    });
+
+    it('accepts gzip bodies, the store endpoint and the key in the query string', async () => {
+      const gz = await post(`/api/${projectId}/envelope/?sentry_key=${key()}`, gzipSync(envelope({ message: 'zipped' })), { 'content-encoding': 'gzip' });
+      expect(gz.status).toBe(200);
+      expect((await gz.json()) as unknown).toEqual({ id: 'a'.repeat(32) });
+      const store = await post(`/api/${projectId}/store/?sentry_key=${key()}`, JSON.stringify({ message: 'stored' }), { 'content-type': 'application/json' });
+      expect(store.status).toBe(200);
+      expect(store.headers.get('access-control-allow-origin')).toBe('*');
+      await processed();
+    });
+
+    it('rate-limits a key with 429, Retry-After and X-Sentry-Rate-Limits, counted as rejected', async () => {
+      const created = await api.request('POST', '/api/0/projects/acme/web/keys/', { body: { name: 'limited', rateLimit: { count: 1, window: 60 } } });
+      const limitedKey = created.body.public as string;
+      const send = () => post(`/api/${projectId}/envelope/?sentry_key=${limitedKey}`, envelope({ message: 'limited' }, { event_id: undefined }));
+      expect((await send()).status).toBe(200);
+      const limited = await send();
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(limited.headers.get('x-sentry-rate-limits')).toMatch(/^\d+::key$/);
+      await processed();
+      const until = Math.ceil(Date.now() / 1000) + 10;
+      const rejected = await api.request('GET', `/api/0/projects/acme/web/stats/?stat=rejected&since=${until - 600}&until=${until}&resolution=10s`);
+      expect((rejected.body as Array<[number, number]>).reduce((sum, [, count]) => sum + count, 0)).toBe(1);
+    });
+  });
+});
