@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CommandBus } from '@nestjs/cqrs';
 import { CreateUserCommand } from '@faultline/identity';
-import { type IngestedEvent, IssueIngestion } from '@faultline/issues';
+import { EventRetentionWorker, type IngestedEvent, IssueIngestion } from '@faultline/issues';
 import { Database } from '@faultline/platform';
 import { BOOTSTRAP, startTestApp, type TestApp } from '../support/test-app';
 
@@ -608,6 +608,29 @@ describe('issues API', () => {
 
       expect((await api.request('GET', `/api/0/organizations/acme/issues/${issues.A.id}/`)).body).toEqual(before.body);
       expect(await streamEvents(issues.A.id)).toEqual(streamBefore);
+    });
+  });
+
+  describe('ingestion rules', () => {
+    it('brings an issue ignored until N more events back on the Nth', async () => {
+      const issue = await createIssue('fp-count');
+      const path = `/api/0/organizations/acme/issues/${issue.id}/`;
+      await api.request('PUT', path, { body: { status: 'ignored', statusDetails: { ignoreCount: 2 } } });
+      const now = () => ({ ...ingested('fp-count', 0), receivedAt: new Date(Date.now() + 1000).toISOString() });
+      await record(now());
+      expect((await api.request('GET', path)).body.status).toBe('ignored');
+      await record(now());
+      expect((await api.request('GET', path)).body).toMatchObject({ status: 'unresolved', substatus: 'ongoing' });
+      expect((await streamEvents(issue.id)).at(-1)).toMatchObject({ event_type: 'issues.IssueUnresolved', data: { reason: 'ignore_expired' } });
+    });
+
+    it('prunes stored events past retention and keeps the issue', async () => {
+      const issue = await createIssue('fp-old');
+      await database.execute(`UPDATE error_events SET received_at = now() - interval '91 days' WHERE issue_id = $1`, [issue.id]);
+      expect(await api.app.get(EventRetentionWorker).prune()).toBeGreaterThanOrEqual(1);
+      const events = await api.request('GET', `/api/0/organizations/acme/issues/${issue.id}/events/`);
+      expect(events.body).toEqual([]);
+      expect((await api.request('GET', `/api/0/organizations/acme/issues/${issue.id}/`)).status).toBe(200);
     });
   });
 });

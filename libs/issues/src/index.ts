@@ -1,2 +1,3 @@
 export * from './contracts';
 export { IssuesModule } from './issues.module';
+export { EventRetentionWorker } from './infrastructure/event-retention.worker';

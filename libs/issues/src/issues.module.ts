@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { Module, type OnModuleInit } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { EventStoreModule } from '@faultline/event-store';
 import { IssueEventsController } from './api/issue-events.controller';
@@ -12,13 +12,16 @@ import { IssuePeople } from './application/issue-people';
 import { IssueReadModel } from './application/queries/issue-read-model';
 import { IssueIngestion } from './contracts/issue-ingestion';
 import { IssueIngestionService } from './infrastructure/issue-ingestion.service';
+import { EventRetentionWorker } from './infrastructure/event-retention.worker';
 import { IssueRepository } from './infrastructure/issue.repository';
+import { WorkerHost } from '@faultline/platform';
 
 @Module({
   imports: [CqrsModule, EventStoreModule],
   controllers: [IssuesController, IssueEventsController],
   providers: [
     IssueRepository,
+    EventRetentionWorker,
     IssueIngestionService,
     { provide: IssueIngestion, useExisting: IssueIngestionService },
     IssueReadModel,
@@ -31,4 +34,13 @@ import { IssueRepository } from './infrastructure/issue.repository';
   ],
   exports: [IssueIngestion],
 })
-export class IssuesModule {}
+export class IssuesModule implements OnModuleInit {
+  constructor(
+    private readonly workers: WorkerHost,
+    private readonly retention: EventRetentionWorker,
+  ) {}
+
+  onModuleInit(): void {
+    this.workers.register(this.retention);
+  }
+}

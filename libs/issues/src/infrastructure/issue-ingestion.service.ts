@@ -45,7 +45,16 @@ export class IssueIngestionService extends IssueIngestion {
     if (!isNewIssue && issue.status !== 'unresolved') {
       const aggregate = await this.issues.load(tx, issue.id);
       if (aggregate) {
-        for (const event of inserted) aggregate.recordNewEvent(event.receivedAt, event.eventId);
+        // An issue ignored until N more events needs the count since it was ignored, this batch included.
+        const ignoredAt = aggregate.status === 'ignored' ? aggregate.ignoreConditions?.ignoredAt : undefined;
+        const afterIgnore = (event: IngestedEvent) => ignoredAt !== undefined && Date.parse(event.receivedAt) >= Date.parse(ignoredAt);
+        let sinceIgnored = ignoredAt
+          ? (await this.countSince(tx, issue.id, ignoredAt)) - inserted.filter(afterIgnore).length
+          : undefined;
+        for (const event of inserted) {
+          if (sinceIgnored !== undefined && afterIgnore(event)) sinceIgnored++;
+          aggregate.recordNewEvent(event.receivedAt, event.eventId, sinceIgnored);
+        }
         await this.issues.save(tx, aggregate);
       }
     }
@@ -59,6 +68,11 @@ export class IssueIngestionService extends IssueIngestion {
       [issue.id, inserted.length, newUsers, latest.occurredAt, earliest.occurredAt, latest.eventId],
     );
     return inserted.map((event, index) => ({ eventId: event.eventId, issueId: issue.id, isNewIssue: isNewIssue && index === 0 }));
+  }
+
+  private async countSince(tx: Transaction, issueId: string, since: string): Promise<number> {
+    const [row] = await tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM error_events WHERE issue_id = $1 AND received_at >= $2`, [issueId, since]);
+    return row.n;
   }
 
   private async lockIssue(tx: Transaction, event: IngestedEvent): Promise<IssueRow | undefined> {

@@ -14,6 +14,8 @@ export interface AppConfig {
   readonly logLevel: string;
   readonly bodyLimitBytes: number;
   readonly defaultProjectFeatures: readonly string[];
+  /** Raw SDK events older than this many days are pruned. */
+  readonly eventRetentionDays: number;
   readonly bootstrap: {
     readonly token?: string;
     readonly org: string;
@@ -77,6 +79,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel,
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 256 * 1024 * 1024),
     defaultProjectFeatures: list(env.DEFAULT_PROJECT_FEATURES, DEFAULT_PROJECT_FEATURES),
+    eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 90, 1, 3650),
     bootstrap: {
       token: env.BOOTSTRAP_TOKEN || undefined,
       org: env.BOOTSTRAP_ORG || 'faultline',
