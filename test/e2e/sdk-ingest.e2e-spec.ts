@@ -127,6 +127,40 @@ describe('ingestion from the @sentry/node SDK', () => {
       await processed();
     });
 
+    it('drops events matched by inbound filters, counted as blacklisted', async () => {
+      const filters = '/api/0/projects/acme/web/filters/';
+      expect((await api.request('PUT', `${filters}error-messages/`, { body: { value: ['*Maintenance window*'] } })).status).toBe(204);
+      expect((await api.request('PUT', `${filters}localhost/`, { body: { active: true } })).status).toBe(204);
+      expect((await api.request('PUT', `${filters}releases/`, { body: { value: ['*-beta'] } })).status).toBe(204);
+      expect((await api.request('PUT', `${filters}web-crawlers/`, { body: { active: true } })).status).toBe(404);
+      expect((await api.request('PUT', `${filters}localhost/`, { body: { active: 'yes' } })).status).toBe(400);
+      expect((await api.request('GET', filters)).body).toEqual([
+        { id: 'localhost', active: true },
+        { id: 'error-messages', active: true, value: ['*Maintenance window*'] },
+        { id: 'releases', active: true, value: ['*-beta'] },
+      ]);
+
+      const send = (event: object) => post(`/api/${projectId}/envelope/?sentry_key=${key()}`, envelope(event, { event_id: undefined }));
+      for (const event of [
+        { message: 'Maintenance window started' },
+        { message: 'from a laptop', user: { ip_address: '127.0.0.1' } },
+        { message: 'beta build', release: 'shop@2.0.0-beta' },
+        { message: 'kept by every filter' },
+      ]) {
+        expect((await send(event)).status).toBe(200);
+      }
+      await processed();
+      const kept = await api.app.get(Database).query<{ title: string }>(
+        `SELECT i.title FROM error_events e JOIN issues i ON i.id = e.issue_id WHERE e.data->>'message' IN ('Maintenance window started', 'from a laptop', 'beta build', 'kept by every filter')`,
+      );
+      expect(kept.map((row) => row.title)).toEqual(['kept by every filter']);
+      const until = Math.ceil(Date.now() / 1000) + 10;
+      const blacklisted = await api.request('GET', `/api/0/projects/acme/web/stats/?stat=blacklisted&since=${until - 600}&until=${until}&resolution=10s`);
+      expect((blacklisted.body as Array<[number, number]>).reduce((sum, [, count]) => sum + count, 0)).toBe(3);
+      await api.request('PUT', `${filters}error-messages/`, { body: { active: false } });
+      expect((await api.request('GET', filters)).body[1]).toEqual({ id: 'error-messages', active: false, value: [] });
+    });
+
     it('rate-limits a key with 429, Retry-After and X-Sentry-Rate-Limits, counted as rejected', async () => {
       const created = await api.request('POST', '/api/0/projects/acme/web/keys/', { body: { name: 'limited', rateLimit: { count: 1, window: 60 } } });
       const limitedKey = created.body.public as string;

@@ -4,18 +4,20 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { IssuesModule } from '@faultline/issues';
 import { WorkerHost } from '@faultline/platform';
 import type { FastifyInstance } from 'fastify';
+import { InboundFiltersController } from './api/inbound-filters.controller';
 import { ProjectEventsController } from './api/project-events.controller';
 import { sdkRoutes } from './api/sdk-routes';
 import { AcceptEnvelope } from './application/accept-envelope';
 import { EventProcessor } from './application/event-processor';
+import { InboundFiltersRepository } from './infrastructure/inbound-filters.repository';
 import { IngestQueueRepository } from './infrastructure/ingest-queue.repository';
 import { RollupsRepository } from './infrastructure/rollups.repository';
 
 /** The SDK protocol, event processing, and the project read models built from events. */
 @Module({
   imports: [CqrsModule, IssuesModule],
-  controllers: [ProjectEventsController],
-  providers: [AcceptEnvelope, EventProcessor, IngestQueueRepository, RollupsRepository],
+  controllers: [ProjectEventsController, InboundFiltersController],
+  providers: [AcceptEnvelope, EventProcessor, IngestQueueRepository, RollupsRepository, InboundFiltersRepository],
   exports: [EventProcessor],
 })
 export class IngestModule implements OnModuleInit {

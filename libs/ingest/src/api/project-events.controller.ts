@@ -4,7 +4,7 @@ import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { CurrentOrganization, Database, type OrganizationAccess, Paginate, Pagination, RequireScopes } from '@faultline/platform';
 import { FindProjectQuery, type ProjectSummary } from '@faultline/projects';
 import type { FastifyReply } from 'fastify';
-import { resolveStatsWindow } from '../domain/stats-window';
+import { resolveStatsWindow } from '../domain';
 
 const STATS = ['received', 'rejected', 'blacklisted', 'generated'];
 const USER_QUERY_FIELDS: Record<string, string> = { id: 'user_ident', email: 'email', username: 'username', ip: 'ip_address' };

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { type IngestedEvent, IssueIngestion } from '@faultline/issues';
 import { type BackgroundWorker, Database, type Transaction } from '@faultline/platform';
-import { groupingHash, normalizeEvent, type NormalizedEvent } from '../domain';
+import { groupingHash, matchingFilter, normalizeEvent, type NormalizedEvent } from '../domain';
+import { InboundFiltersRepository } from '../infrastructure/inbound-filters.repository';
 import { IngestQueueRepository, type QueuedEvent } from '../infrastructure/ingest-queue.repository';
 import { RollupsRepository, type TagObservation, type UserObservation } from '../infrastructure/rollups.repository';
 
@@ -39,6 +40,7 @@ export class EventProcessor implements BackgroundWorker {
     private readonly queue: IngestQueueRepository,
     private readonly rollups: RollupsRepository,
     private readonly issues: IssueIngestion,
+    private readonly filters: InboundFiltersRepository,
   ) {}
 
   start(): void {
@@ -137,6 +139,10 @@ export class EventProcessor implements BackgroundWorker {
       } catch (error) {
         // Accepted but unusable: counted, never retried (it would fail the same way forever).
         this.logger.warn(`dropping event ${queued.event_id}: ${error instanceof Error ? error.message : String(error)}`);
+        continue;
+      }
+      if (matchingFilter(event, await this.filters.cached(tx, queued.project_id))) {
+        generated.push({ projectId: queued.project_id, stat: 'blacklisted', at: queued.received_at, quantity: 1 });
         continue;
       }
       const user = userIdentity(event.user);

@@ -44,3 +44,5 @@ export {
   type StringPairs,
 } from './normalize-event';
 export { defaultComponents, groupingHash, normalizeFilename, normalizeMessage, type GroupingResult } from './grouping';
+export { matchingFilter, NO_FILTERS, type InboundFilters } from './inbound-filters';
+export { resolveStatsWindow, type StatsWindow } from './stats-window';

@@ -1,0 +1,83 @@
+import { BadRequestException, Body, Controller, Get, HttpCode, NotFoundException, Param, Put } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { CurrentOrganization, Database, type OrganizationAccess, RequireScopes } from '@faultline/platform';
+import { FindProjectQuery, type ProjectSummary } from '@faultline/projects';
+import { ArrayMaxSize, IsArray, IsBoolean, IsOptional, IsString, Length } from 'class-validator';
+import { InboundFiltersRepository } from '../infrastructure/inbound-filters.repository';
+
+const FILTER_IDS = ['localhost', 'error-messages', 'releases'] as const;
+type FilterId = (typeof FILTER_IDS)[number];
+
+export class UpdateInboundFilterDto {
+  @ApiPropertyOptional({ description: 'localhost: turn the filter on or off; the pattern filters are active while they have patterns' })
+  @IsOptional()
+  @IsBoolean()
+  active?: boolean;
+
+  @ApiPropertyOptional({ type: [String], description: 'error-messages and releases: glob patterns (`*`, `?`)' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(200)
+  @IsString({ each: true })
+  @Length(1, 500, { each: true })
+  value?: string[];
+}
+
+/**
+ * Inbound data filters on Sentry's paths: events they match are dropped at processing and counted
+ * as `blacklisted` in stats/.
+ */
+@ApiTags('Projects')
+@ApiBearerAuth()
+@Controller('api/0/projects/:organization_id_or_slug/:project_id_or_slug/filters')
+export class InboundFiltersController {
+  constructor(
+    private readonly database: Database,
+    private readonly queries: QueryBus,
+    private readonly filters: InboundFiltersRepository,
+  ) {}
+
+  @Get()
+  @RequireScopes('project:read')
+  async list(@CurrentOrganization() organization: OrganizationAccess, @Param('project_id_or_slug') idOrSlug: string) {
+    const project = await this.project(organization, idOrSlug);
+    const filters = await this.filters.find(this.database, project.id);
+    return [
+      { id: 'localhost', active: filters.localhost },
+      { id: 'error-messages', active: filters.errorMessages.length > 0, value: filters.errorMessages },
+      { id: 'releases', active: filters.releases.length > 0, value: filters.releases },
+    ];
+  }
+
+  @Put(':filter_id')
+  @HttpCode(204)
+  @RequireScopes('project:write')
+  async update(
+    @CurrentOrganization() organization: OrganizationAccess,
+    @Param('project_id_or_slug') idOrSlug: string,
+    @Param('filter_id') filterId: string,
+    @Body() body: UpdateInboundFilterDto,
+  ): Promise<void> {
+    if (!FILTER_IDS.includes(filterId as FilterId)) throw new NotFoundException();
+    const project = await this.project(organization, idOrSlug);
+    const id = filterId as FilterId;
+    if (id === 'localhost') {
+      if (body.value !== undefined) throw badBody('localhost takes only active');
+      if (body.active === undefined) throw badBody('active is required');
+      await this.filters.save(this.database, project.id, { localhost: body.active });
+      return;
+    }
+    const patterns = body.active === false ? [] : body.value;
+    if (patterns === undefined) throw badBody('value (a list of patterns) is required');
+    await this.filters.save(this.database, project.id, id === 'error-messages' ? { errorMessages: patterns } : { releases: patterns });
+  }
+
+  private async project(organization: OrganizationAccess, idOrSlug: string): Promise<ProjectSummary> {
+    const project = await this.queries.execute<FindProjectQuery, ProjectSummary | null>(new FindProjectQuery(organization.id, idOrSlug));
+    if (!project) throw new NotFoundException();
+    return project;
+  }
+}
+
+const badBody = (detail: string) => new BadRequestException({ detail });

@@ -1,0 +1,41 @@
+import { Injectable } from '@nestjs/common';
+import type { Sql } from '@faultline/platform';
+import { type InboundFilters, NO_FILTERS } from '../domain';
+
+const CACHE_MS = 5_000;
+
+@Injectable()
+export class InboundFiltersRepository {
+  private readonly cache = new Map<string, { filters: InboundFilters; expiresAt: number }>();
+
+  async find(sql: Sql, projectId: string): Promise<InboundFilters> {
+    const [row] = await sql.query<{ localhost: boolean; error_messages: string[]; releases: string[] }>(
+      `SELECT localhost, error_messages, releases FROM project_inbound_filters WHERE project_id = $1`,
+      [projectId],
+    );
+    return row ? { localhost: row.localhost, errorMessages: row.error_messages, releases: row.releases } : NO_FILTERS;
+  }
+
+  /** For the event processor: filters change rarely, so each process re-reads them every few seconds. */
+  async cached(sql: Sql, projectId: string): Promise<InboundFilters> {
+    const hit = this.cache.get(projectId);
+    if (hit && hit.expiresAt > Date.now()) return hit.filters;
+    const filters = await this.find(sql, projectId);
+    this.cache.set(projectId, { filters, expiresAt: Date.now() + CACHE_MS });
+    return filters;
+  }
+
+  async save(sql: Sql, projectId: string, change: Partial<InboundFilters>): Promise<void> {
+    await sql.execute(
+      `INSERT INTO project_inbound_filters (project_id, localhost, error_messages, releases)
+       VALUES ($1, COALESCE($2, false), COALESCE($3::text[], '{}'), COALESCE($4::text[], '{}'))
+       ON CONFLICT (project_id) DO UPDATE SET
+         localhost = COALESCE($2, project_inbound_filters.localhost),
+         error_messages = COALESCE($3::text[], project_inbound_filters.error_messages),
+         releases = COALESCE($4::text[], project_inbound_filters.releases),
+         updated_at = now()`,
+      [projectId, change.localhost ?? null, change.errorMessages ? [...change.errorMessages] : null, change.releases ? [...change.releases] : null],
+    );
+    this.cache.delete(projectId);
+  }
+}
