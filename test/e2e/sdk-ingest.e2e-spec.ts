@@ -61,6 +61,16 @@ describe('ingestion from the @sentry/node SDK', () => {
     expect(cardError.culprit).toContain('chargeCard');
     expect(message.title).toMatch(/Inventory low for item \d+$/);
 
+    // Each stored event and each new issue is a fact in the event store, for webhooks and modules.
+    const facts = await database.query<{ event_type: string; data: Record<string, unknown> }>(
+      `SELECT event_type, data FROM events WHERE event_type IN ('ingest.ErrorEventProcessed', 'issues.IssueCreated') ORDER BY global_position`,
+    );
+    expect(facts.filter((f) => f.event_type === 'issues.IssueCreated')).toHaveLength(2);
+    const processedFacts = facts.filter((f) => f.event_type === 'ingest.ErrorEventProcessed');
+    expect(processedFacts).toHaveLength(3);
+    expect(processedFacts[0].data).toMatchObject({ projectSlug: 'web', issueId: cardError.id, isNewIssue: true, level: 'error', environment: 'e2e', release: 'shop@1.2.3' });
+    expect(processedFacts[0].data.tags).toEqual(expect.arrayContaining([['feature', 'checkout']]));
+
     const environment = await api.request('GET', '/api/0/projects/acme/web/tags/environment/values/');
     expect(environment.body).toEqual([expect.objectContaining({ key: 'environment', value: 'e2e', name: 'e2e', count: 3 })]);
     const release = await api.request('GET', '/api/0/projects/acme/web/tags/release/values/');

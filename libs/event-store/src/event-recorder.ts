@@ -43,6 +43,16 @@ export class EventRecorder {
     return recorded;
   }
 
+  /** Records one-event streams in bulk (see EventStore.startStreams) and tells listeners after the commit. */
+  async recordNewStreams(
+    tx: Transaction,
+    entries: ReadonlyArray<{ streamId: string; streamType: string; event: DomainEvent; metadata?: EventMetadata }>,
+  ): Promise<RecordedEvent[]> {
+    const recorded = await this.eventStore.startStreams(tx, entries);
+    if (recorded.length > 0) tx.afterCommit(() => this.notify(recorded));
+    return recorded;
+  }
+
   /** Registers a listener for committed events; answers a function that removes it. */
   onCommitted(listener: CommittedListener): () => void {
     this.listeners.add(listener);

@@ -94,6 +94,33 @@ export class EventStore {
     return inserted.map(toRecordedEvent).sort((a, b) => a.version - b.version);
   }
 
+  /**
+   * Starts many one-event streams in a single INSERT (a batch of processed SDK events, one stream
+   * each). A stream that already exists is skipped, not an error: recording the same fact twice
+   * (a retried batch) stays one event. Answers the events written.
+   */
+  async startStreams(
+    tx: Sql,
+    entries: ReadonlyArray<{ streamId: string; streamType: string; event: DomainEvent; metadata?: EventMetadata }>,
+  ): Promise<RecordedEvent[]> {
+    if (entries.length === 0) return [];
+    const params: unknown[] = [];
+    const rows = entries.map(({ streamId, streamType, event, metadata }) => {
+      assertStorable(event);
+      params.push(streamId, streamType, newUuid(), event.type, event.schemaVersion, JSON.stringify(event.data), JSON.stringify(metadata ?? {}));
+      const at = params.length - 7;
+      return `($${at + 1}::text, $${at + 2}::text, 1, $${at + 3}::uuid, $${at + 4}::text, $${at + 5}::integer, $${at + 6}::jsonb, $${at + 7}::jsonb)`;
+    });
+    const inserted = await tx.query<EventRow>(
+      `INSERT INTO events (stream_id, stream_type, version, event_id, event_type, schema_version, data, metadata)
+       VALUES ${rows.join(', ')}
+       ON CONFLICT ON CONSTRAINT ${STREAM_VERSION_CONSTRAINT} DO NOTHING
+       RETURNING ${COLUMNS}`,
+      params,
+    );
+    return inserted.map(toRecordedEvent);
+  }
+
   /** The events of one stream with a version greater than `fromVersion` (0: all), in version order. */
   async readStream(sql: Sql, streamId: string, fromVersion = 0): Promise<RecordedEvent[]> {
     const rows = await sql.query<EventRow>(

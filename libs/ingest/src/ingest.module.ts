@@ -1,6 +1,7 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
+import { EventStoreModule } from '@faultline/event-store';
 import { IssuesModule } from '@faultline/issues';
 import { WorkerHost } from '@faultline/platform';
 import type { FastifyInstance } from 'fastify';
@@ -15,7 +16,7 @@ import { RollupsRepository } from './infrastructure/rollups.repository';
 
 /** The SDK protocol, event processing, and the project read models built from events. */
 @Module({
-  imports: [CqrsModule, IssuesModule],
+  imports: [CqrsModule, EventStoreModule, IssuesModule],
   controllers: [ProjectEventsController, InboundFiltersController],
   providers: [AcceptEnvelope, EventProcessor, IngestQueueRepository, RollupsRepository, InboundFiltersRepository],
   exports: [EventProcessor],

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { type IngestedEvent, IssueIngestion } from '@faultline/issues';
 import { type BackgroundWorker, Database, type Transaction } from '@faultline/platform';
-import { groupingHash, matchingFilter, normalizeEvent, type NormalizedEvent } from '../domain';
+import { EventRecorder } from '@faultline/event-store';
+import { ERROR_EVENT_STREAM_TYPE, errorEventProcessed, errorEventStream, groupingHash, matchingFilter, normalizeEvent, type NormalizedEvent } from '../domain';
 import { InboundFiltersRepository } from '../infrastructure/inbound-filters.repository';
 import { IngestQueueRepository, type QueuedEvent } from '../infrastructure/ingest-queue.repository';
 import { RollupsRepository, type TagObservation, type UserObservation } from '../infrastructure/rollups.repository';
@@ -41,6 +42,7 @@ export class EventProcessor implements BackgroundWorker {
     private readonly rollups: RollupsRepository,
     private readonly issues: IssueIngestion,
     private readonly filters: InboundFiltersRepository,
+    private readonly recorder: EventRecorder,
   ) {}
 
   start(): void {
@@ -129,6 +131,7 @@ export class EventProcessor implements BackgroundWorker {
 
   private async process(tx: Transaction, claimed: QueuedEvent[]): Promise<void> {
     const ingested: IngestedEvent[] = [];
+    const normalized = new Map<string, NormalizedEvent>();
     const tags = new Map<string, TagObservation>();
     const users: UserObservation[] = [];
     const generated: Array<{ projectId: string; stat: string; at: Date; quantity: number }> = [];
@@ -146,6 +149,7 @@ export class EventProcessor implements BackgroundWorker {
         continue;
       }
       const user = userIdentity(event.user);
+      normalized.set(`${queued.project_id}|${event.eventId}`, event);
       ingested.push({
         projectId: queued.project_id,
         projectSlug: queued.project_slug,
@@ -185,7 +189,25 @@ export class EventProcessor implements BackgroundWorker {
         users.push({ projectId: queued.project_id, hash: user.hash, id: event.user.id, email: event.user.email, username: event.user.username, ipAddress: event.user.ipAddress, name: event.user.name, seenAt: event.timestamp });
       }
     }
-    await this.issues.recordEvents(tx, ingested);
+    const stored = await this.issues.recordEvents(tx, ingested);
+    const byKey = new Map(ingested.map((event) => [`${event.projectId}|${event.eventId}`, event]));
+    await this.recorder.recordNewStreams(
+      tx,
+      stored.map(({ projectId, eventId, issueId, isNewIssue }) => {
+        const { projectSlug, organizationId } = byKey.get(`${projectId}|${eventId}`) as IngestedEvent;
+        const event = normalized.get(`${projectId}|${eventId}`) as NormalizedEvent;
+        return {
+          streamId: errorEventStream(projectId, eventId),
+          streamType: ERROR_EVENT_STREAM_TYPE,
+          event: errorEventProcessed({
+            projectId, projectSlug, organizationId, issueId, isNewIssue, eventId,
+            title: event.title, culprit: event.culprit, message: event.message ?? event.title, level: event.level,
+            platform: event.platform, datetime: event.timestamp, release: event.release ?? null,
+            environment: event.environment, tags: event.tags,
+          }),
+        };
+      }),
+    );
     await this.rollups.addTagValues(tx, [...tags.values()]);
     await this.rollups.addUsers(tx, dedupe(users));
     await this.rollups.addStats(tx, generated);

@@ -46,3 +46,4 @@ export {
 export { defaultComponents, groupingHash, normalizeFilename, normalizeMessage, type GroupingResult } from './grouping';
 export { matchingFilter, NO_FILTERS, type InboundFilters } from './inbound-filters';
 export { resolveStatsWindow, type StatsWindow } from './stats-window';
+export { ERROR_EVENT_STREAM_TYPE, errorEventProcessed, errorEventStream, IngestEventTypes, type ErrorEventProcessedData } from './ingest.events';

@@ -21,6 +21,7 @@ export interface IngestedEvent {
 }
 
 export interface RecordedIssueEvent {
+  readonly projectId: string;
   readonly eventId: string;
   readonly issueId: string;
   readonly isNewIssue: boolean;

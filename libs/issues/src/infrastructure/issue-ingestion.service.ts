@@ -67,7 +67,7 @@ export class IssueIngestionService extends IssueIngestion {
        WHERE id = $1`,
       [issue.id, inserted.length, newUsers, latest.occurredAt, earliest.occurredAt, latest.eventId],
     );
-    return inserted.map((event, index) => ({ eventId: event.eventId, issueId: issue.id, isNewIssue: isNewIssue && index === 0 }));
+    return inserted.map((event, index) => ({ projectId: event.projectId, eventId: event.eventId, issueId: issue.id, isNewIssue: isNewIssue && index === 0 }));
   }
 
   private async countSince(tx: Transaction, issueId: string, since: string): Promise<number> {

@@ -1,0 +1,34 @@
+import { domainEvent } from '@faultline/kernel';
+
+/**
+ * Published for each SDK error event stored: what webhooks (`event.created`, `error.created`) and
+ * modules need without reading the event store's neighbours. One stream per event makes the
+ * record idempotent.
+ */
+export const IngestEventTypes = {
+  ErrorEventProcessed: 'ingest.ErrorEventProcessed',
+} as const;
+
+export const ERROR_EVENT_STREAM_TYPE = 'error-event';
+export const errorEventStream = (projectId: string, eventId: string): string => `error-event-${projectId}-${eventId}`;
+
+export type ErrorEventProcessedData = {
+  projectId: string;
+  projectSlug: string;
+  organizationId: string;
+  issueId: string;
+  isNewIssue: boolean;
+  eventId: string;
+  title: string;
+  culprit: string;
+  message: string;
+  level: string;
+  platform: string;
+  /** ISO 8601 */
+  datetime: string;
+  release: string | null;
+  environment: string;
+  tags: Array<[string, string]>;
+};
+
+export const errorEventProcessed = (data: ErrorEventProcessedData) => domainEvent(IngestEventTypes.ErrorEventProcessed, data);
