@@ -98,11 +98,28 @@ describe('ingestion from the @sentry/node SDK', () => {
     expect((await api.request('GET', '/api/0/projects/acme/web/stats/?resolution=5m')).body).toEqual({ detail: 'Invalid resolution' });
   });
 
-  it('joins a later error of the same kind to the same issue', async () => {
+  it('joins a later error of the same kind to the same issue, and reopens it once resolved', async () => {
+    const issue = (await api.request('GET', '/api/0/organizations/acme/issues/WEB-1/')).body;
+    expect(issue).toMatchObject({ shortId: 'WEB-1', count: '2', userCount: 1, status: 'unresolved' });
+    const resolved = await api.request('PUT', `/api/0/organizations/acme/issues/${issue.id}/`, { body: { status: 'resolved' } });
+    expect(resolved.body.status).toBe('resolved');
+
     await sendWithSdk('once');
     await processed();
-    const [row] = await api.app.get(Database).query<{ times_seen: string }>(`SELECT times_seen FROM issues WHERE short_id = 'WEB-1'`);
-    expect(row.times_seen).toBe('3');
+    const reopened = (await api.request('GET', `/api/0/organizations/acme/issues/${issue.id}/`)).body;
+    expect(reopened).toMatchObject({ count: '3', status: 'unresolved', substatus: 'regressed' });
+    const latest = await api.request('GET', `/api/0/organizations/acme/issues/${issue.id}/events/latest/`);
+    expect(latest.body.title).toBe('TypeError: Card declined for amount 200');
+
+    const transitions = await api.app.get(Database).query<{ event_type: string; data: { reason?: string } }>(
+      `SELECT event_type, data FROM events WHERE stream_id = $1 ORDER BY version`,
+      [`issue-${issue.id}`],
+    );
+    expect(transitions.map((t) => [t.event_type, t.data.reason])).toEqual([
+      ['issues.IssueCreated', undefined],
+      ['issues.IssueResolved', undefined],
+      ['issues.IssueUnresolved', 'regression'],
+    ]);
   });
 
   describe('refusals store nothing', () => {
