@@ -2,7 +2,7 @@ import { BadRequestException, Body, Controller, Get, HttpCode, NotFoundException
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { CurrentOrganization, Database, type OrganizationAccess, RequireScopes } from '@faultline/platform';
-import { FindProjectQuery, type ProjectSummary } from '@faultline/projects';
+import { type ProjectSummary, requireProject } from '@faultline/projects';
 import { ArrayMaxSize, IsArray, IsBoolean, IsOptional, IsString, Length } from 'class-validator';
 import { InboundFiltersRepository } from '../infrastructure/inbound-filters.repository';
 
@@ -73,10 +73,8 @@ export class InboundFiltersController {
     await this.filters.save(this.database, project.id, id === 'error-messages' ? { errorMessages: patterns } : { releases: patterns });
   }
 
-  private async project(organization: OrganizationAccess, idOrSlug: string): Promise<ProjectSummary> {
-    const project = await this.queries.execute<FindProjectQuery, ProjectSummary | null>(new FindProjectQuery(organization.id, idOrSlug));
-    if (!project) throw new NotFoundException();
-    return project;
+  private project(organization: OrganizationAccess, idOrSlug: string): Promise<ProjectSummary> {
+    return requireProject(this.queries, organization.id, idOrSlug);
   }
 }
 

@@ -2,7 +2,7 @@ import { BadRequestException, Controller, Get, NotFoundException, Param, Query, 
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { CurrentOrganization, Database, type OrganizationAccess, Paginate, Pagination, RequireScopes } from '@faultline/platform';
-import { FindProjectQuery, type ProjectSummary } from '@faultline/projects';
+import { type ProjectSummary, requireProject } from '@faultline/projects';
 import type { FastifyReply } from 'fastify';
 import { resolveStatsWindow } from '../domain';
 
@@ -108,10 +108,8 @@ export class ProjectEventsController {
     }));
   }
 
-  private async project(organization: OrganizationAccess, idOrSlug: string): Promise<ProjectSummary> {
-    const project = await this.queries.execute<FindProjectQuery, ProjectSummary | null>(new FindProjectQuery(organization.id, idOrSlug));
-    if (!project) throw new NotFoundException();
-    return project;
+  private project(organization: OrganizationAccess, idOrSlug: string): Promise<ProjectSummary> {
+    return requireProject(this.queries, organization.id, idOrSlug);
   }
 }
 

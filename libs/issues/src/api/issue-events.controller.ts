@@ -2,7 +2,7 @@ import { Controller, Get, NotFoundException, Param, Query } from '@nestjs/common
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { CurrentOrganization, type OrganizationAccess, Paginate, Pagination, RequireScopes } from '@faultline/platform';
-import { FindProjectQuery, type ProjectSummary } from '@faultline/projects';
+import { type ProjectSummary, requireProject } from '@faultline/projects';
 import { type ErrorEventRow, IssueReadModel, type IssueRow } from '../application/queries/issue-read-model';
 import { serializeEvent, serializeEventSummary } from './events.serializers';
 
@@ -87,9 +87,7 @@ export class IssueEventsController {
     return issue;
   }
 
-  private async project(organization: OrganizationAccess, idOrSlug: string): Promise<ProjectSummary> {
-    const project = await this.queries.execute<FindProjectQuery, ProjectSummary | null>(new FindProjectQuery(organization.id, idOrSlug));
-    if (!project) throw new NotFoundException();
-    return project;
+  private project(organization: OrganizationAccess, idOrSlug: string): Promise<ProjectSummary> {
+    return requireProject(this.queries, organization.id, idOrSlug);
   }
 }

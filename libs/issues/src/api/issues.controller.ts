@@ -26,7 +26,7 @@ import {
   type Principal,
   RequireScopes,
 } from '@faultline/platform';
-import { FindProjectQuery, type ProjectSummary } from '@faultline/projects';
+import { type ProjectSummary, requireProject } from '@faultline/projects';
 import { AddIssueCommentCommand } from '../application/commands/add-issue-comment/add-issue-comment.command';
 import { DeleteIssueCommand } from '../application/commands/delete-issue/delete-issue.command';
 import { DeleteIssueCommentCommand } from '../application/commands/delete-issue-comment/delete-issue-comment.command';
@@ -283,10 +283,8 @@ export class IssuesController {
     return issue;
   }
 
-  private async project(organization: OrganizationAccess, idOrSlug: string): Promise<ProjectSummary> {
-    const project = await this.queries.execute<FindProjectQuery, ProjectSummary | null>(new FindProjectQuery(organization.id, idOrSlug));
-    if (!project) throw new NotFoundException();
-    return project;
+  private project(organization: OrganizationAccess, idOrSlug: string): Promise<ProjectSummary> {
+    return requireProject(this.queries, organization.id, idOrSlug);
   }
 }
 

@@ -6,3 +6,4 @@ export { FindProjectQuery, type ProjectSummary } from '../application/queries/fi
 export { FindProjectKeyQuery, type ProjectKeyAccess } from '../application/queries/find-project-key.query';
 export { FindProjectKeysQuery, type ProjectKeySummary } from '../application/queries/find-project-keys.query';
 export { projectDetailSql } from '../infrastructure/projects.repository';
+export { requireProject } from './require-project';
