@@ -1,5 +1,5 @@
 import { type DynamicModule, Global, Inject, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
+import { HttpAdapterHost } from '@nestjs/core';
 import { CLOCK, systemClock } from '@faultline/kernel';
 import { DataSource, type MigrationInterface } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from './config';
@@ -79,8 +79,17 @@ export class PlatformModule {
             new Database(dataSource, (error) => logger.error(`after-commit callback failed: ${String(error)}`)),
         },
         { provide: Metrics, inject: [DataSource], useFactory: (dataSource: DataSource) => new Metrics(dataSource) },
-        InFlightRequests,
-        { provide: APP_INTERCEPTOR, useExisting: InFlightRequests },
+        {
+          // Counts every route's handler from Fastify (no Nest interceptor): built before Nest registers its routes.
+          provide: InFlightRequests,
+          inject: [HttpAdapterHost],
+          useFactory: (host: HttpAdapterHost) => {
+            const inFlight = new InFlightRequests();
+            const server: unknown = host.httpAdapter?.getInstance();
+            if (server && typeof (server as { addHook?: unknown }).addHook === 'function') inFlight.countRouteHandlers(server as never);
+            return inFlight;
+          },
+        },
         DatabaseLifecycle,
         WorkerHost,
       ],

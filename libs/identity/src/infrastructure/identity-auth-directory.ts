@@ -29,7 +29,26 @@ interface OrganizationLookup {
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-/** Resolves bearer tokens and organization access for the platform's guard. */
+/** A cached token: its row, and the principal derived from it once, shared by the requests it serves. */
+interface TokenEntry {
+  readonly row: TokenLookup;
+  readonly principal: Principal;
+}
+
+/** A cached organization for one token; the access last derived from it is kept with it. */
+interface OrganizationEntry {
+  readonly row: OrganizationLookup;
+  derived?: { readonly principal: Principal; readonly access: OrganizationAccess | null };
+}
+
+/**
+ * Resolves bearer tokens and organization access for the platform's guard.
+ *
+ * The Principal and OrganizationAccess objects are immutable and derived from cached rows, so they
+ * are derived once per cache entry (and principal) and the same objects answer every request the
+ * entry serves: no per-request re-expansion of scopes, and downstream code (the project serialiser)
+ * may memoise on their identity. Expiry and deactivation are still checked on every request.
+ */
 @Injectable()
 export class IdentityAuthDirectory extends AuthDirectory {
   constructor(
@@ -41,49 +60,49 @@ export class IdentityAuthDirectory extends AuthDirectory {
 
   async principalForToken(token: string): Promise<Principal | null> {
     const hash = hashToken(token);
-    const row = await this.cache.getOrLoad(`token:${hash}`, async () => {
-      const [found] = await this.database.query<TokenLookup>(
-        `SELECT t.id, t.kind, t.user_id, t.organization_id, t.scopes, t.expires_at, t.last_used_at, u.is_superuser, u.is_active
-         FROM api_tokens t LEFT JOIN users u ON u.id = t.user_id WHERE t.token_hash = $1`,
-        [hash],
-      );
-      if (found) this.touch(found);
-      return found ?? null;
-    });
-    if (!row) return null;
+    const entry = await this.cache.getOrLoad(`token:${hash}`, () => this.loadToken(hash));
+    if (!entry) return null;
+    const { row } = entry;
     if (row.expires_at && row.expires_at.getTime() <= Date.now()) return null;
     if (row.kind === 'user' && !row.is_active) return null;
-    return {
-      kind: row.kind,
-      tokenId: row.id,
-      userId: row.user_id ?? undefined,
-      organizationId: row.organization_id ?? undefined,
-      scopes: expandScopes(row.scopes),
-      isSuperuser: row.is_superuser === true,
-    };
+    return entry.principal;
   }
 
   async organizationAccess(principal: Principal, idOrSlug: string): Promise<OrganizationAccess | null> {
-    const row = await this.cache.getOrLoad(`org:${principal.tokenId}:${idOrSlug}`, async () => {
-      const where = /^\d+$/.test(idOrSlug) ? 'o.id = $1::bigint' : 'o.slug = $1';
-      const [found] = await this.database.query<OrganizationLookup>(
-        `SELECT o.id, o.slug, o.name, o.plan, o.features, o.date_created, m.role
-         FROM organizations o LEFT JOIN organization_members m ON m.organization_id = o.id AND m.user_id = $2::bigint
-         WHERE ${where}`,
-        [idOrSlug, principal.userId ?? null],
-      );
-      return found ?? null;
-    });
-    if (!row) return null;
-    const base = { id: row.id, slug: row.slug, name: row.name, plan: row.plan, features: row.features, dateCreated: row.date_created };
-    if (principal.kind === 'organization') {
-      return principal.organizationId === row.id ? { ...base, scopes: principal.scopes } : null;
-    }
-    if (row.role && isMemberRole(row.role)) {
-      return { ...base, role: row.role, scopes: intersectScopes(principal.scopes, ROLE_SCOPES[row.role as MemberRole]) };
-    }
-    // An instance administrator reaches every organization with the token's own scopes.
-    return principal.isSuperuser ? { ...base, scopes: principal.scopes } : null;
+    const entry = await this.cache.getOrLoad(`org:${principal.tokenId}:${idOrSlug}`, () => this.loadOrganization(principal, idOrSlug));
+    if (!entry) return null;
+    if (entry.derived?.principal !== principal) entry.derived = { principal, access: deriveAccess(principal, entry.row) };
+    return entry.derived.access;
+  }
+
+  private async loadToken(hash: string): Promise<TokenEntry | null> {
+    const [found] = await this.database.query<TokenLookup>(
+      `SELECT t.id, t.kind, t.user_id, t.organization_id, t.scopes, t.expires_at, t.last_used_at, u.is_superuser, u.is_active
+       FROM api_tokens t LEFT JOIN users u ON u.id = t.user_id WHERE t.token_hash = $1`,
+      [hash],
+    );
+    if (!found) return null;
+    this.touch(found);
+    const principal: Principal = {
+      kind: found.kind,
+      tokenId: found.id,
+      userId: found.user_id ?? undefined,
+      organizationId: found.organization_id ?? undefined,
+      scopes: expandScopes(found.scopes),
+      isSuperuser: found.is_superuser === true,
+    };
+    return { row: found, principal };
+  }
+
+  private async loadOrganization(principal: Principal, idOrSlug: string): Promise<OrganizationEntry | null> {
+    const where = /^\d+$/.test(idOrSlug) ? 'o.id = $1::bigint' : 'o.slug = $1';
+    const [found] = await this.database.query<OrganizationLookup>(
+      `SELECT o.id, o.slug, o.name, o.plan, o.features, o.date_created, m.role
+       FROM organizations o LEFT JOIN organization_members m ON m.organization_id = o.id AND m.user_id = $2::bigint
+       WHERE ${where}`,
+      [idOrSlug, principal.userId ?? null],
+    );
+    return found ? { row: found } : null;
   }
 
   /** Records when a token was last used, at most once a minute, off the request's path. */
@@ -91,4 +110,16 @@ export class IdentityAuthDirectory extends AuthDirectory {
     if (row.last_used_at && Date.now() - row.last_used_at.getTime() < LAST_USED_RESOLUTION_MS) return;
     this.database.execute(`UPDATE api_tokens SET last_used_at = now() WHERE id = $1`, [row.id]).catch(() => undefined);
   }
+}
+
+function deriveAccess(principal: Principal, row: OrganizationLookup): OrganizationAccess | null {
+  const base = { id: row.id, slug: row.slug, name: row.name, plan: row.plan, features: row.features, dateCreated: row.date_created };
+  if (principal.kind === 'organization') {
+    return principal.organizationId === row.id ? { ...base, scopes: principal.scopes } : null;
+  }
+  if (row.role && isMemberRole(row.role)) {
+    return { ...base, role: row.role, scopes: intersectScopes(principal.scopes, ROLE_SCOPES[row.role as MemberRole]) };
+  }
+  // An instance administrator reaches every organization with the token's own scopes.
+  return principal.isSuperuser ? { ...base, scopes: principal.scopes } : null;
 }
