@@ -1,2 +1,3 @@
 export { IngestModule } from './ingest.module';
 export { EventProcessor } from './application/event-processor';
+export { decodeBody, DEFAULT_ENVELOPE_LIMITS, parseEnvelope } from './domain';
