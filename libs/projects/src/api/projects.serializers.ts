@@ -106,7 +106,8 @@ export function serializeProject(project: ProjectRow, organization: Organization
 
 /**
  * Sentry's detailed project: the spec's fields plus the rest with neutral values where Faultline has no use for them.
- * One object literal (no spread of serializeProject): its first fields are serializeProject's, in the same order.
+ * One object literal, not a spread of serializeProject (spreading cost about 110 µs a request; see
+ * bench/README.md): its first fields are serializeProject's, in the same order, and must stay so.
  */
 export function serializeProjectDetail(project: ProjectRow, organization: OrganizationAccess, publicUrl: string) {
   return {
