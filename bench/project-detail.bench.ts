@@ -8,6 +8,7 @@ import Fastify from 'fastify';
 import { Client, Pool } from 'pg';
 import { loadConfig } from '@faultline/platform';
 import { projectDetailSql } from '@faultline/projects';
+import { recreateDatabase } from './bench-support';
 import { createApp } from '../apps/api/src/create-app';
 
 /**
@@ -15,23 +16,11 @@ import { createApp } from '../apps/api/src/create-app';
  * against a bare Fastify route running the same SQL on the same PostgreSQL, in one process, at the
  * same concurrency. Usage: DATABASE_URL=postgres://... npm run bench (see bench/README.md)
  */
-const SERVER = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 /** Pairs of measurements; each round alternates which route goes first, and the summary takes medians. */
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
 const TOKEN = 'bench-token';
-
-async function recreateDatabase(name: string): Promise<string> {
-  const admin = new Client({ connectionString: SERVER });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await admin.end();
-  const url = new URL(SERVER);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
 
 interface LoadResult {
   requests: { average: number; total: number };

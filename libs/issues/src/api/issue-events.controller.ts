@@ -81,10 +81,8 @@ export class IssueEventsController {
     return serializeEvent(event, await this.readModel.neighbours(event));
   }
 
-  private async issue(organization: OrganizationAccess, issueId: string): Promise<IssueRow> {
-    const issue = await this.readModel.find(organization.id, issueId);
-    if (!issue) throw new NotFoundException();
-    return issue;
+  private issue(organization: OrganizationAccess, issueId: string): Promise<IssueRow> {
+    return this.readModel.require(organization.id, issueId);
   }
 
   private project(organization: OrganizationAccess, idOrSlug: string): Promise<ProjectSummary> {

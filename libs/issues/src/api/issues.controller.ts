@@ -6,7 +6,6 @@ import {
   Get,
   HttpCode,
   Inject,
-  NotFoundException,
   Param,
   Post,
   Put,
@@ -277,10 +276,8 @@ export class IssuesController {
     return { isPublic: false, ...rest, ...(assignedTo !== undefined ? { assignedTo: serializeAssignee(assignedTo) } : {}) };
   }
 
-  private async issue(organization: OrganizationAccess, issueId: string): Promise<IssueRow> {
-    const issue = await this.readModel.find(organization.id, issueId);
-    if (!issue) throw new NotFoundException();
-    return issue;
+  private issue(organization: OrganizationAccess, issueId: string): Promise<IssueRow> {
+    return this.readModel.require(organization.id, issueId);
   }
 
   private project(organization: OrganizationAccess, idOrSlug: string): Promise<ProjectSummary> {

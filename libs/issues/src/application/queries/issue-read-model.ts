@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, NotFoundException } from '@nestjs/common';
 import { Database, type Sql } from '@faultline/platform';
 import type { IssueAssignee } from '../../domain';
 import { ISSUE_SORTS, type IssueSearch, type IssueSort } from './issue-search';
@@ -93,6 +93,13 @@ const likePattern = (text: string): string => `%${text.replace(/[\\%_]/g, (char)
 @Injectable()
 export class IssueReadModel {
   constructor(private readonly database: Database) {}
+
+  /** The organization's issue by numeric id or short id, or a 404 for the caller's request. */
+  async require(organizationId: string, idOrShortId: string): Promise<IssueRow> {
+    const issue = await this.find(organizationId, idOrShortId);
+    if (!issue) throw new NotFoundException();
+    return issue;
+  }
 
   /** An issue of the organization (optionally of one project) by numeric id or short id. */
   async find(organizationId: string, idOrShortId: string, projectId?: string, sql: Sql = this.database): Promise<IssueRow | null> {
