@@ -62,7 +62,7 @@ const KEY_CACHE_MS = 5_000;
  */
 @Injectable()
 export class AcceptEnvelope {
-  private readonly keys = new Map<string, { access: ProjectKeyAccess | null; expiresAt: number }>();
+  private readonly keys = new Map<string, { access: Promise<ProjectKeyAccess | null>; expiresAt: number }>();
 
   constructor(
     private readonly database: Database,
@@ -91,7 +91,7 @@ export class AcceptEnvelope {
     if (key.projectId !== request.projectId) return { status: 403, body: { detail: 'The DSN key does not belong to this project' } };
     if (!key.isActive) return { status: 403, body: { detail: 'The DSN key is disabled' } };
 
-    const events: Array<{ eventId: string; payload: unknown }> = [];
+    const events: Array<{ eventId: string; payload: string }> = [];
     const outcomes: OutcomeRow[] = [];
     for (const [index, item] of envelope.items.entries()) {
       const category = categoryOf(item.type);
@@ -100,48 +100,51 @@ export class AcceptEnvelope {
       if (item.payload.length > INGEST_LIMITS.maxEventBytes) {
         return { status: 413, body: { detail: `item ${index + 1}: event of ${item.payload.length} bytes exceeds ${INGEST_LIMITS.maxEventBytes}` } };
       }
+      const text = item.payload.toString('utf8');
       let payload: Record<string, unknown>;
       try {
-        payload = JSON.parse(item.payload.toString('utf8')) as Record<string, unknown>;
+        payload = JSON.parse(text) as Record<string, unknown>;
       } catch {
         return { status: 400, body: { detail: `item ${index + 1}: event payload is not valid JSON` } };
       }
       if (payload === null || typeof payload !== 'object' || Array.isArray(payload as unknown)) {
         return { status: 400, body: { detail: `item ${index + 1}: event payload must be a JSON object` } };
       }
-      const eventId = eventIdOf(payload, envelope.header.event_id);
-      events.push({ eventId, payload: { ...payload, event_id: eventId } });
+      // Stored as sent: the queue row's event_id wins over the payload's when the worker reads it.
+      events.push({ eventId: eventIdOf(payload, envelope.header.event_id), payload: text });
     }
 
-    return this.database.transaction(async (tx) => {
-      if (key.rateLimit && events.length > 0) {
-        const window = await this.queue.countAgainstRateLimit(tx, key.keyId, key.rateLimit.windowSeconds, events.length, this.clock.now());
-        if (window.count > key.rateLimit.count) {
-          await this.queue.recordOutcomes(tx, [
-            ...outcomes,
-            { projectId: key.projectId, outcome: 'rejected', category: 'error', quantity: events.length, reason: 'key_quota' },
-          ]);
-          const retryAfterSeconds = Math.max(1, Math.ceil((window.windowEnds.getTime() - this.clock.now().getTime()) / 1000));
-          return { status: 429, body: { detail: 'Rate limit of this DSN key exceeded' }, retryAfterSeconds };
-        }
+    if (key.rateLimit && events.length > 0) {
+      const now = this.clock.now();
+      const window = await this.queue.countAgainstRateLimit(this.database, key.keyId, key.rateLimit.windowSeconds, events.length, now);
+      if (window.count > key.rateLimit.count) {
+        await this.queue.admit({
+          events: [],
+          outcomes: [...outcomes, { projectId: key.projectId, outcome: 'rejected', category: 'error', quantity: events.length, reason: 'key_quota' }],
+        });
+        const retryAfterSeconds = Math.max(1, Math.ceil((window.windowEnds.getTime() - now.getTime()) / 1000));
+        return { status: 429, body: { detail: 'Rate limit of this DSN key exceeded' }, retryAfterSeconds };
       }
-      await this.queue.enqueue(
-        tx,
-        events.map((event) => ({ ...event, projectId: key.projectId, projectSlug: key.projectSlug, organizationId: key.organizationId, clientIp: request.clientIp })),
-      );
-      await this.queue.recordOutcomes(tx, outcomes);
-      tx.afterCommit(onCommitted);
-      return { status: 200, body: { id: events[0]?.eventId ?? envelope.header.event_id ?? null } };
+    }
+    await this.queue.admit({
+      events: events.map((event) => ({
+        ...event, projectId: key.projectId, projectSlug: key.projectSlug, organizationId: key.organizationId, clientIp: request.clientIp,
+      })),
+      outcomes,
     });
+    onCommitted();
+    return { status: 200, body: { id: events[0]?.eventId ?? envelope.header.event_id ?? null } };
   }
 
-  private async findKey(publicKey: string): Promise<ProjectKeyAccess | null> {
+  /** Cached briefly, one lookup in flight per key: a burst from one SDK costs one query. */
+  private findKey(publicKey: string): Promise<ProjectKeyAccess | null> {
     const now = Date.now();
     const cached = this.keys.get(publicKey);
     if (cached && cached.expiresAt > now) return cached.access;
-    const access = await this.queries.execute<FindProjectKeyQuery, ProjectKeyAccess | null>(new FindProjectKeyQuery(publicKey));
+    const access = this.queries.execute<FindProjectKeyQuery, ProjectKeyAccess | null>(new FindProjectKeyQuery(publicKey));
     if (this.keys.size > 10_000) this.keys.clear();
     this.keys.set(publicKey, { access, expiresAt: now + KEY_CACHE_MS });
+    access.catch(() => this.keys.delete(publicKey));
     return access;
   }
 }

@@ -11,6 +11,8 @@ import { RollupsRepository, type TagObservation, type UserObservation } from '..
 const BATCH_SIZE = 200;
 const IDLE_POLL_MS = 250;
 const MAX_ATTEMPTS = 10;
+/** Batches in flight per process: one is normalising and storing while another holds the hot rows. */
+const CONCURRENT_BATCHES = 2;
 
 /** The user's identifier as Sentry tags it (`id:`, `username:`, `email:`, `ip:`) and its hash. */
 export function userIdentity(user: NormalizedEvent['user']): { tagValue: string; hash: string } | undefined {
@@ -32,9 +34,8 @@ export class EventProcessor implements BackgroundWorker {
   readonly name = 'ingest.event-processor';
   private readonly logger = new Logger('EventProcessor');
   private running = false;
-  private loop?: Promise<void>;
-  private timer?: NodeJS.Timeout;
-  private wakeUp?: () => void;
+  private loops?: Promise<unknown>;
+  private readonly sleepers = new Set<() => void>();
 
   constructor(
     private readonly database: Database,
@@ -48,18 +49,17 @@ export class EventProcessor implements BackgroundWorker {
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.loop = this.run();
+    this.loops = Promise.all(Array.from({ length: CONCURRENT_BATCHES }, () => this.run()));
   }
 
   async stop(): Promise<void> {
     this.running = false;
     this.wake();
-    await this.loop;
+    await this.loops;
   }
 
   wake(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.wakeUp?.();
+    for (const wakeUp of this.sleepers) wakeUp();
   }
 
   /** Processes until the queue is empty; answers how many events were handled (tests, CLI). */
@@ -83,8 +83,14 @@ export class EventProcessor implements BackgroundWorker {
       }
       if (handled === 0 && this.running) {
         await new Promise<void>((resolve) => {
-          this.wakeUp = resolve;
-          this.timer = setTimeout(resolve, IDLE_POLL_MS);
+          const timer = setTimeout(wakeUp, IDLE_POLL_MS);
+          const sleepers = this.sleepers;
+          function wakeUp() {
+            clearTimeout(timer);
+            sleepers.delete(wakeUp);
+            resolve();
+          }
+          sleepers.add(wakeUp);
         });
       }
     }
@@ -94,9 +100,12 @@ export class EventProcessor implements BackgroundWorker {
     return this.database.transaction(async (tx) => {
       const claimed = await this.queue.claim(tx, BATCH_SIZE);
       const outcomes = await this.queue.claimOutcomes(tx, 5000);
-      await this.rollups.addStats(tx, outcomes.map((o) => ({ projectId: o.project_id, stat: o.outcome, at: o.recorded_at, quantity: o.quantity })));
-      if (claimed.length === 0) return outcomes.length > 0 ? 1 : 0;
-      await this.process(tx, claimed);
+      const received = outcomes.map((o) => ({ projectId: o.project_id, stat: o.outcome, at: o.recorded_at, quantity: o.quantity }));
+      if (claimed.length === 0) {
+        await this.rollups.addStats(tx, received);
+        return outcomes.length > 0 ? 1 : 0;
+      }
+      await this.process(tx, claimed, received);
       return claimed.length;
     });
   }
@@ -113,7 +122,7 @@ export class EventProcessor implements BackgroundWorker {
         if (!event) return false;
         await tx.execute('SAVEPOINT one_event');
         try {
-          await this.process(tx, [event]);
+          await this.process(tx, [event], []);
           await tx.execute('RELEASE SAVEPOINT one_event');
         } catch (error) {
           await tx.execute('ROLLBACK TO SAVEPOINT one_event');
@@ -129,16 +138,20 @@ export class EventProcessor implements BackgroundWorker {
     return handled;
   }
 
-  private async process(tx: Transaction, claimed: QueuedEvent[]): Promise<void> {
+  /**
+   * Rows every batch updates (issue counters, tag values, users, stats buckets) come last, so a
+   * concurrent batch waits for them only at the end of this one.
+   */
+  private async process(tx: Transaction, claimed: QueuedEvent[], counted: StatCount[]): Promise<void> {
     const ingested: IngestedEvent[] = [];
     const normalized = new Map<string, NormalizedEvent>();
     const tags = new Map<string, TagObservation>();
     const users: UserObservation[] = [];
-    const generated: Array<{ projectId: string; stat: string; at: Date; quantity: number }> = [];
+    const generated: StatCount[] = [...counted];
     for (const queued of claimed) {
       let event: NormalizedEvent;
       try {
-        event = normalizeEvent(queued.payload, { receivedAt: queued.received_at, clientIp: queued.client_ip ?? undefined });
+        event = normalizeEvent({ ...(JSON.parse(queued.payload) as object), event_id: queued.event_id }, { receivedAt: queued.received_at, clientIp: queued.client_ip ?? undefined });
       } catch (error) {
         // Accepted but unusable: counted, never retried (it would fail the same way forever).
         this.logger.warn(`dropping event ${queued.event_id}: ${error instanceof Error ? error.message : String(error)}`);
@@ -212,6 +225,13 @@ export class EventProcessor implements BackgroundWorker {
     await this.rollups.addUsers(tx, dedupe(users));
     await this.rollups.addStats(tx, generated);
   }
+}
+
+interface StatCount {
+  projectId: string;
+  stat: string;
+  at: Date;
+  quantity: number;
 }
 
 function dedupe(users: UserObservation[]): UserObservation[] {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Sql } from '@faultline/platform';
+import { Database, type Sql } from '@faultline/platform';
 
 export type Outcome = 'received' | 'rejected' | 'blacklisted' | 'generated';
 
@@ -11,7 +11,7 @@ export interface QueuedEvent {
   event_id: string;
   received_at: Date;
   client_ip: string | null;
-  payload: unknown;
+  payload: string;
   attempts: number;
 }
 
@@ -23,35 +23,102 @@ export interface OutcomeRow {
   reason?: string;
 }
 
-/** The durable hand-off between the SDK endpoints and the processing workers. */
+export interface QueueRow {
+  projectId: string;
+  projectSlug: string;
+  organizationId: string;
+  eventId: string;
+  clientIp?: string;
+  /** The event item as the SDK sent it (JSON text); the worker parses it. */
+  payload: string;
+}
+
+export interface Admission {
+  readonly events: readonly QueueRow[];
+  readonly outcomes: readonly OutcomeRow[];
+}
+
+interface PendingAdmission {
+  readonly admission: Admission;
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/** Concurrent statements writing admissions; the rest wait and go together in the next one. */
+const MAX_CONCURRENT_WRITES = 2;
+const MAX_EVENTS_PER_WRITE = 500;
+
+/**
+ * The durable hand-off between the SDK endpoints and the processing workers.
+ *
+ * Admissions are written by group commit: while a write is in flight, concurrent accepts queue up
+ * in memory and then go to PostgreSQL together, as one statement (its own transaction), and every
+ * caller is answered after that statement commits. One round trip and one WAL flush serve many
+ * SDK requests, and an SDK still hears 200 only once its events are durable.
+ */
 @Injectable()
 export class IngestQueueRepository {
-  async enqueue(
-    sql: Sql,
-    rows: Array<{ projectId: string; projectSlug: string; organizationId: string; eventId: string; clientIp?: string; payload: unknown }>,
-  ): Promise<void> {
-    if (rows.length === 0) return;
-    const params: unknown[] = [];
-    const values = rows.map((row) => {
-      params.push(row.projectId, row.projectSlug, row.organizationId, row.eventId, row.clientIp ?? null, JSON.stringify(row.payload));
-      const at = params.length - 6;
-      return `($${at + 1}::bigint, $${at + 2}, $${at + 3}::bigint, $${at + 4}, $${at + 5}, $${at + 6}::jsonb)`;
+  private readonly pending: PendingAdmission[] = [];
+  private writing = 0;
+
+  constructor(private readonly database: Database) {}
+
+  admit(admission: Admission): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.pending.push({ admission, resolve, reject });
+      this.writeNext();
     });
-    await sql.execute(
-      `INSERT INTO ingest_queue (project_id, project_slug, organization_id, event_id, client_ip, payload) VALUES ${values.join(', ')}`,
-      params,
-    );
   }
 
-  async recordOutcomes(sql: Sql, rows: OutcomeRow[]): Promise<void> {
-    if (rows.length === 0) return;
-    const params: unknown[] = [];
-    const values = rows.map((row) => {
-      params.push(row.projectId, row.outcome, row.category, row.quantity, row.reason ?? null);
-      const at = params.length - 5;
-      return `($${at + 1}::bigint, $${at + 2}, $${at + 3}, $${at + 4}::integer, $${at + 5})`;
+  private writeNext(): void {
+    while (this.writing < MAX_CONCURRENT_WRITES && this.pending.length > 0) {
+      const group: PendingAdmission[] = [];
+      let events = 0;
+      while (this.pending.length > 0 && (group.length === 0 || events + this.pending[0].admission.events.length <= MAX_EVENTS_PER_WRITE)) {
+        const next = this.pending.shift() as PendingAdmission;
+        events += next.admission.events.length;
+        group.push(next);
+      }
+      this.writing++;
+      this.write(group.map((entry) => entry.admission)).then(
+        () => group.forEach((entry) => entry.resolve()),
+        (error: unknown) => group.forEach((entry) => entry.reject(error)),
+      ).finally(() => {
+        this.writing--;
+        this.writeNext();
+      });
+    }
+  }
+
+  /**
+   * Both inserts in one statement: atomic without a BEGIN/COMMIT round trip each. Payloads go as
+   * plain parameters (a text[] parameter would cost an escaping pass over every byte).
+   */
+  private async write(admissions: readonly Admission[]): Promise<void> {
+    const events = admissions.flatMap((admission) => admission.events);
+    const outcomes = admissions.flatMap((admission) => admission.outcomes);
+    const params: unknown[] = [
+      outcomes.map((row) => row.projectId),
+      outcomes.map((row) => row.outcome),
+      outcomes.map((row) => row.category),
+      outcomes.map((row) => row.quantity),
+      outcomes.map((row) => row.reason ?? null),
+    ];
+    const values = events.map((row) => {
+      params.push(row.projectId, row.projectSlug, row.organizationId, row.eventId, row.clientIp ?? null, row.payload);
+      const at = params.length - 6;
+      return `($${at + 1}::bigint, $${at + 2}, $${at + 3}::bigint, $${at + 4}, $${at + 5}, $${at + 6})`;
     });
-    await sql.execute(`INSERT INTO ingest_outcomes (project_id, outcome, category, quantity, reason) VALUES ${values.join(', ')}`, params);
+    const outcomesInsert = `INSERT INTO ingest_outcomes (project_id, outcome, category, quantity, reason)
+       SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::integer[], $5::text[])`;
+    await this.database.execute(
+      values.length === 0
+        ? outcomesInsert
+        : `WITH queued AS (
+             INSERT INTO ingest_queue (project_id, project_slug, organization_id, event_id, client_ip, payload) VALUES ${values.join(', ')})
+           ${outcomesInsert}`,
+      params,
+    );
   }
 
   /** Takes due events off the queue inside `tx`; other workers skip them while `tx` is open. */
@@ -69,10 +136,10 @@ export class IngestQueueRepository {
     const delaySeconds = Math.min(3600, 2 ** Math.min(event.attempts, 12));
     await sql.execute(
       `INSERT INTO ingest_queue (project_id, project_slug, organization_id, event_id, received_at, client_ip, payload, attempts, available_at, last_error)
-       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, now() + make_interval(secs => $9), $10)`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now() + make_interval(secs => $9), $10)`,
       [
         event.project_id, event.project_slug, event.organization_id, event.event_id, event.received_at, event.client_ip,
-        JSON.stringify(event.payload), event.attempts + 1, delaySeconds, error.slice(0, 2000),
+        event.payload, event.attempts + 1, delaySeconds, error.slice(0, 2000),
       ],
     );
   }

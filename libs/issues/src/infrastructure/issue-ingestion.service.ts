@@ -9,6 +9,11 @@ interface IssueRow {
   status: string;
 }
 
+interface FoundIssue {
+  id: string;
+  isNew: boolean;
+}
+
 const LEVELS: ReadonlySet<string> = new Set(ISSUE_LEVELS);
 
 /** Groups a batch of processed events into issues: creates new ones, reopens regressed ones. */
@@ -18,69 +23,120 @@ export class IssueIngestionService extends IssueIngestion {
     super();
   }
 
+  /**
+   * A handful of statements per batch whatever the number of issues it touches. Concurrent
+   * batches overlap: issue rows are locked only at the end (the same order for every worker, so
+   * batches cannot deadlock), and storing events takes key-share locks that do not wait for them.
+   */
   async recordEvents(tx: Transaction, events: readonly IngestedEvent[]): Promise<RecordedIssueEvent[]> {
     const groups = new Map<string, IngestedEvent[]>();
     for (const event of events) {
-      const key = `${event.projectId}|${event.fingerprintHash}`;
-      groups.set(key, [...(groups.get(key) ?? []), event]);
+      const key = groupKey(event.projectId, event.fingerprintHash);
+      const group = groups.get(key);
+      if (group) group.push(event);
+      else groups.set(key, [event]);
     }
-    // Existing issues are locked in key order, the same for every worker, so batches cannot
-    // deadlock; new issues are then created in arrival order, so short ids follow first sight.
-    const existing = new Map<string, IssueRow>();
-    for (const key of [...groups.keys()].sort()) {
-      const row = await this.lockIssue(tx, (groups.get(key) as IngestedEvent[])[0]);
-      if (row) existing.set(key, row);
+    const existing = await this.findIssues(tx, [...groups.values()].map((group) => group[0]));
+    const missing = [...groups.keys()].filter((key) => !existing.has(key));
+    if (missing.length > 0) {
+      // Another batch may be creating the same issue: one creator per fingerprint, the rest use its issue.
+      await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended(key, 0)) FROM unnest($1::text[]) AS key ORDER BY key`, [
+        [...missing].sort().map((key) => `issue:${key}`),
+      ]);
+      const created = await this.findIssues(tx, missing.map((key) => (groups.get(key) as IngestedEvent[])[0]));
+      // In arrival order, so short ids follow first sight.
+      for (const key of missing) {
+        existing.set(key, created.get(key) ?? { ...(await this.createIssue(tx, (groups.get(key) as IngestedEvent[])[0])), isNew: true });
+      }
     }
+    const issueOf = (event: IngestedEvent) => existing.get(groupKey(event.projectId, event.fingerprintHash)) as FoundIssue;
+
+    const inserted = await this.insertEvents(tx, events, (event) => issueOf(event).id);
+    const insertedByIssue = new Map<string, IngestedEvent[]>();
+    for (const event of inserted) {
+      const list = insertedByIssue.get(issueOf(event).id);
+      if (list) list.push(event);
+      else insertedByIssue.set(issueOf(event).id, [event]);
+    }
+    if (insertedByIssue.size === 0) return [];
+    const locked = await tx.query<IssueRow>(`SELECT id, status FROM issues WHERE id = ANY($1::bigint[]) ORDER BY id FOR NO KEY UPDATE`, [
+      [...insertedByIssue.keys()],
+    ]);
+    for (const row of locked) {
+      const issueEvents = insertedByIssue.get(String(row.id)) as IngestedEvent[];
+      if (row.status !== 'unresolved' && !issueOf(issueEvents[0]).isNew) await this.recordRecurrence(tx, String(row.id), issueEvents);
+    }
+    const newUsers = await this.addUsers(tx, insertedByIssue);
+    await this.updateCounters(tx, insertedByIssue, newUsers);
+
     const recorded: RecordedIssueEvent[] = [];
-    for (const [key, group] of groups) {
-      const row = existing.get(key);
-      recorded.push(...(await this.recordGroup(tx, group, row ?? (await this.createIssue(tx, group[0])), !row)));
+    for (const [issueId, issueEvents] of insertedByIssue) {
+      const { isNew } = issueOf(issueEvents[0]);
+      issueEvents.forEach((event, index) => recorded.push({ projectId: event.projectId, eventId: event.eventId, issueId, isNewIssue: isNew && index === 0 }));
     }
     return recorded;
   }
 
-  private async recordGroup(tx: Transaction, events: IngestedEvent[], issue: IssueRow, isNewIssue: boolean): Promise<RecordedIssueEvent[]> {
-    const inserted = await this.insertEvents(tx, issue.id, events);
-    if (inserted.length === 0) return [];
-    if (!isNewIssue && issue.status !== 'unresolved') {
-      const aggregate = await this.issues.load(tx, issue.id);
-      if (aggregate) {
-        // An issue ignored until N more events needs the count since it was ignored, this batch included.
-        const ignoredAt = aggregate.status === 'ignored' ? aggregate.ignoreConditions?.ignoredAt : undefined;
-        const afterIgnore = (event: IngestedEvent) => ignoredAt !== undefined && Date.parse(event.receivedAt) >= Date.parse(ignoredAt);
-        let sinceIgnored = ignoredAt
-          ? (await this.countSince(tx, issue.id, ignoredAt)) - inserted.filter(afterIgnore).length
-          : undefined;
-        for (const event of inserted) {
-          if (sinceIgnored !== undefined && afterIgnore(event)) sinceIgnored++;
-          aggregate.recordNewEvent(event.receivedAt, event.eventId, sinceIgnored);
-        }
-        await this.issues.save(tx, aggregate);
-      }
-    }
-    const newUsers = await this.addUsers(tx, issue.id, inserted);
-    const byTime = [...inserted].sort((a, b) => a.occurredAt.localeCompare(b.occurredAt));
-    const [earliest, latest] = [byTime[0], byTime[byTime.length - 1]];
-    await tx.execute(
-      `UPDATE issues SET times_seen = times_seen + $2, user_count = user_count + $3,
-              last_seen = GREATEST(last_seen, $4::timestamptz), first_seen = LEAST(first_seen, $5::timestamptz), last_event_id = $6
-       WHERE id = $1`,
-      [issue.id, inserted.length, newUsers, latest.occurredAt, earliest.occurredAt, latest.eventId],
+  private async findIssues(tx: Transaction, firsts: readonly IngestedEvent[]): Promise<Map<string, FoundIssue>> {
+    const rows = await tx.query<{ id: string; project_id: string; fingerprint_hash: string }>(
+      `SELECT id, project_id, fingerprint_hash FROM issues
+       WHERE (project_id, fingerprint_hash) IN (SELECT * FROM unnest($1::bigint[], $2::text[]))`,
+      [firsts.map((event) => event.projectId), firsts.map((event) => event.fingerprintHash)],
     );
-    return inserted.map((event, index) => ({ projectId: event.projectId, eventId: event.eventId, issueId: issue.id, isNewIssue: isNewIssue && index === 0 }));
+    return new Map(rows.map((row) => [groupKey(row.project_id, row.fingerprint_hash), { id: String(row.id), isNew: false }]));
+  }
+
+  /** New events of a resolved or ignored issue: the aggregate decides whether it comes back. */
+  private async recordRecurrence(tx: Transaction, issueId: string, inserted: IngestedEvent[]): Promise<void> {
+    const aggregate = await this.issues.load(tx, issueId);
+    if (!aggregate) return;
+    // An issue ignored until N more events needs the count since it was ignored, this batch included.
+    const ignoredAt = aggregate.status === 'ignored' ? aggregate.ignoreConditions?.ignoredAt : undefined;
+    const afterIgnore = (event: IngestedEvent) => ignoredAt !== undefined && Date.parse(event.receivedAt) >= Date.parse(ignoredAt);
+    let sinceIgnored = ignoredAt ? (await this.countSince(tx, issueId, ignoredAt)) - inserted.filter(afterIgnore).length : undefined;
+    for (const event of inserted) {
+      if (sinceIgnored !== undefined && afterIgnore(event)) sinceIgnored++;
+      aggregate.recordNewEvent(event.receivedAt, event.eventId, sinceIgnored);
+    }
+    await this.issues.save(tx, aggregate);
+  }
+
+  private async updateCounters(tx: Transaction, insertedByIssue: Map<string, IngestedEvent[]>, newUsers: Map<string, number>): Promise<void> {
+    if (insertedByIssue.size === 0) return;
+    const ids: string[] = [];
+    const counts: number[] = [];
+    const users: number[] = [];
+    const lastSeen: string[] = [];
+    const firstSeen: string[] = [];
+    const lastEventIds: string[] = [];
+    for (const [issueId, issueEvents] of insertedByIssue) {
+      let earliest = issueEvents[0];
+      let latest = issueEvents[0];
+      for (const event of issueEvents) {
+        if (event.occurredAt < earliest.occurredAt) earliest = event;
+        if (event.occurredAt >= latest.occurredAt) latest = event;
+      }
+      ids.push(issueId);
+      counts.push(issueEvents.length);
+      users.push(newUsers.get(issueId) ?? 0);
+      lastSeen.push(latest.occurredAt);
+      firstSeen.push(earliest.occurredAt);
+      lastEventIds.push(latest.eventId);
+    }
+    await tx.execute(
+      `UPDATE issues SET times_seen = issues.times_seen + v.seen, user_count = issues.user_count + v.users,
+              last_seen = GREATEST(issues.last_seen, v.last_seen), first_seen = LEAST(issues.first_seen, v.first_seen),
+              last_event_id = v.last_event_id
+       FROM unnest($1::bigint[], $2::integer[], $3::integer[], $4::timestamptz[], $5::timestamptz[], $6::text[])
+         AS v (id, seen, users, last_seen, first_seen, last_event_id)
+       WHERE issues.id = v.id`,
+      [ids, counts, users, lastSeen, firstSeen, lastEventIds],
+    );
   }
 
   private async countSince(tx: Transaction, issueId: string, since: string): Promise<number> {
     const [row] = await tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM error_events WHERE issue_id = $1 AND received_at >= $2`, [issueId, since]);
     return row.n;
-  }
-
-  private async lockIssue(tx: Transaction, event: IngestedEvent): Promise<IssueRow | undefined> {
-    const [row] = await tx.query<IssueRow>(
-      `SELECT id, status FROM issues WHERE project_id = $1 AND fingerprint_hash = $2 FOR UPDATE`,
-      [event.projectId, event.fingerprintHash],
-    );
-    return row;
   }
 
   private async createIssue(tx: Transaction, event: IngestedEvent): Promise<IssueRow> {
@@ -115,28 +171,44 @@ export class IssueIngestionService extends IssueIngestion {
   }
 
   /** Stores the events; an event id seen before (an SDK retry) is stored and counted once. */
-  private async insertEvents(tx: Transaction, issueId: string, events: IngestedEvent[]): Promise<IngestedEvent[]> {
+  private async insertEvents(tx: Transaction, events: readonly IngestedEvent[], issueIdOf: (event: IngestedEvent) => string): Promise<IngestedEvent[]> {
     const params: unknown[] = [];
     const values = events.map((event) => {
-      params.push(event.projectId, issueId, event.eventId, event.occurredAt, event.receivedAt, JSON.stringify(event.data));
+      params.push(event.projectId, issueIdOf(event), event.eventId, event.occurredAt, event.receivedAt, JSON.stringify(event.data));
       const at = params.length - 6;
-      return `($${at + 1}::bigint, $${at + 2}::bigint, $${at + 3}, $${at + 4}::timestamptz, $${at + 5}::timestamptz, $${at + 6}::jsonb)`;
+      return `($${at + 1}::bigint, $${at + 2}::bigint, $${at + 3}, $${at + 4}::timestamptz, $${at + 5}::timestamptz, $${at + 6}::json)`;
     });
-    const rows = await tx.query<{ event_id: string }>(
+    const rows = await tx.query<{ project_id: string; event_id: string }>(
       `INSERT INTO error_events (project_id, issue_id, event_id, occurred_at, received_at, data) VALUES ${values.join(', ')}
-       ON CONFLICT (project_id, event_id) DO NOTHING RETURNING event_id`,
+       ON CONFLICT (project_id, event_id) DO NOTHING RETURNING project_id, event_id`,
       params,
     );
-    const stored = new Set(rows.map((row) => row.event_id));
-    return events.filter((event) => stored.delete(event.eventId));
+    const stored = new Set(rows.map((row) => `${row.project_id}|${row.event_id}`));
+    return events.filter((event) => stored.delete(`${event.projectId}|${event.eventId}`));
   }
 
-  private async addUsers(tx: Transaction, issueId: string, events: IngestedEvent[]): Promise<number> {
-    const hashes = [...new Set(events.map((event) => event.userHash).filter((hash): hash is string => !!hash))];
-    if (hashes.length === 0) return 0;
-    return tx.execute(
-      `INSERT INTO issue_users (issue_id, user_hash) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING`,
-      [issueId, hashes],
+  /** Answers, per issue, how many of its users it had not seen before. */
+  private async addUsers(tx: Transaction, insertedByIssue: Map<string, IngestedEvent[]>): Promise<Map<string, number>> {
+    const issueIds: string[] = [];
+    const hashes: string[] = [];
+    for (const [issueId, issueEvents] of insertedByIssue) {
+      for (const hash of new Set(issueEvents.map((event) => event.userHash).filter((hash): hash is string => !!hash))) {
+        issueIds.push(issueId);
+        hashes.push(hash);
+      }
+    }
+    const newUsers = new Map<string, number>();
+    if (hashes.length === 0) return newUsers;
+    const rows = await tx.query<{ issue_id: string }>(
+      `INSERT INTO issue_users (issue_id, user_hash) SELECT * FROM unnest($1::bigint[], $2::text[])
+       ON CONFLICT DO NOTHING RETURNING issue_id`,
+      [issueIds, hashes],
     );
+    for (const row of rows) newUsers.set(String(row.issue_id), (newUsers.get(String(row.issue_id)) ?? 0) + 1);
+    return newUsers;
   }
+}
+
+function groupKey(projectId: string, fingerprintHash: string): string {
+  return `${projectId}|${fingerprintHash}`;
 }
