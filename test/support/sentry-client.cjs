@@ -23,6 +23,7 @@ async function main() {
     // The same error from the same place, twice: one issue with two events.
     checkout: () => [150, 175],
     once: () => [200],
+    'error-only': () => [300],
   };
   for (const amount of scenarios[scenario]()) {
     try {
@@ -31,7 +32,7 @@ async function main() {
       Sentry.captureException(error);
     }
   }
-  Sentry.captureMessage(`Inventory low for item ${Math.floor(Math.random() * 1000)}`, 'warning');
+  if (scenario !== 'error-only') Sentry.captureMessage(`Inventory low for item ${Math.floor(Math.random() * 1000)}`, 'warning');
   const flushed = await Sentry.flush(10000);
   if (!flushed) {
     console.error('sentry-client: flush timed out');

@@ -14,6 +14,12 @@ export interface RecordOptions {
 export type CommittedListener = (events: readonly RecordedEvent[]) => void;
 
 /**
+ * Runs inside the transaction that appends the events, so what it writes (webhook deliveries, for
+ * one) commits or rolls back with them.
+ */
+export type AppendedHandler = (tx: Transaction, events: readonly RecordedEvent[]) => Promise<void>;
+
+/**
  * What command handlers use to record their events in their own transaction: an append that, once
  * the transaction commits, tells this process's listeners (subscription runners wake at once
  * instead of at their next poll). The tables stay the truth; a listener that misses a call loses
@@ -21,6 +27,7 @@ export type CommittedListener = (events: readonly RecordedEvent[]) => void;
  */
 export class EventRecorder {
   private readonly listeners = new Set<CommittedListener>();
+  private readonly appendedHandlers = new Set<AppendedHandler>();
 
   constructor(private readonly eventStore: EventStore) {}
 
@@ -39,7 +46,7 @@ export class EventRecorder {
     const recorded = await this.eventStore.append(
       tx, streamId, streamType, options.expectedVersion ?? 'any', events, options.metadata,
     );
-    if (recorded.length > 0) tx.afterCommit(() => this.notify(recorded));
+    await this.appended(tx, recorded);
     return recorded;
   }
 
@@ -49,7 +56,7 @@ export class EventRecorder {
     entries: ReadonlyArray<{ streamId: string; streamType: string; event: DomainEvent; metadata?: EventMetadata }>,
   ): Promise<RecordedEvent[]> {
     const recorded = await this.eventStore.startStreams(tx, entries);
-    if (recorded.length > 0) tx.afterCommit(() => this.notify(recorded));
+    await this.appended(tx, recorded);
     return recorded;
   }
 
@@ -57,6 +64,18 @@ export class EventRecorder {
   onCommitted(listener: CommittedListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Registers a handler that runs in every appending transaction; answers a function that removes it. */
+  onAppended(handler: AppendedHandler): () => void {
+    this.appendedHandlers.add(handler);
+    return () => this.appendedHandlers.delete(handler);
+  }
+
+  private async appended(tx: Transaction, recorded: RecordedEvent[]): Promise<void> {
+    if (recorded.length === 0) return;
+    for (const handler of this.appendedHandlers) await handler(tx, recorded);
+    tx.afterCommit(() => this.notify(recorded));
   }
 
   private notify(events: readonly RecordedEvent[]): void {

@@ -1,5 +1,5 @@
 export type { ExpectedVersion, GlobalPosition, ReadAllFilter } from './contracts';
-export { EventRecorder, type CommittedListener, type RecordOptions } from './event-recorder';
+export { EventRecorder, type AppendedHandler, type CommittedListener, type RecordOptions } from './event-recorder';
 export { EventStore } from './event-store';
 export { EventStoreModule } from './event-store.module';
 export {

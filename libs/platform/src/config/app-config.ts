@@ -16,6 +16,7 @@ export interface AppConfig {
   readonly defaultProjectFeatures: readonly string[];
   /** Raw SDK events older than this many days are pruned. */
   readonly eventRetentionDays: number;
+  readonly webhooks: WebhookConfig;
   readonly bootstrap: {
     readonly token?: string;
     readonly org: string;
@@ -23,6 +24,28 @@ export interface AppConfig {
     readonly email: string;
   };
 }
+
+export interface WebhookConfig {
+  /** `X-<brand>-Hook-Signature` */
+  readonly headerBrand: string;
+  /** One deadline over connect, response headers and body. */
+  readonly timeoutMs: number;
+  readonly allowPrivate: boolean;
+  /** Ranges reachable even when private (e.g. an internal receiver's network). */
+  readonly allowedCidrs: readonly string[];
+  /** Seconds to wait before each retry; the delivery fails once they run out. */
+  readonly retryScheduleSeconds: readonly number[];
+  /** A target failing every attempt for this long is disabled. */
+  readonly disableAfterMs: number;
+  /** Requests in flight per process, and per target (one slow target never holds up the rest). */
+  readonly concurrency: number;
+  readonly targetConcurrency: number;
+  /** Delivery attempts older than this are pruned. */
+  readonly attemptRetentionDays: number;
+}
+
+/** About 27 hours with jitter, as Svix does: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
+export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000];
 
 export class ConfigError extends Error {}
 
@@ -80,12 +103,39 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 256 * 1024 * 1024),
     defaultProjectFeatures: list(env.DEFAULT_PROJECT_FEATURES, DEFAULT_PROJECT_FEATURES),
     eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 90, 1, 3650),
+    webhooks: webhookConfig(env),
     bootstrap: {
       token: env.BOOTSTRAP_TOKEN || undefined,
       org: env.BOOTSTRAP_ORG || 'faultline',
       project: env.BOOTSTRAP_PROJECT || 'default',
       email: env.BOOTSTRAP_EMAIL || 'admin@localhost',
     },
+  };
+}
+
+function webhookConfig(env: NodeJS.ProcessEnv): WebhookConfig {
+  const brand = env.WEBHOOK_HEADER_BRAND ?? 'Sentry';
+  if (!/^[A-Za-z0-9][A-Za-z0-9-]*$/.test(brand)) throw new ConfigError(`WEBHOOK_HEADER_BRAND must be letters, digits and -, got "${brand}"`);
+  const schedule = list(env.WEBHOOK_RETRY_SCHEDULE, DEFAULT_WEBHOOK_RETRY_SCHEDULE.map(String)).map(Number);
+  if (schedule.some((seconds) => !Number.isFinite(seconds) || seconds < 0 || seconds > 7 * 86_400)) {
+    throw new ConfigError(`WEBHOOK_RETRY_SCHEDULE must be comma-separated seconds (0 to 604800), got "${env.WEBHOOK_RETRY_SCHEDULE}"`);
+  }
+  const allowPrivate = env.WEBHOOK_ALLOW_PRIVATE ?? 'false';
+  if (!['true', 'false'].includes(allowPrivate)) throw new ConfigError(`WEBHOOK_ALLOW_PRIVATE must be true or false, got "${allowPrivate}"`);
+  const allowedCidrs = list(env.WEBHOOK_ALLOWED_CIDRS, []);
+  for (const cidr of allowedCidrs) {
+    if (!/^[0-9a-fA-F:.]+\/\d{1,3}$/.test(cidr)) throw new ConfigError(`WEBHOOK_ALLOWED_CIDRS: "${cidr}" is not a CIDR range`);
+  }
+  return {
+    headerBrand: brand,
+    timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 5000, 100, 60_000),
+    allowPrivate: allowPrivate === 'true',
+    allowedCidrs,
+    retryScheduleSeconds: schedule,
+    disableAfterMs: integer(env, 'WEBHOOK_DISABLE_AFTER_HOURS', 72, 1, 24 * 365) * 3_600_000,
+    concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 64, 1, 10_000),
+    targetConcurrency: integer(env, 'WEBHOOK_TARGET_CONCURRENCY', 8, 1, 1000),
+    attemptRetentionDays: integer(env, 'WEBHOOK_ATTEMPT_RETENTION_DAYS', 30, 1, 3650),
   };
 }
 

@@ -11,4 +11,5 @@ export interface ProjectSummary {
   readonly slug: string;
   readonly name: string;
   readonly platform: string | null;
+  readonly features: readonly string[];
 }

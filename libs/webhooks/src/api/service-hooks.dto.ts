@@ -1,0 +1,35 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, IsArray, IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
+
+export class CreateServiceHookDto {
+  @ApiProperty({ description: 'Absolute http(s) URL that receives the POSTs', maxLength: 2048 })
+  @IsString()
+  @MaxLength(2048)
+  url!: string;
+
+  @ApiProperty({ type: [String], description: 'event.alert and/or event.created' })
+  @IsArray()
+  @ArrayMaxSize(10)
+  @IsString({ each: true })
+  events!: string[];
+}
+
+export class UpdateServiceHookDto {
+  @ApiPropertyOptional({ maxLength: 2048 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2048)
+  url?: string;
+
+  @ApiPropertyOptional({ type: [String] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(10)
+  @IsString({ each: true })
+  events?: string[];
+
+  @ApiPropertyOptional({ description: 'false disables the hook (nothing is sent), true enables it again' })
+  @IsOptional()
+  @IsBoolean()
+  isActive?: boolean;
+}

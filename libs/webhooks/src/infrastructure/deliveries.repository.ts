@@ -1,0 +1,197 @@
+import { Injectable } from '@nestjs/common';
+import { Database, type Sql } from '@faultline/platform';
+
+export interface NewDelivery {
+  readonly guid: string;
+  readonly targetKind: string;
+  readonly targetId: string;
+  /** What caused it (an event-store event id, an alert fire): one delivery per target and cause. */
+  readonly cause: string;
+  readonly eventType: string;
+  /** Serialised once; the signature covers exactly these bytes. */
+  readonly body: string;
+}
+
+export interface ClaimedDelivery {
+  id: string;
+  guid: string;
+  target_kind: string;
+  target_id: string;
+  event_type: string;
+  body: string;
+  attempts: number;
+  created_at: Date;
+}
+
+export interface AttemptResult {
+  readonly deliveryId: string;
+  readonly status: 'pending' | 'delivered' | 'failed';
+  /** For status pending: when to try again. */
+  readonly nextAttemptAt?: Date;
+  readonly attemptedAt: Date;
+  readonly durationMs: number;
+  readonly statusCode: number | null;
+  readonly error: string | null;
+  readonly requestHeaders: Record<string, string>;
+  readonly requestBody: string;
+  readonly responseHeaders: Record<string, string> | null;
+  readonly responseBody: string | null;
+}
+
+export interface DeliveryRow {
+  id: string;
+  guid: string;
+  event_type: string;
+  status: string;
+  attempts: number;
+  next_attempt_at: Date;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: Date;
+  finished_at: Date | null;
+}
+
+export interface AttemptRow {
+  delivery_id: string;
+  attempted_at: Date;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+  request_headers: Record<string, string>;
+  request_body: string;
+  response_headers: Record<string, string> | null;
+  response_body: string | null;
+}
+
+/** Request bodies kept in the attempt log. */
+const LOGGED_REQUEST_BYTES = 4096;
+
+@Injectable()
+export class DeliveriesRepository {
+  constructor(private readonly database: Database) {}
+
+  /** In the caller's transaction, with the events that cause the deliveries; a repeated cause is ignored. */
+  async insert(tx: Sql, deliveries: readonly NewDelivery[]): Promise<number> {
+    if (deliveries.length === 0) return 0;
+    const params: unknown[] = [];
+    const values = deliveries.map((delivery) => {
+      params.push(delivery.guid, delivery.targetKind, delivery.targetId, delivery.cause, delivery.eventType, delivery.body);
+      const at = params.length - 6;
+      return `($${at + 1}, $${at + 2}, $${at + 3}, $${at + 4}, $${at + 5}, $${at + 6})`;
+    });
+    return tx.execute(
+      `INSERT INTO webhook_deliveries (guid, target_kind, target_id, cause, event_type, body) VALUES ${values.join(', ')}
+       ON CONFLICT (target_kind, target_id, cause, event_type) DO NOTHING`,
+      params,
+    );
+  }
+
+  /**
+   * Takes up to `limit` due deliveries, skipping those other workers hold and targets at their
+   * concurrency cap here. The lease is the new `next_attempt_at`: a worker that dies leaves the
+   * delivery due again when it ends.
+   */
+  async claim(limit: number, busyTargets: readonly string[], leaseSeconds: number): Promise<ClaimedDelivery[]> {
+    return this.database.query<ClaimedDelivery>(
+      `UPDATE webhook_deliveries d SET next_attempt_at = now() + make_interval(secs => $3), attempts = d.attempts + 1
+       FROM (SELECT id FROM webhook_deliveries
+             WHERE status = 'pending' AND next_attempt_at <= now() AND target_id <> ALL($2::text[])
+             ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED) due
+       WHERE d.id = due.id
+       RETURNING d.id, d.guid, d.target_kind, d.target_id, d.event_type, d.body, d.attempts, d.created_at`,
+      [limit, busyTargets, leaseSeconds],
+    );
+  }
+
+  /** Records finished attempts and their deliveries' new state, all in one statement. */
+  async complete(results: readonly AttemptResult[]): Promise<void> {
+    if (results.length === 0) return;
+    await this.database.execute(
+      `WITH result AS (
+         SELECT * FROM unnest($1::bigint[], $2::text[], $3::timestamptz[], $4::integer[], $5::text[])
+           AS r (id, status, next_attempt_at, status_code, error)
+       ), updated AS (
+         UPDATE webhook_deliveries d SET status = r.status, next_attempt_at = COALESCE(r.next_attempt_at, d.next_attempt_at),
+                last_status_code = r.status_code, last_error = r.error,
+                finished_at = CASE WHEN r.status = 'pending' THEN NULL ELSE now() END
+         FROM result r WHERE d.id = r.id
+       )
+       INSERT INTO webhook_attempts (delivery_id, attempted_at, duration_ms, status_code, error, request_headers, request_body, response_headers, response_body)
+       SELECT * FROM unnest($1::bigint[], $6::timestamptz[], $7::integer[], $4::integer[], $5::text[], $8::jsonb[], $9::text[], $10::jsonb[], $11::text[])`,
+      [
+        results.map((r) => r.deliveryId),
+        results.map((r) => r.status),
+        results.map((r) => r.nextAttemptAt?.toISOString() ?? null),
+        results.map((r) => r.statusCode),
+        results.map((r) => r.error),
+        results.map((r) => r.attemptedAt.toISOString()),
+        results.map((r) => Math.round(r.durationMs)),
+        results.map((r) => JSON.stringify(r.requestHeaders)),
+        results.map((r) => r.requestBody.slice(0, LOGGED_REQUEST_BYTES)),
+        results.map((r) => (r.responseHeaders ? JSON.stringify(r.responseHeaders) : null)),
+        results.map((r) => r.responseBody),
+      ],
+    );
+  }
+
+  /** Fails every pending delivery of a target that was disabled or removed. */
+  async failPending(sql: Sql, targetKind: string, targetIds: readonly string[], reason: string): Promise<void> {
+    if (targetIds.length === 0) return;
+    await sql.execute(
+      `UPDATE webhook_deliveries SET status = 'failed', last_error = $3, finished_at = now()
+       WHERE target_kind = $1 AND target_id = ANY($2::text[]) AND status = 'pending'`,
+      [targetKind, targetIds, reason],
+    );
+  }
+
+  async list(targetKind: string, targetId: string, options: { failedOnly: boolean; offset: number; limit: number }): Promise<DeliveryRow[]> {
+    return this.database.query<DeliveryRow>(
+      `SELECT id, guid, event_type, status, attempts, next_attempt_at, last_status_code, last_error, created_at, finished_at
+       FROM webhook_deliveries WHERE target_kind = $1 AND target_id = $2 ${options.failedOnly ? `AND (status = 'failed' OR (status = 'pending' AND last_error IS NOT NULL))` : ''}
+       ORDER BY id DESC OFFSET $3 LIMIT $4`,
+      [targetKind, targetId, options.offset, options.limit],
+    );
+  }
+
+  async find(sql: Sql, targetKind: string, targetId: string, guid: string): Promise<DeliveryRow | null> {
+    const [row] = await sql.query<DeliveryRow>(
+      `SELECT id, guid, event_type, status, attempts, next_attempt_at, last_status_code, last_error, created_at, finished_at
+       FROM webhook_deliveries WHERE target_kind = $1 AND target_id = $2 AND guid = $3`,
+      [targetKind, targetId, guid],
+    );
+    return row ?? null;
+  }
+
+  /** The most recent attempts of each delivery, newest first. */
+  async attempts(deliveryIds: readonly string[], perDelivery: number): Promise<AttemptRow[]> {
+    if (deliveryIds.length === 0) return [];
+    return this.database.query<AttemptRow>(
+      `SELECT a.delivery_id, a.attempted_at, a.duration_ms, a.status_code, a.error, a.request_headers, a.request_body, a.response_headers, a.response_body
+       FROM unnest($1::bigint[]) AS d (id)
+       CROSS JOIN LATERAL (SELECT * FROM webhook_attempts WHERE delivery_id = d.id ORDER BY id DESC LIMIT $2) a`,
+      [deliveryIds, perDelivery],
+    );
+  }
+
+  /** Due again now, under the same id (receivers that already have it can tell). */
+  async redeliver(sql: Sql, deliveryId: string): Promise<void> {
+    await sql.execute(
+      `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now(), finished_at = NULL WHERE id = $1`,
+      [deliveryId],
+    );
+  }
+
+  /** Deletes attempts, and finished deliveries, older than `before`, a batch at a time. */
+  async prune(before: Date, batch: number): Promise<number> {
+    const attempts = await this.database.execute(
+      `DELETE FROM webhook_attempts WHERE id IN (SELECT id FROM webhook_attempts WHERE attempted_at < $1 ORDER BY attempted_at LIMIT $2)`,
+      [before.toISOString(), batch],
+    );
+    const deliveries = await this.database.execute(
+      `DELETE FROM webhook_deliveries WHERE id IN (
+         SELECT id FROM webhook_deliveries WHERE status <> 'pending' AND finished_at < $1 ORDER BY finished_at LIMIT $2)`,
+      [before.toISOString(), batch],
+    );
+    return attempts + deliveries;
+  }
+}

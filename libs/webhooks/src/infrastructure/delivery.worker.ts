@@ -1,0 +1,237 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { EventRecorder } from '@faultline/event-store';
+import { APP_CONFIG, type AppConfig, type BackgroundWorker, Database } from '@faultline/platform';
+import {
+  classifyResponse,
+  nextAttemptDelaySeconds,
+  SERVICE_HOOK_STREAM_TYPE,
+  serviceHookDisabled,
+  serviceHookStream,
+  signBody,
+  standardWebhookSignature,
+} from '../domain';
+import { type AttemptResult, type ClaimedDelivery, DeliveriesRepository } from './deliveries.repository';
+import { describeError, OutboundHttp } from './outbound-http';
+import { SERVICE_HOOK_TARGET, ServiceHooksRepository } from './service-hooks.repository';
+
+const IDLE_POLL_MS = 500;
+const PRUNE_INTERVAL_MS = 10 * 60_000;
+const PRUNE_BATCH = 5000;
+
+interface Target {
+  id: string;
+  url: string;
+  secret: string;
+  status: string;
+}
+
+/**
+ * The delivery process: claims due deliveries (any number of processes share the table through
+ * row locks), signs and sends each over the exact bytes stored, and records every attempt.
+ * Finished attempts are written together, one statement per group, like the ingest queue.
+ */
+@Injectable()
+export class DeliveryWorker implements BackgroundWorker {
+  readonly name = 'webhooks.delivery';
+  private readonly logger = new Logger('WebhookDelivery');
+  private readonly http: OutboundHttp;
+  private readonly inFlightByTarget = new Map<string, number>();
+  private inFlight = 0;
+  private running = false;
+  private loop?: Promise<void>;
+  private wakeUp?: () => void;
+  private pendingResults: AttemptResult[] = [];
+  private settled: Array<{ hookId: string; ok: boolean; gone?: string }> = [];
+  private flushing?: Promise<void>;
+  private lastPrune = 0;
+
+  constructor(
+    private readonly database: Database,
+    private readonly deliveries: DeliveriesRepository,
+    private readonly hooks: ServiceHooksRepository,
+    private readonly recorder: EventRecorder,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.http = new OutboundHttp(config.webhooks, config.webhooks.timeoutMs);
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake();
+    await this.loop;
+    while (this.inFlight > 0) await new Promise<void>((resolve) => (this.wakeUp = resolve));
+    await this.flush();
+    await this.http.close();
+  }
+
+  wake(): void {
+    const wakeUp = this.wakeUp;
+    this.wakeUp = undefined;
+    wakeUp?.();
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      let claimed = 0;
+      try {
+        claimed = await this.claimAndSend();
+        if (Date.now() - this.lastPrune > PRUNE_INTERVAL_MS) await this.prune();
+      } catch (error) {
+        this.logger.error(`claiming deliveries failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      if (claimed === 0 || this.inFlight >= this.config.webhooks.concurrency) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(() => this.wake(), IDLE_POLL_MS);
+          this.wakeUp = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
+    }
+  }
+
+  private async claimAndSend(): Promise<number> {
+    const free = this.config.webhooks.concurrency - this.inFlight;
+    if (free <= 0) return 0;
+    const busy = [...this.inFlightByTarget].filter(([, count]) => count >= this.config.webhooks.targetConcurrency).map(([id]) => id);
+    const leaseSeconds = Math.ceil(this.config.webhooks.timeoutMs / 1000) + 30;
+    const claimed = await this.deliveries.claim(free, busy, leaseSeconds);
+    if (claimed.length === 0) return 0;
+    const targets = new Map((await this.hooks.targets(this.database, [...new Set(claimed.map((d) => d.target_id))])).map((t) => [t.id, t]));
+    for (const delivery of claimed) {
+      this.inFlight++;
+      this.inFlightByTarget.set(delivery.target_id, (this.inFlightByTarget.get(delivery.target_id) ?? 0) + 1);
+      void this.attempt(delivery, targets.get(delivery.target_id)).finally(() => {
+        this.inFlight--;
+        const left = (this.inFlightByTarget.get(delivery.target_id) ?? 1) - 1;
+        if (left > 0) this.inFlightByTarget.set(delivery.target_id, left);
+        else this.inFlightByTarget.delete(delivery.target_id);
+        this.wake();
+      });
+    }
+    return claimed.length;
+  }
+
+  private async attempt(delivery: ClaimedDelivery, target: Target | undefined): Promise<void> {
+    const attemptedAt = new Date();
+    if (!target || target.status !== 'active') {
+      this.record({
+        deliveryId: delivery.id, status: 'failed', attemptedAt, durationMs: 0, statusCode: null,
+        error: target ? 'the hook is disabled' : 'the hook was deleted', requestHeaders: {}, requestBody: delivery.body, responseHeaders: null, responseBody: null,
+      });
+      return;
+    }
+    const headers = this.headers(delivery, target, attemptedAt);
+    const started = performance.now();
+    let result: AttemptResult;
+    try {
+      const response = await this.http.post(target.url, headers, delivery.body);
+      const outcome = classifyResponse(response.statusCode, response.headers['retry-after'], new Date());
+      const base = {
+        deliveryId: delivery.id, attemptedAt, durationMs: performance.now() - started, statusCode: response.statusCode,
+        requestHeaders: headers, requestBody: delivery.body, responseHeaders: response.headers, responseBody: response.body,
+      };
+      if (outcome.kind === 'delivered') {
+        result = { ...base, status: 'delivered', error: null };
+        this.settled.push({ hookId: target.id, ok: true });
+      } else if (outcome.kind === 'target-gone') {
+        result = { ...base, status: 'failed', error: outcome.reason };
+        this.settled.push({ hookId: target.id, ok: false, gone: outcome.reason });
+      } else {
+        const error = response.statusCode >= 300 && response.statusCode < 400 ? `redirect (${response.statusCode}) not followed` : `HTTP ${response.statusCode}`;
+        result = { ...base, ...this.retry(delivery, error, outcome.kind === 'failed' ? outcome.retryAfterSeconds : undefined) };
+        this.settled.push({ hookId: target.id, ok: false });
+      }
+    } catch (error) {
+      const { message, refused } = describeError(error, this.config.webhooks.timeoutMs);
+      if (refused) this.logger.warn(`delivery ${delivery.guid} to hook ${target.id} refused: ${message}`);
+      result = {
+        deliveryId: delivery.id, attemptedAt, durationMs: performance.now() - started, statusCode: null,
+        requestHeaders: headers, requestBody: delivery.body, responseHeaders: null, responseBody: null,
+        ...this.retry(delivery, message, undefined),
+      };
+      this.settled.push({ hookId: target.id, ok: false });
+    }
+    this.record(result);
+  }
+
+  private retry(delivery: ClaimedDelivery, error: string, retryAfterSeconds: number | undefined): Pick<AttemptResult, 'status' | 'nextAttemptAt' | 'error'> {
+    const delay = nextAttemptDelaySeconds(delivery.attempts, this.config.webhooks.retryScheduleSeconds, retryAfterSeconds);
+    if (delay === undefined) return { status: 'failed', error: `${error}; gave up after ${delivery.attempts} attempts` };
+    return { status: 'pending', nextAttemptAt: new Date(Date.now() + delay * 1000), error };
+  }
+
+  private headers(delivery: ClaimedDelivery, target: Target, at: Date): Record<string, string> {
+    const timestamp = Math.floor(at.getTime() / 1000);
+    const signature = signBody(target.secret, delivery.body);
+    const messageId = `msg_${delivery.guid}`;
+    return {
+      'content-type': 'application/json',
+      'user-agent': 'Faultline-Webhooks/1.0',
+      [`x-${this.config.webhooks.headerBrand.toLowerCase()}-hook-signature`]: signature,
+      'x-servicehook-signature': signature,
+      'x-servicehook-timestamp': String(timestamp),
+      'x-servicehook-guid': target.id,
+      'webhook-id': messageId,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': standardWebhookSignature(target.secret, messageId, timestamp, delivery.body),
+    };
+  }
+
+  private record(result: AttemptResult): void {
+    this.pendingResults.push(result);
+    if (!this.flushing) this.flushing = this.flush().finally(() => (this.flushing = undefined));
+  }
+
+  /** Writes finished attempts, one statement for all that finished meanwhile, until none are left. */
+  private async flush(): Promise<void> {
+    while (this.pendingResults.length > 0) {
+      const results = this.pendingResults;
+      const settled = this.settled;
+      this.pendingResults = [];
+      this.settled = [];
+      try {
+        await this.deliveries.complete(results);
+        await this.updateTargetHealth(settled);
+      } catch (error) {
+        // The deliveries stay claimed until their lease ends, then go out again: at least once.
+        this.logger.error(`recording ${results.length} attempts failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  }
+
+  private async updateTargetHealth(settled: Array<{ hookId: string; ok: boolean; gone?: string }>): Promise<void> {
+    if (settled.length === 0) return;
+    const lastByHook = new Map(settled.map((entry) => [entry.hookId, entry]));
+    const succeeded = [...lastByHook.values()].filter((entry) => entry.ok).map((entry) => entry.hookId);
+    const failed = [...lastByHook.values()].filter((entry) => !entry.ok && !entry.gone).map((entry) => entry.hookId);
+    await this.hooks.recordSuccess(this.database, succeeded);
+    const disabled: Array<{ hookId: string; reason: string }> = [];
+    for (const hookId of await this.hooks.recordFailure(this.database, failed, this.config.webhooks.disableAfterMs)) {
+      disabled.push({ hookId, reason: `every delivery failed for ${Math.round(this.config.webhooks.disableAfterMs / 3_600_000)} hours` });
+    }
+    for (const entry of lastByHook.values()) {
+      if (entry.gone && (await this.hooks.disable(this.database, entry.hookId, entry.gone))) disabled.push({ hookId: entry.hookId, reason: entry.gone });
+    }
+    for (const { hookId, reason } of disabled) {
+      this.logger.warn(`service hook ${hookId} disabled: ${reason}`);
+      await this.database.transaction(async (tx) => {
+        await this.recorder.record(tx, serviceHookStream(hookId), SERVICE_HOOK_STREAM_TYPE, [serviceHookDisabled({ hookId, reason })]);
+        await this.deliveries.failPending(tx, SERVICE_HOOK_TARGET, [hookId], `the hook was disabled: ${reason}`);
+      });
+    }
+  }
+
+  private async prune(): Promise<void> {
+    this.lastPrune = Date.now();
+    const before = new Date(Date.now() - this.config.webhooks.attemptRetentionDays * 86_400_000);
+    while ((await this.deliveries.prune(before, PRUNE_BATCH)) >= PRUNE_BATCH && this.running);
+  }
+}

@@ -1,0 +1,95 @@
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
+import { isIP } from 'node:net';
+import { Agent, buildConnector, request } from 'undici';
+import { type AddressPolicy, isAllowedAddress, refusalReason } from '../domain';
+
+/** Response bytes kept for the delivery log; the rest is never read. */
+export const RESPONSE_BODY_LIMIT = 4096;
+
+export class RefusedAddressError extends Error {
+  readonly code = 'EWEBHOOK_ADDRESS_REFUSED';
+}
+
+export interface OutboundResponse {
+  readonly statusCode: number;
+  readonly headers: Record<string, string>;
+  readonly body: string;
+}
+
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/**
+ * The HTTP client of the delivery engine: keep-alive connections, never a redirect, one deadline
+ * over connect, headers and body, and at most RESPONSE_BODY_LIMIT bytes read. Addresses are
+ * checked as resolved, and the connection goes to exactly the addresses checked, so a DNS answer
+ * that changes between check and connect (rebinding) cannot reach a refused address.
+ */
+export class OutboundHttp {
+  private readonly agent: Agent;
+
+  constructor(
+    private readonly policy: AddressPolicy,
+    private readonly timeoutMs: number,
+  ) {
+    const guardedLookup = (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
+      dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+        if (error) return callback(error, []);
+        const allowed = addresses.filter((entry) => isAllowedAddress(entry.address, this.policy));
+        if (allowed.length === 0) return callback(new RefusedAddressError(`${hostname}: ${refusalReason(addresses[0]?.address ?? hostname)}`), []);
+        if (options.all) callback(null, allowed);
+        else callback(null, allowed[0].address, allowed[0].family);
+      });
+    };
+    const connect = buildConnector({ timeout: timeoutMs, lookup: guardedLookup } as buildConnector.BuildOptions);
+    this.agent = new Agent({
+      connect: (options, callback) => {
+        const host = options.hostname.replace(/^\[|\]$/g, '');
+        // An IP literal never goes through lookup.
+        if (isIP(host) && !isAllowedAddress(host, this.policy)) return callback(new RefusedAddressError(refusalReason(host)), null);
+        return connect(options, callback);
+      },
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      keepAliveTimeout: 4_000,
+      connections: null,
+    });
+  }
+
+  async post(url: string, headers: Record<string, string>, body: string): Promise<OutboundResponse> {
+    const signal = AbortSignal.timeout(this.timeoutMs);
+    const response = await request(url, { method: 'POST', headers, body, signal, dispatcher: this.agent });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of response.body) {
+      chunks.push(chunk as Buffer);
+      size += (chunk as Buffer).length;
+      if (size >= RESPONSE_BODY_LIMIT) break;
+    }
+    if (size >= RESPONSE_BODY_LIMIT) response.body.destroy();
+    const responseHeaders: Record<string, string> = {};
+    for (const [name, value] of Object.entries(response.headers)) {
+      if (value !== undefined) responseHeaders[name] = Array.isArray(value) ? value.join(', ') : value;
+    }
+    return { statusCode: response.statusCode, headers: responseHeaders, body: Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString('utf8') };
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+}
+
+/** A readable reason for a failed request, for the delivery log. */
+export function describeError(error: unknown, timeoutMs: number): { message: string; refused: boolean } {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 5; depth++) {
+    if (current instanceof RefusedAddressError) return { message: `refused: ${current.message}`, refused: true };
+    current = (current as { cause?: unknown }).cause;
+  }
+  const name = (error as { name?: string })?.name;
+  if (name === 'TimeoutError' || name === 'AbortError' || /timeout/i.test(String((error as { code?: string })?.code))) {
+    return { message: `timed out after ${timeoutMs} ms`, refused: false };
+  }
+  const code = (error as { code?: string })?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  return { message: code ? `${code}: ${message}` : message, refused: false };
+}

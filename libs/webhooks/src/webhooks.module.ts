@@ -1,0 +1,43 @@
+import { Module, type OnModuleInit } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { EventRecorder, EventStoreModule } from '@faultline/event-store';
+import { WorkerHost } from '@faultline/platform';
+import { ServiceHooksController } from './api/service-hooks.controller';
+import { CreateServiceHookHandler } from './application/commands/create-service-hook/create-service-hook.handler';
+import { DeleteServiceHookHandler } from './application/commands/delete-service-hook/delete-service-hook.handler';
+import { RedeliverWebhookHandler } from './application/commands/redeliver-webhook/redeliver-webhook.handler';
+import { UpdateServiceHookHandler } from './application/commands/update-service-hook/update-service-hook.handler';
+import { DeliveriesRepository } from './infrastructure/deliveries.repository';
+import { DeliveryWorker } from './infrastructure/delivery.worker';
+import { ServiceHookOutbox } from './infrastructure/service-hook-outbox';
+import { ServiceHooksRepository } from './infrastructure/service-hooks.repository';
+
+/** Service hooks and the one delivery engine every outgoing webhook goes through. */
+@Module({
+  imports: [CqrsModule, EventStoreModule],
+  controllers: [ServiceHooksController],
+  providers: [
+    ServiceHooksRepository,
+    DeliveriesRepository,
+    DeliveryWorker,
+    ServiceHookOutbox,
+    CreateServiceHookHandler,
+    UpdateServiceHookHandler,
+    DeleteServiceHookHandler,
+    RedeliverWebhookHandler,
+  ],
+  exports: [ServiceHookOutbox, DeliveryWorker],
+})
+export class WebhooksModule implements OnModuleInit {
+  constructor(
+    private readonly workers: WorkerHost,
+    private readonly worker: DeliveryWorker,
+    private readonly recorder: EventRecorder,
+    private readonly outbox: ServiceHookOutbox,
+  ) {}
+
+  onModuleInit(): void {
+    this.workers.register(this.worker);
+    this.recorder.onAppended(this.outbox.onAppended);
+  }
+}
