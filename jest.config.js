@@ -44,7 +44,7 @@ const common = {
 };
 
 // Tests that need several connections at once (concurrency, visibility) run only against a server.
-const serverOnly = process.env.DATABASE_URL ? [] : ['\\.server\\.int-spec\\.ts$'];
+const serverOnly = process.env.DATABASE_URL ? [] : ['\\.server\\.(int|e2e)-spec\\.ts$'];
 
 /** @type {import('jest').Config} */
 const config = {
@@ -58,7 +58,12 @@ const config = {
       testMatch: ['<rootDir>/{apps,libs,test}/**/*.int-spec.ts'],
       testPathIgnorePatterns: ['/node_modules/', ...serverOnly],
     },
-    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
+    {
+      ...common,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
+      testPathIgnorePatterns: ['/node_modules/', ...serverOnly],
+    },
   ],
 };
 

@@ -18,6 +18,8 @@ export interface ApiResponse<T = any> {
 export interface TestApp {
   readonly app: NestFastifyApplication;
   readonly baseUrl: string;
+  /** The PostgreSQL database of this app; undefined on the embedded database. */
+  readonly databaseUrl?: string;
   request<T = any>(method: string, path: string, options?: { token?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<ApiResponse<T>>;
   /** Stops the service and starts it again on the same database. */
   restart(): Promise<void>;
@@ -68,6 +70,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       return app;
     },
     baseUrl,
+    databaseUrl,
     async request(method, path, options = {}) {
       const token = options.token === undefined ? BOOTSTRAP.token : options.token;
       const headers: Record<string, string> = { ...(options.headers ?? {}) };

@@ -17,6 +17,8 @@ import { SERVICE_HOOK_TARGET, ServiceHooksRepository } from './service-hooks.rep
 const IDLE_POLL_MS = 500;
 const PRUNE_INTERVAL_MS = 10 * 60_000;
 const PRUNE_BATCH = 5000;
+/** Beyond the request deadline, time to record the attempt before another worker may take it again. */
+const LEASE_MARGIN_SECONDS = 10;
 
 interface Target {
   id: string;
@@ -101,7 +103,7 @@ export class DeliveryWorker implements BackgroundWorker {
     const free = this.config.webhooks.concurrency - this.inFlight;
     if (free <= 0) return 0;
     const busy = [...this.inFlightByTarget].filter(([, count]) => count >= this.config.webhooks.targetConcurrency).map(([id]) => id);
-    const leaseSeconds = Math.ceil(this.config.webhooks.timeoutMs / 1000) + 30;
+    const leaseSeconds = Math.ceil(this.config.webhooks.timeoutMs / 1000) + LEASE_MARGIN_SECONDS;
     const claimed = await this.deliveries.claim(free, busy, leaseSeconds);
     if (claimed.length === 0) return 0;
     const targets = new Map((await this.hooks.targets(this.database, [...new Set(claimed.map((d) => d.target_id))])).map((t) => [t.id, t]));
