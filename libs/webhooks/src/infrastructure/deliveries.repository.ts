@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database, type Sql } from '@faultline/platform';
+import { SERVICE_HOOK_TARGET } from './service-hooks.repository';
 
 export interface NewDelivery {
   readonly guid: string;
@@ -21,6 +22,10 @@ export interface ClaimedDelivery {
   body: string;
   attempts: number;
   created_at: Date;
+  /** The target as it is now; null when it was deleted. */
+  target_url: string | null;
+  target_secret: string | null;
+  target_status: string | null;
 }
 
 export interface AttemptResult {
@@ -94,11 +99,13 @@ export class DeliveriesRepository {
   async claim(limit: number, busyTargets: readonly string[], leaseSeconds: number): Promise<ClaimedDelivery[]> {
     return this.database.query<ClaimedDelivery>(
       `UPDATE webhook_deliveries d SET next_attempt_at = now() + make_interval(secs => $3), attempts = d.attempts + 1
-       FROM (SELECT id FROM webhook_deliveries
+       FROM (SELECT id, target_kind, target_id FROM webhook_deliveries
              WHERE status = 'pending' AND next_attempt_at <= now() AND target_id <> ALL($2::text[])
              ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED) due
+         LEFT JOIN service_hooks h ON due.target_kind = '${SERVICE_HOOK_TARGET}' AND h.id = due.target_id
        WHERE d.id = due.id
-       RETURNING d.id, d.guid, d.target_kind, d.target_id, d.event_type, d.body, d.attempts, d.created_at`,
+       RETURNING d.id, d.guid, d.target_kind, d.target_id, d.event_type, d.body, d.attempts, d.created_at,
+                 h.url AS target_url, h.secret AS target_secret, h.status AS target_status`,
       [limit, busyTargets, leaseSeconds],
     );
   }

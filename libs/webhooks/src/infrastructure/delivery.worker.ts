@@ -19,6 +19,8 @@ const PRUNE_INTERVAL_MS = 10 * 60_000;
 const PRUNE_BATCH = 5000;
 /** Beyond the request deadline, time to record the attempt before another worker may take it again. */
 const LEASE_MARGIN_SECONDS = 10;
+const FLUSH_DELAY_MS = 5;
+const HEALTH_RECHECK_MS = 60_000;
 
 interface Target {
   id: string;
@@ -46,6 +48,8 @@ export class DeliveryWorker implements BackgroundWorker {
   private settled: Array<{ hookId: string; ok: boolean; gone?: string }> = [];
   private flushing?: Promise<void>;
   private lastPrune = 0;
+  /** When this process last cleared each hook's failing_since (another process may have set it since). */
+  private readonly clearedAt = new Map<string, number>();
 
   constructor(
     private readonly database: Database,
@@ -87,7 +91,7 @@ export class DeliveryWorker implements BackgroundWorker {
       } catch (error) {
         this.logger.error(`claiming deliveries failed: ${error instanceof Error ? error.message : String(error)}`);
       }
-      if (claimed === 0 || this.inFlight >= this.config.webhooks.concurrency) {
+      if (claimed === 0 || this.inFlight >= this.config.webhooks.concurrency / 2) {
         await new Promise<void>((resolve) => {
           const timer = setTimeout(() => this.wake(), IDLE_POLL_MS);
           this.wakeUp = () => {
@@ -101,16 +105,17 @@ export class DeliveryWorker implements BackgroundWorker {
 
   private async claimAndSend(): Promise<number> {
     const free = this.config.webhooks.concurrency - this.inFlight;
-    if (free <= 0) return 0;
+    // Claims wait for half the slots to free up (unless nothing is in flight): fewer, larger claims.
+    if (free <= 0 || (this.inFlight > 0 && free < this.config.webhooks.concurrency / 2)) return 0;
     const busy = [...this.inFlightByTarget].filter(([, count]) => count >= this.config.webhooks.targetConcurrency).map(([id]) => id);
     const leaseSeconds = Math.ceil(this.config.webhooks.timeoutMs / 1000) + LEASE_MARGIN_SECONDS;
     const claimed = await this.deliveries.claim(free, busy, leaseSeconds);
     if (claimed.length === 0) return 0;
-    const targets = new Map((await this.hooks.targets(this.database, [...new Set(claimed.map((d) => d.target_id))])).map((t) => [t.id, t]));
     for (const delivery of claimed) {
+      const target = delivery.target_url === null ? undefined : { id: delivery.target_id, url: delivery.target_url, secret: delivery.target_secret as string, status: delivery.target_status as string };
       this.inFlight++;
       this.inFlightByTarget.set(delivery.target_id, (this.inFlightByTarget.get(delivery.target_id) ?? 0) + 1);
-      void this.attempt(delivery, targets.get(delivery.target_id)).finally(() => {
+      void this.attempt(delivery, target).finally(() => {
         this.inFlight--;
         const left = (this.inFlightByTarget.get(delivery.target_id) ?? 1) - 1;
         if (left > 0) this.inFlightByTarget.set(delivery.target_id, left);
@@ -189,7 +194,11 @@ export class DeliveryWorker implements BackgroundWorker {
 
   private record(result: AttemptResult): void {
     this.pendingResults.push(result);
-    if (!this.flushing) this.flushing = this.flush().finally(() => (this.flushing = undefined));
+    if (this.flushing) return;
+    // A short pause gathers the attempts finishing meanwhile into the same statement.
+    this.flushing = new Promise<void>((resolve) => setTimeout(resolve, FLUSH_DELAY_MS))
+      .then(() => this.flush())
+      .finally(() => (this.flushing = undefined));
   }
 
   /** Writes finished attempts, one statement for all that finished meanwhile, until none are left. */
@@ -214,7 +223,12 @@ export class DeliveryWorker implements BackgroundWorker {
     const lastByHook = new Map(settled.map((entry) => [entry.hookId, entry]));
     const succeeded = [...lastByHook.values()].filter((entry) => entry.ok).map((entry) => entry.hookId);
     const failed = [...lastByHook.values()].filter((entry) => !entry.ok && !entry.gone).map((entry) => entry.hookId);
-    await this.hooks.recordSuccess(this.database, succeeded);
+    // Clearing failing_since costs a statement: once a minute per healthy hook is enough.
+    const now = Date.now();
+    const toClear = succeeded.filter((id) => now - (this.clearedAt.get(id) ?? 0) > HEALTH_RECHECK_MS);
+    await this.hooks.recordSuccess(this.database, toClear);
+    for (const id of toClear) this.clearedAt.set(id, now);
+    for (const id of failed) this.clearedAt.delete(id);
     const disabled: Array<{ hookId: string; reason: string }> = [];
     for (const hookId of await this.hooks.recordFailure(this.database, failed, this.config.webhooks.disableAfterMs)) {
       disabled.push({ hookId, reason: `every delivery failed for ${Math.round(this.config.webhooks.disableAfterMs / 3_600_000)} hours` });

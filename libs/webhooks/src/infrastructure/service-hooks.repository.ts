@@ -79,11 +79,6 @@ export class ServiceHooksRepository {
     );
   }
 
-  /** Where and how to send: current url, secret and status of each hook (gone ones are absent). */
-  async targets(sql: Sql, hookIds: readonly string[]): Promise<Array<Pick<ServiceHookRow, 'id' | 'url' | 'secret' | 'status'>>> {
-    return sql.query(`SELECT id, url, secret, status FROM service_hooks WHERE id = ANY($1::text[])`, [hookIds]);
-  }
-
   async recordSuccess(sql: Sql, hookIds: readonly string[]): Promise<void> {
     if (hookIds.length === 0) return;
     await sql.execute(`UPDATE service_hooks SET failing_since = NULL WHERE id = ANY($1::text[]) AND failing_since IS NOT NULL`, [hookIds]);
