@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { EventProcessor } from '@faultline/ingest';
 import { Database } from '@faultline/platform';
-import { verifySignature } from '@faultline/webhooks';
+import { ServiceHookOutbox, verifySignature } from '@faultline/webhooks';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { answer, hasValidSignature, WebhookReceiver } from '../support/webhook-receiver';
 
@@ -275,6 +275,34 @@ describe('service hooks and webhook delivery', () => {
       expect(JSON.parse(receiver.to('/fan-1')[0].rawBody).id).not.toBe(JSON.parse(receiver.to('/fan-2')[0].rawBody).id);
       await Promise.all([first, second, alertsOnly].map(removeHook));
     });
+  });
+
+  it('sends event.alert, with the names of the rules that fired, only to hooks subscribed to it', async () => {
+    const alerts = await createHook('/alert', ['event.alert']);
+    const created = await createHook('/created-only', ['event.created']);
+    const eventId = await sendError('alerting error');
+    const [issue] = (await api.request('GET', '/api/0/projects/acme/web/issues/?query=alerting')).body;
+    await receiver.waitFor('/created-only', 1);
+    const queued = await api.app.get(Database).transaction((tx) =>
+      api.app.get(ServiceHookOutbox).enqueue(tx, 'event.alert', [{
+        cause: `rule-fire-${eventId}`,
+        projectId,
+        triggeringRules: ['High error rate', 'New issue in checkout'],
+        source: { issueId: issue.id, culprit: issue.culprit, message: 'alerting error', eventId, level: 'error', platform: 'node', tags: [['region', 'eu']], datetime: new Date().toISOString() },
+      }]),
+    );
+    expect(queued).toBe(1);
+    const [request] = await receiver.waitFor('/alert', 1);
+    expect(hasValidSignature(request, alerts.secret)).toBe(true);
+    expect(JSON.parse(request.rawBody)).toMatchObject({
+      project: 'web',
+      url: `${api.baseUrl}/organizations/acme/issues/${issue.id}/`,
+      triggering_rules: ['High error rate', 'New issue in checkout'],
+      event: { event_id: eventId, level: 'error', tags: [['region', 'eu']] },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(receiver.to('/created-only')).toHaveLength(1);
+    await Promise.all([alerts, created].map(removeHook));
   });
 
   it('refuses to deliver to a loopback address without WEBHOOK_ALLOW_PRIVATE, and logs why', async () => {

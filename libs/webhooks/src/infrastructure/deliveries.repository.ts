@@ -92,21 +92,29 @@ export class DeliveriesRepository {
   }
 
   /**
-   * Takes up to `limit` due deliveries, skipping those other workers hold and targets at their
-   * concurrency cap here. The lease is the new `next_attempt_at`: a worker that dies leaves the
-   * delivery due again when it ends.
+   * Takes up to `limit` due deliveries, skipping those other workers hold, and at most
+   * `perTargetLimit` per target counting the `held` ones this worker has already. The lease is the
+   * new `next_attempt_at`: a worker that dies leaves the delivery due again when it ends.
    */
-  async claim(limit: number, busyTargets: readonly string[], leaseSeconds: number): Promise<ClaimedDelivery[]> {
+  async claim(limit: number, heldTargets: readonly string[], heldCounts: readonly number[], perTargetLimit: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
     return this.database.query<ClaimedDelivery>(
-      `UPDATE webhook_deliveries d SET next_attempt_at = now() + make_interval(secs => $3), attempts = d.attempts + 1
-       FROM (SELECT id, target_kind, target_id FROM webhook_deliveries
-             WHERE status = 'pending' AND next_attempt_at <= now() AND target_id <> ALL($2::text[])
-             ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED) due
-         LEFT JOIN service_hooks h ON due.target_kind = '${SERVICE_HOOK_TARGET}' AND h.id = due.target_id
-       WHERE d.id = due.id
+      `WITH due AS (
+         SELECT id, target_kind, target_id, next_attempt_at FROM webhook_deliveries
+         WHERE status = 'pending' AND next_attempt_at <= now()
+         ORDER BY next_attempt_at LIMIT $1 * 4 FOR UPDATE SKIP LOCKED
+       ), chosen AS (
+         SELECT ranked.id, ranked.target_kind, ranked.target_id FROM (
+           SELECT due.*, row_number() OVER (PARTITION BY target_id ORDER BY next_attempt_at, id) AS rank FROM due
+         ) ranked LEFT JOIN unnest($2::text[], $3::integer[]) AS held (target_id, n) USING (target_id)
+         WHERE ranked.rank + COALESCE(held.n, 0) <= $4
+         ORDER BY ranked.next_attempt_at LIMIT $1
+       )
+       UPDATE webhook_deliveries d SET next_attempt_at = now() + make_interval(secs => $5), attempts = d.attempts + 1
+       FROM chosen LEFT JOIN service_hooks h ON chosen.target_kind = '${SERVICE_HOOK_TARGET}' AND h.id = chosen.target_id
+       WHERE d.id = chosen.id
        RETURNING d.id, d.guid, d.target_kind, d.target_id, d.event_type, d.body, d.attempts, d.created_at,
                  h.url AS target_url, h.secret AS target_secret, h.status AS target_status`,
-      [limit, busyTargets, leaseSeconds],
+      [limit, heldTargets, heldCounts, perTargetLimit, leaseSeconds],
     );
   }
 

@@ -40,6 +40,10 @@ export class DeliveryWorker implements BackgroundWorker {
   private readonly logger = new Logger('WebhookDelivery');
   private readonly http: OutboundHttp;
   private readonly inFlightByTarget = new Map<string, number>();
+  /** Claimed (ready or in flight) per target. */
+  private readonly claimedByTarget = new Map<string, number>();
+  /** Claimed and not yet sent, in claim order. */
+  private readonly ready: ClaimedDelivery[] = [];
   private inFlight = 0;
   private running = false;
   private loop?: Promise<void>;
@@ -71,6 +75,8 @@ export class DeliveryWorker implements BackgroundWorker {
     this.running = false;
     this.wake();
     await this.loop;
+    // Ready deliveries are not sent: their lease ends and any worker takes them again.
+    this.ready.length = 0;
     while (this.inFlight > 0) await new Promise<void>((resolve) => (this.wakeUp = resolve));
     await this.flush();
     await this.http.close();
@@ -86,12 +92,13 @@ export class DeliveryWorker implements BackgroundWorker {
     while (this.running) {
       let claimed = 0;
       try {
-        claimed = await this.claimAndSend();
+        claimed = await this.claim();
+        this.dispatch();
         if (Date.now() - this.lastPrune > PRUNE_INTERVAL_MS) await this.prune();
       } catch (error) {
         this.logger.error(`claiming deliveries failed: ${error instanceof Error ? error.message : String(error)}`);
       }
-      if (claimed === 0 || this.inFlight >= this.config.webhooks.concurrency / 2) {
+      if (claimed === 0 || this.claimedCount() > this.config.webhooks.concurrency) {
         await new Promise<void>((resolve) => {
           const timer = setTimeout(() => this.wake(), IDLE_POLL_MS);
           this.wakeUp = () => {
@@ -103,27 +110,57 @@ export class DeliveryWorker implements BackgroundWorker {
     }
   }
 
-  private async claimAndSend(): Promise<number> {
-    const free = this.config.webhooks.concurrency - this.inFlight;
-    // Claims wait for half the slots to free up (unless nothing is in flight): fewer, larger claims.
-    if (free <= 0 || (this.inFlight > 0 && free < this.config.webhooks.concurrency / 2)) return 0;
-    const busy = [...this.inFlightByTarget].filter(([, count]) => count >= this.config.webhooks.targetConcurrency).map(([id]) => id);
-    const leaseSeconds = Math.ceil(this.config.webhooks.timeoutMs / 1000) + LEASE_MARGIN_SECONDS;
-    const claimed = await this.deliveries.claim(free, busy, leaseSeconds);
-    if (claimed.length === 0) return 0;
+  private claimedCount(): number {
+    return this.inFlight + this.ready.length;
+  }
+
+  /**
+   * Claims ahead: up to twice the concurrency is held (in flight plus ready), and a claim is made
+   * once half of that is free, so requests never wait for a claim's round trip and claims come
+   * in large groups. Per target at most twice its cap is held, so ready deliveries wait at most
+   * one request time-out before going out; the lease covers that wait and the request.
+   */
+  private async claim(): Promise<number> {
+    const { concurrency, targetConcurrency, timeoutMs } = this.config.webhooks;
+    const room = 2 * concurrency - this.claimedCount();
+    if (room < concurrency) return 0;
+    const held = [...this.claimedByTarget];
+    const leaseSeconds = 2 * Math.ceil(timeoutMs / 1000) + LEASE_MARGIN_SECONDS;
+    const claimed = await this.deliveries.claim(room, held.map(([id]) => id), held.map(([, n]) => n), 2 * targetConcurrency, leaseSeconds);
     for (const delivery of claimed) {
-      const target = delivery.target_url === null ? undefined : { id: delivery.target_id, url: delivery.target_url, secret: delivery.target_secret as string, status: delivery.target_status as string };
-      this.inFlight++;
-      this.inFlightByTarget.set(delivery.target_id, (this.inFlightByTarget.get(delivery.target_id) ?? 0) + 1);
-      void this.attempt(delivery, target).finally(() => {
-        this.inFlight--;
-        const left = (this.inFlightByTarget.get(delivery.target_id) ?? 1) - 1;
-        if (left > 0) this.inFlightByTarget.set(delivery.target_id, left);
-        else this.inFlightByTarget.delete(delivery.target_id);
-        this.wake();
-      });
+      this.ready.push(delivery);
+      this.claimedByTarget.set(delivery.target_id, (this.claimedByTarget.get(delivery.target_id) ?? 0) + 1);
     }
     return claimed.length;
+  }
+
+  /** Starts ready deliveries while there is room, overall and for their target. */
+  private dispatch(): void {
+    const { concurrency, targetConcurrency } = this.config.webhooks;
+    for (let index = 0; index < this.ready.length && this.inFlight < concurrency; ) {
+      const delivery = this.ready[index];
+      if ((this.inFlightByTarget.get(delivery.target_id) ?? 0) >= targetConcurrency) {
+        index++;
+        continue;
+      }
+      this.ready.splice(index, 1);
+      this.send(delivery);
+    }
+  }
+
+  private send(delivery: ClaimedDelivery): void {
+    const target = delivery.target_url === null
+      ? undefined
+      : { id: delivery.target_id, url: delivery.target_url, secret: delivery.target_secret as string, status: delivery.target_status as string };
+    this.inFlight++;
+    this.inFlightByTarget.set(delivery.target_id, (this.inFlightByTarget.get(delivery.target_id) ?? 0) + 1);
+    void this.attempt(delivery, target).finally(() => {
+      this.inFlight--;
+      decrement(this.inFlightByTarget, delivery.target_id);
+      decrement(this.claimedByTarget, delivery.target_id);
+      this.dispatch();
+      if (this.claimedCount() <= this.config.webhooks.concurrency) this.wake();
+    });
   }
 
   private async attempt(delivery: ClaimedDelivery, target: Target | undefined): Promise<void> {
@@ -250,4 +287,10 @@ export class DeliveryWorker implements BackgroundWorker {
     const before = new Date(Date.now() - this.config.webhooks.attemptRetentionDays * 86_400_000);
     while ((await this.deliveries.prune(before, PRUNE_BATCH)) >= PRUNE_BATCH && this.running);
   }
+}
+
+function decrement(counts: Map<string, number>, key: string): void {
+  const left = (counts.get(key) ?? 1) - 1;
+  if (left > 0) counts.set(key, left);
+  else counts.delete(key);
 }
