@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
@@ -33,7 +34,8 @@ import {
  * Usage: npm run -s build && node dist/bench/ingest.bench.js
  * Env: DATABASE_URL (server to create faultline_bench_ingest on), BENCH_CONNECTIONS (50),
  *      BENCH_DURATION (20 s), BENCH_WARMUP (3 s), BENCH_RATE (offered events/s; unset: the most
- *      the server answers), DATABASE_POOL_SIZE (the app's default),
+ *      the server answers), BENCH_TOPOLOGY (all: one process; split: an api process and a worker
+ *      process, as README "Scaling out" describes), DATABASE_POOL_SIZE (the app's default),
  *      BENCH_RESULTS_DIR (bench/results: ingest-c<N>[-r<rate>].json).
  */
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -41,6 +43,8 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 20);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 /** Offered load for Faultline in events/s (autocannon's overall rate); unset: as fast as it answers. */
 const RATE = process.env.BENCH_RATE ? Number(process.env.BENCH_RATE) : undefined;
+/** `all`: one process does everything (npm start); `split`: this process is ROLE=api and a second one ROLE=worker. */
+const TOPOLOGY = process.env.BENCH_TOPOLOGY === 'split' ? 'split' : 'all';
 const DRAIN_TIMEOUT_MS = Number(process.env.BENCH_DRAIN_TIMEOUT ?? 900) * 1000;
 const FAULTLINE_PORT = 9201;
 const BARE_PORT = 9202;
@@ -205,7 +209,7 @@ async function main(): Promise<void> {
   const databaseUrl = await recreateDatabase(DATABASE);
   const config = loadConfig({
     DATABASE_URL: databaseUrl,
-    ROLE: 'all',
+    ROLE: TOPOLOGY === 'split' ? 'api' : 'all',
     PORT: String(FAULTLINE_PORT),
     LOG_LEVEL: 'warn',
     BOOTSTRAP_TOKEN: 'bench-token',
@@ -215,6 +219,19 @@ async function main(): Promise<void> {
   });
   const app = await createApp(config);
   await app.listen(config.port, '127.0.0.1');
+  const worker =
+    TOPOLOGY === 'split'
+      ? spawn(process.execPath, [join(__dirname, '..', 'apps', 'api', 'src', 'main.js'), '--role', 'worker'], {
+          env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(FAULTLINE_PORT + 10), LOG_LEVEL: 'warn' },
+          stdio: ['ignore', 'inherit', 'inherit'],
+        })
+      : undefined;
+  /** CPU seconds of the worker process so far (split topology). */
+  const workerCpu = () => {
+    if (!worker?.pid) return 0;
+    const fields = readFileSync(`/proc/${worker.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  };
 
   // The bare route: the same content-type handling as the SDK routes, then decode and parse only.
   const bare = Fastify();
@@ -326,11 +343,13 @@ async function main(): Promise<void> {
   })();
 
   const cpuBefore = cpuSnapshot(DATABASE);
+  const workerCpuBefore = workerCpu();
   const stopSampling = sampleBackends(pool, DATABASE);
   const eluBefore = performance.eventLoopUtilization();
   const faultlineResult = await load('faultline', DURATION);
   const eventLoopUtilization = round(performance.eventLoopUtilization(eluBefore).utilization, 2);
   const cpuDuringLoad = coresUsed(cpuBefore, cpuSnapshot(DATABASE));
+  const workerCores = round((workerCpu() - workerCpuBefore) / ((performance.now() - started) / 1000), 2);
   const backends = await stopSampling();
   running = false;
   const loadSeconds = (performance.now() - started) / 1000;
@@ -359,6 +378,7 @@ async function main(): Promise<void> {
   const summary = {
     ...(await environment(databaseUrl)),
     connections: CONNECTIONS,
+    topology: TOPOLOGY,
     offeredPerSecond: RATE ?? 'as fast as answered',
     durationSeconds: DURATION,
     databasePoolSize: config.databasePoolSize,
@@ -371,6 +391,7 @@ async function main(): Promise<void> {
       statusCodes: statusCodes(faultlineResult),
       errors: faultlineResult.errors + faultlineResult.timeouts,
       coresDuringLoad: cpuDuringLoad,
+      workerProcessCores: TOPOLOGY === 'split' ? workerCores : undefined,
       eventLoopUtilization,
       coresUntilDrained: cpuUntilDrained,
       /** Average number of the app's PostgreSQL backends in each state during the load. */
@@ -401,7 +422,7 @@ async function main(): Promise<void> {
     samples,
     marks,
   };
-  saveResults(`ingest-c${CONNECTIONS}${RATE ? `-r${RATE}` : ''}.json`, summary);
+  saveResults(`ingest-${TOPOLOGY}-c${CONNECTIONS}${RATE ? `-r${RATE}` : ''}.json`, summary);
   console.log(JSON.stringify(summary, null, 2));
 
   const verdict = (ok: boolean) => (ok ? 'met' : '**missed**');
@@ -415,11 +436,11 @@ async function main(): Promise<void> {
   };
   console.log(
     [
-      `${CONNECTIONS} connections, ${RATE ? `${RATE} events/s offered` : 'as fast as answered'}, ${DURATION} s, envelopes of ${summary.envelope.bytesMin}-${summary.envelope.bytesMax} bytes (${GROUPS} issues, ${USERS} users), pool ${config.databasePoolSize}`,
+      `${TOPOLOGY === 'split' ? 'api + worker processes' : 'one process'}, ${CONNECTIONS} connections, ${RATE ? `${RATE} events/s offered` : 'as fast as answered'}, ${DURATION} s, envelopes of ${summary.envelope.bytesMin}-${summary.envelope.bytesMax} bytes (${GROUPS} issues, ${USERS} users), pool ${config.databasePoolSize}`,
       '| route | accepted req/s | p50 ms | p99 ms | max ms | non-2xx |',
       '|---|---|---|---|---|---|',
       `| bare Fastify: decodeBody + parseEnvelope | ${summary.bare.requestsPerSecond} | ${summary.bare.p50} | ${summary.bare.p99} | ${summary.bare.max} | ${bareResult.non2xx} |`,
-      `| Faultline (auth, queue insert, worker in-process) | ${summary.faultline.acceptedPerSecond} | ${summary.faultline.p50} | ${summary.faultline.p99} | ${summary.faultline.max} | ${faultlineResult.non2xx} |`,
+      `| Faultline (auth, queue insert${TOPOLOGY === 'split' ? '; worker in its own process' : ', worker in-process'}) | ${summary.faultline.acceptedPerSecond} | ${summary.faultline.p50} | ${summary.faultline.p99} | ${summary.faultline.max} | ${faultlineResult.non2xx} |`,
       '',
       '| measure | value | target |',
       '|---|---|---|',
@@ -429,7 +450,7 @@ async function main(): Promise<void> {
       `| processed end to end (accepted ${accepted}, processed ${processedTotal}, drained ${summary.processing.drainSecondsAfterLoad} s after the load) | ${summary.processing.endToEndPerSecond} events/s | 2,000/s offered, accepted and processed: ${RATE ? verdict(target.sustained) : 'needs BENCH_RATE'} |`,
       `| max queue backlog (at load end) | ${maxBacklog} (${backlogAtLoadEnd}) | |`,
       `| visible after accept, ${summary.visibility.probes} probes: p50 / p99 / max | ${summary.visibility.p50Ms} / ${summary.visibility.p99Ms} / ${summary.visibility.maxMs} ms (${summary.visibility.withinOneSecond} within 1 s) | ≤ 1 s: ${verdict(target.visible)} |`,
-      `| cores used during the load: server process / autocannon / PostgreSQL / other / machine | ${cpuDuringLoad.server} / ${cpuDuringLoad.autocannon} / ${cpuDuringLoad.postgres} / ${cpuDuringLoad.other} / ${cpuDuringLoad.machine} of ${cpuDuringLoad.machineCores} | |`,
+      `| cores used during the load: server process${TOPOLOGY === 'split' ? ' (api) / worker process' : ''} / autocannon / PostgreSQL / other / machine | ${cpuDuringLoad.server}${TOPOLOGY === 'split' ? ` / ${workerCores}` : ''} / ${cpuDuringLoad.autocannon} / ${cpuDuringLoad.postgres} / ${TOPOLOGY === 'split' ? round(cpuDuringLoad.other - workerCores, 2) : cpuDuringLoad.other} / ${cpuDuringLoad.machine} of ${cpuDuringLoad.machineCores} | |`,
       `| event loop utilisation of the server process during the load (bare route's run) | ${eventLoopUtilization} (${bareEventLoopUtilization}) | |`,
       `| app's PostgreSQL backends during the load (average count by state) | ${Object.entries(backends).map(([what, n]) => `${what} ${n}`).join(', ')} | |`,
     ].join('\n'),
@@ -438,6 +459,10 @@ async function main(): Promise<void> {
   await bare.close();
   await pool.end();
   await app.close();
+  if (worker) {
+    worker.kill('SIGTERM');
+    await new Promise((resolve) => worker.once('exit', resolve));
+  }
 }
 
 if (require.main === module) {

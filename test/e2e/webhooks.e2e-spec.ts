@@ -192,6 +192,8 @@ describe('service hooks and webhook delivery', () => {
       expect(log[0]).toMatchObject({ id: payload.id, event: 'event.created', status: 'delivered', attempts: 1, lastStatusCode: 200 });
       expect(log[0].attemptLog[0]).toMatchObject({ statusCode: 200, error: null, response: { body: 'ok' } });
       expect(log[0].attemptLog[0].durationMs).toEqual(expect.any(Number));
+      const metrics = await fetch(`${api.baseUrl}/metrics`).then((response) => response.text());
+      expect(metrics).toMatch(/^webhook_attempts_total\{outcome="delivered"\} [1-9]/m);
       await removeHook(hook);
     });
 

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EventRecorder } from '@faultline/event-store';
-import { APP_CONFIG, type AppConfig, type BackgroundWorker, Database } from '@faultline/platform';
+import { APP_CONFIG, type AppConfig, type BackgroundWorker, Database, Metrics } from '@faultline/platform';
+import { Counter, Gauge, Histogram } from 'prom-client';
 import {
   classifyResponse,
   nextAttemptDelaySeconds,
@@ -38,6 +39,8 @@ interface Target {
 export class DeliveryWorker implements BackgroundWorker {
   readonly name = 'webhooks.delivery';
   private readonly logger = new Logger('WebhookDelivery');
+  private readonly attemptsTotal: Counter<'outcome'>;
+  private readonly attemptDuration: Histogram;
   private readonly http: OutboundHttp;
   private readonly inFlightByTarget = new Map<string, number>();
   /** Claimed (ready or in flight) per target. */
@@ -61,8 +64,31 @@ export class DeliveryWorker implements BackgroundWorker {
     private readonly hooks: ServiceHooksRepository,
     private readonly recorder: EventRecorder,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    metrics: Metrics,
   ) {
     this.http = new OutboundHttp(config.webhooks, config.webhooks.timeoutMs);
+    const registers = [metrics.registry];
+    this.attemptsTotal = new Counter({
+      name: 'webhook_attempts_total',
+      help: 'Webhook delivery attempts by outcome (delivered, retry, failed)',
+      labelNames: ['outcome'] as const,
+      registers,
+    });
+    this.attemptDuration = new Histogram({
+      name: 'webhook_attempt_duration_seconds',
+      help: 'Duration of webhook delivery attempts',
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    });
+    const worker = this;
+    new Gauge({
+      name: 'webhook_deliveries_in_flight',
+      help: 'Webhook requests in flight in this process',
+      registers,
+      collect() {
+        this.set(worker.inFlight);
+      },
+    });
   }
 
   start(): void {
@@ -230,6 +256,8 @@ export class DeliveryWorker implements BackgroundWorker {
   }
 
   private record(result: AttemptResult): void {
+    this.attemptsTotal.inc({ outcome: result.status === 'pending' ? 'retry' : result.status });
+    this.attemptDuration.observe(result.durationMs / 1000);
     this.pendingResults.push(result);
     if (this.flushing) return;
     // A short pause gathers the attempts finishing meanwhile into the same statement.
