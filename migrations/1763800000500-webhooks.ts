@@ -3,7 +3,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * Service hooks and the delivery engine. A delivery is one (target, cause) pair with its body
  * serialised once; `next_attempt_at` doubles as the lease of a claimed delivery, so a worker that
- * dies mid-request leaves it due again once its deadline passes.
+ * dies mid-request leaves it due again once its deadline passes. An attempt's request body is its
+ * delivery's body (the same bytes every time), so attempts keep only headers and the response.
  */
 export class Webhooks1763800000500 implements MigrationInterface {
   name = 'Webhooks1763800000500';
@@ -52,9 +53,8 @@ export class Webhooks1763800000500 implements MigrationInterface {
         duration_ms integer NOT NULL,
         status_code integer,
         error text,
-        request_headers jsonb NOT NULL,
-        request_body text NOT NULL,
-        response_headers jsonb,
+        request_headers json NOT NULL,
+        response_headers json,
         response_body text
       );
       CREATE INDEX webhook_attempts_delivery_idx ON webhook_attempts (delivery_id, id DESC);

@@ -29,7 +29,7 @@ export function serializeDelivery(delivery: DeliveryRow, attempts: readonly Atte
       statusCode: attempt.status_code,
       durationMs: attempt.duration_ms,
       error: attempt.error,
-      request: { headers: attempt.request_headers, body: attempt.request_body },
+      request: { headers: attempt.request_headers, body: delivery.request_body },
       response: attempt.response_headers ? { headers: attempt.response_headers, body: attempt.response_body } : null,
     })),
   };

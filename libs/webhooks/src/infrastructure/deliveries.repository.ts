@@ -38,7 +38,6 @@ export interface AttemptResult {
   readonly statusCode: number | null;
   readonly error: string | null;
   readonly requestHeaders: Record<string, string>;
-  readonly requestBody: string;
   readonly responseHeaders: Record<string, string> | null;
   readonly responseBody: string | null;
 }
@@ -54,6 +53,8 @@ export interface DeliveryRow {
   last_error: string | null;
   created_at: Date;
   finished_at: Date | null;
+  /** The first LOGGED_REQUEST_BYTES characters of the body sent. */
+  request_body: string;
 }
 
 export interface AttemptRow {
@@ -63,12 +64,11 @@ export interface AttemptRow {
   status_code: number | null;
   error: string | null;
   request_headers: Record<string, string>;
-  request_body: string;
   response_headers: Record<string, string> | null;
   response_body: string | null;
 }
 
-/** Request bodies kept in the attempt log. */
+/** Bytes of the request body the delivery log shows. */
 const LOGGED_REQUEST_BYTES = 4096;
 
 @Injectable()
@@ -131,8 +131,8 @@ export class DeliveriesRepository {
                 finished_at = CASE WHEN r.status = 'pending' THEN NULL ELSE now() END
          FROM result r WHERE d.id = r.id
        )
-       INSERT INTO webhook_attempts (delivery_id, attempted_at, duration_ms, status_code, error, request_headers, request_body, response_headers, response_body)
-       SELECT * FROM unnest($1::bigint[], $6::timestamptz[], $7::integer[], $4::integer[], $5::text[], $8::jsonb[], $9::text[], $10::jsonb[], $11::text[])`,
+       INSERT INTO webhook_attempts (delivery_id, attempted_at, duration_ms, status_code, error, request_headers, response_headers, response_body)
+       SELECT * FROM unnest($1::bigint[], $6::timestamptz[], $7::integer[], $4::integer[], $5::text[], $8::json[], $9::json[], $10::text[])`,
       [
         results.map((r) => r.deliveryId),
         results.map((r) => r.status),
@@ -142,7 +142,6 @@ export class DeliveriesRepository {
         results.map((r) => r.attemptedAt.toISOString()),
         results.map((r) => Math.round(r.durationMs)),
         results.map((r) => JSON.stringify(r.requestHeaders)),
-        results.map((r) => r.requestBody.slice(0, LOGGED_REQUEST_BYTES)),
         results.map((r) => (r.responseHeaders ? JSON.stringify(r.responseHeaders) : null)),
         results.map((r) => r.responseBody),
       ],
@@ -161,7 +160,8 @@ export class DeliveriesRepository {
 
   async list(targetKind: string, targetId: string, options: { failedOnly: boolean; offset: number; limit: number }): Promise<DeliveryRow[]> {
     return this.database.query<DeliveryRow>(
-      `SELECT id, guid, event_type, status, attempts, next_attempt_at, last_status_code, last_error, created_at, finished_at
+      `SELECT id, guid, event_type, status, attempts, next_attempt_at, last_status_code, last_error, created_at, finished_at,
+              left(body, ${LOGGED_REQUEST_BYTES}) AS request_body
        FROM webhook_deliveries WHERE target_kind = $1 AND target_id = $2 ${options.failedOnly ? `AND (status = 'failed' OR (status = 'pending' AND last_error IS NOT NULL))` : ''}
        ORDER BY id DESC OFFSET $3 LIMIT $4`,
       [targetKind, targetId, options.offset, options.limit],
@@ -170,7 +170,8 @@ export class DeliveriesRepository {
 
   async find(sql: Sql, targetKind: string, targetId: string, guid: string): Promise<DeliveryRow | null> {
     const [row] = await sql.query<DeliveryRow>(
-      `SELECT id, guid, event_type, status, attempts, next_attempt_at, last_status_code, last_error, created_at, finished_at
+      `SELECT id, guid, event_type, status, attempts, next_attempt_at, last_status_code, last_error, created_at, finished_at,
+              left(body, ${LOGGED_REQUEST_BYTES}) AS request_body
        FROM webhook_deliveries WHERE target_kind = $1 AND target_id = $2 AND guid = $3`,
       [targetKind, targetId, guid],
     );
@@ -181,7 +182,7 @@ export class DeliveriesRepository {
   async attempts(deliveryIds: readonly string[], perDelivery: number): Promise<AttemptRow[]> {
     if (deliveryIds.length === 0) return [];
     return this.database.query<AttemptRow>(
-      `SELECT a.delivery_id, a.attempted_at, a.duration_ms, a.status_code, a.error, a.request_headers, a.request_body, a.response_headers, a.response_body
+      `SELECT a.delivery_id, a.attempted_at, a.duration_ms, a.status_code, a.error, a.request_headers, a.response_headers, a.response_body
        FROM unnest($1::bigint[]) AS d (id)
        CROSS JOIN LATERAL (SELECT * FROM webhook_attempts WHERE delivery_id = d.id ORDER BY id DESC LIMIT $2) a`,
       [deliveryIds, perDelivery],

@@ -194,7 +194,7 @@ export class DeliveryWorker implements BackgroundWorker {
     if (!target || target.status !== 'active') {
       this.record({
         deliveryId: delivery.id, status: 'failed', attemptedAt, durationMs: 0, statusCode: null,
-        error: target ? 'the hook is disabled' : 'the hook was deleted', requestHeaders: {}, requestBody: delivery.body, responseHeaders: null, responseBody: null,
+        error: target ? 'the hook is disabled' : 'the hook was deleted', requestHeaders: {}, responseHeaders: null, responseBody: null,
       });
       return;
     }
@@ -206,7 +206,7 @@ export class DeliveryWorker implements BackgroundWorker {
       const outcome = classifyResponse(response.statusCode, response.headers['retry-after'], new Date());
       const base = {
         deliveryId: delivery.id, attemptedAt, durationMs: performance.now() - started, statusCode: response.statusCode,
-        requestHeaders: headers, requestBody: delivery.body, responseHeaders: response.headers, responseBody: response.body,
+        requestHeaders: headers, responseHeaders: response.headers, responseBody: response.body,
       };
       if (outcome.kind === 'delivered') {
         result = { ...base, status: 'delivered', error: null };
@@ -224,7 +224,7 @@ export class DeliveryWorker implements BackgroundWorker {
       if (refused) this.logger.warn(`delivery ${delivery.guid} to hook ${target.id} refused: ${message}`);
       result = {
         deliveryId: delivery.id, attemptedAt, durationMs: performance.now() - started, statusCode: null,
-        requestHeaders: headers, requestBody: delivery.body, responseHeaders: null, responseBody: null,
+        requestHeaders: headers, responseHeaders: null, responseBody: null,
         ...this.retry(delivery, message, undefined),
       };
       this.settled.push({ hookId: target.id, ok: false });
