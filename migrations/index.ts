@@ -2,6 +2,7 @@ import { EventStore1763800000000 } from './1763800000000-event-store';
 import { IdentityAndProjects1763800000100 } from './1763800000100-identity-and-projects';
 import { IngestAndIssues1763800000200 } from './1763800000200-ingest-and-issues';
 import { InboundFilters1763800000300 } from './1763800000300-inbound-filters';
+import { Scim1763800000600 } from './1763800000600-scim';
 
 /** Every migration, in order. The only way the schema changes (synchronize is off). */
-export const MIGRATIONS = [EventStore1763800000000, IdentityAndProjects1763800000100, IngestAndIssues1763800000200, InboundFilters1763800000300];
+export const MIGRATIONS = [EventStore1763800000000, IdentityAndProjects1763800000100, IngestAndIssues1763800000200, InboundFilters1763800000300, Scim1763800000600];
