@@ -7,6 +7,7 @@ import { IngestModule } from '@faultline/ingest';
 import { IssuesModule } from '@faultline/issues';
 import { type AppConfig, AuthGuard, PlatformModule } from '@faultline/platform';
 import { ProjectsModule } from '@faultline/projects';
+import { ScimModule } from '@faultline/scim';
 import { MIGRATIONS } from '../../../migrations';
 import { BootstrapService } from './bootstrap.service';
 
@@ -24,6 +25,7 @@ export class AppModule {
         ProjectsModule,
         IssuesModule,
         IngestModule,
+        ScimModule,
       ],
       providers: [{ provide: APP_GUARD, useClass: AuthGuard }, ...(options.bootstrap === false ? [] : [BootstrapService])],
     };

@@ -1,0 +1,129 @@
+import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Patch, Post, Put, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { EventMetadata } from '@faultline/kernel';
+import { type ProvisionedMember, ProvisionMemberCommand, RemoveMemberCommand, UpdateMemberProfileCommand } from '@faultline/identity';
+import { APP_CONFIG, type AppConfig, Database, Public } from '@faultline/platform';
+import type { FastifyReply } from 'fastify';
+import { ScimError } from '../domain/scim-error';
+import { patchOperations, patchProfile, profileFromDocument } from '../domain/scim-user';
+import { ScimReadRepository, type ScimUserRow } from '../infrastructure/scim-read.repository';
+import { CurrentScimOrganization, ScimAuthGuard, type ScimOrganization } from './scim-auth.guard';
+import { ScimExceptionFilter } from './scim-exception.filter';
+import { leavesOut, parseListQuery, parseProjection } from './scim-list-query';
+import { etag, listResponse, project, scimUser, versionFromIfMatch } from './scim.serializers';
+
+/** Provisioning changes are recorded as made by the organization's identity provider. */
+export const SCIM_METADATA: EventMetadata = { actorType: 'application', actorId: 'scim' };
+
+function body(value: unknown): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw ScimError.badRequest('invalidSyntax', 'The body must be a JSON object.');
+  return value as Record<string, unknown>;
+}
+
+/** SCIM Users: the organization's members (RFC 7644 over identity's members). */
+@ApiExcludeController()
+@Public()
+@UseGuards(ScimAuthGuard)
+@UseFilters(ScimExceptionFilter)
+@Controller('api/0/organizations/:organization_id_or_slug/scim/v2/Users')
+export class ScimUsersController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly database: Database,
+    private readonly read: ScimReadRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  async list(@CurrentScimOrganization() organization: ScimOrganization, @Query() query: Record<string, unknown>) {
+    const request = parseListQuery(query);
+    const page = await this.read.listUsers(this.database, organization.id, request.filter, request.startIndex - 1, request.count);
+    const groups = leavesOut(request, 'groups') ? undefined : await this.read.groupsOfMembers(this.database, page.rows.map((row) => row.id));
+    const resources = page.rows.map((row) => project(this.resource(organization, row, groups?.get(row.id)), request.attributes, request.excludedAttributes));
+    return listResponse(resources, page.total, request.startIndex);
+  }
+
+  @Get(':member_id')
+  async detail(
+    @CurrentScimOrganization() organization: ScimOrganization,
+    @Param('member_id') memberId: string,
+    @Query() query: Record<string, unknown>,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const projection = parseProjection(query);
+    const row = await this.read.findUser(this.database, organization.id, memberId);
+    if (!row) throw ScimError.notFound();
+    return project(await this.respond(organization, row, reply), projection.attributes, projection.excludedAttributes);
+  }
+
+  @Post()
+  @HttpCode(201)
+  async create(@CurrentScimOrganization() organization: ScimOrganization, @Body() raw: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+    const profile = profileFromDocument(body(raw), { active: true, role: 'member' });
+    const memberId = await this.commands.execute<ProvisionMemberCommand, string>(new ProvisionMemberCommand(organization.id, profile, SCIM_METADATA));
+    const resource = await this.respond(organization, await this.reread(organization, memberId), reply);
+    void reply.header('location', (resource.meta as { location: string }).location);
+    return resource;
+  }
+
+  @Put(':member_id')
+  async replace(
+    @CurrentScimOrganization() organization: ScimOrganization,
+    @Param('member_id') memberId: string,
+    @Body() raw: unknown,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const document = body(raw);
+    await this.commands.execute<UpdateMemberProfileCommand, ProvisionedMember>(
+      new UpdateMemberProfileCommand(
+        organization.id,
+        memberId,
+        (current) => profileFromDocument(document, { active: current.active, role: current.role }, current.role),
+        versionFromIfMatch(ifMatch),
+        SCIM_METADATA,
+      ),
+    );
+    return this.respond(organization, await this.reread(organization, memberId), reply);
+  }
+
+  /** Okta deactivates with a path-less `{"active": false}`; Entra ID sends ops in any case and string booleans. */
+  @Patch(':member_id')
+  async patch(
+    @CurrentScimOrganization() organization: ScimOrganization,
+    @Param('member_id') memberId: string,
+    @Body() raw: unknown,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const operations = patchOperations(raw);
+    await this.commands.execute<UpdateMemberProfileCommand, ProvisionedMember>(
+      new UpdateMemberProfileCommand(organization.id, memberId, (current) => patchProfile(current, operations), versionFromIfMatch(ifMatch), SCIM_METADATA),
+    );
+    return this.respond(organization, await this.reread(organization, memberId), reply);
+  }
+
+  /** Removes the member from the organization; the user account stays. */
+  @Delete(':member_id')
+  @HttpCode(204)
+  async remove(@CurrentScimOrganization() organization: ScimOrganization, @Param('member_id') memberId: string, @Headers('if-match') ifMatch: string | undefined) {
+    await this.commands.execute(new RemoveMemberCommand(organization.id, memberId, versionFromIfMatch(ifMatch), SCIM_METADATA));
+  }
+
+  private async reread(organization: ScimOrganization, memberId: string): Promise<ScimUserRow> {
+    const row = await this.read.findUser(this.database, organization.id, memberId);
+    if (!row) throw ScimError.notFound();
+    return row;
+  }
+
+  private async respond(organization: ScimOrganization, row: ScimUserRow, reply: FastifyReply) {
+    const groups = await this.read.groupsOfMembers(this.database, [row.id]);
+    void reply.header('etag', etag(row.version));
+    return this.resource(organization, row, groups.get(row.id));
+  }
+
+  private resource(organization: ScimOrganization, row: ScimUserRow, groups: Parameters<typeof scimUser>[1]) {
+    return scimUser(row, groups, `${this.config.publicUrl}/api/0/organizations/${organization.slug}/scim/v2/Users/${row.id}`);
+  }
+}

@@ -1,0 +1,176 @@
+import { Injectable } from '@nestjs/common';
+import type { MemberEmail, MemberName } from '@faultline/identity';
+import type { Sql } from '@faultline/platform';
+import type { Filter } from '../domain/scim-filter';
+import { MAX_GROUP_MEMBERS_LISTED } from '../domain/scim-schemas';
+import { type FilterSchema, filterToSql } from './filter-sql';
+
+export interface ScimUserRow {
+  id: string;
+  organization_id: string;
+  user_id: string;
+  user_name: string;
+  role: string;
+  active: boolean;
+  external_id: string | null;
+  display_name: string | null;
+  name_parts: MemberName | null;
+  emails: MemberEmail[];
+  version: number;
+  created: Date;
+  last_modified: Date;
+}
+
+export interface ScimGroupRow {
+  id: string;
+  organization_id: string;
+  slug: string;
+  display_name: string;
+  external_id: string | null;
+  version: number;
+  created: Date;
+  last_modified: Date;
+}
+
+export interface Reference {
+  value: string;
+  display: string;
+}
+
+export interface Page<T> {
+  total: number;
+  rows: T[];
+}
+
+const NAME = (part: string) => ({ sql: `(v.name_parts->>'${part}')`, type: 'string' as const });
+
+/** What SCIM Users can be filtered on, over the `scim_users` view. */
+export const USER_FILTER_SCHEMA: FilterSchema = {
+  attributes: {
+    id: { sql: 'v.id', type: 'id' },
+    username: { sql: 'v.user_name', type: 'string' },
+    externalid: { sql: 'v.external_id', type: 'string', caseExact: true },
+    displayname: { sql: 'v.display_name', type: 'string' },
+    'name.formatted': NAME('formatted'),
+    'name.familyname': NAME('familyName'),
+    'name.givenname': NAME('givenName'),
+    'name.middlename': NAME('middleName'),
+    active: { sql: 'v.active', type: 'boolean' },
+    sentryorgrole: { sql: 'v.role', type: 'string' },
+    'meta.created': { sql: 'v.created', type: 'datetime' },
+    'meta.lastmodified': { sql: 'v.last_modified', type: 'datetime' },
+  },
+  multiValued: {
+    emails: {
+      from: 'jsonb_array_elements(v.emails) AS e(x) WHERE true',
+      subAttributes: {
+        value: { sql: `(e.x->>'value')`, type: 'string' },
+        type: { sql: `(e.x->>'type')`, type: 'string' },
+        primary: { sql: `((e.x->>'primary')::boolean)`, type: 'boolean' },
+      },
+      present: 'jsonb_array_length(v.emails) > 0',
+    },
+    groups: {
+      from: 'scim_groups g JOIN team_members gm ON gm.team_id = g.id WHERE gm.member_id = v.id',
+      subAttributes: { value: { sql: 'g.id', type: 'id' }, display: { sql: 'g.display_name', type: 'string' } },
+      present: 'EXISTS (SELECT 1 FROM team_members gm WHERE gm.member_id = v.id)',
+    },
+  },
+};
+
+/** What SCIM Groups can be filtered on, over the `scim_groups` view. */
+export const GROUP_FILTER_SCHEMA: FilterSchema = {
+  attributes: {
+    id: { sql: 'v.id', type: 'id' },
+    displayname: { sql: 'v.display_name', type: 'string' },
+    externalid: { sql: 'v.external_id', type: 'string', caseExact: true },
+    'meta.created': { sql: 'v.created', type: 'datetime' },
+    'meta.lastmodified': { sql: 'v.last_modified', type: 'datetime' },
+  },
+  multiValued: {
+    members: {
+      from: 'scim_group_members gm WHERE gm.team_id = v.id',
+      subAttributes: { value: { sql: 'gm.member_id', type: 'id' }, display: { sql: 'gm.display', type: 'string' } },
+      present: 'EXISTS (SELECT 1 FROM team_members gm WHERE gm.team_id = v.id)',
+    },
+  },
+};
+
+/**
+ * Reads SCIM Users and Groups from the views identity's tables are published through. Lists are
+ * in id order, counted and paged in SQL; a page's ids are found first (an index scan for an
+ * unfiltered list), then only those rows are read whole.
+ */
+@Injectable()
+export class ScimReadRepository {
+  listUsers(sql: Sql, organizationId: string, filter: Filter | undefined, offset: number, limit: number): Promise<Page<ScimUserRow>> {
+    return this.list<ScimUserRow>(sql, 'scim_users', USER_FILTER_SCHEMA, organizationId, filter, offset, limit);
+  }
+
+  listGroups(sql: Sql, organizationId: string, filter: Filter | undefined, offset: number, limit: number): Promise<Page<ScimGroupRow>> {
+    return this.list<ScimGroupRow>(sql, 'scim_groups', GROUP_FILTER_SCHEMA, organizationId, filter, offset, limit);
+  }
+
+  async findUser(sql: Sql, organizationId: string, memberId: string): Promise<ScimUserRow | undefined> {
+    if (!/^\d{1,18}$/.test(memberId)) return undefined;
+    const [row] = await sql.query<ScimUserRow>(`SELECT v.* FROM scim_users v WHERE v.organization_id = $1 AND v.id = $2::bigint`, [organizationId, memberId]);
+    return row;
+  }
+
+  /** A group by id, or by slug as Sentry's SCIM paths also allow. */
+  async findGroup(sql: Sql, organizationId: string, idOrSlug: string): Promise<ScimGroupRow | undefined> {
+    const [row] = /^\d{1,18}$/.test(idOrSlug)
+      ? await sql.query<ScimGroupRow>(`SELECT v.* FROM scim_groups v WHERE v.organization_id = $1 AND v.id = $2::bigint`, [organizationId, idOrSlug])
+      : await sql.query<ScimGroupRow>(`SELECT v.* FROM scim_groups v WHERE v.organization_id = $1 AND v.slug = $2`, [organizationId, idOrSlug]);
+    return row;
+  }
+
+  /** The groups of each member, by member id. */
+  async groupsOfMembers(sql: Sql, memberIds: readonly string[]): Promise<Map<string, Reference[]>> {
+    const result = new Map<string, Reference[]>(memberIds.map((id) => [id, []]));
+    if (memberIds.length === 0) return result;
+    const rows = await sql.query<{ member_id: string; value: string; display: string }>(
+      `SELECT gm.member_id, g.id AS value, g.display_name AS display FROM team_members gm JOIN scim_groups g ON g.id = gm.team_id
+       WHERE gm.member_id = ANY($1::bigint[]) ORDER BY g.id`,
+      [memberIds],
+    );
+    for (const row of rows) result.get(row.member_id)?.push({ value: row.value, display: row.display });
+    return result;
+  }
+
+  /** The members of each group (the first MAX_GROUP_MEMBERS_LISTED by id), by group id. */
+  async membersOfGroups(sql: Sql, groupIds: readonly string[]): Promise<Map<string, Reference[]>> {
+    const result = new Map<string, Reference[]>(groupIds.map((id) => [id, []]));
+    if (groupIds.length === 0) return result;
+    const rows = await sql.query<{ team_id: string; value: string; display: string }>(
+      `SELECT team_id, value, display FROM (
+         SELECT gm.team_id, gm.member_id AS value, gm.display, row_number() OVER (PARTITION BY gm.team_id ORDER BY gm.member_id) AS n
+         FROM scim_group_members gm WHERE gm.team_id = ANY($1::bigint[])) ranked
+       WHERE n <= $2 ORDER BY team_id, value`,
+      [groupIds, MAX_GROUP_MEMBERS_LISTED],
+    );
+    for (const row of rows) result.get(row.team_id)?.push({ value: row.value, display: row.display });
+    return result;
+  }
+
+  private async list<T>(
+    sql: Sql,
+    view: 'scim_users' | 'scim_groups',
+    schema: FilterSchema,
+    organizationId: string,
+    filter: Filter | undefined,
+    offset: number,
+    limit: number,
+  ): Promise<Page<T>> {
+    const params: unknown[] = [organizationId];
+    const where = `v.organization_id = $1${filter ? ` AND ${filterToSql(filter, schema, params)}` : ''}`;
+    const [{ total }] = await sql.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${view} v WHERE ${where}`, params);
+    if (limit === 0 || offset >= total) return { total, rows: [] };
+    const rows = await sql.query<T>(
+      `WITH page AS (SELECT v.id FROM ${view} v WHERE ${where} ORDER BY v.id OFFSET $${params.length + 1} LIMIT $${params.length + 2})
+       SELECT v.* FROM page JOIN ${view} v ON v.id = page.id ORDER BY v.id`,
+      [...params, offset, limit],
+    );
+    return { total, rows };
+  }
+}
