@@ -14,7 +14,7 @@ const SCIM_PATH = /^\/api\/0\/organizations\/[^/]+\/scim\/v2(\/|\?|$)/;
 export function registerScimHttp(fastify: FastifyInstance): void {
   const parseJson = fastify.getDefaultJsonParser('error', 'ignore');
   fastify.addContentTypeParser('application/scim+json', { parseAs: 'string' }, (request, body, done) =>
-    parseJson(request, body, (error, value) => {
+    parseJson(request, String(body), (error, value) => {
       if (!error) return done(null, value);
       done(Object.assign(new Error('Malformed JSON body.'), { statusCode: 400 }), undefined);
     }),
