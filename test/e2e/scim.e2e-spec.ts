@@ -3,7 +3,7 @@ import { ALL_SCOPES, expandScopes } from '@faultline/kernel';
 import { CreateApiTokenCommand, type CreatedApiToken } from '@faultline/identity';
 import { Database } from '@faultline/platform';
 import { BOOTSTRAP, startTestApp, type TestApp } from '../support/test-app';
-import { enableScim, ERROR_SCHEMA, filter, GROUP_SCHEMA, LIST_RESPONSE, PATCH_OP, SAML_PROVIDER, scimClient, USER_SCHEMA } from '../support/scim';
+import { ERROR_SCHEMA, filter, GROUP_SCHEMA, LIST_RESPONSE, PATCH_OP, SAML_PROVIDER, scimClient, USER_SCHEMA } from '../support/scim';
 
 type Scim = ReturnType<typeof scimClient>;
 
