@@ -1,0 +1,202 @@
+import 'reflect-metadata';
+import { Client } from 'pg';
+import { loadConfig } from '@faultline/platform';
+import { createApp } from '../apps/api/src/create-app';
+import { autocannon, environment, percentile, recreateDatabase, round, saveResults } from './bench-support';
+
+/**
+ * SCIM at the size of a large organization, through the whole service (`ROLE=api`): 100,000
+ * members seeded in SQL (generate_series, with names, e-mails, external ids, and 50 teams of 1,000
+ * members), then
+ *   1. `GET /Users?filter=userName eq "..."`: sequential lookups of random members (latency of each
+ *      request), then autocannon on one userName;
+ *   2. a 100-item page `GET /Users?startIndex=S&count=100`: the first page, one in the middle and
+ *      the last, with autocannon;
+ *   3. provisioning 10,000 users with `POST /Users`, one request at a time.
+ *
+ * Usage: npm run bench:scim
+ * Env: DATABASE_URL (server to create faultline_bench_scim on), BENCH_MEMBERS (100000),
+ *      BENCH_PROVISION (10000), BENCH_LOOKUPS (2000), BENCH_CONNECTIONS (1,10),
+ *      BENCH_DURATION (10 s), BENCH_RESULTS_DIR (bench/results: scim.json).
+ */
+const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 100_000);
+const PROVISION = Number(process.env.BENCH_PROVISION ?? 10_000);
+const LOOKUPS = Number(process.env.BENCH_LOOKUPS ?? 2_000);
+const CONNECTION_LEVELS = (process.env.BENCH_CONNECTIONS ?? '1,10').split(',').map(Number);
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const PORT = 9401;
+const DATABASE = 'faultline_bench_scim';
+const TOKEN = 'bench-token';
+const TARGETS = { filterP99: 10, pageP99: 30, provisionSeconds: 60 };
+
+/** A self-signed certificate for the SAML provider SCIM needs (its content is not used here). */
+const CERTIFICATE = `-----BEGIN CERTIFICATE-----
+MIIBfTCCASOgAwIBAgIUTG85RR0+o+1DXNKLt7BcfMlodkcwCgYIKoZIzj0EAwIw
+FDESMBAGA1UEAwwJaWRwLmJlbmNoMB4XDTI2MTEyMjE5MTkxM1oXDTM2MTExOTE5
+MTkxM1owFDESMBAGA1UEAwwJaWRwLmJlbmNoMFkwEwYHKoZIzj0CAQYIKoZIzj0D
+AQcDQgAE8sxU9zN4hY0+rCpghX3wEkJ7WB5/GXXO22S0aUndIuldKbXAXNzQ7zJa
+4ws2I7Z+XwLS5Bq68OAl1N0xbZJzQ6NTMFEwHQYDVR0OBBYEFGGsd/0VnTB3UHj2
+Bq4oI25YBvUEMB8GA1UdIwQYMBaAFGGsd/0VnTB3UHj2Bq4oI25YBvUEMA8GA1Ud
+EwEB/wQFMAMBAf8wCgYIKoZIzj0EAwIDSAAwRQIhAPmVGCzLeN/E/Y+6BHgzMtDf
+N4yAdrI12ikbAQjRBeP8AiBT+EhAXUirZF6yav9XDNfRqIqr6ZLkvuyeV0jh8bBZ
+aA==
+-----END CERTIFICATE-----`;
+
+async function seed(client: Client, organizationId: string): Promise<void> {
+  await client.query(
+    `INSERT INTO users (email, name) SELECT 'member' || n || '@bench.example', 'Member ' || n FROM generate_series(1, $1::integer) AS n`,
+    [MEMBERS],
+  );
+  await client.query(
+    `INSERT INTO organization_members (organization_id, user_id, role, external_id, display_name, name_parts, emails, idp_provisioned)
+     SELECT $1, u.id, 'member', 'ext-' || u.id, u.name, jsonb_build_object('givenName', 'Member', 'familyName', u.id::text),
+            jsonb_build_array(jsonb_build_object('value', u.email, 'type', 'work', 'primary', true)), true
+     FROM users u WHERE u.email LIKE '%@bench.example' ORDER BY u.id`,
+    [organizationId],
+  );
+  await client.query(
+    `INSERT INTO teams (organization_id, slug, name, idp_provisioned) SELECT $1, 'team-' || n, 'Team ' || n, true FROM generate_series(1, 50) AS n`,
+    [organizationId],
+  );
+  await client.query(
+    `INSERT INTO team_members (team_id, member_id)
+     SELECT t.id, m.id FROM teams t JOIN organization_members m ON m.organization_id = t.organization_id
+     WHERE t.organization_id = $1 AND t.slug LIKE 'team-%' AND m.id % 50 = (t.id % 50) AND m.id % 2 = 0`,
+    [organizationId],
+  );
+  await client.query(`VACUUM ANALYZE users, organization_members, teams, team_members`);
+}
+
+async function timed(url: string, init: RequestInit): Promise<{ ms: number; status: number; body: any }> {
+  const started = performance.now();
+  const response = await fetch(url, init);
+  const body = await response.json();
+  return { ms: performance.now() - started, status: response.status, body };
+}
+
+async function main(): Promise<void> {
+  const databaseUrl = await recreateDatabase(DATABASE);
+  const config = loadConfig({ DATABASE_URL: databaseUrl, ROLE: 'api', PORT: String(PORT), LOG_LEVEL: 'warn', BOOTSTRAP_TOKEN: TOKEN, BOOTSTRAP_ORG: 'acme', BOOTSTRAP_PROJECT: 'web' });
+  const app = await createApp(config);
+  await app.listen(config.port, '127.0.0.1');
+  const base = `http://127.0.0.1:${PORT}`;
+  const admin = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+
+  await fetch(`${base}/api/0/organizations/acme/`, { method: 'PUT', headers: admin, body: JSON.stringify({ plan: 'business' }) });
+  const provider = await fetch(`${base}/api/0/organizations/acme/auth-provider/`, {
+    method: 'POST',
+    headers: admin,
+    body: JSON.stringify({ provider: 'saml2', idpEntityId: 'https://idp.bench/', ssoUrl: 'https://idp.bench/sso', x509cert: CERTIFICATE, scimEnabled: true }),
+  });
+  const { scimToken } = (await provider.json()) as { scimToken?: string };
+  if (!scimToken) throw new Error(`enabling SCIM answered ${provider.status}`);
+  const scimHeaders = { authorization: `Bearer ${scimToken}`, 'content-type': 'application/scim+json' };
+  const scimBase = `${base}/api/0/organizations/acme/scim/v2`;
+
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  const [{ id: organizationId }] = (await client.query<{ id: string }>(`SELECT id FROM organizations WHERE slug = 'acme'`)).rows;
+  const seedStarted = performance.now();
+  await seed(client, organizationId);
+  const seedSeconds = round((performance.now() - seedStarted) / 1000);
+  const [{ members }] = (await client.query<{ members: number }>(`SELECT count(*)::int AS members FROM organization_members WHERE organization_id = $1`, [organizationId])).rows;
+
+  // 1. userName lookups: random members, one request at a time, then autocannon on one of them.
+  const userNameUrl = (n: number) => `${scimBase}/Users?filter=${encodeURIComponent(`userName eq "Member${n}@bench.example"`)}&startIndex=1&count=100`;
+  for (let i = 0; i < 200; i++) await timed(userNameUrl(1 + Math.floor(Math.random() * MEMBERS)), { headers: scimHeaders }); // warm-up
+  const lookupMs: number[] = [];
+  for (let i = 0; i < LOOKUPS; i++) {
+    const { ms, status, body } = await timed(userNameUrl(1 + Math.floor(Math.random() * MEMBERS)), { headers: scimHeaders });
+    if (status !== 200 || body.totalResults !== 1) throw new Error(`lookup answered ${status}: ${JSON.stringify(body).slice(0, 200)}`);
+    lookupMs.push(ms);
+  }
+  const sequentialLookups = { requests: LOOKUPS, p50: round(percentile(lookupMs, 50), 2), p99: round(percentile(lookupMs, 99), 2), max: round(Math.max(...lookupMs), 2) };
+
+  const load = async (url: string) => {
+    await autocannon(['-c', '10', '-d', '3', '-H', `authorization=Bearer ${scimToken}`, url]); // warm-up
+    const runs = [];
+    for (const connections of CONNECTION_LEVELS) {
+      const result = await autocannon(['-c', String(connections), '-d', String(DURATION), '-H', `authorization=Bearer ${scimToken}`, url]);
+      runs.push({ connections, requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max, errors: result.errors + result.non2xx });
+    }
+    return runs;
+  };
+  const filterRuns = await load(userNameUrl(Math.floor(MEMBERS / 2)));
+
+  // 2. 100-item pages: the first, one in the middle, the last.
+  const pageUrl = (startIndex: number) => `${scimBase}/Users?startIndex=${startIndex}&count=100`;
+  const firstPage = await timed(pageUrl(1), { headers: scimHeaders });
+  if (firstPage.body.itemsPerPage !== 100 || firstPage.body.totalResults !== members) throw new Error(`page answered ${JSON.stringify(firstPage.body).slice(0, 200)}`);
+  const pageBytes = Buffer.byteLength(JSON.stringify(firstPage.body));
+  const pages: Record<string, Awaited<ReturnType<typeof load>>> = {};
+  for (const [name, startIndex] of [['first', 1], ['middle', Math.floor(members / 2)], ['last', members - 99]] as const) {
+    pages[name] = await load(pageUrl(startIndex));
+  }
+
+  // 3. Provisioning, one request at a time.
+  const provisionMs: number[] = [];
+  const provisionStarted = performance.now();
+  for (let i = 0; i < PROVISION; i++) {
+    const { ms, status } = await timed(`${scimBase}/Users`, {
+      method: 'POST',
+      headers: scimHeaders,
+      body: JSON.stringify({
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+        userName: `new${i}@provisioned.example`,
+        name: { givenName: 'New', familyName: String(i) },
+        emails: [{ primary: true, value: `new${i}@provisioned.example`, type: 'work' }],
+        displayName: `New ${i}`,
+        externalId: `00u-new-${i}`,
+        active: true,
+      }),
+    });
+    if (status !== 201) throw new Error(`provisioning answered ${status}`);
+    provisionMs.push(ms);
+  }
+  const provisionSeconds = round((performance.now() - provisionStarted) / 1000, 1);
+  const provisioning = { users: PROVISION, seconds: provisionSeconds, perSecond: round(PROVISION / provisionSeconds), p50: round(percentile(provisionMs, 50), 2), p99: round(percentile(provisionMs, 99), 2) };
+
+  const explain = async (sql: string, params: unknown[]) =>
+    (await client.query<{ 'QUERY PLAN': Array<{ 'Execution Time': number }> }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params)).rows[0]['QUERY PLAN'][0]['Execution Time'];
+  const sqlMs = {
+    userNameCount: await explain(`SELECT count(*) FROM scim_users v WHERE v.organization_id = $1 AND (lower(v.user_name) = lower($2))`, [organizationId, 'member5@bench.example']),
+    pageCount: await explain(`SELECT count(*) FROM scim_users v WHERE v.organization_id = $1`, [organizationId]),
+  };
+  await client.end();
+
+  const summary = {
+    ...(await environment(databaseUrl)),
+    members,
+    seedSeconds,
+    pageBytes,
+    sqlMs,
+    sequentialLookups,
+    filterRuns,
+    pages,
+    provisioning,
+    targets: TARGETS,
+  };
+  saveResults('scim.json', summary);
+  console.log(JSON.stringify(summary, null, 2));
+  const verdict = (ok: boolean) => (ok ? 'met' : '**missed**');
+  const loadRows = (name: string, runs: typeof filterRuns, target: number) =>
+    runs.map((run) => `| ${name} | ${run.connections} | ${run.requestsPerSecond} | ${run.p50} | ${run.p99} | ${run.max} | ${run.errors} | ${verdict(run.p99 < target)} (< ${target} ms) |`);
+  console.log(
+    [
+      `${members} members (seeded in ${seedSeconds} s); a 100-item page is ${pageBytes} bytes`,
+      '| request | connections | req/s | p50 ms | p99 ms | max ms | errors | target p99 |',
+      '|---|---|---|---|---|---|---|---|',
+      `| userName eq, ${LOOKUPS} random members one at a time | 1 | | ${sequentialLookups.p50} | ${sequentialLookups.p99} | ${sequentialLookups.max} | 0 | ${verdict(sequentialLookups.p99 < TARGETS.filterP99)} (< 10 ms) |`,
+      ...loadRows('userName eq', filterRuns, TARGETS.filterP99),
+      ...Object.entries(pages).flatMap(([name, runs]) => loadRows(`100-item page (${name})`, runs, TARGETS.pageP99)),
+      '',
+      `Provisioning ${PROVISION} users one POST at a time: ${provisionSeconds} s (${provisioning.perSecond}/s, p50 ${provisioning.p50} ms, p99 ${provisioning.p99} ms): ${verdict(provisionSeconds < TARGETS.provisionSeconds)} (< 60 s)`,
+    ].join('\n'),
+  );
+  await app.close();
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
