@@ -3,6 +3,7 @@ import { AuthDirectory, Database } from '@faultline/platform';
 import { hashScimToken, SCIM_TOKEN_PREFIX, scimUnavailable } from '../domain/auth-provider';
 import { ScimError } from '../domain/scim-error';
 import { AuthProviderRepository } from '../infrastructure/auth-provider.repository';
+import { ScimTokenCache } from '../infrastructure/scim-token-cache';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -31,6 +32,7 @@ export class ScimAuthGuard implements CanActivate {
     private readonly database: Database,
     private readonly providers: AuthProviderRepository,
     private readonly directory: AuthDirectory,
+    private readonly tokens: ScimTokenCache,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -42,7 +44,8 @@ export class ScimAuthGuard implements CanActivate {
     if (!token) throw new ScimError(401, 'Invalid token');
 
     if (token.startsWith(SCIM_TOKEN_PREFIX)) {
-      const owner = await this.providers.tokenOwner(this.database, hashScimToken(token));
+      const hash = hashScimToken(token);
+      const owner = await this.tokens.getOrLoad(hash, () => this.providers.tokenOwner(this.database, hash));
       if (!owner) throw new ScimError(401, 'Invalid token');
       if (organizationParam !== owner.slug && organizationParam !== owner.organization_id) throw ScimError.notFound();
       const missing = scimUnavailable(owner.plan, { scimEnabled: owner.scim_enabled });

@@ -38,9 +38,8 @@ export class ScimUsersController {
   @Get()
   async list(@CurrentScimOrganization() organization: ScimOrganization, @Query() query: Record<string, unknown>) {
     const request = parseListQuery(query);
-    const page = await this.read.listUsers(this.database, organization.id, request.filter, request.startIndex - 1, request.count);
-    const groups = leavesOut(request, 'groups') ? undefined : await this.read.groupsOfMembers(this.database, page.rows.map((row) => row.id));
-    const resources = page.rows.map((row) => project(this.resource(organization, row, groups?.get(row.id)), request.attributes, request.excludedAttributes));
+    const page = await this.read.listUsers(this.database, organization.id, request.filter, request.startIndex - 1, request.count, !leavesOut(request, 'groups'));
+    const resources = page.rows.map((row) => project(this.resource(organization, row, row.groups), request.attributes, request.excludedAttributes));
     return listResponse(resources, page.total, request.startIndex);
   }
 

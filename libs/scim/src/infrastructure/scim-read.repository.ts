@@ -42,6 +42,10 @@ export interface Page<T> {
   rows: T[];
 }
 
+/** A user's groups as JSON, for the rows of a page only. */
+const GROUPS_OF_USER = `(SELECT coalesce(json_agg(json_build_object('value', g.id::text, 'display', g.name) ORDER BY g.id), '[]')
+  FROM team_members gm JOIN teams g ON g.id = gm.team_id WHERE gm.member_id = v.id) AS groups`;
+
 const NAME = (part: string) => ({ sql: `(v.name_parts->>'${part}')`, type: 'string' as const });
 
 /** What SCIM Users can be filtered on, over the `scim_users` view. */
@@ -103,8 +107,9 @@ export const GROUP_FILTER_SCHEMA: FilterSchema = {
  */
 @Injectable()
 export class ScimReadRepository {
-  listUsers(sql: Sql, organizationId: string, filter: Filter | undefined, offset: number, limit: number): Promise<Page<ScimUserRow>> {
-    return this.list<ScimUserRow>(sql, 'scim_users', USER_FILTER_SCHEMA, organizationId, filter, offset, limit);
+  /** A page of users; with `withGroups`, each row carries its groups (read in the same statement). */
+  listUsers(sql: Sql, organizationId: string, filter: Filter | undefined, offset: number, limit: number, withGroups: boolean): Promise<Page<ScimUserRow & { groups?: Reference[] }>> {
+    return this.list(sql, 'scim_users', USER_FILTER_SCHEMA, organizationId, filter, offset, limit, withGroups ? GROUPS_OF_USER : undefined);
   }
 
   listGroups(sql: Sql, organizationId: string, filter: Filter | undefined, offset: number, limit: number): Promise<Page<ScimGroupRow>> {
@@ -153,6 +158,10 @@ export class ScimReadRepository {
     return result;
   }
 
+  /**
+   * One statement for a filtered list (the page's ids with the count of all matches, then those
+   * rows); an unfiltered list counts with an index-only scan instead of counting in a window.
+   */
   private async list<T>(
     sql: Sql,
     view: 'scim_users' | 'scim_groups',
@@ -161,16 +170,25 @@ export class ScimReadRepository {
     filter: Filter | undefined,
     offset: number,
     limit: number,
+    extraColumn?: string,
   ): Promise<Page<T>> {
     const params: unknown[] = [organizationId];
     const where = `v.organization_id = $1${filter ? ` AND ${filterToSql(filter, schema, params)}` : ''}`;
-    const [{ total }] = await sql.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${view} v WHERE ${where}`, params);
+    const count = () => sql.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${view} v WHERE ${where}`, params);
+    const page = (total: string) =>
+      sql.query<T & { total?: number }>(
+        `WITH page AS (SELECT v.id${total} FROM ${view} v WHERE ${where} ORDER BY v.id OFFSET $${params.length + 1} LIMIT $${params.length + 2})
+         SELECT v.*${total ? ', page.total' : ''}${extraColumn ? `, ${extraColumn}` : ''} FROM page JOIN ${view} v ON v.id = page.id ORDER BY v.id`,
+        [...params, offset, Math.max(limit, 1)],
+      );
+    if (filter) {
+      const rows = await page(', count(*) OVER ()::int AS total');
+      // A page past the end holds no row to read the count from.
+      const total = rows.length ? rows[0].total! : offset === 0 ? 0 : (await count())[0].total;
+      return { total, rows: limit === 0 ? [] : rows.map(({ total: _, ...row }) => row as T) };
+    }
+    const [{ total }] = await count();
     if (limit === 0 || offset >= total) return { total, rows: [] };
-    const rows = await sql.query<T>(
-      `WITH page AS (SELECT v.id FROM ${view} v WHERE ${where} ORDER BY v.id OFFSET $${params.length + 1} LIMIT $${params.length + 2})
-       SELECT v.* FROM page JOIN ${view} v ON v.id = page.id ORDER BY v.id`,
-      [...params, offset, limit],
-    );
-    return { total, rows };
+    return { total, rows: await page('') };
   }
 }
