@@ -1,18 +1,20 @@
 import 'reflect-metadata';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { loadConfig } from '@faultline/platform';
 import { createApp } from '../apps/api/src/create-app';
-import { autocannon, environment, percentile, recreateDatabase, round, saveResults } from './bench-support';
+import { autocannon, environment, recreateDatabase, round, saveResults } from './bench-support';
 
 /**
  * SCIM at the size of a large organization, through the whole service (`ROLE=api`): 100,000
  * members seeded in SQL (generate_series, with names, e-mails, external ids, and 50 teams of 1,000
  * members), then
- *   1. `GET /Users?filter=userName eq "..."`: sequential lookups of random members (latency of each
- *      request), then autocannon on one userName;
+ *   1. `GET /Users?filter=userName eq "..."`: lookups of random members one at a time (from a
+ *      separate process, latency of each request), then autocannon on one userName;
  *   2. a 100-item page `GET /Users?startIndex=S&count=100`: the first page, one in the middle and
  *      the last, with autocannon;
- *   3. provisioning 10,000 users with `POST /Users`, one request at a time.
+ *   3. provisioning 10,000 users with `POST /Users`, one request at a time (from a separate process).
  *
  * Usage: npm run bench:scim
  * Env: DATABASE_URL (server to create faultline_bench_scim on), BENCH_MEMBERS (100000),
@@ -67,6 +69,64 @@ async function seed(client: Client, organizationId: string): Promise<void> {
   await client.query(`VACUUM ANALYZE users, organization_members, teams, team_members`);
 }
 
+/** Random members looked up one at a time with fetch; prints the latencies' percentiles as JSON. */
+const LOOKUP_CLIENT = `
+const { BASE, TOKEN, MEMBERS, LOOKUPS } = process.env;
+const headers = { authorization: 'Bearer ' + TOKEN };
+const url = () => BASE + '/Users?filter=' + encodeURIComponent('userName eq "Member' + (1 + Math.floor(Math.random() * Number(MEMBERS))) + '@bench.example"') + '&startIndex=1&count=100';
+(async () => {
+  const times = [];
+  for (let i = 0; i < 200 + Number(LOOKUPS); i++) {
+    const started = performance.now();
+    const response = await fetch(url(), { headers });
+    const body = await response.json();
+    if (response.status !== 200 || body.totalResults !== 1) throw new Error('lookup answered ' + response.status);
+    if (i >= 200) times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  const at = (p) => Number(times[Math.min(times.length - 1, Math.ceil((p / 100) * times.length) - 1)].toFixed(2));
+  console.log(JSON.stringify({ requests: times.length, p50: at(50), p99: at(99), max: at(100) }));
+})().catch((error) => { console.error(error); process.exit(1); });
+`;
+
+/** USERS users created with POST /Users one after the other, as Okta and Entra ID provision; prints the time taken. */
+const PROVISION_CLIENT = `
+const { BASE, TOKEN, USERS } = process.env;
+const headers = { authorization: 'Bearer ' + TOKEN, 'content-type': 'application/scim+json' };
+(async () => {
+  const times = [];
+  const started = performance.now();
+  for (let i = 0; i < Number(USERS); i++) {
+    const at = performance.now();
+    const response = await fetch(BASE + '/Users', {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+        userName: 'new' + i + '@provisioned.example',
+        name: { givenName: 'New', familyName: String(i) },
+        emails: [{ primary: true, value: 'new' + i + '@provisioned.example', type: 'work' }],
+        displayName: 'New ' + i,
+        externalId: '00u-new-' + i,
+        active: true,
+      }),
+    });
+    await response.arrayBuffer();
+    if (response.status !== 201) throw new Error('provisioning answered ' + response.status);
+    times.push(performance.now() - at);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  times.sort((a, b) => a - b);
+  const pct = (p) => Number(times[Math.min(times.length - 1, Math.ceil((p / 100) * times.length) - 1)].toFixed(2));
+  console.log(JSON.stringify({ users: times.length, seconds: Number(seconds.toFixed(1)), perSecond: Number((times.length / seconds).toFixed(1)), p50: pct(50), p99: pct(99), max: pct(100) }));
+})().catch((error) => { console.error(error); process.exit(1); });
+`;
+
+async function sequentialClient<T = { requests: number; p50: number; p99: number; max: number }>(script: string, env: Record<string, string>): Promise<T> {
+  const { stdout } = await promisify(execFile)(process.execPath, ['-e', script], { env: { ...process.env, ...env }, maxBuffer: 1024 * 1024 });
+  return JSON.parse(stdout);
+}
+
 async function timed(url: string, init: RequestInit): Promise<{ ms: number; status: number; body: any }> {
   const started = performance.now();
   const response = await fetch(url, init);
@@ -101,16 +161,9 @@ async function main(): Promise<void> {
   const seedSeconds = round((performance.now() - seedStarted) / 1000);
   const [{ members }] = (await client.query<{ members: number }>(`SELECT count(*)::int AS members FROM organization_members WHERE organization_id = $1`, [organizationId])).rows;
 
-  // 1. userName lookups: random members, one request at a time, then autocannon on one of them.
+  // 1. userName lookups: random members, one request at a time from another process, then autocannon on one of them.
   const userNameUrl = (n: number) => `${scimBase}/Users?filter=${encodeURIComponent(`userName eq "Member${n}@bench.example"`)}&startIndex=1&count=100`;
-  for (let i = 0; i < 200; i++) await timed(userNameUrl(1 + Math.floor(Math.random() * MEMBERS)), { headers: scimHeaders }); // warm-up
-  const lookupMs: number[] = [];
-  for (let i = 0; i < LOOKUPS; i++) {
-    const { ms, status, body } = await timed(userNameUrl(1 + Math.floor(Math.random() * MEMBERS)), { headers: scimHeaders });
-    if (status !== 200 || body.totalResults !== 1) throw new Error(`lookup answered ${status}: ${JSON.stringify(body).slice(0, 200)}`);
-    lookupMs.push(ms);
-  }
-  const sequentialLookups = { requests: LOOKUPS, p50: round(percentile(lookupMs, 50), 2), p99: round(percentile(lookupMs, 99), 2), max: round(Math.max(...lookupMs), 2) };
+  const sequentialLookups = await sequentialClient(LOOKUP_CLIENT, { BASE: scimBase, TOKEN: scimToken, MEMBERS: String(MEMBERS), LOOKUPS: String(LOOKUPS) });
 
   const load = async (url: string) => {
     await autocannon(['-c', '10', '-d', '3', '-H', `authorization=Bearer ${scimToken}`, url]); // warm-up
@@ -133,28 +186,11 @@ async function main(): Promise<void> {
     pages[name] = await load(pageUrl(startIndex));
   }
 
-  // 3. Provisioning, one request at a time.
-  const provisionMs: number[] = [];
-  const provisionStarted = performance.now();
-  for (let i = 0; i < PROVISION; i++) {
-    const { ms, status } = await timed(`${scimBase}/Users`, {
-      method: 'POST',
-      headers: scimHeaders,
-      body: JSON.stringify({
-        schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
-        userName: `new${i}@provisioned.example`,
-        name: { givenName: 'New', familyName: String(i) },
-        emails: [{ primary: true, value: `new${i}@provisioned.example`, type: 'work' }],
-        displayName: `New ${i}`,
-        externalId: `00u-new-${i}`,
-        active: true,
-      }),
-    });
-    if (status !== 201) throw new Error(`provisioning answered ${status}`);
-    provisionMs.push(ms);
-  }
-  const provisionSeconds = round((performance.now() - provisionStarted) / 1000, 1);
-  const provisioning = { users: PROVISION, seconds: provisionSeconds, perSecond: round(PROVISION / provisionSeconds), p50: round(percentile(provisionMs, 50), 2), p99: round(percentile(provisionMs, 99), 2) };
+  // 3. Provisioning, one request at a time, from another process.
+  const provisioning = await sequentialClient<{ users: number; seconds: number; perSecond: number; p50: number; p99: number; max: number }>(PROVISION_CLIENT, { BASE: scimBase, TOKEN: scimToken, USERS: String(PROVISION) });
+  const created = (await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM users WHERE email LIKE '%@provisioned.example'`)).rows[0].n;
+  if (created !== PROVISION) throw new Error(`provisioned ${created} of ${PROVISION}`);
+  const provisionSeconds = provisioning.seconds;
 
   const explain = async (sql: string, params: unknown[]) =>
     (await client.query<{ 'QUERY PLAN': Array<{ 'Execution Time': number }> }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params)).rows[0]['QUERY PLAN'][0]['Execution Time'];

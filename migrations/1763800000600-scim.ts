@@ -2,8 +2,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * SCIM provisioning: the member and team attributes identity providers keep (identity's tables),
- * the billing role Sentry's SCIM clients grant, the organizations' SAML auth providers with their
- * SCIM token, and the read views the SCIM context queries.
+ * the billing role Sentry's SCIM clients grant, member counts, the organizations' SAML auth
+ * providers with their SCIM token, and the read views the SCIM context queries.
  */
 export class Scim1763800000600 implements MigrationInterface {
   name = 'Scim1763800000600';
@@ -25,6 +25,32 @@ export class Scim1763800000600 implements MigrationInterface {
       -- Stable paging of an organization's members, and the lookups identity providers make.
       CREATE INDEX organization_members_organization_idx ON organization_members (organization_id, id);
       CREATE INDEX organization_members_external_id_idx ON organization_members (organization_id, external_id);
+
+      -- How many members each organization has, kept by statement triggers, so an unfiltered SCIM
+      -- list (an identity provider importing every user) does not count 100,000 index entries.
+      CREATE TABLE organization_member_counts (
+        organization_id bigint PRIMARY KEY REFERENCES organizations(id) ON DELETE CASCADE,
+        members bigint NOT NULL
+      );
+      INSERT INTO organization_member_counts (organization_id, members)
+        SELECT organization_id, count(*) FROM organization_members GROUP BY organization_id;
+      CREATE FUNCTION count_organization_members() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP = 'INSERT' THEN
+          INSERT INTO organization_member_counts (organization_id, members)
+            SELECT organization_id, count(*) FROM added_members GROUP BY organization_id ORDER BY organization_id
+            ON CONFLICT (organization_id) DO UPDATE SET members = organization_member_counts.members + EXCLUDED.members;
+        ELSE
+          UPDATE organization_member_counts c SET members = c.members - d.n
+            FROM (SELECT organization_id, count(*) AS n FROM removed_members GROUP BY organization_id) d
+            WHERE c.organization_id = d.organization_id;
+        END IF;
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER organization_members_counted_on_insert AFTER INSERT ON organization_members
+        REFERENCING NEW TABLE AS added_members FOR EACH STATEMENT EXECUTE FUNCTION count_organization_members();
+      CREATE TRIGGER organization_members_counted_on_delete AFTER DELETE ON organization_members
+        REFERENCING OLD TABLE AS removed_members FOR EACH STATEMENT EXECUTE FUNCTION count_organization_members();
 
       ALTER TABLE teams
         ADD COLUMN external_id text,
@@ -75,6 +101,10 @@ export class Scim1763800000600 implements MigrationInterface {
     await db.query(`
       DROP VIEW scim_group_members, scim_groups, scim_users;
       DROP TABLE auth_providers;
+      DROP TRIGGER organization_members_counted_on_insert ON organization_members;
+      DROP TRIGGER organization_members_counted_on_delete ON organization_members;
+      DROP FUNCTION count_organization_members();
+      DROP TABLE organization_member_counts;
       DROP INDEX teams_organization_name_idx;
       ALTER TABLE teams DROP COLUMN external_id, DROP COLUMN idp_provisioned, DROP COLUMN version, DROP COLUMN date_updated;
       DROP INDEX organization_members_external_id_idx, organization_members_organization_idx;

@@ -354,6 +354,16 @@ describe('SCIM 2.0', () => {
       expect((await scim('GET', `/Groups/${groupId}`)).body.members).toHaveLength(1);
     });
 
+    it('provisions the kept user account again as a new member', async () => {
+      const [account] = await api.app.get(Database).query<{ id: string }>(`SELECT id FROM users WHERE email = 'renamed_user@contoso.example'`);
+      const again = await scim('POST', '/Users', { schemas: [USER_SCHEMA], userName: 'Renamed_User@contoso.example', active: true });
+      expect(again.status).toBe(201);
+      expect(again.body.id).not.toBe(userId);
+      expect(again.body.userName).toBe('renamed_user@contoso.example');
+      const [member] = await api.app.get(Database).query<{ user_id: string }>(`SELECT user_id FROM organization_members WHERE id = $1`, [again.body.id]);
+      expect(member.user_id).toBe(account.id);
+    });
+
     it('deletes the group (204)', async () => {
       expect((await scim('DELETE', `/Groups/${groupId}`)).status).toBe(204);
       expectScimError(await scim('DELETE', `/Groups/${groupId}`), 404);
@@ -462,6 +472,18 @@ describe('SCIM 2.0', () => {
       expect(page.body.Resources.map((user: { id: string }) => user.id)).toEqual(all.body.Resources.slice(1, 3).map((user: { id: string }) => user.id));
       const beyond = await scim('GET', `/Users?${filter('userName co "@filters.example"')}&startIndex=10`);
       expect(beyond.body).toMatchObject({ totalResults: 5, startIndex: 10, itemsPerPage: 0, Resources: [] });
+    });
+
+    it('answers the total of an unfiltered list from the member counts, kept as members come and go', async () => {
+      const database = api.app.get(Database);
+      const members = async () =>
+        (await database.query<{ n: number }>(`SELECT count(*)::int AS n FROM organization_members m JOIN organizations o ON o.id = m.organization_id WHERE o.slug = 'acme'`))[0].n;
+      const total = async () => (await scim('GET', '/Users?count=0')).body.totalResults;
+      expect(await total()).toBe(await members());
+      const extra = await scim('POST', '/Users', { schemas: [USER_SCHEMA], userName: 'counted@filters.example' });
+      expect(await total()).toBe(await members());
+      await scim('DELETE', `/Users/${extra.body.id}`);
+      expect(await total()).toBe(await members());
     });
 
     it('clamps count, reads negative count as 0 and refuses startIndex below 1', async () => {

@@ -35,6 +35,8 @@ export interface ProvisionedMember extends MemberProfile {
   readonly memberId: string;
   readonly userId: string;
   readonly version: number;
+  readonly created: Date;
+  readonly lastModified: Date;
 }
 
 const NAME_PARTS = ['formatted', 'familyName', 'givenName', 'middleName', 'honorificPrefix', 'honorificSuffix'] as const;

@@ -14,6 +14,8 @@ interface ProvisionedMemberRow {
   name_parts: MemberName | null;
   emails: MemberEmail[];
   version: number;
+  date_created: Date;
+  date_updated: Date;
 }
 
 export interface LockedTeam {
@@ -35,11 +37,41 @@ const toMember = (row: ProvisionedMemberRow): ProvisionedMember => ({
   active: row.is_active,
   role: row.role,
   version: row.version,
+  created: row.date_created,
+  lastModified: row.date_updated,
 });
+
+const MEMBER_COLUMNS = `m.id AS member_id, m.user_id, u.email, m.role, m.is_active, m.external_id, m.display_name, m.name_parts, m.emails,
+  m.version, m.date_created, m.date_updated`;
 
 /** SQL for what identity providers change: provisioned members and teams. */
 @Injectable()
 export class ProvisioningRepository {
+  /**
+   * Adds a member for the user with the profile's e-mail (compared without case), creating the
+   * user when there is none, in one statement. Undefined when the user is a member already, or
+   * when another transaction created the user meanwhile (`insertMemberOfUser` then decides).
+   */
+  async insertMemberWithUser(sql: Sql, organizationId: string, profile: MemberProfile, userName: string): Promise<ProvisionedMember | undefined> {
+    const [row] = await sql.query<ProvisionedMemberRow>(
+      `WITH created_user AS (
+         INSERT INTO users (email, name) VALUES ($2, $3) ON CONFLICT ((lower(email))) DO NOTHING RETURNING id, email
+       ), the_user AS (
+         SELECT id, email FROM created_user
+         UNION ALL
+         SELECT id, email FROM users WHERE lower(email) = lower($2) AND NOT EXISTS (SELECT 1 FROM created_user)
+       ), m AS (
+         INSERT INTO organization_members (organization_id, user_id, role, is_active, external_id, display_name, name_parts, emails, idp_provisioned)
+         SELECT $1, id, $4, $5, $6, $7, $8::jsonb, $9::jsonb, true FROM the_user
+         ON CONFLICT (organization_id, user_id) DO NOTHING
+         RETURNING *
+       )
+       SELECT ${MEMBER_COLUMNS} FROM m JOIN the_user u ON u.id = m.user_id`,
+      [organizationId, profile.userName, userName, profile.role, profile.active, profile.externalId, profile.displayName, json(profile.name), JSON.stringify(profile.emails)],
+    );
+    return row ? toMember(row) : undefined;
+  }
+
   /** The user with this e-mail (compared without case), created when there is none. */
   async findOrCreateUser(sql: Sql, email: string, name: string): Promise<string> {
     const [created] = await sql.query<{ id: string }>(
@@ -51,25 +83,25 @@ export class ProvisioningRepository {
     return existing.id;
   }
 
-  async memberOfUser(sql: Sql, organizationId: string, userId: string): Promise<boolean> {
-    const rows = await sql.query(`SELECT 1 FROM organization_members WHERE organization_id = $1 AND user_id = $2`, [organizationId, userId]);
-    return rows.length > 0;
-  }
-
-  async insertMember(sql: Sql, organizationId: string, userId: string, profile: MemberProfile): Promise<string> {
-    const [row] = await sql.query<{ id: string }>(
-      `INSERT INTO organization_members (organization_id, user_id, role, is_active, external_id, display_name, name_parts, emails, idp_provisioned)
-       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb, true) RETURNING id`,
+  /** Inserts the membership; undefined when the user is a member already. */
+  async insertMemberOfUser(sql: Sql, organizationId: string, userId: string, profile: MemberProfile): Promise<ProvisionedMember | undefined> {
+    const [row] = await sql.query<ProvisionedMemberRow>(
+      `WITH m AS (
+         INSERT INTO organization_members (organization_id, user_id, role, is_active, external_id, display_name, name_parts, emails, idp_provisioned)
+         VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb, true)
+         ON CONFLICT (organization_id, user_id) DO NOTHING RETURNING *
+       )
+       SELECT ${MEMBER_COLUMNS} FROM m JOIN users u ON u.id = m.user_id`,
       [organizationId, userId, profile.role, profile.active, profile.externalId, profile.displayName, json(profile.name), JSON.stringify(profile.emails)],
     );
-    return row.id;
+    return row ? toMember(row) : undefined;
   }
 
   /** The member, locked until the transaction ends, so concurrent changes apply one after another. */
   async lockMember(sql: Sql, organizationId: string, memberId: string): Promise<ProvisionedMember | undefined> {
     if (!/^\d{1,18}$/.test(memberId)) return undefined;
     const [row] = await sql.query<ProvisionedMemberRow>(
-      `SELECT m.id AS member_id, m.user_id, u.email, m.role, m.is_active, m.external_id, m.display_name, m.name_parts, m.emails, m.version
+      `SELECT ${MEMBER_COLUMNS}
        FROM organization_members m JOIN users u ON u.id = m.user_id
        WHERE m.organization_id = $1 AND m.id = $2::bigint FOR UPDATE OF m`,
       [organizationId, memberId],
@@ -77,14 +109,14 @@ export class ProvisioningRepository {
     return row ? toMember(row) : undefined;
   }
 
-  async updateMember(sql: Sql, memberId: string, profile: MemberProfile): Promise<number> {
-    const [row] = await sql.query<{ version: number }>(
+  async updateMember(sql: Sql, memberId: string, profile: MemberProfile): Promise<{ version: number; date_updated: Date }> {
+    const [row] = await sql.query<{ version: number; date_updated: Date }>(
       `UPDATE organization_members SET role = $2, is_active = $3, external_id = $4, display_name = $5, name_parts = $6::jsonb,
               emails = $7::jsonb, version = version + 1, date_updated = now()
-       WHERE id = $1 RETURNING version`,
+       WHERE id = $1 RETURNING version, date_updated`,
       [memberId, profile.role, profile.active, profile.externalId, profile.displayName, json(profile.name), JSON.stringify(profile.emails)],
     );
-    return row.version;
+    return row;
   }
 
   async emailTakenByAnother(sql: Sql, email: string, userId: string): Promise<boolean> {

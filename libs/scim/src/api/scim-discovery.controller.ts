@@ -1,5 +1,5 @@
 import { Controller, Get, Inject, Param, UseFilters, UseGuards } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { APP_CONFIG, type AppConfig, Public } from '@faultline/platform';
 import { GROUP_SCHEMA_DEFINITION, RESOURCE_TYPES, serviceProviderConfig, USER_SCHEMA_DEFINITION } from '../domain/scim-discovery';
 import { ScimError } from '../domain/scim-error';
@@ -10,7 +10,8 @@ import { listResponse } from './scim.serializers';
 const SCHEMAS = [USER_SCHEMA_DEFINITION, GROUP_SCHEMA_DEFINITION];
 
 /** RFC 7644 §4 discovery: what this SCIM service supports, for providers and validators. */
-@ApiExcludeController()
+@ApiTags('SCIM')
+@ApiBearerAuth()
 @Public()
 @UseGuards(ScimAuthGuard)
 @UseFilters(ScimExceptionFilter)

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Patch, Post, Put, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { ChangeTeamCommand, DeleteTeamCommand, ProvisionTeamCommand } from '@faultline/identity';
 import { APP_CONFIG, type AppConfig, Database, Public } from '@faultline/platform';
 import type { FastifyReply } from 'fastify';
@@ -25,7 +25,8 @@ function attribute(document: Record<string, unknown>, name: string): unknown {
 }
 
 /** SCIM Groups: the organization's teams. */
-@ApiExcludeController()
+@ApiTags('SCIM')
+@ApiBearerAuth()
 @Public()
 @UseGuards(ScimAuthGuard)
 @UseFilters(ScimExceptionFilter)

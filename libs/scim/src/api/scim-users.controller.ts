@@ -1,13 +1,13 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Patch, Post, Put, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import type { EventMetadata } from '@faultline/kernel';
 import { type ProvisionedMember, ProvisionMemberCommand, RemoveMemberCommand, UpdateMemberProfileCommand } from '@faultline/identity';
 import { APP_CONFIG, type AppConfig, Database, Public } from '@faultline/platform';
 import type { FastifyReply } from 'fastify';
 import { ScimError } from '../domain/scim-error';
 import { patchOperations, patchProfile, profileFromDocument } from '../domain/scim-user';
-import { ScimReadRepository, type ScimUserRow } from '../infrastructure/scim-read.repository';
+import { type Reference, ScimReadRepository, type ScimUserRow } from '../infrastructure/scim-read.repository';
 import { CurrentScimOrganization, ScimAuthGuard, type ScimOrganization } from './scim-auth.guard';
 import { ScimExceptionFilter } from './scim-exception.filter';
 import { leavesOut, parseListQuery, parseProjection } from './scim-list-query';
@@ -16,13 +16,33 @@ import { etag, listResponse, project, scimUser, versionFromIfMatch } from './sci
 /** Provisioning changes are recorded as made by the organization's identity provider. */
 export const SCIM_METADATA: EventMetadata = { actorType: 'application', actorId: 'scim' };
 
+/** A member as the `scim_users` view shows it. */
+function userRow(organization: ScimOrganization, member: ProvisionedMember): ScimUserRow {
+  return {
+    id: member.memberId,
+    organization_id: organization.id,
+    user_id: member.userId,
+    user_name: member.userName,
+    role: member.role,
+    active: member.active,
+    external_id: member.externalId,
+    display_name: member.displayName,
+    name_parts: member.name,
+    emails: [...member.emails],
+    version: member.version,
+    created: member.created,
+    last_modified: member.lastModified,
+  };
+}
+
 function body(value: unknown): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw ScimError.badRequest('invalidSyntax', 'The body must be a JSON object.');
   return value as Record<string, unknown>;
 }
 
 /** SCIM Users: the organization's members (RFC 7644 over identity's members). */
-@ApiExcludeController()
+@ApiTags('SCIM')
+@ApiBearerAuth()
 @Public()
 @UseGuards(ScimAuthGuard)
 @UseFilters(ScimExceptionFilter)
@@ -53,15 +73,16 @@ export class ScimUsersController {
     const projection = parseProjection(query);
     const row = await this.read.findUser(this.database, organization.id, memberId);
     if (!row) throw ScimError.notFound();
-    return project(await this.respond(organization, row, reply), projection.attributes, projection.excludedAttributes);
+    return project(this.respond(organization, row, reply), projection.attributes, projection.excludedAttributes);
   }
 
   @Post()
   @HttpCode(201)
   async create(@CurrentScimOrganization() organization: ScimOrganization, @Body() raw: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     const profile = profileFromDocument(body(raw), { active: true, role: 'member' });
-    const memberId = await this.commands.execute<ProvisionMemberCommand, string>(new ProvisionMemberCommand(organization.id, profile, SCIM_METADATA));
-    const resource = await this.respond(organization, await this.reread(organization, memberId), reply);
+    const member = await this.commands.execute<ProvisionMemberCommand, ProvisionedMember>(new ProvisionMemberCommand(organization.id, profile, SCIM_METADATA));
+    // A new member is in no group yet: the command's answer is the whole resource, no read needed.
+    const resource = this.respond(organization, { ...userRow(organization, member), groups: [] }, reply);
     void reply.header('location', (resource.meta as { location: string }).location);
     return resource;
   }
@@ -110,19 +131,18 @@ export class ScimUsersController {
     await this.commands.execute(new RemoveMemberCommand(organization.id, memberId, versionFromIfMatch(ifMatch), SCIM_METADATA));
   }
 
-  private async reread(organization: ScimOrganization, memberId: string): Promise<ScimUserRow> {
+  private async reread(organization: ScimOrganization, memberId: string): Promise<ScimUserRow & { groups: Reference[] }> {
     const row = await this.read.findUser(this.database, organization.id, memberId);
     if (!row) throw ScimError.notFound();
     return row;
   }
 
-  private async respond(organization: ScimOrganization, row: ScimUserRow, reply: FastifyReply) {
-    const groups = await this.read.groupsOfMembers(this.database, [row.id]);
+  private respond(organization: ScimOrganization, row: ScimUserRow & { groups: Reference[] }, reply: FastifyReply) {
     void reply.header('etag', etag(row.version));
-    return this.resource(organization, row, groups.get(row.id));
+    return this.resource(organization, row, row.groups);
   }
 
-  private resource(organization: ScimOrganization, row: ScimUserRow, groups: Parameters<typeof scimUser>[1]) {
+  private resource(organization: ScimOrganization, row: ScimUserRow, groups: Reference[] | undefined) {
     return scimUser(row, groups, `${this.config.publicUrl}/api/0/organizations/${organization.slug}/scim/v2/Users/${row.id}`);
   }
 }

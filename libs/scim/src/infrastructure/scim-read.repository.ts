@@ -116,9 +116,13 @@ export class ScimReadRepository {
     return this.list<ScimGroupRow>(sql, 'scim_groups', GROUP_FILTER_SCHEMA, organizationId, filter, offset, limit);
   }
 
-  async findUser(sql: Sql, organizationId: string, memberId: string): Promise<ScimUserRow | undefined> {
+  /** A user with its groups. */
+  async findUser(sql: Sql, organizationId: string, memberId: string): Promise<(ScimUserRow & { groups: Reference[] }) | undefined> {
     if (!/^\d{1,18}$/.test(memberId)) return undefined;
-    const [row] = await sql.query<ScimUserRow>(`SELECT v.* FROM scim_users v WHERE v.organization_id = $1 AND v.id = $2::bigint`, [organizationId, memberId]);
+    const [row] = await sql.query<ScimUserRow & { groups: Reference[] }>(
+      `SELECT v.*, ${GROUPS_OF_USER} FROM scim_users v WHERE v.organization_id = $1 AND v.id = $2::bigint`,
+      [organizationId, memberId],
+    );
     return row;
   }
 
@@ -128,19 +132,6 @@ export class ScimReadRepository {
       ? await sql.query<ScimGroupRow>(`SELECT v.* FROM scim_groups v WHERE v.organization_id = $1 AND v.id = $2::bigint`, [organizationId, idOrSlug])
       : await sql.query<ScimGroupRow>(`SELECT v.* FROM scim_groups v WHERE v.organization_id = $1 AND v.slug = $2`, [organizationId, idOrSlug]);
     return row;
-  }
-
-  /** The groups of each member, by member id. */
-  async groupsOfMembers(sql: Sql, memberIds: readonly string[]): Promise<Map<string, Reference[]>> {
-    const result = new Map<string, Reference[]>(memberIds.map((id) => [id, []]));
-    if (memberIds.length === 0) return result;
-    const rows = await sql.query<{ member_id: string; value: string; display: string }>(
-      `SELECT gm.member_id, g.id AS value, g.display_name AS display FROM team_members gm JOIN scim_groups g ON g.id = gm.team_id
-       WHERE gm.member_id = ANY($1::bigint[]) ORDER BY g.id`,
-      [memberIds],
-    );
-    for (const row of rows) result.get(row.member_id)?.push({ value: row.value, display: row.display });
-    return result;
   }
 
   /** The members of each group (the first MAX_GROUP_MEMBERS_LISTED by id), by group id. */
@@ -160,7 +151,8 @@ export class ScimReadRepository {
 
   /**
    * One statement for a filtered list (the page's ids with the count of all matches, then those
-   * rows); an unfiltered list counts with an index-only scan, beside the page's statement.
+   * rows). An unfiltered list of users takes its total from the member counts the database keeps,
+   * beside the page's statement.
    */
   private async list<T>(
     sql: Sql,
@@ -174,7 +166,10 @@ export class ScimReadRepository {
   ): Promise<Page<T>> {
     const params: unknown[] = [organizationId];
     const where = `v.organization_id = $1${filter ? ` AND ${filterToSql(filter, schema, params)}` : ''}`;
-    const count = () => sql.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${view} v WHERE ${where}`, params);
+    const count = () =>
+      !filter && view === 'scim_users'
+        ? sql.query<{ total: number }>(`SELECT COALESCE((SELECT members::int FROM organization_member_counts WHERE organization_id = $1), 0) AS total`, params)
+        : sql.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${view} v WHERE ${where}`, params);
     const page = (total: string) =>
       sql.query<T & { total?: number }>(
         `WITH page AS (SELECT v.id${total} FROM ${view} v WHERE ${where} ORDER BY v.id OFFSET $${params.length + 1} LIMIT $${params.length + 2})

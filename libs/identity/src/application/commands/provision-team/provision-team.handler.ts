@@ -30,7 +30,7 @@ export class ProvisionTeamHandler implements ICommandHandler<ProvisionTeamComman
       await this.repository.addTeamMembers(tx, teamId, members);
       const events: DomainEvent[] = [teamCreated({ organizationId, teamId, slug, name })];
       if (members.length) events.push(teamMembersChanged({ organizationId, teamId, added: members, removed: [] }));
-      await this.events.record(tx, teamStream(teamId), TEAM_STREAM_TYPE, events, { metadata });
+      await this.events.record(tx, teamStream(teamId), TEAM_STREAM_TYPE, events, { metadata, expectedVersion: 'no_stream' });
       return teamId;
     });
   }

@@ -37,7 +37,7 @@ export class UpdateMemberProfileHandler implements ICommandHandler<UpdateMemberP
         }
       }
       if ('userName' in changes) await this.repository.changeUserEmail(tx, current.userId, next.userName);
-      const version = await this.repository.updateMember(tx, memberId, next);
+      const { version, date_updated: lastModified } = await this.repository.updateMember(tx, memberId, next);
 
       const { active, ...attributes } = changes;
       const events: DomainEvent[] = [];
@@ -47,7 +47,7 @@ export class UpdateMemberProfileHandler implements ICommandHandler<UpdateMemberP
       await this.events.record(tx, memberStream(memberId), MEMBER_STREAM_TYPE, events, { metadata });
       // Access follows the active flag and the role at once in this process (others within the cache's TTL).
       if ('active' in changes || 'role' in changes || 'userName' in changes) tx.afterCommit(() => this.cache.clear());
-      return { ...next, memberId, userId: current.userId, version };
+      return { ...next, memberId, userId: current.userId, version, created: current.created, lastModified };
     });
   }
 }
