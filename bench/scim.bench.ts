@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { loadConfig } from '@faultline/platform';
 import { createApp } from '../apps/api/src/create-app';
-import { autocannon, environment, recreateDatabase, round, saveResults } from './bench-support';
+import { autocannon, coresUsed, cpuSnapshot, environment, recreateDatabase, round, saveResults } from './bench-support';
 
 /**
  * SCIM at the size of a large organization, through the whole service (`ROLE=api`): 100,000
@@ -187,10 +187,15 @@ async function main(): Promise<void> {
   }
 
   // 3. Provisioning, one request at a time, from another process.
+  const provisioningCpu = cpuSnapshot(DATABASE);
   const provisioning = await sequentialClient<{ users: number; seconds: number; perSecond: number; p50: number; p99: number; max: number }>(PROVISION_CLIENT, { BASE: scimBase, TOKEN: scimToken, USERS: String(PROVISION) });
   const created = (await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM users WHERE email LIKE '%@provisioned.example'`)).rows[0].n;
   if (created !== PROVISION) throw new Error(`provisioned ${created} of ${PROVISION}`);
   const provisionSeconds = provisioning.seconds;
+  // Where the time went: cores used by this process (the server), the client process and PostgreSQL.
+  const provisioningCores = coresUsed(provisioningCpu, cpuSnapshot(DATABASE));
+  const serverMsPerUser = round((provisioningCores.server * provisionSeconds * 1000) / PROVISION, 2);
+  const postgresMsPerUser = round((provisioningCores.postgres * provisionSeconds * 1000) / PROVISION, 2);
 
   const explain = async (sql: string, params: unknown[]) =>
     (await client.query<{ 'QUERY PLAN': Array<{ 'Execution Time': number }> }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params)).rows[0]['QUERY PLAN'][0]['Execution Time'];
@@ -209,7 +214,7 @@ async function main(): Promise<void> {
     sequentialLookups,
     filterRuns,
     pages,
-    provisioning,
+    provisioning: { ...provisioning, cores: provisioningCores, serverMsPerUser, postgresMsPerUser },
     targets: TARGETS,
   };
   saveResults('scim.json', summary);
@@ -227,6 +232,7 @@ async function main(): Promise<void> {
       ...Object.entries(pages).flatMap(([name, runs]) => loadRows(`100-item page (${name})`, runs, TARGETS.pageP99)),
       '',
       `Provisioning ${PROVISION} users one POST at a time: ${provisionSeconds} s (${provisioning.perSecond}/s, p50 ${provisioning.p50} ms, p99 ${provisioning.p99} ms): ${verdict(provisionSeconds < TARGETS.provisionSeconds)} (< 60 s)`,
+      `  CPU per user: server ${serverMsPerUser} ms, PostgreSQL ${postgresMsPerUser} ms; cores: server ${provisioningCores.server}, client ${provisioningCores.autocannon}, PostgreSQL ${provisioningCores.postgres}, other ${provisioningCores.other} of ${provisioningCores.machineCores}`,
     ].join('\n'),
   );
   await app.close();
