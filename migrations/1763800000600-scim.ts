@@ -28,9 +28,12 @@ export class Scim1763800000600 implements MigrationInterface {
 
       -- How many members each organization has, kept by statement triggers, so an unfiltered SCIM
       -- list (an identity provider importing every user) does not count 100,000 index entries.
+      -- removals counts members ever removed: while it stands still, a member's position in id order
+      -- can only move when a member with a smaller id is added, which ids in sequence make rare.
       CREATE TABLE organization_member_counts (
         organization_id bigint PRIMARY KEY REFERENCES organizations(id) ON DELETE CASCADE,
-        members bigint NOT NULL
+        members bigint NOT NULL,
+        removals bigint NOT NULL DEFAULT 0
       );
       INSERT INTO organization_member_counts (organization_id, members)
         SELECT organization_id, count(*) FROM organization_members GROUP BY organization_id;
@@ -41,7 +44,7 @@ export class Scim1763800000600 implements MigrationInterface {
             SELECT organization_id, count(*) FROM added_members GROUP BY organization_id ORDER BY organization_id
             ON CONFLICT (organization_id) DO UPDATE SET members = organization_member_counts.members + EXCLUDED.members;
         ELSE
-          UPDATE organization_member_counts c SET members = c.members - d.n
+          UPDATE organization_member_counts c SET members = c.members - d.n, removals = c.removals + d.n
             FROM (SELECT organization_id, count(*) AS n FROM removed_members GROUP BY organization_id) d
             WHERE c.organization_id = d.organization_id;
         END IF;

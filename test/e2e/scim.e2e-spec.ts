@@ -486,6 +486,27 @@ describe('SCIM 2.0', () => {
       expect(await total()).toBe(await members());
     });
 
+    it('walks every user page by page, in order, also after members are removed', async () => {
+      const walk = async () => {
+        const ids: string[] = [];
+        for (let startIndex = 1; ; startIndex += 3) {
+          const page = await scim('GET', `/Users?startIndex=${startIndex}&count=3&excludedAttributes=groups`);
+          ids.push(...page.body.Resources.map((user: { id: string }) => user.id));
+          if (startIndex + 3 > page.body.totalResults) return ids;
+        }
+      };
+      const all = async () => (await scim('GET', '/Users?count=100')).body.Resources.map((user: { id: string }) => user.id);
+      expect(await walk()).toEqual(await all());
+      // Twice: the second walk starts each page where the previous one ended.
+      expect(await walk()).toEqual(await all());
+      const removed = await scim('POST', '/Users', { schemas: [USER_SCHEMA], userName: 'walked@filters.example' });
+      await scim('DELETE', `/Users/${ids.ada}`);
+      await scim('DELETE', `/Users/${removed.body.id}`);
+      expect(await walk()).toEqual(await all());
+      ids.ada = (await scim('POST', '/Users', { schemas: [USER_SCHEMA], userName: 'ada@filters.example', externalId: 'ext-ada', displayName: 'ADA', name: { givenName: 'ada', familyName: 'Even' } })).body.id;
+      expect(await walk()).toEqual(await all());
+    });
+
     it('clamps count, reads negative count as 0 and refuses startIndex below 1', async () => {
       const clamped = await scim('GET', '/Users?count=1000');
       expect(clamped.status).toBe(200);

@@ -13,6 +13,7 @@ import { ScimUsersController } from './api/scim-users.controller';
 import { ConfigureAuthProviderHandler } from './application/commands/configure-auth-provider/configure-auth-provider.handler';
 import { DeleteAuthProviderHandler } from './application/commands/delete-auth-provider/delete-auth-provider.handler';
 import { AuthProviderRepository } from './infrastructure/auth-provider.repository';
+import { PageBoundaries } from './infrastructure/page-boundaries';
 import { ScimReadRepository } from './infrastructure/scim-read.repository';
 import { ScimTokenCache } from './infrastructure/scim-token-cache';
 
@@ -20,7 +21,7 @@ import { ScimTokenCache } from './infrastructure/scim-token-cache';
 @Module({
   imports: [CqrsModule, EventStoreModule, IdentityModule],
   controllers: [AuthProviderController, ScimUsersController, ScimGroupsController, ScimDiscoveryController],
-  providers: [AuthProviderRepository, ScimReadRepository, ScimTokenCache, ScimAuthGuard, ConfigureAuthProviderHandler, DeleteAuthProviderHandler],
+  providers: [AuthProviderRepository, ScimReadRepository, PageBoundaries, ScimTokenCache, ScimAuthGuard, ConfigureAuthProviderHandler, DeleteAuthProviderHandler],
 })
 export class ScimModule implements OnModuleInit {
   constructor(

@@ -4,6 +4,7 @@ import type { Sql } from '@faultline/platform';
 import type { Filter } from '../domain/scim-filter';
 import { MAX_GROUP_MEMBERS_LISTED } from '../domain/scim-schemas';
 import { type FilterSchema, filterToSql } from './filter-sql';
+import { PageBoundaries } from './page-boundaries';
 
 export interface ScimUserRow {
   id: string;
@@ -107,9 +108,13 @@ export const GROUP_FILTER_SCHEMA: FilterSchema = {
  */
 @Injectable()
 export class ScimReadRepository {
+  constructor(private readonly boundaries: PageBoundaries) {}
+
   /** A page of users; with `withGroups`, each row carries its groups (read in the same statement). */
   listUsers(sql: Sql, organizationId: string, filter: Filter | undefined, offset: number, limit: number, withGroups: boolean): Promise<Page<ScimUserRow & { groups?: Reference[] }>> {
-    return this.list(sql, 'scim_users', USER_FILTER_SCHEMA, organizationId, filter, offset, limit, withGroups ? GROUPS_OF_USER : undefined);
+    const groups = withGroups ? GROUPS_OF_USER : undefined;
+    if (!filter) return this.allUsers(sql, organizationId, offset, limit, groups);
+    return this.list(sql, 'scim_users', USER_FILTER_SCHEMA, organizationId, filter, offset, limit, groups);
   }
 
   listGroups(sql: Sql, organizationId: string, filter: Filter | undefined, offset: number, limit: number): Promise<Page<ScimGroupRow>> {
@@ -150,9 +155,31 @@ export class ScimReadRepository {
   }
 
   /**
+   * An unfiltered page of users: the total from the member counts the database keeps, and the
+   * page from where the previous page ended when that is known (see PageBoundaries).
+   */
+  private async allUsers<T>(sql: Sql, organizationId: string, offset: number, limit: number, extraColumn?: string): Promise<Page<T>> {
+    const [{ total, removals }] = await sql.query<{ total: number; removals: string }>(
+      `SELECT COALESCE(c.members, 0)::int AS total, COALESCE(c.removals, 0)::text AS removals
+       FROM (SELECT $1::bigint AS organization_id) o LEFT JOIN organization_member_counts c ON c.organization_id = o.organization_id`,
+      [organizationId],
+    );
+    if (limit === 0 || offset >= total) return { total, rows: [] };
+    const afterId = this.boundaries.find(organizationId, offset, removals);
+    // From the previous page's last id when known, else skipping `offset` members in id order.
+    const where = afterId ? 'v.organization_id = $1 AND v.id > $2::bigint' : 'v.organization_id = $1';
+    const rows = await sql.query<T & { id: string }>(
+      `WITH page AS (SELECT v.id FROM scim_users v WHERE ${where} ORDER BY v.id ${afterId ? '' : 'OFFSET $2'} LIMIT $3)
+       SELECT v.*${extraColumn ? `, ${extraColumn}` : ''} FROM page JOIN scim_users v ON v.id = page.id ORDER BY v.id`,
+      [organizationId, afterId ?? offset, limit],
+    );
+    if (rows.length === limit) this.boundaries.remember(organizationId, offset + limit, removals, rows[rows.length - 1].id);
+    return { total, rows };
+  }
+
+  /**
    * One statement for a filtered list (the page's ids with the count of all matches, then those
-   * rows). An unfiltered list of users takes its total from the member counts the database keeps,
-   * beside the page's statement.
+   * rows); an unfiltered list of groups counts beside the page's statement.
    */
   private async list<T>(
     sql: Sql,
@@ -166,10 +193,7 @@ export class ScimReadRepository {
   ): Promise<Page<T>> {
     const params: unknown[] = [organizationId];
     const where = `v.organization_id = $1${filter ? ` AND ${filterToSql(filter, schema, params)}` : ''}`;
-    const count = () =>
-      !filter && view === 'scim_users'
-        ? sql.query<{ total: number }>(`SELECT COALESCE((SELECT members::int FROM organization_member_counts WHERE organization_id = $1), 0) AS total`, params)
-        : sql.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${view} v WHERE ${where}`, params);
+    const count = () => sql.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${view} v WHERE ${where}`, params);
     const page = (total: string) =>
       sql.query<T & { total?: number }>(
         `WITH page AS (SELECT v.id${total} FROM ${view} v WHERE ${where} ORDER BY v.id OFFSET $${params.length + 1} LIMIT $${params.length + 2})
