@@ -228,9 +228,15 @@ async function main(): Promise<void> {
 
   const explain = async (sql: string, params: unknown[]) =>
     (await client.query<{ 'QUERY PLAN': Array<{ 'Execution Time': number }> }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params)).rows[0]['QUERY PLAN'][0]['Execution Time'];
+  // What PostgreSQL alone spends: the userName match, skipping to the last page, and the count the member counts spare.
   const sqlMs = {
-    userNameCount: await explain(`SELECT count(*) FROM scim_users v WHERE v.organization_id = $1 AND (lower(v.user_name) = lower($2))`, [organizationId, 'member5@bench.example']),
-    pageCount: await explain(`SELECT count(*) FROM scim_users v WHERE v.organization_id = $1`, [organizationId]),
+    userNameMatch: await explain(`SELECT v.id FROM scim_users v WHERE v.organization_id = $1 AND (lower(v.user_name) = lower($2))`, [organizationId, 'member5@bench.example']),
+    lastPageSkip: await explain(`SELECT v.id FROM scim_users v WHERE v.organization_id = $1 ORDER BY v.id OFFSET $2 LIMIT 100`, [organizationId, members - 100]),
+    lastPageAfterPreviousPage: await explain(`SELECT v.id FROM scim_users v WHERE v.organization_id = $1 AND v.id > $2 ORDER BY v.id LIMIT 100`, [
+      organizationId,
+      (await client.query<{ id: string }>(`SELECT id FROM organization_members WHERE organization_id = $1 ORDER BY id OFFSET $2 LIMIT 1`, [organizationId, members - 101])).rows[0].id,
+    ]),
+    countAllMembers: await explain(`SELECT count(*) FROM organization_members WHERE organization_id = $1`, [organizationId]),
   };
   await client.end();
 
