@@ -160,6 +160,21 @@ describe('SCIM 2.0', () => {
       expect(one.body.userName).toBe('isabella.okta@example.com');
     });
 
+    it("answers every field Sentry's published schema requires, with neutral values for what was not sent", async () => {
+      const bare = await scim('POST', '/Users', { userName: 'sentry.client@example.com', sentryOrgRole: 'billing' });
+      expect(bare.status).toBe(201);
+      expect(bare.body).toMatchObject({
+        schemas: [USER_SCHEMA],
+        userName: 'sentry.client@example.com',
+        name: { givenName: 'N/A', familyName: 'N/A' },
+        emails: [{ value: 'sentry.client@example.com', type: 'work', primary: true }],
+        sentryOrgRole: 'billing',
+        meta: { resourceType: 'User' },
+      });
+      const list = await scim('GET', `/Users?${filter('userName eq "sentry.client@example.com"')}`);
+      expect(Object.keys(list.body)).toEqual(expect.arrayContaining(['Resources', 'itemsPerPage', 'schemas', 'startIndex', 'totalResults']));
+    });
+
     it('answers 409 for an existing userName, whatever its case', async () => {
       expectScimError(await scim('POST', '/Users', { schemas: [USER_SCHEMA], userName: 'ISABELLA.okta@example.com', active: true }), 409, 'uniqueness');
     });

@@ -20,10 +20,11 @@ export function scimUser(row: ScimUserRow, groups: Reference[] | undefined, loca
     id: row.id,
     ...(row.external_id !== null ? { externalId: row.external_id } : {}),
     userName: row.user_name,
-    // Sentry answers N/A for names it does not keep; Faultline keeps them when a provider sends them.
-    name: row.name_parts ?? { givenName: 'N/A', familyName: 'N/A' },
+    // Sentry's schema requires both names and each e-mail's type and primary flag: what no provider
+    // sent is answered with the neutral values Sentry uses (N/A, work).
+    name: { givenName: 'N/A', familyName: 'N/A', ...(row.name_parts ?? {}) },
     ...(row.display_name !== null ? { displayName: row.display_name } : {}),
-    emails: row.emails,
+    emails: row.emails.map((email) => ({ value: email.value, type: email.type ?? 'work', primary: email.primary === true })),
     active: row.active,
     ...(groups ? { groups } : {}),
     sentryOrgRole: row.role,
