@@ -173,6 +173,9 @@ describe('SCIM 2.0', () => {
       });
       const list = await scim('GET', `/Users?${filter('userName eq "sentry.client@example.com"')}`);
       expect(Object.keys(list.body)).toEqual(expect.arrayContaining(['Resources', 'itemsPerPage', 'schemas', 'startIndex', 'totalResults']));
+      // The organization's members API tells provisioned members apart, as Sentry's does.
+      const member = await api.request('GET', `/api/0/organizations/acme/members/${bare.body.id}/`);
+      expect(member.body).toMatchObject({ role: 'billing', flags: { 'idp:provisioned': true } });
     });
 
     it('answers 409 for an existing userName, whatever its case', async () => {
