@@ -12,13 +12,8 @@ import { type Reference, ScimReadRepository, type ScimGroupRow } from '../infras
 import { CurrentScimOrganization, ScimAuthGuard, type ScimOrganization } from './scim-auth.guard';
 import { ScimExceptionFilter } from './scim-exception.filter';
 import { leavesOut, parseListQuery, parseProjection } from './scim-list-query';
-import { SCIM_METADATA } from './scim-users.controller';
+import { jsonObject, SCIM_METADATA } from './scim-request';
 import { etag, listResponse, project, scimGroup, versionFromIfMatch } from './scim.serializers';
-
-function body(value: unknown): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw ScimError.badRequest('invalidSyntax', 'The body must be a JSON object.');
-  return value as Record<string, unknown>;
-}
 
 function attribute(document: Record<string, unknown>, name: string): unknown {
   return Object.entries(document).find(([key]) => withoutCoreSchema(key).toLowerCase() === name)?.[1];
@@ -66,7 +61,7 @@ export class ScimGroupsController {
   @Post()
   @HttpCode(201)
   async create(@CurrentScimOrganization() organization: ScimOrganization, @Body() raw: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
-    const document = body(raw);
+    const document = jsonObject(raw);
     const name = attribute(document, 'displayname');
     if (typeof name !== 'string') throw ScimError.badRequest('invalidValue', 'displayName is required.');
     const externalId = attribute(document, 'externalid');
@@ -86,7 +81,7 @@ export class ScimGroupsController {
     @Headers('if-match') ifMatch: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    const changes = groupReplacement(body(raw));
+    const changes = groupReplacement(jsonObject(raw));
     const team = await this.find(organization, teamId);
     await this.commands.execute(new ChangeTeamCommand(organization.id, team.id, changes, versionFromIfMatch(ifMatch), SCIM_METADATA));
     return this.respond(organization, team.id, reply);

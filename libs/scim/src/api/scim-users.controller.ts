@@ -1,7 +1,6 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Patch, Post, Put, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import type { EventMetadata } from '@faultline/kernel';
 import { type ProvisionedMember, ProvisionMemberCommand, RemoveMemberCommand, UpdateMemberProfileCommand } from '@faultline/identity';
 import { APP_CONFIG, type AppConfig, Database, Public } from '@faultline/platform';
 import type { FastifyReply } from 'fastify';
@@ -11,10 +10,8 @@ import { type Reference, ScimReadRepository, type ScimUserRow } from '../infrast
 import { CurrentScimOrganization, ScimAuthGuard, type ScimOrganization } from './scim-auth.guard';
 import { ScimExceptionFilter } from './scim-exception.filter';
 import { leavesOut, parseListQuery, parseProjection } from './scim-list-query';
+import { jsonObject, SCIM_METADATA } from './scim-request';
 import { etag, listResponse, project, scimUser, versionFromIfMatch } from './scim.serializers';
-
-/** Provisioning changes are recorded as made by the organization's identity provider. */
-export const SCIM_METADATA: EventMetadata = { actorType: 'application', actorId: 'scim' };
 
 /** A member as the `scim_users` view shows it. */
 function userRow(organization: ScimOrganization, member: ProvisionedMember): ScimUserRow {
@@ -33,11 +30,6 @@ function userRow(organization: ScimOrganization, member: ProvisionedMember): Sci
     created: member.created,
     last_modified: member.lastModified,
   };
-}
-
-function body(value: unknown): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw ScimError.badRequest('invalidSyntax', 'The body must be a JSON object.');
-  return value as Record<string, unknown>;
 }
 
 /** SCIM Users: the organization's members (RFC 7644 over identity's members). */
@@ -79,7 +71,7 @@ export class ScimUsersController {
   @Post()
   @HttpCode(201)
   async create(@CurrentScimOrganization() organization: ScimOrganization, @Body() raw: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
-    const profile = profileFromDocument(body(raw), { active: true, role: 'member' });
+    const profile = profileFromDocument(jsonObject(raw), { active: true, role: 'member' });
     const member = await this.commands.execute<ProvisionMemberCommand, ProvisionedMember>(new ProvisionMemberCommand(organization.id, profile, SCIM_METADATA));
     // A new member is in no group yet: the command's answer is the whole resource, no read needed.
     const resource = this.respond(organization, { ...userRow(organization, member), groups: [] }, reply);
@@ -95,7 +87,7 @@ export class ScimUsersController {
     @Headers('if-match') ifMatch: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    const document = body(raw);
+    const document = jsonObject(raw);
     await this.commands.execute<UpdateMemberProfileCommand, ProvisionedMember>(
       new UpdateMemberProfileCommand(
         organization.id,
