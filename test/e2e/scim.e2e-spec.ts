@@ -482,6 +482,16 @@ describe('SCIM 2.0', () => {
       expect((await scim('GET', `/Users?${filter(`groups.value eq "${group.body.id}"`)}`)).body.Resources.map((user: { id: string }) => user.id)).toEqual([ids.ada]);
     });
 
+    it('replaces a group with PUT: name, external id and members', async () => {
+      const group = await scim('POST', '/Groups', { displayName: 'Put Team', members: [{ value: ids.grace }] });
+      const replaced = await scim('PUT', `/Groups/${group.body.id}`, { schemas: [GROUP_SCHEMA], displayName: 'Put Team Renamed', externalId: 'grp-1', members: [{ value: ids.linus }, { value: ids.ken }] });
+      expect(replaced.status).toBe(200);
+      expect(replaced.body).toMatchObject({ displayName: 'Put Team Renamed', externalId: 'grp-1', meta: { version: 'W/"2"' } });
+      expect(replaced.body.members.map((member: { value: string }) => member.value).sort()).toEqual([ids.linus, ids.ken].sort());
+      expect((await scim('GET', `/Groups/${group.body.id}`, undefined)).headers.get('etag')).toBe('W/"2"');
+      expectScimError(await scim('PUT', `/Groups/${group.body.id}`, { members: [] }), 400, 'invalidValue');
+    });
+
     it('pages in a stable order with integer paging fields', async () => {
       const all = await scim('GET', `/Users?${filter('userName co "@filters.example"')}`);
       expect(all.body.totalResults).toBe(5);
