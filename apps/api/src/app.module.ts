@@ -8,6 +8,7 @@ import { IssuesModule } from '@faultline/issues';
 import { type AppConfig, AuthGuard, PlatformModule } from '@faultline/platform';
 import { ProjectsModule } from '@faultline/projects';
 import { WebhooksModule } from '@faultline/webhooks';
+import { ScimModule } from '@faultline/scim';
 import { MIGRATIONS } from '../../../migrations';
 import { BootstrapService } from './bootstrap.service';
 
@@ -26,6 +27,7 @@ export class AppModule {
         IssuesModule,
         IngestModule,
         WebhooksModule,
+        ScimModule,
       ],
       providers: [{ provide: APP_GUARD, useClass: AuthGuard }, ...(options.bootstrap === false ? [] : [BootstrapService])],
     };

@@ -12,16 +12,24 @@ import { CreateTeamHandler } from './application/commands/create-team/create-tea
 import { CreateUserHandler } from './application/commands/create-user/create-user.handler';
 import { RevokeApiTokenHandler } from './application/commands/revoke-api-token/revoke-api-token.handler';
 import { UpdateOrganizationHandler } from './application/commands/update-organization/update-organization.handler';
+import { ChangeTeamHandler } from './application/commands/change-team/change-team.handler';
+import { DeleteTeamHandler } from './application/commands/delete-team/delete-team.handler';
+import { ProvisionMemberHandler } from './application/commands/provision-member/provision-member.handler';
+import { ProvisionTeamHandler } from './application/commands/provision-team/provision-team.handler';
+import { RemoveMemberHandler } from './application/commands/remove-member/remove-member.handler';
+import { UpdateMemberProfileHandler } from './application/commands/update-member-profile/update-member-profile.handler';
 import { FindTeamHandler, FindUserTeamsHandler } from './application/queries/team-queries.handler';
 import { AuthCache } from './infrastructure/auth-cache';
 import { IdentityAuthDirectory } from './infrastructure/identity-auth-directory';
 import { IdentityRepository } from './infrastructure/identity.repository';
+import { ProvisioningRepository } from './infrastructure/provisioning.repository';
 
 @Module({
   imports: [CqrsModule, EventStoreModule],
   controllers: [OrganizationsController, MembersController, TeamsController, ApiTokensController, OrgAuthTokensController],
   providers: [
     IdentityRepository,
+    ProvisioningRepository,
     AuthCache,
     IdentityAuthDirectory,
     { provide: AuthDirectory, useExisting: IdentityAuthDirectory },
@@ -33,6 +41,12 @@ import { IdentityRepository } from './infrastructure/identity.repository';
     RevokeApiTokenHandler,
     FindTeamHandler,
     FindUserTeamsHandler,
+    ProvisionMemberHandler,
+    UpdateMemberProfileHandler,
+    RemoveMemberHandler,
+    ProvisionTeamHandler,
+    ChangeTeamHandler,
+    DeleteTeamHandler,
   ],
   exports: [AuthDirectory],
 })

@@ -75,7 +75,7 @@ export function serializeMember(member: MemberRow) {
     pending: false,
     expired: false,
     flags: {
-      'idp:provisioned': false,
+      'idp:provisioned': member.idp_provisioned,
       'idp:role-restricted': false,
       'sso:linked': false,
       'sso:invalid': false,

@@ -7,4 +7,13 @@ export { CreateTeamCommand } from '../application/commands/create-team/create-te
 export { CreateUserCommand } from '../application/commands/create-user/create-user.command';
 export { RevokeApiTokenCommand } from '../application/commands/revoke-api-token/revoke-api-token.command';
 export { UpdateOrganizationCommand } from '../application/commands/update-organization/update-organization.command';
+export { ProvisionMemberCommand } from '../application/commands/provision-member/provision-member.command';
+export { UpdateMemberProfileCommand } from '../application/commands/update-member-profile/update-member-profile.command';
+export { RemoveMemberCommand } from '../application/commands/remove-member/remove-member.command';
+export { ProvisionTeamCommand } from '../application/commands/provision-team/provision-team.command';
+export { ChangeTeamCommand } from '../application/commands/change-team/change-team.command';
+export { DeleteTeamCommand } from '../application/commands/delete-team/delete-team.command';
+export type { MemberEmail, MemberName, MemberProfile, ProvisionedMember } from '../domain/member-profile';
+export type { TeamChange } from '../domain/team-changes';
+export { VersionMismatchError } from '../domain/version-mismatch';
 export * from './queries';

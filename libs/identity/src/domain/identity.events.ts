@@ -11,6 +11,15 @@ export const IdentityEventTypes = {
   MemberAdded: 'identity.MemberAdded',
   TeamCreated: 'identity.TeamCreated',
   TeamMemberAdded: 'identity.TeamMemberAdded',
+  MemberProvisioned: 'identity.MemberProvisioned',
+  MemberUpdated: 'identity.MemberUpdated',
+  MemberDeactivated: 'identity.MemberDeactivated',
+  MemberReactivated: 'identity.MemberReactivated',
+  MemberRemoved: 'identity.MemberRemoved',
+  TeamRenamed: 'identity.TeamRenamed',
+  TeamMembersChanged: 'identity.TeamMembersChanged',
+  TeamUpdated: 'identity.TeamUpdated',
+  TeamDeleted: 'identity.TeamDeleted',
   ApiTokenCreated: 'identity.ApiTokenCreated',
   ApiTokenRevoked: 'identity.ApiTokenRevoked',
 } as const;
@@ -32,6 +41,36 @@ export const teamCreated = (data: { organizationId: string; teamId: string; slug
 
 export const teamMemberAdded = (data: { organizationId: string; teamId: string; memberId: string }) =>
   domainEvent(IdentityEventTypes.TeamMemberAdded, data);
+
+/** A member an identity provider created (SCIM); `active: false` members exist but have no access. */
+export const memberProvisioned = (data: { organizationId: string; memberId: string; userId: string; role: string; active: boolean; externalId: string | null }) =>
+  domainEvent(IdentityEventTypes.MemberProvisioned, data);
+
+/** Attributes of a member changed; `changes` holds the new values of the changed attributes only. */
+export const memberUpdated = (data: { organizationId: string; memberId: string; changes: Record<string, unknown> }) =>
+  domainEvent(IdentityEventTypes.MemberUpdated, data);
+
+export const memberDeactivated = (data: { organizationId: string; memberId: string; userId: string }) =>
+  domainEvent(IdentityEventTypes.MemberDeactivated, data);
+
+export const memberReactivated = (data: { organizationId: string; memberId: string; userId: string }) =>
+  domainEvent(IdentityEventTypes.MemberReactivated, data);
+
+/** The membership ended; the user account stays. */
+export const memberRemoved = (data: { organizationId: string; memberId: string; userId: string }) =>
+  domainEvent(IdentityEventTypes.MemberRemoved, data);
+
+export const teamRenamed = (data: { organizationId: string; teamId: string; name: string; slug: string; previousName: string; previousSlug: string }) =>
+  domainEvent(IdentityEventTypes.TeamRenamed, data);
+
+export const teamMembersChanged = (data: { organizationId: string; teamId: string; added: string[]; removed: string[] }) =>
+  domainEvent(IdentityEventTypes.TeamMembersChanged, data);
+
+export const teamUpdated = (data: { organizationId: string; teamId: string; changes: Record<string, unknown> }) =>
+  domainEvent(IdentityEventTypes.TeamUpdated, data);
+
+export const teamDeleted = (data: { organizationId: string; teamId: string; slug: string }) =>
+  domainEvent(IdentityEventTypes.TeamDeleted, data);
 
 export const apiTokenCreated = (data: { tokenId: string; kind: string; userId?: string; organizationId?: string; scopes: string[] }) =>
   domainEvent(IdentityEventTypes.ApiTokenCreated, data);

@@ -1,11 +1,13 @@
 import { ALL_SCOPES, expandScopes, type Scope } from '@faultline/kernel';
 
-export const MEMBER_ROLES = ['member', 'admin', 'manager', 'owner'] as const;
+export const MEMBER_ROLES = ['billing', 'member', 'admin', 'manager', 'owner'] as const;
 export type MemberRole = (typeof MEMBER_ROLES)[number];
 
 export const PLANS = ['free', 'team', 'business', 'enterprise'] as const;
 export type Plan = (typeof PLANS)[number];
 
+/** Sentry's billing role manages payment details, which Faultline does not have: it may only read the organization. */
+const BILLING: Scope[] = ['org:read'];
 const MEMBER: Scope[] = [
   'org:read', 'member:read', 'team:read', 'project:read', 'project:releases',
   'event:read', 'event:write', 'event:admin', 'alerts:read', 'alerts:write',
@@ -15,6 +17,7 @@ const MANAGER: Scope[] = [...ADMIN, 'member:admin', 'org:write'];
 
 /** What each organization role may do, as in Sentry; a user token never exceeds its role. */
 export const ROLE_SCOPES: Readonly<Record<MemberRole, ReadonlySet<Scope>>> = {
+  billing: expandScopes(BILLING),
   member: expandScopes(MEMBER),
   admin: expandScopes(ADMIN),
   manager: expandScopes(MANAGER),
@@ -22,6 +25,7 @@ export const ROLE_SCOPES: Readonly<Record<MemberRole, ReadonlySet<Scope>>> = {
 };
 
 export const ROLE_NAMES: Readonly<Record<MemberRole, string>> = {
+  billing: 'Billing',
   member: 'Member',
   admin: 'Admin',
   manager: 'Manager',

@@ -94,11 +94,13 @@ export class IdentityAuthDirectory extends AuthDirectory {
     return { row: found, principal };
   }
 
+  /** A deactivated member (SCIM `active: false`) is no member: the organization is not theirs to see. */
   private async loadOrganization(principal: Principal, idOrSlug: string): Promise<OrganizationEntry | null> {
     const where = /^\d+$/.test(idOrSlug) ? 'o.id = $1::bigint' : 'o.slug = $1';
     const [found] = await this.database.query<OrganizationLookup>(
       `SELECT o.id, o.slug, o.name, o.plan, o.features, o.date_created, m.role
-       FROM organizations o LEFT JOIN organization_members m ON m.organization_id = o.id AND m.user_id = $2::bigint
+       FROM organizations o
+       LEFT JOIN organization_members m ON m.organization_id = o.id AND m.user_id = $2::bigint AND m.is_active
        WHERE ${where}`,
       [idOrSlug, principal.userId ?? null],
     );

@@ -28,6 +28,7 @@ export interface MemberRow extends UserRow {
   role: MemberRole;
   member_date_created: Date;
   team_slugs: string[];
+  idp_provisioned: boolean;
 }
 
 export interface TeamRow {
@@ -57,7 +58,7 @@ const byIdOrSlug = (column: string, param: string, value: string) =>
   /^\d+$/.test(value) ? `${column}.id = ${param}::bigint` : `${column}.slug = ${param}`;
 
 const MEMBER_COLUMNS = `
-  m.id AS member_id, m.organization_id, m.user_id, m.role, m.date_created AS member_date_created,
+  m.id AS member_id, m.organization_id, m.user_id, m.role, m.date_created AS member_date_created, m.idp_provisioned,
   u.id, u.email, u.name, u.is_superuser, u.is_active, u.date_joined,
   COALESCE((SELECT array_agg(t.slug ORDER BY t.slug) FROM team_members tm JOIN teams t ON t.id = tm.team_id
             WHERE tm.member_id = m.id), '{}') AS team_slugs`;
@@ -124,7 +125,7 @@ export class IdentityRepository {
   async listOrganizations(sql: Sql, scope: { userId?: string; organizationId?: string }, query: string | undefined, offset: number, limit: number): Promise<OrganizationRow[]> {
     return sql.query<OrganizationRow>(
       `SELECT o.* FROM organizations o
-       WHERE (($1::bigint IS NOT NULL AND EXISTS (SELECT 1 FROM organization_members m WHERE m.organization_id = o.id AND m.user_id = $1))
+       WHERE (($1::bigint IS NOT NULL AND EXISTS (SELECT 1 FROM organization_members m WHERE m.organization_id = o.id AND m.user_id = $1 AND m.is_active))
               OR o.id = $2::bigint)
          AND ($3::text IS NULL OR o.slug ILIKE '%' || $3 || '%' OR o.name ILIKE '%' || $3 || '%')
        ORDER BY o.name, o.id OFFSET $4 LIMIT $5`,

@@ -55,10 +55,11 @@ export class IssuePeople {
     return assignee;
   }
 
+  /** Only active members can be assigned: a deactivated one (SCIM `active: false`) has no access. */
   private async member(organizationId: string, condition: string, value: string): Promise<IssueAssignee | undefined> {
     const [user] = await this.database.query<PersonRow>(
       `SELECT u.id::text AS id, u.name, u.email FROM organization_members m JOIN users u ON u.id = m.user_id
-       WHERE m.organization_id = $1::bigint AND ${condition}`,
+       WHERE m.organization_id = $1::bigint AND m.is_active AND ${condition}`,
       [organizationId, value],
     );
     return user ? { type: 'user', id: user.id, name: user.name || user.email, email: user.email } : undefined;

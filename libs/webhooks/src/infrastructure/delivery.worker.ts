@@ -80,13 +80,13 @@ export class DeliveryWorker implements BackgroundWorker {
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers,
     });
-    const worker = this;
+    const inFlight = () => this.inFlight;
     new Gauge({
       name: 'webhook_deliveries_in_flight',
       help: 'Webhook requests in flight in this process',
       registers,
       collect() {
-        this.set(worker.inFlight);
+        this.set(inFlight());
       },
     });
   }

@@ -1,0 +1,11 @@
+import type { EventMetadata } from '@faultline/kernel';
+
+/** Ends a membership (and its team memberships); the user account stays. */
+export class RemoveMemberCommand {
+  constructor(
+    readonly organizationId: string,
+    readonly memberId: string,
+    readonly expectedVersion?: number,
+    readonly metadata?: EventMetadata,
+  ) {}
+}

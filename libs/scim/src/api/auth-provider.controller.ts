@@ -1,0 +1,92 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, NotFoundException, Post, Put } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import type { EventMetadata } from '@faultline/kernel';
+import {
+  APP_CONFIG,
+  type AppConfig,
+  CurrentOrganization,
+  CurrentPrincipal,
+  Database,
+  type OrganizationAccess,
+  type Principal,
+  RequireScopes,
+} from '@faultline/platform';
+import { ConfigureAuthProviderCommand } from '../application/commands/configure-auth-provider/configure-auth-provider.command';
+import type { ConfiguredAuthProvider } from '../application/commands/configure-auth-provider/configure-auth-provider.handler';
+import { DeleteAuthProviderCommand } from '../application/commands/delete-auth-provider/delete-auth-provider.command';
+import { type AuthProviderRow, AuthProviderRepository } from '../infrastructure/auth-provider.repository';
+import { CreateAuthProviderDto, UpdateAuthProviderDto } from './auth-provider.dto';
+
+const actor = (principal: Principal): EventMetadata =>
+  principal.userId ? { actorType: 'user', actorId: principal.userId } : { actorType: 'application', actorId: `api-token-${principal.tokenId}` };
+
+/** An organization's SAML identity provider, and the switch that turns SCIM provisioning on. */
+@ApiTags('Auth provider')
+@ApiBearerAuth()
+@Controller('api/0/organizations/:organization_id_or_slug/auth-provider')
+export class AuthProviderController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly database: Database,
+    private readonly repository: AuthProviderRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  @RequireScopes('org:read')
+  async detail(@CurrentOrganization() organization: OrganizationAccess) {
+    const provider = await this.repository.find(this.database, organization.id);
+    if (!provider) throw new NotFoundException();
+    return this.serialize(organization, provider);
+  }
+
+  @Post()
+  @HttpCode(201)
+  @RequireScopes('org:write')
+  async create(@CurrentOrganization() organization: OrganizationAccess, @CurrentPrincipal() principal: Principal, @Body() body: CreateAuthProviderDto) {
+    const result = await this.commands.execute<ConfigureAuthProviderCommand, ConfiguredAuthProvider>(
+      new ConfigureAuthProviderCommand(organization.id, organization.plan, 'create', body, actor(principal)),
+    );
+    return this.serialize(organization, result.provider, result.scimToken);
+  }
+
+  @Put()
+  @RequireScopes('org:write')
+  async update(@CurrentOrganization() organization: OrganizationAccess, @CurrentPrincipal() principal: Principal, @Body() body: UpdateAuthProviderDto) {
+    const result = await this.commands.execute<ConfigureAuthProviderCommand, ConfiguredAuthProvider>(
+      new ConfigureAuthProviderCommand(organization.id, organization.plan, 'update', body, actor(principal)),
+    );
+    return this.serialize(organization, result.provider, result.scimToken);
+  }
+
+  @Delete()
+  @HttpCode(204)
+  @RequireScopes('org:write')
+  async remove(@CurrentOrganization() organization: OrganizationAccess, @CurrentPrincipal() principal: Principal) {
+    await this.commands.execute(new DeleteAuthProviderCommand(organization.id, actor(principal)));
+  }
+
+  /** Faultline's camelCase fields, Sentry's snake_case ones, and the SCIM token only when just issued. */
+  private serialize(organization: OrganizationAccess, provider: AuthProviderRow, scimToken?: string) {
+    return {
+      id: provider.id,
+      provider: provider.provider,
+      provider_name: 'SAML2',
+      idpEntityId: provider.idp_entity_id,
+      ssoUrl: provider.sso_url,
+      x509cert: provider.x509cert,
+      scimEnabled: provider.scim_enabled,
+      scim_enabled: provider.scim_enabled,
+      scimBaseUrl: provider.scim_enabled ? `${this.config.publicUrl}/api/0/organizations/${organization.slug}/scim/v2/` : null,
+      scimTokenLastCharacters: provider.scim_token_last_characters,
+      ...(scimToken ? { scimToken } : {}),
+      pending_links_count: 0,
+      login_url: `${this.config.publicUrl}/organizations/${organization.slug}/`,
+      default_role: 'member',
+      require_link: true,
+      dateCreated: provider.date_created.toISOString(),
+      dateUpdated: provider.date_updated.toISOString(),
+    };
+  }
+}

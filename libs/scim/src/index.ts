@@ -1,0 +1,2 @@
+export { ScimModule } from './scim.module';
+export { ScimEventTypes, AUTH_PROVIDER_STREAM_TYPE, authProviderStream } from './domain/scim.events';
