@@ -62,13 +62,19 @@ export class EventProcessor implements BackgroundWorker {
     for (const wakeUp of this.sleepers) wakeUp();
   }
 
-  /** Processes until the queue is empty; answers how many events were handled (tests, CLI). */
+  /**
+   * Processes until no event is due, counting those the background batches hold (they stay visible
+   * until their batch commits); answers how many events this call handled (tests, CLI).
+   */
   async drain(): Promise<number> {
     let total = 0;
     for (;;) {
       const handled = await this.processBatch();
       total += handled;
-      if (handled === 0) return total;
+      if (handled > 0) continue;
+      const [{ due }] = await this.database.query<{ due: boolean }>(`SELECT EXISTS (SELECT 1 FROM ingest_queue WHERE available_at <= now()) AS due`);
+      if (!due) return total;
+      await new Promise((resolve) => setTimeout(resolve, 10));
     }
   }
 

@@ -29,6 +29,7 @@ export class IssueIngestionService extends IssueIngestion {
    * batches cannot deadlock), and storing events takes key-share locks that do not wait for them.
    */
   async recordEvents(tx: Transaction, events: readonly IngestedEvent[]): Promise<RecordedIssueEvent[]> {
+    if (events.length === 0) return [];
     const groups = new Map<string, IngestedEvent[]>();
     for (const event of events) {
       const key = groupKey(event.projectId, event.fingerprintHash);
