@@ -22,5 +22,6 @@ export type {
   IssueUnresolvedData,
 } from '../domain/issue.events';
 export { AddIssueCommentCommand } from '../application/commands/add-issue-comment/add-issue-comment.command';
+export type { IssueComment } from '../domain';
 export { FindIssueQuery, type IssueSummary } from '../application/queries/find-issue.query';
 export * from './issue-ingestion';
