@@ -51,11 +51,11 @@ const config = {
   // Booting the embedded database takes a few seconds; tests that start the app get a minute.
   testTimeout: 60_000,
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,modules}/**/*.spec.ts'] },
     {
       ...common,
       displayName: 'integration',
-      testMatch: ['<rootDir>/{apps,libs,test}/**/*.int-spec.ts'],
+      testMatch: ['<rootDir>/{apps,libs,modules,test}/**/*.int-spec.ts'],
       testPathIgnorePatterns: ['/node_modules/', ...serverOnly],
     },
     {

@@ -5,21 +5,31 @@ import { EventStoreModule } from '@faultline/event-store';
 import { IdentityModule } from '@faultline/identity';
 import { IngestModule } from '@faultline/ingest';
 import { IssuesModule } from '@faultline/issues';
-import { type AppConfig, AuthGuard, PlatformModule } from '@faultline/platform';
+import { type AppConfig, AuthGuard, type MigrationClass, PlatformModule } from '@faultline/platform';
 import { ProjectsModule } from '@faultline/projects';
 import { WebhooksModule } from '@faultline/webhooks';
 import { ScimModule } from '@faultline/scim';
 import { MIGRATIONS } from '../../../migrations';
 import { BootstrapService } from './bootstrap.service';
+import { type LoadedModule, loadModules } from './extension-modules/module-loader';
 
-/** Wires the bounded contexts into one application. */
+/** The core migrations, then the extension modules' (TypeORM runs them in timestamp order). */
+export function applicationMigrations(modules: readonly LoadedModule[]): MigrationClass[] {
+  return [...MIGRATIONS, ...modules.flatMap((module) => module.migrations)];
+}
+
+/**
+ * Wires the bounded contexts into one application, then the extension modules the configuration
+ * lists (loaded here unless the caller already did), so their routes and workers are part of it.
+ */
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig, options: { bootstrap?: boolean } = {}): DynamicModule {
+  static forRoot(config: AppConfig, options: { bootstrap?: boolean; modules?: readonly LoadedModule[] } = {}): DynamicModule {
+    const modules = options.modules ?? loadModules(config, { coreMigrations: MIGRATIONS });
     return {
       module: AppModule,
       imports: [
-        PlatformModule.forRoot({ config, migrations: MIGRATIONS }),
+        PlatformModule.forRoot({ config, migrations: applicationMigrations(modules) }),
         CqrsModule.forRoot(),
         EventStoreModule,
         IdentityModule,
@@ -28,6 +38,7 @@ export class AppModule {
         IngestModule,
         WebhooksModule,
         ScimModule,
+        ...modules.map((module) => module.nestModule),
       ],
       providers: [{ provide: APP_GUARD, useClass: AuthGuard }, ...(options.bootstrap === false ? [] : [BootstrapService])],
     };

@@ -13,7 +13,8 @@ import {
 import { createDataSource, Database, dataSourceOptionsFrom, loadConfig, runMigrations } from '@faultline/platform';
 import { CreateProjectCommand, FindProjectKeysQuery, type ProjectKeySummary } from '@faultline/projects';
 import { MIGRATIONS } from '../../../migrations';
-import { AppModule } from './app.module';
+import { AppModule, applicationMigrations } from './app.module';
+import { loadModules } from './extension-modules/module-loader';
 
 export const HELP = `Usage: npm run cli -- <command> [options]
 
@@ -75,7 +76,8 @@ async function run(command: string | undefined, options: Options, env: Env, prin
   switch (command) {
     case 'migrate': {
       const config = loadConfig(env);
-      const dataSource = await createDataSource(dataSourceOptionsFrom(config, MIGRATIONS));
+      const migrations = applicationMigrations(loadModules(config, { coreMigrations: MIGRATIONS }));
+      const dataSource = await createDataSource(dataSourceOptionsFrom(config, migrations));
       await dataSource.initialize();
       try {
         const applied = await runMigrations(dataSource);

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { ConfigError, loadConfig } from '@faultline/platform';
 import { createApp } from './create-app';
+import { ModuleLoadError } from './extension-modules/module-loader';
 
 function roleFromArgs(argv: string[]): string | undefined {
   const index = argv.indexOf('--role');
@@ -35,7 +36,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  const message = error instanceof ConfigError ? `Configuration error: ${error.message}` : error instanceof Error ? (error.stack ?? error.message) : String(error);
+  const message = error instanceof ConfigError
+    ? `Configuration error: ${error.message}`
+    : error instanceof ModuleLoadError
+      ? error.message
+      : error instanceof Error ? (error.stack ?? error.message) : String(error);
   process.stderr.write(`${message}\n`);
   process.exit(1);
 });

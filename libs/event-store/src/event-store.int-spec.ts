@@ -323,6 +323,32 @@ describe('EventStore', () => {
       expect(await store.readCheckpoint(db.database, 'sub-background')).toBe(more[0].globalPosition);
     });
 
+    it('keeps a failing subscriber backing off without holding up another subscriber of the same events', async () => {
+      const shared = { filter: { streamTypes: ['test.sub-shared'] }, idleDelayMs: 20 };
+      const warnings: string[] = [];
+      const broken = runner('sub-broken', async () => {
+        throw new Error('tracker down');
+      }, { ...shared, retryDelayMs: 10, maxRetryDelayMs: 40, logger: { warn: (message) => warnings.push(message) } });
+      const seen: RecordedEvent[] = [];
+      const healthy = runner('sub-healthy', recordingHandler('sub-healthy', seen), shared);
+      const events = await appendRunnerEvents('test.sub-shared', 3);
+      broken.start();
+      healthy.start();
+      try {
+        for (let waited = 0; seen.length < events.length || warnings.length < 3; waited += 10) {
+          if (waited > 10_000) throw new Error(`healthy saw ${seen.length}, broken failed ${warnings.length} times`);
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+      } finally {
+        await Promise.all([broken.stop(), healthy.stop()]);
+      }
+      expect(seen.map((event) => event.eventId)).toEqual(events.map((event) => event.eventId));
+      expect(await store.readCheckpoint(db.database, 'sub-healthy')).toBe(events[2].globalPosition);
+      // The broken one retried with growing pauses and never moved past what it could not handle.
+      expect(warnings[2]).toContain('sub-broken failed (3 in a row)');
+      expect(await store.readCheckpoint(db.database, 'sub-broken')).toBe('0');
+    });
+
     it('is woken by the recorder after a commit when built by the factory', async () => {
       const recorder = new EventRecorder(store);
       const factory = new SubscriptionRunnerFactory(db.database, store, { recorder });

@@ -9,6 +9,7 @@ import { DeleteIssueCommentHandler } from './application/commands/delete-issue-c
 import { EditIssueCommentHandler } from './application/commands/edit-issue-comment/edit-issue-comment.handler';
 import { UpdateIssueHandler } from './application/commands/update-issue/update-issue.handler';
 import { IssuePeople } from './application/issue-people';
+import { FindIssueHandler } from './application/queries/find-issue.handler';
 import { IssueReadModel } from './application/queries/issue-read-model';
 import { IssueIngestion } from './contracts/issue-ingestion';
 import { IssueIngestionService } from './infrastructure/issue-ingestion.service';
@@ -25,6 +26,7 @@ import { WorkerHost } from '@faultline/platform';
     IssueIngestionService,
     { provide: IssueIngestion, useExisting: IssueIngestionService },
     IssueReadModel,
+    FindIssueHandler,
     IssuePeople,
     UpdateIssueHandler,
     DeleteIssueHandler,

@@ -6,3 +6,4 @@ export * from './lifecycle/worker-host';
 export * from './observability/logger';
 export * from './observability/metrics';
 export * from './platform.module';
+export * from './modules/faultline-module';

@@ -1,3 +1,27 @@
-export { IssueEventTypes, ISSUE_STREAM_TYPE, issueStream } from '../domain/issue.events';
-export type { IssueActor, IssueAssignee, IssueEvent } from '../domain/issue.events';
+export {
+  IssueEventTypes,
+  ISSUE_EVENT_SCHEMA_VERSION,
+  ISSUE_STREAM_TYPE,
+  issueStream,
+  isIssueEvent,
+} from '../domain/issue.events';
+export type {
+  CommentAddedData,
+  CommentDeletedData,
+  CommentEditedData,
+  IssueActor,
+  IssueAssignedData,
+  IssueAssignee,
+  IssueCreatedData,
+  IssueEvent,
+  IssueEventBase,
+  IssueEventType,
+  IssueIgnoredData,
+  IssueResolvedData,
+  IssueUnassignedData,
+  IssueUnresolvedData,
+} from '../domain/issue.events';
+export { AddIssueCommentCommand } from '../application/commands/add-issue-comment/add-issue-comment.command';
+export type { IssueComment } from '../domain';
+export { FindIssueQuery, type IssueSummary } from '../application/queries/find-issue.query';
 export * from './issue-ingestion';

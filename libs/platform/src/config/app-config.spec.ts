@@ -37,4 +37,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ROLE: 'both' })).toThrow(/ROLE/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
   });
+
+  it('reads the extension modules to load, in order, and keeps the environment for them', () => {
+    expect(loadConfig({}).modules).toEqual([]);
+    const config = loadConfig({ FAULTLINE_MODULES: ' ./modules/ticket-tracker, @acme/faultline-dashboard ,', TICKET_TRACKER_URL: 'http://t' });
+    expect(config.modules).toEqual(['./modules/ticket-tracker', '@acme/faultline-dashboard']);
+    expect(config.environment.TICKET_TRACKER_URL).toBe('http://t');
+    expect(() => loadConfig({ FAULTLINE_MODULES: 'a,a' })).toThrow(new ConfigError('FAULTLINE_MODULES lists "a" twice'));
+  });
 });

@@ -17,6 +17,14 @@ export interface AppConfig {
   /** Raw SDK events older than this many days are pruned. */
   readonly eventRetentionDays: number;
   readonly webhooks: WebhookConfig;
+  /** Extension modules to load at start: package names or paths, in order (FAULTLINE_MODULES). */
+  readonly modules: readonly string[];
+  /**
+   * The environment this configuration was read from. Modules read their own settings from it
+   * (prefixed with their name), so a test or a supervisor that passes variables to loadConfig
+   * reaches them too.
+   */
+  readonly environment: Readonly<Record<string, string | undefined>>;
   readonly bootstrap: {
     readonly token?: string;
     readonly org: string;
@@ -104,6 +112,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     defaultProjectFeatures: list(env.DEFAULT_PROJECT_FEATURES, DEFAULT_PROJECT_FEATURES),
     eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 90, 1, 3650),
     webhooks: webhookConfig(env),
+    modules: moduleList(env.FAULTLINE_MODULES),
+    environment: Object.freeze({ ...env }),
     bootstrap: {
       token: env.BOOTSTRAP_TOKEN || undefined,
       org: env.BOOTSTRAP_ORG || 'faultline',
@@ -111,6 +121,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       email: env.BOOTSTRAP_EMAIL || 'admin@localhost',
     },
   };
+}
+
+function moduleList(raw: string | undefined): readonly string[] {
+  const modules = list(raw, []);
+  const seen = new Set<string>();
+  for (const module of modules) {
+    if (seen.has(module)) throw new ConfigError(`FAULTLINE_MODULES lists "${module}" twice`);
+    seen.add(module);
+  }
+  return modules;
 }
 
 function webhookConfig(env: NodeJS.ProcessEnv): WebhookConfig {
