@@ -105,20 +105,32 @@ export class EventStore {
   ): Promise<RecordedEvent[]> {
     if (entries.length === 0) return [];
     const params: unknown[] = [];
+    const ids: string[] = [];
     const rows = entries.map(({ streamId, streamType, event, metadata }) => {
       assertStorable(event);
-      params.push(streamId, streamType, newUuid(), event.type, event.schemaVersion, JSON.stringify(event.data), JSON.stringify(metadata ?? {}));
+      const eventId = newUuid();
+      ids.push(eventId);
+      params.push(streamId, streamType, eventId, event.type, event.schemaVersion, JSON.stringify(event.data), JSON.stringify(metadata ?? {}));
       const at = params.length - 7;
       return `($${at + 1}::text, $${at + 2}::text, 1, $${at + 3}::uuid, $${at + 4}::text, $${at + 5}::integer, $${at + 6}::jsonb, $${at + 7}::jsonb)`;
     });
-    const inserted = await tx.query<EventRow>(
+    // Only what the database decides comes back; the rest is what was written (no jsonb parsed back).
+    const inserted = await tx.query<{ global_position: string; event_id: string; recorded_at: Date | string }>(
       `INSERT INTO events (stream_id, stream_type, version, event_id, event_type, schema_version, data, metadata)
        VALUES ${rows.join(', ')}
        ON CONFLICT ON CONSTRAINT ${STREAM_VERSION_CONSTRAINT} DO NOTHING
-       RETURNING ${COLUMNS}`,
+       RETURNING global_position, event_id, recorded_at`,
       params,
     );
-    return inserted.map(toRecordedEvent);
+    const byId = new Map(inserted.map((row) => [row.event_id, row]));
+    return entries.flatMap(({ streamId, streamType, event, metadata }, index) => {
+      const row = byId.get(ids[index]);
+      if (!row) return [];
+      return [toRecordedEvent({
+        global_position: row.global_position, stream_id: streamId, stream_type: streamType, version: 1, event_id: ids[index],
+        event_type: event.type, schema_version: event.schemaVersion, data: event.data as Record<string, unknown>, metadata: metadata ?? {}, recorded_at: row.recorded_at,
+      })];
+    });
   }
 
   /** The events of one stream with a version greater than `fromVersion` (0: all), in version order. */

@@ -294,19 +294,20 @@ export class DeliveryWorker implements BackgroundWorker {
     await this.hooks.recordSuccess(this.database, toClear);
     for (const id of toClear) this.clearedAt.set(id, now);
     for (const id of failed) this.clearedAt.delete(id);
-    const disabled: Array<{ hookId: string; reason: string }> = [];
+    const toDisable: Array<{ hookId: string; reason: string }> = [];
     for (const hookId of await this.hooks.recordFailure(this.database, failed, this.config.webhooks.disableAfterMs)) {
-      disabled.push({ hookId, reason: `every delivery failed for ${Math.round(this.config.webhooks.disableAfterMs / 3_600_000)} hours` });
+      toDisable.push({ hookId, reason: `every delivery failed for ${Math.round(this.config.webhooks.disableAfterMs / 3_600_000)} hours` });
     }
-    for (const entry of lastByHook.values()) {
-      if (entry.gone && (await this.hooks.disable(this.database, entry.hookId, entry.gone))) disabled.push({ hookId: entry.hookId, reason: entry.gone });
-    }
-    for (const { hookId, reason } of disabled) {
-      this.logger.warn(`service hook ${hookId} disabled: ${reason}`);
-      await this.database.transaction(async (tx) => {
+    for (const entry of lastByHook.values()) if (entry.gone) toDisable.push({ hookId: entry.hookId, reason: entry.gone });
+    for (const { hookId, reason } of toDisable) {
+      // The hook's state, the fact and its pending deliveries change together.
+      const disabled = await this.database.transaction(async (tx) => {
+        if (!(await this.hooks.disable(tx, hookId, reason))) return false;
         await this.recorder.record(tx, serviceHookStream(hookId), SERVICE_HOOK_STREAM_TYPE, [serviceHookDisabled({ hookId, reason })]);
         await this.deliveries.failPending(tx, SERVICE_HOOK_TARGET, [hookId], `the hook was disabled: ${reason}`);
+        return true;
       });
+      if (disabled) this.logger.warn(`service hook ${hookId} disabled: ${reason}`);
     }
   }
 

@@ -84,17 +84,16 @@ export class ServiceHooksRepository {
     await sql.execute(`UPDATE service_hooks SET failing_since = NULL WHERE id = ANY($1::text[]) AND failing_since IS NOT NULL`, [hookIds]);
   }
 
-  /** Marks failing hooks; answers those failing for longer than `disableAfterMs`, now disabled. */
+  /** Marks failing hooks; answers those failing for longer than `disableAfterMs` (still active). */
   async recordFailure(sql: Sql, hookIds: readonly string[], disableAfterMs: number): Promise<string[]> {
     if (hookIds.length === 0) return [];
-    await sql.execute(`UPDATE service_hooks SET failing_since = now() WHERE id = ANY($1::text[]) AND failing_since IS NULL`, [hookIds]);
-    const rows = await sql.query<{ id: string }>(
-      `UPDATE service_hooks SET status = 'disabled', disabled_reason = $3, updated_at = now()
-       WHERE id = ANY($1::text[]) AND status = 'active' AND failing_since < now() - make_interval(secs => $2)
-       RETURNING id`,
-      [hookIds, disableAfterMs / 1000, `every delivery failed for ${Math.round(disableAfterMs / 3_600_000)} hours`],
+    const rows = await sql.query<{ id: string; expired: boolean }>(
+      `UPDATE service_hooks SET failing_since = COALESCE(failing_since, now())
+       WHERE id = ANY($1::text[]) AND status = 'active'
+       RETURNING id, failing_since < now() - make_interval(secs => $2) AS expired`,
+      [hookIds, disableAfterMs / 1000],
     );
-    return rows.map((row) => row.id);
+    return rows.filter((row) => row.expired).map((row) => row.id);
   }
 
   async disable(sql: Sql, hookId: string, reason: string): Promise<boolean> {
