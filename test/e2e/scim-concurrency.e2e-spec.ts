@@ -29,6 +29,7 @@ describeOnServer('SCIM under concurrent PATCHes (PostgreSQL)', () => {
       scim('PATCH', `/Users/${user.body.id}`, patch({ op: 'Replace', path: 'name.givenName', value: 'Given' })),
       scim('PATCH', `/Users/${user.body.id}`, patch({ op: 'replace', value: { 'name.familyName': 'Family', displayName: 'Both' } })),
     ]);
+    expect(responses.filter((response) => response.status !== 200).map((response) => response.body)).toEqual([]);
     expect(responses.map((response) => response.status)).toEqual(Array(changes).fill(200));
     const final = await scim('GET', `/Users/${user.body.id}`);
     expect(final.body.emails).toHaveLength(1 + changes - 2);

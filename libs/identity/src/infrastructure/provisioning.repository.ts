@@ -100,6 +100,7 @@ export class ProvisioningRepository {
   /** The member, locked until the transaction ends, so concurrent changes apply one after another. */
   async lockMember(sql: Sql, organizationId: string, memberId: string): Promise<ProvisionedMember | undefined> {
     if (!/^\d{1,18}$/.test(memberId)) return undefined;
+    await queueFor(sql, `member-${memberId}`);
     const [row] = await sql.query<ProvisionedMemberRow>(
       `SELECT ${MEMBER_COLUMNS}
        FROM organization_members m JOIN users u ON u.id = m.user_id
@@ -151,6 +152,7 @@ export class ProvisioningRepository {
 
   async lockTeam(sql: Sql, organizationId: string, teamId: string): Promise<LockedTeam | undefined> {
     if (!/^\d{1,18}$/.test(teamId)) return undefined;
+    await queueFor(sql, `team-${teamId}`);
     const [row] = await sql.query<LockedTeam>(
       `SELECT id, slug, name, external_id, version FROM teams WHERE organization_id = $1 AND id = $2::bigint FOR UPDATE`,
       [organizationId, teamId],
@@ -202,4 +204,14 @@ export class ProvisioningRepository {
 
 function json(value: unknown): string | null {
   return value === null || value === undefined ? null : JSON.stringify(value);
+}
+
+/**
+ * Waits for the entity's earlier writers before this transaction takes a transaction id (an
+ * advisory lock takes none, a row lock does). Writers then get ids in the order they append to the
+ * entity's stream, which the event store requires; with only the row lock, a waiter holding an
+ * older id could be overtaken and fail with ConcurrencyError.
+ */
+async function queueFor(sql: Sql, key: string): Promise<void> {
+  await sql.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [key]);
 }
