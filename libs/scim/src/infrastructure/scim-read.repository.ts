@@ -167,9 +167,11 @@ export class ScimReadRepository {
     if (limit === 0 || offset >= total) return { total, rows: [] };
     const afterId = this.boundaries.find(organizationId, offset, removals);
     // From the previous page's last id when known, else skipping `offset` members in id order.
-    const where = afterId ? 'v.organization_id = $1 AND v.id > $2::bigint' : 'v.organization_id = $1';
+    const where = afterId ? 'm.organization_id = $1 AND m.id > $2::bigint' : 'm.organization_id = $1';
+    // The page's ids from the members table itself (every member is a SCIM user): through the view
+    // the planner skips with the primary key and a filter, here with an index-only scan (about half the time).
     const rows = await sql.query<T & { id: string }>(
-      `WITH page AS (SELECT v.id FROM scim_users v WHERE ${where} ORDER BY v.id ${afterId ? '' : 'OFFSET $2'} LIMIT $3)
+      `WITH page AS (SELECT m.id FROM organization_members m WHERE ${where} ORDER BY m.id ${afterId ? '' : 'OFFSET $2'} LIMIT $3)
        SELECT v.*${extraColumn ? `, ${extraColumn}` : ''} FROM page JOIN scim_users v ON v.id = page.id ORDER BY v.id`,
       [organizationId, afterId ?? offset, limit],
     );
