@@ -114,6 +114,27 @@ describe('webhook delivery across worker processes', () => {
     await until(() => workers.size === 0, 20_000);
   }, 180_000);
 
+  it('stops on SIGTERM without losing or repeating a delivery: requests in flight finish, claimed ones are handed back', async () => {
+    receiver.received.length = 0;
+    await queue('graceful-');
+    const worker = await startWorker();
+    await until(() => receiver.to('/crash').length >= 500, 60_000);
+    worker.kill('SIGTERM');
+    const code = await new Promise((resolve) => worker.once('exit', resolve));
+    expect(code).toBe(0);
+    const leased = Number(
+      (await pool.query(`SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at > now()`)).rows[0].n,
+    );
+    expect(leased).toBe(0);
+    await startWorker();
+    await until(async () => (await delivered('graceful-')) === DELIVERIES, 90_000);
+    const { total, unique } = receipts();
+    expect(unique).toBe(DELIVERIES);
+    expect(total).toBe(DELIVERIES);
+    for (const running of workers) running.kill('SIGTERM');
+    await until(() => workers.size === 0, 20_000);
+  }, 180_000);
+
   it('never sends a delivery twice with two workers sharing the queue', async () => {
     receiver.received.length = 0;
     await queue('shared-');

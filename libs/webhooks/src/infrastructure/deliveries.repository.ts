@@ -118,6 +118,15 @@ export class DeliveriesRepository {
     );
   }
 
+  /** Hands claimed, unsent deliveries back: due now, the claim not counted as an attempt. */
+  async release(deliveryIds: readonly string[]): Promise<void> {
+    if (deliveryIds.length === 0) return;
+    await this.database.execute(
+      `UPDATE webhook_deliveries SET next_attempt_at = now(), attempts = attempts - 1 WHERE id = ANY($1::bigint[]) AND status = 'pending'`,
+      [deliveryIds],
+    );
+  }
+
   /** Records finished attempts and their deliveries' new state, all in one statement. */
   async complete(results: readonly AttemptResult[]): Promise<void> {
     if (results.length === 0) return;

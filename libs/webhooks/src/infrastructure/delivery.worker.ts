@@ -101,8 +101,11 @@ export class DeliveryWorker implements BackgroundWorker {
     this.running = false;
     this.wake();
     await this.loop;
-    // Ready deliveries are not sent: their lease ends and any worker takes them again.
-    this.ready.length = 0;
+    // Ready deliveries are not sent: handed back, so any worker takes them again at once.
+    const unsent = this.ready.splice(0).map((delivery) => delivery.id);
+    await this.deliveries.release(unsent).catch((error: unknown) => {
+      this.logger.warn(`handing back ${unsent.length} deliveries failed (their lease will end): ${error instanceof Error ? error.message : String(error)}`);
+    });
     while (this.inFlight > 0) await new Promise<void>((resolve) => (this.wakeUp = resolve));
     await this.flush();
     await this.http.close();
