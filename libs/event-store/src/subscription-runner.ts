@@ -1,4 +1,4 @@
-import type { RecordedEvent } from '@faultline/kernel';
+import { PollingLoop, type RecordedEvent } from '@faultline/kernel';
 // Type-only: the platform barrel also carries Nest modules, which this framework-light file avoids.
 import type { BackgroundWorker, Database, Transaction } from '@faultline/platform';
 import type { ReadAllFilter } from './contracts';
@@ -44,40 +44,31 @@ export interface SubscriptionRunnerOptions {
 export class SubscriptionRunner implements BackgroundWorker {
   readonly name: string;
   private readonly batchSize: number;
-  private readonly idleDelayMs: number;
-  private readonly retryDelayMs: number;
-  private readonly maxRetryDelayMs: number;
-  private readonly logger: SubscriptionLogger;
-
-  private loop?: Promise<void>;
-  private stopping = false;
-  private wakeRequested = false;
-  private failures = 0;
-  private pause?: { readonly wakeable: boolean; readonly end: () => void };
+  private readonly loop: PollingLoop;
 
   constructor(private readonly options: SubscriptionRunnerOptions) {
     if (!options.name) throw new TypeError('A subscription needs a name');
     this.name = options.name;
     this.batchSize = positiveInteger('batchSize', options.batchSize ?? 100);
-    this.idleDelayMs = options.idleDelayMs ?? 250;
-    this.retryDelayMs = options.retryDelayMs ?? 500;
-    this.maxRetryDelayMs = options.maxRetryDelayMs ?? 30_000;
-    this.logger = options.logger ?? console;
+    const logger = options.logger ?? console;
+    this.loop = new PollingLoop({
+      // A full batch suggests more is waiting.
+      runOnce: async () => (await this.runBatch()) >= this.batchSize,
+      idleDelayMs: options.idleDelayMs ?? 250,
+      retryDelayMs: options.retryDelayMs,
+      maxRetryDelayMs: options.maxRetryDelayMs,
+      onError: (error, failures, delay) =>
+        logger.warn(`subscription ${this.name} failed (${failures} in a row), retrying in ${delay} ms: ${describe(error)}`),
+    });
   }
 
   start(): void {
-    if (this.loop) return;
-    this.stopping = false;
-    this.loop = this.run().finally(() => {
-      this.loop = undefined;
-    });
+    this.loop.start();
   }
 
   /** Lets the batch in hand finish (commit or roll back), then resolves. */
   async stop(): Promise<void> {
-    this.stopping = true;
-    this.pause?.end();
-    await this.loop;
+    await this.loop.stop();
   }
 
   /**
@@ -85,8 +76,7 @@ export class SubscriptionRunner implements BackgroundWorker {
    * failing subscriber keeps its back-off, so frequent commits do not hammer it.
    */
   wake(): void {
-    this.wakeRequested = true;
-    if (this.pause?.wakeable) this.pause.end();
+    this.loop.wake();
   }
 
   /** Handles batches until none is left and answers how many events were handled. Errors propagate. */
@@ -109,48 +99,6 @@ export class SubscriptionRunner implements BackgroundWorker {
       await handle(events, tx);
       await eventStore.saveCheckpoint(tx, this.name, events[events.length - 1].globalPosition);
       return events.length;
-    });
-  }
-
-  private async run(): Promise<void> {
-    while (!this.stopping) {
-      // A wake() from here on (even during the batch) means there may be more to read right away.
-      this.wakeRequested = false;
-      let handled: number;
-      try {
-        handled = await this.runBatch();
-        this.failures = 0;
-      } catch (error) {
-        this.failures += 1;
-        const delay = this.retryDelay();
-        this.logger.warn(
-          `subscription ${this.name} failed (${this.failures} in a row), retrying in ${delay} ms: ${describe(error)}`,
-        );
-        await this.sleep(delay, false);
-        continue;
-      }
-      // A full batch suggests more is waiting; otherwise poll again after the idle delay.
-      if (handled < this.batchSize) await this.sleep(this.idleDelayMs, true);
-    }
-  }
-
-  /** Exponential back-off with a little jitter, so processes sharing a subscriber spread out. */
-  private retryDelay(): number {
-    const exponential = this.retryDelayMs * 2 ** Math.min(this.failures - 1, 30);
-    const jittered = exponential * (0.8 + Math.random() * 0.4);
-    return Math.round(Math.min(this.maxRetryDelayMs, jittered));
-  }
-
-  private sleep(ms: number, wakeable: boolean): Promise<void> {
-    if (this.stopping || (wakeable && this.wakeRequested)) return Promise.resolve();
-    return new Promise((resolve) => {
-      const end = () => {
-        clearTimeout(timer);
-        this.pause = undefined;
-        resolve();
-      };
-      const timer = setTimeout(end, ms);
-      this.pause = { wakeable, end };
     });
   }
 }

@@ -4,3 +4,4 @@ export * from './domain-error';
 export * from './domain-event';
 export * from './ids';
 export * from './scopes';
+export * from './polling-loop';

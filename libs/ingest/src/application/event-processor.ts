@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
+import { PollingLoop } from '@faultline/kernel';
 import { type IngestedEvent, IssueIngestion } from '@faultline/issues';
 import { type BackgroundWorker, Database, type Transaction } from '@faultline/platform';
 import { EventRecorder } from '@faultline/event-store';
@@ -33,9 +34,15 @@ export function userIdentity(user: NormalizedEvent['user']): { tagValue: string;
 export class EventProcessor implements BackgroundWorker {
   readonly name = 'ingest.event-processor';
   private readonly logger = new Logger('EventProcessor');
-  private running = false;
-  private loops?: Promise<unknown>;
-  private readonly sleepers = new Set<() => void>();
+  private readonly loops = Array.from(
+    { length: CONCURRENT_BATCHES },
+    () =>
+      new PollingLoop({
+        runOnce: async () => (await this.processOrIsolate()) > 0,
+        idleDelayMs: IDLE_POLL_MS,
+        onError: (error) => this.logger.error(`processing failed: ${error instanceof Error ? error.message : String(error)}`),
+      }),
+  );
 
   constructor(
     private readonly database: Database,
@@ -47,19 +54,15 @@ export class EventProcessor implements BackgroundWorker {
   ) {}
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loops = Promise.all(Array.from({ length: CONCURRENT_BATCHES }, () => this.run()));
+    for (const loop of this.loops) loop.start();
   }
 
   async stop(): Promise<void> {
-    this.running = false;
-    this.wake();
-    await this.loops;
+    await Promise.all(this.loops.map((loop) => loop.stop()));
   }
 
   wake(): void {
-    for (const wakeUp of this.sleepers) wakeUp();
+    for (const loop of this.loops) loop.wake();
   }
 
   /**
@@ -78,27 +81,12 @@ export class EventProcessor implements BackgroundWorker {
     }
   }
 
-  private async run(): Promise<void> {
-    while (this.running) {
-      let handled = 0;
-      try {
-        handled = await this.processBatch();
-      } catch (error) {
-        this.logger.error(`batch failed, isolating its events: ${error instanceof Error ? error.message : String(error)}`);
-        handled = await this.processOneByOne().catch(() => 0);
-      }
-      if (handled === 0 && this.running) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(wakeUp, IDLE_POLL_MS);
-          const sleepers = this.sleepers;
-          function wakeUp() {
-            clearTimeout(timer);
-            sleepers.delete(wakeUp);
-            resolve();
-          }
-          sleepers.add(wakeUp);
-        });
-      }
+  private async processOrIsolate(): Promise<number> {
+    try {
+      return await this.processBatch();
+    } catch (error) {
+      this.logger.error(`batch failed, isolating its events: ${error instanceof Error ? error.message : String(error)}`);
+      return this.processOneByOne();
     }
   }
 

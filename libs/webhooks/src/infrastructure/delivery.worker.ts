@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EventRecorder } from '@faultline/event-store';
+import { PollingLoop } from '@faultline/kernel';
 import { APP_CONFIG, type AppConfig, type BackgroundWorker, Database, Metrics } from '@faultline/platform';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import {
@@ -48,9 +49,19 @@ export class DeliveryWorker implements BackgroundWorker {
   /** Claimed and not yet sent, in claim order. */
   private readonly ready: ClaimedDelivery[] = [];
   private inFlight = 0;
-  private running = false;
-  private loop?: Promise<void>;
-  private wakeUp?: () => void;
+  private readonly loop = new PollingLoop({
+    // Again at once while claims find work and there is room for more.
+    runOnce: async () => {
+      const claimed = await this.claim();
+      this.dispatch();
+      if (Date.now() - this.lastPrune > PRUNE_INTERVAL_MS) await this.prune();
+      return claimed > 0 && this.claimedCount() <= this.config.webhooks.concurrency;
+    },
+    idleDelayMs: IDLE_POLL_MS,
+    onError: (error) => this.logger.error(`claiming deliveries failed: ${error instanceof Error ? error.message : String(error)}`),
+  });
+  /** Resolves stop() once the last request in flight has finished. */
+  private onIdle?: () => void;
   private pendingResults: AttemptResult[] = [];
   private settled: Array<{ hookId: string; ok: boolean; gone?: string }> = [];
   private flushing?: Promise<void>;
@@ -92,51 +103,23 @@ export class DeliveryWorker implements BackgroundWorker {
   }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = this.run();
+    this.loop.start();
   }
 
   async stop(): Promise<void> {
-    this.running = false;
-    this.wake();
-    await this.loop;
+    await this.loop.stop();
     // Ready deliveries are not sent: handed back, so any worker takes them again at once.
     const unsent = this.ready.splice(0).map((delivery) => delivery.id);
     await this.deliveries.release(unsent).catch((error: unknown) => {
       this.logger.warn(`handing back ${unsent.length} deliveries failed (their lease will end): ${error instanceof Error ? error.message : String(error)}`);
     });
-    while (this.inFlight > 0) await new Promise<void>((resolve) => (this.wakeUp = resolve));
+    if (this.inFlight > 0) await new Promise<void>((resolve) => (this.onIdle = resolve));
     await this.flush();
     await this.http.close();
   }
 
   wake(): void {
-    const wakeUp = this.wakeUp;
-    this.wakeUp = undefined;
-    wakeUp?.();
-  }
-
-  private async run(): Promise<void> {
-    while (this.running) {
-      let claimed = 0;
-      try {
-        claimed = await this.claim();
-        this.dispatch();
-        if (Date.now() - this.lastPrune > PRUNE_INTERVAL_MS) await this.prune();
-      } catch (error) {
-        this.logger.error(`claiming deliveries failed: ${error instanceof Error ? error.message : String(error)}`);
-      }
-      if (claimed === 0 || this.claimedCount() > this.config.webhooks.concurrency) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(() => this.wake(), IDLE_POLL_MS);
-          this.wakeUp = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-      }
-    }
+    this.loop.wake();
   }
 
   private claimedCount(): number {
@@ -187,6 +170,7 @@ export class DeliveryWorker implements BackgroundWorker {
       this.inFlight--;
       decrement(this.inFlightByTarget, delivery.target_id);
       decrement(this.claimedByTarget, delivery.target_id);
+      if (this.inFlight === 0) this.onIdle?.();
       this.dispatch();
       if (this.claimedCount() <= this.config.webhooks.concurrency) this.wake();
     });
@@ -317,7 +301,7 @@ export class DeliveryWorker implements BackgroundWorker {
   private async prune(): Promise<void> {
     this.lastPrune = Date.now();
     const before = new Date(Date.now() - this.config.webhooks.attemptRetentionDays * 86_400_000);
-    while ((await this.deliveries.prune(before, PRUNE_BATCH)) >= PRUNE_BATCH && this.running);
+    while ((await this.deliveries.prune(before, PRUNE_BATCH)) >= PRUNE_BATCH && this.loop.running);
   }
 }
 

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { PollingLoop } from '@faultline/kernel';
 import { type BackgroundWorker, Database } from '@faultline/platform';
 import { retryDelaySeconds, ticketRequest } from '../../domain/ticket';
 import { TicketRepository, type TicketRow } from '../../infrastructure/ticket.repository';
@@ -18,10 +19,13 @@ const MAX_ERROR_DELAY_MS = 30_000;
 export class TicketOpener implements BackgroundWorker {
   readonly name = 'ticket-tracker.opener';
   private readonly logger = new Logger('TicketTracker');
-  private loop?: Promise<void>;
-  private stopping = false;
-  private wakeRequested = false;
-  private pause?: { readonly wakeable: boolean; readonly end: () => void };
+  private readonly loop = new PollingLoop({
+    runOnce: async () => (await this.runOnce()) >= BATCH_SIZE,
+    idleDelayMs: IDLE_DELAY_MS,
+    maxRetryDelayMs: MAX_ERROR_DELAY_MS,
+    onError: (error, failures, delay) =>
+      this.logger.warn(`opening tickets failed (${failures} in a row), retrying in ${delay} ms: ${error instanceof Error ? error.message : String(error)}`),
+  });
 
   constructor(
     private readonly database: Database,
@@ -31,24 +35,17 @@ export class TicketOpener implements BackgroundWorker {
   ) {}
 
   start(): void {
-    if (this.loop) return;
-    this.stopping = false;
-    this.loop = this.run().finally(() => {
-      this.loop = undefined;
-    });
+    this.loop.start();
   }
 
   /** Lets the calls in hand finish (each bounded by the tracker time-out) and records them. */
   async stop(): Promise<void> {
-    this.stopping = true;
-    this.pause?.end();
-    await this.loop;
+    await this.loop.stop();
   }
 
   /** A ticket was queued: look now rather than at the next poll. */
   wake(): void {
-    this.wakeRequested = true;
-    if (this.pause?.wakeable) this.pause.end();
+    this.loop.wake();
   }
 
   /** Claims and handles one batch of due tickets; answers how many. */
@@ -78,37 +75,5 @@ export class TicketOpener implements BackgroundWorker {
     );
     if (outcome.kind !== 'opened') this.logger.warn(`ticket for issue ${issueId} (attempt ${ticket.attempts}): ${outcome.error}`);
     await this.tickets.record(this.database, issueId, outcome, retryDelaySeconds(ticket.attempts, this.config.retrySeconds));
-  }
-
-  private async run(): Promise<void> {
-    let failures = 0;
-    while (!this.stopping) {
-      this.wakeRequested = false;
-      let handled = 0;
-      try {
-        handled = await this.runOnce();
-        failures = 0;
-      } catch (error) {
-        failures += 1;
-        const delay = Math.min(MAX_ERROR_DELAY_MS, 500 * 2 ** Math.min(failures - 1, 10));
-        this.logger.warn(`opening tickets failed (${failures} in a row), retrying in ${delay} ms: ${error instanceof Error ? error.message : String(error)}`);
-        await this.sleep(delay, false);
-        continue;
-      }
-      if (handled < BATCH_SIZE) await this.sleep(IDLE_DELAY_MS, true);
-    }
-  }
-
-  private sleep(ms: number, wakeable: boolean): Promise<void> {
-    if (this.stopping || (wakeable && this.wakeRequested)) return Promise.resolve();
-    return new Promise((resolve) => {
-      const end = () => {
-        clearTimeout(timer);
-        this.pause = undefined;
-        resolve();
-      };
-      const timer = setTimeout(end, ms);
-      this.pause = { wakeable, end };
-    });
   }
 }
