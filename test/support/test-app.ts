@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { Clock } from '@faultline/kernel';
 import { loadConfig } from '@faultline/platform';
 import { createApp } from '../../apps/api/src/create-app';
 import { createTestDatabaseUrl, dropTestDatabase } from './test-database';
@@ -39,9 +40,10 @@ async function freePort(): Promise<number> {
 
 /**
  * Boots the real application over HTTP on its own fresh database: a new PostgreSQL database when
- * DATABASE_URL is set, otherwise an embedded PGlite in a temporary directory.
+ * DATABASE_URL is set, otherwise an embedded PGlite in a temporary directory. `options.clock`
+ * replaces the application's clock (a FixedClock the test advances), across restarts too.
  */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, options: { clock?: Clock } = {}): Promise<TestApp> {
   const databaseUrl = await createTestDatabaseUrl();
   const dataDir = mkdtempSync(join(tmpdir(), 'faultline-e2e-'));
   const port = await freePort();
@@ -59,7 +61,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   const start = async () => {
-    const app = await createApp(config);
+    const app = await createApp(config, { clock: options.clock });
     await app.listen(port, '127.0.0.1');
     return app;
   };

@@ -5,10 +5,12 @@ import { EventStoreModule } from '@faultline/event-store';
 import { IdentityModule } from '@faultline/identity';
 import { IngestModule } from '@faultline/ingest';
 import { IssuesModule } from '@faultline/issues';
+import type { Clock } from '@faultline/kernel';
 import { type AppConfig, AuthGuard, type MigrationClass, PlatformModule } from '@faultline/platform';
 import { ProjectsModule } from '@faultline/projects';
 import { WebhooksModule } from '@faultline/webhooks';
 import { ScimModule } from '@faultline/scim';
+import { AlertsModule } from '@faultline/alerts';
 import { MIGRATIONS } from '../../../migrations';
 import { BootstrapService } from './bootstrap.service';
 import { type LoadedModule, loadModules } from './extension-modules/module-loader';
@@ -24,12 +26,12 @@ export function applicationMigrations(modules: readonly LoadedModule[]): Migrati
  */
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig, options: { bootstrap?: boolean; modules?: readonly LoadedModule[] } = {}): DynamicModule {
+  static forRoot(config: AppConfig, options: { bootstrap?: boolean; modules?: readonly LoadedModule[]; clock?: Clock } = {}): DynamicModule {
     const modules = options.modules ?? loadModules(config, { coreMigrations: MIGRATIONS });
     return {
       module: AppModule,
       imports: [
-        PlatformModule.forRoot({ config, migrations: applicationMigrations(modules) }),
+        PlatformModule.forRoot({ config, migrations: applicationMigrations(modules), clock: options.clock }),
         CqrsModule.forRoot(),
         EventStoreModule,
         IdentityModule,
@@ -38,6 +40,7 @@ export class AppModule {
         IngestModule,
         WebhooksModule,
         ScimModule,
+        AlertsModule,
         ...modules.map((module) => module.nestModule),
       ],
       providers: [{ provide: APP_GUARD, useClass: AuthGuard }, ...(options.bootstrap === false ? [] : [BootstrapService])],

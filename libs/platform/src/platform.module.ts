@@ -1,6 +1,6 @@
 import { type DynamicModule, Global, Inject, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { CLOCK, systemClock } from '@faultline/kernel';
+import { CLOCK, type Clock, systemClock } from '@faultline/kernel';
 import { DataSource, type MigrationInterface } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from './config';
 import { createDataSource, Database, dataSourceOptionsFrom, poolStats, runMigrations } from './database';
@@ -12,6 +12,8 @@ import { Metrics } from './observability/metrics';
 export interface PlatformOptions {
   readonly config: AppConfig;
   readonly migrations: ReadonlyArray<new () => MigrationInterface>;
+  /** The application's clock; the system clock unless a test supplies one it controls. */
+  readonly clock?: Clock;
 }
 
 /** How long shutdown waits for running request handlers before closing the database anyway. */
@@ -61,7 +63,7 @@ export class PlatformModule {
       controllers: [HealthController],
       providers: [
         { provide: APP_CONFIG, useValue: options.config },
-        { provide: CLOCK, useValue: systemClock },
+        { provide: CLOCK, useValue: options.clock ?? systemClock },
         {
           provide: DataSource,
           useFactory: async () => {

@@ -210,7 +210,7 @@ export class EventProcessor implements BackgroundWorker {
             projectId, projectSlug, organizationId, issueId, isNewIssue, eventId,
             title: event.title, culprit: event.culprit, message: event.message ?? event.title, level: event.level,
             platform: event.platform, datetime: event.timestamp, release: event.release ?? null,
-            environment: event.environment, tags: event.tags,
+            environment: event.environment, tags: event.tags, user: userIdentity(event.user)?.tagValue ?? null,
           }),
         };
       }),

@@ -29,6 +29,8 @@ export type ErrorEventProcessedData = {
   release: string | null;
   environment: string;
   tags: Array<[string, string]>;
+  /** The user as Sentry tags it (`id:42`, `email:jane@example.com`, …); absent when the event names none (and in events recorded before it was added). */
+  user?: string | null;
 };
 
 export const errorEventProcessed = (data: ErrorEventProcessedData) => domainEvent(IngestEventTypes.ErrorEventProcessed, data);

@@ -17,6 +17,7 @@ export interface AppConfig {
   /** Raw SDK events older than this many days are pruned. */
   readonly eventRetentionDays: number;
   readonly webhooks: WebhookConfig;
+  readonly alerts: AlertsConfig;
   /** Extension modules to load at start: package names or paths, in order (FAULTLINE_MODULES). */
   readonly modules: readonly string[];
   /**
@@ -31,6 +32,13 @@ export interface AppConfig {
     readonly project: string;
     readonly email: string;
   };
+}
+
+export interface AlertsConfig {
+  /** How often each metric alert rule is evaluated. */
+  readonly metricEvaluationSeconds: number;
+  /** How long a process keeps a project's alert rules before reading them again (changes made in the process apply at once). */
+  readonly ruleCacheSeconds: number;
 }
 
 export interface WebhookConfig {
@@ -112,6 +120,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     defaultProjectFeatures: list(env.DEFAULT_PROJECT_FEATURES, DEFAULT_PROJECT_FEATURES),
     eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 90, 1, 3650),
     webhooks: webhookConfig(env),
+    alerts: {
+      metricEvaluationSeconds: integer(env, 'METRIC_ALERT_EVALUATION_SECONDS', 60, 1, 3600),
+      ruleCacheSeconds: integer(env, 'ALERT_RULE_CACHE_SECONDS', 5, 0, 300),
+    },
     modules: moduleList(env.FAULTLINE_MODULES),
     environment: Object.freeze({ ...env }),
     bootstrap: {

@@ -1,0 +1,63 @@
+import { Module, type OnModuleInit } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { EventRecorder, EventStoreModule } from '@faultline/event-store';
+import { WorkerHost } from '@faultline/platform';
+import { WebhooksModule } from '@faultline/webhooks';
+import { IssueAlertRulesController } from './api/issue-alert-rules.controller';
+import { IncidentsController, MetricAlertRulesController } from './api/metric-alert-rules.controller';
+import { CreateIssueAlertRuleHandler } from './application/commands/create-issue-alert-rule/create-issue-alert-rule.handler';
+import { CreateMetricAlertRuleHandler } from './application/commands/create-metric-alert-rule/create-metric-alert-rule.handler';
+import { DeleteIssueAlertRuleHandler } from './application/commands/delete-issue-alert-rule/delete-issue-alert-rule.handler';
+import { DeleteMetricAlertRuleHandler } from './application/commands/delete-metric-alert-rule/delete-metric-alert-rule.handler';
+import { UpdateIssueAlertRuleHandler } from './application/commands/update-issue-alert-rule/update-issue-alert-rule.handler';
+import { UpdateMetricAlertRuleHandler } from './application/commands/update-metric-alert-rule/update-metric-alert-rule.handler';
+import { AlertCountsRepository } from './infrastructure/alert-counts.repository';
+import { AlertDispatcher } from './infrastructure/alert-dispatcher';
+import { AlertRuleCache } from './infrastructure/alert-rule-cache';
+import { IncidentsRepository } from './infrastructure/incidents.repository';
+import { IssueAlertEvaluator } from './infrastructure/issue-alert-evaluator';
+import { IssueAlertFiresRepository } from './infrastructure/issue-alert-fires.repository';
+import { IssueRulesRepository } from './infrastructure/issue-rules.repository';
+import { MetricAlertWorker } from './infrastructure/metric-alert.worker';
+import { MetricRulesRepository } from './infrastructure/metric-rules.repository';
+
+/**
+ * Issue alert rules (evaluated in the transaction that processes each event) and metric alert
+ * rules (evaluated by a worker on a schedule), their history, and the one dispatcher every fire
+ * goes out through.
+ */
+@Module({
+  imports: [CqrsModule, EventStoreModule, WebhooksModule],
+  controllers: [IssueAlertRulesController, MetricAlertRulesController, IncidentsController],
+  providers: [
+    IssueRulesRepository,
+    MetricRulesRepository,
+    IncidentsRepository,
+    IssueAlertFiresRepository,
+    AlertCountsRepository,
+    AlertRuleCache,
+    AlertDispatcher,
+    IssueAlertEvaluator,
+    MetricAlertWorker,
+    CreateIssueAlertRuleHandler,
+    UpdateIssueAlertRuleHandler,
+    DeleteIssueAlertRuleHandler,
+    CreateMetricAlertRuleHandler,
+    UpdateMetricAlertRuleHandler,
+    DeleteMetricAlertRuleHandler,
+  ],
+  exports: [MetricAlertWorker, AlertDispatcher],
+})
+export class AlertsModule implements OnModuleInit {
+  constructor(
+    private readonly workers: WorkerHost,
+    private readonly worker: MetricAlertWorker,
+    private readonly recorder: EventRecorder,
+    private readonly evaluator: IssueAlertEvaluator,
+  ) {}
+
+  onModuleInit(): void {
+    this.workers.register(this.worker);
+    this.recorder.onAppended(this.evaluator.onAppended);
+  }
+}

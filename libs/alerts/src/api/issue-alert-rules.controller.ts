@@ -1,0 +1,141 @@
+import { BadRequestException, Body, Controller, Delete, Get, HttpCode, Inject, NotFoundException, Param, Post, Put, Query } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { CLOCK, type Clock } from '@faultline/kernel';
+import { CurrentOrganization, CurrentPrincipal, Database, type OrganizationAccess, Paginate, Pagination, type Principal, RequireScopes } from '@faultline/platform';
+import { type ProjectSummary, requireProject } from '@faultline/projects';
+import { CreateIssueAlertRuleCommand } from '../application/commands/create-issue-alert-rule/create-issue-alert-rule.command';
+import { DeleteIssueAlertRuleCommand } from '../application/commands/delete-issue-alert-rule/delete-issue-alert-rule.command';
+import { UpdateIssueAlertRuleCommand } from '../application/commands/update-issue-alert-rule/update-issue-alert-rule.command';
+import { IssueAlertFiresRepository } from '../infrastructure/issue-alert-fires.repository';
+import { type IssueRuleRow, IssueRulesRepository } from '../infrastructure/issue-rules.repository';
+import { IssueAlertRuleDto, UpdateIssueAlertRuleDto } from './alert-rules.dto';
+import { serializeFire, serializeIssueRule } from './alert-rules.serializers';
+
+const DEFAULT_HISTORY_DAYS = 14;
+
+/** Issue alert rules of a project on Sentry's paths, with their fire history. */
+@ApiTags('Alert rules')
+@ApiBearerAuth()
+@Controller('api/0/projects/:organization_id_or_slug/:project_id_or_slug/rules')
+export class IssueAlertRulesController {
+  constructor(
+    private readonly database: Database,
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+    private readonly rules: IssueRulesRepository,
+    private readonly fires: IssueAlertFiresRepository,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  @Get()
+  @RequireScopes('alerts:read', 'project:read')
+  async list(@CurrentOrganization() organization: OrganizationAccess, @Param('project_id_or_slug') projectIdOrSlug: string, @Paginate() page: Pagination) {
+    const project = await requireProject(this.queries, organization.id, projectIdOrSlug);
+    const rows = page.respond(await this.rules.list(this.database, project.id, page.offset, page.fetchLimit));
+    return rows.map((row) => serializeIssueRule(row, project.slug));
+  }
+
+  @Post()
+  @HttpCode(201)
+  @RequireScopes('alerts:write', 'project:write')
+  async create(
+    @CurrentOrganization() organization: OrganizationAccess,
+    @CurrentPrincipal() principal: Principal,
+    @Param('project_id_or_slug') projectIdOrSlug: string,
+    @Body() body: IssueAlertRuleDto,
+  ) {
+    const project = await requireProject(this.queries, organization.id, projectIdOrSlug);
+    const row = await this.commands.execute<CreateIssueAlertRuleCommand, IssueRuleRow>(
+      new CreateIssueAlertRuleCommand(project.id, { ...body }, principal.userId ?? null),
+    );
+    return serializeIssueRule(row, project.slug);
+  }
+
+  @Get(':rule_id')
+  @RequireScopes('alerts:read', 'project:read')
+  async detail(@CurrentOrganization() organization: OrganizationAccess, @Param('project_id_or_slug') projectIdOrSlug: string, @Param('rule_id') ruleId: string) {
+    const project = await requireProject(this.queries, organization.id, projectIdOrSlug);
+    return serializeIssueRule(await this.rule(project, ruleId), project.slug);
+  }
+
+  @Put(':rule_id')
+  @RequireScopes('alerts:write', 'project:write')
+  async update(
+    @CurrentOrganization() organization: OrganizationAccess,
+    @CurrentPrincipal() principal: Principal,
+    @Param('project_id_or_slug') projectIdOrSlug: string,
+    @Param('rule_id') ruleId: string,
+    @Body() body: UpdateIssueAlertRuleDto,
+  ) {
+    const project = await requireProject(this.queries, organization.id, projectIdOrSlug);
+    const row = await this.commands.execute<UpdateIssueAlertRuleCommand, IssueRuleRow>(
+      new UpdateIssueAlertRuleCommand(project.id, ruleId, { ...body }, principal.userId ?? null),
+    );
+    return serializeIssueRule(row, project.slug);
+  }
+
+  /** Sentry answers 202 (it deletes rules in the background); here it is gone when this answers. */
+  @Delete(':rule_id')
+  @HttpCode(202)
+  @RequireScopes('alerts:write', 'project:write')
+  async remove(
+    @CurrentOrganization() organization: OrganizationAccess,
+    @CurrentPrincipal() principal: Principal,
+    @Param('project_id_or_slug') projectIdOrSlug: string,
+    @Param('rule_id') ruleId: string,
+  ): Promise<void> {
+    const project = await requireProject(this.queries, organization.id, projectIdOrSlug);
+    await this.commands.execute(new DeleteIssueAlertRuleCommand(project.id, ruleId, principal.userId ?? null));
+  }
+
+  /** Sentry's rule group history: the issues the rule fired for, how often and when last. */
+  @Get(':rule_id/group-history')
+  @RequireScopes('alerts:read', 'project:read')
+  @ApiQuery({ name: 'start', required: false, description: 'ISO 8601; default 14 days before end' })
+  @ApiQuery({ name: 'end', required: false, description: 'ISO 8601; default now' })
+  async groupHistory(
+    @CurrentOrganization() organization: OrganizationAccess,
+    @Param('project_id_or_slug') projectIdOrSlug: string,
+    @Param('rule_id') ruleId: string,
+    @Paginate() page: Pagination,
+    @Query('start') start?: string,
+    @Query('end') end?: string,
+  ) {
+    const project = await requireProject(this.queries, organization.id, projectIdOrSlug);
+    const rule = await this.rule(project, ruleId);
+    const until = end === undefined ? this.clock.now() : new Date(end);
+    const since = start === undefined ? new Date(until.getTime() - DEFAULT_HISTORY_DAYS * 86_400_000) : new Date(start);
+    if (Number.isNaN(until.getTime()) || Number.isNaN(since.getTime())) throw new BadRequestException({ detail: 'start and end must be ISO 8601 timestamps' });
+    if (since > until) throw new BadRequestException({ detail: 'start must be before end' });
+    const rows = page.respond(await this.fires.groupHistory(this.database, String(rule.id), since, until, page.offset, page.fetchLimit));
+    return rows.map((row) => ({
+      group: { id: String(row.issue_id), shortId: row.short_id, title: row.title, culprit: row.culprit, level: row.level, status: row.status, project: { id: project.id, slug: project.slug, name: project.name } },
+      count: row.count,
+      lastTriggered: new Date(row.last_triggered).toISOString(),
+      eventId: row.event_id,
+    }));
+  }
+
+  /** Every fire of the rule, newest first: when, for which issue and event, and the webhooks it queued. */
+  @Get(':rule_id/history')
+  @RequireScopes('alerts:read', 'project:read')
+  async history(
+    @CurrentOrganization() organization: OrganizationAccess,
+    @Param('project_id_or_slug') projectIdOrSlug: string,
+    @Param('rule_id') ruleId: string,
+    @Paginate() page: Pagination,
+  ) {
+    const project = await requireProject(this.queries, organization.id, projectIdOrSlug);
+    const rule = await this.rule(project, ruleId);
+    const fires = page.respond(await this.fires.list(this.database, String(rule.id), page.offset, page.fetchLimit));
+    const deliveries = await this.fires.deliveries(this.database, fires.flatMap((fire) => fire.delivery_causes));
+    return fires.map((fire) => serializeFire(fire, deliveries));
+  }
+
+  private async rule(project: ProjectSummary, ruleId: string): Promise<IssueRuleRow> {
+    const rule = await this.rules.find(this.database, project.id, ruleId);
+    if (!rule) throw new NotFoundException();
+    return rule;
+  }
+}

@@ -1,0 +1,42 @@
+import { DomainError } from '@faultline/kernel';
+import type { Sql } from '@faultline/platform';
+import { type MetricRuleDefinition, validateMetricRule } from '../../domain';
+import { MetricRulesRepository } from '../../infrastructure/metric-rules.repository';
+
+/**
+ * Validates a metric rule body inside the command's transaction: numbers new triggers and actions
+ * from the database's sequence (ids a client sends are kept only when they are the rule's own) and
+ * resolves project slugs within the organization.
+ */
+export async function checkedMetricRule(
+  tx: Sql,
+  rules: MetricRulesRepository,
+  organizationId: string,
+  body: Record<string, unknown>,
+  ownIds: ReadonlySet<string> = new Set(),
+): Promise<{ definition: MetricRuleDefinition; projectIds: string[] }> {
+  const triggers = Array.isArray(body.triggers) ? body.triggers.slice(0, 3) : [];
+  const wanted = triggers.reduce<number>((n, t) => n + 1 + (t && typeof t === 'object' && Array.isArray((t as { actions?: unknown }).actions) ? Math.min(10, (t as { actions: unknown[] }).actions.length) : 0), 0);
+  const pool = await rules.nextIds(tx, wanted);
+  const issued = new Set<string>();
+  const newId = () => {
+    const id = pool.shift();
+    if (!id) throw new Error('metric rule id pool exhausted');
+    issued.add(id);
+    return id;
+  };
+  // Each trigger and action takes at most one id from the pool: during validation, or here when it came with an id that is not the rule's.
+  const own = (id: string) => issued.has(id) || ownIds.has(id);
+  const checked = validateMetricRule(body, newId);
+  if ('error' in checked) throw DomainError.invalid(checked.error, { field: checked.field });
+  const definition = checked.ok;
+  for (const trigger of definition.triggers) {
+    if (!own(trigger.id)) trigger.id = newId();
+    for (const action of trigger.actions) if (!own(action.id)) action.id = newId();
+  }
+  const rows = await tx.query<{ id: string; slug: string }>(`SELECT id, slug FROM projects WHERE organization_id = $1 AND slug = ANY($2::text[])`, [organizationId, definition.projects]);
+  const bySlug = new Map(rows.map((row) => [row.slug, String(row.id)]));
+  const unknown = definition.projects.find((slug) => !bySlug.has(slug));
+  if (unknown) throw DomainError.invalid(`projects: Invalid project ${unknown}`, { field: 'projects' });
+  return { definition, projectIds: definition.projects.map((slug) => bySlug.get(slug) as string) };
+}

@@ -1,0 +1,2 @@
+export { AlertRuleEventTypes, IncidentEventTypes, IssueRuleIds, eventAlertTriggeredData, metricAlertData } from '../domain';
+export type { EventAlertTriggeredData, IncidentStatus } from '../domain';

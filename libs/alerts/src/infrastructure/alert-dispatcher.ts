@@ -1,0 +1,177 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { ErrorEventProcessedData } from '@faultline/ingest';
+import { APP_CONFIG, type AppConfig, type Transaction } from '@faultline/platform';
+import { type HookNotice, ServiceHookOutbox } from '@faultline/webhooks';
+import {
+  type AlertEventSource,
+  eventAlertTriggeredData,
+  type IncidentStatus,
+  type IssueRule,
+  IssueRuleIds,
+  metricAlertData,
+  type MetricAlertIncidentView,
+  type MetricAlertRuleView,
+} from '../domain';
+
+/** One webhook to a service app installation, as the integration platform's outbox takes it. */
+export interface ServiceAppAlertDelivery {
+  readonly organizationId: string;
+  readonly installationUuid: string;
+  readonly resource: 'event_alert' | 'metric_alert';
+  /** `triggered`, or the incident's status for metric alerts. */
+  readonly action: string;
+  /** Identifies the occurrence, so it is queued once per installation. */
+  readonly cause: string;
+  readonly data: Record<string, unknown>;
+}
+
+/** One issue alert rule that fired for one processed event. */
+export interface IssueRuleFire {
+  readonly rule: IssueRule;
+  readonly eventStoreId: string;
+  readonly event: ErrorEventProcessedData;
+}
+
+/** One move of a metric alert rule's incident. */
+export interface IncidentMove {
+  readonly organizationId: string;
+  readonly organizationSlug: string;
+  readonly rule: MetricAlertRuleView;
+  readonly incident: MetricAlertIncidentView;
+  readonly status: IncidentStatus;
+  readonly value: number;
+  /** The incident's event-store event of this move. */
+  readonly eventId: string;
+}
+
+export const eventAlertCause = (projectId: string, eventId: string): string => `event-alert:${projectId}:${eventId}`;
+
+/**
+ * Every alert that fires goes out through here, inside the transaction that decided it: service
+ * hooks (`event.alert`) through the webhooks outbox, service apps (`event_alert.triggered`,
+ * `metric_alert.*`) through `deliverToServiceApp`. Answers the delivery causes it queued, which
+ * the alert history shows with their deliveries.
+ */
+@Injectable()
+export class AlertDispatcher {
+  private readonly logger = new Logger('AlertDispatcher');
+
+  constructor(
+    private readonly serviceHooks: ServiceHookOutbox,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** Answers, per fire (same order), the delivery causes queued for it. */
+  async dispatchIssueFires(tx: Transaction, fires: readonly IssueRuleFire[]): Promise<string[][]> {
+    const causes = fires.map((): string[] => []);
+    if (fires.length === 0) return causes;
+
+    // One event.alert per hook and event, naming every rule that fired for it (as Sentry does).
+    const byEvent = new Map<string, { notice: HookNotice; fireIndexes: number[] }>();
+    fires.forEach((fire, index) => {
+      if (!fire.rule.actions.some((action) => action.id === IssueRuleIds.NotifyEvent)) return;
+      const key = eventAlertCause(fire.event.projectId, fire.event.eventId);
+      const entry = byEvent.get(key);
+      if (entry) {
+        (entry.notice.triggeringRules as string[]).push(fire.rule.name);
+        entry.fireIndexes.push(index);
+        return;
+      }
+      const { event } = fire;
+      byEvent.set(key, {
+        notice: {
+          cause: key,
+          projectId: event.projectId,
+          source: {
+            issueId: event.issueId, culprit: event.culprit, message: event.message, eventId: event.eventId,
+            level: event.level, platform: event.platform, tags: event.tags, datetime: event.datetime,
+          },
+          triggeringRules: [fire.rule.name],
+        },
+        fireIndexes: [index],
+      });
+    });
+    for (const { notice, fireIndexes } of byEvent.values()) {
+      if ((await this.serviceHooks.enqueue(tx, 'event.alert', [notice])) > 0) for (const index of fireIndexes) causes[index].push(notice.cause);
+    }
+
+    const appFires = fires.map((fire, index) => ({ fire, index })).filter(({ fire }) => fire.rule.actions.some((a) => a.id === IssueRuleIds.NotifyEventSentryApp));
+    if (appFires.length > 0) {
+      const slugs = await this.organizationSlugs(tx, appFires.map(({ fire }) => fire.event.organizationId));
+      for (const { fire, index } of appFires) {
+        const source = eventSource(fire.event, slugs.get(fire.event.organizationId) ?? '');
+        for (const action of fire.rule.actions) {
+          if (action.id !== IssueRuleIds.NotifyEventSentryApp) continue;
+          const delivery: ServiceAppAlertDelivery = {
+            organizationId: fire.event.organizationId,
+            installationUuid: action.sentryAppInstallationUuid,
+            resource: 'event_alert',
+            action: 'triggered',
+            cause: `issue-alert:${fire.rule.id}:${action.uuid}:${fire.event.projectId}:${fire.event.eventId}`,
+            data: eventAlertTriggeredData(this.config.publicUrl, source, fire.rule, { settings: action.settings }) as unknown as Record<string, unknown>,
+          };
+          if (await this.deliverToServiceApp(tx, delivery)) causes[index].push(delivery.cause);
+        }
+      }
+    }
+    return causes;
+  }
+
+  /**
+   * The apps a move notifies: a trigger level's actions when the incident reaches it (and when it
+   * opens at it), every trigger's actions when it resolves; one webhook per installation.
+   */
+  async dispatchIncidentMove(tx: Transaction, move: IncidentMove): Promise<string[]> {
+    const triggers = move.status === 'resolved' ? move.rule.triggers : move.rule.triggers.filter((t) => t.label === (move.status === 'open' ? move.incident.status : move.status));
+    const installations = new Set(triggers.flatMap((trigger) => trigger.actions.map((action) => action.sentryAppInstallationUuid)));
+    const causes: string[] = [];
+    for (const installationUuid of installations) {
+      const incident = { ...move.incident, status: move.status, dateClosed: move.status === 'resolved' ? move.incident.dateClosed : null };
+      const delivery: ServiceAppAlertDelivery = {
+        organizationId: move.organizationId,
+        installationUuid,
+        resource: 'metric_alert',
+        action: move.status,
+        cause: `metric-alert:${move.eventId}`,
+        data: metricAlertData(this.config.publicUrl, move.organizationSlug, move.rule, incident, move.value) as unknown as Record<string, unknown>,
+      };
+      if (await this.deliverToServiceApp(tx, delivery)) causes.push(delivery.cause);
+    }
+    return causes;
+  }
+
+  /**
+   * Queues one webhook to a service app installation in the caller's transaction; answers whether
+   * it was queued. The integration platform (installations and their webhook outbox) is not part
+   * of this build yet, so nothing is queued and the alert history shows no delivery for it.
+   */
+  // eslint-disable-next-line @typescript-eslint/require-await
+  async deliverToServiceApp(_tx: Transaction, delivery: ServiceAppAlertDelivery): Promise<boolean> {
+    this.logger.debug(`no service-app delivery for ${delivery.resource}.${delivery.action} to installation ${delivery.installationUuid}: the integration platform is not installed`);
+    return false;
+  }
+
+  private async organizationSlugs(tx: Transaction, organizationIds: readonly string[]): Promise<Map<string, string>> {
+    const rows = await tx.query<{ id: string; slug: string }>(`SELECT id, slug FROM organizations WHERE id = ANY($1::bigint[])`, [[...new Set(organizationIds)]]);
+    return new Map(rows.map((row) => [String(row.id), row.slug]));
+  }
+}
+
+function eventSource(event: ErrorEventProcessedData, organizationSlug: string): AlertEventSource {
+  return {
+    organizationSlug,
+    projectId: event.projectId,
+    projectSlug: event.projectSlug,
+    issueId: event.issueId,
+    eventId: event.eventId,
+    title: event.title,
+    culprit: event.culprit,
+    message: event.message,
+    level: event.level,
+    platform: event.platform,
+    datetime: event.datetime,
+    release: event.release,
+    environment: event.environment,
+    tags: event.tags,
+  };
+}

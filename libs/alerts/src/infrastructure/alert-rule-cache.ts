@@ -1,0 +1,70 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig, type Sql } from '@faultline/platform';
+import { type IssueRule, needsOf, type RuleNeeds } from '../domain';
+import { issueRuleOf, IssueRulesRepository } from './issue-rules.repository';
+
+/** What evaluating a project's events needs: its issue rules and which counts to keep. */
+export interface ProjectAlerting {
+  readonly rules: readonly IssueRule[];
+  readonly needs: RuleNeeds;
+}
+
+const NOTHING: ProjectAlerting = Object.freeze({ rules: [], needs: { eventCounts: false, userCounts: false, issueAge: false, intervals: [] } });
+
+/**
+ * Per-project rules for the ingestion path, read at most once per ALERT_RULE_CACHE_SECONDS per
+ * process (two statements for all the projects of a batch that are not cached); a change made in
+ * this process clears its project at once, other processes see it when their entry expires.
+ */
+@Injectable()
+export class AlertRuleCache {
+  private readonly entries = new Map<string, { value: ProjectAlerting; expires: number }>();
+
+  constructor(
+    private readonly rules: IssueRulesRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async forProjects(sql: Sql, projectIds: readonly string[]): Promise<Map<string, ProjectAlerting>> {
+    const now = Date.now();
+    const found = new Map<string, ProjectAlerting>();
+    const missing: string[] = [];
+    for (const projectId of projectIds) {
+      const entry = this.entries.get(projectId);
+      if (entry && entry.expires > now) found.set(projectId, entry.value);
+      else missing.push(projectId);
+    }
+    if (missing.length === 0) return found;
+    const rows = await this.rules.forProjects(sql, missing);
+    const metric = await sql.query<{ project_id: string; aggregate: string }>(
+      `SELECT DISTINCT p.project_id, r.aggregate FROM metric_alert_rules r CROSS JOIN LATERAL unnest(r.project_ids) AS p (project_id)
+       WHERE r.project_ids && $1::bigint[] AND p.project_id = ANY($1::bigint[])`,
+      [missing],
+    );
+    const expires = now + this.config.alerts.ruleCacheSeconds * 1000;
+    for (const projectId of missing) {
+      const rules = rows.filter((row) => String(row.project_id) === projectId).map(issueRuleOf);
+      const aggregates = new Set(metric.filter((row) => String(row.project_id) === projectId).map((row) => row.aggregate));
+      const needs = needsOf(rules);
+      const value: ProjectAlerting =
+        rules.length === 0 && aggregates.size === 0
+          ? NOTHING
+          : {
+              rules,
+              needs: {
+                ...needs,
+                eventCounts: needs.eventCounts || aggregates.has('count()'),
+                userCounts: needs.userCounts || aggregates.has('count_unique(user)'),
+              },
+            };
+      this.entries.set(projectId, { value, expires });
+      found.set(projectId, value);
+    }
+    return found;
+  }
+
+  /** After a change in this process: the next batch reads the projects again. */
+  forget(projectIds: readonly string[]): void {
+    for (const projectId of projectIds) this.entries.delete(projectId);
+  }
+}

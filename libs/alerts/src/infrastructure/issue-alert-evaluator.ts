@@ -1,0 +1,160 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK, type Clock, type RecordedEvent } from '@faultline/kernel';
+import { type ErrorEventProcessedData, IngestEventTypes } from '@faultline/ingest';
+import { IssueEventTypes, type IssueUnresolvedData } from '@faultline/issues';
+import type { Transaction } from '@faultline/platform';
+import { type EventFacts, FREQUENCY_INTERVALS, type IssueRule, rulePasses } from '../domain';
+import { AlertCountsRepository } from './alert-counts.repository';
+import { AlertDispatcher, type IssueRuleFire } from './alert-dispatcher';
+import { AlertRuleCache, type ProjectAlerting } from './alert-rule-cache';
+import { IssueAlertFiresRepository } from './issue-alert-fires.repository';
+
+interface Processed {
+  readonly recorded: RecordedEvent;
+  readonly data: ErrorEventProcessedData;
+}
+
+/** The start of the minute `at` falls in: the buckets of the alert counts. */
+export function minuteOf(at: Date): Date {
+  return new Date(Math.floor(at.getTime() / 60_000) * 60_000);
+}
+
+/**
+ * Evaluates the issue alert rules of each processed error event inside the transaction that
+ * records it (an `EventRecorder.onAppended` handler, so ingest and issues know nothing of alerts):
+ * keeps the per-minute counts the frequency conditions and metric rules read, decides which rules
+ * pass, applies each rule's action interval durably and queues the notifications. A project
+ * without rules costs one cache lookup.
+ */
+@Injectable()
+export class IssueAlertEvaluator {
+  /** Regressions recorded earlier in the same transaction (issues records them before the processed events). */
+  private readonly regressions = new WeakMap<Transaction, Set<string>>();
+
+  constructor(
+    private readonly cache: AlertRuleCache,
+    private readonly counts: AlertCountsRepository,
+    private readonly fires: IssueAlertFiresRepository,
+    private readonly dispatcher: AlertDispatcher,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  readonly onAppended = async (tx: Transaction, events: readonly RecordedEvent[]): Promise<void> => {
+    let processed: Processed[] | undefined;
+    for (const event of events) {
+      if (event.type === IngestEventTypes.ErrorEventProcessed) {
+        (processed ??= []).push({ recorded: event, data: event.data as unknown as ErrorEventProcessedData });
+      } else if (event.type === IssueEventTypes.IssueUnresolved) {
+        const data = event.data as unknown as IssueUnresolvedData;
+        if (data.reason !== 'regression' || !data.eventId) continue;
+        let regressed = this.regressions.get(tx);
+        if (!regressed) this.regressions.set(tx, (regressed = new Set()));
+        regressed.add(`${data.issueId}|${data.eventId}`);
+      }
+    }
+    if (processed) await this.evaluate(tx, processed);
+  };
+
+  private async evaluate(tx: Transaction, processed: readonly Processed[]): Promise<void> {
+    const projects = await this.cache.forProjects(tx, [...new Set(processed.map((p) => p.data.projectId))]);
+    const alerting = (p: Processed) => projects.get(p.data.projectId) as ProjectAlerting;
+    const relevant = processed.filter((p) => alerting(p).rules.length > 0 || alerting(p).needs.eventCounts || alerting(p).needs.userCounts);
+    if (relevant.length === 0) return;
+    const now = this.clock.now();
+    const bucket = minuteOf(now);
+
+    const inBatch = new Map<string, number>();
+    for (const p of relevant) inBatch.set(p.data.issueId, (inBatch.get(p.data.issueId) ?? 0) + 1);
+    const counted = relevant.filter((p) => alerting(p).needs.eventCounts);
+    const eventRows = new Map<string, { issueId: string; projectId: string; bucket: Date; events: number }>();
+    for (const p of counted) {
+      const row = eventRows.get(p.data.issueId);
+      if (row) row.events += 1;
+      else eventRows.set(p.data.issueId, { issueId: p.data.issueId, projectId: p.data.projectId, bucket, events: 1 });
+    }
+    await this.counts.addEvents(tx, [...eventRows.values()]);
+    const userRows = new Map<string, { issueId: string; projectId: string; bucket: Date; user: string }>();
+    for (const p of relevant) {
+      if (!alerting(p).needs.userCounts || !p.data.user) continue;
+      userRows.set(`${p.data.issueId}|${p.data.user}`, { issueId: p.data.issueId, projectId: p.data.projectId, bucket, user: p.data.user });
+    }
+    await this.counts.addUsers(tx, [...userRows.values()]);
+
+    const withRules = relevant.filter((p) => alerting(p).rules.length > 0);
+    if (withRules.length === 0) return;
+    const regressed = this.regressions.get(tx);
+    this.regressions.delete(tx);
+
+    const windows = new Set<number>();
+    let needEvents = false;
+    let needUsers = false;
+    let needAge = false;
+    for (const projectId of new Set(withRules.map((p) => p.data.projectId))) {
+      const { needs } = projects.get(projectId) as ProjectAlerting;
+      for (const interval of needs.intervals) windows.add(FREQUENCY_INTERVALS[interval]);
+      needEvents ||= needs.eventCounts;
+      needUsers ||= needs.userCounts;
+      needAge ||= needs.issueAge;
+    }
+    const issueIds = [...new Set(withRules.map((p) => p.data.issueId))];
+    const eventTotals = needEvents ? await this.counts.eventsIn(tx, issueIds, [...windows], now) : new Map<string, number>();
+    const userTotals = needUsers ? await this.counts.usersIn(tx, issueIds, [...windows], now) : new Map<string, number>();
+    const firstSeen = needAge
+      ? new Map(
+          (await tx.query<{ id: string; first_seen: Date }>(`SELECT id, first_seen FROM issues WHERE id = ANY($1::bigint[])`, [issueIds])).map((row) => [
+            String(row.id),
+            new Date(row.first_seen).getTime(),
+          ]),
+        )
+      : undefined;
+
+    const candidates = new Map<string, { rule: IssueRule; p: Processed }>();
+    const position = new Map<string, number>();
+    for (const p of withRules) {
+      const { issueId } = p.data;
+      const k = (position.get(issueId) ?? 0) + 1;
+      position.set(issueId, k);
+      // Totals include the whole batch; the k-th event of the issue in it saw only the first k.
+      const later = (inBatch.get(issueId) ?? 0) - k;
+      const facts: EventFacts = {
+        isNewIssue: p.data.isNewIssue,
+        isRegression: regressed?.has(`${issueId}|${p.data.eventId}`) ?? false,
+        level: p.data.level,
+        environment: p.data.environment,
+        tags: eventTags(p.data),
+        issueAgeSeconds: firstSeen?.has(issueId) ? Math.max(0, (now.getTime() - (firstSeen.get(issueId) as number)) / 1000) : undefined,
+        eventsIn: (interval) => (eventTotals.get(`${issueId}|${FREQUENCY_INTERVALS[interval]}`) ?? 0) - later,
+        usersIn: (interval) => userTotals.get(`${issueId}|${FREQUENCY_INTERVALS[interval]}`) ?? 0,
+      };
+      for (const rule of alerting(p).rules) {
+        const key = `${rule.id}|${issueId}`;
+        if (!candidates.has(key) && rulePasses(rule, facts)) candidates.set(key, { rule, p });
+      }
+    }
+    if (candidates.size === 0) return;
+    const firing = await this.fires.claim(
+      tx,
+      [...candidates.values()].map(({ rule, p }) => ({ ruleId: rule.id, issueId: p.data.issueId, frequencyMinutes: rule.frequency })),
+      now,
+    );
+    const fired: IssueRuleFire[] = [];
+    for (const [key, { rule, p }] of candidates) {
+      if (firing.has(key)) fired.push({ rule, eventStoreId: p.recorded.eventId, event: p.data });
+    }
+    const causes = await this.dispatcher.dispatchIssueFires(tx, fired);
+    await this.fires.record(
+      tx,
+      fired.map((fire, index) => ({ ruleId: fire.rule.id, projectId: fire.event.projectId, issueId: fire.event.issueId, eventId: fire.event.eventId, causes: causes[index] })),
+      now,
+    );
+  }
+}
+
+/** The tags Sentry's TaggedEventFilter matches: the event's own and the ones Sentry adds. */
+function eventTags(data: ErrorEventProcessedData): Array<readonly [string, string]> {
+  const tags: Array<readonly [string, string]> = [...data.tags, ['level', data.level]];
+  if (data.environment && !data.tags.some(([key]) => key === 'environment')) tags.push(['environment', data.environment]);
+  if (data.release && !data.tags.some(([key]) => key === 'release')) tags.push(['release', data.release]);
+  if (data.user) tags.push(['user', data.user]);
+  return tags;
+}

@@ -1,0 +1,319 @@
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { MetricAlertWorker } from '@faultline/alerts';
+import { EventProcessor } from '@faultline/ingest';
+import { FixedClock } from '@faultline/kernel';
+import { Database } from '@faultline/platform';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { WebhookReceiver } from '../support/webhook-receiver';
+
+const run = promisify(execFile);
+
+const FIRST_SEEN = 'sentry.rules.conditions.first_seen_event.FirstSeenEventCondition';
+const EVENT_FREQUENCY = 'sentry.rules.conditions.event_frequency.EventFrequencyCondition';
+const NOTIFY_EVENT = 'sentry.rules.actions.notify_event.NotifyEventAction';
+const LEVEL_FILTER = 'sentry.rules.filters.level.LevelFilter';
+const APP_ACTION = 'sentry.rules.actions.notify_event_sentry_app.NotifyEventSentryAppAction';
+
+/** Alert rules end to end: the API, a real SDK, a real receiver, and a clock the test moves for metric alerts. */
+describe('alert rules', () => {
+  let api: TestApp;
+  const receiver = new WebhookReceiver();
+  // A minute boundary plus ten seconds, so moving it by seconds never crosses a minute by accident.
+  const clock = new FixedClock(new Date(Math.floor(Date.now() / 60_000) * 60_000 + 10_000));
+  let projectId: string;
+  let publicKey: string;
+  let dsn: string;
+  const rulesPath = '/api/0/projects/acme/web/rules/';
+
+  beforeAll(async () => {
+    await receiver.start();
+    api = await startTestApp(
+      { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_RETRY_SCHEDULE: '0.2,0.2', METRIC_ALERT_EVALUATION_SECONDS: '1' },
+      { clock },
+    );
+    const keys = await api.request('GET', '/api/0/projects/acme/web/keys/');
+    projectId = String(keys.body[0].projectId);
+    publicKey = keys.body[0].public;
+    dsn = keys.body[0].dsn.public;
+  });
+
+  afterAll(async () => {
+    await api?.close();
+    await receiver.close();
+  });
+
+  async function createHook(path: string): Promise<void> {
+    const response = await api.request('POST', '/api/0/projects/acme/web/hooks/', { body: { url: `${receiver.url}${path}`, events: ['event.alert'] } });
+    expect(response.status).toBe(201);
+    receiver.setSecret(path, response.body.secret);
+  }
+
+  async function sendError(message: string, level = 'error'): Promise<string> {
+    const eventId = randomUUID().replace(/-/g, '');
+    const response = await fetch(`${api.baseUrl}/api/${projectId}/store/?sentry_key=${publicKey}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ event_id: eventId, level, platform: 'node', message, tags: { region: 'eu' } }),
+    });
+    expect(response.status).toBe(200);
+    await api.app.get(EventProcessor).drain();
+    return eventId;
+  }
+
+  /** event.alert notices queued (one per event, whatever the number of hooks). */
+  async function alertDeliveries(): Promise<number> {
+    const [{ n }] = await api.app.get(Database).query<{ n: number }>(`SELECT count(DISTINCT cause)::int AS n FROM webhook_deliveries WHERE event_type = 'event.alert'`);
+    return n;
+  }
+
+  describe('the issue alert rules API', () => {
+    it('creates, reads, lists, updates and deletes a rule in Sentry\'s shape', async () => {
+      const installation = randomUUID();
+      const created = await api.request('POST', rulesPath, {
+        body: {
+          name: 'Errors and worse',
+          actionMatch: 'any',
+          filterMatch: 'all',
+          frequency: 60,
+          conditions: [{ id: FIRST_SEEN }, { id: EVENT_FREQUENCY, value: 100, interval: '1h', comparisonType: 'count' }],
+          filters: [{ id: LEVEL_FILTER, match: 'gte', level: '40' }],
+          actions: [{ id: NOTIFY_EVENT }, { id: APP_ACTION, sentryAppInstallationUuid: installation, settings: [{ name: 'channel', value: '#ops' }] }],
+        },
+      });
+      expect(created.status).toBe(201);
+      const { createdBy, ...shown } = created.body;
+      expect(createdBy === null || typeof createdBy.id === 'number').toBe(true);
+      expect(shown).toEqual({
+        id: expect.stringMatching(/^\d+$/),
+        name: 'Errors and worse',
+        actionMatch: 'any',
+        filterMatch: 'all',
+        frequency: 60,
+        conditions: [
+          { id: FIRST_SEEN, name: 'A new issue is created' },
+          { id: EVENT_FREQUENCY, value: 100, interval: '1h', comparisonType: 'count', name: 'The issue is seen more than 100 times in 1h' },
+        ],
+        filters: [{ id: LEVEL_FILTER, match: 'gte', level: '40', name: "The event's level is greater than or equal to error" }],
+        actions: [
+          { id: NOTIFY_EVENT, uuid: expect.any(String), name: 'Send a notification to all legacy integrations' },
+          { id: APP_ACTION, uuid: expect.any(String), sentryAppInstallationUuid: installation, settings: [{ name: 'channel', value: '#ops' }], name: expect.any(String) },
+        ],
+        dateCreated: expect.stringMatching(/Z$/),
+        owner: null,
+        environment: null,
+        projects: ['web'],
+        status: 'active',
+        snooze: false,
+      });
+      const id = created.body.id as string;
+      expect((await api.request('GET', `${rulesPath}${id}/`)).body).toEqual(created.body);
+      expect((await api.request('GET', rulesPath)).body).toEqual([created.body]);
+
+      const updated = await api.request('PUT', `${rulesPath}${id}/`, { body: { name: 'Renamed', frequency: 5 } });
+      expect(updated.status).toBe(200);
+      expect(updated.body).toMatchObject({ id, name: 'Renamed', frequency: 5, actionMatch: 'any' });
+      expect(updated.body.actions.map((a: { uuid: string }) => a.uuid)).toEqual(created.body.actions.map((a: { uuid: string }) => a.uuid));
+
+      expect((await api.request('DELETE', `${rulesPath}${id}/`)).status).toBe(202);
+      expect((await api.request('GET', `${rulesPath}${id}/`)).status).toBe(404);
+      expect((await api.request('DELETE', `${rulesPath}${id}/`)).status).toBe(404);
+      const facts = await api.app.get(Database).query<{ event_type: string }>(`SELECT event_type FROM events WHERE stream_id = $1 ORDER BY version`, [`alert-rule-${id}`]);
+      expect(facts.map((f) => f.event_type)).toEqual(['alerts.IssueAlertRuleCreated', 'alerts.IssueAlertRuleUpdated', 'alerts.IssueAlertRuleDeleted']);
+    });
+
+    it('refuses bad rules with 400 naming what is wrong, and stores nothing', async () => {
+      const valid = { name: 'x', actionMatch: 'all', conditions: [{ id: FIRST_SEEN }], actions: [{ id: NOTIFY_EVENT }] };
+      const cases: Array<[Record<string, unknown>, RegExp]> = [
+        [{ ...valid, name: undefined }, /name/],
+        [{ ...valid, actionMatch: 'some' }, /actionMatch/],
+        [{ ...valid, frequency: 1 }, /frequency/],
+        [{ ...valid, actions: [] }, /You must add an action/],
+        [{ ...valid, conditions: [{ id: 'sentry.rules.conditions.nope.Nope' }] }, /unknown condition sentry.rules.conditions.nope.Nope/],
+        [{ ...valid, conditions: [{ id: EVENT_FREQUENCY, value: 10, interval: '2h' }] }, /interval must be one of/],
+        [{ ...valid, filters: [{ id: LEVEL_FILTER, match: 'gte', level: '41' }] }, /level must be one of/],
+        [{ ...valid, actions: [{ id: APP_ACTION, sentryAppInstallationUuid: 'not-a-uuid' }] }, /sentryAppInstallationUuid must be a UUID/],
+        [{ ...valid, surprise: true }, /surprise/],
+      ];
+      for (const [body, detail] of cases) {
+        const response = await api.request('POST', rulesPath, { body });
+        expect(response.status).toBe(400);
+        expect(response.body.detail).toMatch(detail);
+      }
+      expect((await api.request('GET', rulesPath)).body).toEqual([]);
+      expect((await api.request('GET', '/api/0/projects/acme/nope/rules/')).status).toBe(404);
+    });
+  });
+
+  describe('issue alerts', () => {
+    it('"a new issue is created" makes one SDK error deliver one event.alert with the spec\'s fields', async () => {
+      await createHook('/new-issue');
+      const rule = await api.request('POST', rulesPath, {
+        body: { name: 'New issue', actionMatch: 'all', conditions: [{ id: FIRST_SEEN }], actions: [{ id: NOTIFY_EVENT }] },
+      });
+      expect(rule.status).toBe(201);
+
+      await run(process.execPath, [join(__dirname, '..', 'support', 'sentry-client.cjs'), dsn, 'error-only'], { timeout: 30_000 });
+      await api.app.get(EventProcessor).drain();
+      const [delivery] = await receiver.waitFor('/new-issue', 1);
+      const body = JSON.parse(delivery.rawBody);
+      const [issue] = (await api.request('GET', '/api/0/projects/acme/web/issues/')).body;
+      expect(Object.keys(body).sort()).toEqual(['culprit', 'event', 'id', 'message', 'project', 'project_name', 'triggering_rules', 'url'].sort());
+      expect(body).toEqual({
+        id: expect.stringMatching(/^[0-9a-f]{32}$/),
+        project: 'web',
+        project_name: expect.any(String),
+        culprit: issue.culprit,
+        url: `${api.baseUrl}/organizations/acme/issues/${issue.id}/`,
+        message: expect.stringContaining('Card declined for amount 300'),
+        triggering_rules: ['New issue'],
+        event: {
+          event_id: expect.stringMatching(/^[0-9a-f]{32}$/),
+          level: 'error',
+          tags: expect.arrayContaining([['feature', 'checkout']]),
+          platform: 'node',
+          datetime: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/),
+        },
+      });
+      expect(delivery.headers['x-sentry-hook-signature']).toMatch(/^[0-9a-f]{64}$/);
+
+      // The same error again is not a new issue: nothing more fires.
+      await run(process.execPath, [join(__dirname, '..', 'support', 'sentry-client.cjs'), dsn, 'error-only'], { timeout: 30_000 });
+      await api.app.get(EventProcessor).drain();
+      expect(await alertDeliveries()).toBe(1);
+
+      const history = await api.request('GET', `${rulesPath}${rule.body.id}/history/`);
+      expect(history.status).toBe(200);
+      expect(history.body).toEqual([
+        {
+          id: expect.any(String), ruleId: rule.body.id, issueId: issue.id, eventId: body.event.event_id, dateFired: clock.now().toISOString(),
+          deliveries: [expect.objectContaining({ id: body.id, eventType: 'event.alert', target: { kind: 'service_hook', id: expect.any(String) } })],
+        },
+      ]);
+      const groups = await api.request('GET', `${rulesPath}${rule.body.id}/group-history/`);
+      expect(groups.body).toEqual([expect.objectContaining({ group: expect.objectContaining({ id: issue.id }), count: 1, eventId: body.event.event_id })]);
+      expect((await api.request('DELETE', `${rulesPath}${rule.body.id}/`)).status).toBe(202);
+    });
+
+    it('a frequency rule fires once when its threshold is crossed, respects its action interval, and remembers it across a restart', async () => {
+      await createHook('/busy');
+      const rule = await api.request('POST', rulesPath, {
+        body: {
+          name: 'Busy issue', actionMatch: 'all', frequency: 30,
+          conditions: [{ id: EVENT_FREQUENCY, value: 2, interval: '1h', comparisonType: 'count' }],
+          actions: [{ id: NOTIFY_EVENT }],
+        },
+      });
+      expect(rule.status).toBe(201);
+      const before = await alertDeliveries();
+
+      await sendError('Checkout timed out');
+      await sendError('Checkout timed out');
+      expect(await alertDeliveries()).toBe(before);
+      const third = await sendError('Checkout timed out');
+      expect(await alertDeliveries()).toBe(before + 1);
+      const [alert] = await receiver.waitFor('/busy', 1);
+      expect(JSON.parse(alert.rawBody)).toMatchObject({ triggering_rules: ['Busy issue'], event: { event_id: third } });
+
+      // Within the action interval: more events, and a restart, fire nothing.
+      await sendError('Checkout timed out');
+      await api.restart();
+      await sendError('Checkout timed out');
+      expect(await alertDeliveries()).toBe(before + 1);
+
+      // Past it, the next event over the threshold fires again.
+      clock.advance(31 * 60_000);
+      const later = await sendError('Checkout timed out');
+      expect(await alertDeliveries()).toBe(before + 2);
+      const alerts = await receiver.waitFor('/busy', 2);
+      expect(JSON.parse(alerts[1].rawBody)).toMatchObject({ triggering_rules: ['Busy issue'], event: { event_id: later } });
+
+      const history = (await api.request('GET', `${rulesPath}${rule.body.id}/history/`)).body;
+      expect(history.map((fire: { eventId: string }) => fire.eventId)).toEqual([later, third]);
+      expect((await api.request('DELETE', `${rulesPath}${rule.body.id}/`)).status).toBe(202);
+    });
+  });
+
+  describe('metric alerts', () => {
+    const alertRulesPath = '/api/0/organizations/acme/alert-rules/';
+
+    it('refuses bad metric rules with 400', async () => {
+      const valid = { name: 'm', aggregate: 'count()', timeWindow: 1, projects: ['web'], triggers: [{ label: 'critical', alertThreshold: 5, actions: [] }] };
+      const cases: Array<[Record<string, unknown>, RegExp]> = [
+        [{ ...valid, aggregate: 'p95(transaction.duration)' }, /aggregate/],
+        [{ ...valid, timeWindow: 7 }, /timeWindow/],
+        [{ ...valid, projects: ['nope'] }, /Invalid project nope/],
+        [{ ...valid, triggers: [{ label: 'warning', alertThreshold: 5 }] }, /critical/],
+        [{ ...valid, triggers: [{ label: 'critical', alertThreshold: 5 }, { label: 'warning', alertThreshold: 10 }] }, /warning/],
+        [{ ...valid, resolveThreshold: 9 }, /resolveThreshold/],
+        [{ ...valid, triggers: [{ label: 'critical', alertThreshold: 5, actions: [{ type: 'email', targetType: 'user', targetIdentifier: '1' }] }] }, /sentry_app/],
+      ];
+      for (const [body, detail] of cases) {
+        const response = await api.request('POST', alertRulesPath, { body });
+        expect(response.status).toBe(400);
+        expect(response.body.detail).toMatch(detail);
+      }
+      expect((await api.request('GET', alertRulesPath)).body).toEqual([]);
+    });
+
+    it('moves an incident open, critical, resolved as the error rate rises and falls, each move an event with its history', async () => {
+      const installation = randomUUID();
+      const created = await api.request('POST', alertRulesPath, {
+        body: {
+          name: 'Error spike', aggregate: 'count()', timeWindow: 1, thresholdType: 0, resolveThreshold: 2, projects: ['web'],
+          triggers: [{ label: 'critical', alertThreshold: 5, actions: [{ type: 'sentry_app', targetType: 'sentry_app', sentryAppInstallationUuid: installation }] }],
+        },
+      });
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject({
+        id: expect.stringMatching(/^\d+$/), name: 'Error spike', aggregate: 'count()', timeWindow: 1, thresholdType: 0, resolveThreshold: 2,
+        dataset: 'events', projects: ['web'], status: 0,
+        triggers: [{ id: expect.stringMatching(/^\d+$/), label: 'critical', alertThreshold: 5, actions: [expect.objectContaining({ type: 'sentry_app', sentryAppInstallationUuid: installation })] }],
+      });
+      const ruleId = created.body.id as string;
+      expect((await api.request('GET', `${alertRulesPath}${ruleId}/`)).body).toEqual(created.body);
+      const worker = api.app.get(MetricAlertWorker);
+
+      // Quiet: nothing in the last minute.
+      clock.advance(2 * 60_000);
+      await worker.evaluateDue();
+      expect((await api.request('GET', `/api/0/organizations/acme/incidents/?alertRule=${ruleId}`)).body).toEqual([]);
+
+      // Six errors in the window: over the critical threshold of five.
+      for (let i = 0; i < 6; i++) await sendError(`Payment service unavailable ${i}`);
+      clock.advance(2_000);
+      await worker.evaluateDue();
+      const [incident] = (await api.request('GET', `/api/0/organizations/acme/incidents/?alertRule=${ruleId}`)).body;
+      expect(incident).toMatchObject({ identifier: '1', status: 20, statusName: 'critical', title: 'Error spike', projects: ['web'], dateClosed: null, alertRule: { id: ruleId } });
+
+      // Still critical: evaluating again moves nothing.
+      clock.advance(2_000);
+      await worker.evaluateDue();
+
+      // The minute passes with no errors: below the resolve threshold, the incident resolves.
+      clock.advance(60_000);
+      await worker.evaluateDue();
+      const resolved = await api.request('GET', `/api/0/organizations/acme/incidents/${incident.identifier}/`);
+      expect(resolved.body).toMatchObject({ identifier: '1', status: 2, statusName: 'resolved', dateClosed: clock.now().toISOString() });
+      expect((await api.request('GET', '/api/0/organizations/acme/incidents/?status=open')).body).toEqual([]);
+
+      const activity = (await api.request('GET', `/api/0/organizations/acme/incidents/${incident.identifier}/activity/`)).body;
+      expect(activity.map((a: { type: string; previousStatus: string | null; status: string; value: number }) => [a.type, a.previousStatus, a.status, a.value])).toEqual([
+        ['detected', null, 'open', 6],
+        ['status_change', 'open', 'critical', 6],
+        ['resolved', 'critical', 'resolved', 0],
+      ]);
+      const facts = await api.app.get(Database).query<{ event_type: string; event_id: string }>(
+        `SELECT event_type, event_id FROM events WHERE stream_id = $1 ORDER BY version`,
+        [`incident-${incident.id}`],
+      );
+      expect(facts.map((f) => f.event_type)).toEqual(['alerts.IncidentOpened', 'alerts.IncidentStatusChanged', 'alerts.IncidentResolved']);
+      expect(activity.map((a: { eventId: string }) => a.eventId)).toEqual(facts.map((f) => f.event_id));
+
+      expect((await api.request('DELETE', `${alertRulesPath}${ruleId}/`)).status).toBe(204);
+      expect((await api.request('GET', `${alertRulesPath}${ruleId}/`)).status).toBe(404);
+    });
+  });
+});
