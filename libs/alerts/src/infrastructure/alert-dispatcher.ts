@@ -145,7 +145,6 @@ export class AlertDispatcher {
    * it was queued. The integration platform (installations and their webhook outbox) is not part
    * of this build yet, so nothing is queued and the alert history shows no delivery for it.
    */
-  // eslint-disable-next-line @typescript-eslint/require-await
   async deliverToServiceApp(_tx: Transaction, delivery: ServiceAppAlertDelivery): Promise<boolean> {
     this.logger.debug(`no service-app delivery for ${delivery.resource}.${delivery.action} to installation ${delivery.installationUuid}: the integration platform is not installed`);
     return false;

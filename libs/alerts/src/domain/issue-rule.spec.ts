@@ -1,0 +1,158 @@
+import { type EventFacts, IssueRuleIds as Ids, type IssueRuleDefinition, needsOf, rulePasses, validateIssueRule } from './issue-rule';
+
+const uuid = () => '00000000-0000-4000-8000-000000000001';
+
+function facts(overrides: Partial<EventFacts> = {}): EventFacts {
+  return {
+    isNewIssue: false,
+    isRegression: false,
+    level: 'error',
+    environment: 'production',
+    tags: [['region', 'eu-west-1'], ['level', 'error'], ['browser', 'Chrome 120']],
+    eventsIn: () => 0,
+    usersIn: () => 0,
+    ...overrides,
+  };
+}
+
+function rule(overrides: Partial<IssueRuleDefinition> = {}): IssueRuleDefinition {
+  return {
+    name: 'r', environment: null, actionMatch: 'all', filterMatch: 'all', frequency: 30,
+    conditions: [], filters: [], actions: [{ id: Ids.NotifyEvent, uuid: uuid() }], owner: null, ...overrides,
+  };
+}
+
+describe('validateIssueRule', () => {
+  const valid = { name: ' New issues ', actionMatch: 'all', conditions: [{ id: Ids.FirstSeenEvent }], actions: [{ id: Ids.NotifyEvent }] };
+
+  it('normalises a Sentry rule body: defaults, trimmed name, a uuid per action, numeric strings accepted', () => {
+    const checked = validateIssueRule(
+      { ...valid, filters: [{ id: Ids.LevelFilter, match: 'gte', level: 40 }], conditions: [{ id: Ids.EventFrequency, value: '100', interval: '1h' }] },
+      uuid,
+    );
+    expect(checked).toEqual({
+      ok: {
+        name: 'New issues', environment: null, actionMatch: 'all', filterMatch: 'all', frequency: 30, owner: null,
+        conditions: [{ id: Ids.EventFrequency, value: 100, interval: '1h', comparisonType: 'count' }],
+        filters: [{ id: Ids.LevelFilter, match: 'gte', level: '40' }],
+        actions: [{ id: Ids.NotifyEvent, uuid: uuid() }],
+      },
+    });
+  });
+
+  it('keeps an app action\'s installation and settings', () => {
+    const checked = validateIssueRule(
+      { ...valid, actions: [{ id: Ids.NotifyEventSentryApp, sentryAppInstallationUuid: 'A1B2C3D4-0000-4000-8000-000000000000', settings: [{ name: 'channel', value: '#ops' }] }] },
+      uuid,
+    );
+    expect('ok' in checked && checked.ok.actions).toEqual([
+      { id: Ids.NotifyEventSentryApp, uuid: uuid(), sentryAppInstallationUuid: 'a1b2c3d4-0000-4000-8000-000000000000', settings: [{ name: 'channel', value: '#ops' }] },
+    ]);
+  });
+
+  it.each([
+    [{ ...valid, name: '' }, 'name'],
+    [{ ...valid, actionMatch: undefined }, 'actionMatch'],
+    [{ ...valid, filterMatch: 'most' }, 'filterMatch'],
+    [{ ...valid, frequency: 4 }, 'frequency'],
+    [{ ...valid, frequency: 43_201 }, 'frequency'],
+    [{ ...valid, actions: [] }, 'actions'],
+    [{ ...valid, actions: [{ id: 'sentry.rules.actions.notify_email.NotifyEmailAction' }] }, 'actions'],
+    [{ ...valid, conditions: [{ id: Ids.EventUniqueUserFrequency, value: -1, interval: '1h' }] }, 'conditions'],
+    [{ ...valid, conditions: [{ id: Ids.EventFrequency, value: 1, interval: '1h', comparisonType: 'percent' }] }, 'conditions'],
+    [{ ...valid, filters: [{ id: Ids.TaggedEventFilter, key: 'region', match: 'eq' }] }, 'filters'],
+    [{ ...valid, filters: [{ id: Ids.TaggedEventFilter, key: 'region', match: 'like', value: 'x' }] }, 'filters'],
+    [{ ...valid, filters: [{ id: Ids.AgeComparisonFilter, comparison_type: 'older', value: 1, time: 'year' }] }, 'filters'],
+    [{ ...valid, owner: 'someone' }, 'owner'],
+  ])('refuses %j, naming %s', (input, field) => {
+    const checked = validateIssueRule(input as Record<string, unknown>, uuid);
+    expect(checked).toEqual({ error: expect.stringContaining(field), field });
+  });
+});
+
+describe('rulePasses', () => {
+  it('first seen and regression conditions follow the event', () => {
+    const firstSeen = rule({ conditions: [{ id: Ids.FirstSeenEvent }] });
+    expect(rulePasses(firstSeen, facts({ isNewIssue: true }))).toBe(true);
+    expect(rulePasses(firstSeen, facts())).toBe(false);
+    const regression = rule({ conditions: [{ id: Ids.RegressionEvent }] });
+    expect(rulePasses(regression, facts({ isRegression: true }))).toBe(true);
+    expect(rulePasses(regression, facts())).toBe(false);
+    expect(rulePasses(rule({ conditions: [{ id: Ids.EveryEvent }] }), facts())).toBe(true);
+  });
+
+  it('frequency conditions pass when the count is more than the value', () => {
+    const frequent = rule({ conditions: [{ id: Ids.EventFrequency, value: 2, interval: '1h', comparisonType: 'count' }] });
+    expect(rulePasses(frequent, facts({ eventsIn: (interval) => (interval === '1h' ? 2 : 0) }))).toBe(false);
+    expect(rulePasses(frequent, facts({ eventsIn: (interval) => (interval === '1h' ? 3 : 0) }))).toBe(true);
+    const users = rule({ conditions: [{ id: Ids.EventUniqueUserFrequency, value: 1, interval: '5m', comparisonType: 'count' }] });
+    expect(rulePasses(users, facts({ usersIn: () => 2 }))).toBe(true);
+    expect(rulePasses(users, facts({ usersIn: () => 1 }))).toBe(false);
+  });
+
+  it('actionMatch all, any and none combine the conditions', () => {
+    const conditions = [{ id: Ids.FirstSeenEvent }, { id: Ids.RegressionEvent }] as IssueRuleDefinition['conditions'];
+    const oneOfTwo = facts({ isNewIssue: true });
+    expect(rulePasses(rule({ conditions, actionMatch: 'all' }), oneOfTwo)).toBe(false);
+    expect(rulePasses(rule({ conditions, actionMatch: 'any' }), oneOfTwo)).toBe(true);
+    expect(rulePasses(rule({ conditions, actionMatch: 'none' }), oneOfTwo)).toBe(false);
+    expect(rulePasses(rule({ conditions, actionMatch: 'none' }), facts())).toBe(true);
+  });
+
+  it('level filters compare Sentry\'s numeric levels', () => {
+    const atLeastError = rule({ conditions: [{ id: Ids.EveryEvent }], filters: [{ id: Ids.LevelFilter, match: 'gte', level: '40' }] });
+    expect(rulePasses(atLeastError, facts({ level: 'fatal' }))).toBe(true);
+    expect(rulePasses(atLeastError, facts({ level: 'error' }))).toBe(true);
+    expect(rulePasses(atLeastError, facts({ level: 'warning' }))).toBe(false);
+    const exactlyInfo = rule({ conditions: [{ id: Ids.EveryEvent }], filters: [{ id: Ids.LevelFilter, match: 'eq', level: '20' }] });
+    expect(rulePasses(exactlyInfo, facts({ level: 'info' }))).toBe(true);
+    expect(rulePasses(exactlyInfo, facts({ level: 'debug' }))).toBe(false);
+  });
+
+  it.each([
+    ['eq', 'EU-WEST-1', true],
+    ['eq', 'us-east-1', false],
+    ['ne', 'us-east-1', true],
+    ['sw', 'eu-', true],
+    ['ew', '-1', true],
+    ['co', 'west', true],
+    ['nc', 'west', false],
+    ['is', undefined, true],
+    ['ns', undefined, false],
+  ])('tag filter region %s %s: %s', (match, value, expected) => {
+    const filtered = rule({ conditions: [{ id: Ids.EveryEvent }], filters: [{ id: Ids.TaggedEventFilter, key: 'region', match, value } as never] });
+    expect(rulePasses(filtered, facts())).toBe(expected);
+  });
+
+  it('age filters compare the issue\'s age', () => {
+    const older = rule({ conditions: [{ id: Ids.EveryEvent }], filters: [{ id: Ids.AgeComparisonFilter, comparison_type: 'older', value: 2, time: 'hour' }] });
+    expect(rulePasses(older, facts({ issueAgeSeconds: 3 * 3600 }))).toBe(true);
+    expect(rulePasses(older, facts({ issueAgeSeconds: 3600 }))).toBe(false);
+    const newer = rule({ conditions: [{ id: Ids.EveryEvent }], filters: [{ id: Ids.AgeComparisonFilter, comparison_type: 'newer', value: 1, time: 'day' }] });
+    expect(rulePasses(newer, facts({ issueAgeSeconds: 60 }))).toBe(true);
+  });
+
+  it('filterMatch any and none combine the filters; a rule of another environment never passes', () => {
+    const filters = [
+      { id: Ids.LevelFilter, match: 'eq', level: '50' },
+      { id: Ids.TaggedEventFilter, key: 'region', match: 'eq', value: 'eu-west-1' },
+    ] as IssueRuleDefinition['filters'];
+    expect(rulePasses(rule({ conditions: [{ id: Ids.EveryEvent }], filters, filterMatch: 'all' }), facts())).toBe(false);
+    expect(rulePasses(rule({ conditions: [{ id: Ids.EveryEvent }], filters, filterMatch: 'any' }), facts())).toBe(true);
+    expect(rulePasses(rule({ conditions: [{ id: Ids.EveryEvent }], filters, filterMatch: 'none' }), facts())).toBe(false);
+    expect(rulePasses(rule({ conditions: [{ id: Ids.EveryEvent }], environment: 'staging' }), facts())).toBe(false);
+    expect(rulePasses(rule({ conditions: [{ id: Ids.EveryEvent }], environment: 'production' }), facts())).toBe(true);
+  });
+});
+
+describe('needsOf', () => {
+  it('asks for counts, users and ages only when a rule reads them', () => {
+    expect(needsOf([rule({ conditions: [{ id: Ids.FirstSeenEvent }] })])).toEqual({ eventCounts: false, userCounts: false, issueAge: false, intervals: [] });
+    expect(
+      needsOf([
+        rule({ conditions: [{ id: Ids.EventFrequency, value: 1, interval: '1h', comparisonType: 'count' }] }),
+        rule({ conditions: [{ id: Ids.EventUniqueUserFrequency, value: 1, interval: '1d', comparisonType: 'count' }], filters: [{ id: Ids.AgeComparisonFilter, comparison_type: 'older', value: 1, time: 'day' }] }),
+      ]),
+    ).toEqual({ eventCounts: true, userCounts: true, issueAge: true, intervals: ['1h', '1d'] });
+  });
+});
