@@ -1,0 +1,83 @@
+import { EventRecorder, EventStore } from '@faultline/event-store';
+import { FixedClock } from '@faultline/kernel';
+import { loadConfig } from '@faultline/platform';
+import type { ServiceHookOutbox } from '@faultline/webhooks';
+import { openTestDatabase, type TestDatabase } from '../../../../test/support/test-database';
+import { validateMetricRule } from '../domain';
+import { AlertCountsRepository } from './alert-counts.repository';
+import { AlertDispatcher } from './alert-dispatcher';
+import { IncidentsRepository } from './incidents.repository';
+import { minuteOf } from './issue-alert-evaluator';
+import { MetricAlertWorker } from './metric-alert.worker';
+import { MetricRulesRepository } from './metric-rules.repository';
+
+const RULES = 120;
+
+/** Metric alert evaluation on a real database: several workers at once, each rule evaluated once per turn. */
+describe('MetricAlertWorker', () => {
+  let db: TestDatabase;
+  const clock = new FixedClock(new Date('2026-11-22T12:00:30.000Z'));
+  const config = loadConfig({ METRIC_ALERT_EVALUATION_SECONDS: '60' });
+  let workers: MetricAlertWorker[];
+  let organizationId: string;
+
+  beforeAll(async () => {
+    db = await openTestDatabase();
+    const store = new EventStore(db.database);
+    const recorder = new EventRecorder(store);
+    // Metric moves go only to service apps; the service-hook outbox is never asked.
+    const dispatcher = new AlertDispatcher({} as ServiceHookOutbox, config);
+    const make = () =>
+      new MetricAlertWorker(db.database, new MetricRulesRepository(), new AlertCountsRepository(), new IncidentsRepository(store), recorder, dispatcher, clock, config);
+    workers = [make(), make(), make()];
+
+    const [org] = await db.database.query<{ id: string }>(`INSERT INTO organizations (slug, name) VALUES ('acme', 'Acme') RETURNING id`);
+    organizationId = String(org.id);
+    const [project] = await db.database.query<{ id: string }>(`INSERT INTO projects (organization_id, slug, name) VALUES ($1, 'web', 'Web') RETURNING id`, [organizationId]);
+    const [issue] = await db.database.query<{ id: string }>(
+      `INSERT INTO issues (project_id, fingerprint_hash, short_id, title, level, platform, first_seen, last_seen) VALUES ($1, 'f', 'WEB-1', 't', 'error', 'node', now(), now()) RETURNING id`,
+      [project.id],
+    );
+    const rules = new MetricRulesRepository();
+    let next = 0;
+    for (let i = 0; i < RULES; i++) {
+      const checked = validateMetricRule(
+        { name: `rule ${i}`, aggregate: 'count()', timeWindow: 5, projects: ['web'], triggers: [{ label: 'critical', alertThreshold: 3 }] },
+        () => String(++next),
+      );
+      if ('error' in checked) throw new Error(checked.error);
+      await rules.insert(db.database, organizationId, [String(project.id)], checked.ok, null, clock.now());
+    }
+    await new AlertCountsRepository().addEvents(db.database, [{ issueId: String(issue.id), projectId: String(project.id), bucket: minuteOf(clock.now()), events: 4 }]);
+  }, 60_000);
+
+  afterAll(async () => {
+    await db?.close();
+  });
+
+  it('several workers at once open exactly one incident per rule, with one identifier each', async () => {
+    const evaluated = await Promise.all(workers.map((worker) => worker.evaluateDue()));
+    expect(evaluated.reduce((a, b) => a + b, 0)).toBe(RULES);
+
+    const incidents = await db.database.query<{ rule_id: string; status: string; identifier: number }>(`SELECT rule_id, status, identifier FROM metric_alert_incidents`);
+    expect(incidents).toHaveLength(RULES);
+    expect(new Set(incidents.map((i) => i.rule_id)).size).toBe(RULES);
+    expect(new Set(incidents.map((i) => i.identifier)).size).toBe(RULES);
+    expect(incidents.every((i) => i.status === 'critical')).toBe(true);
+    const [{ n }] = await db.database.query<{ n: number }>(`SELECT count(*)::int AS n FROM events WHERE stream_type = 'incident'`);
+    expect(n).toBe(RULES * 2);
+    const [{ due }] = await db.database.query<{ due: number }>(`SELECT count(*)::int AS due FROM metric_alert_rules WHERE next_evaluation_at <= $1`, [clock.now()]);
+    expect(due).toBe(0);
+  });
+
+  it('evaluates again only when the rules are due, and resolves once the window is quiet', async () => {
+    expect(await workers[0].evaluateDue()).toBe(0);
+    clock.advance(6 * 60_000);
+    const evaluated = await Promise.all(workers.map((worker) => worker.evaluateDue()));
+    expect(evaluated.reduce((a, b) => a + b, 0)).toBe(RULES);
+    const [{ resolved }] = await db.database.query<{ resolved: number }>(`SELECT count(*)::int AS resolved FROM metric_alert_incidents WHERE status = 'resolved' AND date_closed = $1`, [clock.now()]);
+    expect(resolved).toBe(RULES);
+    const [{ n }] = await db.database.query<{ n: number }>(`SELECT count(*)::int AS n FROM events WHERE event_type = 'alerts.IncidentResolved'`);
+    expect(n).toBe(RULES);
+  });
+});
