@@ -234,6 +234,63 @@ describe('alert rules', () => {
       expect(history.map((fire: { eventId: string }) => fire.eventId)).toEqual([later, third]);
       expect((await api.request('DELETE', `${rulesPath}${rule.body.id}/`)).status).toBe(202);
     });
+    it('a resolved issue that comes back fires the regression rule; a level filter keeps warnings out; more than N users fires the user rule', async () => {
+      await createHook('/regression');
+      const regression = await api.request('POST', rulesPath, {
+        body: {
+          name: 'Regressed errors', actionMatch: 'all', filterMatch: 'all',
+          conditions: [{ id: 'sentry.rules.conditions.regression_event.RegressionEventCondition' }],
+          filters: [{ id: LEVEL_FILTER, match: 'gte', level: '40' }],
+          actions: [{ id: NOTIFY_EVENT }],
+        },
+      });
+      const users = await api.request('POST', rulesPath, {
+        body: {
+          name: 'Many users', actionMatch: 'all',
+          conditions: [{ id: 'sentry.rules.conditions.event_frequency.EventUniqueUserFrequencyCondition', value: 1, interval: '1h' }],
+          filters: [{ id: 'sentry.rules.filters.tagged_event.TaggedEventFilter', key: 'region', match: 'eq', value: 'eu' }],
+          actions: [{ id: NOTIFY_EVENT }],
+        },
+      });
+      expect([regression.status, users.status]).toEqual([201, 201]);
+
+      await sendError('Inventory sync failed');
+      const { body: [issue] } = await api.request('GET', `/api/0/organizations/acme/issues/?query=${encodeURIComponent('is:unresolved Inventory sync failed')}`);
+      expect(issue.title).toContain('Inventory sync failed');
+      expect((await api.request('PUT', `/api/0/organizations/acme/issues/${issue.id}/`, { body: { status: 'resolved' } })).status).toBe(200);
+      const before = await alertDeliveries();
+      const back = await sendError('Inventory sync failed');
+      expect(await alertDeliveries()).toBe(before + 1);
+      const regressed = (await receiver.waitFor('/regression', 1)).map((r) => JSON.parse(r.rawBody)).find((b) => b.event.event_id === back);
+      expect(regressed).toMatchObject({ triggering_rules: ['Regressed errors'] });
+      expect((await api.request('GET', `${rulesPath}${regression.body.id}/history/`)).body.map((f: { eventId: string }) => f.eventId)).toEqual([back]);
+
+      // A warning that regresses is filtered out.
+      await sendError('Cache nearly full', 'warning');
+      const { body: [warned] } = await api.request('GET', `/api/0/organizations/acme/issues/?query=${encodeURIComponent('Cache nearly full')}`);
+      await api.request('PUT', `/api/0/organizations/acme/issues/${warned.id}/`, { body: { status: 'resolved' } });
+      await sendError('Cache nearly full', 'warning');
+      expect((await api.request('GET', `${rulesPath}${regression.body.id}/history/`)).body).toHaveLength(1);
+
+      // Two distinct users of one issue within the hour: more than one, so the user rule fires, once.
+      const withUser = async (id: string) => {
+        const response = await fetch(`${api.baseUrl}/api/${projectId}/store/?sentry_key=${publicKey}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ level: 'error', platform: 'node', message: 'Login loop', tags: { region: 'eu' }, user: { id } }),
+        });
+        expect(response.status).toBe(200);
+        await api.app.get(EventProcessor).drain();
+      };
+      await withUser('u-1');
+      await withUser('u-1');
+      expect((await api.request('GET', `${rulesPath}${users.body.id}/history/`)).body).toHaveLength(0);
+      await withUser('u-2');
+      await withUser('u-3');
+      expect((await api.request('GET', `${rulesPath}${users.body.id}/history/`)).body).toHaveLength(1);
+      await api.request('DELETE', `${rulesPath}${regression.body.id}/`);
+      await api.request('DELETE', `${rulesPath}${users.body.id}/`);
+    });
   });
 
   describe('metric alerts', () => {
