@@ -36,7 +36,9 @@ import {
  *      BENCH_DURATION (20 s), BENCH_WARMUP (3 s), BENCH_RATE (offered events/s; unset: the most
  *      the server answers), BENCH_TOPOLOGY (all: one process; split: an api process and a worker
  *      process, as README "Scaling out" describes), DATABASE_POOL_SIZE (the app's default),
- *      BENCH_RESULTS_DIR (bench/results: ingest-c<N>[-r<rate>].json).
+ *      BENCH_ALERT_RULES (0: issue alert rules to create on the project first, a mix of every
+ *      condition and filter kind, see alertRule), BENCH_RESULTS_DIR (bench/results:
+ *      ingest-<topology>-c<N>[-r<rate>][-rules<R>].json).
  */
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const DURATION = Number(process.env.BENCH_DURATION ?? 20);
@@ -45,6 +47,8 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 const RATE = process.env.BENCH_RATE ? Number(process.env.BENCH_RATE) : undefined;
 /** `all`: one process does everything (npm start); `split`: this process is ROLE=api and a second one ROLE=worker. */
 const TOPOLOGY = process.env.BENCH_TOPOLOGY === 'split' ? 'split' : 'all';
+/** Issue alert rules on the project during the run (evaluated for every event processed). */
+const ALERT_RULES = Number(process.env.BENCH_ALERT_RULES ?? 0);
 const DRAIN_TIMEOUT_MS = Number(process.env.BENCH_DRAIN_TIMEOUT ?? 900) * 1000;
 const FAULTLINE_PORT = 9201;
 const BARE_PORT = 9202;
@@ -191,6 +195,31 @@ export function harFile(directory: string, name: string, url: string, headers: R
   return path;
 }
 
+// ---- alert rules ------------------------------------------------------------------------------
+
+/**
+ * The n-th rule of a realistic set: every condition kind (new issue, regression, every event,
+ * event and user frequency) with level, tag and age filters, all notifying the project's service
+ * hooks, so evaluation reads every kind of count the rules need.
+ */
+export function alertRule(n: number): Record<string, unknown> {
+  const notify = [{ id: 'sentry.rules.actions.notify_event.NotifyEventAction' }];
+  const conditions = [
+    [{ id: 'sentry.rules.conditions.first_seen_event.FirstSeenEventCondition' }],
+    [{ id: 'sentry.rules.conditions.regression_event.RegressionEventCondition' }],
+    [{ id: 'sentry.rules.conditions.every_event.EveryEventCondition' }],
+    [{ id: 'sentry.rules.conditions.event_frequency.EventFrequencyCondition', value: 100 * (n + 1), interval: ['1m', '5m', '1h', '1d'][n % 4] }],
+    [{ id: 'sentry.rules.conditions.event_frequency.EventUniqueUserFrequencyCondition', value: 50, interval: ['5m', '1h'][n % 2] }],
+  ][n % 5];
+  const filters = [
+    [],
+    [{ id: 'sentry.rules.filters.level.LevelFilter', match: 'gte', level: '40' }],
+    [{ id: 'sentry.rules.filters.tagged_event.TaggedEventFilter', key: 'region', match: 'eq', value: REGIONS[n % REGIONS.length] }],
+    [{ id: 'sentry.rules.filters.age_comparison.AgeComparisonFilter', comparison_type: 'newer', value: 1, time: 'day' }],
+  ][n % 4];
+  return { name: `bench rule ${n + 1}`, actionMatch: 'all', filterMatch: 'all', frequency: 30, conditions, filters, actions: notify };
+}
+
 // ---- the measurement ------------------------------------------------------------------------
 
 interface Sample {
@@ -219,6 +248,14 @@ async function main(): Promise<void> {
   });
   const app = await createApp(config);
   await app.listen(config.port, '127.0.0.1');
+  for (let n = 0; n < ALERT_RULES; n++) {
+    const created = await fetch(`http://127.0.0.1:${FAULTLINE_PORT}/api/0/projects/acme/web/rules/`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer bench-token', 'content-type': 'application/json' },
+      body: JSON.stringify(alertRule(n)),
+    });
+    if (created.status !== 201) throw new Error(`creating alert rule ${n + 1} answered ${created.status}: ${await created.text()}`);
+  }
   const worker =
     TOPOLOGY === 'split'
       ? spawn(process.execPath, [join(__dirname, '..', 'apps', 'api', 'src', 'main.js'), '--role', 'worker'], {
@@ -379,6 +416,8 @@ async function main(): Promise<void> {
     ...(await environment(databaseUrl)),
     connections: CONNECTIONS,
     topology: TOPOLOGY,
+    alertRules: ALERT_RULES,
+    alertFires: await count(`SELECT count(*) AS n FROM issue_alert_fires`),
     offeredPerSecond: RATE ?? 'as fast as answered',
     durationSeconds: DURATION,
     databasePoolSize: config.databasePoolSize,
@@ -394,6 +433,11 @@ async function main(): Promise<void> {
       workerProcessCores: TOPOLOGY === 'split' ? workerCores : undefined,
       eventLoopUtilization,
       coresUntilDrained: cpuUntilDrained,
+      /** CPU milliseconds per event processed, from the load's start until the queue drained: the cost of ingestion. */
+      cpuMsPerEvent: {
+        server: round((cpuUntilDrained.server * drainedSeconds * 1000) / Math.max(1, processedTotal), 3),
+        postgres: round((cpuUntilDrained.postgres * drainedSeconds * 1000) / Math.max(1, processedTotal), 3),
+      },
       /** Average number of the app's PostgreSQL backends in each state during the load. */
       backends,
     },
@@ -422,7 +466,7 @@ async function main(): Promise<void> {
     samples,
     marks,
   };
-  saveResults(`ingest-${TOPOLOGY}-c${CONNECTIONS}${RATE ? `-r${RATE}` : ''}.json`, summary);
+  saveResults(`ingest-${TOPOLOGY}-c${CONNECTIONS}${RATE ? `-r${RATE}` : ''}${ALERT_RULES ? `-rules${ALERT_RULES}` : ''}.json`, summary);
   console.log(JSON.stringify(summary, null, 2));
 
   const verdict = (ok: boolean) => (ok ? 'met' : '**missed**');
@@ -436,7 +480,7 @@ async function main(): Promise<void> {
   };
   console.log(
     [
-      `${TOPOLOGY === 'split' ? 'api + worker processes' : 'one process'}, ${CONNECTIONS} connections, ${RATE ? `${RATE} events/s offered` : 'as fast as answered'}, ${DURATION} s, envelopes of ${summary.envelope.bytesMin}-${summary.envelope.bytesMax} bytes (${GROUPS} issues, ${USERS} users), pool ${config.databasePoolSize}`,
+      `${TOPOLOGY === 'split' ? 'api + worker processes' : 'one process'}, ${ALERT_RULES} alert rules (${summary.alertFires} fires), ${CONNECTIONS} connections, ${RATE ? `${RATE} events/s offered` : 'as fast as answered'}, ${DURATION} s, envelopes of ${summary.envelope.bytesMin}-${summary.envelope.bytesMax} bytes (${GROUPS} issues, ${USERS} users), pool ${config.databasePoolSize}`,
       '| route | accepted req/s | p50 ms | p99 ms | max ms | non-2xx |',
       '|---|---|---|---|---|---|',
       `| bare Fastify: decodeBody + parseEnvelope | ${summary.bare.requestsPerSecond} | ${summary.bare.p50} | ${summary.bare.p99} | ${summary.bare.max} | ${bareResult.non2xx} |`,
@@ -450,6 +494,7 @@ async function main(): Promise<void> {
       `| processed end to end (accepted ${accepted}, processed ${processedTotal}, drained ${summary.processing.drainSecondsAfterLoad} s after the load) | ${summary.processing.endToEndPerSecond} events/s | 2,000/s offered, accepted and processed: ${RATE ? verdict(target.sustained) : 'needs BENCH_RATE'} |`,
       `| max queue backlog (at load end) | ${maxBacklog} (${backlogAtLoadEnd}) | |`,
       `| visible after accept, ${summary.visibility.probes} probes: p50 / p99 / max | ${summary.visibility.p50Ms} / ${summary.visibility.p99Ms} / ${summary.visibility.maxMs} ms (${summary.visibility.withinOneSecond} within 1 s) | ≤ 1 s: ${verdict(target.visible)} |`,
+      `| CPU per event processed (load start until drained): server process / PostgreSQL | ${summary.faultline.cpuMsPerEvent.server} / ${summary.faultline.cpuMsPerEvent.postgres} ms | |`,
       `| cores used during the load: server process${TOPOLOGY === 'split' ? ' (api) / worker process' : ''} / autocannon / PostgreSQL / other / machine | ${cpuDuringLoad.server}${TOPOLOGY === 'split' ? ` / ${workerCores}` : ''} / ${cpuDuringLoad.autocannon} / ${cpuDuringLoad.postgres} / ${TOPOLOGY === 'split' ? round(cpuDuringLoad.other - workerCores, 2) : cpuDuringLoad.other} / ${cpuDuringLoad.machine} of ${cpuDuringLoad.machineCores} | |`,
       `| event loop utilisation of the server process during the load (bare route's run) | ${eventLoopUtilization} (${bareEventLoopUtilization}) | |`,
       `| app's PostgreSQL backends during the load (average count by state) | ${Object.entries(backends).map(([what, n]) => `${what} ${n}`).join(', ')} | |`,

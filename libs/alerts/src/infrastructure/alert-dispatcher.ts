@@ -91,8 +91,12 @@ export class AlertDispatcher {
         fireIndexes: [index],
       });
     });
-    for (const { notice, fireIndexes } of byEvent.values()) {
-      if ((await this.serviceHooks.enqueue(tx, 'event.alert', [notice])) > 0) for (const index of fireIndexes) causes[index].push(notice.cause);
+    // One call per project: its hooks either take all of its notices or none.
+    const byProject = new Map<string, Array<{ notice: HookNotice; fireIndexes: number[] }>>();
+    for (const entry of byEvent.values()) byProject.set(entry.notice.projectId, [...(byProject.get(entry.notice.projectId) ?? []), entry]);
+    for (const entries of byProject.values()) {
+      if ((await this.serviceHooks.enqueue(tx, 'event.alert', entries.map((entry) => entry.notice))) === 0) continue;
+      for (const { notice, fireIndexes } of entries) for (const index of fireIndexes) causes[index].push(notice.cause);
     }
 
     const appFires = fires.map((fire, index) => ({ fire, index })).filter(({ fire }) => fire.rule.actions.some((a) => a.id === IssueRuleIds.NotifyEventSentryApp));
