@@ -145,6 +145,28 @@ describe('alert rules', () => {
       expect((await api.request('GET', rulesPath)).body).toEqual([]);
       expect((await api.request('GET', '/api/0/projects/acme/nope/rules/')).status).toBe(404);
     });
+    it('checks scopes per route, and another organization sees none of the rules', async () => {
+      const rule = await api.request('POST', rulesPath, {
+        body: { name: 'Scoped', actionMatch: 'all', conditions: [{ id: FIRST_SEEN }], actions: [{ id: NOTIFY_EVENT }] },
+      });
+      const metric = await api.request('POST', '/api/0/organizations/acme/alert-rules/', {
+        body: { name: 'Scoped metric', aggregate: 'count()', timeWindow: 5, projects: ['web'], triggers: [{ label: 'critical', alertThreshold: 1000 }] },
+      });
+      expect([rule.status, metric.status]).toEqual([201, 201]);
+      const reader = await api.request('POST', '/api/0/api-tokens/', { body: { scopes: ['alerts:read'] } });
+      expect((await api.request('GET', rulesPath, { token: reader.body.token })).status).toBe(200);
+      expect((await api.request('GET', '/api/0/organizations/acme/alert-rules/', { token: reader.body.token })).status).toBe(200);
+      expect((await api.request('POST', rulesPath, { token: reader.body.token, body: { name: 'x', actionMatch: 'all', conditions: [], actions: [{ id: NOTIFY_EVENT }] } })).status).toBe(403);
+      expect((await api.request('DELETE', `/api/0/organizations/acme/alert-rules/${metric.body.id}/`, { token: reader.body.token })).status).toBe(403);
+
+      expect((await api.request('POST', '/api/0/organizations/', { body: { name: 'Initech', slug: 'initech' } })).status).toBe(201);
+      expect((await api.request('GET', `/api/0/organizations/initech/alert-rules/${metric.body.id}/`)).status).toBe(404);
+      expect((await api.request('DELETE', `/api/0/organizations/initech/alert-rules/${metric.body.id}/`)).status).toBe(404);
+      expect((await api.request('GET', '/api/0/organizations/initech/alert-rules/')).body).toEqual([]);
+      expect((await api.request('GET', `/api/0/projects/initech/web/rules/${rule.body.id}/`)).status).toBe(404);
+      expect((await api.request('DELETE', `${rulesPath}${rule.body.id}/`)).status).toBe(202);
+      expect((await api.request('DELETE', `/api/0/organizations/acme/alert-rules/${metric.body.id}/`)).status).toBe(204);
+    });
   });
 
   describe('issue alerts', () => {
@@ -290,6 +312,22 @@ describe('alert rules', () => {
       expect((await api.request('GET', `${rulesPath}${users.body.id}/history/`)).body).toHaveLength(1);
       await api.request('DELETE', `${rulesPath}${regression.body.id}/`);
       await api.request('DELETE', `${rulesPath}${users.body.id}/`);
+    });
+    it('a rule with a service-app action fires and is recorded in its history', async () => {
+      const rule = await api.request('POST', rulesPath, {
+        body: {
+          name: 'To the app', actionMatch: 'all', conditions: [{ id: FIRST_SEEN }],
+          actions: [{ id: APP_ACTION, sentryAppInstallationUuid: randomUUID(), settings: [{ name: 'channel', value: '#ops' }] }],
+        },
+      });
+      expect(rule.status).toBe(201);
+      const before = await alertDeliveries();
+      const eventId = await sendError('Report export crashed');
+      const history = (await api.request('GET', `${rulesPath}${rule.body.id}/history/`)).body;
+      expect(history).toEqual([expect.objectContaining({ eventId, deliveries: [] })]);
+      // Service hooks hear only from rules with the service-hook action.
+      expect(await alertDeliveries()).toBe(before);
+      await api.request('DELETE', `${rulesPath}${rule.body.id}/`);
     });
   });
 
