@@ -314,6 +314,11 @@ async function main(): Promise<void> {
       '--har', targets[target].har, targets[target].origin,
     ]);
 
+  /** Seconds the process that processes events spent evaluating alert rules so far (its /metrics). */
+  const alertEvaluationSeconds = async () => {
+    const text = await (await fetch(`http://127.0.0.1:${TOPOLOGY === 'split' ? FAULTLINE_PORT + 10 : FAULTLINE_PORT}/metrics`)).text();
+    return Number(/^alert_rule_evaluation_seconds_sum (\S+)$/m.exec(text)?.[1] ?? 0);
+  };
   const count = async (sql: string) => Number((await pool.query<{ n: string }>(sql)).rows[0].n);
   const queued = () => count(`SELECT count(*) AS n FROM ingest_queue`);
   const processed = () => count(`SELECT count(*) AS n FROM error_events`);
@@ -379,6 +384,7 @@ async function main(): Promise<void> {
     }
   })();
 
+  const evaluationBefore = await alertEvaluationSeconds();
   const cpuBefore = cpuSnapshot(DATABASE);
   const workerCpuBefore = workerCpu();
   const stopSampling = sampleBackends(pool, DATABASE);
@@ -402,6 +408,7 @@ async function main(): Promise<void> {
   const cpuUntilDrained = coresUsed(cpuBefore, cpuSnapshot(DATABASE));
   const probeResults = await Promise.all(probes);
   const processedTotal = (await processed()) - baseline;
+  const evaluationSeconds = (await alertEvaluationSeconds()) - evaluationBefore;
   rmSync(directory, { recursive: true, force: true });
 
   const accepted = faultlineResult['2xx'] + probeResults.filter((probe) => probe.status === 200).length;
@@ -418,6 +425,8 @@ async function main(): Promise<void> {
     topology: TOPOLOGY,
     alertRules: ALERT_RULES,
     alertFires: await count(`SELECT count(*) AS n FROM issue_alert_fires`),
+    /** Wall time spent in alert evaluation (counts, rule checks, fires) per event processed, waits for PostgreSQL included. */
+    alertEvaluationMsPerEvent: round((evaluationSeconds * 1000) / Math.max(1, processedTotal), 4),
     offeredPerSecond: RATE ?? 'as fast as answered',
     durationSeconds: DURATION,
     databasePoolSize: config.databasePoolSize,
@@ -495,6 +504,7 @@ async function main(): Promise<void> {
       `| max queue backlog (at load end) | ${maxBacklog} (${backlogAtLoadEnd}) | |`,
       `| visible after accept, ${summary.visibility.probes} probes: p50 / p99 / max | ${summary.visibility.p50Ms} / ${summary.visibility.p99Ms} / ${summary.visibility.maxMs} ms (${summary.visibility.withinOneSecond} within 1 s) | ≤ 1 s: ${verdict(target.visible)} |`,
       `| CPU per event processed (load start until drained): server process / PostgreSQL | ${summary.faultline.cpuMsPerEvent.server} / ${summary.faultline.cpuMsPerEvent.postgres} ms | |`,
+      `| alert evaluation per event processed (wall time, waits included) / share of the CPU per event | ${summary.alertEvaluationMsPerEvent} ms / ${round((100 * summary.alertEvaluationMsPerEvent) / (summary.faultline.cpuMsPerEvent.server + summary.faultline.cpuMsPerEvent.postgres), 1)} % | with BENCH_ALERT_RULES=20: < 10 % |`,
       `| cores used during the load: server process${TOPOLOGY === 'split' ? ' (api) / worker process' : ''} / autocannon / PostgreSQL / other / machine | ${cpuDuringLoad.server}${TOPOLOGY === 'split' ? ` / ${workerCores}` : ''} / ${cpuDuringLoad.autocannon} / ${cpuDuringLoad.postgres} / ${TOPOLOGY === 'split' ? round(cpuDuringLoad.other - workerCores, 2) : cpuDuringLoad.other} / ${cpuDuringLoad.machine} of ${cpuDuringLoad.machineCores} | |`,
       `| event loop utilisation of the server process during the load (bare route's run) | ${eventLoopUtilization} (${bareEventLoopUtilization}) | |`,
       `| app's PostgreSQL backends during the load (average count by state) | ${Object.entries(backends).map(([what, n]) => `${what} ${n}`).join(', ')} | |`,

@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock, type RecordedEvent } from '@faultline/kernel';
 import { type ErrorEventProcessedData, IngestEventTypes } from '@faultline/ingest';
 import { IssueEventTypes, type IssueUnresolvedData } from '@faultline/issues';
-import type { Transaction } from '@faultline/platform';
+import { Metrics, type Transaction } from '@faultline/platform';
+import { Counter, Histogram } from 'prom-client';
 import { type EventFacts, FREQUENCY_INTERVALS, type IssueRule, rulePasses } from '../domain';
 import { AlertCountsRepository } from './alert-counts.repository';
 import { AlertDispatcher, type IssueRuleFire } from './alert-dispatcher';
@@ -30,6 +31,8 @@ export function minuteOf(at: Date): Date {
 export class IssueAlertEvaluator {
   /** Regressions recorded earlier in the same transaction (issues records them before the processed events). */
   private readonly regressions = new WeakMap<Transaction, Set<string>>();
+  private readonly duration: Histogram;
+  private readonly fired: Counter;
 
   constructor(
     private readonly cache: AlertRuleCache,
@@ -37,7 +40,17 @@ export class IssueAlertEvaluator {
     private readonly fires: IssueAlertFiresRepository,
     private readonly dispatcher: AlertDispatcher,
     @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
+    metrics: Metrics,
+  ) {
+    const registers = [metrics.registry];
+    this.duration = new Histogram({
+      name: 'alert_rule_evaluation_seconds',
+      help: 'Time spent per processed batch keeping alert counts and evaluating issue alert rules (batches of projects with rules)',
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
+      registers,
+    });
+    this.fired = new Counter({ name: 'alert_rule_fires_total', help: 'Issue alert rule fires', registers });
+  }
 
   readonly onAppended = async (tx: Transaction, events: readonly RecordedEvent[]): Promise<void> => {
     let processed: Processed[] | undefined;
@@ -52,14 +65,17 @@ export class IssueAlertEvaluator {
         regressed.add(`${data.issueId}|${data.eventId}`);
       }
     }
-    if (processed) await this.evaluate(tx, processed);
+    if (!processed) return;
+    const started = performance.now();
+    if (await this.evaluate(tx, processed)) this.duration.observe((performance.now() - started) / 1000);
   };
 
-  private async evaluate(tx: Transaction, processed: readonly Processed[]): Promise<void> {
+  /** Answers whether the batch concerned any project with rules. */
+  private async evaluate(tx: Transaction, processed: readonly Processed[]): Promise<boolean> {
     const projects = await this.cache.forProjects(tx, [...new Set(processed.map((p) => p.data.projectId))]);
     const alerting = (p: Processed) => projects.get(p.data.projectId) as ProjectAlerting;
     const relevant = processed.filter((p) => alerting(p).rules.length > 0 || alerting(p).needs.eventCounts || alerting(p).needs.userCounts);
-    if (relevant.length === 0) return;
+    if (relevant.length === 0) return false;
     const now = this.clock.now();
     const bucket = minuteOf(now);
 
@@ -81,7 +97,7 @@ export class IssueAlertEvaluator {
     await this.counts.addUsers(tx, [...userRows.values()]);
 
     const withRules = relevant.filter((p) => alerting(p).rules.length > 0);
-    if (withRules.length === 0) return;
+    if (withRules.length === 0) return true;
     const regressed = this.regressions.get(tx);
     this.regressions.delete(tx);
 
@@ -131,7 +147,7 @@ export class IssueAlertEvaluator {
         if (!candidates.has(key) && rulePasses(rule, facts)) candidates.set(key, { rule, p });
       }
     }
-    if (candidates.size === 0) return;
+    if (candidates.size === 0) return true;
     const firing = await this.fires.claim(
       tx,
       [...candidates.values()].map(({ rule, p }) => ({ ruleId: rule.id, issueId: p.data.issueId, frequencyMinutes: rule.frequency })),
@@ -147,6 +163,8 @@ export class IssueAlertEvaluator {
       fired.map((fire, index) => ({ ruleId: fire.rule.id, projectId: fire.event.projectId, issueId: fire.event.issueId, eventId: fire.event.eventId, causes: causes[index] })),
       now,
     );
+    this.fired.inc(fired.length);
+    return true;
   }
 }
 
