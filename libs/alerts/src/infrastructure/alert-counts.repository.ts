@@ -4,48 +4,75 @@ import type { Sql } from '@faultline/platform';
 /** Events and distinct users per issue and minute, as alert rules read them. */
 @Injectable()
 export class AlertCountsRepository {
-  /** In the ingesting transaction; rows in key order so concurrent batches cannot deadlock. */
-  async addEvents(sql: Sql, rows: ReadonlyArray<{ issueId: string; projectId: string; bucket: Date; events: number }>): Promise<void> {
-    if (rows.length === 0) return;
-    await sql.execute(
-      `INSERT INTO alert_issue_minutes (issue_id, bucket, project_id, events)
-       SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::bigint[], $4::integer[]) ORDER BY 1, 2
-       ON CONFLICT (issue_id, bucket) DO UPDATE SET events = alert_issue_minutes.events + EXCLUDED.events`,
-      [rows.map((r) => r.issueId), rows.map((r) => r.bucket), rows.map((r) => r.projectId), rows.map((r) => r.events)],
+  /**
+   * The ingestion path's one round trip: adds a batch's events and users to the per-minute counts
+   * and reads, as they were before this batch, each issue's events and users in each window and
+   * its first sight. The caller adds the batch's own events (they all fall in the newest minute,
+   * inside every window); the users read include the batch's.
+   */
+  async recordAndRead(
+    sql: Sql,
+    batch: {
+      events: ReadonlyArray<{ issueId: string; projectId: string; bucket: Date; events: number }>;
+      users: ReadonlyArray<{ issueId: string; projectId: string; bucket: Date; user: string }>;
+      /** Issues to read counts for, windows in seconds; empty: read nothing. */
+      countIssues: readonly string[];
+      windows: readonly number[];
+      readEvents: boolean;
+      readUsers: boolean;
+      ageIssues: readonly string[];
+      now: Date;
+    },
+  ): Promise<{ eventsBefore: Map<string, number>; users: Map<string, number>; firstSeen: Map<string, number> }> {
+    const e = batch.events;
+    const u = batch.users;
+    const rows = await sql.query<{ kind: string; issue_id: string; seconds: number | null; n: string | null; first_seen: Date | null }>(
+      `WITH added_events AS (
+         INSERT INTO alert_issue_minutes (issue_id, bucket, project_id, events)
+         SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::bigint[], $4::integer[]) ORDER BY 1, 2
+         ON CONFLICT (issue_id, bucket) DO UPDATE SET events = alert_issue_minutes.events + EXCLUDED.events
+         RETURNING 1),
+       added_users AS (
+         INSERT INTO alert_issue_minute_users (issue_id, bucket, user_tag, project_id)
+         SELECT * FROM unnest($5::bigint[], $6::timestamptz[], $7::text[], $8::bigint[]) ORDER BY 1, 2, 3
+         ON CONFLICT DO NOTHING
+         RETURNING 1),
+       windows AS (SELECT * FROM unnest($10::integer[]) AS w (seconds)),
+       counted AS (SELECT * FROM unnest($9::bigint[]) AS i (issue_id))
+       SELECT 'events' AS kind, i.issue_id, w.seconds, sum(m.events)::text AS n, NULL::timestamptz AS first_seen
+       FROM counted i CROSS JOIN windows w
+       JOIN alert_issue_minutes m ON m.issue_id = i.issue_id AND m.bucket > $13::timestamptz - make_interval(secs => w.seconds)
+       WHERE $11
+       GROUP BY i.issue_id, w.seconds
+       UNION ALL
+       SELECT 'users', x.issue_id, x.seconds, count(DISTINCT x.user_tag)::text, NULL
+       FROM (
+         SELECT i.issue_id, w.seconds, m.user_tag FROM counted i CROSS JOIN windows w
+         JOIN alert_issue_minute_users m ON m.issue_id = i.issue_id AND m.bucket > $13::timestamptz - make_interval(secs => w.seconds)
+         UNION ALL
+         SELECT b.issue_id, w.seconds, b.user_tag FROM unnest($5::bigint[], $7::text[]) AS b (issue_id, user_tag) CROSS JOIN windows w
+       ) x
+       WHERE $12
+       GROUP BY x.issue_id, x.seconds
+       UNION ALL
+       SELECT 'age', id, NULL, NULL, first_seen FROM issues WHERE id = ANY($14::bigint[])
+       UNION ALL
+       SELECT 'done', NULL, NULL, ((SELECT count(*) FROM added_events) + (SELECT count(*) FROM added_users))::text, NULL`,
+      [
+        e.map((r) => r.issueId), e.map((r) => r.bucket), e.map((r) => r.projectId), e.map((r) => r.events),
+        u.map((r) => r.issueId), u.map((r) => r.bucket), u.map((r) => r.user), u.map((r) => r.projectId),
+        batch.countIssues, batch.windows, batch.readEvents, batch.readUsers, batch.now, batch.ageIssues,
+      ],
     );
-  }
-
-  async addUsers(sql: Sql, rows: ReadonlyArray<{ issueId: string; projectId: string; bucket: Date; user: string }>): Promise<void> {
-    if (rows.length === 0) return;
-    await sql.execute(
-      `INSERT INTO alert_issue_minute_users (issue_id, bucket, user_tag, project_id)
-       SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::text[], $4::bigint[]) ORDER BY 1, 2, 3
-       ON CONFLICT DO NOTHING`,
-      [rows.map((r) => r.issueId), rows.map((r) => r.bucket), rows.map((r) => r.user), rows.map((r) => r.projectId)],
-    );
-  }
-
-  /** Events per issue in each window ending at `now` (windows in seconds); one statement. */
-  async eventsIn(sql: Sql, issueIds: readonly string[], windows: readonly number[], now: Date): Promise<Map<string, number>> {
-    const rows = await sql.query<{ issue_id: string; seconds: number; n: number }>(
-      `SELECT c.issue_id, w.seconds, sum(c.events)::int AS n
-       FROM unnest($2::integer[]) AS w (seconds)
-       JOIN alert_issue_minutes c ON c.issue_id = ANY($1::bigint[]) AND c.bucket > $3::timestamptz - make_interval(secs => w.seconds)
-       GROUP BY c.issue_id, w.seconds`,
-      [issueIds, windows, now],
-    );
-    return new Map(rows.map((row) => [`${row.issue_id}|${row.seconds}`, row.n]));
-  }
-
-  async usersIn(sql: Sql, issueIds: readonly string[], windows: readonly number[], now: Date): Promise<Map<string, number>> {
-    const rows = await sql.query<{ issue_id: string; seconds: number; n: number }>(
-      `SELECT c.issue_id, w.seconds, count(DISTINCT c.user_tag)::int AS n
-       FROM unnest($2::integer[]) AS w (seconds)
-       JOIN alert_issue_minute_users c ON c.issue_id = ANY($1::bigint[]) AND c.bucket > $3::timestamptz - make_interval(secs => w.seconds)
-       GROUP BY c.issue_id, w.seconds`,
-      [issueIds, windows, now],
-    );
-    return new Map(rows.map((row) => [`${row.issue_id}|${row.seconds}`, row.n]));
+    const eventsBefore = new Map<string, number>();
+    const users = new Map<string, number>();
+    const firstSeen = new Map<string, number>();
+    for (const row of rows) {
+      if (row.kind === 'events') eventsBefore.set(`${row.issue_id}|${row.seconds}`, Number(row.n));
+      else if (row.kind === 'users') users.set(`${row.issue_id}|${row.seconds}`, Number(row.n));
+      else if (row.kind === 'age') firstSeen.set(String(row.issue_id), new Date(row.first_seen as Date).getTime());
+    }
+    return { eventsBefore, users, firstSeen };
   }
 
   /** The value of each metric rule's aggregate over its projects and window ending at `now`; one statement per batch of rules. */

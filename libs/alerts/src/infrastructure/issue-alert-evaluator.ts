@@ -79,68 +79,64 @@ export class IssueAlertEvaluator {
     const now = this.clock.now();
     const bucket = minuteOf(now);
 
-    const inBatch = new Map<string, number>();
-    for (const p of relevant) inBatch.set(p.data.issueId, (inBatch.get(p.data.issueId) ?? 0) + 1);
-    const counted = relevant.filter((p) => alerting(p).needs.eventCounts);
     const eventRows = new Map<string, { issueId: string; projectId: string; bucket: Date; events: number }>();
-    for (const p of counted) {
-      const row = eventRows.get(p.data.issueId);
-      if (row) row.events += 1;
-      else eventRows.set(p.data.issueId, { issueId: p.data.issueId, projectId: p.data.projectId, bucket, events: 1 });
-    }
-    await this.counts.addEvents(tx, [...eventRows.values()]);
     const userRows = new Map<string, { issueId: string; projectId: string; bucket: Date; user: string }>();
     for (const p of relevant) {
-      if (!alerting(p).needs.userCounts || !p.data.user) continue;
-      userRows.set(`${p.data.issueId}|${p.data.user}`, { issueId: p.data.issueId, projectId: p.data.projectId, bucket, user: p.data.user });
+      const { needs } = alerting(p);
+      if (needs.eventCounts) {
+        const row = eventRows.get(p.data.issueId);
+        if (row) row.events += 1;
+        else eventRows.set(p.data.issueId, { issueId: p.data.issueId, projectId: p.data.projectId, bucket, events: 1 });
+      }
+      if (needs.userCounts && p.data.user) {
+        userRows.set(`${p.data.issueId}|${p.data.user}`, { issueId: p.data.issueId, projectId: p.data.projectId, bucket, user: p.data.user });
+      }
     }
-    await this.counts.addUsers(tx, [...userRows.values()]);
 
     const withRules = relevant.filter((p) => alerting(p).rules.length > 0);
-    if (withRules.length === 0) return true;
-    const regressed = this.regressions.get(tx);
-    this.regressions.delete(tx);
-
     const windows = new Set<number>();
-    let needEvents = false;
-    let needUsers = false;
-    let needAge = false;
+    let readEvents = false;
+    let readUsers = false;
+    let readAge = false;
     for (const projectId of new Set(withRules.map((p) => p.data.projectId))) {
       const { needs } = projects.get(projectId) as ProjectAlerting;
       for (const interval of needs.intervals) windows.add(FREQUENCY_INTERVALS[interval]);
-      needEvents ||= needs.eventCounts;
-      needUsers ||= needs.userCounts;
-      needAge ||= needs.issueAge;
+      readEvents ||= needs.eventCounts;
+      readUsers ||= needs.userCounts;
+      readAge ||= needs.issueAge;
     }
     const issueIds = [...new Set(withRules.map((p) => p.data.issueId))];
-    const eventTotals = needEvents ? await this.counts.eventsIn(tx, issueIds, [...windows], now) : new Map<string, number>();
-    const userTotals = needUsers ? await this.counts.usersIn(tx, issueIds, [...windows], now) : new Map<string, number>();
-    const firstSeen = needAge
-      ? new Map(
-          (await tx.query<{ id: string; first_seen: Date }>(`SELECT id, first_seen FROM issues WHERE id = ANY($1::bigint[])`, [issueIds])).map((row) => [
-            String(row.id),
-            new Date(row.first_seen).getTime(),
-          ]),
-        )
-      : undefined;
+    // One round trip: the batch's counts in, what the rules read out.
+    const read = await this.counts.recordAndRead(tx, {
+      events: [...eventRows.values()],
+      users: [...userRows.values()],
+      countIssues: readEvents || readUsers ? issueIds : [],
+      windows: [...windows],
+      readEvents,
+      readUsers,
+      ageIssues: readAge ? issueIds : [],
+      now,
+    });
+    if (withRules.length === 0) return true;
+    const regressed = this.regressions.get(tx);
+    this.regressions.delete(tx);
 
     const candidates = new Map<string, { rule: IssueRule; p: Processed }>();
     const position = new Map<string, number>();
     for (const p of withRules) {
       const { issueId } = p.data;
+      // The k-th event of the issue in this batch sees the counts before the batch and the first k of it.
       const k = (position.get(issueId) ?? 0) + 1;
       position.set(issueId, k);
-      // Totals include the whole batch; the k-th event of the issue in it saw only the first k.
-      const later = (inBatch.get(issueId) ?? 0) - k;
       const facts: EventFacts = {
         isNewIssue: p.data.isNewIssue,
         isRegression: regressed?.has(`${issueId}|${p.data.eventId}`) ?? false,
         level: p.data.level,
         environment: p.data.environment,
         tags: eventTags(p.data),
-        issueAgeSeconds: firstSeen?.has(issueId) ? Math.max(0, (now.getTime() - (firstSeen.get(issueId) as number)) / 1000) : undefined,
-        eventsIn: (interval) => (eventTotals.get(`${issueId}|${FREQUENCY_INTERVALS[interval]}`) ?? 0) - later,
-        usersIn: (interval) => userTotals.get(`${issueId}|${FREQUENCY_INTERVALS[interval]}`) ?? 0,
+        issueAgeSeconds: read.firstSeen.has(issueId) ? Math.max(0, (now.getTime() - (read.firstSeen.get(issueId) as number)) / 1000) : undefined,
+        eventsIn: (interval) => (read.eventsBefore.get(`${issueId}|${FREQUENCY_INTERVALS[interval]}`) ?? 0) + k,
+        usersIn: (interval) => read.users.get(`${issueId}|${FREQUENCY_INTERVALS[interval]}`) ?? 0,
       };
       for (const rule of alerting(p).rules) {
         const key = `${rule.id}|${issueId}`;

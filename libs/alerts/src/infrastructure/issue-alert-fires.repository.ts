@@ -33,21 +33,15 @@ export class IssueAlertFiresRepository {
    */
   async claim(sql: Sql, candidates: ReadonlyArray<{ ruleId: string; issueId: string; frequencyMinutes: number }>, now: Date): Promise<Set<string>> {
     if (candidates.length === 0) return new Set();
-    // Most candidates are inside their rule's interval: a plain read drops them, so only the
-    // few that may fire take the upsert's row lock (which it takes even when it changes nothing).
-    const quiet = await sql.query<{ rule_id: string; issue_id: string }>(
-      `SELECT s.rule_id, s.issue_id FROM unnest($1::bigint[], $2::bigint[]) AS c (rule_id, issue_id)
-       JOIN issue_alert_rule_issues s ON s.rule_id = c.rule_id AND s.issue_id = c.issue_id WHERE s.quiet_until > $3`,
-      [candidates.map((c) => c.ruleId), candidates.map((c) => c.issueId), now],
-    );
-    const quietKeys = new Set(quiet.map((row) => `${row.rule_id}|${row.issue_id}`));
-    const open = candidates.filter((c) => !quietKeys.has(`${c.ruleId}|${c.issueId}`));
-    if (open.length === 0) return new Set();
-    const sorted = [...open].sort((a, b) => Number(a.ruleId) - Number(b.ruleId) || Number(a.issueId) - Number(b.issueId));
+    const sorted = [...candidates].sort((a, b) => Number(a.ruleId) - Number(b.ruleId) || Number(a.issueId) - Number(b.issueId));
+    // Most candidates are inside their rule's interval: the plain read in the SELECT drops them, so
+    // only those that may fire reach the upsert and its row lock (taken even when nothing changes).
     const rows = await sql.query<{ rule_id: string; issue_id: string }>(
       `INSERT INTO issue_alert_rule_issues (rule_id, issue_id, last_fired_at, quiet_until)
-       SELECT rule_id, issue_id, $3::timestamptz, $3::timestamptz + make_interval(mins => minutes)
-       FROM unnest($1::bigint[], $2::bigint[], $4::integer[]) AS c (rule_id, issue_id, minutes)
+       SELECT c.rule_id, c.issue_id, $3::timestamptz, $3::timestamptz + make_interval(mins => c.minutes)
+       FROM unnest($1::bigint[], $2::bigint[], $4::integer[]) WITH ORDINALITY AS c (rule_id, issue_id, minutes, n)
+       WHERE NOT EXISTS (SELECT 1 FROM issue_alert_rule_issues s WHERE s.rule_id = c.rule_id AND s.issue_id = c.issue_id AND s.quiet_until > $3)
+       ORDER BY c.n
        ON CONFLICT (rule_id, issue_id) DO UPDATE SET last_fired_at = EXCLUDED.last_fired_at, quiet_until = EXCLUDED.quiet_until
          WHERE issue_alert_rule_issues.quiet_until <= EXCLUDED.last_fired_at
        RETURNING rule_id, issue_id`,

@@ -48,7 +48,10 @@ describe('MetricAlertWorker', () => {
       if ('error' in checked) throw new Error(checked.error);
       await rules.insert(db.database, organizationId, [String(project.id)], checked.ok, null, clock.now());
     }
-    await new AlertCountsRepository().addEvents(db.database, [{ issueId: String(issue.id), projectId: String(project.id), bucket: minuteOf(clock.now()), events: 4 }]);
+    await new AlertCountsRepository().recordAndRead(db.database, {
+      events: [{ issueId: String(issue.id), projectId: String(project.id), bucket: minuteOf(clock.now()), events: 4 }],
+      users: [], countIssues: [], windows: [], readEvents: false, readUsers: false, ageIssues: [], now: clock.now(),
+    });
   }, 60_000);
 
   afterAll(async () => {
