@@ -6,8 +6,8 @@ import type { Sql } from '@faultline/platform';
 export class AlertCountsRepository {
   /**
    * The ingestion path's one round trip: adds a batch's events and users to the per-minute counts
-   * and reads, as they were before this batch, each issue's events and users in each window and
-   * its first sight. The caller adds the batch's own events (they all fall in the newest minute,
+   * and reads, as they were before this batch, each issue's events and users in each window, its
+   * first sight, and which of its rules are inside their action interval. The caller adds the batch's own events (they all fall in the newest minute,
    * inside every window); the users read include the batch's.
    */
   async recordAndRead(
@@ -15,15 +15,16 @@ export class AlertCountsRepository {
     batch: {
       events: ReadonlyArray<{ issueId: string; projectId: string; bucket: Date; events: number }>;
       users: ReadonlyArray<{ issueId: string; projectId: string; bucket: Date; user: string }>;
-      /** Issues to read counts for, windows in seconds; empty: read nothing. */
+      /** Issues to read counts for, and the windows (in seconds) of their event and user conditions. */
       countIssues: readonly string[];
-      windows: readonly number[];
-      readEvents: boolean;
-      readUsers: boolean;
+      eventWindows: readonly number[];
+      userWindows: readonly number[];
       ageIssues: readonly string[];
+      /** Issues whose rules' action intervals to read (the quiet (rule, issue) pairs come back). */
+      ruleIssues: readonly string[];
       now: Date;
     },
-  ): Promise<{ eventsBefore: Map<string, number>; users: Map<string, number>; firstSeen: Map<string, number> }> {
+  ): Promise<{ eventsBefore: Map<string, number>; users: Map<string, number>; firstSeen: Map<string, number>; quiet: Set<string> }> {
     const e = batch.events;
     const u = batch.users;
     const rows = await sql.query<{ kind: string; issue_id: string; seconds: number | null; n: string | null; first_seen: Date | null }>(
@@ -38,41 +39,44 @@ export class AlertCountsRepository {
          ON CONFLICT DO NOTHING
          RETURNING 1),
        windows AS (SELECT * FROM unnest($10::integer[]) AS w (seconds)),
+       user_windows AS (SELECT * FROM unnest($11::integer[]) AS w (seconds)),
        counted AS (SELECT * FROM unnest($9::bigint[]) AS i (issue_id))
        SELECT 'events' AS kind, i.issue_id, w.seconds, sum(m.events)::text AS n, NULL::timestamptz AS first_seen
        FROM counted i CROSS JOIN windows w
-       JOIN alert_issue_minutes m ON m.issue_id = i.issue_id AND m.bucket > $13::timestamptz - make_interval(secs => w.seconds)
-       WHERE $11
+       JOIN alert_issue_minutes m ON m.issue_id = i.issue_id AND m.bucket > $12::timestamptz - make_interval(secs => w.seconds)
        GROUP BY i.issue_id, w.seconds
        UNION ALL
-       SELECT 'users', x.issue_id, x.seconds, count(DISTINCT x.user_tag)::text, NULL
+       SELECT 'users', x.issue_id, x.seconds, count(*)::text, NULL
        FROM (
-         SELECT i.issue_id, w.seconds, m.user_tag FROM counted i CROSS JOIN windows w
-         JOIN alert_issue_minute_users m ON m.issue_id = i.issue_id AND m.bucket > $13::timestamptz - make_interval(secs => w.seconds)
-         UNION ALL
-         SELECT b.issue_id, w.seconds, b.user_tag FROM unnest($5::bigint[], $7::text[]) AS b (issue_id, user_tag) CROSS JOIN windows w
+         SELECT i.issue_id, w.seconds, m.user_tag FROM counted i CROSS JOIN user_windows w
+         JOIN alert_issue_minute_users m ON m.issue_id = i.issue_id AND m.bucket > $12::timestamptz - make_interval(secs => w.seconds)
+         UNION
+         SELECT b.issue_id, w.seconds, b.user_tag FROM unnest($5::bigint[], $7::text[]) AS b (issue_id, user_tag) CROSS JOIN user_windows w
        ) x
-       WHERE $12
        GROUP BY x.issue_id, x.seconds
        UNION ALL
-       SELECT 'age', id, NULL, NULL, first_seen FROM issues WHERE id = ANY($14::bigint[])
+       SELECT 'age', id, NULL, NULL, first_seen FROM issues WHERE id = ANY($13::bigint[])
+       UNION ALL
+       SELECT 'quiet', issue_id, NULL, rule_id::text, NULL FROM issue_alert_rule_issues WHERE issue_id = ANY($14::bigint[]) AND quiet_until > $12
        UNION ALL
        SELECT 'done', NULL, NULL, ((SELECT count(*) FROM added_events) + (SELECT count(*) FROM added_users))::text, NULL`,
       [
         e.map((r) => r.issueId), e.map((r) => r.bucket), e.map((r) => r.projectId), e.map((r) => r.events),
         u.map((r) => r.issueId), u.map((r) => r.bucket), u.map((r) => r.user), u.map((r) => r.projectId),
-        batch.countIssues, batch.windows, batch.readEvents, batch.readUsers, batch.now, batch.ageIssues,
+        batch.countIssues, batch.eventWindows, batch.userWindows, batch.now, batch.ageIssues, batch.ruleIssues,
       ],
     );
     const eventsBefore = new Map<string, number>();
     const users = new Map<string, number>();
     const firstSeen = new Map<string, number>();
+    const quiet = new Set<string>();
     for (const row of rows) {
       if (row.kind === 'events') eventsBefore.set(`${row.issue_id}|${row.seconds}`, Number(row.n));
       else if (row.kind === 'users') users.set(`${row.issue_id}|${row.seconds}`, Number(row.n));
       else if (row.kind === 'age') firstSeen.set(String(row.issue_id), new Date(row.first_seen as Date).getTime());
+      else if (row.kind === 'quiet') quiet.add(`${row.n}|${row.issue_id}`);
     }
-    return { eventsBefore, users, firstSeen };
+    return { eventsBefore, users, firstSeen, quiet };
   }
 
   /** The value of each metric rule's aggregate over its projects and window ending at `now`; one statement per batch of rules. */

@@ -4,7 +4,7 @@ import { type ErrorEventProcessedData, IngestEventTypes } from '@faultline/inges
 import { IssueEventTypes, type IssueUnresolvedData } from '@faultline/issues';
 import { Metrics, type Transaction } from '@faultline/platform';
 import { Counter, Histogram } from 'prom-client';
-import { type EventFacts, FREQUENCY_INTERVALS, type IssueRule, rulePasses } from '../domain';
+import { type EventFacts, FREQUENCY_INTERVALS, type IssueRule, IssueRuleIds, rulePasses } from '../domain';
 import { AlertCountsRepository } from './alert-counts.repository';
 import { AlertDispatcher, type IssueRuleFire } from './alert-dispatcher';
 import { AlertRuleCache, type ProjectAlerting } from './alert-rule-cache';
@@ -94,15 +94,15 @@ export class IssueAlertEvaluator {
     }
 
     const withRules = relevant.filter((p) => alerting(p).rules.length > 0);
-    const windows = new Set<number>();
-    let readEvents = false;
-    let readUsers = false;
+    const eventWindows = new Set<number>();
+    const userWindows = new Set<number>();
     let readAge = false;
     for (const projectId of new Set(withRules.map((p) => p.data.projectId))) {
-      const { needs } = projects.get(projectId) as ProjectAlerting;
-      for (const interval of needs.intervals) windows.add(FREQUENCY_INTERVALS[interval]);
-      readEvents ||= needs.eventCounts;
-      readUsers ||= needs.userCounts;
+      const { rules, needs } = projects.get(projectId) as ProjectAlerting;
+      for (const condition of rules.flatMap((rule) => rule.conditions)) {
+        if (condition.id === IssueRuleIds.EventFrequency) eventWindows.add(FREQUENCY_INTERVALS[condition.interval]);
+        if (condition.id === IssueRuleIds.EventUniqueUserFrequency) userWindows.add(FREQUENCY_INTERVALS[condition.interval]);
+      }
       readAge ||= needs.issueAge;
     }
     const issueIds = [...new Set(withRules.map((p) => p.data.issueId))];
@@ -110,11 +110,11 @@ export class IssueAlertEvaluator {
     const read = await this.counts.recordAndRead(tx, {
       events: [...eventRows.values()],
       users: [...userRows.values()],
-      countIssues: readEvents || readUsers ? issueIds : [],
-      windows: [...windows],
-      readEvents,
-      readUsers,
+      countIssues: eventWindows.size + userWindows.size > 0 ? issueIds : [],
+      eventWindows: [...eventWindows],
+      userWindows: [...userWindows],
       ageIssues: readAge ? issueIds : [],
+      ruleIssues: issueIds,
       now,
     });
     if (withRules.length === 0) return true;
@@ -140,7 +140,8 @@ export class IssueAlertEvaluator {
       };
       for (const rule of alerting(p).rules) {
         const key = `${rule.id}|${issueId}`;
-        if (!candidates.has(key) && rulePasses(rule, facts)) candidates.set(key, { rule, p });
+        // A rule inside its action interval for the issue cannot fire: not even checked.
+        if (!candidates.has(key) && !read.quiet.has(key) && rulePasses(rule, facts)) candidates.set(key, { rule, p });
       }
     }
     if (candidates.size === 0) return true;

@@ -50,7 +50,7 @@ describe('MetricAlertWorker', () => {
     }
     await new AlertCountsRepository().recordAndRead(db.database, {
       events: [{ issueId: String(issue.id), projectId: String(project.id), bucket: minuteOf(clock.now()), events: 4 }],
-      users: [], countIssues: [], windows: [], readEvents: false, readUsers: false, ageIssues: [], now: clock.now(),
+      users: [], countIssues: [], eventWindows: [], userWindows: [], ageIssues: [], ruleIssues: [], now: clock.now(),
     });
   }, 60_000);
 
