@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { Database, type Sql } from '@faultline/platform';
-import { SERVICE_HOOK_TARGET } from './service-hooks.repository';
 
 export interface NewDelivery {
   readonly guid: string;
@@ -68,6 +67,30 @@ export interface AttemptRow {
   response_body: string | null;
 }
 
+/** One request of a target's request log: a delivery and its latest attempt. */
+export interface RequestLogRow {
+  guid: string;
+  event_type: string;
+  status: string;
+  /** The whole body: callers pick what they need from it and cut what they show. */
+  body: string;
+  created_at: Date;
+  attempted_at: Date | null;
+  status_code: number | null;
+  error: string | null;
+  response_body: string | null;
+}
+
+export interface RequestLogFilter {
+  readonly eventType?: string;
+  /** Only requests whose latest attempt failed (or that gave up). */
+  readonly errorsOnly?: boolean;
+  readonly start?: Date;
+  readonly end?: Date;
+  /** The newest this many per event type. */
+  readonly perEventType: number;
+}
+
 /** Bytes of the request body the delivery log shows. */
 const LOGGED_REQUEST_BYTES = 4096;
 
@@ -110,7 +133,7 @@ export class DeliveriesRepository {
          ORDER BY ranked.next_attempt_at LIMIT $1
        )
        UPDATE webhook_deliveries d SET next_attempt_at = now() + make_interval(secs => $5), attempts = d.attempts + 1
-       FROM chosen LEFT JOIN service_hooks h ON chosen.target_kind = '${SERVICE_HOOK_TARGET}' AND h.id = chosen.target_id
+       FROM chosen LEFT JOIN webhook_targets h ON h.target_kind = chosen.target_kind AND h.target_id = chosen.target_id
        WHERE d.id = chosen.id
        RETURNING d.id, d.guid, d.target_kind, d.target_id, d.event_type, d.body, d.attempts, d.created_at,
                  h.url AS target_url, h.secret AS target_secret, h.status AS target_status`,
@@ -195,6 +218,24 @@ export class DeliveriesRepository {
        FROM unnest($1::bigint[]) AS d (id)
        CROSS JOIN LATERAL (SELECT * FROM webhook_attempts WHERE delivery_id = d.id ORDER BY id DESC LIMIT $2) a`,
       [deliveryIds, perDelivery],
+    );
+  }
+
+  /** The requests sent to a target, newest first: attempted deliveries with their latest attempt. */
+  async requestLog(targetKind: string, targetId: string, filter: RequestLogFilter): Promise<RequestLogRow[]> {
+    return this.database.query<RequestLogRow>(
+      `SELECT guid, event_type, status, body, created_at, attempted_at, status_code, error, response_body FROM (
+         SELECT d.id, d.guid, d.event_type, d.status, d.body, d.created_at, a.attempted_at, a.status_code, a.error, a.response_body,
+                row_number() OVER (PARTITION BY d.event_type ORDER BY d.id DESC) AS rank
+         FROM webhook_deliveries d
+         JOIN LATERAL (SELECT * FROM webhook_attempts WHERE delivery_id = d.id ORDER BY id DESC LIMIT 1) a ON true
+         WHERE d.target_kind = $1 AND d.target_id = $2
+           AND ($3::text IS NULL OR d.event_type = $3)
+           AND ($4::timestamptz IS NULL OR a.attempted_at >= $4)
+           AND ($5::timestamptz IS NULL OR a.attempted_at <= $5)
+           AND (NOT $6 OR a.status_code IS NULL OR a.status_code NOT BETWEEN 200 AND 299)
+       ) logged WHERE rank <= $7 ORDER BY id DESC`,
+      [targetKind, targetId, filter.eventType ?? null, filter.start?.toISOString() ?? null, filter.end?.toISOString() ?? null, filter.errorsOnly === true, filter.perEventType],
     );
   }
 
