@@ -2,7 +2,10 @@ import { execFile } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { EventStore } from '@faultline/event-store';
 import { EventProcessor } from '@faultline/ingest';
+import { InstallationEventTypes, installationStream } from '@faultline/integrations';
+import { Database } from '@faultline/platform';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { type ReceivedWebhook, WebhookReceiver } from '../support/webhook-receiver';
 
@@ -229,6 +232,20 @@ describe('integration platform', () => {
     expect(deleted.body.data.installation).toMatchObject({ uuid: installationUuid, app: { slug: appSlug } });
     expect((await api.request('GET', '/api/0/projects/acme/web/', { token })).status).toBe(401);
     expect((await api.request('GET', '/api/0/organizations/acme/sentry-app-installations/')).body).toEqual([]);
+
+    // 13. The stream tells the whole story, and the table shows where it ended.
+    const database = api.app.get(Database);
+    const history = await api.app.get(EventStore).readStream(database, installationStream(installationUuid));
+    expect(history.map((event) => event.type)).toEqual([
+      InstallationEventTypes.InstallationCreated,
+      InstallationEventTypes.InstallationTokenIssued,
+      InstallationEventTypes.InstallationVerified,
+      InstallationEventTypes.InstallationTokenRefreshed,
+      InstallationEventTypes.InstallationDeleted,
+    ]);
+    const [row] = await database.query(`SELECT status, token_ids, version FROM sentry_app_installations WHERE uuid = $1`, [installationUuid]);
+    expect(row).toEqual({ status: 'deleted', token_ids: [], version: history.length });
+    expect(history[4].data).toMatchObject({ revokedTokenIds: [refreshed.body.id] });
   });
 
   it('publishes a public app once an instance administrator approves it', async () => {
