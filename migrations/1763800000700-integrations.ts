@@ -25,12 +25,14 @@ export class Integrations1763800000700 implements MigrationInterface {
         url text NOT NULL,
         secret text NOT NULL,
         status text NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'disabled')),
+        -- Extra request headers the receiver asked for ("Name: value"), sent with every request.
+        headers text[] NOT NULL DEFAULT '{}',
         PRIMARY KEY (target_kind, target_id)
       );
       CREATE VIEW webhook_targets AS
-        SELECT 'service_hook'::text AS target_kind, id AS target_id, url, secret, status FROM service_hooks
+        SELECT 'service_hook'::text AS target_kind, id AS target_id, url, secret, status, '{}'::text[] AS headers FROM service_hooks
         UNION ALL
-        SELECT target_kind, target_id, url, secret, status FROM webhook_app_targets;
+        SELECT target_kind, target_id, url, secret, status, headers FROM webhook_app_targets;
 
       CREATE TABLE sentry_apps (
         id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
@@ -48,13 +50,15 @@ export class Integrations1763800000700 implements MigrationInterface {
         is_alertable boolean NOT NULL DEFAULT false,
         schema jsonb NOT NULL DEFAULT '{}',
         allowed_origins text[] NOT NULL DEFAULT '{}',
+        webhook_headers text[] NOT NULL DEFAULT '{}',
         overview text,
         author text,
         client_id text NOT NULL UNIQUE,
         client_secret text NOT NULL,
         created_by bigint,
         date_created timestamptz NOT NULL DEFAULT now(),
-        date_updated timestamptz NOT NULL DEFAULT now()
+        date_updated timestamptz NOT NULL DEFAULT now(),
+        date_published timestamptz
       );
       CREATE INDEX sentry_apps_owner_idx ON sentry_apps (owner_organization_id, date_created DESC);
 

@@ -98,6 +98,7 @@ describe('integration platform', () => {
         verifyInstall: true,
         scopes: ['org:read', 'project:read', 'event:write'],
         events: ['issue', 'error', 'comment'],
+        webhookHeaders: ['X-Bridge-Tenant: acme'],
         schema: { elements: [{ type: 'issue-link', create: { uri: '/create', required_fields: [] }, link: { uri: '/link', required_fields: [] } }] },
       },
     });
@@ -121,6 +122,7 @@ describe('integration platform', () => {
     const installationCreated = await webhook('installation.created');
     expect(installationCreated.body.data.installation).toMatchObject({ uuid: installationUuid, status: 'pending', app: { slug: appSlug }, organization: { slug: 'acme' } });
     expect(installationCreated.body.actor).toMatchObject({ type: 'user' });
+    expect(installationCreated.request.headers['x-bridge-tenant']).toBe('acme');
     const code = installationCreated.body.data.installation.code as string;
     expect(code).toBe(installed.body.code);
 
@@ -294,6 +296,69 @@ describe('integration platform', () => {
     expect((await api.request('POST', `/api/0/sentry-apps/ticket-bridge/api-tokens/`)).status).toBe(403);
   });
 
+  it('calls an issue-link component: select options from the app, then a ticket created there and linked here', async () => {
+    const tracker = await api.request('POST', '/api/0/sentry-apps/', {
+      body: {
+        name: 'Tracker',
+        organization: 'acme',
+        webhookUrl: `${receiver.url}/tracker/hooks`,
+        verifyInstall: false,
+        scopes: ['event:read'],
+        schema: {
+          elements: [
+            {
+              type: 'issue-link',
+              create: { uri: '/tracker/create', required_fields: [{ type: 'select', name: 'board', label: 'Board', uri: '/tracker/boards' }] },
+              link: { uri: '/tracker/link', required_fields: [{ type: 'text', name: 'ticket', label: 'Ticket' }] },
+            },
+          ],
+        },
+      },
+    });
+    expect(tracker.status).toBe(201);
+    const secret = tracker.body.clientSecret as string;
+    const installed = await api.request('POST', '/api/0/organizations/acme/sentry-app-installations/', { body: { slug: 'tracker' } });
+    const uuid = installed.body.uuid as string;
+    const issue = (await api.request('GET', '/api/0/organizations/acme/issues/?query=')).body[0];
+
+    const json = (value: unknown) => (_n: number, _request: ReceivedWebhook, response: import('node:http').ServerResponse) => {
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+    };
+    // The fake app verifies every request's signature (over the empty body of a GET) before answering.
+    receiver.on('/tracker/boards', json([{ label: 'Operations', value: 'ops', default: true }, { label: 'Web', value: 'web' }]));
+    receiver.setSecret('/tracker/boards', secret, 'sentry-app-signature');
+    receiver.on('/tracker/create', json({ webUrl: 'https://tracker.example/OPS-1', project: 'OPS', identifier: 'OPS-1' }));
+    receiver.setSecret('/tracker/create', secret, 'sentry-app-signature');
+
+    const options = await api.request('GET', `/api/0/sentry-app-installations/${uuid}/external-requests/?uri=/tracker/boards&projectId=web&query=op`);
+    expect(options.status).toBe(200);
+    expect(options.body).toEqual({ choices: [['ops', 'Operations'], ['web', 'Web']], defaultValue: 'ops' });
+    const [optionsRequest] = receiver.to('/tracker/boards');
+    expect(optionsRequest.headers['request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(Object.fromEntries(new URL(optionsRequest.url, receiver.url).searchParams)).toEqual({ installationId: uuid, projectSlug: 'web', query: 'op' });
+    expect((await api.request('GET', `/api/0/sentry-app-installations/${uuid}/external-requests/?uri=/elsewhere`)).status).toBe(400);
+
+    const actionsPath = `/api/0/organizations/acme/issues/${issue.id}/sentry-app-installations/${uuid}/external-issue-actions/`;
+    const created = await api.request('POST', actionsPath, { body: { action: 'create', uri: '/tracker/create', board: 'ops', title: 'Checkout fails' } });
+    expect(created.status).toBe(200);
+    expect(created.body).toMatchObject({ issueId: String(issue.id), serviceType: 'tracker', displayName: 'OPS#OPS-1', webUrl: 'https://tracker.example/OPS-1' });
+    const [createRequest] = receiver.to('/tracker/create');
+    expect(JSON.parse(createRequest.rawBody)).toMatchObject({
+      fields: { board: 'ops', title: 'Checkout fails' },
+      issueId: Number(issue.id),
+      installationId: uuid,
+      project: { slug: 'web' },
+      actor: { type: 'user' },
+    });
+    expect((await api.request('GET', `/api/0/organizations/acme/issues/${issue.id}/external-issues/`)).body).toEqual(
+      expect.arrayContaining([expect.objectContaining({ serviceType: 'tracker', displayName: 'OPS#OPS-1' })]),
+    );
+    // An app that answers without a ticket links nothing.
+    receiver.on('/tracker/link', json({ nothing: true }));
+    expect((await api.request('POST', actionsPath, { body: { action: 'link', uri: '/tracker/link', ticket: 'OPS-9' } })).status).toBe(400);
+    expect((await api.request('POST', actionsPath, { body: { action: 'delete', uri: '/tracker/link' } })).status).toBe(400);
+  });
+
   it('answers bad input with 4xx and changes nothing', async () => {
     expect((await api.request('POST', '/api/0/sentry-apps/', { body: { name: 'X', organization: 'acme', webhookUrl: 'ftp://x', scopes: [] } })).status).toBe(400);
     expect(await api.request('POST', '/api/0/sentry-apps/', { body: { name: 'X', organization: 'acme', webhookUrl: 'https://x.example', events: ['deploy'], scopes: ['event:read'] } })).toMatchObject({
@@ -302,6 +367,7 @@ describe('integration platform', () => {
     });
     expect((await api.request('POST', '/api/0/sentry-apps/', { body: { name: 'X', organization: 'acme', webhookUrl: 'https://x.example', events: ['issue'], scopes: [] } })).status).toBe(400);
     expect((await api.request('POST', '/api/0/sentry-apps/', { body: { name: 'X', organization: 'nowhere', webhookUrl: 'https://x.example' } })).status).toBe(404);
+    expect((await api.request('POST', '/api/0/sentry-apps/', { body: { name: 'X', organization: 'acme', webhookUrl: 'https://x.example', webhookHeaders: ['Content-Type: text/plain'] } })).status).toBe(400);
     expect((await api.request('GET', '/api/0/sentry-apps/no-such-app/')).status).toBe(404);
     expect((await api.request('GET', '/api/0/sentry-app-installations/not-a-uuid/')).status).toBe(404);
     expect((await api.request('POST', '/api/0/sentry-app-installations/00000000-0000-4000-8000-000000000000/authorizations/', { token: null, body: { grant_type: 'authorization_code' } })).status).toBe(401);

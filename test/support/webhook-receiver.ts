@@ -3,6 +3,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 
 export interface ReceivedWebhook {
   readonly path: string;
+  /** The path with its query string. */
+  readonly url: string;
   readonly headers: IncomingMessage['headers'];
   readonly rawBody: string;
   readonly at: number;
@@ -61,7 +63,7 @@ export class WebhookReceiver {
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
         const path = (request.url ?? '/').split('?')[0];
-        const received = { path, headers: request.headers, rawBody: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+        const received = { path, url: request.url ?? '/', headers: request.headers, rawBody: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
         const attempt = this.to(path).length;
         this.received.push(received);
         const secret = this.secrets.get(path);

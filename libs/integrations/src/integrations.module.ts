@@ -3,6 +3,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { EventRecorder, EventStoreModule } from '@faultline/event-store';
 import { IdentityModule } from '@faultline/identity';
 import { WebhooksModule } from '@faultline/webhooks';
+import { ExternalIssueActionsController, ExternalRequestsController } from './api/components.controller';
 import { ExternalIssuesController, IssueExternalIssuesController } from './api/external-issues.controller';
 import { InstallationController, OrganizationInstallationsController } from './api/installations.controller';
 import { IntegrationsAccess } from './api/integrations-access';
@@ -19,6 +20,9 @@ import { UnlinkExternalIssueHandler } from './application/commands/unlink-extern
 import { UpdateSentryAppHandler } from './application/commands/update-sentry-app/update-sentry-app.handler';
 import { VerifyInstallationHandler } from './application/commands/verify-installation/verify-installation.handler';
 import { Installer } from './application/installer';
+import { FetchSelectOptionsHandler } from './application/queries/fetch-select-options/fetch-select-options.handler';
+import { RunExternalIssueActionHandler } from './application/commands/run-external-issue-action/run-external-issue-action.handler';
+import { ComponentRequester } from './infrastructure/component-requester';
 import { IssueExternalLinksHandler } from './application/queries/issue-external-links.handler';
 import { InstallationLookup } from './contracts/installation-lookup';
 import { AppWebhookOutbox } from './infrastructure/app-webhook-outbox';
@@ -36,6 +40,8 @@ import { SentryAppsRepository } from './infrastructure/sentry-apps.repository';
     InstallationController,
     ExternalIssuesController,
     IssueExternalIssuesController,
+    ExternalRequestsController,
+    ExternalIssueActionsController,
   ],
   providers: [
     SentryAppsRepository,
@@ -57,6 +63,9 @@ import { SentryAppsRepository } from './infrastructure/sentry-apps.repository';
     LinkExternalIssueHandler,
     UnlinkExternalIssueHandler,
     IssueExternalLinksHandler,
+    FetchSelectOptionsHandler,
+    RunExternalIssueActionHandler,
+    ComponentRequester,
   ],
   exports: [AppWebhookOutbox, InstallationLookup],
 })

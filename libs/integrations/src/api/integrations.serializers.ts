@@ -1,5 +1,6 @@
 import type { ExternalIssueRow } from '../infrastructure/external-issues.repository';
 import type { InstallationView } from '../infrastructure/installations.repository';
+import { webhookEventsOf } from '../domain';
 import type { SentryAppRow } from '../infrastructure/sentry-apps.repository';
 
 /** Sentry's SentryApp shape; the client secret only for the owning organization's managers. */
@@ -18,13 +19,21 @@ export function serializeSentryApp(app: SentryAppRow, options: { showSecret: boo
     redirectUrl: app.redirect_url,
     scopes: app.scopes,
     events: app.events,
+    webhookEvents: webhookEventsOf(app.events),
+    webhookHeaders: app.webhook_headers,
     schema: app.schema,
     allowedOrigins: app.allowed_origins,
+    avatars: [],
+    featureData: [],
+    metadata: '',
+    isDisabled: false,
+    popularity: null,
     owner: { id: Number(app.owner_organization_id), slug: app.owner_slug },
     clientId: app.client_id,
     clientSecret: options.showSecret ? app.client_secret : null,
     dateCreated: app.date_created.toISOString(),
     dateUpdated: app.date_updated.toISOString(),
+    ...(app.date_published ? { datePublished: app.date_published.toISOString() } : {}),
   };
 }
 

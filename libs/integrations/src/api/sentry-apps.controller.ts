@@ -51,6 +51,7 @@ export class SentryAppsController {
         isAlertable: body.isAlertable ?? false,
         schema: body.schema,
         allowedOrigins: body.allowedOrigins ?? [],
+        webhookHeaders: body.webhookHeaders ?? [],
         overview: body.overview ?? null,
         author: body.author ?? null,
       }),
@@ -91,7 +92,7 @@ export class SentryAppsController {
   @HttpCode(204)
   @RequireScopes()
   async remove(@CurrentPrincipal() principal: Principal, @Param('slug') slug: string): Promise<void> {
-    const app = await this.owned(principal, slug, 'org:admin', 'org:write');
+    const app = await this.owned(principal, slug, 'org:admin');
     await this.commands.execute(new DeleteSentryAppCommand(app.slug, principal.userId ?? null));
   }
 
@@ -167,7 +168,7 @@ export class SentryAppsController {
 
   /** An app the caller may see: published, or of an organization the caller reaches. */
   private async visible(principal: Principal, slug: string): Promise<{ app: SentryAppRow; owner: OrganizationAccess | null }> {
-    const app = await this.apps.findBySlug(this.database, slug);
+    const app = await this.apps.findByIdOrSlug(this.database, slug);
     if (!app) throw new NotFoundException();
     const owner = await this.access.organization(principal, String(app.owner_organization_id));
     if (!owner && app.status !== 'published') throw new NotFoundException();
@@ -176,7 +177,7 @@ export class SentryAppsController {
 
   /** An app of an organization the caller reaches with one of `scopes`. */
   private async owned(principal: Principal, slug: string, ...scopes: Parameters<IntegrationsAccess['require']>[2][]): Promise<SentryAppRow> {
-    const app = await this.apps.findBySlug(this.database, slug);
+    const app = await this.apps.findByIdOrSlug(this.database, slug);
     if (!app) throw new NotFoundException();
     await this.access.require(principal, String(app.owner_organization_id), ...scopes);
     return app;

@@ -69,6 +69,14 @@ export class CreateSentryAppDto {
   @IsString({ each: true })
   allowedOrigins?: string[];
 
+  @ApiPropertyOptional({ type: [String], description: 'Headers sent with every webhook request, each "Name: value"' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @IsString({ each: true })
+  @MaxLength(1024, { each: true })
+  webhookHeaders?: string[];
+
   @ApiPropertyOptional({ maxLength: 4096 })
   @IsOptional()
   @ValidateIf((_, value) => value !== null)
@@ -141,6 +149,14 @@ export class UpdateSentryAppDto {
   @IsString({ each: true })
   allowedOrigins?: string[];
 
+  @ApiPropertyOptional({ type: [String], description: 'Headers sent with every webhook request, each "Name: value"' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @IsString({ each: true })
+  @MaxLength(1024, { each: true })
+  webhookHeaders?: string[];
+
   @ApiPropertyOptional()
   @IsOptional()
   @ValidateIf((_, value) => value !== null)
@@ -154,6 +170,11 @@ export class UpdateSentryAppDto {
   @IsString()
   @MaxLength(256)
   author?: string | null;
+
+  @ApiPropertyOptional({ description: 'Cannot change once created' })
+  @IsOptional()
+  @IsBoolean()
+  isInternal?: boolean;
 
   @ApiPropertyOptional({ enum: ['published'], description: 'Approves a publication request (instance administrators)' })
   @IsOptional()

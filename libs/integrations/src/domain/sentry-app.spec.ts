@@ -1,4 +1,17 @@
-import { checkEventsAllowed, mayInstall, subscribesTo, validateEvents, validateSchema, validateScopes } from './sentry-app';
+import {
+  checkEventsAllowed,
+  componentUrl,
+  declaredUris,
+  linkedTicket,
+  mayInstall,
+  selectOptions,
+  subscribesTo,
+  validateEvents,
+  validateSchema,
+  validateScopes,
+  validateWebhookHeaders,
+  webhookEventsOf,
+} from './sentry-app';
 import { appWebhookBody, SENTRY_ACTOR, webhookActorOf } from './app-webhook';
 
 describe('service apps', () => {
@@ -43,5 +56,45 @@ describe('service apps', () => {
     expect(Object.keys(JSON.parse(body))).toEqual(['action', 'installation', 'data', 'actor']);
     expect(webhookActorOf({ type: 'system', id: 'system', name: 'Faultline' })).toEqual(SENTRY_ACTOR);
     expect(webhookActorOf({ type: 'user', id: '3', name: 'Jane' })).toEqual({ type: 'user', id: '3', name: 'Jane' });
+  });
+});
+
+describe('UI components and custom headers', () => {
+  const schema = {
+    elements: [
+      { type: 'issue-link', create: { uri: '/create', required_fields: [{ type: 'select', name: 'board', uri: '/boards' }] }, link: { uri: '/link' } },
+      { type: 'alert-rule-action', settings: { uri: '/alert' } },
+    ],
+  };
+
+  it('knows every URI the schema declares, and resolves them on the webhook URL origin only', () => {
+    expect([...declaredUris(schema)].sort()).toEqual(['/alert', '/boards', '/create', '/link']);
+    expect(componentUrl('https://app.example:8443/hooks/in', '/boards')).toBe('https://app.example:8443/boards');
+    expect(() => componentUrl('https://app.example/hooks', 'https://evil.example/x')).toThrow(/path/);
+    expect(() => componentUrl('https://app.example/hooks', '//evil.example/x')).toThrow(/path/);
+  });
+
+  it("turns the app's options into Sentry's choices, with the default the app marks", () => {
+    expect(selectOptions([{ label: 'A', value: 'a' }, { label: 'B', value: 'b', default: true }])).toEqual({ choices: [['a', 'A'], ['b', 'B']], defaultValue: 'b' });
+    expect(selectOptions([])).toEqual({ choices: [] });
+    expect(() => selectOptions({ a: 1 })).toThrow(/not a list/);
+    expect(() => selectOptions([{ label: 'A' }])).toThrow(/label and value/);
+  });
+
+  it('accepts a linked ticket only with an http(s) webUrl, a project and an identifier', () => {
+    expect(linkedTicket({ webUrl: 'https://t.example/1', project: 'OPS', identifier: '1', extra: true })).toEqual({ webUrl: 'https://t.example/1', project: 'OPS', identifier: '1' });
+    expect(() => linkedTicket({ webUrl: 'javascript:alert(1)', project: 'OPS', identifier: '1' })).toThrow(/webUrl/);
+    expect(() => linkedTicket(null)).toThrow(/webUrl/);
+  });
+
+  it('accepts custom "Name: value" headers that do not replace the signed ones', () => {
+    expect(validateWebhookHeaders(['X-Tenant:  acme '])).toEqual(['X-Tenant: acme']);
+    expect(() => validateWebhookHeaders(['no colon'])).toThrow(/Name: value/);
+    expect(() => validateWebhookHeaders(['Sentry-Hook-Signature: x'])).toThrow(/cannot be overridden/);
+    expect(() => validateWebhookHeaders(['content-type: text/plain'])).toThrow(/cannot be overridden/);
+  });
+
+  it('lists the webhook events a subscription stands for', () => {
+    expect(webhookEventsOf(['comment', 'error'])).toEqual(['comment.created', 'comment.deleted', 'comment.updated', 'error.created']);
   });
 });

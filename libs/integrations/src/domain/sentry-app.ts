@@ -57,6 +57,34 @@ export function validateSchema(schema: unknown): { elements: SchemaElement[] } {
   return { ...(schema as object), elements: elements as SchemaElement[] };
 }
 
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** Headers the delivery engine sets itself, which custom headers may not replace. */
+const RESERVED_HEADERS = /^(content-type|content-length|host|connection|transfer-encoding|user-agent|request-id|.+-hook-(resource|timestamp|signature))$/i;
+
+/** `webhookHeaders`: "Name: value" entries sent with every webhook request. */
+export function validateWebhookHeaders(entries: readonly string[]): string[] {
+  return entries.map((entry) => {
+    const separator = entry.indexOf(':');
+    const name = separator > 0 ? entry.slice(0, separator).trim() : '';
+    const value = separator > 0 ? entry.slice(separator + 1).trim() : '';
+    const problem = !HEADER_NAME.test(name) || /[\r\n]/.test(value)
+      ? `"${entry}" is not a "Name: value" header`
+      : RESERVED_HEADERS.test(name) ? `${name} is set by the service and cannot be overridden` : null;
+    if (problem) throw DomainError.invalid(`webhookHeaders: ${problem}`, { errors: { webhookHeaders: [problem] } });
+    return `${name}: ${value}`;
+  });
+}
+
+/** The webhook events a resource subscription stands for, as Sentry lists them (`webhookEvents`). */
+export function webhookEventsOf(events: readonly string[]): string[] {
+  const actions: Record<string, string[]> = {
+    issue: ['issue.assigned', 'issue.created', 'issue.ignored', 'issue.resolved', 'issue.unresolved'],
+    error: ['error.created'],
+    comment: ['comment.created', 'comment.deleted', 'comment.updated'],
+  };
+  return events.flatMap((event) => actions[event] ?? []).sort();
+}
+
 function invalidSchema(message: string): DomainError {
   return DomainError.invalid(message, { errors: { schema: [message] } });
 }
@@ -72,4 +100,61 @@ export function subscribesTo(app: { events: readonly string[]; isAlertable: bool
   if (resource === 'installation') return true;
   if (resource === 'event_alert' || resource === 'metric_alert') return app.isAlertable;
   return app.events.includes(resource);
+}
+
+/** Every `uri` the app's UI components declare: the only paths the service calls on the app's behalf. */
+export function declaredUris(schema: unknown): Set<string> {
+  const uris = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(visit);
+    else if (value && typeof value === 'object') {
+      for (const [key, inner] of Object.entries(value)) {
+        if (key === 'uri' && typeof inner === 'string') uris.add(inner);
+        else visit(inner);
+      }
+    }
+  };
+  visit(schema);
+  return uris;
+}
+
+/** The component types an app's schema declares. */
+export function componentTypes(schema: { elements?: ReadonlyArray<{ type: string }> }): Set<string> {
+  return new Set((schema.elements ?? []).map((element) => element.type));
+}
+
+/** A component URI resolved against the app's webhook URL origin, as Sentry resolves it. */
+export function componentUrl(webhookUrl: string, uri: string): string {
+  if (!uri.startsWith('/') || uri.startsWith('//')) throw DomainError.invalid('uri must be a path on the app (starting with /)');
+  return `${new URL(webhookUrl).origin}${uri}`;
+}
+
+/**
+ * A select field's options as the app answers them (`[{label, value, default?}]`), in the shape
+ * Sentry's forms take: `{choices: [[value, label], ...], defaultValue?}`.
+ */
+export function selectOptions(answer: unknown): { choices: Array<[unknown, unknown]>; defaultValue?: unknown } {
+  if (!Array.isArray(answer)) throw DomainError.invalid('The app answered options that are not a list.');
+  const choices: Array<[unknown, unknown]> = [];
+  let defaultValue: unknown;
+  for (const option of answer) {
+    if (!option || typeof option !== 'object' || !('value' in option) || !('label' in option)) throw DomainError.invalid('The app answered an option without label and value.');
+    const { label, value } = option as { label: unknown; value: unknown; default?: unknown };
+    choices.push([value, label]);
+    if ((option as { default?: unknown }).default === true) defaultValue = value;
+  }
+  return defaultValue === undefined ? { choices } : { choices, defaultValue };
+}
+
+/** The ticket an app answers after creating or linking it: `{webUrl, project, identifier}`. */
+export function linkedTicket(answer: unknown): { webUrl: string; project: string; identifier: string } {
+  const ticket = answer as Record<string, unknown> | null;
+  const text = (key: string) => (ticket && typeof ticket[key] === 'string' && (ticket[key] as string).length > 0 && (ticket[key] as string).length <= 2048 ? (ticket[key] as string) : null);
+  const webUrl = text('webUrl');
+  const project = text('project');
+  const identifier = text('identifier');
+  if (!webUrl || !/^https?:\/\//i.test(webUrl) || !project || !identifier) {
+    throw DomainError.invalid('The app did not answer the issue it linked: expected {webUrl, project, identifier}.');
+  }
+  return { webUrl, project, identifier };
 }

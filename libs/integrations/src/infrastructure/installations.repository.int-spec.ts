@@ -3,7 +3,7 @@ import { ConcurrencyError, newUuid, sha256Hex } from '@faultline/kernel';
 import { openTestDatabase, type TestDatabase } from '../../../../test/support/test-database';
 import { Installation, installationStream } from '../domain';
 import { ExternalIssuesRepository } from './external-issues.repository';
-import { InstallationsRepository, stateOfRow } from './installations.repository';
+import { type InstallationRow, InstallationsRepository, stateOfRow } from './installations.repository';
 import { type SentryAppRow, SentryAppsRepository } from './sentry-apps.repository';
 
 const at = (minutes: number) => new Date(Date.parse('2026-11-22T12:00:00.000Z') + minutes * 60_000).toISOString();
@@ -27,7 +27,7 @@ describe('installation and app repositories', () => {
     app = await apps.insert(db.database, {
       uuid: newUuid(), slug: 'bridge', name: 'Bridge', ownerOrganizationId: organizationId, isInternal: false, webhookUrl: 'https://bridge.example/hooks',
       redirectUrl: null, verifyInstall: true, scopes: ['event:read'], events: ['issue'], isAlertable: false, schema: { elements: [] }, allowedOrigins: [],
-      overview: null, author: null, clientId: 'client-1', clientSecret: 'secret-1', createdBy: null,
+      webhookHeaders: [], overview: null, author: null, clientId: 'client-1', clientSecret: 'secret-1', createdBy: null,
     });
   }, 60_000);
 
@@ -37,7 +37,7 @@ describe('installation and app repositories', () => {
 
   /** The table's row and a replay of the stream agree, field for field. */
   async function expectReplayMatchesTable(uuid: string): Promise<void> {
-    const [row] = await db.database.query(`SELECT * FROM sentry_app_installations WHERE uuid = $1`, [uuid]);
+    const [row] = await db.database.query<InstallationRow>(`SELECT * FROM sentry_app_installations WHERE uuid = $1`, [uuid]);
     const history = await store.readStream(db.database, installationStream(uuid));
     const replayed = Installation.fromHistory(history as never);
     expect(stateOfRow(row)).toEqual(replayed.snapshot);

@@ -25,6 +25,8 @@ export interface ClaimedDelivery {
   target_url: string | null;
   target_secret: string | null;
   target_status: string | null;
+  /** Extra "Name: value" headers the target asked for. */
+  target_headers: string[] | null;
 }
 
 export interface AttemptResult {
@@ -136,7 +138,7 @@ export class DeliveriesRepository {
        FROM chosen LEFT JOIN webhook_targets h ON h.target_kind = chosen.target_kind AND h.target_id = chosen.target_id
        WHERE d.id = chosen.id
        RETURNING d.id, d.guid, d.target_kind, d.target_id, d.event_type, d.body, d.attempts, d.created_at,
-                 h.url AS target_url, h.secret AS target_secret, h.status AS target_status`,
+                 h.url AS target_url, h.secret AS target_secret, h.status AS target_status, h.headers AS target_headers`,
       [limit, heldTargets, heldCounts, perTargetLimit, leaseSeconds],
     );
   }

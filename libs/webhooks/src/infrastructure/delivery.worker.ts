@@ -31,6 +31,7 @@ interface Target {
   url: string;
   secret: string;
   status: string;
+  headers: readonly string[];
 }
 
 /**
@@ -168,7 +169,7 @@ export class DeliveryWorker implements BackgroundWorker {
   private send(delivery: ClaimedDelivery): void {
     const target = delivery.target_url === null
       ? undefined
-      : { kind: delivery.target_kind, id: delivery.target_id, url: delivery.target_url, secret: delivery.target_secret as string, status: delivery.target_status as string };
+      : { kind: delivery.target_kind, id: delivery.target_id, url: delivery.target_url, secret: delivery.target_secret as string, status: delivery.target_status as string, headers: delivery.target_headers ?? [] };
     this.inFlight++;
     this.inFlightByTarget.set(delivery.target_id, (this.inFlightByTarget.get(delivery.target_id) ?? 0) + 1);
     void this.attempt(delivery, target).finally(() => {
@@ -255,6 +256,7 @@ export class DeliveryWorker implements BackgroundWorker {
   private appHeaders(delivery: ClaimedDelivery, target: Target, at: Date): Record<string, string> {
     const brand = this.config.webhooks.headerBrand;
     return {
+      ...customHeaders(target.headers),
       'Content-Type': 'application/json',
       'User-Agent': 'Faultline-Webhooks/1.0',
       'Request-ID': delivery.guid,
@@ -325,6 +327,16 @@ export class DeliveryWorker implements BackgroundWorker {
     const before = new Date(Date.now() - this.config.webhooks.attemptRetentionDays * 86_400_000);
     while ((await this.deliveries.prune(before, PRUNE_BATCH)) >= PRUNE_BATCH && this.loop.running);
   }
+}
+
+/** "Name: value" entries as headers; malformed entries are skipped (they were validated when saved). */
+function customHeaders(entries: readonly string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const entry of entries) {
+    const separator = entry.indexOf(':');
+    if (separator > 0) headers[entry.slice(0, separator).trim()] = entry.slice(separator + 1).trim();
+  }
+  return headers;
 }
 
 function decrement(counts: Map<string, number>, key: string): void {

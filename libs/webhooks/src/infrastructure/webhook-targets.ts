@@ -12,6 +12,8 @@ export interface WebhookTarget {
   readonly url: string;
   /** HMAC key of the signature header. */
   readonly secret: string;
+  /** Extra headers for every request, each "Name: value" (they never replace the engine's own). */
+  readonly headers?: readonly string[];
 }
 
 export type QueuedDelivery = Omit<NewDelivery, 'targetKind'> & { readonly targetKind: typeof SENTRY_APP_TARGET };
@@ -31,9 +33,9 @@ export class WebhookTargets {
 
   async register(sql: Sql, target: WebhookTarget): Promise<void> {
     await sql.execute(
-      `INSERT INTO webhook_app_targets (target_kind, target_id, url, secret, status) VALUES ($1, $2, $3, $4, 'active')
-       ON CONFLICT (target_kind, target_id) DO UPDATE SET url = EXCLUDED.url, secret = EXCLUDED.secret, status = 'active'`,
-      [target.kind, target.id, target.url, target.secret],
+      `INSERT INTO webhook_app_targets (target_kind, target_id, url, secret, status, headers) VALUES ($1, $2, $3, $4, 'active', $5::text[])
+       ON CONFLICT (target_kind, target_id) DO UPDATE SET url = EXCLUDED.url, secret = EXCLUDED.secret, status = 'active', headers = EXCLUDED.headers`,
+      [target.kind, target.id, target.url, target.secret, [...(target.headers ?? [])]],
     );
   }
 

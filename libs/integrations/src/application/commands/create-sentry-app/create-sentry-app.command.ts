@@ -9,6 +9,7 @@ export interface SentryAppFields {
   readonly isAlertable: boolean;
   readonly schema: unknown;
   readonly allowedOrigins: readonly string[];
+  readonly webhookHeaders: readonly string[];
   readonly overview: string | null;
   readonly author: string | null;
 }

@@ -4,7 +4,16 @@ import { CLOCK, type Clock, DomainError, newUuid, randomHex, slugify } from '@fa
 import { EventRecorder } from '@faultline/event-store';
 import { Database } from '@faultline/platform';
 import { SENTRY_APP_TARGET, WebhookTargets } from '@faultline/webhooks';
-import { checkEventsAllowed, SENTRY_APP_STREAM_TYPE, sentryAppCreated, sentryAppStream, validateEvents, validateSchema, validateScopes } from '../../../domain';
+import {
+  checkEventsAllowed,
+  SENTRY_APP_STREAM_TYPE,
+  sentryAppCreated,
+  sentryAppStream,
+  validateEvents,
+  validateSchema,
+  validateScopes,
+  validateWebhookHeaders,
+} from '../../../domain';
 import { type SentryAppRow, SentryAppsRepository } from '../../../infrastructure/sentry-apps.repository';
 import { actorFor } from '../../actors';
 import { Installer } from '../../installer';
@@ -26,6 +35,7 @@ export class CreateSentryAppHandler implements ICommandHandler<CreateSentryAppCo
     const events = validateEvents(fields.events);
     checkEventsAllowed(events, new Set(scopes));
     const schema = validateSchema(fields.schema);
+    const webhookHeaders = validateWebhookHeaders(fields.webhookHeaders);
     if (events.length > 0 && !fields.webhookUrl) throw DomainError.invalid('webhookUrl is required when subscribing to events', { errors: { webhookUrl: ['webhookUrl is required when subscribing to events'] } });
     if (!fields.isInternal && !fields.webhookUrl) throw DomainError.invalid('webhookUrl is required for a public integration', { errors: { webhookUrl: ['webhookUrl is required for a public integration'] } });
     return this.database.transaction(async (tx) => {
@@ -46,6 +56,7 @@ export class CreateSentryAppHandler implements ICommandHandler<CreateSentryAppCo
         isAlertable: fields.isAlertable,
         schema,
         allowedOrigins: [...fields.allowedOrigins],
+        webhookHeaders,
         overview: fields.overview,
         author: fields.author,
         clientId: randomHex(32),
@@ -55,7 +66,9 @@ export class CreateSentryAppHandler implements ICommandHandler<CreateSentryAppCo
       await this.recorder.record(tx, sentryAppStream(app.uuid), SENTRY_APP_STREAM_TYPE, [
         sentryAppCreated({ appUuid: app.uuid, slug, organizationId: organization.id, isInternal: app.is_internal, scopes, events, userId }),
       ]);
-      if (app.webhook_url) await this.targets.register(tx, { kind: SENTRY_APP_TARGET, id: app.uuid, url: app.webhook_url, secret: app.client_secret });
+      if (app.webhook_url) {
+        await this.targets.register(tx, { kind: SENTRY_APP_TARGET, id: app.uuid, url: app.webhook_url, secret: app.client_secret, headers: app.webhook_headers });
+      }
       if (app.is_internal) await this.installer.install(tx, app, organization, await actorFor(tx, userId), this.clock.now().toISOString());
       return app;
     });

@@ -9,6 +9,6 @@ export class UpdateSentryAppCommand {
     readonly slug: string,
     readonly userId: string | null,
     readonly isInstanceAdmin: boolean,
-    readonly changes: Partial<Omit<SentryAppFields, 'isInternal'>> & { readonly status?: string; readonly rotateSecret?: boolean },
+    readonly changes: Partial<SentryAppFields> & { readonly status?: string; readonly rotateSecret?: boolean },
   ) {}
 }

@@ -12,6 +12,7 @@ import {
   validateEvents,
   validateSchema,
   validateScopes,
+  validateWebhookHeaders,
 } from '../../../domain';
 import { type SentryAppChanges, type SentryAppRow, SentryAppsRepository } from '../../../infrastructure/sentry-apps.repository';
 import { UpdateSentryAppCommand } from './update-sentry-app.command';
@@ -29,6 +30,7 @@ export class UpdateSentryAppHandler implements ICommandHandler<UpdateSentryAppCo
     return this.database.transaction(async (tx) => {
       const app = await this.apps.findBySlug(tx, slug, true);
       if (!app) throw DomainError.notFound();
+      if (changes.isInternal !== undefined && changes.isInternal !== app.is_internal) throw DomainError.invalid('isInternal cannot be changed once the integration exists.');
       const update: SentryAppChanges = {
         name: changes.name,
         webhookUrl: changes.webhookUrl,
@@ -39,6 +41,7 @@ export class UpdateSentryAppHandler implements ICommandHandler<UpdateSentryAppCo
         isAlertable: changes.isAlertable,
         schema: changes.schema !== undefined ? validateSchema(changes.schema) : undefined,
         allowedOrigins: changes.allowedOrigins ? [...changes.allowedOrigins] : undefined,
+        webhookHeaders: changes.webhookHeaders ? validateWebhookHeaders(changes.webhookHeaders) : undefined,
         overview: changes.overview,
         author: changes.author,
         clientSecret: changes.rotateSecret ? randomHex(32) : undefined,
@@ -61,7 +64,9 @@ export class UpdateSentryAppHandler implements ICommandHandler<UpdateSentryAppCo
         ...(published ? [sentryAppPublished({ appUuid: app.uuid, userId })] : []),
       ]);
       const updated = (await this.apps.findById(tx, String(app.id))) as SentryAppRow;
-      if (updated.webhook_url) await this.targets.register(tx, { kind: SENTRY_APP_TARGET, id: updated.uuid, url: updated.webhook_url, secret: updated.client_secret });
+      if (updated.webhook_url) {
+        await this.targets.register(tx, { kind: SENTRY_APP_TARGET, id: updated.uuid, url: updated.webhook_url, secret: updated.client_secret, headers: updated.webhook_headers });
+      }
       else await this.targets.remove(tx, SENTRY_APP_TARGET, updated.uuid, 'the app has no webhook URL any more');
       return updated;
     });
