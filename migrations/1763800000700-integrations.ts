@@ -29,6 +29,8 @@ export class Integrations1763800000700 implements MigrationInterface {
         headers text[] NOT NULL DEFAULT '{}',
         PRIMARY KEY (target_kind, target_id)
       );
+      -- A receiver's request log, newest first per event type.
+      CREATE INDEX webhook_deliveries_target_event_idx ON webhook_deliveries (target_kind, target_id, event_type, id DESC);
       CREATE VIEW webhook_targets AS
         SELECT 'service_hook'::text AS target_kind, id AS target_id, url, secret, status, '{}'::text[] AS headers FROM service_hooks
         UNION ALL

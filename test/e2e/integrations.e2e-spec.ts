@@ -359,6 +359,44 @@ describe('integration platform', () => {
     expect((await api.request('POST', actionsPath, { body: { action: 'delete', uri: '/tracker/link' } })).status).toBe(400);
   });
 
+  it("retries an app's 5xx, not its 4xx, and logs every request", async () => {
+    const flaky = await api.request('POST', '/api/0/sentry-apps/', {
+      body: { name: 'Flaky', organization: 'acme', webhookUrl: `${receiver.url}/flaky`, verifyInstall: false, scopes: ['event:read'], events: ['comment'] },
+    });
+    receiver.setSecret('/flaky', flaky.body.clientSecret, APP_SIGNATURE);
+    receiver.on('/flaky', (n, request, response) => {
+      const resource = request.headers['sentry-hook-resource'];
+      if (resource === 'installation' && n === 0) response.writeHead(500).end('try later');
+      else if (resource === 'comment') response.writeHead(400).end('unknown comment');
+      else response.writeHead(200).end('ok');
+    });
+    await api.request('POST', '/api/0/organizations/acme/sentry-app-installations/', { body: { slug: 'flaky' } });
+    await receiver.waitFor('/flaky', 2);
+    const issue = (await api.request('GET', '/api/0/organizations/acme/issues/?query=')).body[0];
+    await api.request('POST', `/api/0/organizations/acme/issues/${issue.id}/comments/`, { body: { text: 'for flaky' } });
+    await receiver.waitFor('/flaky', 3);
+
+    const logPath = '/api/0/sentry-apps/flaky/requests/';
+    let log: Array<Record<string, any>> = [];
+    for (const deadline = Date.now() + 10_000; log.length < 3; await new Promise((resolve) => setTimeout(resolve, 25))) {
+      if (Date.now() > deadline) throw new Error(`request log: ${JSON.stringify(log)}`);
+      log = (await api.request('GET', logPath)).body;
+    }
+    const byType = (type: string) => log.filter((entry) => entry.eventType === type);
+    expect(byType('installation.created').map((entry) => entry.responseCode)).toEqual([200, 500]);
+    expect(byType('installation.created')[1]).toMatchObject({ responseBody: 'try later', requestBody: expect.stringContaining('"action":"created"') });
+    expect(byType('installation.created')[0]).not.toHaveProperty('requestBody');
+    expect(byType('comment.created')).toEqual([
+      expect.objectContaining({ responseCode: 400, responseBody: 'unknown comment', sentryAppSlug: 'flaky', organization: { name: expect.any(String), slug: 'acme' } }),
+    ]);
+    expect((await api.request('GET', `${logPath}?errorsOnly=true`)).body.map((entry: { responseCode: number }) => entry.responseCode).sort()).toEqual([400, 500]);
+    expect((await api.request('GET', `${logPath}?eventType=comment.created`)).body).toHaveLength(1);
+    expect((await api.request('GET', `${logPath}?eventType=nonsense`)).status).toBe(400);
+    // Settled without a retry: a retried delivery would still be pending.
+    const [comment] = await api.app.get(Database).query(`SELECT status, attempts FROM webhook_deliveries WHERE event_type = 'comment.created' AND body LIKE '%for flaky%'`);
+    expect(comment).toEqual({ status: 'failed', attempts: 1 });
+  });
+
   it('answers bad input with 4xx and changes nothing', async () => {
     expect((await api.request('POST', '/api/0/sentry-apps/', { body: { name: 'X', organization: 'acme', webhookUrl: 'ftp://x', scopes: [] } })).status).toBe(400);
     expect(await api.request('POST', '/api/0/sentry-apps/', { body: { name: 'X', organization: 'acme', webhookUrl: 'https://x.example', events: ['deploy'], scopes: ['event:read'] } })).toMatchObject({

@@ -8,7 +8,7 @@ import { DeleteSentryAppCommand } from '../application/commands/delete-sentry-ap
 import { MintInternalTokenCommand, type MintedToken } from '../application/commands/mint-internal-token/mint-internal-token.command';
 import { RequestPublicationCommand } from '../application/commands/request-publication/request-publication.command';
 import { UpdateSentryAppCommand } from '../application/commands/update-sentry-app/update-sentry-app.command';
-import type { SentryAppStatus } from '../domain';
+import { APP_WEBHOOK_EVENT_TYPES, type SentryAppStatus } from '../domain';
 import { InstallationsRepository } from '../infrastructure/installations.repository';
 import { type SentryAppRow, SentryAppsRepository } from '../infrastructure/sentry-apps.repository';
 import { IntegrationsAccess } from './integrations-access';
@@ -123,7 +123,7 @@ export class SentryAppsController {
     return this.commands.execute<MintInternalTokenCommand, MintedToken>(new MintInternalTokenCommand(app.slug));
   }
 
-  /** The requests sent to the app's webhook URL, newest first (the last 100 per event type). */
+  /** The requests sent to the app's webhook URL (each attempt is one), newest first: the last 100 per event type. */
   @Get(':slug/requests')
   @RequireScopes()
   @ApiQuery({ name: 'eventType', required: false })
@@ -140,8 +140,9 @@ export class SentryAppsController {
   ) {
     const app = await this.owned(principal, slug, 'org:read');
     if (errorsOnly !== undefined && !['true', 'false', '1', '0'].includes(errorsOnly)) throw new BadRequestException({ detail: 'errorsOnly must be true or false' });
+    if (eventType && !(APP_WEBHOOK_EVENT_TYPES as readonly string[]).includes(eventType)) throw new BadRequestException({ detail: `Invalid eventType: ${eventType}` });
     const rows = await this.targets.requestLog(SENTRY_APP_TARGET, app.uuid, {
-      eventType: eventType || undefined,
+      eventTypes: eventType ? [eventType] : APP_WEBHOOK_EVENT_TYPES,
       errorsOnly: errorsOnly === 'true' || errorsOnly === '1',
       start: parseTime(start, 'start'),
       end: parseTime(end, 'end'),

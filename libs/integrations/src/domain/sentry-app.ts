@@ -75,6 +75,16 @@ export function validateWebhookHeaders(entries: readonly string[]): string[] {
   });
 }
 
+/** Every webhook event type an app can receive. */
+export const APP_WEBHOOK_EVENT_TYPES = [
+  'installation.created', 'installation.deleted',
+  'issue.created', 'issue.resolved', 'issue.ignored', 'issue.assigned', 'issue.unresolved',
+  'error.created',
+  'comment.created', 'comment.updated', 'comment.deleted',
+  'event_alert.triggered',
+  'metric_alert.critical', 'metric_alert.warning', 'metric_alert.resolved', 'metric_alert.open',
+] as const;
+
 /** The webhook events a resource subscription stands for, as Sentry lists them (`webhookEvents`). */
 export function webhookEventsOf(events: readonly string[]): string[] {
   const actions: Record<string, string[]> = {

@@ -69,7 +69,7 @@ export interface AttemptRow {
   response_body: string | null;
 }
 
-/** One request of a target's request log: a delivery and its latest attempt. */
+/** One request of a target's request log: an attempt and its delivery. */
 export interface RequestLogRow {
   guid: string;
   event_type: string;
@@ -84,8 +84,9 @@ export interface RequestLogRow {
 }
 
 export interface RequestLogFilter {
-  readonly eventType?: string;
-  /** Only requests whose latest attempt failed (or that gave up). */
+  /** The event types to show. */
+  readonly eventTypes: readonly string[];
+  /** Only requests that failed (no 2xx answer). */
   readonly errorsOnly?: boolean;
   readonly start?: Date;
   readonly end?: Date;
@@ -223,21 +224,25 @@ export class DeliveriesRepository {
     );
   }
 
-  /** The requests sent to a target, newest first: attempted deliveries with their latest attempt. */
+  /**
+   * The requests sent to a target (every attempt is one), newest first, at most `perEventType` of
+   * each of `eventTypes`: one index range per type, however long the target's history.
+   */
   async requestLog(targetKind: string, targetId: string, filter: RequestLogFilter): Promise<RequestLogRow[]> {
     return this.database.query<RequestLogRow>(
-      `SELECT guid, event_type, status, body, created_at, attempted_at, status_code, error, response_body FROM (
-         SELECT d.id, d.guid, d.event_type, d.status, d.body, d.created_at, a.attempted_at, a.status_code, a.error, a.response_body,
-                row_number() OVER (PARTITION BY d.event_type ORDER BY d.id DESC) AS rank
-         FROM webhook_deliveries d
-         JOIN LATERAL (SELECT * FROM webhook_attempts WHERE delivery_id = d.id ORDER BY id DESC LIMIT 1) a ON true
-         WHERE d.target_kind = $1 AND d.target_id = $2
-           AND ($3::text IS NULL OR d.event_type = $3)
+      `SELECT logged.guid, logged.event_type, logged.status, logged.body, logged.created_at, logged.attempted_at, logged.status_code, logged.error, logged.response_body
+       FROM unnest($3::text[]) AS types (event_type)
+       CROSS JOIN LATERAL (
+         SELECT a.id, d.guid, d.event_type, d.status, d.body, d.created_at, a.attempted_at, a.status_code, a.error, a.response_body
+         FROM webhook_deliveries d JOIN webhook_attempts a ON a.delivery_id = d.id
+         WHERE d.target_kind = $1 AND d.target_id = $2 AND d.event_type = types.event_type
            AND ($4::timestamptz IS NULL OR a.attempted_at >= $4)
            AND ($5::timestamptz IS NULL OR a.attempted_at <= $5)
            AND (NOT $6 OR a.status_code IS NULL OR a.status_code NOT BETWEEN 200 AND 299)
-       ) logged WHERE rank <= $7 ORDER BY id DESC`,
-      [targetKind, targetId, filter.eventType ?? null, filter.start?.toISOString() ?? null, filter.end?.toISOString() ?? null, filter.errorsOnly === true, filter.perEventType],
+         ORDER BY d.id DESC, a.id DESC LIMIT $7
+       ) logged
+       ORDER BY logged.attempted_at DESC, logged.id DESC`,
+      [targetKind, targetId, filter.eventTypes, filter.start?.toISOString() ?? null, filter.end?.toISOString() ?? null, filter.errorsOnly === true, filter.perEventType],
     );
   }
 
