@@ -103,6 +103,7 @@ export class Integrations1763800000700 implements MigrationInterface {
       DROP TABLE external_issues, sentry_app_installations, sentry_apps;
       DROP VIEW webhook_targets;
       DROP TABLE webhook_app_targets;
+      DROP INDEX webhook_deliveries_target_event_idx;
       DELETE FROM api_tokens WHERE kind = 'integration';
       ALTER TABLE api_tokens DROP CONSTRAINT api_tokens_check;
       ALTER TABLE api_tokens ADD CONSTRAINT api_tokens_check

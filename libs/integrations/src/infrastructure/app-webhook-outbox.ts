@@ -4,7 +4,7 @@ import { newUuid } from '@faultline/kernel';
 import { type ErrorEventProcessedData, IngestEventTypes } from '@faultline/ingest';
 import { ISSUE_WEBHOOK_ACTIONS, type IssueEvent, type IssueEventBase, type IssueEventType, isIssueEvent } from '@faultline/issues';
 import { APP_CONFIG, type AppConfig, type Sql, type Transaction } from '@faultline/platform';
-import { SENTRY_APP_TARGET, WebhookTargets } from '@faultline/webhooks';
+import { type QueuedDelivery, SENTRY_APP_TARGET, WebhookTargets } from '@faultline/webhooks';
 import { type AppWebhookResource, appWebhookBody, type WebhookActor, webhookActorOf } from '../domain';
 import { InstallationsRepository } from './installations.repository';
 
@@ -100,7 +100,7 @@ export class AppWebhookOutbox {
       ...issueEvents.filter((event) => !event.type.startsWith('issues.Comment')).map((event) => String(event.data.issueId)),
       ...processed.map((event) => String((event.data as unknown as ErrorEventProcessedData).issueId)),
     ]);
-    const rows: Parameters<WebhookTargets['enqueue']>[1][number][] = [];
+    const rows: QueuedDelivery[] = [];
     const queue = (organizationId: string, resource: string, action: string, cause: string, data: unknown, actor: WebhookActor | undefined) => {
       for (const installation of subscriptions.get(`${organizationId}|${resource}`) ?? []) {
         rows.push({
