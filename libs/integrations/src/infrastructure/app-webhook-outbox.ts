@@ -97,7 +97,7 @@ export class AppWebhookOutbox {
     const subscriptions = await this.subscriptions(tx, [...new Set(organizations)]);
     if (subscriptions.size === 0) return;
     const issues = await this.issues(tx, [
-      ...issueEvents.filter((event) => !event.type.startsWith('issues.Comment')).map((event) => String(event.data.issueId)),
+      ...issueEvents.map((event) => String(event.data.issueId)),
       ...processed.map((event) => String((event.data as unknown as ErrorEventProcessedData).issueId)),
     ]);
     const rows: QueuedDelivery[] = [];
@@ -118,7 +118,7 @@ export class AppWebhookOutbox {
       const data = event.data as IssueEventBase & { commentId?: string; text?: string };
       const actor = webhookActorOf(data.actor);
       if (resource === 'comment') {
-        const issue = await this.commentIssue(tx, String(data.issueId));
+        const issue = issues.get(String(data.issueId));
         queue(String(data.organizationId), resource, action, event.eventId, {
           comment_id: String(data.commentId),
           issue_id: Number(data.issueId),
@@ -165,11 +165,6 @@ export class AppWebhookOutbox {
       [[...new Set(ids)]],
     );
     return new Map(rows.map((row) => [String(row.id), row]));
-  }
-
-  private async commentIssue(sql: Sql, issueId: string): Promise<{ project_slug: string } | undefined> {
-    const [row] = await sql.query<{ project_slug: string }>(`SELECT p.slug AS project_slug FROM issues i JOIN projects p ON p.id = i.project_id WHERE i.id = $1`, [issueId]);
-    return row;
   }
 
   /** The issue as Sentry's issue webhooks carry it: the spec's fields, and the usual links. */
