@@ -294,6 +294,12 @@ describe('integration platform', () => {
     expect((await api.request('GET', '/api/0/projects/acme/web/', { token: minted.body.token })).status).toBe(200);
     expect((await api.request('GET', '/api/0/organizations/acme/sentry-app-installations/', { token: minted.body.token })).status).toBe(403);
     expect((await api.request('POST', `/api/0/sentry-apps/ticket-bridge/api-tokens/`)).status).toBe(403);
+    const listed = await api.request('GET', '/api/0/sentry-apps/deploy-bot/api-tokens/');
+    expect(listed.body).toEqual([expect.objectContaining({ id: minted.body.id, tokenLastCharacters: minted.body.token.slice(-4), scopes: ['project:read'], expiresAt: null })]);
+    expect((await api.request('DELETE', `/api/0/sentry-apps/deploy-bot/api-tokens/${minted.body.id}/`)).status).toBe(204);
+    expect((await api.request('GET', '/api/0/projects/acme/web/', { token: minted.body.token })).status).toBe(401);
+    expect((await api.request('DELETE', `/api/0/sentry-apps/deploy-bot/api-tokens/${minted.body.id}/`)).status).toBe(404);
+    expect((await api.request('GET', '/api/0/sentry-apps/deploy-bot/api-tokens/')).body).toEqual([]);
   });
 
   it('calls an issue-link component: select options from the app, then a ticket created there and linked here', async () => {

@@ -14,6 +14,7 @@ import { DeleteSentryAppHandler } from './application/commands/delete-sentry-app
 import { InstallSentryAppHandler } from './application/commands/install-sentry-app/install-sentry-app.handler';
 import { LinkExternalIssueHandler } from './application/commands/link-external-issue/link-external-issue.handler';
 import { MintInternalTokenHandler } from './application/commands/mint-internal-token/mint-internal-token.handler';
+import { RevokeInternalTokenHandler } from './application/commands/revoke-internal-token/revoke-internal-token.handler';
 import { RequestPublicationHandler } from './application/commands/request-publication/request-publication.handler';
 import { UninstallSentryAppHandler } from './application/commands/uninstall-sentry-app/uninstall-sentry-app.handler';
 import { UnlinkExternalIssueHandler } from './application/commands/unlink-external-issue/unlink-external-issue.handler';
@@ -60,6 +61,7 @@ import { SentryAppsRepository } from './infrastructure/sentry-apps.repository';
     AuthorizeInstallationHandler,
     UninstallSentryAppHandler,
     MintInternalTokenHandler,
+    RevokeInternalTokenHandler,
     LinkExternalIssueHandler,
     UnlinkExternalIssueHandler,
     IssueExternalLinksHandler,

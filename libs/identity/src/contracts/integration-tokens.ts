@@ -9,6 +9,14 @@ export interface IssuedIntegrationToken {
   readonly expiresAt: string | null;
 }
 
+export interface IntegrationTokenSummary {
+  readonly id: string;
+  readonly lastCharacters: string;
+  readonly scopes: readonly string[];
+  readonly dateCreated: string;
+  readonly expiresAt: string | null;
+}
+
 /**
  * Identity keeps every bearer token, so one guard and one cache authenticate them all. The
  * integrations context issues installation tokens (`sntryi_`) through this: bound to one
@@ -19,6 +27,8 @@ export interface IssuedIntegrationToken {
 export abstract class IntegrationTokens {
   abstract issue(tx: Transaction, token: { organizationId: string; name: string; scopes: readonly string[]; expiresAt: Date | null }): Promise<IssuedIntegrationToken>;
   abstract revoke(tx: Transaction, tokenIds: readonly string[]): Promise<void>;
+  /** Tokens by id, for listing (never their value). */
+  abstract list(sql: Sql, tokenIds: readonly string[]): Promise<IntegrationTokenSummary[]>;
   /** The integration token presented by a caller, by its id (the Principal's tokenId); null if none. */
   abstract find(sql: Sql, tokenId: string): Promise<{ id: string; organizationId: string; expiresAt: Date | null } | null>;
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Sql, Transaction } from '@faultline/platform';
-import { type IssuedIntegrationToken, IntegrationTokens } from '../contracts/integration-tokens';
+import { type IntegrationTokenSummary, type IssuedIntegrationToken, IntegrationTokens } from '../contracts/integration-tokens';
 import { issueToken } from '../domain/api-token';
 import { AuthCache } from './auth-cache';
 
@@ -30,6 +30,22 @@ export class IntegrationTokenStore extends IntegrationTokens {
     if (tokenIds.length === 0) return;
     await tx.execute(`DELETE FROM api_tokens WHERE kind = 'integration' AND id = ANY($1::bigint[])`, [tokenIds]);
     tx.afterCommit(() => this.cache.clear());
+  }
+
+  async list(sql: Sql, tokenIds: readonly string[]): Promise<IntegrationTokenSummary[]> {
+    if (tokenIds.length === 0) return [];
+    const rows = await sql.query<{ id: string; token_last_characters: string; scopes: string[]; date_created: Date; expires_at: Date | null }>(
+      `SELECT id, token_last_characters, scopes, date_created, expires_at FROM api_tokens
+       WHERE kind = 'integration' AND id = ANY($1::bigint[]) ORDER BY date_created DESC, id DESC`,
+      [tokenIds],
+    );
+    return rows.map((row) => ({
+      id: String(row.id),
+      lastCharacters: row.token_last_characters,
+      scopes: row.scopes,
+      dateCreated: row.date_created.toISOString(),
+      expiresAt: row.expires_at?.toISOString() ?? null,
+    }));
   }
 
   async find(sql: Sql, tokenId: string): Promise<{ id: string; organizationId: string; expiresAt: Date | null } | null> {

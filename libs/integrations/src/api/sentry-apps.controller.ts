@@ -1,4 +1,5 @@
 import { BadRequestException, Body, Controller, Delete, ForbiddenException, Get, HttpCode, NotFoundException, Param, Post, Put, Query } from '@nestjs/common';
+import { IntegrationTokens } from '@faultline/identity';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { CurrentOrganization, CurrentPrincipal, Database, type OrganizationAccess, Paginate, Pagination, type Principal, RequireScopes } from '@faultline/platform';
@@ -6,6 +7,7 @@ import { SENTRY_APP_TARGET, WebhookTargets } from '@faultline/webhooks';
 import { CreateSentryAppCommand } from '../application/commands/create-sentry-app/create-sentry-app.command';
 import { DeleteSentryAppCommand } from '../application/commands/delete-sentry-app/delete-sentry-app.command';
 import { MintInternalTokenCommand, type MintedToken } from '../application/commands/mint-internal-token/mint-internal-token.command';
+import { RevokeInternalTokenCommand } from '../application/commands/revoke-internal-token/revoke-internal-token.command';
 import { RequestPublicationCommand } from '../application/commands/request-publication/request-publication.command';
 import { UpdateSentryAppCommand } from '../application/commands/update-sentry-app/update-sentry-app.command';
 import { APP_WEBHOOK_EVENT_TYPES, type SentryAppStatus } from '../domain';
@@ -32,6 +34,7 @@ export class SentryAppsController {
     private readonly installations: InstallationsRepository,
     private readonly targets: WebhookTargets,
     private readonly access: IntegrationsAccess,
+    private readonly tokens: IntegrationTokens,
   ) {}
 
   @Post()
@@ -121,6 +124,25 @@ export class SentryAppsController {
   async mintToken(@CurrentPrincipal() principal: Principal, @Param('slug') slug: string) {
     const app = await this.owned(principal, slug, 'org:write');
     return this.commands.execute<MintInternalTokenCommand, MintedToken>(new MintInternalTokenCommand(app.slug));
+  }
+
+  /** An internal app's minted tokens (last four characters only). */
+  @Get(':slug/api-tokens')
+  @RequireScopes()
+  async listTokens(@CurrentPrincipal() principal: Principal, @Param('slug') slug: string) {
+    const app = await this.owned(principal, slug, 'org:write');
+    if (!app.is_internal) return [];
+    const installation = await this.installations.findLive(this.database, String(app.id), String(app.owner_organization_id));
+    const tokens = await this.tokens.list(this.database, installation?.token_ids ?? []);
+    return tokens.map((token) => ({ id: token.id, tokenLastCharacters: token.lastCharacters, scopes: token.scopes, dateCreated: token.dateCreated, expiresAt: token.expiresAt }));
+  }
+
+  @Delete(':slug/api-tokens/:token_id')
+  @HttpCode(204)
+  @RequireScopes()
+  async revokeToken(@CurrentPrincipal() principal: Principal, @Param('slug') slug: string, @Param('token_id') tokenId: string): Promise<void> {
+    const app = await this.owned(principal, slug, 'org:write');
+    await this.commands.execute(new RevokeInternalTokenCommand(app.slug, tokenId));
   }
 
   /** The requests sent to the app's webhook URL (each attempt is one), newest first: the last 100 per event type. */

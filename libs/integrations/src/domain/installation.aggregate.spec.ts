@@ -79,6 +79,16 @@ describe('Installation', () => {
     expect(errorOf(() => installation.refresh('refresh-10', token('30'), at(4)))).toMatchObject({ code: 'not_found' });
   });
 
+  it("revokes one of an internal app's minted tokens, not the OAuth token", () => {
+    const installation = installed(false);
+    installation.exchangeGrant('code-hash', token('10'), at(1));
+    installation.mintInternalToken('20', at(2));
+    installation.revokeToken('20', at(3));
+    expect(installation.snapshot.tokenIds).toEqual(['10']);
+    expect(errorOf(() => installation.revokeToken('20', at(4)))).toMatchObject({ code: 'not_found' });
+    expect(errorOf(() => installation.revokeToken('10', at(4)))).toMatchObject({ code: 'not_found' });
+  });
+
   it('replays its history to the state its decisions reached', () => {
     const installation = installed();
     installation.verify(at(1));

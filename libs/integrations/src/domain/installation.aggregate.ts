@@ -7,6 +7,7 @@ import {
   installationDeleted,
   installationTokenIssued,
   installationTokenRefreshed,
+  installationTokenRevoked,
   installationVerified,
 } from './installation.events';
 
@@ -117,6 +118,13 @@ export class Installation extends AggregateRoot<InstallationEvent> {
     this.raise(installationTokenIssued({ installationUuid: this.snapshot.uuid, via: 'internal', tokenId, refreshTokenHash: null, expiresAt: null, at }));
   }
 
+  /** Revokes one of an internal app's minted tokens (not the OAuth token, which refreshes replace). */
+  revokeToken(tokenId: string, at: string): void {
+    this.requireLive();
+    if (!this.snapshot.tokenIds.includes(tokenId) || tokenId === this.snapshot.currentTokenId) throw DomainError.notFound();
+    this.raise(installationTokenRevoked({ installationUuid: this.snapshot.uuid, tokenId, at }));
+  }
+
   /** Answers the tokens to revoke. */
   uninstall(actor: InstallationActor, at: string): readonly string[] {
     this.requireLive();
@@ -173,6 +181,9 @@ export class Installation extends AggregateRoot<InstallationEvent> {
         };
         return;
       }
+      case InstallationEventTypes.InstallationTokenRevoked:
+        this.state = { ...this.snapshot, tokenIds: this.snapshot.tokenIds.filter((id) => id !== event.data.tokenId), dateUpdated: event.data.at };
+        return;
       case InstallationEventTypes.InstallationDeleted:
         this.state = { ...this.snapshot, status: 'deleted', grantCodeHash: null, grantExpiresAt: null, tokenIds: [], refreshTokenHash: null, currentTokenId: null, dateUpdated: event.data.at };
         return;

@@ -10,6 +10,7 @@ export const InstallationEventTypes = {
   InstallationVerified: 'integrations.InstallationVerified',
   InstallationTokenIssued: 'integrations.InstallationTokenIssued',
   InstallationTokenRefreshed: 'integrations.InstallationTokenRefreshed',
+  InstallationTokenRevoked: 'integrations.InstallationTokenRevoked',
   InstallationDeleted: 'integrations.InstallationDeleted',
 } as const;
 
@@ -55,6 +56,12 @@ export type InstallationTokenRefreshedData = {
   readonly at: string;
 };
 
+export type InstallationTokenRevokedData = {
+  readonly installationUuid: string;
+  readonly tokenId: string;
+  readonly at: string;
+};
+
 export type InstallationDeletedData = {
   readonly installationUuid: string;
   readonly revokedTokenIds: readonly string[];
@@ -68,6 +75,7 @@ export type InstallationEvent =
   | DomainEvent<T['InstallationVerified'], InstallationVerifiedData>
   | DomainEvent<T['InstallationTokenIssued'], InstallationTokenIssuedData>
   | DomainEvent<T['InstallationTokenRefreshed'], InstallationTokenRefreshedData>
+  | DomainEvent<T['InstallationTokenRevoked'], InstallationTokenRevokedData>
   | DomainEvent<T['InstallationDeleted'], InstallationDeletedData>;
 
 const json = <D>(data: D): D => JSON.parse(JSON.stringify(data)) as D;
@@ -77,4 +85,5 @@ export const installationVerified = (data: InstallationVerifiedData) => domainEv
 export const installationTokenIssued = (data: InstallationTokenIssuedData) => domainEvent(InstallationEventTypes.InstallationTokenIssued, json(data));
 export const installationTokenRefreshed = (data: InstallationTokenRefreshedData) =>
   domainEvent(InstallationEventTypes.InstallationTokenRefreshed, json(data));
+export const installationTokenRevoked = (data: InstallationTokenRevokedData) => domainEvent(InstallationEventTypes.InstallationTokenRevoked, json(data));
 export const installationDeleted = (data: InstallationDeletedData) => domainEvent(InstallationEventTypes.InstallationDeleted, json(data));
