@@ -4,6 +4,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { EventStoreModule } from '@faultline/event-store';
 import { IdentityModule } from '@faultline/identity';
 import { IngestModule } from '@faultline/ingest';
+import { IntegrationsModule } from '@faultline/integrations';
 import { IssuesModule } from '@faultline/issues';
 import type { Clock } from '@faultline/kernel';
 import { type AppConfig, AuthGuard, type MigrationClass, PlatformModule } from '@faultline/platform';
@@ -40,6 +41,7 @@ export class AppModule {
         IngestModule,
         WebhooksModule,
         ScimModule,
+        IntegrationsModule,
         AlertsModule,
         ...modules.map((module) => module.nestModule),
       ],

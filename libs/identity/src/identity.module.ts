@@ -22,6 +22,8 @@ import { FindTeamHandler, FindUserTeamsHandler } from './application/queries/tea
 import { AuthCache } from './infrastructure/auth-cache';
 import { IdentityAuthDirectory } from './infrastructure/identity-auth-directory';
 import { IdentityRepository } from './infrastructure/identity.repository';
+import { IntegrationTokenStore } from './infrastructure/integration-token-store';
+import { IntegrationTokens } from './contracts/integration-tokens';
 import { ProvisioningRepository } from './infrastructure/provisioning.repository';
 
 @Module({
@@ -33,6 +35,7 @@ import { ProvisioningRepository } from './infrastructure/provisioning.repository
     AuthCache,
     IdentityAuthDirectory,
     { provide: AuthDirectory, useExisting: IdentityAuthDirectory },
+    { provide: IntegrationTokens, useClass: IntegrationTokenStore },
     CreateUserHandler,
     CreateOrganizationHandler,
     UpdateOrganizationHandler,
@@ -48,6 +51,6 @@ import { ProvisioningRepository } from './infrastructure/provisioning.repository
     ChangeTeamHandler,
     DeleteTeamHandler,
   ],
-  exports: [AuthDirectory],
+  exports: [AuthDirectory, IntegrationTokens],
 })
 export class IdentityModule {}
