@@ -26,7 +26,10 @@ describe('alert rules', () => {
   let projectId: string;
   let publicKey: string;
   let dsn: string;
+  /** A live installation of an internal app that takes alerts, whose webhooks go to /app. */
+  let installation: string;
   const rulesPath = '/api/0/projects/acme/web/rules/';
+  const APP_SIGNATURE = 'sentry-hook-signature';
 
   beforeAll(async () => {
     await receiver.start();
@@ -38,6 +41,26 @@ describe('alert rules', () => {
     projectId = String(keys.body[0].projectId);
     publicKey = keys.body[0].public;
     dsn = keys.body[0].dsn.public;
+
+    const app = await api.request('POST', '/api/0/sentry-apps/', {
+      body: {
+        name: 'Pager', organization: 'acme', isInternal: true, isAlertable: true, webhookUrl: `${receiver.url}/app`, scopes: ['event:read'],
+        schema: {
+          elements: [{
+            type: 'alert-rule-action', title: 'Page the on-call',
+            settings: {
+              type: 'alert-rule-settings', uri: '/alert-rule-action',
+              required_fields: [{ type: 'text', name: 'channel', label: 'Channel' }],
+              optional_fields: [{ type: 'select', name: 'priority', label: 'Priority', options: [['high', 'High'], ['low', 'Low']] }],
+            },
+          }],
+        },
+      },
+    });
+    expect(app.status).toBe(201);
+    receiver.setSecret('/app', app.body.clientSecret, APP_SIGNATURE);
+    const installations = await api.request('GET', '/api/0/organizations/acme/sentry-app-installations/');
+    installation = installations.body.find((i: { app: { slug: string } }) => i.app.slug === app.body.slug).uuid;
   });
 
   afterAll(async () => {
@@ -63,6 +86,15 @@ describe('alert rules', () => {
     return eventId;
   }
 
+  /** The app's webhooks of one resource (`Sentry-Hook-Resource`), once `count` have arrived. */
+  async function appWebhooks(resource: string, count: number): Promise<Array<{ headers: Record<string, unknown>; body: any }>> {
+    const of = () => receiver.to('/app').filter((r) => r.headers['sentry-hook-resource'] === resource);
+    for (const deadline = Date.now() + 10_000; of().length < count; await new Promise((resolve) => setTimeout(resolve, 20))) {
+      if (Date.now() > deadline) throw new Error(`${of().length} of ${count} ${resource} webhooks arrived`);
+    }
+    return of().map((r) => ({ headers: r.headers, body: JSON.parse(r.rawBody) }));
+  }
+
   /** event.alert notices queued (one per event, whatever the number of hooks). */
   async function alertDeliveries(): Promise<number> {
     const [{ n }] = await api.app.get(Database).query<{ n: number }>(`SELECT count(DISTINCT cause)::int AS n FROM webhook_deliveries WHERE event_type = 'event.alert'`);
@@ -71,7 +103,6 @@ describe('alert rules', () => {
 
   describe('the issue alert rules API', () => {
     it('creates, reads, lists, updates and deletes a rule in Sentry\'s shape', async () => {
-      const installation = randomUUID();
       const created = await api.request('POST', rulesPath, {
         body: {
           name: 'Errors and worse',
@@ -135,6 +166,9 @@ describe('alert rules', () => {
         [{ ...valid, conditions: [{ id: EVENT_FREQUENCY, value: 10, interval: '2h' }] }, /interval must be one of/],
         [{ ...valid, filters: [{ id: LEVEL_FILTER, match: 'gte', level: '41' }] }, /level must be one of/],
         [{ ...valid, actions: [{ id: APP_ACTION, sentryAppInstallationUuid: 'not-a-uuid' }] }, /sentryAppInstallationUuid must be a UUID/],
+        [{ ...valid, actions: [{ id: APP_ACTION, sentryAppInstallationUuid: randomUUID(), settings: [] }] }, /actions\[0\]: no service app installation/],
+        [{ ...valid, actions: [{ id: APP_ACTION, sentryAppInstallationUuid: installation, settings: [] }] }, /actions\[0\]: settings: channel is required/],
+        [{ ...valid, actions: [{ id: APP_ACTION, sentryAppInstallationUuid: installation, settings: [{ name: 'channel', value: '#ops' }, { name: 'priority', value: 'urgent' }] }] }, /priority must be one of high, low/],
         [{ ...valid, surprise: true }, /surprise/],
       ];
       for (const [body, detail] of cases) {
@@ -313,18 +347,37 @@ describe('alert rules', () => {
       await api.request('DELETE', `${rulesPath}${regression.body.id}/`);
       await api.request('DELETE', `${rulesPath}${users.body.id}/`);
     });
-    it('a rule with a service-app action fires and is recorded in its history', async () => {
+    it('a rule with a service-app action sends event_alert.triggered to the installed app, with the action\'s settings', async () => {
       const rule = await api.request('POST', rulesPath, {
         body: {
           name: 'To the app', actionMatch: 'all', conditions: [{ id: FIRST_SEEN }],
-          actions: [{ id: APP_ACTION, sentryAppInstallationUuid: randomUUID(), settings: [{ name: 'channel', value: '#ops' }] }],
+          actions: [{ id: APP_ACTION, sentryAppInstallationUuid: installation, settings: [{ name: 'channel', value: '#ops' }, { name: 'priority', value: 'high' }] }],
         },
       });
       expect(rule.status).toBe(201);
       const before = await alertDeliveries();
       const eventId = await sendError('Report export crashed');
+      const [{ headers, body }] = await appWebhooks('event_alert', 1);
+      expect(headers['sentry-hook-signature']).toMatch(/^[0-9a-f]{64}$/);
+      const { body: [issue] } = await api.request('GET', `/api/0/organizations/acme/issues/?query=${encodeURIComponent('Report export crashed')}`);
+      expect(body).toEqual({
+        action: 'triggered',
+        installation: { uuid: installation },
+        data: {
+          event: expect.objectContaining({
+            event_id: eventId,
+            issue_id: issue.id,
+            level: 'error',
+            web_url: `${api.baseUrl}/organizations/acme/issues/${issue.id}/events/${eventId}/`,
+            issue_url: `${api.baseUrl}/api/0/organizations/acme/issues/${issue.id}/`,
+          }),
+          triggered_rule: 'To the app',
+          issue_alert: { id: Number(rule.body.id), title: 'To the app', sentry_app_id: null, settings: [{ name: 'channel', value: '#ops' }, { name: 'priority', value: 'high' }] },
+        },
+        actor: { type: 'application', id: 'sentry', name: 'Sentry' },
+      });
       const history = (await api.request('GET', `${rulesPath}${rule.body.id}/history/`)).body;
-      expect(history).toEqual([expect.objectContaining({ eventId, deliveries: [] })]);
+      expect(history).toEqual([expect.objectContaining({ eventId, deliveries: [expect.objectContaining({ id: headers['request-id'], eventType: 'event_alert.triggered', target: { kind: 'sentry_app', id: expect.any(String) } })] })]);
       // Service hooks hear only from rules with the service-hook action.
       expect(await alertDeliveries()).toBe(before);
       await api.request('DELETE', `${rulesPath}${rule.body.id}/`);
@@ -344,6 +397,7 @@ describe('alert rules', () => {
         [{ ...valid, triggers: [{ label: 'critical', alertThreshold: 5 }, { label: 'warning', alertThreshold: 10 }] }, /warning/],
         [{ ...valid, resolveThreshold: 9 }, /resolveThreshold/],
         [{ ...valid, triggers: [{ label: 'critical', alertThreshold: 5, actions: [{ type: 'email', targetType: 'user', targetIdentifier: '1' }] }] }, /sentry_app/],
+        [{ ...valid, triggers: [{ label: 'critical', alertThreshold: 5, actions: [{ type: 'sentry_app', sentryAppInstallationUuid: randomUUID() }] }] }, /no service app installation/],
       ];
       for (const [body, detail] of cases) {
         const response = await api.request('POST', alertRulesPath, { body });
@@ -353,12 +407,11 @@ describe('alert rules', () => {
       expect((await api.request('GET', alertRulesPath)).body).toEqual([]);
     });
 
-    it('moves an incident open, critical, resolved as the error rate rises and falls, each move an event with its history', async () => {
-      const installation = randomUUID();
+    it('moves an incident open, critical, resolved as the error rate rises and falls, each move an event, a metric_alert webhook to the app and a line of history', async () => {
       const created = await api.request('POST', alertRulesPath, {
         body: {
           name: 'Error spike', aggregate: 'count()', timeWindow: 1, thresholdType: 0, resolveThreshold: 2, projects: ['web'],
-          triggers: [{ label: 'critical', alertThreshold: 5, actions: [{ type: 'sentry_app', targetType: 'sentry_app', sentryAppInstallationUuid: installation }] }],
+          triggers: [{ label: 'critical', alertThreshold: 5, actions: [{ type: 'sentry_app', targetType: 'sentry_app', sentryAppInstallationUuid: installation, settings: [{ name: 'channel', value: '#incidents' }] }] }],
         },
       });
       expect(created.status).toBe(201);
@@ -406,6 +459,28 @@ describe('alert rules', () => {
       );
       expect(facts.map((f) => f.event_type)).toEqual(['alerts.IncidentOpened', 'alerts.IncidentStatusChanged', 'alerts.IncidentResolved']);
       expect(activity.map((a: { eventId: string }) => a.eventId)).toEqual(facts.map((f) => f.event_id));
+
+      // Each move went to the installed app as metric_alert.<status>, signed with its secret.
+      const webhooks = (await appWebhooks('metric_alert', 3)).map((w) => w.body);
+      expect(webhooks.map((w) => w.action)).toEqual(['open', 'critical', 'resolved']);
+      expect(webhooks[1]).toEqual({
+        action: 'critical',
+        installation: { uuid: installation },
+        data: {
+          metric_alert: expect.objectContaining({
+            id: incident.id, identifier: '1', status: 20, title: 'Error spike', projects: ['web'],
+            alert_rule: expect.objectContaining({ id: ruleId, name: 'Error spike', aggregate: 'count()', time_window: 1, triggers: [expect.objectContaining({ label: 'critical', alert_threshold: 5 })] }),
+          }),
+          description_text: '6 events in the last 1 minute',
+          description_title: 'Critical: Error spike',
+          web_url: `${api.baseUrl}/organizations/acme/alerts/rules/details/${ruleId}/?alert=1`,
+        },
+        actor: { type: 'application', id: 'sentry', name: 'Sentry' },
+      });
+      expect(webhooks[2].data).toMatchObject({ metric_alert: { status: 2, date_closed: clock.now().toISOString() }, description_title: 'Resolved: Error spike', description_text: '0 events in the last 1 minute' });
+      expect(activity.map((a: { deliveries: Array<{ eventType: string }> }) => a.deliveries.map((d) => d.eventType))).toEqual([
+        ['metric_alert.open'], ['metric_alert.critical'], ['metric_alert.resolved'],
+      ]);
 
       expect((await api.request('DELETE', `${alertRulesPath}${ruleId}/`)).status).toBe(204);
       expect((await api.request('GET', `${alertRulesPath}${ruleId}/`)).status).toBe(404);

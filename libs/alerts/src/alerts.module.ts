@@ -2,6 +2,7 @@ import { Module, type OnModuleInit } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { EventRecorder, EventStoreModule } from '@faultline/event-store';
 import { WorkerHost } from '@faultline/platform';
+import { IntegrationsModule } from '@faultline/integrations';
 import { WebhooksModule } from '@faultline/webhooks';
 import { IssueAlertRulesController } from './api/issue-alert-rules.controller';
 import { IncidentsController, MetricAlertRulesController } from './api/metric-alert-rules.controller';
@@ -27,7 +28,7 @@ import { MetricRulesRepository } from './infrastructure/metric-rules.repository'
  * goes out through.
  */
 @Module({
-  imports: [CqrsModule, EventStoreModule, WebhooksModule],
+  imports: [CqrsModule, EventStoreModule, WebhooksModule, IntegrationsModule],
   controllers: [IssueAlertRulesController, MetricAlertRulesController, IncidentsController],
   providers: [
     IssueRulesRepository,

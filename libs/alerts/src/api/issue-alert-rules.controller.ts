@@ -47,7 +47,7 @@ export class IssueAlertRulesController {
   ) {
     const project = await requireProject(this.queries, organization.id, projectIdOrSlug);
     const row = await this.commands.execute<CreateIssueAlertRuleCommand, IssueRuleRow>(
-      new CreateIssueAlertRuleCommand(project.id, { ...body }, principal.userId ?? null),
+      new CreateIssueAlertRuleCommand(organization.id, project.id, { ...body }, principal.userId ?? null),
     );
     return serializeIssueRule(row, project.slug);
   }
@@ -70,7 +70,7 @@ export class IssueAlertRulesController {
   ) {
     const project = await requireProject(this.queries, organization.id, projectIdOrSlug);
     const row = await this.commands.execute<UpdateIssueAlertRuleCommand, IssueRuleRow>(
-      new UpdateIssueAlertRuleCommand(project.id, ruleId, { ...body }, principal.userId ?? null),
+      new UpdateIssueAlertRuleCommand(organization.id, project.id, ruleId, { ...body }, principal.userId ?? null),
     );
     return serializeIssueRule(row, project.slug);
   }

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ErrorEventProcessedData } from '@faultline/ingest';
 import { APP_CONFIG, type AppConfig, type Transaction } from '@faultline/platform';
+import { AppWebhookOutbox } from '@faultline/integrations';
 import { type HookNotice, ServiceHookOutbox } from '@faultline/webhooks';
 import {
   type AlertEventSource,
@@ -58,6 +59,7 @@ export class AlertDispatcher {
 
   constructor(
     private readonly serviceHooks: ServiceHookOutbox,
+    private readonly appWebhooks: AppWebhookOutbox,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -114,7 +116,8 @@ export class AlertDispatcher {
             cause: `issue-alert:${fire.rule.id}:${action.uuid}:${fire.event.projectId}:${fire.event.eventId}`,
             data: eventAlertTriggeredData(this.config.publicUrl, source, fire.rule, { settings: action.settings }) as unknown as Record<string, unknown>,
           };
-          if (await this.deliverToServiceApp(tx, delivery)) causes[index].push(delivery.cause);
+          const cause = await this.deliverToServiceApp(tx, delivery);
+          if (cause) causes[index].push(cause);
         }
       }
     }
@@ -139,19 +142,30 @@ export class AlertDispatcher {
         cause: `metric-alert:${move.eventId}`,
         data: metricAlertData(this.config.publicUrl, move.organizationSlug, move.rule, incident, move.value) as unknown as Record<string, unknown>,
       };
-      if (await this.deliverToServiceApp(tx, delivery)) causes.push(delivery.cause);
+      const cause = await this.deliverToServiceApp(tx, delivery);
+      if (cause) causes.push(cause);
     }
     return causes;
   }
 
   /**
-   * Queues one webhook to a service app installation in the caller's transaction; answers whether
-   * it was queued. The integration platform (installations and their webhook outbox) is not part
-   * of this build yet, so nothing is queued and the alert history shows no delivery for it.
+   * Queues one webhook to a service app installation in the caller's transaction, through the
+   * integration platform's outbox (which checks that the installation is live in the organization
+   * and its app takes alerts). Answers the cause its delivery is recorded under, or null when
+   * nothing was queued.
    */
-  async deliverToServiceApp(_tx: Transaction, delivery: ServiceAppAlertDelivery): Promise<boolean> {
-    this.logger.debug(`no service-app delivery for ${delivery.resource}.${delivery.action} to installation ${delivery.installationUuid}: the integration platform is not installed`);
-    return false;
+  async deliverToServiceApp(tx: Transaction, delivery: ServiceAppAlertDelivery): Promise<string | null> {
+    const queued = await this.appWebhooks.enqueue(tx, {
+      organizationId: delivery.organizationId,
+      installationUuid: delivery.installationUuid,
+      resource: delivery.resource,
+      action: delivery.action,
+      cause: delivery.cause,
+      data: delivery.data,
+    });
+    if (!queued) this.logger.debug(`no ${delivery.resource}.${delivery.action} webhook for installation ${delivery.installationUuid}: not live here, or its app takes no alerts`);
+    // The outbox keys an app's delivery by the cause and the installation.
+    return queued ? `${delivery.cause}:${delivery.installationUuid}` : null;
   }
 
   private async organizationSlugs(tx: Transaction, organizationIds: readonly string[]): Promise<Map<string, string>> {

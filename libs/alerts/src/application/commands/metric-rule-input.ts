@@ -1,7 +1,9 @@
 import { DomainError } from '@faultline/kernel';
+import type { InstallationLookup } from '@faultline/integrations';
 import type { Sql } from '@faultline/platform';
 import { type MetricRuleDefinition, validateMetricRule } from '../../domain';
-import { MetricRulesRepository } from '../../infrastructure/metric-rules.repository';
+import type { MetricRulesRepository } from '../../infrastructure/metric-rules.repository';
+import { checkAppActions } from './app-actions';
 
 /**
  * Validates a metric rule body inside the command's transaction: numbers new triggers and actions
@@ -11,6 +13,7 @@ import { MetricRulesRepository } from '../../infrastructure/metric-rules.reposit
 export async function checkedMetricRule(
   tx: Sql,
   rules: MetricRulesRepository,
+  installations: InstallationLookup,
   organizationId: string,
   body: Record<string, unknown>,
   ownIds: ReadonlySet<string> = new Set(),
@@ -38,5 +41,14 @@ export async function checkedMetricRule(
   const bySlug = new Map(rows.map((row) => [row.slug, String(row.id)]));
   const unknown = definition.projects.find((slug) => !bySlug.has(slug));
   if (unknown) throw DomainError.invalid(`projects: Invalid project ${unknown}`, { field: 'projects' });
+  await checkAppActions(
+    tx,
+    installations,
+    organizationId,
+    definition.triggers.flatMap((trigger) =>
+      trigger.actions.map((action, index) => ({ where: `triggers[${trigger.label}].actions[${index}]`, installationUuid: action.sentryAppInstallationUuid, settings: action.settings })),
+    ),
+    'triggers',
+  );
   return { definition, projectIds: definition.projects.map((slug) => bySlug.get(slug) as string) };
 }

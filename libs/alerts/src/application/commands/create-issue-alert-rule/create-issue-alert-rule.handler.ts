@@ -4,7 +4,9 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock, DomainError } from '@faultline/kernel';
 import { EventRecorder } from '@faultline/event-store';
 import { Database } from '@faultline/platform';
-import { alertRuleEvent, AlertRuleEventTypes, ISSUE_ALERT_RULE_STREAM_TYPE, issueAlertRuleStream, validateIssueRule } from '../../../domain';
+import { InstallationLookup } from '@faultline/integrations';
+import { alertRuleEvent, AlertRuleEventTypes, ISSUE_ALERT_RULE_STREAM_TYPE, issueAlertRuleStream, type IssueRuleAction, IssueRuleIds, validateIssueRule } from '../../../domain';
+import { checkAppActions } from '../app-actions';
 import { AlertRuleCache } from '../../../infrastructure/alert-rule-cache';
 import { type IssueRuleRow, IssueRulesRepository } from '../../../infrastructure/issue-rules.repository';
 import { CreateIssueAlertRuleCommand } from './create-issue-alert-rule.command';
@@ -16,13 +18,15 @@ export class CreateIssueAlertRuleHandler implements ICommandHandler<CreateIssueA
     private readonly rules: IssueRulesRepository,
     private readonly recorder: EventRecorder,
     private readonly cache: AlertRuleCache,
+    private readonly installations: InstallationLookup,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ projectId, body, actorId }: CreateIssueAlertRuleCommand): Promise<IssueRuleRow> {
+  async execute({ organizationId, projectId, body, actorId }: CreateIssueAlertRuleCommand): Promise<IssueRuleRow> {
     const checked = validateIssueRule(body, randomUUID);
     if ('error' in checked) throw DomainError.invalid(checked.error, { field: checked.field });
     const row = await this.database.transaction(async (tx) => {
+      await checkAppActions(tx, this.installations, organizationId, appActionsOf(checked.ok.actions), 'actions');
       const created = await this.rules.insert(tx, projectId, checked.ok, actorId, this.clock.now());
       await this.recorder.record(tx, issueAlertRuleStream(String(created.id)), ISSUE_ALERT_RULE_STREAM_TYPE, [
         alertRuleEvent(AlertRuleEventTypes.IssueAlertRuleCreated, { ruleId: String(created.id), scopeId: projectId, actorId, definition: checked.ok }),
@@ -32,4 +36,11 @@ export class CreateIssueAlertRuleHandler implements ICommandHandler<CreateIssueA
     this.cache.forget([projectId]);
     return row;
   }
+}
+
+/** The service-app actions of a rule, for checkAppActions. */
+function appActionsOf(actions: readonly IssueRuleAction[]) {
+  return actions.flatMap((action, index) =>
+    action.id === IssueRuleIds.NotifyEventSentryApp ? [{ where: `actions[${index}]`, installationUuid: action.sentryAppInstallationUuid, settings: action.settings }] : [],
+  );
 }

@@ -4,7 +4,9 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock, DomainError } from '@faultline/kernel';
 import { EventRecorder } from '@faultline/event-store';
 import { Database } from '@faultline/platform';
-import { alertRuleEvent, AlertRuleEventTypes, ISSUE_ALERT_RULE_STREAM_TYPE, issueAlertRuleStream, validateIssueRule } from '../../../domain';
+import { InstallationLookup } from '@faultline/integrations';
+import { alertRuleEvent, AlertRuleEventTypes, ISSUE_ALERT_RULE_STREAM_TYPE, issueAlertRuleStream, type IssueRuleAction, IssueRuleIds, validateIssueRule } from '../../../domain';
+import { checkAppActions } from '../app-actions';
 import { AlertRuleCache } from '../../../infrastructure/alert-rule-cache';
 import { type IssueRuleRow, IssueRulesRepository } from '../../../infrastructure/issue-rules.repository';
 import { UpdateIssueAlertRuleCommand } from './update-issue-alert-rule.command';
@@ -16,16 +18,18 @@ export class UpdateIssueAlertRuleHandler implements ICommandHandler<UpdateIssueA
     private readonly rules: IssueRulesRepository,
     private readonly recorder: EventRecorder,
     private readonly cache: AlertRuleCache,
+    private readonly installations: InstallationLookup,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ projectId, ruleId, body, actorId }: UpdateIssueAlertRuleCommand): Promise<IssueRuleRow> {
+  async execute({ organizationId, projectId, ruleId, body, actorId }: UpdateIssueAlertRuleCommand): Promise<IssueRuleRow> {
     const row = await this.database.transaction(async (tx) => {
       const existing = await this.rules.find(tx, projectId, ruleId, true);
       if (!existing) throw DomainError.notFound();
       // Actions keep their uuid when the client sends it back; missing fields keep their value, as Sentry's PUT allows.
       const checked = validateIssueRule({ ...definitionOf(existing), ...body }, randomUUID);
       if ('error' in checked) throw DomainError.invalid(checked.error, { field: checked.field });
+      await checkAppActions(tx, this.installations, organizationId, appActionsOf(checked.ok.actions), 'actions');
       const updated = (await this.rules.update(tx, projectId, ruleId, checked.ok, this.clock.now())) as IssueRuleRow;
       await this.recorder.record(tx, issueAlertRuleStream(ruleId), ISSUE_ALERT_RULE_STREAM_TYPE, [
         alertRuleEvent(AlertRuleEventTypes.IssueAlertRuleUpdated, { ruleId, scopeId: projectId, actorId, definition: checked.ok }),
@@ -42,4 +46,11 @@ function definitionOf(row: IssueRuleRow): Record<string, unknown> {
     name: row.name, environment: row.environment, actionMatch: row.action_match, filterMatch: row.filter_match, frequency: row.frequency_minutes,
     conditions: row.conditions, filters: row.filters, actions: row.actions, owner: row.owner,
   };
+}
+
+/** The service-app actions of a rule, for checkAppActions. */
+function appActionsOf(actions: readonly IssueRuleAction[]) {
+  return actions.flatMap((action, index) =>
+    action.id === IssueRuleIds.NotifyEventSentryApp ? [{ where: `actions[${index}]`, installationUuid: action.sentryAppInstallationUuid, settings: action.settings }] : [],
+  );
 }

@@ -2,6 +2,7 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock, DomainError } from '@faultline/kernel';
 import { EventRecorder } from '@faultline/event-store';
+import { InstallationLookup } from '@faultline/integrations';
 import { Database } from '@faultline/platform';
 import { alertRuleEvent, AlertRuleEventTypes, METRIC_ALERT_RULE_STREAM_TYPE, metricAlertRuleStream, serializeMetricRule } from '../../../domain';
 import { AlertRuleCache } from '../../../infrastructure/alert-rule-cache';
@@ -16,6 +17,7 @@ export class UpdateMetricAlertRuleHandler implements ICommandHandler<UpdateMetri
     private readonly rules: MetricRulesRepository,
     private readonly recorder: EventRecorder,
     private readonly cache: AlertRuleCache,
+    private readonly installations: InstallationLookup,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -25,7 +27,7 @@ export class UpdateMetricAlertRuleHandler implements ICommandHandler<UpdateMetri
       if (!existing) throw DomainError.notFound();
       const current = serializeMetricRule(metricRuleView(existing));
       const ownIds = new Set(existing.triggers.flatMap((trigger) => [trigger.id, ...trigger.actions.map((action) => action.id)]));
-      const { definition, projectIds } = await checkedMetricRule(tx, this.rules, organizationId, { ...current, ...body }, ownIds);
+      const { definition, projectIds } = await checkedMetricRule(tx, this.rules, this.installations, organizationId, { ...current, ...body }, ownIds);
       const updated = (await this.rules.update(tx, organizationId, ruleId, projectIds, definition, this.clock.now())) as MetricRuleRow;
       await this.recorder.record(tx, metricAlertRuleStream(ruleId), METRIC_ALERT_RULE_STREAM_TYPE, [
         alertRuleEvent(AlertRuleEventTypes.MetricAlertRuleUpdated, { ruleId, scopeId: organizationId, actorId, definition }),
