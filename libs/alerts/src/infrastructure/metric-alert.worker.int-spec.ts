@@ -21,6 +21,8 @@ describe('MetricAlertWorker', () => {
   const config = loadConfig({ METRIC_ALERT_EVALUATION_SECONDS: '60' });
   let workers: MetricAlertWorker[];
   let organizationId: string;
+  let issueId: string;
+  let projectId: string;
 
   beforeAll(async () => {
     db = await openTestDatabase();
@@ -53,6 +55,8 @@ describe('MetricAlertWorker', () => {
       events: [{ issueId: String(issue.id), projectId: String(project.id), bucket: minuteOf(clock.now()), events: 4 }],
       users: [], countIssues: [], eventWindows: [], userWindows: [], ageIssues: [], ruleIssues: [], now: clock.now(),
     });
+    issueId = String(issue.id);
+    projectId = String(project.id);
   }, 60_000);
 
   afterAll(async () => {
@@ -83,5 +87,29 @@ describe('MetricAlertWorker', () => {
     expect(resolved).toBe(RULES);
     const [{ n }] = await db.database.query<{ n: number }>(`SELECT count(*)::int AS n FROM events WHERE event_type = 'alerts.IncidentResolved'`);
     expect(n).toBe(RULES);
+  });
+
+  it('counts distinct users for count_unique(user), across minutes, only within the window', async () => {
+    const counts = new AlertCountsRepository();
+    const rules = new MetricRulesRepository();
+    let next = 10_000;
+    const checked = validateMetricRule(
+      { name: 'users', aggregate: 'count_unique(user)', timeWindow: 5, projects: ['web'], triggers: [{ label: 'critical', alertThreshold: 2 }] },
+      () => String(++next),
+    );
+    if ('error' in checked) throw new Error(checked.error);
+    const rule = await rules.insert(db.database, organizationId, [projectId], checked.ok, null, clock.now());
+    const users = (tags: string[], at: Date) =>
+      counts.recordAndRead(db.database, {
+        events: [], users: tags.map((user) => ({ issueId, projectId, bucket: minuteOf(at), user })),
+        countIssues: [], eventWindows: [], userWindows: [], ageIssues: [], ruleIssues: [], now: at,
+      });
+    // Long before the window: not counted.
+    await users(['id:old-1', 'id:old-2', 'id:old-3'], new Date(clock.now().getTime() - 30 * 60_000));
+    // Two minutes in the window, one user in both: three distinct users.
+    await users(['id:a', 'id:b'], new Date(clock.now().getTime() - 2 * 60_000));
+    await users(['id:b', 'id:c'], clock.now());
+    const values = await counts.metricValues(db.database, [{ id: String(rule.id), projectIds: [projectId], aggregate: 'count_unique(user)', timeWindow: 5 }], clock.now());
+    expect(values.get(String(rule.id))).toBe(3);
   });
 });
