@@ -147,12 +147,12 @@ describe('rulePasses', () => {
 
 describe('needsOf', () => {
   it('asks for counts, users and ages only when a rule reads them', () => {
-    expect(needsOf([rule({ conditions: [{ id: Ids.FirstSeenEvent }] })])).toEqual({ eventCounts: false, userCounts: false, issueAge: false, intervals: [] });
+    expect(needsOf([rule({ conditions: [{ id: Ids.FirstSeenEvent }] })])).toEqual({ eventCounts: false, userCounts: false, issueAge: false, eventWindows: [], userWindows: [] });
     expect(
       needsOf([
         rule({ conditions: [{ id: Ids.EventFrequency, value: 1, interval: '1h', comparisonType: 'count' }] }),
         rule({ conditions: [{ id: Ids.EventUniqueUserFrequency, value: 1, interval: '1d', comparisonType: 'count' }], filters: [{ id: Ids.AgeComparisonFilter, comparison_type: 'older', value: 1, time: 'day' }] }),
       ]),
-    ).toEqual({ eventCounts: true, userCounts: true, issueAge: true, intervals: ['1h', '1d'] });
+    ).toEqual({ eventCounts: true, userCounts: true, issueAge: true, eventWindows: [3600], userWindows: [86_400] });
   });
 });

@@ -324,29 +324,28 @@ export function rulePasses(rule: IssueRuleDefinition, facts: EventFacts): boolea
   return true;
 }
 
-/** What the evaluator must read for a set of rules, so a project without them costs nothing. */
+/** What the evaluator must keep and read for a set of rules, so a project without them costs nothing. */
 export interface RuleNeeds {
   eventCounts: boolean;
   userCounts: boolean;
   issueAge: boolean;
-  /** Interval names the frequency conditions use. */
-  intervals: string[];
+  /** The windows (in seconds) of the event and of the user frequency conditions. */
+  eventWindows: number[];
+  userWindows: number[];
 }
 
 export function needsOf(rules: readonly IssueRuleDefinition[]): RuleNeeds {
-  const intervals = new Set<string>();
-  let eventCounts = false;
-  let userCounts = false;
+  const eventWindows = new Set<number>();
+  const userWindows = new Set<number>();
   let issueAge = false;
   for (const rule of rules) {
     for (const condition of rule.conditions) {
-      if (condition.id === IssueRuleIds.EventFrequency) eventCounts = true;
-      if (condition.id === IssueRuleIds.EventUniqueUserFrequency) userCounts = true;
-      if ('interval' in condition) intervals.add(condition.interval);
+      if (condition.id === IssueRuleIds.EventFrequency) eventWindows.add(FREQUENCY_INTERVALS[condition.interval]);
+      if (condition.id === IssueRuleIds.EventUniqueUserFrequency) userWindows.add(FREQUENCY_INTERVALS[condition.interval]);
     }
     if (rule.filters.some((f) => f.id === IssueRuleIds.AgeComparisonFilter)) issueAge = true;
   }
-  return { eventCounts, userCounts, issueAge, intervals: [...intervals] };
+  return { eventCounts: eventWindows.size > 0, userCounts: userWindows.size > 0, issueAge, eventWindows: [...eventWindows], userWindows: [...userWindows] };
 }
 
 const CONDITION_LABELS: Record<string, string> = {

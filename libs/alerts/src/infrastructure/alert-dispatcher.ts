@@ -29,7 +29,6 @@ export interface ServiceAppAlertDelivery {
 /** One issue alert rule that fired for one processed event. */
 export interface IssueRuleFire {
   readonly rule: IssueRule;
-  readonly eventStoreId: string;
   readonly event: ErrorEventProcessedData;
 }
 

@@ -4,14 +4,13 @@ import { type ErrorEventProcessedData, IngestEventTypes } from '@faultline/inges
 import { IssueEventTypes, type IssueUnresolvedData } from '@faultline/issues';
 import { Metrics, type Transaction } from '@faultline/platform';
 import { Counter, Histogram } from 'prom-client';
-import { type EventFacts, FREQUENCY_INTERVALS, type IssueRule, IssueRuleIds, rulePasses } from '../domain';
+import { type EventFacts, FREQUENCY_INTERVALS, type IssueRule, rulePasses } from '../domain';
 import { AlertCountsRepository } from './alert-counts.repository';
 import { AlertDispatcher, type IssueRuleFire } from './alert-dispatcher';
 import { AlertRuleCache, type ProjectAlerting } from './alert-rule-cache';
 import { IssueAlertFiresRepository } from './issue-alert-fires.repository';
 
 interface Processed {
-  readonly recorded: RecordedEvent;
   readonly data: ErrorEventProcessedData;
 }
 
@@ -56,7 +55,7 @@ export class IssueAlertEvaluator {
     let processed: Processed[] | undefined;
     for (const event of events) {
       if (event.type === IngestEventTypes.ErrorEventProcessed) {
-        (processed ??= []).push({ recorded: event, data: event.data as unknown as ErrorEventProcessedData });
+        (processed ??= []).push({ data: event.data as unknown as ErrorEventProcessedData });
       } else if (event.type === IssueEventTypes.IssueUnresolved) {
         const data = event.data as unknown as IssueUnresolvedData;
         if (data.reason !== 'regression' || !data.eventId) continue;
@@ -98,11 +97,9 @@ export class IssueAlertEvaluator {
     const userWindows = new Set<number>();
     let readAge = false;
     for (const projectId of new Set(withRules.map((p) => p.data.projectId))) {
-      const { rules, needs } = projects.get(projectId) as ProjectAlerting;
-      for (const condition of rules.flatMap((rule) => rule.conditions)) {
-        if (condition.id === IssueRuleIds.EventFrequency) eventWindows.add(FREQUENCY_INTERVALS[condition.interval]);
-        if (condition.id === IssueRuleIds.EventUniqueUserFrequency) userWindows.add(FREQUENCY_INTERVALS[condition.interval]);
-      }
+      const { needs } = projects.get(projectId) as ProjectAlerting;
+      for (const seconds of needs.eventWindows) eventWindows.add(seconds);
+      for (const seconds of needs.userWindows) userWindows.add(seconds);
       readAge ||= needs.issueAge;
     }
     const issueIds = [...new Set(withRules.map((p) => p.data.issueId))];
@@ -152,7 +149,7 @@ export class IssueAlertEvaluator {
     );
     const fired: IssueRuleFire[] = [];
     for (const [key, { rule, p }] of candidates) {
-      if (firing.has(key)) fired.push({ rule, eventStoreId: p.recorded.eventId, event: p.data });
+      if (firing.has(key)) fired.push({ rule, event: p.data });
     }
     const causes = await this.dispatcher.dispatchIssueFires(tx, fired);
     await this.fires.record(
