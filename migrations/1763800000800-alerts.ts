@@ -118,6 +118,7 @@ export class Alerts1763800000800 implements MigrationInterface {
       );
       CREATE UNIQUE INDEX metric_alert_incidents_active_idx ON metric_alert_incidents (rule_id) WHERE status <> 'resolved';
       CREATE INDEX metric_alert_incidents_organization_idx ON metric_alert_incidents (organization_id, id DESC);
+      CREATE INDEX metric_alert_incidents_rule_idx ON metric_alert_incidents (rule_id, id DESC);
 
       CREATE TABLE metric_alert_incident_activity (
         id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
