@@ -179,6 +179,29 @@ describe('alert rules', () => {
       expect((await api.request('GET', rulesPath)).body).toEqual([]);
       expect((await api.request('GET', '/api/0/projects/acme/nope/rules/')).status).toBe(404);
     });
+
+    it('describes the conditions, filters and actions a rule editor offers, and each of them is accepted', async () => {
+      const configuration = await api.request('GET', `${rulesPath}configuration/`);
+      expect(configuration.status).toBe(200);
+      expect(configuration.body.conditions.map((c: { id: string }) => c.id)).toEqual(expect.arrayContaining([FIRST_SEEN, EVENT_FREQUENCY]));
+      expect(configuration.body.filters.find((f: { id: string }) => f.id === LEVEL_FILTER)).toMatchObject({
+        label: "The event's level is {match} {level}",
+        formFields: { level: { type: 'choice', choices: expect.arrayContaining([['40', 'error']]) } },
+      });
+      // Filling every form field with its first choice (or its placeholder) makes a valid rule.
+      const fill = (item: { id: string; formFields?: Record<string, { choices?: Array<[string, string]>; placeholder?: unknown }> }) => ({
+        id: item.id,
+        ...Object.fromEntries(Object.entries(item.formFields ?? {}).map(([name, field]) => [name, field.choices ? field.choices[0][0] : field.placeholder])),
+      });
+      const rule = await api.request('POST', rulesPath, {
+        body: {
+          name: 'Everything', actionMatch: 'any', filterMatch: 'any',
+          conditions: configuration.body.conditions.map(fill), filters: configuration.body.filters.map(fill), actions: configuration.body.actions.map(fill),
+        },
+      });
+      expect(rule.status).toBe(201);
+      expect((await api.request('DELETE', `${rulesPath}${rule.body.id}/`)).status).toBe(202);
+    });
     it('checks scopes per route, and another organization sees none of the rules', async () => {
       const rule = await api.request('POST', rulesPath, {
         body: { name: 'Scoped', actionMatch: 'all', conditions: [{ id: FIRST_SEEN }], actions: [{ id: NOTIFY_EVENT }] },

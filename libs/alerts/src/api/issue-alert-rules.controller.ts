@@ -7,6 +7,7 @@ import { type ProjectSummary, requireProject } from '@faultline/projects';
 import { CreateIssueAlertRuleCommand } from '../application/commands/create-issue-alert-rule/create-issue-alert-rule.command';
 import { DeleteIssueAlertRuleCommand } from '../application/commands/delete-issue-alert-rule/delete-issue-alert-rule.command';
 import { UpdateIssueAlertRuleCommand } from '../application/commands/update-issue-alert-rule/update-issue-alert-rule.command';
+import { issueRuleConfiguration } from '../domain';
 import { IssueAlertFiresRepository } from '../infrastructure/issue-alert-fires.repository';
 import { type IssueRuleRow, IssueRulesRepository } from '../infrastructure/issue-rules.repository';
 import { IssueAlertRuleDto, UpdateIssueAlertRuleDto } from './alert-rules.dto';
@@ -50,6 +51,18 @@ export class IssueAlertRulesController {
       new CreateIssueAlertRuleCommand(organization.id, project.id, { ...body }, principal.userId ?? null),
     );
     return serializeIssueRule(row, project.slug);
+  }
+
+  /**
+   * Sentry's rule editor configuration: the conditions, filters and actions with their form fields.
+   * Service-app actions are not listed here: they name an installation (`sentryAppInstallationUuid`)
+   * from the organization's sentry-app-installations, and its app's `alert-rule-action` settings.
+   */
+  @Get('configuration')
+  @RequireScopes('alerts:read', 'project:read')
+  async configuration(@CurrentOrganization() organization: OrganizationAccess, @Param('project_id_or_slug') projectIdOrSlug: string) {
+    await requireProject(this.queries, organization.id, projectIdOrSlug);
+    return issueRuleConfiguration();
   }
 
   @Get(':rule_id')

@@ -379,3 +379,45 @@ export function labelOf(item: IssueRuleCondition | IssueRuleFilter | IssueRuleAc
 function levelName(level: string): string {
   return Object.entries(LEVEL_NUMBERS).find(([, n]) => String(n) === level)?.[0] ?? level;
 }
+
+const choices = (entries: Array<[string, string]>) => ({ type: 'choice', choices: entries });
+const INTERVAL_CHOICES: Array<[string, string]> = [['1m', 'one minute'], ['5m', '5 minutes'], ['15m', '15 minutes'], ['1h', 'one hour'], ['1d', 'one day'], ['1w', 'one week'], ['30d', '30 days']];
+
+/**
+ * Sentry's `rules/configuration/`: the conditions, filters and actions a rule may use, each with
+ * its label (with `{field}` placeholders) and the form fields that fill them, so a client can
+ * build the rule editor.
+ */
+export function issueRuleConfiguration() {
+  const item = (id: string, label: string, formFields?: Record<string, unknown>) => ({ id, label, enabled: true, ...(formFields ? { formFields } : {}) });
+  return {
+    actions: [{ ...item(IssueRuleIds.NotifyEvent, 'Send a notification to all legacy integrations'), prompt: 'Send a notification to all legacy integrations' }],
+    conditions: [
+      item(IssueRuleIds.FirstSeenEvent, 'A new issue is created'),
+      item(IssueRuleIds.RegressionEvent, 'The issue changes state from resolved to unresolved'),
+      item(IssueRuleIds.EveryEvent, 'The event occurs'),
+      item(IssueRuleIds.EventFrequency, 'The issue is seen more than {value} times in {interval}', {
+        value: { type: 'number', placeholder: 100 }, interval: choices(INTERVAL_CHOICES),
+      }),
+      item(IssueRuleIds.EventUniqueUserFrequency, 'The issue is seen by more than {value} users in {interval}', {
+        value: { type: 'number', placeholder: 100 }, interval: choices(INTERVAL_CHOICES),
+      }),
+    ],
+    filters: [
+      item(IssueRuleIds.LevelFilter, "The event's level is {match} {level}", {
+        match: choices([['eq', 'equal to'], ['gte', 'greater than or equal to'], ['lte', 'less than or equal to']]),
+        level: choices(Object.entries(LEVEL_NUMBERS).filter(([name]) => name !== 'sample').map(([name, n]) => [String(n), name])),
+      }),
+      item(IssueRuleIds.TaggedEventFilter, "The event's tags match {key} {match} {value}", {
+        key: { type: 'string', placeholder: 'key' },
+        match: choices([['eq', 'equals'], ['ne', 'does not equal'], ['sw', 'starts with'], ['ew', 'ends with'], ['co', 'contains'], ['nc', 'does not contain'], ['is', 'is set'], ['ns', 'is not set']]),
+        value: { type: 'string', placeholder: 'value' },
+      }),
+      item(IssueRuleIds.AgeComparisonFilter, 'The issue is {comparison_type} than {value} {time}', {
+        comparison_type: choices([['older', 'older'], ['newer', 'newer']]),
+        value: { type: 'number', placeholder: 10 },
+        time: choices([['minute', 'minute(s)'], ['hour', 'hour(s)'], ['day', 'day(s)'], ['week', 'week(s)']]),
+      }),
+    ],
+  };
+}
