@@ -18,9 +18,12 @@ export async function checkedMetricRule(
   body: Record<string, unknown>,
   ownIds: ReadonlySet<string> = new Set(),
 ): Promise<{ definition: MetricRuleDefinition; projectIds: string[] }> {
+  // Enough ids for every trigger and action twice over: once in validation, once more for any
+  // that came with an id that is not the rule's own (or is used twice).
   const triggers = Array.isArray(body.triggers) ? body.triggers.slice(0, 3) : [];
-  const wanted = triggers.reduce<number>((n, t) => n + 1 + (t && typeof t === 'object' && Array.isArray((t as { actions?: unknown }).actions) ? Math.min(10, (t as { actions: unknown[] }).actions.length) : 0), 0);
-  const pool = await rules.nextIds(tx, wanted);
+  const actionsOf = (trigger: unknown) => (trigger && typeof trigger === 'object' && Array.isArray((trigger as { actions?: unknown }).actions) ? Math.min(10, (trigger as { actions: unknown[] }).actions.length) : 0);
+  const items = triggers.reduce<number>((n, trigger) => n + 1 + actionsOf(trigger), 0);
+  const pool = await rules.nextIds(tx, 2 * items);
   const issued = new Set<string>();
   const newId = () => {
     const id = pool.shift();
@@ -28,14 +31,18 @@ export async function checkedMetricRule(
     issued.add(id);
     return id;
   };
-  // Each trigger and action takes at most one id from the pool: during validation, or here when it came with an id that is not the rule's.
-  const own = (id: string) => issued.has(id) || ownIds.has(id);
   const checked = validateMetricRule(body, newId);
   if ('error' in checked) throw DomainError.invalid(checked.error, { field: checked.field });
   const definition = checked.ok;
+  const seen = new Set<string>();
+  const keep = (id: string) => {
+    const kept = (issued.has(id) || ownIds.has(id)) && !seen.has(id) ? id : newId();
+    seen.add(kept);
+    return kept;
+  };
   for (const trigger of definition.triggers) {
-    if (!own(trigger.id)) trigger.id = newId();
-    for (const action of trigger.actions) if (!own(action.id)) action.id = newId();
+    trigger.id = keep(trigger.id);
+    for (const action of trigger.actions) action.id = keep(action.id);
   }
   const rows = await tx.query<{ id: string; slug: string }>(`SELECT id, slug FROM projects WHERE organization_id = $1 AND slug = ANY($2::text[])`, [organizationId, definition.projects]);
   const bySlug = new Map(rows.map((row) => [row.slug, String(row.id)]));
