@@ -47,7 +47,7 @@ import { MetricRulesRepository } from './infrastructure/metric-rules.repository'
     UpdateMetricAlertRuleHandler,
     DeleteMetricAlertRuleHandler,
   ],
-  exports: [MetricAlertWorker, AlertDispatcher],
+  exports: [MetricAlertWorker],
 })
 export class AlertsModule implements OnModuleInit {
   constructor(
