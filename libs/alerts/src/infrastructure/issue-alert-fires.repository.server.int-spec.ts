@@ -65,4 +65,9 @@ describe('IssueAlertFiresRepository on a PostgreSQL server', () => {
     );
     expect(again.reduce((n, set) => n + set.size, 0)).toBe(issueIds.length);
   });
+
+  it('a rule deleted since it was cached fires nothing and fails nothing', async () => {
+    const candidates = [{ ruleId: '999999', issueId: issueIds[0], frequencyMinutes: 30 }];
+    expect((await db.database.transaction((tx) => fires.claim(tx, candidates, new Date()))).size).toBe(0);
+  });
 });

@@ -40,6 +40,8 @@ export class IssueAlertFiresRepository {
       `INSERT INTO issue_alert_rule_issues (rule_id, issue_id, last_fired_at, quiet_until)
        SELECT c.rule_id, c.issue_id, $3::timestamptz, $3::timestamptz + make_interval(mins => c.minutes)
        FROM unnest($1::bigint[], $2::bigint[], $4::integer[]) WITH ORDINALITY AS c (rule_id, issue_id, minutes, n)
+       -- A rule deleted since this process cached it does not fire (and does not fail the batch).
+       JOIN issue_alert_rules r ON r.id = c.rule_id
        WHERE NOT EXISTS (SELECT 1 FROM issue_alert_rule_issues s WHERE s.rule_id = c.rule_id AND s.issue_id = c.issue_id AND s.quiet_until > $3)
        ORDER BY c.n
        ON CONFLICT (rule_id, issue_id) DO UPDATE SET last_fired_at = EXCLUDED.last_fired_at, quiet_until = EXCLUDED.quiet_until
