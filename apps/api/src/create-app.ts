@@ -2,6 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type AppConfig, configureHttp, createLogger, fastifyOptions, PinoNestLogger } from '@faultline/platform';
 import { MIGRATIONS } from '../../../migrations';
+import { serveWebInterface } from '../../web/src';
 import { AppModule } from './app.module';
 import { loadModules } from './extension-modules/module-loader';
 
@@ -22,5 +23,6 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     });
   }
   configureHttp(app, config);
+  if (config.role !== 'worker') serveWebInterface(app);
   return app;
 }

@@ -1,0 +1,48 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { BOOTSTRAP, type TestApp } from './test-app';
+
+/** Debian's Chromium; CHROMIUM_PATH points elsewhere. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const SCREENSHOTS = join(__dirname, '..', '..', 'test-artifacts', 'screenshots');
+
+/**
+ * Starts headless Chromium. Without it the browser tests fail (they never pass silently), saying
+ * how to install it; CI (.ci/run) installs it when missing.
+ */
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(
+      `The browser tests need Chromium at ${CHROMIUM_PATH}. Install it with \`apt-get install -y chromium\` ` +
+        '(Debian/Ubuntu) or point CHROMIUM_PATH at a Chromium or Chrome binary.',
+    );
+  }
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ['--disable-gpu', '--disable-dev-shm-usage'] });
+}
+
+/** A page of a fresh browser context (its own cookies) that fails the test on a script error. */
+export async function newPage(browser: Browser): Promise<{ page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('dialog', (dialog) => void dialog.accept());
+  page.setDefaultTimeout(15_000);
+  return { page, errors };
+}
+
+export async function screenshot(page: Page, name: string, copyTo?: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  if (copyTo) await page.screenshot({ path: copyTo, fullPage: false });
+}
+
+/** Signs in through the form as the bootstrap administrator; lands on the issues page. */
+export async function signIn(page: Page, app: TestApp): Promise<void> {
+  await page.goto(`${app.baseUrl}/auth/login/`);
+  await page.getByLabel('E-mail address').fill(BOOTSTRAP.email);
+  await page.getByLabel('Password').fill(BOOTSTRAP.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Issues', level: 1 }).waitFor();
+}
