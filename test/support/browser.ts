@@ -32,10 +32,17 @@ export async function newPage(browser: Browser): Promise<{ page: Page; errors: s
   return { page, errors };
 }
 
-export async function screenshot(page: Page, name: string, copyTo?: string): Promise<void> {
+export const DOCS_SCREENSHOTS = join(__dirname, '..', '..', 'docs', 'screenshots');
+
+/**
+ * Saves a full-page screenshot as a test artifact (test-artifacts/screenshots/, git-ignored). With
+ * `docsName`, and UPDATE_DOCS_SCREENSHOTS=1 set, it also refreshes the README's picture in
+ * docs/screenshots/ (the visible viewport only, to keep the committed PNG small).
+ */
+export async function screenshot(page: Page, name: string, docsName?: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
-  if (copyTo) await page.screenshot({ path: copyTo, fullPage: false });
+  if (docsName && process.env.UPDATE_DOCS_SCREENSHOTS === '1') await page.screenshot({ path: join(DOCS_SCREENSHOTS, `${docsName}.png`) });
 }
 
 /** Signs in through the form as the bootstrap administrator; lands on the issues page. */

@@ -172,8 +172,8 @@ function StackTrace(props: { event: LatestEvent }) {
                   {frame.inApp && frame.context?.length ? (
                     <pre class="context">
                       {frame.context.map(([line, text]) => (
-                        <span key={line} class={line === frame.lineNo ? 'current' : undefined}>
-                          {`${String(line).padStart(5)}  ${text}\n`}
+                        <span key={line} class={line === frame.lineNo ? 'line current' : 'line'}>
+                          {`${String(line).padStart(5)}  ${text}`}
                         </span>
                       ))}
                     </pre>
