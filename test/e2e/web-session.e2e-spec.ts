@@ -85,6 +85,14 @@ describe('web sessions', () => {
     expect((await app.request('GET', '/api/0/auth/', { token: null, headers: { cookie } })).status).toBe(401);
   });
 
+  it('refuses further sign-ins for an address after 10 failures, with Retry-After', async () => {
+    for (let attempt = 0; attempt < 10; attempt++) expect((await signIn('guess', 'target@acme.test')).response.status).toBe(401);
+    const refused = await signIn('guess', 'target@acme.test');
+    expect(refused.response.status).toBe(429);
+    expect(Number(refused.response.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await signIn()).response.status).toBe(200);
+  });
+
   it('serves the interface at its routes without touching the API, health, metrics or docs', async () => {
     for (const path of ['/', '/auth/login/', '/settings/acme/projects/web/hooks/', '/organizations/acme/issues/', '/organizations/acme/issues/1/', '/settings/account/api/auth-tokens/']) {
       const page = await fetch(`${app.baseUrl}${path}`);

@@ -43,7 +43,8 @@ export class AuthController {
       this.throttle.recordFailure(keys);
       throw error;
     }
-    this.throttle.recordSuccess(keys);
+    // Only the account's count: signing in to one's own account must not reset a guessing client's.
+    this.throttle.recordSuccess([keys[0]]);
     void reply.header('set-cookie', this.cookie(session.cookieValue, Math.floor(this.config.sessions.ttlMs / 1000)));
     return { user: session.user, csrfToken: session.csrfToken, expires: session.expiresAt.toISOString() };
   }

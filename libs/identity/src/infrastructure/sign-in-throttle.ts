@@ -1,12 +1,14 @@
 import { Injectable } from '@nestjs/common';
 
 const WINDOW_MS = 15 * 60_000;
+/** Per e-mail address; a client address (`ip:` keys) may be an office behind one NAT, so it gets more. */
 const MAX_FAILURES = 10;
+const MAX_FAILURES_PER_CLIENT = 50;
 const MAX_KEYS = 50_000;
 
 /**
- * Slows password guessing: after 10 failed sign-ins for one e-mail address, or from one client
- * address, within 15 minutes, further attempts are refused until the window has passed. Kept per
+ * Slows password guessing: after 10 failed sign-ins for one e-mail address (50 from one client
+ * address) within 15 minutes, further attempts are refused until the window has passed. Kept per
  * process (each API process counts on its own), which bounds guessing without a shared store.
  */
 @Injectable()
@@ -18,7 +20,8 @@ export class SignInThrottle {
     let wait = 0;
     for (const key of keys) {
       const recent = this.recent(key, now);
-      if (recent.length >= MAX_FAILURES) wait = Math.max(wait, Math.ceil((recent[0] + WINDOW_MS - now) / 1000));
+      const limit = key.startsWith('ip:') ? MAX_FAILURES_PER_CLIENT : MAX_FAILURES;
+      if (recent.length >= limit) wait = Math.max(wait, Math.ceil((recent[0] + WINDOW_MS - now) / 1000));
     }
     return wait;
   }
