@@ -27,8 +27,10 @@ export interface Page<T> {
   nextCursor?: string;
 }
 
-function fieldErrors(body: any, fieldNames: readonly string[]): Record<string, string> {
+/** Only a 400 concerns the input; a 401, 403 or 404 is about the request as a whole, whatever it names. */
+export function fieldErrors(status: number, body: any, fieldNames: readonly string[]): Record<string, string> {
   const fields: Record<string, string> = {};
+  if (status !== 400) return fields;
   if (body && typeof body.errors === 'object' && body.errors) {
     for (const [name, messages] of Object.entries(body.errors)) fields[name] = Array.isArray(messages) ? messages.join(' ') : String(messages);
   }
@@ -58,7 +60,7 @@ export async function api<T = any>(method: string, path: string, body?: unknown,
   }
   if (!response.ok) {
     const detail = typeof parsed?.detail === 'string' ? parsed.detail : `The server answered ${response.status}.`;
-    const error = new ApiError(response.status, detail, fieldErrors(parsed, fields));
+    const error = new ApiError(response.status, detail, fieldErrors(response.status, parsed, fields));
     if (response.status === 401 && !path.startsWith('/api/0/auth/')) onUnauthenticated?.();
     throw error;
   }

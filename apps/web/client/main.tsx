@@ -1,7 +1,8 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, setCsrfToken, whenUnauthenticated } from './api';
-import { Link, match, navigate, usePath } from './router';
+import { match } from './paths';
+import { Link, navigate, usePath } from './router';
 import { Skeleton } from './components';
 import { SignInPage } from './pages/sign-in';
 import { ApiTokensPage } from './pages/api-tokens';

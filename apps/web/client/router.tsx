@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 
+
 type Listener = () => void;
 const listeners = new Set<Listener>();
 
@@ -23,18 +24,6 @@ export function usePath(): string {
     };
   }, []);
   return path;
-}
-
-/** Matches `/settings/:org/projects/:project/hooks/` against a path; answers the parameters. */
-export function match(pattern: string, path: string): Record<string, string> | null {
-  const names: string[] = [];
-  const source = pattern.replace(/\/$/, '').replace(/:([a-zA-Z]+)/g, (_, name: string) => {
-    names.push(name);
-    return '([^/]+)';
-  });
-  const found = new RegExp(`^${source}/?$`).exec(path);
-  if (!found) return null;
-  return Object.fromEntries(names.map((name, index) => [name, decodeURIComponent(found[index + 1])]));
 }
 
 /** A link that navigates without reloading the page (modified clicks open tabs as usual). */
