@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { EventProcessor } from '@faultline/ingest';
-import { launchBrowser, newPage, screenshot, signIn } from '../support/browser';
+import { cumulativeLayoutShift, launchBrowser, newPage, screenshot, signIn, watchLayoutShifts } from '../support/browser';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
@@ -71,6 +71,7 @@ describe('web interface (browser)', () => {
     await receiver.start();
     app = await startTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_TIMEOUT_MS: '2000' });
     ({ page, errors } = await newPage(browser));
+    await watchLayoutShifts(page);
   });
 
   afterAll(async () => {
@@ -142,6 +143,9 @@ describe('web interface (browser)', () => {
     expect(row).toContain('200');
     expect(row).toMatch(/\d+ ms/);
     await screenshot(page, 'service-hook', 'service-hook');
+    await page.reload();
+    await deliveredRow.first().waitFor();
+    expect(await cumulativeLayoutShift(page)).toBeLessThan(0.1);
 
     // Redeliver sends it again to the receiver, which verifies the signature each time.
     await page.getByRole('button', { name: /^Redeliver / }).first().click();
@@ -200,6 +204,12 @@ describe('web interface (browser)', () => {
     await current.waitFor();
     expect(await current.textContent()).toContain('const total = cart.amount * 100;');
     await screenshot(page, 'issue-with-source', 'issue');
+    // Loaded afresh, the page reserves room for what arrives: nothing moves (CLS stays under 0.1, "good").
+    await page.reload();
+    await page.locator('.context .current').first().waitFor();
+    await page.locator('.tags dt').first().waitFor();
+    await page.getByText('No linked issues.').waitFor();
+    expect(await cumulativeLayoutShift(page)).toBeLessThan(0.1);
   });
 
   it('creates and revokes an API token, shown once', async () => {

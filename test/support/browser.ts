@@ -45,11 +45,34 @@ export async function screenshot(page: Page, name: string, docsName?: string): P
   if (docsName && process.env.UPDATE_DOCS_SCREENSHOTS === '1') await page.screenshot({ path: join(DOCS_SCREENSHOTS, `${docsName}.png`) });
 }
 
-/** Signs in through the form as the bootstrap administrator; lands on the issues page. */
+/** Signs in through the form, with the keyboard only, as the bootstrap administrator; lands on the issues page. */
 export async function signIn(page: Page, app: TestApp): Promise<void> {
   await page.goto(`${app.baseUrl}/auth/login/`);
-  await page.getByLabel('E-mail address').fill(BOOTSTRAP.email);
-  await page.getByLabel('Password').fill(BOOTSTRAP.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByLabel('E-mail address').waitFor();
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(BOOTSTRAP.email);
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(BOOTSTRAP.password);
+  await page.keyboard.press('Enter');
   await page.getByRole('heading', { name: 'Issues', level: 1 }).waitFor();
+}
+
+/**
+ * Records layout shifts from now on (Chromium's Layout Instability API); `cumulativeLayoutShift`
+ * then answers their sum, the page's CLS.
+ */
+export async function watchLayoutShifts(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const state = globalThis as unknown as { layoutShift: number };
+    state.layoutShift = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as unknown as Array<{ value: number; hadRecentInput: boolean }>) {
+        if (!entry.hadRecentInput) state.layoutShift += entry.value;
+      }
+    }).observe({ type: 'layout-shift' as never, buffered: true });
+  });
+}
+
+export async function cumulativeLayoutShift(page: Page): Promise<number> {
+  return page.evaluate(() => (globalThis as unknown as { layoutShift: number }).layoutShift);
 }
