@@ -105,6 +105,9 @@ describe('web sessions', () => {
       const asset = await fetch(`${app.baseUrl}${script}`);
       expect(asset.status).toBe(200);
       expect(asset.headers.get('cache-control')).toContain('immutable');
+      const compressed = await fetch(`${app.baseUrl}${script}`, { headers: { 'accept-encoding': 'br' } });
+      expect(compressed.headers.get('content-encoding')).toBe('br');
+      expect((await compressed.text()).length).toBe((await asset.text()).length);
     }
     expect((await fetch(`${app.baseUrl}/health/live`)).status).toBe(200);
     expect((await fetch(`${app.baseUrl}/metrics`)).status).toBe(200);

@@ -9,6 +9,14 @@ import { WebhookReceiver } from '../support/webhook-receiver';
 
 const run = promisify(execFile);
 
+async function waitUntil(condition: () => Promise<boolean>): Promise<void> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    if (await condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('condition not met');
+}
+
 /** An error as a Node service reports it, with source context, for the README's screenshot. */
 const SHOP_EVENT = {
   event_id: 'c0ffee00c0ffee00c0ffee00c0ffee00',
@@ -174,7 +182,15 @@ describe('web interface (browser)', () => {
     await page.goto(`${app.baseUrl}/organizations/acme/issues/`);
     const link = page.getByRole('link', { name: /TypeError/ });
     await link.waitFor();
+    const row = (await page.locator('table.issues tbody tr', { has: link }).textContent())!;
+    expect(row).toContain('web');
+    expect(row).toContain('unresolved');
     await screenshot(page, 'issues');
+    // Another project's issues only: none yet.
+    await page.getByLabel('Project').selectOption({ label: 'Plain' });
+    await page.getByText('No issues match.').waitFor();
+    await page.getByLabel('Project').selectOption({ label: 'web' });
+    await link.waitFor();
     await link.click();
     await page.getByRole('heading', { name: /TypeError/, level: 1 }).waitFor();
     await page.getByText('Card declined for amount 300').first().waitFor();
@@ -187,10 +203,18 @@ describe('web interface (browser)', () => {
     await page.locator('.comments').getByText('Looking into it').waitFor();
     await screenshot(page, 'issue');
 
+    const issueId = new URL(page.url()).pathname.split('/')[4];
+    const issue = async () => (await app.request('GET', `/api/0/organizations/acme/issues/${issueId}/`)).body;
+
+    await page.getByLabel('Assignee').selectOption({ label: 'Administrator' });
+    await waitUntil(async () => (await issue()).assignedTo?.email === 'admin@acme.test');
+    const assignee = `user:${(await issue()).assignedTo.id}`;
+    await waitUntil(async () => (await page.getByLabel('Assignee').inputValue()) === assignee);
+    await page.getByRole('button', { name: 'Ignore' }).click();
+    await page.getByRole('button', { name: 'Unresolve' }).click();
     await page.getByRole('button', { name: 'Resolve' }).click();
     await page.getByRole('button', { name: 'Unresolve' }).waitFor();
-    const issueId = new URL(page.url()).pathname.split('/')[4];
-    expect((await app.request('GET', `/api/0/organizations/acme/issues/${issueId}/`)).body.status).toBe('resolved');
+    expect((await issue()).status).toBe('resolved');
   });
 
   it('shows an in-app frame with its source lines (the README screenshot)', async () => {

@@ -49,6 +49,7 @@ export function serveWebInterface(app: NestFastifyApplication, directory = webAs
       maxAge: '365d',
       index: false,
       wildcard: true,
+      preCompressed: true,
     });
   }
   const fastify = app.getHttpAdapter().getInstance();

@@ -70,10 +70,15 @@ export function IssuesPage(props: { params: Record<string, string> }) {
   const { org } = props.params;
   useTitle('Issues');
   const [query, setQuery] = useState('is:unresolved');
+  const [project, setProject] = useState('');
   const [cursor, setCursor] = useState<string | undefined>();
+  const projects = useLoad(() => api<Array<{ id: string; slug: string; name: string }>>('GET', `/api/0/organizations/${enc(org)}/projects/`).then(({ body }) => body), [org]);
   const issues = useLoad(
-    () => list<Issue>(`/api/0/organizations/${enc(org)}/issues/?query=${enc(query)}&per_page=25${cursor ? `&cursor=${enc(cursor)}` : ''}`),
-    [org, query, cursor],
+    () =>
+      list<Issue>(
+        `/api/0/organizations/${enc(org)}/issues/?query=${enc(query)}&per_page=25${project ? `&project=${enc(project)}` : ''}${cursor ? `&cursor=${enc(cursor)}` : ''}`,
+      ),
+    [org, query, project, cursor],
   );
   return (
     <>
@@ -94,6 +99,22 @@ export function IssuesPage(props: { params: Record<string, string> }) {
             </option>
           ))}
         </select>
+        <label for="issue-project">Project</label>
+        <select
+          id="issue-project"
+          value={project}
+          onChange={(event) => {
+            setCursor(undefined);
+            setProject((event.currentTarget as HTMLSelectElement).value);
+          }}
+        >
+          <option value="">All projects</option>
+          {projects.data?.map((item) => (
+            <option key={item.id} value={item.id}>
+              {item.name}
+            </option>
+          ))}
+        </select>
       </div>
       <Section title="Issues">
         <ErrorNote error={issues.error} />
@@ -104,6 +125,7 @@ export function IssuesPage(props: { params: Record<string, string> }) {
             <thead>
               <tr>
                 <th scope="col">Issue</th>
+                <th scope="col">Project</th>
                 <th scope="col">Status</th>
                 <th scope="col" class="number">
                   Events
@@ -121,9 +143,10 @@ export function IssuesPage(props: { params: Record<string, string> }) {
                   <td>
                     <Link href={`/organizations/${enc(org)}/issues/${issue.id}/`}>{issue.title}</Link>
                     <div class="muted small">
-                      {issue.shortId} · {issue.culprit || issue.project.slug}
+                      {issue.shortId} · {issue.culprit}
                     </div>
                   </td>
+                  <td>{issue.project.slug}</td>
                   <td>
                     <Status value={issue.status} />
                   </td>
