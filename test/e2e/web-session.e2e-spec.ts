@@ -117,4 +117,32 @@ describe('web sessions', () => {
     expect(await api.json()).toEqual({ detail: 'Authentication credentials were not provided.' });
     expect((await fetch(`${app.baseUrl}/api/0/nothing-here/`)).headers.get('content-type')).toMatch(/json/);
   });
+
+  describe('without BOOTSTRAP_TOKEN', () => {
+    let fresh: TestApp;
+    const stdout = jest.spyOn(process.stdout, 'write');
+
+    beforeAll(async () => {
+      stdout.mockImplementation(() => true);
+      fresh = await startTestApp({ BOOTSTRAP_TOKEN: '' });
+    });
+
+    afterAll(async () => {
+      stdout.mockRestore();
+      await fresh.close();
+    });
+
+    it('gives the first user BOOTSTRAP_PASSWORD, and a restart adds no token and keeps the password', async () => {
+      const tokens = async () => {
+        const signedIn = await fresh.request('POST', '/api/0/auth/login/', { token: null, body: { username: BOOTSTRAP.email, password: BOOTSTRAP.password } });
+        expect(signedIn.status).toBe(200);
+        const cookie = (signedIn.headers.get('set-cookie') ?? '').split(';')[0];
+        return (await fresh.request('GET', '/api/0/api-tokens/', { token: null, headers: { cookie } })).body as unknown[];
+      };
+      expect(await tokens()).toHaveLength(1);
+      await fresh.restart();
+      expect(await tokens()).toHaveLength(1);
+      expect(stdout.mock.calls.map(([text]) => String(text)).join('')).not.toContain(BOOTSTRAP.password);
+    });
+  });
 });

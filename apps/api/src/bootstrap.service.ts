@@ -34,7 +34,12 @@ export class BootstrapService implements OnApplicationBootstrap {
   async onApplicationBootstrap(): Promise<void> {
     if (this.config.role === 'worker') return;
     const [{ users }] = await this.database.query<{ users: number }>(`SELECT count(*)::int AS users FROM users`);
-    if (users > 0 && !this.config.bootstrap.token && !this.config.bootstrap.password) return;
+    if (users > 0 && !this.config.bootstrap.token) {
+      // A database in use: BOOTSTRAP_PASSWORD alone only gives the bootstrap user a password it lacks.
+      const [user] = await this.database.query<{ id: string }>(`SELECT id FROM users WHERE lower(email) = lower($1)`, [this.config.bootstrap.email]);
+      if (user && this.config.bootstrap.password) await this.ensurePassword(user.id);
+      return;
+    }
     await this.ensure(users === 0);
   }
 

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import {
   type CanActivate,
   type ExecutionContext,
@@ -8,7 +9,6 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Scope } from '@faultline/kernel';
-import { timingSafeEqual } from 'node:crypto';
 import { type AuthenticatedRequest, PUBLIC_ROUTE, REQUIRED_SCOPES } from './decorators';
 import { AuthDirectory, CSRF_HEADER, type Principal, SESSION_COOKIE } from './principal';
 
