@@ -113,6 +113,12 @@ function App() {
     }
   }, [session, path]);
 
+  // After a navigation, keyboard and screen-reader users continue at the new page's content.
+  const [firstPath] = useState(path);
+  useEffect(() => {
+    if (path !== firstPath) document.getElementById('main')?.focus({ preventScroll: true });
+  }, [path]);
+
   if (failure) return <p class="error-note">The service could not be reached. Reload the page to try again.</p>;
   if (session === undefined) {
     return (
