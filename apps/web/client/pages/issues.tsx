@@ -258,25 +258,34 @@ export function IssuePage(props: { params: Record<string, string> }) {
     }
   };
   const data = issue.data;
+  const back = (
+    <p>
+      <Link href={`/organizations/${enc(org)}/issues/`}>← Issues</Link>
+    </p>
+  );
+  // The page appears whole, once its parts have arrived: sections of unknown height loading one by
+  // one would push each other down.
+  const settled = (loaded: { data?: unknown; error?: unknown }) => loaded.data !== undefined || loaded.error !== undefined;
+  if (!data || ![event, comments, external, members].every(settled)) {
+    return (
+      <>
+        {back}
+        <ErrorNote error={issue.error} />
+        {!issue.error && <Skeleton rows={12} label="Loading the issue" />}
+      </>
+    );
+  }
   return (
     <>
-      <p>
-        <Link href={`/organizations/${enc(org)}/issues/`}>← Issues</Link>
-      </p>
+      {back}
       <div class="issue-header">
-        {data ? (
-          <>
-            <h1>{data.title}</h1>
-            <p class="muted">
-              {data.shortId} · {data.culprit} · <Status value={data.status} /> · {data.count} events · {data.userCount} users · first seen {formatDate(data.firstSeen)} · last seen{' '}
-              {formatDate(data.lastSeen)}
-            </p>
-          </>
-        ) : (
-          <Skeleton rows={2} label="Loading the issue" />
-        )}
+        <h1>{data.title}</h1>
+        <p class="muted">
+          {data.shortId} · {data.culprit} · <Status value={data.status} /> · {data.count} events · {data.userCount} users · first seen {formatDate(data.firstSeen)} · last seen{' '}
+          {formatDate(data.lastSeen)}
+        </p>
       </div>
-      <ErrorNote error={issue.error ?? actionError} />
+      <ErrorNote error={actionError} />
       <div class="actions" role="group" aria-label="Issue actions">
         {data?.status === 'unresolved' ? (
           <>
@@ -313,27 +322,23 @@ export function IssuePage(props: { params: Record<string, string> }) {
         <div>
           <Section title="Latest event">
             <ErrorNote error={event.error} />
-            {event.data ? <StackTrace event={event.data} /> : !event.error && <Skeleton rows={6} />}
+            {event.data && <StackTrace event={event.data} />}
           </Section>
           <Section title="Comments">
             <ErrorNote error={comments.error} />
-            {comments.data ? (
-              comments.data.length ? (
-                <ul class="comments">
-                  {comments.data.map((item) => (
-                    <li key={item.id}>
-                      <p class="muted small">
-                        {item.actor.name ?? item.actor.type} · {formatDate(item.dateCreated)}
-                      </p>
-                      <p>{item.data.text}</p>
-                    </li>
-                  ))}
-                </ul>
-              ) : (
-                <p class="empty">No comments yet.</p>
-              )
+            {comments.data?.length ? (
+              <ul class="comments">
+                {comments.data.map((item) => (
+                  <li key={item.id}>
+                    <p class="muted small">
+                      {item.actor.name ?? item.actor.type} · {formatDate(item.dateCreated)}
+                    </p>
+                    <p>{item.data.text}</p>
+                  </li>
+                ))}
+              </ul>
             ) : (
-              <Skeleton rows={2} />
+              !comments.error && <p class="empty">No comments yet.</p>
             )}
             <form onSubmit={addComment} noValidate>
               <Field label="Add a comment" name="text" value={comment} onInput={setComment} error={commentError instanceof ApiError ? commentError.field('text') : undefined} />
@@ -344,7 +349,7 @@ export function IssuePage(props: { params: Record<string, string> }) {
         </div>
         <aside>
           <Section title="Tags">
-            {event.data ? (
+            {event.data && (
               <dl class="tags">
                 {event.data.tags.map((tag) => (
                   <div key={tag.key}>
@@ -353,29 +358,23 @@ export function IssuePage(props: { params: Record<string, string> }) {
                   </div>
                 ))}
               </dl>
-            ) : (
-              <Skeleton rows={4} />
             )}
           </Section>
           <Section title="Linked issues">
             <ErrorNote error={external.error} />
-            {external.data ? (
-              external.data.length ? (
-                <ul class="plain-list">
-                  {external.data.map((link) => (
-                    <li key={link.id}>
-                      <a href={link.webUrl} rel="noopener noreferrer" target="_blank">
-                        {link.displayName}
-                      </a>{' '}
-                      <span class="muted">{link.serviceType}</span>
-                    </li>
-                  ))}
-                </ul>
-              ) : (
-                <p class="empty">No linked issues. Installed integrations can link issues of their trackers here.</p>
-              )
+            {external.data?.length ? (
+              <ul class="plain-list">
+                {external.data.map((link) => (
+                  <li key={link.id}>
+                    <a href={link.webUrl} rel="noopener noreferrer" target="_blank">
+                      {link.displayName}
+                    </a>{' '}
+                    <span class="muted">{link.serviceType}</span>
+                  </li>
+                ))}
+              </ul>
             ) : (
-              !external.error && <Skeleton rows={1} />
+              !external.error && <p class="empty">No linked issues. Installed integrations can link issues of their trackers here.</p>
             )}
           </Section>
         </aside>

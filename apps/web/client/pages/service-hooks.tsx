@@ -243,6 +243,8 @@ export function ServiceHookPage(props: { params: Record<string, string> }) {
 
   if (isFeatureMissing(hook.error)) return <FeatureMissing />;
   const data = hook.data;
+  // Details and deliveries appear together, so the deliveries never move down under the reader.
+  const deliveriesSettled = deliveries.data !== undefined || deliveries.error !== undefined;
   return (
     <>
       <p>
@@ -250,11 +252,11 @@ export function ServiceHookPage(props: { params: Record<string, string> }) {
       </p>
       <h1>Service hook</h1>
       <ErrorNote error={hook.error ?? actionError} />
-      <Section title="Details">
-        {!data ? (
-          <Skeleton rows={4} />
-        ) : (
-          <>
+      {!data || !deliveriesSettled ? (
+        !hook.error && <Skeleton rows={10} label="Loading the hook" />
+      ) : (
+        <>
+          <Section title="Details">
             <dl class="details">
               <dt>URL</dt>
               <dd>{data.url}</dd>
@@ -287,45 +289,43 @@ export function ServiceHookPage(props: { params: Record<string, string> }) {
                 Delete
               </button>
             </div>
-          </>
-        )}
-      </Section>
-      <Section
-        title="Recent deliveries"
-        actions={
-          <button type="button" onClick={() => deliveries.reload()}>
-            Refresh
-          </button>
-        }
-      >
-        <ErrorNote error={deliveries.error} />
-        {!deliveries.data ? (
-          <Skeleton rows={3} />
-        ) : deliveries.data.length ? (
-          <table class="deliveries">
-            <thead>
-              <tr>
-                <th scope="col">Created</th>
-                <th scope="col">Event</th>
-                <th scope="col">Status</th>
-                <th scope="col">Response</th>
-                <th scope="col">Duration</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {deliveries.data.map((delivery) => (
-                <DeliveryRow key={delivery.id} delivery={delivery} onRedeliver={() => act(() => api('POST', `${path}deliveries/${enc(delivery.id)}/redeliver/`))} />
-              ))}
-            </tbody>
-          </table>
-        ) : (
-          <p class="empty">No deliveries yet. They appear here when an event the hook subscribes to happens.</p>
-        )}
-      </Section>
+          </Section>
+          <Section
+            title="Recent deliveries"
+            actions={
+              <button type="button" onClick={() => deliveries.reload()}>
+                Refresh
+              </button>
+            }
+          >
+            <ErrorNote error={deliveries.error} />
+            {deliveries.data?.length ? (
+              <table class="deliveries">
+                <thead>
+                  <tr>
+                    <th scope="col">Created</th>
+                    <th scope="col">Event</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Response</th>
+                    <th scope="col">Duration</th>
+                    <th scope="col">Attempts</th>
+                    <th scope="col">
+                      <span class="visually-hidden">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {deliveries.data.map((delivery) => (
+                    <DeliveryRow key={delivery.id} delivery={delivery} onRedeliver={() => act(() => api('POST', `${path}deliveries/${enc(delivery.id)}/redeliver/`))} />
+                  ))}
+                </tbody>
+              </table>
+            ) : (
+              !deliveries.error && <p class="empty">No deliveries yet. They appear here when an event the hook subscribes to happens.</p>
+            )}
+          </Section>
+        </>
+      )}
     </>
   );
 }
