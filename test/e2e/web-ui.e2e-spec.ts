@@ -114,7 +114,11 @@ describe('web interface (browser)', () => {
   });
 
   it('adds a service hook through the form and shows a real delivery after an SDK error', async () => {
-    await page.goto(`${app.baseUrl}/settings/acme/projects/web/hooks/`);
+    await page.goto(`${app.baseUrl}/settings/acme/projects/`);
+    await page.getByRole('link', { name: 'web', exact: true }).click();
+    await page.locator('.details code', { hasText: /^http:\/\/[0-9a-f]{32}@127\.0\.0\.1:\d+\/\d+$/ }).waitFor();
+    await screenshot(page, 'project');
+    await page.getByRole('link', { name: 'Service hooks' }).last().click();
     await page.getByText('No service hooks yet.').waitFor();
     await page.getByRole('link', { name: 'Add a hook' }).click();
 

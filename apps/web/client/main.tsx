@@ -6,7 +6,7 @@ import { Link, navigate, usePath } from './router';
 import { Skeleton } from './components';
 import { SignInPage } from './pages/sign-in';
 import { ApiTokensPage } from './pages/api-tokens';
-import { ProjectsPage, ServiceHookPage, ServiceHooksPage, NewServiceHookPage } from './pages/service-hooks';
+import { NewServiceHookPage, ProjectSettingsPage, ProjectsPage, ServiceHookPage, ServiceHooksPage } from './pages/service-hooks';
 import { IssuePage, IssuesPage } from './pages/issues';
 import { AuthProviderPage, MembersPage, TeamsPage } from './pages/organization';
 import { DeveloperSettingsPage, IntegrationsPage, NewIntegrationPage, SentryAppPage, SentryAppRequestsPage } from './pages/developer-settings';
@@ -22,7 +22,9 @@ type Page = (props: { params: Record<string, string>; session: Session }) => pre
 /** Sentry's URLs, most specific first. */
 const ROUTES: Array<[string, Page]> = [
   ['/settings/account/api/auth-tokens/', ApiTokensPage],
+  ['/settings/:org/', ProjectsPage],
   ['/settings/:org/projects/', ProjectsPage],
+  ['/settings/:org/projects/:project/', ProjectSettingsPage],
   ['/settings/:org/projects/:project/hooks/', ServiceHooksPage],
   ['/settings/:org/projects/:project/hooks/new/', NewServiceHookPage],
   ['/settings/:org/projects/:project/hooks/:hookId/', ServiceHookPage],

@@ -1,3 +1,4 @@
+import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { api, ApiError, enc } from '../api';
 import { Checkboxes, ErrorNote, Field, formatDate, Section, Skeleton, Status, useLoad, useTitle } from '../components';
@@ -53,12 +54,55 @@ export function ProjectsPage(props: { params: Record<string, string> }) {
           <ul class="plain-list">
             {projects.data?.map((project) => (
               <li key={project.slug}>
-                <strong>{project.name}</strong> <span class="muted">{project.slug}</span> · <Link href={hooksPage(org, project.slug)}>Service hooks</Link>
+                <Link href={`/settings/${enc(org)}/projects/${enc(project.slug)}/`}>{project.name}</Link> <span class="muted">{project.slug}</span> ·{' '}
+                <Link href={hooksPage(org, project.slug)}>Service hooks</Link>
               </li>
             ))}
           </ul>
         )}
       </Section>
+    </>
+  );
+}
+
+/** A project's settings: its DSN and features, with the way to its service hooks. */
+export function ProjectSettingsPage(props: { params: Record<string, string> }) {
+  const { org, project } = props.params;
+  useTitle(project);
+  const details = useLoad(
+    () =>
+      Promise.all([
+        api<{ name: string; slug: string; features: string[] }>('GET', `/api/0/projects/${enc(org)}/${enc(project)}/`).then(({ body }) => body),
+        api<Array<{ id: string; name: string; dsn: { public: string } }>>('GET', `/api/0/projects/${enc(org)}/${enc(project)}/keys/`).then(({ body }) => body),
+      ]),
+    [org, project],
+  );
+  const [info, keys] = details.data ?? [];
+  return (
+    <>
+      <p>
+        <Link href={`/settings/${enc(org)}/projects/`}>← Projects</Link>
+      </p>
+      <h1>{info?.name ?? project}</h1>
+      <ErrorNote error={details.error} />
+      {!details.data ? (
+        !details.error && <Skeleton rows={4} />
+      ) : (
+        <Section title="Client keys (DSN)" actions={<Link href={hooksPage(org, project)} class="button">Service hooks</Link>}>
+          <dl class="details">
+            {keys?.map((key) => (
+              <Fragment key={key.id}>
+                <dt>{key.name}</dt>
+                <dd>
+                  <code>{key.dsn.public}</code>
+                </dd>
+              </Fragment>
+            ))}
+            <dt>Features</dt>
+            <dd>{info?.features.join(', ') || '—'}</dd>
+          </dl>
+        </Section>
+      )}
     </>
   );
 }
