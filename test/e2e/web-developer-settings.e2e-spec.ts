@@ -80,6 +80,10 @@ describe('web interface: developer settings (browser)', () => {
     const token = (await page.locator('.shown-once code').textContent())!;
     expect((await app.request('GET', '/api/0/projects/acme/web/', { token })).status).toBe(200);
     await screenshot(page, 'developer-settings-app');
+    const revoke = page.getByRole('button', { name: `Revoke the token ending in ${token.slice(-4)}` });
+    await revoke.click();
+    await revoke.waitFor({ state: 'detached' });
+    expect((await app.request('GET', '/api/0/projects/acme/web/', { token })).status).toBe(401);
   });
 
   it('installs the internal integration and lists the installation', async () => {

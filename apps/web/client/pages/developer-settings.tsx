@@ -35,7 +35,9 @@ interface Installation {
 
 interface AppToken {
   id: string;
-  token: string;
+  /** Only in the answer that created it; lists carry the last characters. */
+  token?: string;
+  tokenLastCharacters?: string;
   dateCreated: string;
   scopes?: string[];
 }
@@ -207,6 +209,16 @@ export function SentryAppPage(props: { params: Record<string, string> }) {
       setActionError(failure);
     }
   };
+  const revokeToken = async (token: AppToken) => {
+    if (!confirm('Revoke this token? Programs using it stop working.')) return;
+    setActionError(undefined);
+    try {
+      await api('DELETE', `${path}api-tokens/${enc(token.id)}/`);
+      tokens.reload();
+    } catch (failure) {
+      setActionError(failure);
+    }
+  };
   const remove = async () => {
     if (!confirm(`Delete ${app.data?.name}? Its installations and tokens stop working.`)) return;
     try {
@@ -277,7 +289,10 @@ export function SentryAppPage(props: { params: Record<string, string> }) {
               <ul class="plain-list">
                 {tokens.data.map((token) => (
                   <li key={token.id}>
-                    <code>{token.token}</code> <span class="muted">created {formatDate(token.dateCreated)}</span>
+                    <code>{token.token ?? `…${token.tokenLastCharacters ?? ''}`}</code> <span class="muted">created {formatDate(token.dateCreated)}</span>{' '}
+                    <button type="button" class="danger" aria-label={`Revoke the token ending in ${token.tokenLastCharacters ?? token.id}`} onClick={() => revokeToken(token)}>
+                      Revoke
+                    </button>
                   </li>
                 ))}
               </ul>
