@@ -3,6 +3,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 
 export interface ReceivedWebhook {
   readonly path: string;
+  /** The path with its query string. */
+  readonly url: string;
   readonly headers: IncomingMessage['headers'];
   readonly rawBody: string;
   readonly at: number;
@@ -23,7 +25,7 @@ export const answer = (status: number, headers: Record<string, string> = {}): Be
 export class WebhookReceiver {
   readonly received: ReceivedWebhook[] = [];
   private readonly behaviours = new Map<string, Behaviour>();
-  private readonly secrets = new Map<string, string>();
+  private readonly secrets = new Map<string, { secret: string; header: string }>();
   private server?: Server;
   private readonly hanging = new Set<ServerResponse>();
   port = 0;
@@ -34,11 +36,12 @@ export class WebhookReceiver {
 
   on(path: string, behaviour: Behaviour, secret?: string): void {
     this.behaviours.set(path, behaviour);
-    if (secret) this.secrets.set(path, secret);
+    if (secret) this.secrets.set(path, { secret, header: SERVICE_HOOK_SIGNATURE });
   }
 
-  setSecret(path: string, secret: string): void {
-    this.secrets.set(path, secret);
+  /** `header`: where the signature comes (service hooks `x-sentry-hook-signature`, service apps `sentry-hook-signature`). */
+  setSecret(path: string, secret: string, header = SERVICE_HOOK_SIGNATURE): void {
+    this.secrets.set(path, { secret, header });
   }
 
   to(path: string): ReceivedWebhook[] {
@@ -60,11 +63,11 @@ export class WebhookReceiver {
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
         const path = (request.url ?? '/').split('?')[0];
-        const received = { path, headers: request.headers, rawBody: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+        const received = { path, url: request.url ?? '/', headers: request.headers, rawBody: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
         const attempt = this.to(path).length;
         this.received.push(received);
         const secret = this.secrets.get(path);
-        if (secret && !hasValidSignature(received, secret)) {
+        if (secret && !hasValidSignature(received, secret.secret, secret.header)) {
           response.writeHead(401).end('bad signature');
           return;
         }
@@ -88,8 +91,10 @@ export class WebhookReceiver {
   }
 }
 
-export function hasValidSignature(request: ReceivedWebhook, secret: string): boolean {
-  const header = request.headers['x-sentry-hook-signature'];
+const SERVICE_HOOK_SIGNATURE = 'x-sentry-hook-signature';
+
+export function hasValidSignature(request: ReceivedWebhook, secret: string, headerName = SERVICE_HOOK_SIGNATURE): boolean {
+  const header = request.headers[headerName];
   if (typeof header !== 'string' || !/^[0-9a-f]{64}$/.test(header)) return false;
   const expected = createHmac('sha256', secret).update(request.rawBody).digest();
   return timingSafeEqual(expected, Buffer.from(header, 'hex'));

@@ -4,6 +4,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { EventStoreModule } from '@faultline/event-store';
 import { IdentityModule } from '@faultline/identity';
 import { IngestModule } from '@faultline/ingest';
+import { IntegrationsModule } from '@faultline/integrations';
 import { IssuesModule } from '@faultline/issues';
 import { type AppConfig, AuthGuard, type MigrationClass, PlatformModule } from '@faultline/platform';
 import { ProjectsModule } from '@faultline/projects';
@@ -38,6 +39,7 @@ export class AppModule {
         IngestModule,
         WebhooksModule,
         ScimModule,
+        IntegrationsModule,
         ...modules.map((module) => module.nestModule),
       ],
       providers: [{ provide: APP_GUARD, useClass: AuthGuard }, ...(options.bootstrap === false ? [] : [BootstrapService])],

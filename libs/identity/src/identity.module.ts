@@ -26,6 +26,8 @@ import { FindTeamHandler, FindUserTeamsHandler } from './application/queries/tea
 import { AuthCache } from './infrastructure/auth-cache';
 import { IdentityAuthDirectory } from './infrastructure/identity-auth-directory';
 import { IdentityRepository } from './infrastructure/identity.repository';
+import { IntegrationTokenStore } from './infrastructure/integration-token-store';
+import { IntegrationTokens } from './contracts/integration-tokens';
 import { ProvisioningRepository } from './infrastructure/provisioning.repository';
 import { SessionsRepository } from './infrastructure/sessions.repository';
 import { SignInThrottle } from './infrastructure/sign-in-throttle';
@@ -41,6 +43,7 @@ import { SignInThrottle } from './infrastructure/sign-in-throttle';
     AuthCache,
     IdentityAuthDirectory,
     { provide: AuthDirectory, useExisting: IdentityAuthDirectory },
+    { provide: IntegrationTokens, useClass: IntegrationTokenStore },
     CreateUserHandler,
     CreateOrganizationHandler,
     UpdateOrganizationHandler,
@@ -59,6 +62,6 @@ import { SignInThrottle } from './infrastructure/sign-in-throttle';
     SignInHandler,
     SignOutHandler,
   ],
-  exports: [AuthDirectory],
+  exports: [AuthDirectory, IntegrationTokens],
 })
 export class IdentityModule {}

@@ -11,8 +11,9 @@ import { DeliveriesRepository } from './infrastructure/deliveries.repository';
 import { DeliveryWorker } from './infrastructure/delivery.worker';
 import { ServiceHookOutbox } from './infrastructure/service-hook-outbox';
 import { ServiceHooksRepository } from './infrastructure/service-hooks.repository';
+import { WebhookTargets } from './infrastructure/webhook-targets';
 
-/** Service hooks and the one delivery engine every outgoing webhook goes through. */
+/** Service hooks and the one delivery engine every outgoing webhook goes through (service apps' too, see WebhookTargets). */
 @Module({
   imports: [CqrsModule, EventStoreModule],
   controllers: [ServiceHooksController],
@@ -21,12 +22,13 @@ import { ServiceHooksRepository } from './infrastructure/service-hooks.repositor
     DeliveriesRepository,
     DeliveryWorker,
     ServiceHookOutbox,
+    WebhookTargets,
     CreateServiceHookHandler,
     UpdateServiceHookHandler,
     DeleteServiceHookHandler,
     RedeliverWebhookHandler,
   ],
-  exports: [ServiceHookOutbox, DeliveryWorker],
+  exports: [ServiceHookOutbox, DeliveryWorker, WebhookTargets],
 })
 export class WebhooksModule implements OnModuleInit {
   constructor(

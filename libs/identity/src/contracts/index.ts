@@ -19,3 +19,4 @@ export type { MemberEmail, MemberName, MemberProfile, ProvisionedMember } from '
 export type { TeamChange } from '../domain/team-changes';
 export { VersionMismatchError } from '../domain/version-mismatch';
 export * from './queries';
+export * from './integration-tokens';

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { DomainError, expandScopes, isScope, sha256Hex, type Scope } from '@faultline/kernel';
 
-export type TokenKind = 'user' | 'organization';
+export type TokenKind = 'user' | 'organization' | 'integration';
 
 /** Prefixes make a leaked token recognisable to secret scanners, as Sentry's do. */
-const PREFIX: Record<TokenKind, string> = { user: 'sntryu_', organization: 'sntrys_' };
+const PREFIX: Record<TokenKind, string> = { user: 'sntryu_', organization: 'sntrys_', integration: 'sntryi_' };
 
 export interface IssuedToken {
   /** Shown once, when created; only its hash is stored. */

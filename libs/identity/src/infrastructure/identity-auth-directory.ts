@@ -8,7 +8,8 @@ import { AuthCache } from './auth-cache';
 
 interface TokenLookup {
   id: string;
-  kind: 'user' | 'organization';
+  /** An integration token (a service-app installation's) reaches its organization like an organization token. */
+  kind: 'user' | 'organization' | 'integration';
   user_id: string | null;
   organization_id: string | null;
   scopes: string[];
@@ -112,7 +113,7 @@ export class IdentityAuthDirectory extends AuthDirectory {
     if (!found) return null;
     this.touch(found);
     const principal: Principal = {
-      kind: found.kind,
+      kind: found.kind === 'user' ? 'user' : 'organization',
       tokenId: found.id,
       userId: found.user_id ?? undefined,
       organizationId: found.organization_id ?? undefined,

@@ -11,7 +11,7 @@ import {
   Put,
   Query,
 } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { CommandBus, QueryBus, QueryHandlerNotFoundException } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
 import {
   APP_CONFIG,
@@ -36,6 +36,7 @@ import {
   UpdateIssueCommand,
 } from '../application/commands/update-issue/update-issue.command';
 import { IssuePeople } from '../application/issue-people';
+import { type IssueExternalLink, IssueExternalLinksQuery } from '../application/queries/issue-external-links.query';
 import { IssueReadModel, type IssueRow } from '../application/queries/issue-read-model';
 import { parseIssueSearch, parseIssueSort } from '../application/queries/issue-search';
 import type { IssueComment } from '../domain';
@@ -157,7 +158,18 @@ export class IssuesController {
   @Get('organizations/:organization_id_or_slug/issues/:issue_id')
   @RequireScopes('event:read')
   async detail(@CurrentOrganization() organization: OrganizationAccess, @Param('issue_id') issueId: string) {
-    return serializeIssue(await this.issue(organization, issueId), organization, this.config.publicUrl);
+    const issue = await this.issue(organization, issueId);
+    return { ...serializeIssue(issue, organization, this.config.publicUrl), externalIssues: await this.externalLinks(organization.id, String(issue.id)) };
+  }
+
+  /** Tickets linked to the issue, from whichever context keeps them (none when no context answers). */
+  private async externalLinks(organizationId: string, issueId: string): Promise<IssueExternalLink[]> {
+    try {
+      return await this.queries.execute<IssueExternalLinksQuery, IssueExternalLink[]>(new IssueExternalLinksQuery(organizationId, issueId));
+    } catch (error) {
+      if (error instanceof QueryHandlerNotFoundException) return [];
+      throw error;
+    }
   }
 
   @Put('organizations/:organization_id_or_slug/issues/:issue_id')

@@ -1,5 +1,6 @@
 export {
   IssueEventTypes,
+  ISSUE_WEBHOOK_ACTIONS,
   ISSUE_EVENT_SCHEMA_VERSION,
   ISSUE_STREAM_TYPE,
   issueStream,
@@ -24,4 +25,5 @@ export type {
 export { AddIssueCommentCommand } from '../application/commands/add-issue-comment/add-issue-comment.command';
 export type { IssueComment } from '../domain';
 export { FindIssueQuery, type IssueSummary } from '../application/queries/find-issue.query';
+export { IssueExternalLinksQuery, type IssueExternalLink } from '../application/queries/issue-external-links.query';
 export * from './issue-ingestion';

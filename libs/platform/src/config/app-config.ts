@@ -49,6 +49,8 @@ export interface WebhookConfig {
   readonly headerBrand: string;
   /** One deadline over connect, response headers and body. */
   readonly timeoutMs: number;
+  /** The same for service-app webhooks, which Sentry gives one second. */
+  readonly appTimeoutMs: number;
   readonly allowPrivate: boolean;
   /** Ranges reachable even when private (e.g. an internal receiver's network). */
   readonly allowedCidrs: readonly string[];
@@ -165,6 +167,7 @@ function webhookConfig(env: NodeJS.ProcessEnv): WebhookConfig {
   return {
     headerBrand: brand,
     timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 5000, 100, 60_000),
+    appTimeoutMs: integer(env, 'WEBHOOK_APP_TIMEOUT_MS', 1000, 100, 60_000),
     allowPrivate: allowPrivate === 'true',
     allowedCidrs,
     retryScheduleSeconds: schedule,

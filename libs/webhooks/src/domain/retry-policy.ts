@@ -4,10 +4,19 @@ export type AttemptOutcome =
   /** Not worth retrying for this target: 410 Gone, or the address is refused by policy. */
   | { readonly kind: 'target-gone'; readonly reason: string }
   | { readonly kind: 'refused'; readonly reason: string }
+  /** Final for this delivery only: the receiver stays in use. */
+  | { readonly kind: 'rejected'; readonly reason: string }
   | { readonly kind: 'failed'; readonly retryAfterSeconds?: number };
 
-export function classifyResponse(statusCode: number, retryAfter: string | undefined, now: Date): AttemptOutcome {
+/**
+ * `hook`: service hooks retry everything but 410 Gone. `app`: service-app requests, which Sentry
+ * does not retry after a 4xx (the app rejected it; sending it again changes nothing).
+ */
+export type ReceiverKind = 'hook' | 'app';
+
+export function classifyResponse(statusCode: number, retryAfter: string | undefined, now: Date, receiver: ReceiverKind = 'hook'): AttemptOutcome {
   if (statusCode >= 200 && statusCode < 300) return { kind: 'delivered' };
+  if (receiver === 'app' && statusCode >= 400 && statusCode < 500 && statusCode !== 429) return { kind: 'rejected', reason: `the app answered ${statusCode}` };
   if (statusCode === 410) return { kind: 'target-gone', reason: 'the receiver answered 410 Gone' };
   if (statusCode === 429 || statusCode === 503) return { kind: 'failed', retryAfterSeconds: parseRetryAfter(retryAfter, now) };
   return { kind: 'failed' };

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { Database, type Sql } from '@faultline/platform';
-import { SERVICE_HOOK_TARGET } from './service-hooks.repository';
 
 export interface NewDelivery {
   readonly guid: string;
@@ -26,6 +25,8 @@ export interface ClaimedDelivery {
   target_url: string | null;
   target_secret: string | null;
   target_status: string | null;
+  /** Extra "Name: value" headers the target asked for. */
+  target_headers: string[] | null;
 }
 
 export interface AttemptResult {
@@ -66,6 +67,31 @@ export interface AttemptRow {
   request_headers: Record<string, string>;
   response_headers: Record<string, string> | null;
   response_body: string | null;
+}
+
+/** One request of a target's request log: an attempt and its delivery. */
+export interface RequestLogRow {
+  guid: string;
+  event_type: string;
+  status: string;
+  /** The whole body: callers pick what they need from it and cut what they show. */
+  body: string;
+  created_at: Date;
+  attempted_at: Date | null;
+  status_code: number | null;
+  error: string | null;
+  response_body: string | null;
+}
+
+export interface RequestLogFilter {
+  /** The event types to show. */
+  readonly eventTypes: readonly string[];
+  /** Only requests that failed (no 2xx answer). */
+  readonly errorsOnly?: boolean;
+  readonly start?: Date;
+  readonly end?: Date;
+  /** The newest this many per event type. */
+  readonly perEventType: number;
 }
 
 /** Bytes of the request body the delivery log shows. */
@@ -110,10 +136,10 @@ export class DeliveriesRepository {
          ORDER BY ranked.next_attempt_at LIMIT $1
        )
        UPDATE webhook_deliveries d SET next_attempt_at = now() + make_interval(secs => $5), attempts = d.attempts + 1
-       FROM chosen LEFT JOIN service_hooks h ON chosen.target_kind = '${SERVICE_HOOK_TARGET}' AND h.id = chosen.target_id
+       FROM chosen LEFT JOIN webhook_targets h ON h.target_kind = chosen.target_kind AND h.target_id = chosen.target_id
        WHERE d.id = chosen.id
        RETURNING d.id, d.guid, d.target_kind, d.target_id, d.event_type, d.body, d.attempts, d.created_at,
-                 h.url AS target_url, h.secret AS target_secret, h.status AS target_status`,
+                 h.url AS target_url, h.secret AS target_secret, h.status AS target_status, h.headers AS target_headers`,
       [limit, heldTargets, heldCounts, perTargetLimit, leaseSeconds],
     );
   }
@@ -195,6 +221,28 @@ export class DeliveriesRepository {
        FROM unnest($1::bigint[]) AS d (id)
        CROSS JOIN LATERAL (SELECT * FROM webhook_attempts WHERE delivery_id = d.id ORDER BY id DESC LIMIT $2) a`,
       [deliveryIds, perDelivery],
+    );
+  }
+
+  /**
+   * The requests sent to a target (every attempt is one), newest first, at most `perEventType` of
+   * each of `eventTypes`: one index range per type, however long the target's history.
+   */
+  async requestLog(targetKind: string, targetId: string, filter: RequestLogFilter): Promise<RequestLogRow[]> {
+    return this.database.query<RequestLogRow>(
+      `SELECT logged.guid, logged.event_type, logged.status, logged.body, logged.created_at, logged.attempted_at, logged.status_code, logged.error, logged.response_body
+       FROM unnest($3::text[]) AS types (event_type)
+       CROSS JOIN LATERAL (
+         SELECT a.id, d.guid, d.event_type, d.status, d.body, d.created_at, a.attempted_at, a.status_code, a.error, a.response_body
+         FROM webhook_deliveries d JOIN webhook_attempts a ON a.delivery_id = d.id
+         WHERE d.target_kind = $1 AND d.target_id = $2 AND d.event_type = types.event_type
+           AND ($4::timestamptz IS NULL OR a.attempted_at >= $4)
+           AND ($5::timestamptz IS NULL OR a.attempted_at <= $5)
+           AND (NOT $6 OR a.status_code IS NULL OR a.status_code NOT BETWEEN 200 AND 299)
+         ORDER BY d.id DESC, a.id DESC LIMIT $7
+       ) logged
+       ORDER BY logged.attempted_at DESC, logged.id DESC`,
+      [targetKind, targetId, filter.eventTypes, filter.start?.toISOString() ?? null, filter.end?.toISOString() ?? null, filter.errorsOnly === true, filter.perEventType],
     );
   }
 

@@ -6,6 +6,7 @@ import { Counter, Gauge, Histogram } from 'prom-client';
 import {
   classifyResponse,
   nextAttemptDelaySeconds,
+  SENTRY_APP_TARGET,
   SERVICE_HOOK_STREAM_TYPE,
   serviceHookDisabled,
   serviceHookStream,
@@ -25,10 +26,12 @@ const FLUSH_DELAY_MS = 5;
 const HEALTH_RECHECK_MS = 60_000;
 
 interface Target {
+  kind: string;
   id: string;
   url: string;
   secret: string;
   status: string;
+  headers: readonly string[];
 }
 
 /**
@@ -43,6 +46,8 @@ export class DeliveryWorker implements BackgroundWorker {
   private readonly attemptsTotal: Counter<'outcome'>;
   private readonly attemptDuration: Histogram;
   private readonly http: OutboundHttp;
+  /** Service apps get a shorter deadline (Sentry's is one second). */
+  private readonly appHttp: OutboundHttp;
   private readonly inFlightByTarget = new Map<string, number>();
   /** Claimed (ready or in flight) per target. */
   private readonly claimedByTarget = new Map<string, number>();
@@ -78,6 +83,7 @@ export class DeliveryWorker implements BackgroundWorker {
     metrics: Metrics,
   ) {
     this.http = new OutboundHttp(config.webhooks, config.webhooks.timeoutMs);
+    this.appHttp = new OutboundHttp(config.webhooks, config.webhooks.appTimeoutMs);
     const registers = [metrics.registry];
     this.attemptsTotal = new Counter({
       name: 'webhook_attempts_total',
@@ -115,7 +121,7 @@ export class DeliveryWorker implements BackgroundWorker {
     });
     if (this.inFlight > 0) await new Promise<void>((resolve) => (this.onIdle = resolve));
     await this.flush();
-    await this.http.close();
+    await Promise.all([this.http.close(), this.appHttp.close()]);
   }
 
   wake(): void {
@@ -163,7 +169,7 @@ export class DeliveryWorker implements BackgroundWorker {
   private send(delivery: ClaimedDelivery): void {
     const target = delivery.target_url === null
       ? undefined
-      : { id: delivery.target_id, url: delivery.target_url, secret: delivery.target_secret as string, status: delivery.target_status as string };
+      : { kind: delivery.target_kind, id: delivery.target_id, url: delivery.target_url, secret: delivery.target_secret as string, status: delivery.target_status as string, headers: delivery.target_headers ?? [] };
     this.inFlight++;
     this.inFlightByTarget.set(delivery.target_id, (this.inFlightByTarget.get(delivery.target_id) ?? 0) + 1);
     void this.attempt(delivery, target).finally(() => {
@@ -181,40 +187,44 @@ export class DeliveryWorker implements BackgroundWorker {
     if (!target || target.status !== 'active') {
       this.record({
         deliveryId: delivery.id, status: 'failed', attemptedAt, durationMs: 0, statusCode: null,
-        error: target ? 'the hook is disabled' : 'the hook was deleted', requestHeaders: {}, responseHeaders: null, responseBody: null,
+        error: target ? 'the hook is disabled' : delivery.target_kind === SERVICE_HOOK_TARGET ? 'the hook was deleted' : 'the receiver was removed', requestHeaders: {}, responseHeaders: null, responseBody: null,
       });
       return;
     }
-    const headers = this.headers(delivery, target, attemptedAt);
+    const isApp = target.kind === SENTRY_APP_TARGET;
+    const headers = isApp ? this.appHeaders(delivery, target, attemptedAt) : this.headers(delivery, target, attemptedAt);
+    const timeoutMs = isApp ? this.config.webhooks.appTimeoutMs : this.config.webhooks.timeoutMs;
     const started = performance.now();
     let result: AttemptResult;
     try {
-      const response = await this.http.post(target.url, headers, delivery.body);
-      const outcome = classifyResponse(response.statusCode, response.headers['retry-after'], new Date());
+      const response = await (isApp ? this.appHttp : this.http).post(target.url, headers, delivery.body);
+      const outcome = classifyResponse(response.statusCode, response.headers['retry-after'], new Date(), isApp ? 'app' : 'hook');
       const base = {
         deliveryId: delivery.id, attemptedAt, durationMs: performance.now() - started, statusCode: response.statusCode,
         requestHeaders: headers, responseHeaders: response.headers, responseBody: response.body,
       };
       if (outcome.kind === 'delivered') {
         result = { ...base, status: 'delivered', error: null };
-        this.settled.push({ hookId: target.id, ok: true });
+        if (!isApp) this.settled.push({ hookId: target.id, ok: true });
+      } else if (outcome.kind === 'rejected') {
+        result = { ...base, status: 'failed', error: outcome.reason };
       } else if (outcome.kind === 'target-gone') {
         result = { ...base, status: 'failed', error: outcome.reason };
-        this.settled.push({ hookId: target.id, ok: false, gone: outcome.reason });
+        if (!isApp) this.settled.push({ hookId: target.id, ok: false, gone: outcome.reason });
       } else {
         const error = response.statusCode >= 300 && response.statusCode < 400 ? `redirect (${response.statusCode}) not followed` : `HTTP ${response.statusCode}`;
         result = { ...base, ...this.retry(delivery, error, outcome.kind === 'failed' ? outcome.retryAfterSeconds : undefined) };
-        this.settled.push({ hookId: target.id, ok: false });
+        if (!isApp) this.settled.push({ hookId: target.id, ok: false });
       }
     } catch (error) {
-      const { message, refused } = describeError(error, this.config.webhooks.timeoutMs);
+      const { message, refused } = describeError(error, timeoutMs);
       if (refused) this.logger.warn(`delivery ${delivery.guid} to hook ${target.id} refused: ${message}`);
       result = {
         deliveryId: delivery.id, attemptedAt, durationMs: performance.now() - started, statusCode: null,
         requestHeaders: headers, responseHeaders: null, responseBody: null,
         ...this.retry(delivery, message, undefined),
       };
-      this.settled.push({ hookId: target.id, ok: false });
+      if (!isApp) this.settled.push({ hookId: target.id, ok: false });
     }
     this.record(result);
   }
@@ -239,6 +249,20 @@ export class DeliveryWorker implements BackgroundWorker {
       'webhook-id': messageId,
       'webhook-timestamp': String(timestamp),
       'webhook-signature': standardWebhookSignature(target.secret, messageId, timestamp, delivery.body),
+    };
+  }
+
+  /** Sentry's integration-platform request: its own header names, signed with the app's client secret. */
+  private appHeaders(delivery: ClaimedDelivery, target: Target, at: Date): Record<string, string> {
+    const brand = this.config.webhooks.headerBrand;
+    return {
+      ...customHeaders(target.headers),
+      'Content-Type': 'application/json',
+      'User-Agent': 'Faultline-Webhooks/1.0',
+      'Request-ID': delivery.guid,
+      [`${brand}-Hook-Resource`]: delivery.event_type.split('.')[0],
+      [`${brand}-Hook-Timestamp`]: String(Math.floor(at.getTime() / 1000)),
+      [`${brand}-Hook-Signature`]: signBody(target.secret, delivery.body),
     };
   }
 
@@ -303,6 +327,16 @@ export class DeliveryWorker implements BackgroundWorker {
     const before = new Date(Date.now() - this.config.webhooks.attemptRetentionDays * 86_400_000);
     while ((await this.deliveries.prune(before, PRUNE_BATCH)) >= PRUNE_BATCH && this.loop.running);
   }
+}
+
+/** "Name: value" entries as headers; malformed entries are skipped (they were validated when saved). */
+function customHeaders(entries: readonly string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const entry of entries) {
+    const separator = entry.indexOf(':');
+    if (separator > 0) headers[entry.slice(0, separator).trim()] = entry.slice(separator + 1).trim();
+  }
+  return headers;
 }
 
 function decrement(counts: Map<string, number>, key: string): void {

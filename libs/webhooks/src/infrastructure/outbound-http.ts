@@ -14,6 +14,8 @@ export interface OutboundResponse {
   readonly statusCode: number;
   readonly headers: Record<string, string>;
   readonly body: string;
+  /** The body was longer than the client reads; `body` is its beginning. */
+  readonly truncated: boolean;
 }
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
@@ -30,6 +32,8 @@ export class OutboundHttp {
   constructor(
     private readonly policy: AddressPolicy,
     private readonly timeoutMs: number,
+    /** Response bytes read; the delivery log needs only the beginning, callers that parse answers more. */
+    private readonly responseBodyLimit = RESPONSE_BODY_LIMIT,
   ) {
     const guardedLookup = (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
       dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
@@ -56,21 +60,30 @@ export class OutboundHttp {
   }
 
   async post(url: string, headers: Record<string, string>, body: string): Promise<OutboundResponse> {
+    return this.send('POST', url, headers, body);
+  }
+
+  async get(url: string, headers: Record<string, string>): Promise<OutboundResponse> {
+    return this.send('GET', url, headers, undefined);
+  }
+
+  private async send(method: 'GET' | 'POST', url: string, headers: Record<string, string>, body: string | undefined): Promise<OutboundResponse> {
     const signal = AbortSignal.timeout(this.timeoutMs);
-    const response = await request(url, { method: 'POST', headers, body, signal, dispatcher: this.agent });
+    const response = await request(url, { method, headers, body, signal, dispatcher: this.agent });
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of response.body) {
       chunks.push(chunk as Buffer);
       size += (chunk as Buffer).length;
-      if (size >= RESPONSE_BODY_LIMIT) break;
+      if (size > this.responseBodyLimit) break;
     }
-    if (size >= RESPONSE_BODY_LIMIT) response.body.destroy();
+    const truncated = size > this.responseBodyLimit;
+    if (truncated) response.body.destroy();
     const responseHeaders: Record<string, string> = {};
     for (const [name, value] of Object.entries(response.headers)) {
       if (value !== undefined) responseHeaders[name] = Array.isArray(value) ? value.join(', ') : value;
     }
-    return { statusCode: response.statusCode, headers: responseHeaders, body: Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString('utf8') };
+    return { statusCode: response.statusCode, headers: responseHeaders, body: Buffer.concat(chunks).subarray(0, this.responseBodyLimit).toString('utf8'), truncated };
   }
 
   async close(): Promise<void> {

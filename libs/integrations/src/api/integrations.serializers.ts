@@ -1,0 +1,61 @@
+import type { ExternalIssueRow } from '../infrastructure/external-issues.repository';
+import type { InstallationView } from '../infrastructure/installations.repository';
+import { webhookEventsOf } from '../domain';
+import type { SentryAppRow } from '../infrastructure/sentry-apps.repository';
+
+/** Sentry's SentryApp shape; the client secret only for the owning organization's managers. */
+export function serializeSentryApp(app: SentryAppRow, options: { showSecret: boolean }) {
+  return {
+    uuid: app.uuid,
+    slug: app.slug,
+    name: app.name,
+    author: app.author,
+    overview: app.overview,
+    status: app.status,
+    isInternal: app.is_internal,
+    isAlertable: app.is_alertable,
+    verifyInstall: app.verify_install,
+    webhookUrl: app.webhook_url,
+    redirectUrl: app.redirect_url,
+    scopes: app.scopes,
+    events: app.events,
+    webhookEvents: webhookEventsOf(app.events),
+    webhookHeaders: app.webhook_headers,
+    schema: app.schema,
+    allowedOrigins: app.allowed_origins,
+    avatars: [],
+    featureData: [],
+    metadata: '',
+    isDisabled: false,
+    popularity: null,
+    owner: { id: Number(app.owner_organization_id), slug: app.owner_slug },
+    clientId: app.client_id,
+    clientSecret: options.showSecret ? app.client_secret : null,
+    dateCreated: app.date_created.toISOString(),
+    dateUpdated: app.date_updated.toISOString(),
+    ...(app.date_published ? { datePublished: app.date_published.toISOString() } : {}),
+  };
+}
+
+export function serializeInstallation(row: InstallationView, code?: string) {
+  return {
+    app: { uuid: row.app_uuid, slug: row.app_slug, name: row.app_name },
+    organization: { slug: row.organization_slug },
+    uuid: row.uuid,
+    status: row.status,
+    ...(code !== undefined ? { code } : {}),
+  };
+}
+
+/** The spec's link (`id` string, `issueId` string in answers) with Sentry's serviceType and displayName. */
+export function serializeExternalIssue(row: ExternalIssueRow) {
+  return {
+    id: String(row.id),
+    issueId: String(row.issue_id),
+    serviceType: row.app_slug,
+    displayName: `${row.project}#${row.identifier}`,
+    webUrl: row.web_url,
+    project: row.project,
+    identifier: row.identifier,
+  };
+}

@@ -1,0 +1,74 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { timingSafeEqual } from 'node:crypto';
+import { CLOCK, type Clock, DomainError, randomHex, sha256Hex } from '@faultline/kernel';
+import { IntegrationTokens } from '@faultline/identity';
+import { Database } from '@faultline/platform';
+import { TOKEN_LIFETIME_MS } from '../../../domain';
+import { InstallationsRepository } from '../../../infrastructure/installations.repository';
+import { SentryAppsRepository } from '../../../infrastructure/sentry-apps.repository';
+import { AuthorizeInstallationCommand, type AuthorizedToken } from './authorize-installation.command';
+
+const GRANT_TYPES = new Set(['authorization_code', 'refresh_token']);
+
+/**
+ * Sentry's order of checks: the grant type (403), the client pair (401), then the grant or refresh
+ * token (401). A refresh revokes the token it replaces in the same transaction.
+ */
+@CommandHandler(AuthorizeInstallationCommand)
+export class AuthorizeInstallationHandler implements ICommandHandler<AuthorizeInstallationCommand, AuthorizedToken> {
+  constructor(
+    private readonly database: Database,
+    private readonly apps: SentryAppsRepository,
+    private readonly installations: InstallationsRepository,
+    private readonly tokens: IntegrationTokens,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute({ installationUuid, request }: AuthorizeInstallationCommand): Promise<AuthorizedToken> {
+    if (!request.grantType || !GRANT_TYPES.has(request.grantType)) throw DomainError.forbidden('Invalid grant_type');
+    return this.database.transaction(async (tx) => {
+      const installation = await this.installations.load(tx, installationUuid);
+      const app = request.clientId ? await this.apps.findByClientId(tx, request.clientId) : null;
+      if (!installation || !app || String(app.id) !== installation.snapshot.appId || !sameSecret(app.client_secret, request.clientSecret)) {
+        throw new DomainError('unauthenticated', 'Invalid Client ID / Secret pair');
+      }
+      const now = this.clock.now();
+      const at = now.toISOString();
+      const refreshToken = randomHex(32);
+      const issued = await this.tokens.issue(tx, {
+        organizationId: installation.snapshot.organizationId,
+        name: `${app.name} installation token`,
+        scopes: app.scopes,
+        expiresAt: new Date(now.getTime() + TOKEN_LIFETIME_MS),
+      });
+      const token = { tokenId: issued.id, refreshTokenHash: sha256Hex(refreshToken), expiresAt: issued.expiresAt as string };
+      if (request.grantType === 'authorization_code') {
+        if (!request.code) throw new DomainError('unauthenticated', 'Could not find grant for code.');
+        installation.exchangeGrant(sha256Hex(request.code), token, at);
+      } else {
+        if (!request.refreshToken) throw new DomainError('unauthenticated', 'Invalid refresh token.');
+        const previous = installation.refresh(sha256Hex(request.refreshToken), token, at);
+        await this.tokens.revoke(tx, [previous]);
+      }
+      await this.installations.save(tx, installation, { actorType: 'application', actorId: app.uuid });
+      return {
+        id: issued.id,
+        token: issued.token,
+        refreshToken,
+        expiresAt: issued.expiresAt as string,
+        dateCreated: issued.dateCreated,
+        scopes: [...app.scopes],
+        application: null,
+        state: null,
+      };
+    });
+  }
+}
+
+function sameSecret(expected: string, given: string | undefined): boolean {
+  if (typeof given !== 'string') return false;
+  const a = Buffer.from(sha256Hex(expected), 'hex');
+  const b = Buffer.from(sha256Hex(given), 'hex');
+  return timingSafeEqual(a, b);
+}

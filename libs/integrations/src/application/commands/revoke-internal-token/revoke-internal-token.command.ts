@@ -1,0 +1,7 @@
+/** Revokes one token an internal app's organization minted. */
+export class RevokeInternalTokenCommand {
+  constructor(
+    readonly appSlug: string,
+    readonly tokenId: string,
+  ) {}
+}

@@ -1,0 +1,14 @@
+import type { SentryAppFields } from '../create-sentry-app/create-sentry-app.command';
+
+/**
+ * Changes an app. `status: "published"` approves a publication (instance administrators only);
+ * `rotateSecret` replaces the client secret (the old one stops signing and authorizing at once).
+ */
+export class UpdateSentryAppCommand {
+  constructor(
+    readonly slug: string,
+    readonly userId: string | null,
+    readonly isInstanceAdmin: boolean,
+    readonly changes: Partial<SentryAppFields> & { readonly status?: string; readonly rotateSecret?: boolean },
+  ) {}
+}

@@ -1,0 +1,74 @@
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { DomainError, randomHex } from '@faultline/kernel';
+import { EventRecorder } from '@faultline/event-store';
+import { Database } from '@faultline/platform';
+import { SENTRY_APP_TARGET, WebhookTargets } from '@faultline/webhooks';
+import {
+  checkEventsAllowed,
+  SENTRY_APP_STREAM_TYPE,
+  sentryAppPublished,
+  sentryAppStream,
+  sentryAppUpdated,
+  validateEvents,
+  validateSchema,
+  validateScopes,
+  validateWebhookHeaders,
+} from '../../../domain';
+import { type SentryAppChanges, type SentryAppRow, SentryAppsRepository } from '../../../infrastructure/sentry-apps.repository';
+import { UpdateSentryAppCommand } from './update-sentry-app.command';
+
+@CommandHandler(UpdateSentryAppCommand)
+export class UpdateSentryAppHandler implements ICommandHandler<UpdateSentryAppCommand, SentryAppRow> {
+  constructor(
+    private readonly database: Database,
+    private readonly apps: SentryAppsRepository,
+    private readonly recorder: EventRecorder,
+    private readonly targets: WebhookTargets,
+  ) {}
+
+  async execute({ slug, userId, isInstanceAdmin, changes }: UpdateSentryAppCommand): Promise<SentryAppRow> {
+    return this.database.transaction(async (tx) => {
+      const app = await this.apps.findBySlug(tx, slug, true);
+      if (!app) throw DomainError.notFound();
+      if (changes.isInternal !== undefined && changes.isInternal !== app.is_internal) throw DomainError.invalid('isInternal cannot be changed once the integration exists.');
+      const update: SentryAppChanges = {
+        name: changes.name,
+        webhookUrl: changes.webhookUrl,
+        redirectUrl: changes.redirectUrl,
+        verifyInstall: app.is_internal ? undefined : changes.verifyInstall,
+        scopes: changes.scopes ? validateScopes(changes.scopes) : undefined,
+        events: changes.events ? validateEvents(changes.events) : undefined,
+        isAlertable: changes.isAlertable,
+        schema: changes.schema !== undefined ? validateSchema(changes.schema) : undefined,
+        allowedOrigins: changes.allowedOrigins ? [...changes.allowedOrigins] : undefined,
+        webhookHeaders: changes.webhookHeaders ? validateWebhookHeaders(changes.webhookHeaders) : undefined,
+        overview: changes.overview,
+        author: changes.author,
+        clientSecret: changes.rotateSecret ? randomHex(32) : undefined,
+      };
+      const events = update.events ?? app.events;
+      checkEventsAllowed(events as never, new Set(update.scopes ?? app.scopes));
+      const webhookUrl = update.webhookUrl === undefined ? app.webhook_url : update.webhookUrl;
+      if (events.length > 0 && !webhookUrl) throw DomainError.invalid('webhookUrl is required when subscribing to events', { errors: { webhookUrl: ['webhookUrl is required when subscribing to events'] } });
+      let published = false;
+      if (changes.status !== undefined && changes.status !== app.status) {
+        if (changes.status !== 'published' || app.is_internal) throw DomainError.invalid(`Invalid status: ${changes.status}`);
+        if (!isInstanceAdmin) throw DomainError.forbidden('Only an instance administrator can publish an integration.');
+        update.status = 'published';
+        published = true;
+      }
+      await this.apps.update(tx, String(app.id), update);
+      const changed = Object.entries(update).filter(([, value]) => value !== undefined).map(([key]) => key);
+      await this.recorder.record(tx, sentryAppStream(app.uuid), SENTRY_APP_STREAM_TYPE, [
+        ...(changed.length ? [sentryAppUpdated({ appUuid: app.uuid, changed, userId })] : []),
+        ...(published ? [sentryAppPublished({ appUuid: app.uuid, userId })] : []),
+      ]);
+      const updated = (await this.apps.findById(tx, String(app.id))) as SentryAppRow;
+      if (updated.webhook_url) {
+        await this.targets.register(tx, { kind: SENTRY_APP_TARGET, id: updated.uuid, url: updated.webhook_url, secret: updated.client_secret, headers: updated.webhook_headers });
+      }
+      else await this.targets.remove(tx, SENTRY_APP_TARGET, updated.uuid, 'the app has no webhook URL any more');
+      return updated;
+    });
+  }
+}

@@ -1,0 +1,3 @@
+export { AppWebhookOutbox, type AppWebhookNotice } from '../infrastructure/app-webhook-outbox';
+export { InstallationLookup, type InstalledApp } from './installation-lookup';
+export { InstallationEventTypes, SentryAppEventTypes, INSTALLATION_STREAM_TYPE, installationStream, type AppWebhookResource, type SchemaElement, type WebhookActor } from '../domain';

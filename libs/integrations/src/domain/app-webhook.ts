@@ -1,0 +1,23 @@
+/** Who caused an app webhook; with no acting user, Sentry says it did. */
+export interface WebhookActor {
+  readonly type: 'user' | 'application';
+  readonly id: string;
+  readonly name: string;
+}
+
+export const SENTRY_ACTOR: WebhookActor = Object.freeze({ type: 'application', id: 'sentry', name: 'Sentry' });
+
+/**
+ * The body of a service-app webhook, serialised once as compact JSON exactly as JSON.stringify
+ * writes it: receivers that verify the signature over JSON.stringify(JSON.parse(body)) compute the
+ * same bytes.
+ */
+export function appWebhookBody(action: string, installationUuid: string, data: unknown, actor: WebhookActor | null | undefined): string {
+  return JSON.stringify({ action, installation: { uuid: installationUuid }, data, actor: actor ?? SENTRY_ACTOR });
+}
+
+/** An issue event's actor as apps see it: users as users, anything automatic as Sentry. */
+export function webhookActorOf(actor: { type: string; id: string; name: string } | undefined): WebhookActor {
+  if (actor && actor.type === 'user') return { type: 'user', id: actor.id, name: actor.name };
+  return SENTRY_ACTOR;
+}

@@ -1,0 +1,117 @@
+import { EventRecorder, EventStore } from '@faultline/event-store';
+import { ConcurrencyError, newUuid, sha256Hex } from '@faultline/kernel';
+import { openTestDatabase, type TestDatabase } from '../../../../test/support/test-database';
+import { Installation, installationStream } from '../domain';
+import { ExternalIssuesRepository } from './external-issues.repository';
+import { type InstallationRow, InstallationsRepository, stateOfRow } from './installations.repository';
+import { type SentryAppRow, SentryAppsRepository } from './sentry-apps.repository';
+
+const at = (minutes: number) => new Date(Date.parse('2026-11-22T12:00:00.000Z') + minutes * 60_000).toISOString();
+const actor = { type: 'user' as const, id: '1', name: 'Jane' };
+
+describe('installation and app repositories', () => {
+  let db: TestDatabase;
+  let store: EventStore;
+  let installations: InstallationsRepository;
+  const apps = new SentryAppsRepository();
+  const links = new ExternalIssuesRepository();
+  let organizationId: string;
+  let app: SentryAppRow;
+
+  beforeAll(async () => {
+    db = await openTestDatabase();
+    store = new EventStore(db.database);
+    installations = new InstallationsRepository(store, new EventRecorder(store));
+    [{ id: organizationId }] = await db.database.query<{ id: string }>(`INSERT INTO organizations (slug, name) VALUES ('acme', 'Acme') RETURNING id`);
+    organizationId = String(organizationId);
+    app = await apps.insert(db.database, {
+      uuid: newUuid(), slug: 'bridge', name: 'Bridge', ownerOrganizationId: organizationId, isInternal: false, webhookUrl: 'https://bridge.example/hooks',
+      redirectUrl: null, verifyInstall: true, scopes: ['event:read'], events: ['issue'], isAlertable: false, schema: { elements: [] }, allowedOrigins: [],
+      webhookHeaders: [], overview: null, author: null, clientId: 'client-1', clientSecret: 'secret-1', createdBy: null,
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await db?.close();
+  });
+
+  /** The table's row and a replay of the stream agree, field for field. */
+  async function expectReplayMatchesTable(uuid: string): Promise<void> {
+    const [row] = await db.database.query<InstallationRow>(`SELECT * FROM sentry_app_installations WHERE uuid = $1`, [uuid]);
+    const history = await store.readStream(db.database, installationStream(uuid));
+    const replayed = Installation.fromHistory(history as never);
+    expect(stateOfRow(row)).toEqual(replayed.snapshot);
+    expect(row.version).toBe(history.length);
+  }
+
+  it('keeps the read model equal to a replay of the stream through every transition', async () => {
+    const installation = Installation.install({ uuid: newUuid(), appId: String(app.id), organizationId, verifyInstall: true, grantCodeHash: sha256Hex('code'), actor, at: at(0) });
+    const uuid = installation.snapshot.uuid;
+    const step = async (change: (loaded: Installation) => void) => {
+      await db.database.transaction(async (tx) => {
+        const loaded = (await installations.load(tx, uuid)) as Installation;
+        change(loaded);
+        await installations.save(tx, loaded);
+      });
+      await expectReplayMatchesTable(uuid);
+    };
+    await db.database.transaction((tx) => installations.save(tx, installation));
+    await expectReplayMatchesTable(uuid);
+    await step((loaded) => loaded.exchangeGrant(sha256Hex('code'), { tokenId: '10', refreshTokenHash: 'r10', expiresAt: at(480) }, at(1)));
+    await step((loaded) => loaded.verify(at(2)));
+    await step((loaded) => loaded.refresh('r10', { tokenId: '11', refreshTokenHash: 'r11', expiresAt: at(482) }, at(2)));
+    await step((loaded) => loaded.uninstall(actor, at(3)));
+
+    const view = await installations.find(db.database, uuid);
+    expect(view).toMatchObject({ status: 'deleted', app_slug: 'bridge', organization_slug: 'acme', token_ids: [] });
+    expect(await installations.findLive(db.database, String(app.id), organizationId)).toBeNull();
+  });
+
+  it('refuses a save from a stale load (optimistic concurrency) and keeps the table unchanged', async () => {
+    const installation = Installation.install({ uuid: newUuid(), appId: String(app.id), organizationId, verifyInstall: true, grantCodeHash: 'h', actor, at: at(0) });
+    const uuid = installation.snapshot.uuid;
+    await db.database.transaction((tx) => installations.save(tx, installation));
+    const first = (await installations.load(db.database, uuid)) as Installation;
+    const second = (await installations.load(db.database, uuid)) as Installation;
+    first.verify(at(1));
+    await db.database.transaction((tx) => installations.save(tx, first));
+    second.uninstall(actor, at(2));
+    await expect(db.database.transaction((tx) => installations.save(tx, second), { retries: 0 })).rejects.toBeInstanceOf(ConcurrencyError);
+    expect((await installations.find(db.database, uuid))?.status).toBe('installed');
+    await expectReplayMatchesTable(uuid);
+  });
+
+  it('allows one live installation per app and organization', async () => {
+    const live = await installations.findLive(db.database, String(app.id), organizationId);
+    expect(live?.status).toBe('installed');
+    const another = Installation.install({ uuid: newUuid(), appId: String(app.id), organizationId, verifyInstall: false, grantCodeHash: 'h2', actor, at: at(5) });
+    await expect(db.database.transaction((tx) => installations.save(tx, another))).rejects.toThrow();
+  });
+
+  it('finds apps by slug and client id, lists them by owner and status, and applies partial changes', async () => {
+    expect((await apps.findByClientId(db.database, 'client-1'))?.slug).toBe('bridge');
+    expect(await apps.slugTaken(db.database, 'bridge')).toBe(true);
+    await apps.update(db.database, String(app.id), { status: 'published', events: ['comment', 'issue'], schema: { elements: [{ type: 'issue-link' }] } });
+    const updated = (await apps.findBySlug(db.database, 'bridge')) as SentryAppRow;
+    expect(updated).toMatchObject({ status: 'published', events: ['comment', 'issue'], schema: { elements: [{ type: 'issue-link' }] }, name: 'Bridge', owner_slug: 'acme' });
+    expect((await apps.listByStatus(db.database, 'published', 0, 10)).map((row) => row.slug)).toEqual(['bridge']);
+    expect((await apps.listOwned(db.database, organizationId, 0, 10)).map((row) => row.slug)).toEqual(['bridge']);
+  });
+
+  it('keeps one external issue link per issue and app', async () => {
+    const [{ id: projectId }] = await db.database.query<{ id: string }>(`INSERT INTO projects (organization_id, slug, name) VALUES ($1, 'web', 'Web') RETURNING id`, [organizationId]);
+    const [{ id: issueId }] = await db.database.query<{ id: string }>(
+      `INSERT INTO issues (project_id, fingerprint_hash, short_id, title, level, platform, first_seen, last_seen) VALUES ($1, 'f', 'WEB-1', 'Boom', 'error', 'node', now(), now()) RETURNING id`,
+      [projectId],
+    );
+    const live = (await installations.findLive(db.database, String(app.id), organizationId))!;
+    const link = { appId: String(app.id), installationUuid: live.uuid, organizationId, issueId: String(issueId), webUrl: 'https://t.example/1', project: 'OPS', identifier: '1' };
+    const first = await links.upsert(db.database, link);
+    const second = await links.upsert(db.database, { ...link, identifier: '2', webUrl: 'https://t.example/2' });
+    expect(second.id).toBe(first.id);
+    expect((await links.listForIssue(db.database, organizationId, String(issueId))).map((row) => row.identifier)).toEqual(['2']);
+    expect(await links.find(db.database, newUuid(), String(first.id))).toBeNull();
+    await links.delete(db.database, String(first.id));
+    expect(await links.listForInstallation(db.database, live.uuid, 0, 10)).toEqual([]);
+  });
+});
