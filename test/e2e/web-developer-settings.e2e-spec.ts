@@ -44,7 +44,7 @@ describe('web interface: developer settings (browser)', () => {
     await page.goto(`${app.baseUrl}/settings/acme/integrations/`);
     await page.getByRole('heading', { name: 'Installed' }).waitFor();
     await page.locator('.skeleton').first().waitFor({ state: 'detached' });
-    const install = page.getByRole('button', { name: `Install ${name}` });
+    const install = page.getByRole('button', { name: `Install ${name}`, exact: true });
     if (await install.count()) await install.click();
     await page.locator('table.installations tr', { hasText: name }).waitFor();
   }
@@ -115,7 +115,7 @@ describe('web interface: developer settings (browser)', () => {
 
     await page.goto(`${app.baseUrl}/settings/acme/integrations/`);
     await page.getByRole('button', { name: `Uninstall ${slug}` }).click();
-    await page.getByRole('button', { name: `Install Public Tracker` }).waitFor();
+    await page.getByRole('button', { name: 'Install Public Tracker', exact: true }).waitFor();
     expect((await installations()).find((item) => item.app.slug === slug)).toBeUndefined();
   });
 });

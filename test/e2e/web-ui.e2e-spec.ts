@@ -214,10 +214,10 @@ describe('web interface (browser)', () => {
     await waitUntil(async () => (await issue()).assignedTo?.email === 'admin@acme.test');
     const assignee = `user:${(await issue()).assignedTo.id}`;
     await waitUntil(async () => (await page.getByLabel('Assignee').inputValue()) === assignee);
-    await page.getByRole('button', { name: 'Ignore' }).click();
-    await page.getByRole('button', { name: 'Unresolve' }).click();
-    await page.getByRole('button', { name: 'Resolve' }).click();
-    await page.getByRole('button', { name: 'Unresolve' }).waitFor();
+    await page.getByRole('button', { name: 'Ignore', exact: true }).click();
+    await page.getByRole('button', { name: 'Unresolve', exact: true }).click();
+    await page.getByRole('button', { name: 'Resolve', exact: true }).click();
+    await page.getByRole('button', { name: 'Unresolve', exact: true }).waitFor();
     expect((await issue()).status).toBe('resolved');
   });
 

@@ -237,13 +237,18 @@ export function IssuePage(props: { params: Record<string, string> }) {
   const [commentError, setCommentError] = useState<unknown>();
   useTitle(issue.data?.title ?? 'Issue');
 
+  // One change at a time: the buttons wait for the answer (and the reloaded issue) before the next.
+  const [pending, setPending] = useState(false);
   const update = async (change: Record<string, unknown>) => {
     setActionError(undefined);
+    setPending(true);
     try {
       await api('PUT', base, change, Object.keys(change));
       issue.reload();
     } catch (failure) {
       setActionError(failure);
+    } finally {
+      setPending(false);
     }
   };
   const addComment = async (submitEvent: Event) => {
@@ -289,15 +294,15 @@ export function IssuePage(props: { params: Record<string, string> }) {
       <div class="actions" role="group" aria-label="Issue actions">
         {data?.status === 'unresolved' ? (
           <>
-            <button type="button" class="primary" onClick={() => update({ status: 'resolved' })}>
+            <button type="button" class="primary" disabled={pending} onClick={() => update({ status: 'resolved' })}>
               Resolve
             </button>
-            <button type="button" onClick={() => update({ status: 'ignored' })}>
+            <button type="button" disabled={pending} onClick={() => update({ status: 'ignored' })}>
               Ignore
             </button>
           </>
         ) : (
-          <button type="button" onClick={() => update({ status: 'unresolved' })} disabled={!data}>
+          <button type="button" disabled={pending} onClick={() => update({ status: 'unresolved' })}>
             Unresolve
           </button>
         )}
@@ -305,7 +310,7 @@ export function IssuePage(props: { params: Record<string, string> }) {
         <select
           id="assignee"
           value={data?.assignedTo?.type === 'user' ? `user:${data.assignedTo.id}` : ''}
-          disabled={!data || !members.data}
+          disabled={!members.data}
           onChange={(changeEvent) => update({ assignedTo: (changeEvent.currentTarget as HTMLSelectElement).value || null })}
         >
           <option value="">Unassigned</option>
