@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Starts the service as a new user would (`npm start`, no DATABASE_URL), waits for readiness, calls
-# one authenticated endpoint, then stops it with SIGTERM and checks it exits cleanly.
+# one authenticated endpoint and the web interface, then stops it with SIGTERM and checks it exits cleanly.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,6 +21,9 @@ for _ in $(seq 1 60); do
 done
 body=$(curl -fsS -H 'Authorization: Bearer smoke-token' "http://127.0.0.1:$port/api/0/projects/acme/web/")
 echo "$body" | grep -q '"slug":"web"' || { echo "smoke: unexpected project body: $body"; exit 1; }
+page=$(curl -fsS "http://127.0.0.1:$port/settings/acme/projects/web/hooks/")
+echo "$page" | grep -q 'src="/assets/main-' || { echo "smoke: the web interface is not served: $page"; exit 1; }
+grep -q 'Faultline web sign-in for admin@localhost (shown once' "$log" || { echo "smoke: no generated sign-in password was printed"; exit 1; }
 
 kill -TERM "$pid"
 for _ in $(seq 1 20); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done

@@ -57,6 +57,16 @@ describe('admin CLI', () => {
     await expect(cli('dsn', '--org', 'example', '--project', 'missing')).rejects.toThrow('no such project');
   });
 
+  it('sets a web sign-in password: generated and printed, or read from FAULTLINE_PASSWORD', async () => {
+    const [generated] = await cli('set-password', '--email', 'ops@example.com');
+    expect(generated).toMatch(/^Password for ops@example\.com: [\w-]{24}$/);
+    const chosen: string[] = [];
+    await runCli(['set-password', '--email', 'OPS@example.com'], { ...env, FAULTLINE_PASSWORD: 'a long enough password' }, (line) => chosen.push(line));
+    expect(chosen).toEqual(['Password set for OPS@example.com']);
+    await expect(runCli(['set-password', '--email', 'ops@example.com'], { ...env, FAULTLINE_PASSWORD: 'short' }, () => undefined)).rejects.toThrow(/at least 8/);
+    await expect(cli('set-password', '--email', 'nobody@example.com')).rejects.toThrow('No user with e-mail nobody@example.com');
+  });
+
   it('explains what is missing', async () => {
     await expect(cli('create-org', '--name', 'X')).rejects.toThrow('--owner is required');
     await expect(cli('frobnicate')).rejects.toThrow('unknown command: frobnicate');

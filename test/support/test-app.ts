@@ -8,7 +8,7 @@ import { loadConfig } from '@faultline/platform';
 import { createApp } from '../../apps/api/src/create-app';
 import { createTestDatabaseUrl, dropTestDatabase } from './test-database';
 
-export const BOOTSTRAP = { token: 'test-bootstrap-token', org: 'acme', project: 'web', email: 'admin@acme.test' };
+export const BOOTSTRAP = { token: 'test-bootstrap-token', org: 'acme', project: 'web', email: 'admin@acme.test', password: 'test-bootstrap-password' };
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -56,6 +56,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     BOOTSTRAP_ORG: BOOTSTRAP.org,
     BOOTSTRAP_PROJECT: BOOTSTRAP.project,
     BOOTSTRAP_EMAIL: BOOTSTRAP.email,
+    BOOTSTRAP_PASSWORD: BOOTSTRAP.password,
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...env,
   });

@@ -8,6 +8,8 @@ import {
   CreateTeamCommand,
   CreateUserCommand,
   FindTeamQuery,
+  generatePassword,
+  SetUserPasswordCommand,
   type TeamSummary,
 } from '@faultline/identity';
 import { APP_CONFIG, type AppConfig, Database } from '@faultline/platform';
@@ -32,7 +34,12 @@ export class BootstrapService implements OnApplicationBootstrap {
   async onApplicationBootstrap(): Promise<void> {
     if (this.config.role === 'worker') return;
     const [{ users }] = await this.database.query<{ users: number }>(`SELECT count(*)::int AS users FROM users`);
-    if (users > 0 && !this.config.bootstrap.token) return;
+    if (users > 0 && !this.config.bootstrap.token) {
+      // A database in use: BOOTSTRAP_PASSWORD alone only gives the bootstrap user a password it lacks.
+      const [user] = await this.database.query<{ id: string }>(`SELECT id FROM users WHERE lower(email) = lower($1)`, [this.config.bootstrap.email]);
+      if (user && this.config.bootstrap.password) await this.ensurePassword(user.id);
+      return;
+    }
     await this.ensure(users === 0);
   }
 
@@ -43,6 +50,11 @@ export class BootstrapService implements OnApplicationBootstrap {
     const team = await this.ensureTeam(organizationId, org, userId);
     const projectCreated = await this.ensureProject(organizationId, team.slug, project);
     const plaintext = await this.ensureToken(userId, token);
+    const password = await this.ensurePassword(userId);
+    if (password && !this.config.bootstrap.password) {
+      // Shown once: only the scrypt hash is stored.
+      process.stdout.write(`\nFaultline web sign-in for ${email} (shown once, store it now): password ${password}\n`);
+    }
     if (!emptyDatabase && !projectCreated && !plaintext) return;
     const keys = await this.queries.execute<FindProjectKeysQuery, ProjectKeySummary[] | null>(new FindProjectKeysQuery(org, project));
     this.logger.log(`bootstrap: organization "${org}", project "${project}", DSN ${keys?.[0]?.dsn ?? '(none)'}`);
@@ -78,6 +90,21 @@ export class BootstrapService implements OnApplicationBootstrap {
     if (existing) return false;
     await this.commands.execute(new CreateProjectCommand(organizationId, teamSlug, slug, slug, null));
     return true;
+  }
+
+  /**
+   * Gives the bootstrap user a password when it has none: BOOTSTRAP_PASSWORD, or a generated one.
+   * Answers the password set, or undefined when the user already had one (it is never overwritten).
+   */
+  private async ensurePassword(userId: string): Promise<string | undefined> {
+    const [user] = await this.database.query<{ email: string; has_password: boolean }>(
+      `SELECT email, password_hash IS NOT NULL AS has_password FROM users WHERE id = $1`,
+      [userId],
+    );
+    if (user.has_password) return undefined;
+    const password = this.config.bootstrap.password ?? generatePassword();
+    await this.commands.execute(new SetUserPasswordCommand(user.email, password));
+    return password;
   }
 
   /** Answers the new token's value, or undefined when the chosen token already exists. */

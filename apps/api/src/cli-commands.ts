@@ -8,6 +8,8 @@ import {
   CreateOrganizationCommand,
   CreateTeamCommand,
   CreateUserCommand,
+  generatePassword,
+  SetUserPasswordCommand,
   UpdateOrganizationCommand,
 } from '@faultline/identity';
 import { createDataSource, Database, dataSourceOptionsFrom, loadConfig, runMigrations } from '@faultline/platform';
@@ -31,6 +33,8 @@ Commands:
   create-token   --org O --scopes a,b [--name N]       an organization token
   dsn            --org O --project P        print the project's DSNs
   set-plan       --org O --plan free|team|business|enterprise
+  set-password   --email E                  set a user's web sign-in password: read from the
+                                            FAULTLINE_PASSWORD variable, or generated and printed
 
 Options:
   -h, --help     show this help
@@ -140,6 +144,14 @@ async function run(command: string | undefined, options: Options, env: Env, prin
         const org = await organizationId(database, required(options, 'org'));
         await commands.execute(new UpdateOrganizationCommand(org, { plan: required(options, 'plan') }, true));
         print(`Plan set to ${options.plan}`);
+      });
+    case 'set-password':
+      return withApp(env, async (commands) => {
+        // Not an option: a password on the command line would show in the process list and shell history.
+        const chosen = env.FAULTLINE_PASSWORD;
+        const password = chosen || generatePassword();
+        await commands.execute(new SetUserPasswordCommand(required(options, 'email'), password));
+        print(chosen ? `Password set for ${options.email}` : `Password for ${options.email}: ${password}`);
       });
     default:
       throw new UsageError(command ? `unknown command: ${command}` : 'a command is required');

@@ -3,6 +3,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { Clock } from '@faultline/kernel';
 import { type AppConfig, configureHttp, createLogger, fastifyOptions, PinoNestLogger } from '@faultline/platform';
 import { MIGRATIONS } from '../../../migrations';
+import { serveWebInterface } from '../../web/src';
 import { AppModule } from './app.module';
 import { loadModules } from './extension-modules/module-loader';
 
@@ -23,5 +24,6 @@ export async function createApp(config: AppConfig, options: { clock?: Clock } = 
     });
   }
   configureHttp(app, config);
+  if (config.role !== 'worker') serveWebInterface(app);
   return app;
 }

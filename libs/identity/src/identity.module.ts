@@ -3,6 +3,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { EventStoreModule } from '@faultline/event-store';
 import { AuthDirectory } from '@faultline/platform';
 import { ApiTokensController, OrgAuthTokensController } from './api/api-tokens.controller';
+import { AuthController } from './api/auth.controller';
 import { MembersController } from './api/members.controller';
 import { OrganizationsController } from './api/organizations.controller';
 import { TeamsController } from './api/teams.controller';
@@ -11,6 +12,9 @@ import { CreateOrganizationHandler } from './application/commands/create-organiz
 import { CreateTeamHandler } from './application/commands/create-team/create-team.handler';
 import { CreateUserHandler } from './application/commands/create-user/create-user.handler';
 import { RevokeApiTokenHandler } from './application/commands/revoke-api-token/revoke-api-token.handler';
+import { SetUserPasswordHandler } from './application/commands/set-user-password/set-user-password.handler';
+import { SignInHandler } from './application/commands/sign-in/sign-in.handler';
+import { SignOutHandler } from './application/commands/sign-out/sign-out.handler';
 import { UpdateOrganizationHandler } from './application/commands/update-organization/update-organization.handler';
 import { ChangeTeamHandler } from './application/commands/change-team/change-team.handler';
 import { DeleteTeamHandler } from './application/commands/delete-team/delete-team.handler';
@@ -25,13 +29,17 @@ import { IdentityRepository } from './infrastructure/identity.repository';
 import { IntegrationTokenStore } from './infrastructure/integration-token-store';
 import { IntegrationTokens } from './contracts/integration-tokens';
 import { ProvisioningRepository } from './infrastructure/provisioning.repository';
+import { SessionsRepository } from './infrastructure/sessions.repository';
+import { SignInThrottle } from './infrastructure/sign-in-throttle';
 
 @Module({
   imports: [CqrsModule, EventStoreModule],
-  controllers: [OrganizationsController, MembersController, TeamsController, ApiTokensController, OrgAuthTokensController],
+  controllers: [AuthController, OrganizationsController, MembersController, TeamsController, ApiTokensController, OrgAuthTokensController],
   providers: [
     IdentityRepository,
     ProvisioningRepository,
+    SessionsRepository,
+    SignInThrottle,
     AuthCache,
     IdentityAuthDirectory,
     { provide: AuthDirectory, useExisting: IdentityAuthDirectory },
@@ -50,6 +58,9 @@ import { ProvisioningRepository } from './infrastructure/provisioning.repository
     ProvisionTeamHandler,
     ChangeTeamHandler,
     DeleteTeamHandler,
+    SetUserPasswordHandler,
+    SignInHandler,
+    SignOutHandler,
   ],
   exports: [AuthDirectory, IntegrationTokens],
 })

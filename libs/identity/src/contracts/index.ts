@@ -5,6 +5,8 @@ export type { CreatedApiToken } from '../application/commands/create-api-token/c
 export { CreateOrganizationCommand } from '../application/commands/create-organization/create-organization.command';
 export { CreateTeamCommand } from '../application/commands/create-team/create-team.command';
 export { CreateUserCommand } from '../application/commands/create-user/create-user.command';
+export { SetUserPasswordCommand } from '../application/commands/set-user-password/set-user-password.command';
+export { generatePassword } from '../domain/password';
 export { RevokeApiTokenCommand } from '../application/commands/revoke-api-token/revoke-api-token.command';
 export { UpdateOrganizationCommand } from '../application/commands/update-organization/update-organization.command';
 export { ProvisionMemberCommand } from '../application/commands/provision-member/provision-member.command';

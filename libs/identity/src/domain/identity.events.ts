@@ -22,6 +22,9 @@ export const IdentityEventTypes = {
   TeamDeleted: 'identity.TeamDeleted',
   ApiTokenCreated: 'identity.ApiTokenCreated',
   ApiTokenRevoked: 'identity.ApiTokenRevoked',
+  UserPasswordChanged: 'identity.UserPasswordChanged',
+  SessionStarted: 'identity.SessionStarted',
+  SessionEnded: 'identity.SessionEnded',
 } as const;
 
 export const organizationStream = (organizationId: string): string => `organization-${organizationId}`;
@@ -78,9 +81,20 @@ export const apiTokenCreated = (data: { tokenId: string; kind: string; userId?: 
 export const apiTokenRevoked = (data: { tokenId: string; kind: string; userId?: string; organizationId?: string }) =>
   domainEvent(IdentityEventTypes.ApiTokenRevoked, data);
 
+export const userPasswordChanged = (data: { userId: string }) => domainEvent(IdentityEventTypes.UserPasswordChanged, data);
+
+/** A browser signed in; the event never carries the cookie or the CSRF token. */
+export const sessionStarted = (data: { sessionId: string; userId: string; expiresAt: string }) => domainEvent(IdentityEventTypes.SessionStarted, data);
+
+export const sessionEnded = (data: { sessionId: string; userId: string }) => domainEvent(IdentityEventTypes.SessionEnded, data);
+
 export const memberStream = (memberId: string): string => `member-${memberId}`;
 export const MEMBER_STREAM_TYPE = 'member';
 export const teamStream = (teamId: string): string => `team-${teamId}`;
 export const TEAM_STREAM_TYPE = 'team';
 export const apiTokenStream = (tokenId: string): string => `api-token-${tokenId}`;
 export const API_TOKEN_STREAM_TYPE = 'api-token';
+export const userStream = (userId: string): string => `user-${userId}`;
+export const USER_STREAM_TYPE = 'user';
+export const sessionStream = (sessionId: string): string => `session-${sessionId}`;
+export const SESSION_STREAM_TYPE = 'session';

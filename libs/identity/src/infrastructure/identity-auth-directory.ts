@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { expandScopes, intersectScopes } from '@faultline/kernel';
-import { AuthDirectory, Database, type OrganizationAccess, type Principal } from '@faultline/platform';
+import { ALL_SCOPES, expandScopes, intersectScopes } from '@faultline/kernel';
+import { AuthDirectory, Database, type OrganizationAccess, type Principal, type SessionPrincipal } from '@faultline/platform';
 import { hashToken } from '../domain/api-token';
+import { hashSessionCookie } from '../domain/user-session';
 import { isMemberRole, type MemberRole, ROLE_SCOPES } from '../domain/roles';
 import { AuthCache } from './auth-cache';
 
@@ -28,7 +29,25 @@ interface OrganizationLookup {
   role: string | null;
 }
 
+interface SessionLookup {
+  id: string;
+  user_id: string;
+  csrf_token: string;
+  expires_at: Date;
+  revoked_at: Date | null;
+  is_superuser: boolean;
+  is_active: boolean;
+}
+
 const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** A signed-in user may do in each organization what the member role there allows: every scope, limited by the role. */
+const SESSION_SCOPES = expandScopes(ALL_SCOPES);
+
+interface SessionEntry {
+  readonly row: SessionLookup;
+  readonly session: SessionPrincipal;
+}
 
 /** A cached token: its row, and the principal derived from it once, shared by the requests it serves. */
 interface TokenEntry {
@@ -69,6 +88,15 @@ export class IdentityAuthDirectory extends AuthDirectory {
     return entry.principal;
   }
 
+  async principalForSession(cookieValue: string): Promise<SessionPrincipal | null> {
+    const hash = hashSessionCookie(cookieValue);
+    const entry = await this.cache.getOrLoad(`session:${hash}`, () => this.loadSession(hash));
+    if (!entry) return null;
+    const { row } = entry;
+    if (row.revoked_at || row.expires_at.getTime() <= Date.now() || !row.is_active) return null;
+    return entry.session;
+  }
+
   async organizationAccess(principal: Principal, idOrSlug: string): Promise<OrganizationAccess | null> {
     const entry = await this.cache.getOrLoad(`org:${principal.tokenId}:${idOrSlug}`, () => this.loadOrganization(principal, idOrSlug));
     if (!entry) return null;
@@ -93,6 +121,24 @@ export class IdentityAuthDirectory extends AuthDirectory {
       isSuperuser: found.is_superuser === true,
     };
     return { row: found, principal };
+  }
+
+  private async loadSession(hash: string): Promise<SessionEntry | null> {
+    const [found] = await this.database.query<SessionLookup>(
+      `SELECT s.id, s.user_id, s.csrf_token, s.expires_at, s.revoked_at, u.is_superuser, u.is_active
+       FROM user_sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = $1`,
+      [hash],
+    );
+    if (!found) return null;
+    const principal: Principal = {
+      kind: 'user',
+      tokenId: `session:${found.id}`,
+      sessionId: found.id,
+      userId: found.user_id,
+      scopes: SESSION_SCOPES,
+      isSuperuser: found.is_superuser === true,
+    };
+    return { row: found, session: { principal, csrfToken: found.csrf_token } };
   }
 
   /** A deactivated member (SCIM `active: false`) is no member: the organization is not theirs to see. */

@@ -26,8 +26,12 @@ export interface AppConfig {
    * reaches them too.
    */
   readonly environment: Readonly<Record<string, string | undefined>>;
+  /** The web interface's sign-in sessions. */
+  readonly sessions: SessionConfig;
   readonly bootstrap: {
     readonly token?: string;
+    /** The bootstrap user's web sign-in password; generated and printed once when unset. */
+    readonly password?: string;
     readonly org: string;
     readonly project: string;
     readonly email: string;
@@ -39,6 +43,13 @@ export interface AlertsConfig {
   readonly metricEvaluationSeconds: number;
   /** How long a process keeps a project's alert rules before reading them again (changes made in the process apply at once). */
   readonly ruleCacheSeconds: number;
+}
+
+export interface SessionConfig {
+  /** A session ends this long after sign-in. */
+  readonly ttlMs: number;
+  /** The session cookie carries `Secure`: PUBLIC_URL is https. */
+  readonly secureCookie: boolean;
 }
 
 export interface WebhookConfig {
@@ -128,8 +139,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     modules: moduleList(env.FAULTLINE_MODULES),
     environment: Object.freeze({ ...env }),
+    sessions: {
+      ttlMs: integer(env, 'SESSION_TTL_HOURS', 336, 1, 24 * 365) * 3_600_000,
+      secureCookie: publicUrl.startsWith('https:'),
+    },
     bootstrap: {
       token: env.BOOTSTRAP_TOKEN || undefined,
+      password: env.BOOTSTRAP_PASSWORD || undefined,
       org: env.BOOTSTRAP_ORG || 'faultline',
       project: env.BOOTSTRAP_PROJECT || 'default',
       email: env.BOOTSTRAP_EMAIL || 'admin@localhost',

@@ -1,0 +1,166 @@
+import type { ComponentChildren, InputHTMLAttributes } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { ApiError } from './api';
+
+let fieldCounter = 0;
+const useFieldId = (name: string) => useState(() => `field-${name}-${++fieldCounter}`)[0];
+
+/** A labelled input with its error below it; the error is announced and tied to the input. */
+export function Field(props: {
+  label: string;
+  name: string;
+  value: string;
+  onInput: (value: string) => void;
+  error?: string;
+  type?: 'text' | 'email' | 'password' | 'url';
+  hint?: string;
+  required?: boolean;
+  autoComplete?: string;
+  placeholder?: string;
+}) {
+  const id = useFieldId(props.name);
+  const describedBy = [props.hint ? `${id}-hint` : '', props.error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  return (
+    <div class="field">
+      <label for={id}>{props.label}</label>
+      <input
+        id={id}
+        name={props.name}
+        {...({ type: props.type ?? 'text' } as InputHTMLAttributes<HTMLInputElement>)}
+        value={props.value}
+        required={props.required}
+        autoComplete={props.autoComplete}
+        placeholder={props.placeholder}
+        aria-invalid={props.error ? 'true' : undefined}
+        aria-describedby={describedBy}
+        onInput={(event) => props.onInput((event.currentTarget as HTMLInputElement).value)}
+      />
+      {props.hint && <p class="hint" id={`${id}-hint`}>{props.hint}</p>}
+      <FieldError id={`${id}-error`} message={props.error} />
+    </div>
+  );
+}
+
+/** A group of checkboxes (a fieldset with a legend), with the group's error below it. */
+export function Checkboxes(props: { legend: string; name: string; options: readonly string[]; selected: readonly string[]; onChange: (selected: string[]) => void; error?: string }) {
+  const id = useFieldId(props.name);
+  return (
+    <fieldset class="field" aria-describedby={props.error ? `${id}-error` : undefined}>
+      <legend>{props.legend}</legend>
+      <div class="choices">
+        {props.options.map((option) => (
+          <label key={option} class="choice">
+            <input
+              type="checkbox"
+              name={props.name}
+              value={option}
+              checked={props.selected.includes(option)}
+              onChange={(event) => {
+                const checked = (event.currentTarget as HTMLInputElement).checked;
+                props.onChange(checked ? [...props.selected, option] : props.selected.filter((item) => item !== option));
+              }}
+            />{' '}
+            {option}
+          </label>
+        ))}
+      </div>
+      <FieldError id={`${id}-error`} message={props.error} />
+    </fieldset>
+  );
+}
+
+export function FieldError(props: { id: string; message?: string }) {
+  return props.message ? (
+    <p class="field-error" id={props.id} role="alert">
+      {props.message}
+    </p>
+  ) : null;
+}
+
+/** An error that concerns no one field (or the whole page). */
+export function ErrorNote(props: { error: unknown }) {
+  if (!props.error) return null;
+  const message = props.error instanceof ApiError ? props.error.detail : props.error instanceof Error ? props.error.message : String(props.error);
+  return (
+    <p class="error-note" role="alert">
+      {message}
+    </p>
+  );
+}
+
+/** Placeholder rows of a fixed height while a list loads, so nothing moves when it arrives. */
+export function Skeleton(props: { rows?: number; label?: string }) {
+  return (
+    <div class="skeleton" aria-busy="true" aria-label={props.label ?? 'Loading'}>
+      {Array.from({ length: props.rows ?? 3 }, (_, index) => (
+        <div key={index} class="skeleton-row" />
+      ))}
+    </div>
+  );
+}
+
+export function Section(props: { title: string; children: ComponentChildren; actions?: ComponentChildren }) {
+  return (
+    <section class="panel" aria-label={props.title}>
+      <div class="panel-header">
+        <h2>{props.title}</h2>
+        {props.actions}
+      </div>
+      <div class="panel-body">{props.children}</div>
+    </section>
+  );
+}
+
+/** A secret shown once, selectable, with a note saying so. */
+export function ShownOnce(props: { label: string; value: string }) {
+  return (
+    <div class="shown-once" role="status">
+      <p>
+        <strong>{props.label}</strong> (shown once, copy it now):
+      </p>
+      <code class="secret" tabIndex={0}>
+        {props.value}
+      </code>
+    </div>
+  );
+}
+
+export interface Loaded<T> {
+  data?: T;
+  error?: unknown;
+  loading: boolean;
+  reload: () => void;
+}
+
+/** Loads data for a page; `key` changes reload it. */
+export function useLoad<T>(load: () => Promise<T>, key: readonly unknown[]): Loaded<T> {
+  const [state, setState] = useState<{ data?: T; error?: unknown; loading: boolean }>({ loading: true });
+  const [generation, setGeneration] = useState(0);
+  useEffect(() => {
+    let current = true;
+    setState((previous) => ({ ...previous, loading: true }));
+    load().then(
+      (data) => current && setState({ data, loading: false }),
+      (error: unknown) => current && setState({ error, loading: false }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [...key, generation]);
+  return { ...state, reload: () => setGeneration((value) => value + 1) };
+}
+
+export function useTitle(title: string): void {
+  useEffect(() => {
+    document.title = `${title} · Faultline`;
+  }, [title]);
+}
+
+export function formatDate(value: string | null | undefined): string {
+  if (!value) return '—';
+  return new Date(value).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+export function Status(props: { value: string }) {
+  return <span class={`status status-${props.value}`}>{props.value}</span>;
+}

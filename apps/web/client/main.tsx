@@ -1,0 +1,173 @@
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { api, ApiError, setCsrfToken, whenUnauthenticated } from './api';
+import { match } from './paths';
+import { Link, navigate, usePath } from './router';
+import { Skeleton } from './components';
+import { SignInPage } from './pages/sign-in';
+import { ApiTokensPage } from './pages/api-tokens';
+import { NewServiceHookPage, ProjectSettingsPage, ProjectsPage, ServiceHookPage, ServiceHooksPage } from './pages/service-hooks';
+import { IssuePage, IssuesPage } from './pages/issues';
+import { AuthProviderPage, MembersPage, TeamsPage } from './pages/organization';
+import { DeveloperSettingsPage, IntegrationsPage, NewIntegrationPage, SentryAppPage, SentryAppRequestsPage } from './pages/developer-settings';
+import './styles.css';
+
+export interface Session {
+  user: { id: string; email: string; name: string; isSuperuser: boolean };
+  organizations: Array<{ slug: string; name: string }>;
+}
+
+type Page = (props: { params: Record<string, string>; session: Session }) => preact.JSX.Element;
+
+/** Sentry's URLs, most specific first. */
+const ROUTES: Array<[string, Page]> = [
+  ['/settings/account/api/auth-tokens/', ApiTokensPage],
+  ['/settings/:org/', ProjectsPage],
+  ['/settings/:org/projects/', ProjectsPage],
+  ['/settings/:org/projects/:project/', ProjectSettingsPage],
+  ['/settings/:org/projects/:project/hooks/', ServiceHooksPage],
+  ['/settings/:org/projects/:project/hooks/new/', NewServiceHookPage],
+  ['/settings/:org/projects/:project/hooks/:hookId/', ServiceHookPage],
+  ['/settings/:org/members/', MembersPage],
+  ['/settings/:org/teams/', TeamsPage],
+  ['/settings/:org/auth/', AuthProviderPage],
+  ['/settings/:org/developer-settings/', DeveloperSettingsPage],
+  ['/settings/:org/developer-settings/new-internal/', (props) => <NewIntegrationPage {...props} internal />],
+  ['/settings/:org/developer-settings/new-public/', (props) => <NewIntegrationPage {...props} internal={false} />],
+  ['/settings/:org/developer-settings/:app/', SentryAppPage],
+  ['/settings/:org/developer-settings/:app/dashboard/', SentryAppRequestsPage],
+  ['/settings/:org/integrations/', IntegrationsPage],
+  ['/organizations/:org/issues/', IssuesPage],
+  ['/organizations/:org/issues/:issueId/', IssuePage],
+];
+
+function Navigation(props: { session: Session; path: string; onSignOut: () => void }) {
+  const org = /^\/(?:settings|organizations)\/([^/]+)/.exec(props.path)?.[1];
+  const slug = org && org !== 'account' ? org : props.session.organizations[0]?.slug;
+  const links: Array<[string, string]> = slug
+    ? [
+        [`/organizations/${slug}/issues/`, 'Issues'],
+        [`/settings/${slug}/projects/`, 'Projects'],
+        [`/settings/${slug}/members/`, 'Members'],
+        [`/settings/${slug}/teams/`, 'Teams'],
+        [`/settings/${slug}/auth/`, 'Auth & SCIM'],
+        [`/settings/${slug}/developer-settings/`, 'Developer settings'],
+        [`/settings/${slug}/integrations/`, 'Integrations'],
+        ['/settings/account/api/auth-tokens/', 'API tokens'],
+      ]
+    : [['/settings/account/api/auth-tokens/', 'API tokens']];
+  return (
+    <header class="topbar">
+      <Link href="/" class="brand">
+        Faultline
+      </Link>
+      <nav aria-label="Main">
+        <ul>
+          {links.map(([href, label]) => (
+            <li key={href}>
+              <Link href={href} aria-current={props.path.startsWith(href) ? 'page' : undefined}>
+                {label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div class="account">
+        <span class="muted">{props.session.user.email}</span>
+        <button type="button" class="link-button" onClick={props.onSignOut}>
+          Sign out
+        </button>
+      </div>
+    </header>
+  );
+}
+
+async function loadSession(): Promise<Session | null> {
+  try {
+    const { body } = await api<{ user: Session['user'] | null; csrfToken?: string }>('GET', '/api/0/auth/');
+    if (!body.user) return null;
+    setCsrfToken(body.csrfToken);
+    const { body: organizations } = await api<Session['organizations']>('GET', '/api/0/organizations/');
+    return { user: body.user, organizations };
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return null;
+    throw error;
+  }
+}
+
+function App() {
+  const path = usePath();
+  const [session, setSession] = useState<Session | null | undefined>(undefined);
+  const [failure, setFailure] = useState<unknown>();
+
+  const refresh = () => loadSession().then(setSession, setFailure);
+  useEffect(() => {
+    whenUnauthenticated(() => setSession(null));
+    void refresh();
+  }, []);
+
+  useEffect(() => {
+    if (session === null && !path.startsWith('/auth/login')) navigate(`/auth/login/?next=${encodeURIComponent(path)}`, { replace: true });
+    if (session && (path === '/' || path.startsWith('/auth/login'))) {
+      const next = new URLSearchParams(location.search).get('next');
+      const home = session.organizations[0] ? `/organizations/${session.organizations[0].slug}/issues/` : '/settings/account/api/auth-tokens/';
+      navigate(next && next.startsWith('/') && !next.startsWith('//') ? next : home, { replace: true });
+    }
+  }, [session, path]);
+
+  // After a navigation, keyboard and screen-reader users continue at the new page's content.
+  const [firstPath] = useState(path);
+  useEffect(() => {
+    if (path !== firstPath) document.getElementById('main')?.focus({ preventScroll: true });
+  }, [path]);
+
+  if (failure) return <p class="error-note">The service could not be reached. Reload the page to try again.</p>;
+  if (session === undefined) {
+    return (
+      <div class="shell">
+        <header class="topbar">
+          <span class="brand">Faultline</span>
+        </header>
+        <main class="page">
+          <Skeleton rows={6} />
+        </main>
+      </div>
+    );
+  }
+  if (session === null) return <SignInPage onSignedIn={refresh} />;
+
+  const signOut = async () => {
+    await api('DELETE', '/api/0/auth/').catch(() => undefined);
+    setCsrfToken(undefined);
+    setSession(null);
+    navigate('/auth/login/', { replace: true });
+  };
+  let page: preact.JSX.Element | null = null;
+  for (const [pattern, Page] of ROUTES) {
+    const params = match(pattern, path);
+    if (params) {
+      page = <Page key={path} params={params} session={session} />;
+      break;
+    }
+  }
+  return (
+    <div class="shell">
+      <a class="skip-link" href="#main">
+        Skip to content
+      </a>
+      <Navigation session={session} path={path} onSignOut={signOut} />
+      <main class="page" id="main" tabIndex={-1}>
+        {page ?? (
+          <>
+            <h1>Page not found</h1>
+            <p>
+              There is nothing at <code>{path}</code>.
+            </p>
+          </>
+        )}
+      </main>
+    </div>
+  );
+}
+
+render(<App />, document.getElementById('app')!);

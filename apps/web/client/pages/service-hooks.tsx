@@ -1,0 +1,375 @@
+import { Fragment } from 'preact';
+import { useState } from 'preact/hooks';
+import { api, ApiError, enc } from '../api';
+import { Checkboxes, ErrorNote, Field, formatDate, Section, Skeleton, Status, useLoad, useTitle } from '../components';
+import { Link, navigate } from '../router';
+
+const HOOK_EVENTS = ['event.alert', 'event.created'] as const;
+
+interface Hook {
+  id: string;
+  url: string;
+  secret: string;
+  status: string;
+  events: string[];
+  dateCreated: string;
+  disabledReason?: string;
+}
+
+interface Attempt {
+  dateAttempted: string;
+  statusCode: number | null;
+  durationMs: number | null;
+  error: string | null;
+  response: { headers: Record<string, string>; body: string | null } | null;
+}
+
+interface Delivery {
+  id: string;
+  event: string;
+  status: string;
+  attempts: number;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  dateCreated: string;
+  attemptLog: Attempt[];
+}
+
+const hooksPath = (org: string, project: string) => `/api/0/projects/${enc(org)}/${enc(project)}/hooks/`;
+const hooksPage = (org: string, project: string) => `/settings/${enc(org)}/projects/${enc(project)}/hooks/`;
+
+/** The project list of an organization, each linking to its service hooks. */
+export function ProjectsPage(props: { params: Record<string, string> }) {
+  const { org } = props.params;
+  useTitle('Projects');
+  const projects = useLoad(() => api<Array<{ slug: string; name: string; platform: string | null }>>('GET', `/api/0/organizations/${enc(org)}/projects/`).then(({ body }) => body), [org]);
+  return (
+    <>
+      <h1>Projects</h1>
+      <Section title="Projects">
+        <ErrorNote error={projects.error} />
+        {projects.loading && !projects.data ? (
+          <Skeleton rows={3} />
+        ) : (
+          <ul class="plain-list">
+            {projects.data?.map((project) => (
+              <li key={project.slug}>
+                <Link href={`/settings/${enc(org)}/projects/${enc(project.slug)}/`}>{project.name}</Link> <span class="muted">{project.slug}</span> ·{' '}
+                <Link href={hooksPage(org, project.slug)}>Service hooks</Link>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Section>
+    </>
+  );
+}
+
+/** A project's settings: its DSN and features, with the way to its service hooks. */
+export function ProjectSettingsPage(props: { params: Record<string, string> }) {
+  const { org, project } = props.params;
+  useTitle(project);
+  const details = useLoad(
+    () =>
+      Promise.all([
+        api<{ name: string; slug: string; features: string[] }>('GET', `/api/0/projects/${enc(org)}/${enc(project)}/`).then(({ body }) => body),
+        api<Array<{ id: string; name: string; dsn: { public: string } }>>('GET', `/api/0/projects/${enc(org)}/${enc(project)}/keys/`).then(({ body }) => body),
+      ]),
+    [org, project],
+  );
+  const [info, keys] = details.data ?? [];
+  return (
+    <>
+      <p>
+        <Link href={`/settings/${enc(org)}/projects/`}>← Projects</Link>
+      </p>
+      <h1>{info?.name ?? project}</h1>
+      <ErrorNote error={details.error} />
+      {!details.data ? (
+        !details.error && <Skeleton rows={4} />
+      ) : (
+        <Section title="Client keys (DSN)" actions={<Link href={hooksPage(org, project)} class="button">Service hooks</Link>}>
+          <dl class="details">
+            {keys?.map((key) => (
+              <Fragment key={key.id}>
+                <dt>{key.name}</dt>
+                <dd>
+                  <code>{key.dsn.public}</code>
+                </dd>
+              </Fragment>
+            ))}
+            <dt>Features</dt>
+            <dd>{info?.features.join(', ') || '—'}</dd>
+          </dl>
+        </Section>
+      )}
+    </>
+  );
+}
+
+/** Missing feature: the API answers 403 "You do not have that feature enabled". */
+function isFeatureMissing(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 403 && /feature/i.test(error.detail);
+}
+
+function FeatureMissing() {
+  return (
+    <p class="notice" role="status">
+      Service hooks are not enabled for this project. An organization owner can add the <code>servicehooks</code> feature to the project (
+      <code>PUT /api/0/projects/&#123;org&#125;/&#123;project&#125;/</code> with <code>features</code>).
+    </p>
+  );
+}
+
+export function ServiceHooksPage(props: { params: Record<string, string> }) {
+  const { org, project } = props.params;
+  useTitle('Service hooks');
+  const hooks = useLoad(() => api<Hook[]>('GET', hooksPath(org, project)).then(({ body }) => body), [org, project]);
+  return (
+    <>
+      <h1>Service hooks</h1>
+      <p class="lead">
+        Project <strong>{project}</strong>: each hook receives a signed POST for the events it subscribes to.
+      </p>
+      {isFeatureMissing(hooks.error) ? (
+        <FeatureMissing />
+      ) : (
+        <Section
+          title="Hooks"
+          actions={
+            <Link href={`${hooksPage(org, project)}new/`} class="button primary">
+              Add a hook
+            </Link>
+          }
+        >
+          <ErrorNote error={hooks.error} />
+          {hooks.loading && !hooks.data ? (
+            <Skeleton rows={3} />
+          ) : hooks.data?.length ? (
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">URL</th>
+                  <th scope="col">Events</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Created</th>
+                </tr>
+              </thead>
+              <tbody>
+                {hooks.data.map((hook) => (
+                  <tr key={hook.id}>
+                    <td>
+                      <Link href={`${hooksPage(org, project)}${hook.id}/`}>{hook.url}</Link>
+                    </td>
+                    <td>{hook.events.join(', ')}</td>
+                    <td>
+                      <Status value={hook.status} />
+                    </td>
+                    <td>{formatDate(hook.dateCreated)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ) : (
+            !hooks.error && <p class="empty">No service hooks yet.</p>
+          )}
+        </Section>
+      )}
+    </>
+  );
+}
+
+export function NewServiceHookPage(props: { params: Record<string, string> }) {
+  const { org, project } = props.params;
+  useTitle('Add a service hook');
+  const [url, setUrl] = useState('');
+  const [events, setEvents] = useState<string[]>(['event.created']);
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+  const save = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const { body } = await api<Hook>('POST', hooksPath(org, project), { url, events }, ['url', 'events']);
+      navigate(`${hooksPage(org, project)}${body.id}/`);
+    } catch (failure) {
+      setError(failure);
+      setBusy(false);
+    }
+  };
+  const fieldError = (field: string) => (error instanceof ApiError ? error.field(field) : undefined);
+  if (isFeatureMissing(error)) return <FeatureMissing />;
+  return (
+    <>
+      <h1>Add a service hook</h1>
+      <Section title="Hook">
+        <form onSubmit={save} noValidate>
+          <Field label="Callback URL" name="url" type="url" value={url} onInput={setUrl} error={fieldError('url')} placeholder="https://example.com/hooks/faultline" required />
+          <Checkboxes legend="Events" name="events" options={HOOK_EVENTS} selected={events} onChange={setEvents} error={fieldError('events')} />
+          {error instanceof ApiError && Object.keys(error.fields).length ? null : <ErrorNote error={error} />}
+          <div class="actions">
+            <button type="submit" class="primary" disabled={busy}>
+              Save hook
+            </button>
+            <Link href={hooksPage(org, project)}>Cancel</Link>
+          </div>
+        </form>
+      </Section>
+    </>
+  );
+}
+
+function DeliveryRow(props: { delivery: Delivery; onRedeliver: () => void }) {
+  const { delivery } = props;
+  const last = delivery.attemptLog[0];
+  return (
+    <tr>
+      <td>{formatDate(delivery.dateCreated)}</td>
+      <td>{delivery.event}</td>
+      <td>
+        <Status value={delivery.status} />
+      </td>
+      <td>{delivery.lastStatusCode ?? (delivery.lastError ? 'error' : '—')}</td>
+      <td>{last?.durationMs != null ? `${last.durationMs} ms` : '—'}</td>
+      <td class="response">
+        {last ? (
+          <details>
+            <summary>{delivery.attempts} attempt{delivery.attempts === 1 ? '' : 's'}</summary>
+            {delivery.attemptLog.map((attempt) => (
+              <div key={attempt.dateAttempted} class="attempt">
+                <p>
+                  {formatDate(attempt.dateAttempted)} · {attempt.statusCode ?? 'no response'} · {attempt.durationMs ?? '—'} ms
+                </p>
+                {attempt.error && <p class="field-error">{attempt.error}</p>}
+                {attempt.response?.body ? <pre>{attempt.response.body}</pre> : null}
+              </div>
+            ))}
+          </details>
+        ) : (
+          'not sent yet'
+        )}
+      </td>
+      <td>
+        <button type="button" onClick={props.onRedeliver} aria-label={`Redeliver ${delivery.id}`}>
+          Redeliver
+        </button>
+      </td>
+    </tr>
+  );
+}
+
+export function ServiceHookPage(props: { params: Record<string, string> }) {
+  const { org, project, hookId } = props.params;
+  useTitle('Service hook');
+  const path = `${hooksPath(org, project)}${enc(hookId)}/`;
+  const hook = useLoad(() => api<Hook>('GET', path).then(({ body }) => body), [path]);
+  const deliveries = useLoad(() => api<Delivery[]>('GET', `${path}deliveries/?per_page=25`).then(({ body }) => body), [path]);
+  const [showSecret, setShowSecret] = useState(false);
+  const [actionError, setActionError] = useState<unknown>();
+
+  const act = async (work: () => Promise<unknown>) => {
+    setActionError(undefined);
+    try {
+      await work();
+      hook.reload();
+      deliveries.reload();
+    } catch (failure) {
+      setActionError(failure);
+    }
+  };
+  const remove = () =>
+    act(async () => {
+      if (!confirm('Delete this service hook? Its deliveries stop.')) return;
+      await api('DELETE', path);
+      navigate(hooksPage(org, project));
+    });
+
+  if (isFeatureMissing(hook.error)) return <FeatureMissing />;
+  const data = hook.data;
+  // Details and deliveries appear together, so the deliveries never move down under the reader.
+  const deliveriesSettled = deliveries.data !== undefined || deliveries.error !== undefined;
+  return (
+    <>
+      <p>
+        <Link href={hooksPage(org, project)}>← Service hooks</Link>
+      </p>
+      <h1>Service hook</h1>
+      <ErrorNote error={hook.error ?? actionError} />
+      {!data || !deliveriesSettled ? (
+        !hook.error && <Skeleton rows={10} label="Loading the hook" />
+      ) : (
+        <>
+          <Section title="Details">
+            <dl class="details">
+              <dt>URL</dt>
+              <dd>{data.url}</dd>
+              <dt>Events</dt>
+              <dd>{data.events.join(', ')}</dd>
+              <dt>Status</dt>
+              <dd>
+                <Status value={data.status} />
+                {data.disabledReason ? <span class="muted"> ({data.disabledReason})</span> : null}
+              </dd>
+              <dt>Secret</dt>
+              <dd>
+                {showSecret ? <code class="secret">{data.secret}</code> : <code>••••••••</code>}{' '}
+                <button type="button" class="link-button" onClick={() => setShowSecret(!showSecret)} aria-expanded={showSecret}>
+                  {showSecret ? 'Hide secret' : 'Show secret'}
+                </button>
+              </dd>
+            </dl>
+            <div class="actions">
+              {data.status === 'active' ? (
+                <button type="button" onClick={() => act(() => api('PUT', path, { isActive: false }))}>
+                  Disable
+                </button>
+              ) : (
+                <button type="button" onClick={() => act(() => api('PUT', path, { isActive: true }))}>
+                  Enable
+                </button>
+              )}
+              <button type="button" class="danger" onClick={remove}>
+                Delete
+              </button>
+            </div>
+          </Section>
+          <Section
+            title="Recent deliveries"
+            actions={
+              <button type="button" onClick={() => deliveries.reload()}>
+                Refresh
+              </button>
+            }
+          >
+            <ErrorNote error={deliveries.error} />
+            {deliveries.data?.length ? (
+              <table class="deliveries">
+                <thead>
+                  <tr>
+                    <th scope="col">Created</th>
+                    <th scope="col">Event</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Response</th>
+                    <th scope="col">Duration</th>
+                    <th scope="col">Attempts</th>
+                    <th scope="col">
+                      <span class="visually-hidden">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {deliveries.data.map((delivery) => (
+                    <DeliveryRow key={delivery.id} delivery={delivery} onRedeliver={() => act(() => api('POST', `${path}deliveries/${enc(delivery.id)}/redeliver/`))} />
+                  ))}
+                </tbody>
+              </table>
+            ) : (
+              !deliveries.error && <p class="empty">No deliveries yet. They appear here when an event the hook subscribes to happens.</p>
+            )}
+          </Section>
+        </>
+      )}
+    </>
+  );
+}

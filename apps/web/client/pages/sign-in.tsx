@@ -1,0 +1,39 @@
+import { useState } from 'preact/hooks';
+import { api, ApiError, setCsrfToken } from '../api';
+import { ErrorNote, Field, useTitle } from '../components';
+
+export function SignInPage(props: { onSignedIn: () => void }) {
+  useTitle('Sign in');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<ApiError | unknown>();
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const { body } = await api<{ csrfToken: string }>('POST', '/api/0/auth/login/', { username: email, password }, ['username', 'password']);
+      setCsrfToken(body.csrfToken);
+      props.onSignedIn();
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const fieldError = (name: string) => (error instanceof ApiError ? error.field(name) : undefined);
+  return (
+    <main class="sign-in" id="main">
+      <h1>Sign in to Faultline</h1>
+      <form onSubmit={submit} noValidate>
+        <Field label="E-mail address" name="username" type="email" autoComplete="username" value={email} onInput={setEmail} error={fieldError('username')} required />
+        <Field label="Password" name="password" type="password" autoComplete="current-password" value={password} onInput={setPassword} error={fieldError('password')} required />
+        {error instanceof ApiError && (error.field('username') || error.field('password')) ? null : <ErrorNote error={error} />}
+        <button type="submit" class="primary" disabled={busy}>
+          {busy ? 'Signing in…' : 'Sign in'}
+        </button>
+      </form>
+    </main>
+  );
+}

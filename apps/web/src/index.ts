@@ -1,0 +1,1 @@
+export { serveWebInterface, WEB_ROUTES, webAssetsDirectory } from './serve-web-interface';

@@ -1,0 +1,81 @@
+import { BadRequestException, Body, Controller, Delete, Get, HttpCode, HttpException, Inject, Post, Req, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { APP_CONFIG, type AppConfig, CurrentPrincipal, Database, type Principal, Public, RequireScopes, SESSION_COOKIE } from '@faultline/platform';
+import { SignInCommand } from '../application/commands/sign-in/sign-in.command';
+import type { StartedSession } from '../application/commands/sign-in/sign-in.handler';
+import { SignOutCommand } from '../application/commands/sign-out/sign-out.command';
+import { SignInThrottle } from '../infrastructure/sign-in-throttle';
+import { SignInDto } from './auth.dto';
+
+/**
+ * Signing in to the web interface with a password (Sentry's `/api/0/auth/login/` and
+ * `/api/0/auth/`). Sign-in sets an httpOnly, SameSite=Lax session cookie and answers the session's
+ * CSRF token, which the interface sends in X-CSRFToken; sign-out revokes the session.
+ */
+@ApiTags('Authentication')
+@Controller('api/0/auth')
+export class AuthController {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly commands: CommandBus,
+    private readonly database: Database,
+    private readonly throttle: SignInThrottle,
+  ) {}
+
+  @Post('login')
+  @Public()
+  @HttpCode(200)
+  async signIn(@Body() body: SignInDto, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    const keys = [`email:${body.username.toLowerCase()}`, `ip:${request.ip}`];
+    const wait = this.throttle.retryAfterSeconds(keys);
+    if (wait > 0) {
+      void reply.header('retry-after', String(wait));
+      throw new HttpException({ detail: 'Too many failed sign-in attempts. Try again later.' }, 429);
+    }
+    let session: StartedSession;
+    try {
+      session = await this.commands.execute<SignInCommand, StartedSession>(
+        new SignInCommand(body.username, body.password, this.config.sessions.ttlMs, { userAgent: request.headers['user-agent'] ?? null, ipAddress: request.ip }),
+      );
+    } catch (error) {
+      this.throttle.recordFailure(keys);
+      throw error;
+    }
+    // Only the account's count: signing in to one's own account must not reset a guessing client's.
+    this.throttle.recordSuccess([keys[0]]);
+    void reply.header('set-cookie', this.cookie(session.cookieValue, Math.floor(this.config.sessions.ttlMs / 1000)));
+    return { user: session.user, csrfToken: session.csrfToken, expires: session.expiresAt.toISOString() };
+  }
+
+  /** Who is signed in; for a session also its CSRF token, so a reloaded page can go on. */
+  @Get()
+  @RequireScopes()
+  async current(@CurrentPrincipal() principal: Principal) {
+    const [user] = await this.database.query<{ id: string; email: string; name: string; is_superuser: boolean }>(
+      `SELECT id, email, name, is_superuser FROM users WHERE id = $1`,
+      [principal.userId ?? null],
+    );
+    const [session] = principal.sessionId
+      ? await this.database.query<{ csrf_token: string; expires_at: Date }>(`SELECT csrf_token, expires_at FROM user_sessions WHERE id = $1`, [principal.sessionId])
+      : [];
+    return {
+      user: user ? { id: user.id, email: user.email, name: user.name, isSuperuser: user.is_superuser } : null,
+      ...(session ? { csrfToken: session.csrf_token, expires: session.expires_at.toISOString() } : {}),
+    };
+  }
+
+  @Delete()
+  @HttpCode(204)
+  @RequireScopes()
+  async signOut(@CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
+    if (!principal.sessionId) throw new BadRequestException({ detail: 'Only a signed-in browser session can sign out; revoke a token instead.' });
+    await this.commands.execute(new SignOutCommand(principal.sessionId));
+    void reply.header('set-cookie', this.cookie('', 0));
+  }
+
+  private cookie(value: string, maxAgeSeconds: number): string {
+    return [`${SESSION_COOKIE}=${value}`, 'Path=/', 'HttpOnly', 'SameSite=Lax', `Max-Age=${maxAgeSeconds}`, ...(this.config.sessions.secureCookie ? ['Secure'] : [])].join('; ');
+  }
+}

@@ -1,0 +1,6 @@
+export class SetUserPasswordCommand {
+  constructor(
+    readonly email: string,
+    readonly password: string,
+  ) {}
+}
