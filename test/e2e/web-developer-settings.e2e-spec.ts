@@ -30,7 +30,8 @@ describe('web interface: developer settings (browser)', () => {
   });
 
   afterEach(() => {
-    expect(errors).toEqual([]);
+    // Emptied per test, so a script error fails the test it happened in and not every later one.
+    expect(errors.splice(0)).toEqual([]);
   });
 
   async function installations(): Promise<Array<{ uuid: string; status: string; app: { slug: string } }>> {

@@ -89,7 +89,8 @@ describe('web interface (browser)', () => {
   });
 
   afterEach(() => {
-    expect(errors).toEqual([]);
+    // Emptied per test, so a script error fails the test it happened in and not every later one.
+    expect(errors.splice(0)).toEqual([]);
   });
 
   /** Sends an error from the real @sentry/node SDK and lets the workers process it now. */
