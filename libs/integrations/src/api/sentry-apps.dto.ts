@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsObject, IsOptional, IsString, IsUrl, Length, MaxLength, ValidateIf } from 'class-validator';
 
 const URL_OPTIONS = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
@@ -92,90 +92,8 @@ export class CreateSentryAppDto {
   author?: string | null;
 }
 
-export class UpdateSentryAppDto {
-  @ApiPropertyOptional({ maxLength: 64 })
-  @IsOptional()
-  @IsString()
-  @Length(1, 64)
-  name?: string;
-
-  @ApiPropertyOptional({ maxLength: 2048 })
-  @IsOptional()
-  @ValidateIf((_, value) => value !== null)
-  @IsUrl(URL_OPTIONS, { message: 'webhookUrl must be an absolute http(s) URL' })
-  @MaxLength(2048)
-  webhookUrl?: string | null;
-
-  @ApiPropertyOptional({ maxLength: 2048 })
-  @IsOptional()
-  @ValidateIf((_, value) => value !== null)
-  @IsUrl(URL_OPTIONS, { message: 'redirectUrl must be an absolute http(s) URL' })
-  @MaxLength(2048)
-  redirectUrl?: string | null;
-
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsBoolean()
-  verifyInstall?: boolean;
-
-  @ApiPropertyOptional({ type: [String] })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(30)
-  @IsString({ each: true })
-  scopes?: string[];
-
-  @ApiPropertyOptional({ type: [String] })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(10)
-  @IsString({ each: true })
-  events?: string[];
-
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsBoolean()
-  isAlertable?: boolean;
-
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsObject()
-  schema?: Record<string, unknown>;
-
-  @ApiPropertyOptional({ type: [String] })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(50)
-  @IsString({ each: true })
-  allowedOrigins?: string[];
-
-  @ApiPropertyOptional({ type: [String], description: 'Headers sent with every webhook request, each "Name: value"' })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(20)
-  @IsString({ each: true })
-  @MaxLength(1024, { each: true })
-  webhookHeaders?: string[];
-
-  @ApiPropertyOptional()
-  @IsOptional()
-  @ValidateIf((_, value) => value !== null)
-  @IsString()
-  @MaxLength(4096)
-  overview?: string | null;
-
-  @ApiPropertyOptional()
-  @IsOptional()
-  @ValidateIf((_, value) => value !== null)
-  @IsString()
-  @MaxLength(256)
-  author?: string | null;
-
-  @ApiPropertyOptional({ description: 'Cannot change once created' })
-  @IsOptional()
-  @IsBoolean()
-  isInternal?: boolean;
-
+/** The create body without its owner, every field optional; `status` approves a publication request. */
+export class UpdateSentryAppDto extends PartialType(OmitType(CreateSentryAppDto, ['organization'] as const)) {
   @ApiPropertyOptional({ enum: ['published'], description: 'Approves a publication request (instance administrators)' })
   @IsOptional()
   @IsIn(['published'])
