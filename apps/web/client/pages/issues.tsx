@@ -3,6 +3,8 @@ import { api, ApiError, enc, list } from '../api';
 import { ErrorNote, Field, formatDate, Section, Skeleton, Status, useLoad, useTitle } from '../components';
 import { Link } from '../router';
 
+const counted = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
 interface Issue {
   id: string;
   shortId: string;
@@ -286,7 +288,7 @@ export function IssuePage(props: { params: Record<string, string> }) {
       <div class="issue-header">
         <h1>{data.title}</h1>
         <p class="muted">
-          {data.shortId} · {data.culprit} · <Status value={data.status} /> · {data.count} events · {data.userCount} users · first seen {formatDate(data.firstSeen)} · last seen{' '}
+          {data.shortId} · {data.culprit} · <Status value={data.status} /> · {counted(Number(data.count), 'event')} · {counted(data.userCount, 'user')} · first seen {formatDate(data.firstSeen)} · last seen{' '}
           {formatDate(data.lastSeen)}
         </p>
       </div>
