@@ -104,7 +104,7 @@ export class AlertDispatcher {
     if (appFires.length > 0) {
       const slugs = await this.organizationSlugs(tx, appFires.map(({ fire }) => fire.event.organizationId));
       for (const { fire, index } of appFires) {
-        const source = eventSource(fire.event, slugs.get(fire.event.organizationId) ?? '');
+        const source: AlertEventSource = { ...fire.event, organizationSlug: slugs.get(fire.event.organizationId) ?? '' };
         for (const action of fire.rule.actions) {
           if (action.id !== IssueRuleIds.NotifyEventSentryApp) continue;
           const delivery: ServiceAppAlertDelivery = {
@@ -171,23 +171,4 @@ export class AlertDispatcher {
     const rows = await tx.query<{ id: string; slug: string }>(`SELECT id, slug FROM organizations WHERE id = ANY($1::bigint[])`, [[...new Set(organizationIds)]]);
     return new Map(rows.map((row) => [String(row.id), row.slug]));
   }
-}
-
-function eventSource(event: ErrorEventProcessedData, organizationSlug: string): AlertEventSource {
-  return {
-    organizationSlug,
-    projectId: event.projectId,
-    projectSlug: event.projectSlug,
-    issueId: event.issueId,
-    eventId: event.eventId,
-    title: event.title,
-    culprit: event.culprit,
-    message: event.message,
-    level: event.level,
-    platform: event.platform,
-    datetime: event.datetime,
-    release: event.release,
-    environment: event.environment,
-    tags: event.tags,
-  };
 }

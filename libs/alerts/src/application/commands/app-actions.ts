@@ -1,7 +1,7 @@
 import { DomainError } from '@faultline/kernel';
 import type { InstallationLookup } from '@faultline/integrations';
 import type { Sql } from '@faultline/platform';
-import { appSettingsProblem, type AppActionSetting } from '../../domain';
+import { appSettingsProblem, type AppActionSetting, type IssueRuleAction, IssueRuleIds } from '../../domain';
 
 /**
  * Checks, in the command's transaction, that each service-app action names a live installation
@@ -22,4 +22,11 @@ export async function checkAppActions(
     const problem = appSettingsProblem(installed.app.alertRuleAction, action.settings ?? []);
     if (problem) throw DomainError.invalid(`${action.where}: ${problem}`, { field });
   }
+}
+
+/** The service-app actions of an issue alert rule, for checkAppActions. */
+export function appActionsOf(actions: readonly IssueRuleAction[]) {
+  return actions.flatMap((action, index) =>
+    action.id === IssueRuleIds.NotifyEventSentryApp ? [{ where: `actions[${index}]`, installationUuid: action.sentryAppInstallationUuid, settings: action.settings }] : [],
+  );
 }

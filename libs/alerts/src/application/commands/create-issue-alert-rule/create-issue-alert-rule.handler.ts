@@ -5,8 +5,8 @@ import { CLOCK, type Clock, DomainError } from '@faultline/kernel';
 import { EventRecorder } from '@faultline/event-store';
 import { Database } from '@faultline/platform';
 import { InstallationLookup } from '@faultline/integrations';
-import { alertRuleEvent, AlertRuleEventTypes, ISSUE_ALERT_RULE_STREAM_TYPE, issueAlertRuleStream, type IssueRuleAction, IssueRuleIds, validateIssueRule } from '../../../domain';
-import { checkAppActions } from '../app-actions';
+import { alertRuleEvent, AlertRuleEventTypes, ISSUE_ALERT_RULE_STREAM_TYPE, issueAlertRuleStream, validateIssueRule } from '../../../domain';
+import { appActionsOf, checkAppActions } from '../app-actions';
 import { AlertRuleCache } from '../../../infrastructure/alert-rule-cache';
 import { type IssueRuleRow, IssueRulesRepository } from '../../../infrastructure/issue-rules.repository';
 import { CreateIssueAlertRuleCommand } from './create-issue-alert-rule.command';
@@ -36,11 +36,4 @@ export class CreateIssueAlertRuleHandler implements ICommandHandler<CreateIssueA
     this.cache.forget([projectId]);
     return row;
   }
-}
-
-/** The service-app actions of a rule, for checkAppActions. */
-function appActionsOf(actions: readonly IssueRuleAction[]) {
-  return actions.flatMap((action, index) =>
-    action.id === IssueRuleIds.NotifyEventSentryApp ? [{ where: `actions[${index}]`, installationUuid: action.sentryAppInstallationUuid, settings: action.settings }] : [],
-  );
 }
