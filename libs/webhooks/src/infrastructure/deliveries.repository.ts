@@ -19,6 +19,7 @@ export interface ClaimedDelivery {
   target_id: string;
   event_type: string;
   body: string;
+  /** Times it was claimed, this claim included: a worker that died mid-attempt counts too. */
   attempts: number;
   created_at: Date;
   /** The target as it is now; null when it was deleted. */
@@ -101,7 +102,11 @@ const LOGGED_REQUEST_BYTES = 4096;
 export class DeliveriesRepository {
   constructor(private readonly database: Database) {}
 
-  /** In the caller's transaction, with the events that cause the deliveries; a repeated cause is ignored. */
+  /**
+   * In the caller's transaction, with the events that cause the deliveries; a repeated cause is
+   * ignored. Each new delivery is queued: a row of `webhook_delivery_queue` exists exactly while its
+   * delivery is pending.
+   */
   async insert(tx: Sql, deliveries: readonly NewDelivery[]): Promise<number> {
     if (deliveries.length === 0) return 0;
     const params: unknown[] = [];
@@ -111,8 +116,12 @@ export class DeliveriesRepository {
       return `($${at + 1}, $${at + 2}, $${at + 3}, $${at + 4}, $${at + 5}, $${at + 6})`;
     });
     return tx.execute(
-      `INSERT INTO webhook_deliveries (guid, target_kind, target_id, cause, event_type, body) VALUES ${values.join(', ')}
-       ON CONFLICT (target_kind, target_id, cause, event_type) DO NOTHING`,
+      `WITH inserted AS (
+         INSERT INTO webhook_deliveries (guid, target_kind, target_id, cause, event_type, body) VALUES ${values.join(', ')}
+         ON CONFLICT (target_kind, target_id, cause, event_type) DO NOTHING
+         RETURNING id, target_kind, target_id
+       )
+       INSERT INTO webhook_delivery_queue (delivery_id, target_kind, target_id) SELECT id, target_kind, target_id FROM inserted`,
       params,
     );
   }
@@ -120,35 +129,43 @@ export class DeliveriesRepository {
   /**
    * Takes up to `limit` due deliveries, skipping those other workers hold, and at most
    * `perTargetLimit` per target counting the `held` ones this worker has already. The lease is the
-   * new `next_attempt_at`: a worker that dies leaves the delivery due again when it ends.
+   * queue row's new `due_at`: a worker that dies leaves the delivery due again when it ends.
+   * Candidates are read without locks and only the chosen ones locked (each lock is a write),
+   * re-checked as still due, so a concurrent claim of the same rows skips them.
    */
   async claim(limit: number, heldTargets: readonly string[], heldCounts: readonly number[], perTargetLimit: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
     return this.database.query<ClaimedDelivery>(
       `WITH due AS (
-         SELECT id, target_kind, target_id, next_attempt_at FROM webhook_deliveries
-         WHERE status = 'pending' AND next_attempt_at <= now()
-         ORDER BY next_attempt_at LIMIT $1 * 4 FOR UPDATE SKIP LOCKED
+         SELECT delivery_id, target_id, due_at FROM webhook_delivery_queue WHERE due_at <= now() ORDER BY due_at LIMIT $1 * 4
        ), chosen AS (
-         SELECT ranked.id, ranked.target_kind, ranked.target_id FROM (
-           SELECT due.*, row_number() OVER (PARTITION BY target_id ORDER BY next_attempt_at, id) AS rank FROM due
+         SELECT ranked.delivery_id FROM (
+           SELECT due.*, row_number() OVER (PARTITION BY target_id ORDER BY due_at, delivery_id) AS rank FROM due
          ) ranked LEFT JOIN unnest($2::text[], $3::integer[]) AS held (target_id, n) USING (target_id)
          WHERE ranked.rank + COALESCE(held.n, 0) <= $4
-         ORDER BY ranked.next_attempt_at LIMIT $1
+         ORDER BY ranked.due_at LIMIT $1
+       ), locked AS (
+         SELECT q.delivery_id FROM webhook_delivery_queue q
+         WHERE q.delivery_id IN (SELECT delivery_id FROM chosen) AND q.due_at <= now()
+         FOR UPDATE SKIP LOCKED
+       ), leased AS (
+         UPDATE webhook_delivery_queue q SET due_at = now() + make_interval(secs => $5), claims = q.claims + 1
+         FROM locked WHERE q.delivery_id = locked.delivery_id
+         RETURNING q.delivery_id, q.claims
        )
-       UPDATE webhook_deliveries d SET next_attempt_at = now() + make_interval(secs => $5), attempts = d.attempts + 1
-       FROM chosen LEFT JOIN webhook_targets h ON h.target_kind = chosen.target_kind AND h.target_id = chosen.target_id
-       WHERE d.id = chosen.id
-       RETURNING d.id, d.guid, d.target_kind, d.target_id, d.event_type, d.body, d.attempts, d.created_at,
-                 h.url AS target_url, h.secret AS target_secret, h.status AS target_status, h.headers AS target_headers`,
+       SELECT d.id, d.guid, d.target_kind, d.target_id, d.event_type, d.body, leased.claims AS attempts, d.created_at,
+              h.url AS target_url, h.secret AS target_secret, h.status AS target_status, h.headers AS target_headers
+       FROM leased JOIN webhook_deliveries d ON d.id = leased.delivery_id
+       LEFT JOIN webhook_targets h ON h.target_kind = d.target_kind AND h.target_id = d.target_id
+       ORDER BY leased.delivery_id`,
       [limit, heldTargets, heldCounts, perTargetLimit, leaseSeconds],
     );
   }
 
-  /** Hands claimed, unsent deliveries back: due now, the claim not counted as an attempt. */
+  /** Hands claimed, unsent deliveries back: due now, the claim not counted. */
   async release(deliveryIds: readonly string[]): Promise<void> {
     if (deliveryIds.length === 0) return;
     await this.database.execute(
-      `UPDATE webhook_deliveries SET next_attempt_at = now(), attempts = attempts - 1 WHERE id = ANY($1::bigint[]) AND status = 'pending'`,
+      `UPDATE webhook_delivery_queue SET due_at = now(), claims = claims - 1 WHERE delivery_id = ANY($1::bigint[])`,
       [deliveryIds],
     );
   }
@@ -160,8 +177,13 @@ export class DeliveriesRepository {
       `WITH result AS (
          SELECT * FROM unnest($1::bigint[], $2::text[], $3::timestamptz[], $4::integer[], $5::text[])
            AS r (id, status, next_attempt_at, status_code, error)
+       ), dequeued AS (
+         DELETE FROM webhook_delivery_queue q USING result r WHERE q.delivery_id = r.id AND r.status <> 'pending'
+       ), requeued AS (
+         UPDATE webhook_delivery_queue q SET due_at = r.next_attempt_at FROM result r WHERE q.delivery_id = r.id AND r.status = 'pending'
        ), updated AS (
-         UPDATE webhook_deliveries d SET status = r.status, next_attempt_at = COALESCE(r.next_attempt_at, d.next_attempt_at),
+         UPDATE webhook_deliveries d SET status = r.status, attempts = d.attempts + 1,
+                next_attempt_at = COALESCE(r.next_attempt_at, d.next_attempt_at),
                 last_status_code = r.status_code, last_error = r.error,
                 finished_at = CASE WHEN r.status = 'pending' THEN NULL ELSE now() END
          FROM result r WHERE d.id = r.id
@@ -187,9 +209,22 @@ export class DeliveriesRepository {
   async failPending(sql: Sql, targetKind: string, targetIds: readonly string[], reason: string): Promise<void> {
     if (targetIds.length === 0) return;
     await sql.execute(
-      `UPDATE webhook_deliveries SET status = 'failed', last_error = $3, finished_at = now()
-       WHERE target_kind = $1 AND target_id = ANY($2::text[]) AND status = 'pending'`,
+      `WITH failed AS (
+         UPDATE webhook_deliveries SET status = 'failed', last_error = $3, finished_at = now()
+         WHERE target_kind = $1 AND target_id = ANY($2::text[]) AND status = 'pending'
+         RETURNING id
+       )
+       DELETE FROM webhook_delivery_queue WHERE delivery_id IN (SELECT id FROM failed)`,
       [targetKind, targetIds, reason],
+    );
+  }
+
+  /** Deletes a target's deliveries, queued ones included, and with them their attempts. */
+  async deleteForTarget(sql: Sql, targetKind: string, targetId: string): Promise<void> {
+    await sql.execute(
+      `WITH deleted AS (DELETE FROM webhook_deliveries WHERE target_kind = $1 AND target_id = $2 RETURNING id)
+       DELETE FROM webhook_delivery_queue WHERE delivery_id IN (SELECT id FROM deleted)`,
+      [targetKind, targetId],
     );
   }
 
@@ -249,7 +284,12 @@ export class DeliveriesRepository {
   /** Due again now, under the same id (receivers that already have it can tell). */
   async redeliver(sql: Sql, deliveryId: string): Promise<void> {
     await sql.execute(
-      `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now(), finished_at = NULL WHERE id = $1`,
+      `WITH pending AS (
+         UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now(), finished_at = NULL WHERE id = $1
+         RETURNING id, target_kind, target_id
+       )
+       INSERT INTO webhook_delivery_queue (delivery_id, target_kind, target_id) SELECT id, target_kind, target_id FROM pending
+       ON CONFLICT (delivery_id) DO UPDATE SET due_at = now()`,
       [deliveryId],
     );
   }
@@ -262,7 +302,7 @@ export class DeliveriesRepository {
     );
     const deliveries = await this.database.execute(
       `DELETE FROM webhook_deliveries WHERE id IN (
-         SELECT id FROM webhook_deliveries WHERE status <> 'pending' AND finished_at < $1 ORDER BY finished_at LIMIT $2)`,
+         SELECT id FROM webhook_deliveries WHERE status <> 'pending' AND finished_at < $1 ORDER BY id LIMIT $2)`,
       [before.toISOString(), batch],
     );
     return attempts + deliveries;

@@ -3,6 +3,7 @@ import { DomainError } from '@faultline/kernel';
 import { EventRecorder } from '@faultline/event-store';
 import { Database } from '@faultline/platform';
 import { SERVICE_HOOK_STREAM_TYPE, serviceHookDeleted, serviceHookStream } from '../../../domain';
+import { DeliveriesRepository } from '../../../infrastructure/deliveries.repository';
 import { SERVICE_HOOK_TARGET, ServiceHooksRepository } from '../../../infrastructure/service-hooks.repository';
 import { DeleteServiceHookCommand } from './delete-service-hook.command';
 
@@ -11,6 +12,7 @@ export class DeleteServiceHookHandler implements ICommandHandler<DeleteServiceHo
   constructor(
     private readonly database: Database,
     private readonly hooks: ServiceHooksRepository,
+    private readonly deliveries: DeliveriesRepository,
     private readonly recorder: EventRecorder,
   ) {}
 
@@ -19,7 +21,7 @@ export class DeleteServiceHookHandler implements ICommandHandler<DeleteServiceHo
       const hook = await this.hooks.find(tx, projectId, hookId, { lock: true });
       if (!hook) throw DomainError.notFound();
       await this.hooks.delete(tx, hookId);
-      await tx.execute(`DELETE FROM webhook_deliveries WHERE target_kind = $1 AND target_id = $2`, [SERVICE_HOOK_TARGET, hookId]);
+      await this.deliveries.deleteForTarget(tx, SERVICE_HOOK_TARGET, hookId);
       await this.recorder.record(tx, serviceHookStream(hookId), SERVICE_HOOK_STREAM_TYPE, [serviceHookDeleted({ hookId, actorId })]);
     });
   }
