@@ -52,6 +52,7 @@ const ALERT_RULES = Number(process.env.BENCH_ALERT_RULES ?? 0);
 const DRAIN_TIMEOUT_MS = Number(process.env.BENCH_DRAIN_TIMEOUT ?? 900) * 1000;
 const FAULTLINE_PORT = 9201;
 const BARE_PORT = 9202;
+const FLOOR_PORT = 9203;
 const DATABASE = 'faultline_bench_ingest';
 const MAX_DECOMPRESSED_BYTES = 50 * 1024 * 1024;
 
@@ -281,6 +282,40 @@ async function main(): Promise<void> {
   });
   await bare.listen({ port: BARE_PORT, host: '127.0.0.1' });
 
+  // The durable floor: the bare route's work, then the event item written to PostgreSQL by group
+  // commit into a table with a primary key only: no key check, no JSON validation, no processing.
+  // What answering only after a durable write costs on this machine, whatever else the service does.
+  const floorPool = new Pool({ connectionString: databaseUrl, max: 2, application_name: BENCH_APPLICATION_NAME });
+  await floorPool.query(`CREATE TABLE bench_durable_floor (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, payload text NOT NULL)`);
+  const waiting: Array<{ payload: string; done: (error?: unknown) => void }> = [];
+  let writing = 0;
+  const flush = (): void => {
+    while (writing < 2 && waiting.length > 0) {
+      const group = waiting.splice(0, 500);
+      writing++;
+      floorPool
+        .query(`INSERT INTO bench_durable_floor (payload) VALUES ${group.map((_, index) => `($${index + 1})`).join(', ')}`, group.map((entry) => entry.payload))
+        .then(() => group.forEach((entry) => entry.done()), (error: unknown) => group.forEach((entry) => entry.done(error)))
+        .finally(() => {
+          writing--;
+          flush();
+        });
+    }
+  };
+  const floor = Fastify();
+  floor.removeAllContentTypeParsers();
+  floor.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 20 * 1024 * 1024 }, (_request, body, done) => done(null, body));
+  floor.post('/api/:projectId/envelope/', async (request) => {
+    const body = decodeBody(request.body as Buffer, request.headers['content-encoding'], MAX_DECOMPRESSED_BYTES);
+    const parsed = parseEnvelope(body, { ...DEFAULT_ENVELOPE_LIMITS, maxEnvelopeBytes: MAX_DECOMPRESSED_BYTES });
+    await new Promise<void>((resolve, reject) => {
+      waiting.push({ payload: parsed.items[0].payload.toString('utf8'), done: (error) => (error ? reject(error) : resolve()) });
+      flush();
+    });
+    return { id: parsed.header.event_id ?? null };
+  });
+  await floor.listen({ port: FLOOR_PORT, host: '127.0.0.1' });
+
   // A separate pool for the measurement's own queries (backlog, counts, visibility probes).
   const pool = new Pool({ connectionString: databaseUrl, max: 6, application_name: BENCH_APPLICATION_NAME });
   const [project] = (
@@ -297,7 +332,7 @@ async function main(): Promise<void> {
   const bodies = Array.from({ length: USERS }, (_, index) => envelope(index, dsn));
   const sizes = bodies.map((body) => Buffer.byteLength(body));
 
-  for (const port of [FAULTLINE_PORT, BARE_PORT]) {
+  for (const port of [FAULTLINE_PORT, BARE_PORT, FLOOR_PORT]) {
     const check = await fetch(`http://127.0.0.1:${port}${path}`, { method: 'POST', headers, body: bodies[0] });
     if (check.status !== 200) throw new Error(`port ${port} answered ${check.status}: ${await check.text()}`);
   }
@@ -305,6 +340,7 @@ async function main(): Promise<void> {
   const directory = mkdtempSync(join(tmpdir(), 'faultline-ingest-bench-'));
   const targets = {
     bare: { origin: `http://127.0.0.1:${BARE_PORT}`, har: harFile(directory, 'bare.har', `http://127.0.0.1:${BARE_PORT}${path}`, headers, bodies) },
+    floor: { origin: `http://127.0.0.1:${FLOOR_PORT}`, har: harFile(directory, 'floor.har', `http://127.0.0.1:${FLOOR_PORT}${path}`, headers, bodies) },
     faultline: { origin: `http://127.0.0.1:${FAULTLINE_PORT}`, har: harFile(directory, 'faultline.har', `http://127.0.0.1:${FAULTLINE_PORT}${path}`, headers, bodies) },
   };
   const load = (target: keyof typeof targets, seconds: number) =>
@@ -335,6 +371,7 @@ async function main(): Promise<void> {
 
   // Warm both (JIT, pools, the key cache; the 20 issues exist afterwards, as in steady state).
   await load('bare', WARMUP);
+  await load('floor', WARMUP);
   await load('faultline', WARMUP);
   if (!(await drain(DRAIN_TIMEOUT_MS))) throw new Error('the warm-up did not drain');
 
@@ -344,6 +381,10 @@ async function main(): Promise<void> {
   const bareResult = await load('bare', DURATION);
   const bareEventLoopUtilization = round(performance.eventLoopUtilization(bareEluBefore).utilization, 2);
   const bareCpu = coresUsed(bareCpuBefore, cpuSnapshot(DATABASE));
+  const floorCpuBefore = cpuSnapshot(DATABASE);
+  const floorResult = await load('floor', DURATION);
+  const floorCpu = coresUsed(floorCpuBefore, cpuSnapshot(DATABASE));
+  await floorPool.query(`DROP TABLE bench_durable_floor`);
 
   // 2. Faultline: load, queue sampling every second, one visibility probe every second.
   const baseline = await processed();
@@ -432,6 +473,7 @@ async function main(): Promise<void> {
     databasePoolSize: config.databasePoolSize,
     envelope: { variants: bodies.length, groups: GROUPS, users: USERS, bytesMin: Math.min(...sizes), bytesMax: Math.max(...sizes), frames: FRAMES[0].length },
     bare: { requestsPerSecond: bareResult.requests.average, ...latency(bareResult), total: bareResult.requests.total, statusCodes: statusCodes(bareResult), errors: bareResult.errors, cores: bareCpu, eventLoopUtilization: bareEventLoopUtilization },
+    durableFloor: { requestsPerSecond: floorResult.requests.average, ...latency(floorResult), total: floorResult.requests.total, statusCodes: statusCodes(floorResult), errors: floorResult.errors, cores: floorCpu },
     faultline: {
       acceptedPerSecond: faultlineResult.requests.average,
       ...latency(faultlineResult),
@@ -451,6 +493,8 @@ async function main(): Promise<void> {
       backends,
     },
     ratio: round(faultlineResult.requests.average / bareResult.requests.average, 3),
+    /** The most any durable service could reach against the bare route here. */
+    floorRatio: round(floorResult.requests.average / bareResult.requests.average, 3),
     processing: {
       accepted,
       processedDuringLoad: processedAtLoadEnd,
@@ -493,11 +537,13 @@ async function main(): Promise<void> {
       '| route | accepted req/s | p50 ms | p99 ms | max ms | non-2xx |',
       '|---|---|---|---|---|---|',
       `| bare Fastify: decodeBody + parseEnvelope | ${summary.bare.requestsPerSecond} | ${summary.bare.p50} | ${summary.bare.p99} | ${summary.bare.max} | ${bareResult.non2xx} |`,
+      `| durable floor: the same, then a group-committed insert of the item | ${summary.durableFloor.requestsPerSecond} | ${summary.durableFloor.p50} | ${summary.durableFloor.p99} | ${summary.durableFloor.max} | ${floorResult.non2xx} |`,
       `| Faultline (auth, queue insert${TOPOLOGY === 'split' ? '; worker in its own process' : ', worker in-process'}) | ${summary.faultline.acceptedPerSecond} | ${summary.faultline.p50} | ${summary.faultline.p99} | ${summary.faultline.max} | ${faultlineResult.non2xx} |`,
       '',
       '| measure | value | target |',
       '|---|---|---|',
-      `| accept ratio Faultline / bare | ${summary.ratio} | ≥ 0.25: ${verdict(target.ratio)} |`,
+      `| accept ratio Faultline / bare (durable floor / bare) | ${summary.ratio} (${summary.floorRatio}) | ≥ 0.25: ${verdict(target.ratio)} |`,
+      `| cores during the durable floor's run: bench process / autocannon / PostgreSQL | ${floorCpu.server} / ${floorCpu.autocannon} / ${floorCpu.postgres} | |`,
       `| p99 accept latency | ${summary.faultline.p99} ms | < 50 ms: ${verdict(target.p99)} |`,
       `| processed during the load | ${summary.processing.processedPerSecondDuringLoad} events/s (per second: min ${summary.processing.perSecondDuringLoad.min}, median ${summary.processing.perSecondDuringLoad.p50}, max ${summary.processing.perSecondDuringLoad.max}) | |`,
       `| processed end to end (accepted ${accepted}, processed ${processedTotal}, drained ${summary.processing.drainSecondsAfterLoad} s after the load) | ${summary.processing.endToEndPerSecond} events/s | 2,000/s offered, accepted and processed: ${RATE ? verdict(target.sustained) : 'needs BENCH_RATE'} |`,
@@ -512,6 +558,8 @@ async function main(): Promise<void> {
   );
 
   await bare.close();
+  await floor.close();
+  await floorPool.end();
   await pool.end();
   await app.close();
   if (worker) {

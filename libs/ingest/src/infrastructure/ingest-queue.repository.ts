@@ -92,11 +92,12 @@ export class IngestQueueRepository {
 
   /**
    * Both inserts in one statement: atomic without a BEGIN/COMMIT round trip each. Payloads go as
-   * plain parameters (a text[] parameter would cost an escaping pass over every byte).
+   * plain parameters (a text[] parameter would cost an escaping pass over every byte); outcomes
+   * go summed, a row per kind rather than per request.
    */
   private async write(admissions: readonly Admission[]): Promise<void> {
     const events = admissions.flatMap((admission) => admission.events);
-    const outcomes = admissions.flatMap((admission) => admission.outcomes);
+    const outcomes = summed(admissions.flatMap((admission) => admission.outcomes));
     const params: unknown[] = [
       outcomes.map((row) => row.projectId),
       outcomes.map((row) => row.outcome),
@@ -166,4 +167,15 @@ export class IngestQueueRepository {
     );
     return { count: row.count, windowEnds: new Date(windowStart.getTime() + windowMs) };
   }
+}
+
+/** One row per project, outcome, category and reason, however many requests a write carries. */
+function summed(outcomes: readonly OutcomeRow[]): OutcomeRow[] {
+  const byKey = new Map<string, OutcomeRow>();
+  for (const row of outcomes) {
+    const key = `${row.projectId}|${row.outcome}|${row.category}|${row.reason ?? ''}`;
+    const sum = byKey.get(key);
+    byKey.set(key, sum ? { ...sum, quantity: sum.quantity + row.quantity } : row);
+  }
+  return [...byKey.values()];
 }
