@@ -1,3 +1,4 @@
 export * from './data-source';
 export * from './database';
 export * from './migrate';
+export * from './queue-vacuum';

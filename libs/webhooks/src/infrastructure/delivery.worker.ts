@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EventRecorder } from '@faultline/event-store';
 import { PollingLoop } from '@faultline/kernel';
-import { APP_CONFIG, type AppConfig, type BackgroundWorker, Database, Metrics } from '@faultline/platform';
+import { APP_CONFIG, type AppConfig, type BackgroundWorker, Database, Metrics, QueueVacuum } from '@faultline/platform';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import {
   classifyResponse,
@@ -24,6 +24,8 @@ const PRUNE_BATCH = 5000;
 const LEASE_MARGIN_SECONDS = 10;
 const FLUSH_DELAY_MS = 5;
 const HEALTH_RECHECK_MS = 60_000;
+/** Finished attempts between vacuum passes of the delivery queue (each attempt leaves two dead rows). */
+const VACUUM_EVERY_ATTEMPTS = 10_000;
 
 interface Target {
   kind: string;
@@ -73,6 +75,7 @@ export class DeliveryWorker implements BackgroundWorker {
   private lastPrune = 0;
   /** When this process last cleared each hook's failing_since (another process may have set it since). */
   private readonly clearedAt = new Map<string, number>();
+  private readonly vacuum: QueueVacuum;
 
   constructor(
     private readonly database: Database,
@@ -84,6 +87,9 @@ export class DeliveryWorker implements BackgroundWorker {
   ) {
     this.http = new OutboundHttp(config.webhooks, config.webhooks.timeoutMs);
     this.appHttp = new OutboundHttp(config.webhooks, config.webhooks.appTimeoutMs);
+    this.vacuum = new QueueVacuum(database, ['webhook_delivery_queue'], VACUUM_EVERY_ATTEMPTS, (error) =>
+      this.logger.warn(`vacuuming the delivery queue failed: ${error instanceof Error ? error.message : String(error)}`),
+    );
     const registers = [metrics.registry];
     this.attemptsTotal = new Counter({
       name: 'webhook_attempts_total',
@@ -121,6 +127,7 @@ export class DeliveryWorker implements BackgroundWorker {
     });
     if (this.inFlight > 0) await new Promise<void>((resolve) => (this.onIdle = resolve));
     await this.flush();
+    await this.vacuum.settled();
     await Promise.all([this.http.close(), this.appHttp.close()]);
   }
 
@@ -286,6 +293,7 @@ export class DeliveryWorker implements BackgroundWorker {
       this.settled = [];
       try {
         await this.deliveries.complete(results);
+        this.vacuum.count(results.length);
         await this.updateTargetHealth(settled);
       } catch (error) {
         // The deliveries stay claimed until their lease ends, then go out again: at least once.
