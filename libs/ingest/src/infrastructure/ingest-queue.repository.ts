@@ -44,6 +44,11 @@ interface PendingAdmission {
   readonly reject: (error: unknown) => void;
 }
 
+/** Oldest first through the primary key; events put back for later are skipped by the filter. */
+export const CLAIM_STATEMENT = `DELETE FROM ingest_queue WHERE id IN (
+    SELECT id FROM ingest_queue WHERE available_at <= now() ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
+  RETURNING id, project_id, project_slug, organization_id, event_id, received_at, client_ip, payload, attempts`;
+
 /** Concurrent statements writing admissions; the rest wait and go together in the next one. */
 const MAX_CONCURRENT_WRITES = 2;
 const MAX_EVENTS_PER_WRITE = 500;
@@ -124,12 +129,7 @@ export class IngestQueueRepository {
 
   /** Takes due events off the queue inside `tx`; other workers skip them while `tx` is open. */
   async claim(sql: Sql, limit: number): Promise<QueuedEvent[]> {
-    return sql.query<QueuedEvent>(
-      `DELETE FROM ingest_queue WHERE id IN (
-         SELECT id FROM ingest_queue WHERE available_at <= now() ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
-       RETURNING id, project_id, project_slug, organization_id, event_id, received_at, client_ip, payload, attempts`,
-      [limit],
-    );
+    return sql.query<QueuedEvent>(CLAIM_STATEMENT, [limit]);
   }
 
   /** Puts an event back after a failed attempt, later each time. */

@@ -1,0 +1,63 @@
+import { openTestDatabase, type TestDatabase } from '../../../../test/support/test-database';
+import { CLAIM_STATEMENT, IngestQueueRepository, type QueueRow } from './ingest-queue.repository';
+
+describe('ingest queue repository', () => {
+  let db: TestDatabase;
+  let queue: IngestQueueRepository;
+  let projectId: string;
+  let organizationId: string;
+
+  beforeAll(async () => {
+    db = await openTestDatabase();
+    queue = new IngestQueueRepository(db.database);
+    [{ id: organizationId }] = await db.database.query<{ id: string }>(`INSERT INTO organizations (slug, name) VALUES ('acme', 'Acme') RETURNING id::text`);
+    [{ id: projectId }] = await db.database.query<{ id: string }>(
+      `INSERT INTO projects (organization_id, slug, name) VALUES ($1, 'web', 'Web') RETURNING id::text`,
+      [organizationId],
+    );
+  }, 60_000);
+
+  afterAll(async () => {
+    await db?.close();
+  });
+
+  const event = (n: number): QueueRow => ({
+    projectId, projectSlug: 'web', organizationId, eventId: n.toString(16).padStart(32, '0'), payload: `{"message":"event ${n}","padding":"${'x'.repeat(4000)}"}`,
+  });
+
+  async function drain(): Promise<number> {
+    let taken = 0;
+    for (;;) {
+      const claimed = await db.database.transaction((tx) => queue.claim(tx, 500));
+      if (claimed.length === 0) return taken;
+      taken += claimed.length;
+    }
+  }
+
+  it('writes concurrent admissions together, with their outcomes summed per kind', async () => {
+    const received = (quantity: number) => ({ projectId, outcome: 'received' as const, category: 'error', quantity });
+    await Promise.all(Array.from({ length: 20 }, (_, n) => queue.admit({ events: [event(n)], outcomes: [received(1)] })));
+    const outcomes = await db.database.transaction((tx) => queue.claimOutcomes(tx, 100));
+    expect(outcomes.reduce((sum, row) => sum + Number(row.quantity), 0)).toBe(20);
+    // The first admission goes alone, the rest wait for it and go together.
+    expect(outcomes.length).toBeLessThan(20);
+    expect(await drain()).toBe(20);
+  });
+
+  it('claims through the primary key even when statistics taken on a nearly empty queue say it holds a handful of rows', async () => {
+    for (let n = 0; n < 4000; n += 500) await queue.admit({ events: Array.from({ length: 500 }, (_, i) => event(n + i)), outcomes: [] });
+    await drain();
+    await queue.admit({ events: [event(1)], outcomes: [] });
+    await db.database.execute(`VACUUM ingest_queue`);
+    for (let n = 0; n < 4000; n += 500) await queue.admit({ events: Array.from({ length: 500 }, (_, i) => event(n + i)), outcomes: [] });
+
+    const plan = (
+      await db.database.transaction((tx) =>
+        tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${CLAIM_STATEMENT.replace('$1', '200')}`),
+      )
+    ).map((row) => row['QUERY PLAN']).join('\n');
+    expect(plan).toContain('Index Scan using ingest_queue_pkey');
+    expect(plan).not.toMatch(/Sort|Seq Scan/);
+    expect(await drain()).toBe(4001);
+  });
+});
