@@ -22,7 +22,7 @@ describe('ingest queue repository', () => {
   });
 
   const event = (n: number): QueueRow => ({
-    projectId, projectSlug: 'web', organizationId, eventId: n.toString(16).padStart(32, '0'), payload: `{"message":"event ${n}","padding":"${'x'.repeat(4000)}"}`,
+    projectId, projectSlug: 'web', organizationId, eventId: n.toString(16).padStart(32, '0'), payload: `{"message":"event ${n}","padding":"${'x'.repeat(6000)}"}`,
   });
 
   async function drain(): Promise<number> {
@@ -45,11 +45,15 @@ describe('ingest queue repository', () => {
   });
 
   it('claims through the primary key even when statistics taken on a nearly empty queue say it holds a handful of rows', async () => {
-    for (let n = 0; n < 4000; n += 500) await queue.admit({ events: Array.from({ length: 500 }, (_, i) => event(n + i)), outcomes: [] });
-    await drain();
-    await queue.admit({ events: [event(1)], outcomes: [] });
+    // A backlog is worked off but for its newest events, which keep the table from shrinking; a
+    // vacuum then records a few rows in many pages; a burst fills those pages again.
+    const burst = async () => {
+      for (let n = 0; n < 3000; n += 500) await queue.admit({ events: Array.from({ length: 500 }, (_, i) => event(n + i)), outcomes: [] });
+    };
+    await burst();
+    await db.database.execute(`DELETE FROM ingest_queue WHERE id <= (SELECT max(id) - 100 FROM ingest_queue)`);
     await db.database.execute(`VACUUM ingest_queue`);
-    for (let n = 0; n < 4000; n += 500) await queue.admit({ events: Array.from({ length: 500 }, (_, i) => event(n + i)), outcomes: [] });
+    await burst();
 
     const plan = (
       await db.database.transaction((tx) =>
@@ -58,6 +62,6 @@ describe('ingest queue repository', () => {
     ).map((row) => row['QUERY PLAN']).join('\n');
     expect(plan).toContain('Index Scan using ingest_queue_pkey');
     expect(plan).not.toMatch(/Sort|Seq Scan/);
-    expect(await drain()).toBe(4001);
+    expect(await drain()).toBe(3100);
   });
 });
