@@ -1,5 +1,5 @@
 import { openTestDatabase, type TestDatabase } from '../../../../test/support/test-database';
-import { CLAIM_STATEMENT, IngestQueueRepository, type QueueRow } from './ingest-queue.repository';
+import { CLAIM_PLAN, CLAIM_STATEMENT, IngestQueueRepository, type QueueRow } from './ingest-queue.repository';
 
 describe('ingest queue repository', () => {
   let db: TestDatabase;
@@ -56,12 +56,13 @@ describe('ingest queue repository', () => {
     await burst();
 
     const plan = (
-      await db.database.transaction((tx) =>
-        tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${CLAIM_STATEMENT.replace('$1', '200')}`),
-      )
+      await db.database.transaction(async (tx) => {
+        await tx.execute(CLAIM_PLAN);
+        return tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${CLAIM_STATEMENT.replace('$1', '200')}`);
+      })
     ).map((row) => row['QUERY PLAN']).join('\n');
-    expect(plan).toContain('Index Scan using ingest_queue_pkey');
-    expect(plan).not.toMatch(/Sort|Seq Scan/);
+    expect(plan).toMatch(/LockRows.*\n.*Index Scan using ingest_queue_pkey/);
+    expect(plan).not.toMatch(/Sort|Seq Scan|Bitmap/);
     expect(await drain()).toBe(3100);
   });
 });
