@@ -6,7 +6,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * and finishing a delivery changes no indexed column of `webhook_deliveries` (a HOT update, room
  * for which fillfactor leaves). A row is in the queue exactly while its delivery is pending; the
  * deliveries repository keeps that (no foreign key: its check would lock the delivery on every
- * insert). Finished deliveries are pruned in id order, so their finish-time index goes too.
+ * insert). Finished deliveries are pruned in id order, so their finish-time index goes too. The
+ * queue is vacuumed often (by autovacuum and the delivery worker) and never truncated: truncating
+ * locks out claims and inserts for a table that will grow back at once.
  */
 export class WebhookDeliveryQueue1763800001000 implements MigrationInterface {
   name = 'WebhookDeliveryQueue1763800001000';
@@ -19,7 +21,7 @@ export class WebhookDeliveryQueue1763800001000 implements MigrationInterface {
         target_id text NOT NULL,
         due_at timestamptz NOT NULL DEFAULT now(),
         claims integer NOT NULL DEFAULT 0
-      ) WITH (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 5000);
+      ) WITH (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 5000, vacuum_truncate = false);
       CREATE INDEX webhook_delivery_queue_due_idx ON webhook_delivery_queue (due_at);
       INSERT INTO webhook_delivery_queue (delivery_id, target_kind, target_id, due_at, claims)
         SELECT id, target_kind, target_id, next_attempt_at, attempts FROM webhook_deliveries WHERE status = 'pending';
