@@ -271,16 +271,23 @@ async function main(): Promise<void> {
     return (Number(fields[11]) + Number(fields[12])) / 100;
   };
 
-  // The bare route: the same content-type handling as the SDK routes, then decode and parse only.
-  const bare = Fastify();
-  bare.removeAllContentTypeParsers();
-  bare.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 20 * 1024 * 1024 }, (_request, body, done) => done(null, body));
-  bare.post('/api/:projectId/envelope/', async (request) => {
-    const body = decodeBody(request.body as Buffer, request.headers['content-encoding'], MAX_DECOMPRESSED_BYTES);
-    const parsed = parseEnvelope(body, { ...DEFAULT_ENVELOPE_LIMITS, maxEnvelopeBytes: MAX_DECOMPRESSED_BYTES });
-    return { id: parsed.header.event_id ?? null };
-  });
-  await bare.listen({ port: BARE_PORT, host: '127.0.0.1' });
+  /** The same content-type handling as the SDK routes, then decode and parse, then `after` if given. */
+  const envelopeRoute = async (port: number, after?: (parsed: ReturnType<typeof parseEnvelope>) => Promise<void>) => {
+    const server = Fastify();
+    server.removeAllContentTypeParsers();
+    server.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 20 * 1024 * 1024 }, (_request, body, done) => done(null, body));
+    server.post('/api/:projectId/envelope/', async (request) => {
+      const body = decodeBody(request.body as Buffer, request.headers['content-encoding'], MAX_DECOMPRESSED_BYTES);
+      const parsed = parseEnvelope(body, { ...DEFAULT_ENVELOPE_LIMITS, maxEnvelopeBytes: MAX_DECOMPRESSED_BYTES });
+      if (after) await after(parsed);
+      return { id: parsed.header.event_id ?? null };
+    });
+    await server.listen({ port, host: '127.0.0.1' });
+    return server;
+  };
+
+  // The bare route: decode and parse only.
+  const bare = await envelopeRoute(BARE_PORT);
 
   // The durable floor: the bare route's work, then the event item written to PostgreSQL by group
   // commit into a table with a primary key only: no key check, no JSON validation, no processing.
@@ -302,19 +309,12 @@ async function main(): Promise<void> {
         });
     }
   };
-  const floor = Fastify();
-  floor.removeAllContentTypeParsers();
-  floor.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 20 * 1024 * 1024 }, (_request, body, done) => done(null, body));
-  floor.post('/api/:projectId/envelope/', async (request) => {
-    const body = decodeBody(request.body as Buffer, request.headers['content-encoding'], MAX_DECOMPRESSED_BYTES);
-    const parsed = parseEnvelope(body, { ...DEFAULT_ENVELOPE_LIMITS, maxEnvelopeBytes: MAX_DECOMPRESSED_BYTES });
-    await new Promise<void>((resolve, reject) => {
+  const floor = await envelopeRoute(FLOOR_PORT, (parsed) =>
+    new Promise<void>((resolve, reject) => {
       waiting.push({ payload: parsed.items[0].payload.toString('utf8'), done: (error) => (error ? reject(error) : resolve()) });
       flush();
-    });
-    return { id: parsed.header.event_id ?? null };
-  });
-  await floor.listen({ port: FLOOR_PORT, host: '127.0.0.1' });
+    }),
+  );
 
   // A separate pool for the measurement's own queries (backlog, counts, visibility probes).
   const pool = new Pool({ connectionString: databaseUrl, max: 6, application_name: BENCH_APPLICATION_NAME });
