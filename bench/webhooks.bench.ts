@@ -17,8 +17,8 @@ import { coresUsed, cpuSnapshot, environment, percentile, recreateDatabase, roun
  *
  * Usage: npm run bench:webhooks
  * Env: DATABASE_URL (server to create faultline_bench_webhooks on), BENCH_DELIVERIES (20000),
- *      BENCH_CONCURRENCY (32), BENCH_RATE (500/s) and BENCH_DURATION (20 s) for the latency run,
- *      BENCH_RESULTS_DIR.
+ *      BENCH_CONCURRENCY (32), BENCH_RECORDERS (4 transactions recording at once), BENCH_RATE
+ *      (500/s) and BENCH_DURATION (20 s) for the latency run, BENCH_RESULTS_DIR.
  */
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 20_000);
 /** Transactions recording events at once, as several ingest batches do. */
@@ -137,7 +137,7 @@ async function main(): Promise<void> {
   await agent.close();
   await receiver.collect();
 
-  // 2. The pipeline, as fast as it goes: events recorded in transactions of 100, until every delivery is logged as delivered.
+  // 2. The pipeline, as fast as it goes: events recorded in transactions of 100, RECORDERS at once, until every delivery is logged as delivered.
   cpuBefore = cpuSnapshot(DATABASE);
   started = now();
   let queued = 0;
