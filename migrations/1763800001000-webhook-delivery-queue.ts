@@ -21,7 +21,7 @@ export class WebhookDeliveryQueue1763800001000 implements MigrationInterface {
         target_id text NOT NULL,
         due_at timestamptz NOT NULL DEFAULT now(),
         claims integer NOT NULL DEFAULT 0
-      ) WITH (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 5000, vacuum_truncate = false);
+      ) WITH (vacuum_truncate = false);
       CREATE INDEX webhook_delivery_queue_due_idx ON webhook_delivery_queue (due_at);
       INSERT INTO webhook_delivery_queue (delivery_id, target_kind, target_id, due_at, claims)
         SELECT id, target_kind, target_id, next_attempt_at, attempts FROM webhook_deliveries WHERE status = 'pending';
