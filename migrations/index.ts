@@ -10,11 +10,12 @@ import { Alerts1763800000800 } from './1763800000800-alerts';
 import { WebSessions1763800000900 } from './1763800000900-web-sessions';
 import { WebhookDeliveryQueue1763800001000 } from './1763800001000-webhook-delivery-queue';
 import { IngestQueueUpkeep1763800001100 } from './1763800001100-ingest-queue-upkeep';
+import { IngestQueueCompression1763800001200 } from './1763800001200-ingest-queue-compression';
 
 /** Every migration, in order. The only way the schema changes (synchronize is off). */
 export const MIGRATIONS = [
   EventStore1763800000000, IdentityAndProjects1763800000100, IngestAndIssues1763800000200, InboundFilters1763800000300,
   IngestWritePath1763800000400, Webhooks1763800000500, Scim1763800000600, Integrations1763800000700,
   Alerts1763800000800,
-  WebSessions1763800000900, WebhookDeliveryQueue1763800001000, IngestQueueUpkeep1763800001100,
+  WebSessions1763800000900, WebhookDeliveryQueue1763800001000, IngestQueueUpkeep1763800001100, IngestQueueCompression1763800001200,
 ];

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { openTestDatabase, type TestDatabase } from '../../../../test/support/test-database';
 import { CLAIM_PLAN, CLAIM_STATEMENT, IngestQueueRepository, type QueueRow } from './ingest-queue.repository';
 
@@ -42,6 +43,35 @@ describe('ingest queue repository', () => {
     // The first admission goes alone, the rest wait for it and go together.
     expect(outcomes.length).toBeLessThan(20);
     expect(await drain()).toBe(20);
+  });
+
+  it('keeps a queued event in its row, compressed with lz4 where the server has it, never out of line in TOAST', async () => {
+    // Ids and hashes make real events compress about 2.5 to 1, to more than TOAST's 2 KB threshold.
+    const frames = Array.from({ length: 12 }, (_, n) => ({
+      filename: `/app/node_modules/express/lib/router/layer-${n}.js`, function: `Layer.handle_request${n}`, lineno: 95 + n, colno: 5, in_app: n % 3 === 0,
+      context_line: `    fn(req, res, next); // frame ${n}`, pre_context: ['  try {', `    const step = ${n};`], post_context: ['  } catch (err) {', '    next(err);'],
+    }));
+    const breadcrumbs = Array.from({ length: 24 }, (_, n) => ({ category: 'http', message: createHash('sha256').update(String(n)).digest('hex') }));
+    const payload = JSON.stringify({ message: 'realistic', exception: { values: [{ type: 'TypeError', value: 'x is undefined', stacktrace: { frames } }] }, breadcrumbs });
+    expect(payload.length).toBeGreaterThan(5000);
+    expect(payload.length).toBeLessThan(8000);
+
+    await queue.admit({ events: [{ ...event(9000), payload }], outcomes: [] });
+    const [queued] = await db.database.query<{ stored: number; size: number; method: string | null }>(
+      `SELECT pg_column_size(payload) AS stored, octet_length(payload) AS size, pg_column_compression(payload) AS method FROM ingest_queue`,
+    );
+    const [{ lz4 }] = await db.database.query<{ lz4: boolean }>(
+      `SELECT 'lz4' = ANY(enumvals) AS lz4 FROM pg_settings WHERE name = 'default_toast_compression'`,
+    );
+    if (lz4) {
+      expect(queued.method).toBe('lz4');
+      expect(queued.stored).toBeLessThan(queued.size / 2);
+    } else {
+      expect(queued.stored).toBeGreaterThanOrEqual(queued.size);
+    }
+    const [{ toast }] = await db.database.query<{ toast: string }>(`SELECT reltoastrelid::regclass::text AS toast FROM pg_class WHERE oid = 'ingest_queue'::regclass`);
+    expect(await db.database.query(`SELECT 1 FROM ${toast}`)).toHaveLength(0);
+    expect(await drain()).toBe(1);
   });
 
   it('claims through the primary key even when statistics taken on a nearly empty queue say it holds a handful of rows', async () => {
