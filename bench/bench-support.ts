@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { Client, type Pool } from 'pg';
+import type { PacedLoadConfig } from './paced-load';
 
 /**
- * What the ingest and stats benchmarks share: a fresh database per run, autocannon in its own
- * process, CPU accounting per process group (this process, autocannon, PostgreSQL) and percentiles.
+ * What the ingest and stats benchmarks share: a fresh database per run, autocannon (or the paced
+ * generator) in its own process, CPU accounting per process group (this process, autocannon, PostgreSQL) and percentiles.
  */
 
 export const SERVER_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -49,6 +50,17 @@ export async function autocannon(args: string[]): Promise<AutocannonResult> {
   const { stdout } = await promisify(execFile)(join(ROOT, 'node_modules', '.bin', 'autocannon'), ['-j', ...args], {
     maxBuffer: 64 * 1024 * 1024,
   });
+  return JSON.parse(stdout) as AutocannonResult;
+}
+
+/**
+ * The paced open-loop generator (paced-load.ts) in its own process, at a steady rate, with the same
+ * summary shape as autocannon's.
+ */
+export async function pacedLoad(config: PacedLoadConfig, directory: string): Promise<AutocannonResult> {
+  const file = join(directory, 'paced-load.json');
+  writeFileSync(file, JSON.stringify(config));
+  const { stdout } = await promisify(execFile)(process.execPath, [join(__dirname, 'paced-load.js'), file], { maxBuffer: 64 * 1024 * 1024 });
   return JSON.parse(stdout) as AutocannonResult;
 }
 

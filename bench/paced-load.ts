@@ -1,0 +1,95 @@
+import { readFileSync } from 'node:fs';
+import { Pool } from 'undici';
+
+/**
+ * Open-loop load at a steady rate: request i is due at start + i / rate, whatever the server does,
+ * and its latency runs from that due time to the end of its response (so a server or a generator
+ * that falls behind shows as latency, never as fewer requests). Spread evenly, as many independent
+ * SDKs send; autocannon's `--overallRate` instead lets every connection send its per-second quota
+ * back to back at the start of each second.
+ *
+ * Usage: node dist/bench/paced-load.js <config.json>, where the config is a PacedLoadConfig.
+ * Prints an autocannon-shaped JSON summary (the fields the benches read).
+ */
+export interface PacedLoadConfig {
+  url: string;
+  headers: Record<string, string>;
+  /** Sent in turn. */
+  bodies: string[];
+  ratePerSecond: number;
+  durationSeconds: number;
+  connections: number;
+}
+
+const TIMEOUT_MS = 10_000;
+
+async function run(config: PacedLoadConfig) {
+  const url = new URL(config.url);
+  const pool = new Pool(url.origin, { connections: config.connections, pipelining: 1, headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS });
+  const total = Math.round(config.ratePerSecond * config.durationSeconds);
+  const intervalMs = 1000 / config.ratePerSecond;
+  const latencies: number[] = [];
+  const statusCounts = new Map<number, number>();
+  let errors = 0;
+  let timeouts = 0;
+  let scheduled = 0;
+  const inFlight = new Set<Promise<void>>();
+
+  const send = async (index: number, dueAt: number) => {
+    try {
+      const response = await pool.request({ path: url.pathname + url.search, method: 'POST', headers: config.headers, body: config.bodies[index % config.bodies.length] });
+      await response.body.dump();
+      statusCounts.set(response.statusCode, (statusCounts.get(response.statusCode) ?? 0) + 1);
+      if (response.statusCode >= 200 && response.statusCode < 300) latencies.push(performance.now() - dueAt);
+    } catch (error) {
+      if ((error as { code?: string }).code?.includes('TIMEOUT')) timeouts++;
+      else errors++;
+    }
+  };
+
+  const start = performance.now();
+  await new Promise<void>((resolve) => {
+    const tick = () => {
+      const due = Math.min(total, Math.floor((performance.now() - start) / intervalMs) + 1);
+      while (scheduled < due) {
+        const request = send(scheduled, start + scheduled * intervalMs);
+        scheduled++;
+        inFlight.add(request);
+        void request.finally(() => inFlight.delete(request));
+      }
+      if (scheduled < total) setTimeout(tick, Math.max(0, start + scheduled * intervalMs - performance.now()));
+      else resolve();
+    };
+    tick();
+  });
+  await Promise.all(inFlight);
+  const elapsedSeconds = (performance.now() - start) / 1000;
+  await pool.close();
+
+  latencies.sort((x, y) => x - y);
+  const at = (p: number) => (latencies.length ? Math.round(latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)]) : NaN);
+  const ok = latencies.length;
+  const codes = [...statusCounts];
+  return {
+    requests: { average: Math.round((ok / config.durationSeconds) * 100) / 100, total: ok, sent: scheduled },
+    latency: { p50: at(50), p90: at(90), p99: at(99), max: at(100), average: ok ? latencies.reduce((sum, value) => sum + value, 0) / ok : NaN },
+    throughput: { average: 0 },
+    duration: elapsedSeconds,
+    errors,
+    timeouts,
+    non2xx: codes.filter(([code]) => code < 200 || code >= 300).reduce((sum, [, n]) => sum + n, 0),
+    '2xx': ok,
+    statusCodeStats: Object.fromEntries(codes.map(([code, count]) => [String(code), { count }])),
+  };
+}
+
+if (require.main === module) {
+  const config = JSON.parse(readFileSync(process.argv[2], 'utf8')) as PacedLoadConfig;
+  run(config).then(
+    (summary) => process.stdout.write(JSON.stringify(summary)),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}
