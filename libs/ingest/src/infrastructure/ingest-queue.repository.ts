@@ -62,8 +62,12 @@ export const CLAIM_STATEMENT = `WITH claimed AS MATERIALIZED (
  */
 export const CLAIM_PLAN = `SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off`;
 
-/** Concurrent statements writing admissions; the rest wait and go together in the next one. */
-const MAX_CONCURRENT_WRITES = 2;
+/**
+ * Statements writing admissions at once; the rest wait and go together in the next one. One: the
+ * WAL flushes of commits are taken one at a time anyway, and a second statement in flight only
+ * halves the groups (more statements and commits for PostgreSQL per event).
+ */
+const MAX_CONCURRENT_WRITES = 1;
 const MAX_EVENTS_PER_WRITE = 500;
 
 /**
