@@ -36,6 +36,8 @@ export async function dropDatabase(name: string): Promise<void> {
 export interface AutocannonResult {
   requests: { average: number; total: number; sent: number };
   latency: { p50: number; p90: number; p99: number; max: number; average: number };
+  /** Paced load only: latency over the whole run, its warm-up included. */
+  latencyWithWarmup?: { p50: number; p99: number; max: number };
   throughput: { average: number };
   duration: number;
   errors: number;

@@ -17,6 +17,9 @@ export interface PacedLoadConfig {
   /** Sent in turn. */
   bodies: string[];
   ratePerSecond: number;
+  /** Sent and counted, but kept out of the latency figures: the generator's and the server's start. */
+  warmupSeconds: number;
+  /** Measured, after the warm-up. */
   durationSeconds: number;
   connections: number;
 }
@@ -26,9 +29,13 @@ const TIMEOUT_MS = 10_000;
 async function run(config: PacedLoadConfig) {
   const url = new URL(config.url);
   const pool = new Pool(url.origin, { connections: config.connections, pipelining: 1, headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS });
-  const total = Math.round(config.ratePerSecond * config.durationSeconds);
+  const seconds = config.warmupSeconds + config.durationSeconds;
+  const total = Math.round(config.ratePerSecond * seconds);
+  const measuredFrom = Math.round(config.ratePerSecond * config.warmupSeconds);
+  let ok = 0;
   const intervalMs = 1000 / config.ratePerSecond;
   const latencies: number[] = [];
+  const everyLatency: number[] = [];
   const statusCounts = new Map<number, number>();
   let errors = 0;
   let timeouts = 0;
@@ -54,7 +61,12 @@ async function run(config: PacedLoadConfig) {
           onData: () => true,
           onComplete: () => {
             statusCounts.set(status, (statusCounts.get(status) ?? 0) + 1);
-            if (status >= 200 && status < 300) latencies.push(performance.now() - dueAt);
+            if (status >= 200 && status < 300) {
+              ok++;
+              const latency = performance.now() - dueAt;
+              everyLatency.push(latency);
+              if (index >= measuredFrom) latencies.push(latency);
+            }
             resolve();
           },
           onError: (error: Error) => {
@@ -86,13 +98,16 @@ async function run(config: PacedLoadConfig) {
   await pool.close();
 
   latencies.sort((x, y) => x - y);
-  const at = (p: number) => (latencies.length ? Math.round(latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)]) : NaN);
-  const ok = latencies.length;
+  everyLatency.sort((x, y) => x - y);
+  const percentile = (values: number[], p: number) => (values.length ? Math.round(values[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)]) : NaN);
+  const at = (p: number) => percentile(latencies, p);
   const codes = [...statusCounts];
   return {
     // Over the time until the last answer: a server that falls behind answers late, and at a lower rate.
-    requests: { average: Math.round((ok / Math.max(config.durationSeconds, elapsedSeconds)) * 100) / 100, total: ok, sent: scheduled },
-    latency: { p50: at(50), p90: at(90), p99: at(99), max: at(100), average: ok ? latencies.reduce((sum, value) => sum + value, 0) / ok : NaN },
+    requests: { average: Math.round((ok / Math.max(seconds, elapsedSeconds)) * 100) / 100, total: ok, sent: scheduled },
+    latency: { p50: at(50), p90: at(90), p99: at(99), max: at(100), average: latencies.length ? latencies.reduce((sum, value) => sum + value, 0) / latencies.length : NaN },
+    /** The same over the whole run, warm-up included. */
+    latencyWithWarmup: { p50: percentile(everyLatency, 50), p99: percentile(everyLatency, 99), max: percentile(everyLatency, 100) },
     throughput: { average: 0 },
     duration: elapsedSeconds,
     errors,
