@@ -8,7 +8,8 @@ import type { PacedLoadConfig } from './paced-load';
 
 /**
  * What the ingest and stats benchmarks share: a fresh database per run, autocannon (or the paced
- * generator) in its own process, CPU accounting per process group (this process, autocannon, PostgreSQL) and percentiles.
+ * generator) in its own process, CPU accounting per process group (this process, autocannon,
+ * PostgreSQL) and percentiles.
  */
 
 export const SERVER_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';

@@ -53,6 +53,7 @@ async function run(config: PacedLoadConfig) {
       pool.dispatch(
         { path, method: 'POST', headers, body: bodies[index % bodies.length] },
         {
+          // Required: without it undici never sends the request.
           onConnect: () => undefined,
           onHeaders: (statusCode: number) => {
             status = statusCode;
