@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Pool } from 'undici';
+import { percentile } from './bench-support';
 
 /**
  * Open-loop load at a steady rate: request i is due at start + i / rate, whatever the server does,
@@ -40,12 +41,12 @@ async function run(config: PacedLoadConfig) {
   let errors = 0;
   let timeouts = 0;
   let scheduled = 0;
-  const inFlight = new Set<Promise<void>>();
+  const requests: Array<Promise<void>> = [];
 
   const path = url.pathname + url.search;
   const bodies = config.bodies.map((body) => Buffer.from(body));
   const headers = Object.entries(config.headers).flat();
-  // dispatch() with a bare handler: no response stream or promise per request, so the generator
+  // dispatch() with a bare handler: no response body stream per request, so the generator
   // takes as little as it can of the CPU it shares with the server under test.
   const send = (index: number, dueAt: number) =>
     new Promise<void>((resolve) => {
@@ -84,31 +85,26 @@ async function run(config: PacedLoadConfig) {
     const tick = () => {
       const due = Math.min(total, Math.floor((performance.now() - start) / intervalMs) + 1);
       while (scheduled < due) {
-        const request = send(scheduled, start + scheduled * intervalMs);
+        requests.push(send(scheduled, start + scheduled * intervalMs));
         scheduled++;
-        inFlight.add(request);
-        void request.finally(() => inFlight.delete(request));
       }
       if (scheduled < total) setTimeout(tick, Math.max(0, start + scheduled * intervalMs - performance.now()));
       else resolve();
     };
     tick();
   });
-  await Promise.all(inFlight);
+  await Promise.all(requests);
   const elapsedSeconds = (performance.now() - start) / 1000;
   await pool.close();
 
-  latencies.sort((x, y) => x - y);
-  everyLatency.sort((x, y) => x - y);
-  const percentile = (values: number[], p: number) => (values.length ? Math.round(values[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)]) : NaN);
-  const at = (p: number) => percentile(latencies, p);
+  const at = (values: number[], p: number) => Math.round(percentile(values, p));
   const codes = [...statusCounts];
   return {
     // Over the time until the last answer: a server that falls behind answers late, and at a lower rate.
     requests: { average: Math.round((ok / Math.max(seconds, elapsedSeconds)) * 100) / 100, total: ok, sent: scheduled },
-    latency: { p50: at(50), p90: at(90), p99: at(99), max: at(100), average: latencies.length ? latencies.reduce((sum, value) => sum + value, 0) / latencies.length : NaN },
+    latency: { p50: at(latencies, 50), p90: at(latencies, 90), p99: at(latencies, 99), max: at(latencies, 100), average: latencies.length ? latencies.reduce((sum, value) => sum + value, 0) / latencies.length : NaN },
     /** The same over the whole run, warm-up included. */
-    latencyWithWarmup: { p50: percentile(everyLatency, 50), p99: percentile(everyLatency, 99), max: percentile(everyLatency, 100) },
+    latencyWithWarmup: { p50: at(everyLatency, 50), p99: at(everyLatency, 99), max: at(everyLatency, 100) },
     throughput: { average: 0 },
     duration: elapsedSeconds,
     errors,

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable, Logger } from '@nestjs/common';
 import { PollingLoop } from '@faultline/kernel';
 import { type IngestedEvent, IssueIngestion } from '@faultline/issues';
@@ -46,7 +47,7 @@ export class EventProcessor implements BackgroundWorker {
           const handled = await this.processOrIsolate();
           // A part batch means the queue is nearly empty: let a few more arrive before the next
           // claim, so a steady trickle is stored in batches rather than an event or two at a time.
-          if (handled > 0 && handled < BATCH_SIZE) await new Promise((resolve) => setTimeout(resolve, LINGER_MS));
+          if (handled > 0 && handled < BATCH_SIZE) await sleep(LINGER_MS);
           return handled > 0;
         },
         idleDelayMs: IDLE_POLL_MS,
@@ -94,7 +95,7 @@ export class EventProcessor implements BackgroundWorker {
       if (handled > 0) continue;
       const [{ due }] = await this.database.query<{ due: boolean }>(`SELECT EXISTS (SELECT 1 FROM ingest_queue WHERE available_at <= now()) AS due`);
       if (!due) return total;
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      await sleep(10);
     }
   }
 
