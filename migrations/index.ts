@@ -11,6 +11,7 @@ import { WebSessions1763800000900 } from './1763800000900-web-sessions';
 import { WebhookDeliveryQueue1763800001000 } from './1763800001000-webhook-delivery-queue';
 import { IngestQueueUpkeep1763800001100 } from './1763800001100-ingest-queue-upkeep';
 import { IngestQueueCompression1763800001200 } from './1763800001200-ingest-queue-compression';
+import { IssueIgnoreCount1763800001300 } from './1763800001300-issue-ignore-count';
 
 /** Every migration, in order. The only way the schema changes (synchronize is off). */
 export const MIGRATIONS = [
@@ -18,4 +19,5 @@ export const MIGRATIONS = [
   IngestWritePath1763800000400, Webhooks1763800000500, Scim1763800000600, Integrations1763800000700,
   Alerts1763800000800,
   WebSessions1763800000900, WebhookDeliveryQueue1763800001000, IngestQueueUpkeep1763800001100, IngestQueueCompression1763800001200,
+  IssueIgnoreCount1763800001300,
 ];

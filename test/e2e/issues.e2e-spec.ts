@@ -612,13 +612,15 @@ describe('issues API', () => {
   });
 
   describe('ingestion rules', () => {
-    it('brings an issue ignored until N more events back on the Nth', async () => {
+    it('brings an issue ignored until N more events back on the Nth, counting from the ignore', async () => {
       const issue = await createIssue('fp-count');
+      await record(ingested('fp-count', 1));
+      await record(ingested('fp-count', 2));
       const path = `/api/0/organizations/acme/issues/${issue.id}/`;
       await api.request('PUT', path, { body: { status: 'ignored', statusDetails: { ignoreCount: 2 } } });
       const now = () => ({ ...ingested('fp-count', 0), receivedAt: new Date(Date.now() + 1000).toISOString() });
       await record(now());
-      expect((await api.request('GET', path)).body.status).toBe('ignored');
+      expect((await api.request('GET', path)).body).toMatchObject({ status: 'ignored', count: '4' });
       await record(now());
       expect((await api.request('GET', path)).body).toMatchObject({ status: 'unresolved', substatus: 'ongoing' });
       expect((await streamEvents(issue.id)).at(-1)).toMatchObject({ event_type: 'issues.IssueUnresolved', data: { reason: 'ignore_expired' } });

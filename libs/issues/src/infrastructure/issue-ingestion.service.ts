@@ -9,6 +9,11 @@ interface IssueRow {
   status: string;
 }
 
+interface LockedIssueRow extends IssueRow {
+  /** Events counted since the issue was last ignored, this batch not yet included. */
+  seen_since_ignored: string | null;
+}
+
 interface FoundIssue {
   id: string;
   isNew: boolean;
@@ -60,12 +65,14 @@ export class IssueIngestionService extends IssueIngestion {
       else insertedByIssue.set(issueOf(event).id, [event]);
     }
     if (insertedByIssue.size === 0) return [];
-    const locked = await tx.query<IssueRow>(`SELECT id, status FROM issues WHERE id = ANY($1::bigint[]) ORDER BY id FOR NO KEY UPDATE`, [
-      [...insertedByIssue.keys()],
-    ]);
+    const locked = await tx.query<LockedIssueRow>(
+      `SELECT id, status, times_seen - times_seen_at_ignore AS seen_since_ignored FROM issues
+       WHERE id = ANY($1::bigint[]) ORDER BY id FOR NO KEY UPDATE`,
+      [[...insertedByIssue.keys()]],
+    );
     for (const row of locked) {
       const issueEvents = insertedByIssue.get(String(row.id)) as IngestedEvent[];
-      if (row.status !== 'unresolved' && !issueOf(issueEvents[0]).isNew) await this.recordRecurrence(tx, String(row.id), issueEvents);
+      if (row.status !== 'unresolved' && !issueOf(issueEvents[0]).isNew) await this.recordRecurrence(tx, row, issueEvents);
     }
     const newUsers = await this.addUsers(tx, insertedByIssue);
     await this.updateCounters(tx, insertedByIssue, newUsers);
@@ -88,15 +95,14 @@ export class IssueIngestionService extends IssueIngestion {
   }
 
   /** New events of a resolved or ignored issue: the aggregate decides whether it comes back. */
-  private async recordRecurrence(tx: Transaction, issueId: string, inserted: IngestedEvent[]): Promise<void> {
-    const aggregate = await this.issues.load(tx, issueId);
+  private async recordRecurrence(tx: Transaction, issue: LockedIssueRow, inserted: IngestedEvent[]): Promise<void> {
+    const aggregate = await this.issues.load(tx, String(issue.id));
     if (!aggregate) return;
-    // An issue ignored until N more events needs the count since it was ignored, this batch included.
-    const ignoredAt = aggregate.status === 'ignored' ? aggregate.ignoreConditions?.ignoredAt : undefined;
-    const afterIgnore = (event: IngestedEvent) => ignoredAt !== undefined && Date.parse(event.receivedAt) >= Date.parse(ignoredAt);
-    let sinceIgnored = ignoredAt ? (await this.countSince(tx, issueId, ignoredAt)) - inserted.filter(afterIgnore).length : undefined;
+    // As in Sentry, "ignored until N more events" compares the issue's counter with its value at
+    // the ignore: a noisy ignored issue costs no scan of its stored events.
+    let sinceIgnored = aggregate.status === 'ignored' ? Number(issue.seen_since_ignored ?? 0) : undefined;
     for (const event of inserted) {
-      if (sinceIgnored !== undefined && afterIgnore(event)) sinceIgnored++;
+      if (sinceIgnored !== undefined) sinceIgnored++;
       aggregate.recordNewEvent(event.receivedAt, event.eventId, sinceIgnored);
     }
     await this.issues.save(tx, aggregate);
@@ -133,11 +139,6 @@ export class IssueIngestionService extends IssueIngestion {
        WHERE issues.id = v.id`,
       [ids, counts, users, lastSeen, firstSeen, lastEventIds],
     );
-  }
-
-  private async countSince(tx: Transaction, issueId: string, since: string): Promise<number> {
-    const [row] = await tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM error_events WHERE issue_id = $1 AND received_at >= $2`, [issueId, since]);
-    return row.n;
   }
 
   private async createIssue(tx: Transaction, event: IngestedEvent): Promise<IssueRow> {

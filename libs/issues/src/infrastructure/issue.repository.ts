@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { EventRecorder, EventStore } from '@faultline/event-store';
 import type { Sql, Transaction } from '@faultline/platform';
-import { Issue, type IssueEvent, ISSUE_STREAM_TYPE, issueStream } from '../domain';
+import { Issue, type IssueEvent, IssueEventTypes, ISSUE_STREAM_TYPE, issueStream } from '../domain';
 
 /**
  * Loads issues from their event streams and saves their new events with optimistic concurrency,
- * keeping the `issues` read model's status and assignee in the same transaction.
+ * keeping the `issues` read model's status and assignee in the same transaction. An ignore also
+ * notes the issue's event count then, which "ignored until N more events" is measured from.
  */
 @Injectable()
 export class IssueRepository {
@@ -27,12 +28,18 @@ export class IssueRepository {
     await this.recorder.record(tx, issueStream(snapshot.id), ISSUE_STREAM_TYPE, events, {
       expectedVersion: expectedVersion === 0 ? 'no_stream' : expectedVersion,
     });
-    await tx.execute(`UPDATE issues SET status = $2, substatus = $3, assignee = $4::jsonb WHERE id = $1`, [
-      snapshot.id,
-      snapshot.status,
-      snapshot.substatus,
-      snapshot.assignee ? JSON.stringify(snapshot.assignee) : null,
-    ]);
+    await tx.execute(
+      `UPDATE issues SET status = $2, substatus = $3, assignee = $4::jsonb,
+              times_seen_at_ignore = CASE WHEN $5 THEN times_seen ELSE times_seen_at_ignore END
+       WHERE id = $1`,
+      [
+        snapshot.id,
+        snapshot.status,
+        snapshot.substatus,
+        snapshot.assignee ? JSON.stringify(snapshot.assignee) : null,
+        events.some((event) => event.type === IssueEventTypes.IssueIgnored),
+      ],
+    );
     return events;
   }
 }
