@@ -23,8 +23,8 @@ describe('migration 1300: the event count at an ignore', () => {
     );
     const issue = async (shortId: string, status: string, timesSeen: number) => {
       const [{ id }] = await database.query<{ id: string }>(
-        `INSERT INTO issues (project_id, fingerprint_hash, short_id, title, culprit, level, platform, status, substatus, first_seen, last_seen, times_seen)
-         VALUES ($1, $2, $2, 'TypeError: x', 'app', 'error', 'node', $3, 'ongoing', now(), now(), $4) RETURNING id`,
+        `INSERT INTO issues (project_id, fingerprint_hash, short_id, title, culprit, level, platform, status, substatus, first_seen, last_seen, times_seen, user_count)
+         VALUES ($1, $2, $2, 'TypeError: x', 'app', 'error', 'node', $3, 'ongoing', now(), now(), $4, 3) RETURNING id`,
         [projectId, shortId, status, timesSeen],
       );
       return String(id);
@@ -56,14 +56,14 @@ describe('migration 1300: the event count at an ignore', () => {
       await runner.release();
     }
 
-    const rows = await database.query<{ id: string; times_seen_at_ignore: string | null }>(
-      `SELECT id, times_seen_at_ignore FROM issues WHERE id = ANY($1::bigint[]) ORDER BY id`,
+    const rows = await database.query<{ id: string; times_seen_at_ignore: string | null; user_count_at_ignore: number | null }>(
+      `SELECT id, times_seen_at_ignore, user_count_at_ignore FROM issues WHERE id = ANY($1::bigint[]) ORDER BY id`,
       [[reignored, unresolved]],
     );
-    // 7 seen, 2 of the stored events arrived after the last ignore.
-    expect(rows.map((row) => [String(row.id), row.times_seen_at_ignore === null ? null : Number(row.times_seen_at_ignore)])).toEqual([
-      [reignored, 5],
-      [unresolved, null],
+    // 7 seen, 2 of the stored events arrived after the last ignore; 3 users, as no ignore had a user condition.
+    expect(rows.map((row) => [String(row.id), row.times_seen_at_ignore === null ? null : Number(row.times_seen_at_ignore), row.user_count_at_ignore])).toEqual([
+      [reignored, 5, 3],
+      [unresolved, null, null],
     ]);
   });
 });

@@ -626,6 +626,24 @@ describe('issues API', () => {
       expect((await streamEvents(issue.id)).at(-1)).toMatchObject({ event_type: 'issues.IssueUnresolved', data: { reason: 'ignore_expired' } });
     });
 
+    it('brings an issue ignored until N more users back when the Nth user it has not seen is affected', async () => {
+      const issue = (await record(ingested('fp-users', 0, { user: 'u1' })))[0];
+      const path = `/api/0/organizations/acme/issues/${issue.issueId}/`;
+      const ignored = await api.request('PUT', path, { body: { status: 'ignored', statusDetails: { ignoreUserCount: 2, ignoreUserWindow: 60 } } });
+      expect(ignored.body).toMatchObject({ status: 'ignored', substatus: 'archived_until_condition_met', statusDetails: { ignoreUserCount: 2 } });
+      expect((await api.request('GET', path)).body.statusDetails).toEqual({ ignoreUserCount: 2 });
+
+      await record(ingested('fp-users', 1, { user: 'u1' }), ingested('fp-users', 1), ingested('fp-users', 1, { user: 'u2' }));
+      expect((await api.request('GET', path)).body).toMatchObject({ status: 'ignored', userCount: 2 });
+      const third = ingested('fp-users', 2, { user: 'u3' });
+      await record(ingested('fp-users', 2, { user: 'u2' }), third, ingested('fp-users', 2, { user: 'u4' }));
+      expect((await api.request('GET', path)).body).toMatchObject({ status: 'unresolved', userCount: 4 });
+      expect((await streamEvents(issue.issueId)).at(-1)).toMatchObject({
+        event_type: 'issues.IssueUnresolved',
+        data: { reason: 'ignore_expired', eventId: third.eventId },
+      });
+    });
+
     it('prunes stored events past retention and keeps the issue', async () => {
       const issue = await createIssue('fp-old');
       await database.execute(`UPDATE error_events SET received_at = now() - interval '91 days' WHERE issue_id = $1`, [issue.id]);

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { RecordedEvent } from '@faultline/kernel';
 import { newUuid } from '@faultline/kernel';
 import { type ErrorEventProcessedData, IngestEventTypes } from '@faultline/ingest';
-import { ISSUE_WEBHOOK_ACTIONS, type IssueEvent, type IssueEventBase, type IssueEventType, isIssueEvent } from '@faultline/issues';
+import { ignoreStatusDetails, ISSUE_WEBHOOK_ACTIONS, type IssueEvent, type IssueEventBase, type IssueEventType, isIssueEvent } from '@faultline/issues';
 import { APP_CONFIG, type AppConfig, type Sql, type Transaction } from '@faultline/platform';
 import { type QueuedDelivery, SENTRY_APP_TARGET, WebhookTargets } from '@faultline/webhooks';
 import { type AppWebhookResource, appWebhookBody, type WebhookActor, webhookActorOf } from '../domain';
@@ -226,12 +226,10 @@ function changedBy(event: IssueEvent): Record<string, unknown> {
   switch (event.type) {
     case 'issues.IssueResolved':
       return { status: 'resolved', substatus: null, statusDetails: event.data.inRelease ? { inRelease: event.data.inRelease } : {} };
-    case 'issues.IssueIgnored':
-      return {
-        status: 'ignored',
-        substatus: event.data.until || event.data.untilCount ? 'archived_until_condition_met' : 'archived_forever',
-        statusDetails: { ...(event.data.until ? { ignoreUntil: event.data.until } : {}), ...(event.data.untilCount ? { ignoreCount: event.data.untilCount } : {}) },
-      };
+    case 'issues.IssueIgnored': {
+      const statusDetails = ignoreStatusDetails(event.data);
+      return { status: 'ignored', substatus: Object.keys(statusDetails).length > 0 ? 'archived_until_condition_met' : 'archived_forever', statusDetails };
+    }
     case 'issues.IssueUnresolved':
       return { status: 'unresolved', substatus: event.data.reason === 'regression' ? 'regressed' : 'ongoing', statusDetails: {} };
     case 'issues.IssueAssigned':

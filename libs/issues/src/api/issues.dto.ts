@@ -48,14 +48,18 @@ export class IssueStatusDetailsDto {
   @Max(10_080)
   ignoreWindow?: number;
 
-  @ApiPropertyOptional({ description: 'Not supported: answers 400.' })
+  @ApiPropertyOptional({ description: 'Ignore until this many more users are affected.' })
   @IsOptional()
   @IsInt()
+  @Min(1)
+  @Max(1_000_000_000)
   ignoreUserCount?: number;
 
-  @ApiPropertyOptional({ description: 'Not supported: answers 400.' })
+  @ApiPropertyOptional({ description: 'Accepted; the user count is applied over the whole ignore.' })
   @IsOptional()
   @IsInt()
+  @Min(1)
+  @Max(10_080)
   ignoreUserWindow?: number;
 }
 

@@ -1,7 +1,7 @@
 import type { OrganizationAccess } from '@faultline/platform';
 import type { IssueRow } from '../application/queries/issue-read-model';
 import type { IssueAssignee, IssueComment } from '../domain';
-import { IssueEventTypes } from '../domain';
+import { ignoreStatusDetails, IssueEventTypes } from '../domain';
 
 const PRIORITY_BY_LEVEL: Record<string, string> = { fatal: 'high', error: 'high', warning: 'medium', info: 'low', debug: 'low' };
 
@@ -18,17 +18,14 @@ export function serializeAssignee(assignee: IssueAssignee | null | undefined) {
   };
 }
 
-/** `{inRelease}` for an issue resolved in a release, `{ignoreUntil, ignoreCount}` for a conditional ignore, else `{}`. */
+/** `{inRelease}` for an issue resolved in a release, the conditions of a conditional ignore, else `{}`. */
 export function statusDetailsOf(row: IssueRow): Record<string, unknown> {
   const data = row.status_event_data ?? {};
   if (row.status === 'resolved' && row.status_event_type === IssueEventTypes.IssueResolved) {
     return typeof data.inRelease === 'string' ? { inRelease: data.inRelease } : {};
   }
   if (row.status === 'ignored' && row.status_event_type === IssueEventTypes.IssueIgnored) {
-    return {
-      ...(typeof data.until === 'string' ? { ignoreUntil: data.until } : {}),
-      ...(typeof data.untilCount === 'number' ? { ignoreCount: data.untilCount } : {}),
-    };
+    return ignoreStatusDetails(data);
   }
   return {};
 }

@@ -1,6 +1,7 @@
 export {
   IssueEventTypes,
   ISSUE_WEBHOOK_ACTIONS,
+  ignoreStatusDetails,
   ISSUE_EVENT_SCHEMA_VERSION,
   ISSUE_STREAM_TYPE,
   issueStream,

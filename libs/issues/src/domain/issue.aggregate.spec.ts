@@ -49,6 +49,7 @@ const resolved = issueResolved({ ...subject, actor: alice, at: T1 });
 const ignoredForever = issueIgnored({ ...subject, actor: alice, at: T1 });
 const ignoredUntilT2 = issueIgnored({ ...subject, actor: alice, at: T1, until: T2 });
 const ignoredFor10 = issueIgnored({ ...subject, actor: alice, at: T1, untilCount: 10 });
+const ignoredFor3Users = issueIgnored({ ...subject, actor: alice, at: T1, untilUserCount: 3 });
 const assignedToBob = issueAssigned({ ...subject, actor: alice, at: T1, assignee: { type: 'user', id: 'user-bob', name: 'Bob', email: 'bob@example.com' } });
 const aliceCommented = commentAdded({ ...subject, actor: alice, at: T1, commentId: 'c-1', text: 'Looking into it' });
 const aliceDeletedComment = commentDeleted({ ...subject, actor: alice, at: T2, commentId: 'c-1' });
@@ -291,6 +292,22 @@ describe('Issue', () => {
     it.each([0, -3, 2.5])('rejects untilCount %p', (untilCount) => {
       given(created).when((i) => i.ignore(alice, T1, { untilCount })).thenError('invalid', /untilCount/);
     });
+
+    it('ignores until a number of users, a condition of its own', () => {
+      const issue = given(created).when((i) => i.ignore(alice, T1, { untilUserCount: 3 })).then([ignoredFor3Users]);
+      expect(issue.substatus).toBe('archived_until_condition_met');
+      expect(issue.ignoreConditions).toEqual({ ignoredAt: T1, untilUserCount: 3 });
+      given(created, ignoredFor3Users)
+        .when((i) => i.ignore(bob, T2, { untilUserCount: 3 }))
+        .thenError('invalid', 'Issue is already ignored');
+      given(created, ignoredFor3Users)
+        .when((i) => i.ignore(bob, T2, { untilCount: 3 }))
+        .then([issueIgnored({ ...subject, actor: bob, at: T2, untilCount: 3 })]);
+    });
+
+    it.each([0, -1, 1.5])('rejects untilUserCount %p', (untilUserCount) => {
+      given(created).when((i) => i.ignore(alice, T1, { untilUserCount })).thenError('invalid', /untilUserCount/);
+    });
   });
 
   describe('recordNewEvent', () => {
@@ -307,7 +324,7 @@ describe('Issue', () => {
     });
 
     it('raises nothing for an issue ignored forever', () => {
-      given(created, ignoredForever).when((i) => i.recordNewEvent(T3, 'evt-2', 1_000_000)).thenNothing();
+      given(created, ignoredForever).when((i) => i.recordNewEvent(T3, 'evt-2', { events: 1_000_000, users: 1_000 })).thenNothing();
     });
 
     describe('ignored until a time', () => {
@@ -332,7 +349,7 @@ describe('Issue', () => {
 
     describe('ignored until a count', () => {
       it('stays ignored below the count', () => {
-        given(created, ignoredFor10).when((i) => i.recordNewEvent(T2, 'evt-9', 9)).thenNothing();
+        given(created, ignoredFor10).when((i) => i.recordNewEvent(T2, 'evt-9', { events: 9, users: 50 })).thenNothing();
       });
 
       it('stays ignored when no count is given', () => {
@@ -341,25 +358,38 @@ describe('Issue', () => {
 
       it('expires when the count is reached', () => {
         given(created, ignoredFor10)
-          .when((i) => i.recordNewEvent(T2, 'evt-10', 10))
+          .when((i) => i.recordNewEvent(T2, 'evt-10', { events: 10, users: 0 }))
           .then([issueUnresolved({ ...subject, actor: SYSTEM_ACTOR, at: T2, reason: 'ignore_expired', eventId: 'evt-10' })]);
       });
 
       it('expires on whichever of time and count comes first', () => {
         const both = issueIgnored({ ...subject, actor: alice, at: T1, until: T3, untilCount: 5 });
         given(created, both)
-          .when((i) => i.recordNewEvent(T2, 'evt-5', 5))
+          .when((i) => i.recordNewEvent(T2, 'evt-5', { events: 5, users: 1 }))
           .then([issueUnresolved({ ...subject, actor: SYSTEM_ACTOR, at: T2, reason: 'ignore_expired', eventId: 'evt-5' })]);
         given(created, both)
-          .when((i) => i.recordNewEvent(T3, 'evt-2', 1))
+          .when((i) => i.recordNewEvent(T3, 'evt-2', { events: 1, users: 1 }))
           .then([issueUnresolved({ ...subject, actor: SYSTEM_ACTOR, at: T3, reason: 'ignore_expired', eventId: 'evt-2' })]);
+      });
+    });
+
+    describe('ignored until a number of users', () => {
+      it('stays ignored below the number, however many events', () => {
+        given(created, ignoredFor3Users).when((i) => i.recordNewEvent(T2, 'evt-99', { events: 99, users: 2 })).thenNothing();
+      });
+
+      it('expires when the number is reached', () => {
+        given(created, ignoredFor3Users)
+          .when((i) => i.recordNewEvent(T2, 'evt-4', { events: 4, users: 3 }))
+          .then([issueUnresolved({ ...subject, actor: SYSTEM_ACTOR, at: T2, reason: 'ignore_expired', eventId: 'evt-4' })]);
       });
     });
 
     it('rejects bad input', () => {
       given(created).when((i) => i.recordNewEvent(T1, '')).thenError('invalid', /eventId/);
       given(created).when((i) => i.recordNewEvent('now', 'evt-2')).thenError('invalid', /at must be an ISO/);
-      given(created).when((i) => i.recordNewEvent(T1, 'evt-2', -1)).thenError('invalid', /eventCountSinceIgnored/);
+      given(created).when((i) => i.recordNewEvent(T1, 'evt-2', { events: -1, users: 0 })).thenError('invalid', /sinceIgnored.events/);
+      given(created).when((i) => i.recordNewEvent(T1, 'evt-2', { events: 1, users: 0.5 })).thenError('invalid', /sinceIgnored.users/);
     });
   });
 
@@ -515,8 +545,8 @@ describe('Issue', () => {
       issue.editComment(alice, T1, 'c-1', 'Mine, really');
       issue.deleteComment(bob, T1, 'c-2');
       issue.ignore(alice, T1, { untilCount: 2 });
-      issue.recordNewEvent(T2, 'evt-2', 1);
-      issue.recordNewEvent(T2, 'evt-3', 2);
+      issue.recordNewEvent(T2, 'evt-2', { events: 1, users: 1 });
+      issue.recordNewEvent(T2, 'evt-3', { events: 2, users: 1 });
       issue.resolve(bob, T2, { inRelease: '2.0.0' });
       issue.recordNewEvent(T3, 'evt-4');
       issue.unassign(bob, T3);

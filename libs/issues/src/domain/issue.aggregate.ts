@@ -48,6 +48,15 @@ export interface IssueIgnoreConditions {
   readonly until?: string;
   /** Unignore once this many events have arrived since the issue was ignored. */
   readonly untilCount?: number;
+  /** Unignore once this many users not seen before have been affected since the issue was ignored. */
+  readonly untilUserCount?: number;
+}
+
+/** What the issue has seen since it was ignored, the new event included. */
+export interface SinceIgnored {
+  readonly events: number;
+  /** Users the issue had not seen before. */
+  readonly users: number;
 }
 
 export interface IssueComment {
@@ -108,6 +117,7 @@ export interface ResolveOptions {
 export interface IgnoreOptions {
   readonly until?: string;
   readonly untilCount?: number;
+  readonly untilUserCount?: number;
 }
 
 export const MAX_COMMENT_LENGTH = 5000;
@@ -201,13 +211,13 @@ export class Issue extends AggregateRoot<IssueEvent> {
   }
 
   /**
-   * Ignores (archives) the issue, forever or until a time and/or a number of further events,
-   * whichever comes first. Ignoring an ignored issue with different conditions replaces them;
+   * Ignores (archives) the issue, forever or until a time, a number of further events and/or a
+   * number of further users, whichever comes first. Ignoring an ignored issue with different conditions replaces them;
    * with the same conditions it is rejected.
    */
   ignore(actor: IssueActor, at: string, options: IgnoreOptions = {}): void {
     this.assertCommand(actor, at);
-    const { until, untilCount } = options;
+    const { until, untilCount, untilUserCount } = options;
     if (until !== undefined) {
       assertTimestamp(until, 'until');
       if (Date.parse(until) <= Date.parse(at)) {
@@ -217,14 +227,18 @@ export class Issue extends AggregateRoot<IssueEvent> {
     if (untilCount !== undefined && (!Number.isSafeInteger(untilCount) || untilCount < 1)) {
       throw DomainError.invalid('untilCount must be a positive integer', { untilCount });
     }
+    if (untilUserCount !== undefined && (!Number.isSafeInteger(untilUserCount) || untilUserCount < 1)) {
+      throw DomainError.invalid('untilUserCount must be a positive integer', { untilUserCount });
+    }
     if (
       this.currentStatus === 'ignored' &&
       this.currentIgnore?.until === until &&
-      this.currentIgnore?.untilCount === untilCount
+      this.currentIgnore?.untilCount === untilCount &&
+      this.currentIgnore?.untilUserCount === untilUserCount
     ) {
       throw DomainError.invalid('Issue is already ignored');
     }
-    this.raise(issueIgnored({ ...this.base(actor, at), until, untilCount }));
+    this.raise(issueIgnored({ ...this.base(actor, at), until, untilCount, untilUserCount }));
   }
 
   /** Assigns to a user or team; assigning the current assignee again raises nothing. */
@@ -279,21 +293,18 @@ export class Issue extends AggregateRoot<IssueEvent> {
 
   /**
    * A new event was grouped into this issue. A resolved issue regresses; an ignored issue whose
-   * `until` has been reached (at >= until) or whose `untilCount` has been reached
-   * (eventCountSinceIgnored >= untilCount, counting this event) is unignored. Otherwise nothing
-   * is raised: per-event counters (count, lastSeen) are read models, not events.
-   *
-   * @param eventCountSinceIgnored events received since the issue was ignored, this one included
+   * `until` has been reached (at >= until), or whose `untilCount` or `untilUserCount` has been
+   * reached by what it has seen since the ignore (this event included), is unignored. Otherwise
+   * nothing is raised: per-event counters (count, lastSeen) are read models, not events.
    */
-  recordNewEvent(at: string, eventId: string, eventCountSinceIgnored?: number): void {
+  recordNewEvent(at: string, eventId: string, sinceIgnored?: SinceIgnored): void {
     this.assertCreated();
     assertTimestamp(at, 'at');
     assertNonEmpty(eventId, 'eventId');
-    if (
-      eventCountSinceIgnored !== undefined &&
-      (!Number.isSafeInteger(eventCountSinceIgnored) || eventCountSinceIgnored < 0)
-    ) {
-      throw DomainError.invalid('eventCountSinceIgnored must be a non-negative integer', { eventCountSinceIgnored });
+    for (const [name, value] of Object.entries(sinceIgnored ?? {})) {
+      if (!Number.isSafeInteger(value) || value < 0) {
+        throw DomainError.invalid(`sinceIgnored.${name} must be a non-negative integer`, { [name]: value });
+      }
     }
 
     if (this.currentStatus === 'resolved') {
@@ -301,11 +312,11 @@ export class Issue extends AggregateRoot<IssueEvent> {
       return;
     }
     if (this.currentStatus === 'ignored' && this.currentIgnore) {
-      const { until, untilCount } = this.currentIgnore;
+      const { until, untilCount, untilUserCount } = this.currentIgnore;
       const timeReached = until !== undefined && Date.parse(at) >= Date.parse(until);
-      const countReached =
-        untilCount !== undefined && eventCountSinceIgnored !== undefined && eventCountSinceIgnored >= untilCount;
-      if (timeReached || countReached) {
+      const countReached = untilCount !== undefined && sinceIgnored !== undefined && sinceIgnored.events >= untilCount;
+      const usersReached = untilUserCount !== undefined && sinceIgnored !== undefined && sinceIgnored.users >= untilUserCount;
+      if (timeReached || countReached || usersReached) {
         this.raise(issueUnresolved({ ...this.base(SYSTEM_ACTOR, at), reason: 'ignore_expired', eventId }));
       }
     }
@@ -341,11 +352,11 @@ export class Issue extends AggregateRoot<IssueEvent> {
         this.currentIgnore = null;
         break;
       case IssueEventTypes.IssueIgnored: {
-        const { at, until, untilCount } = event.data;
+        const { at, until, untilCount, untilUserCount } = event.data;
         this.currentStatus = 'ignored';
         this.currentSubstatus =
-          until === undefined && untilCount === undefined ? 'archived_forever' : 'archived_until_condition_met';
-        this.currentIgnore = withoutUndefined({ ignoredAt: at, until, untilCount });
+          until === undefined && untilCount === undefined && untilUserCount === undefined ? 'archived_forever' : 'archived_until_condition_met';
+        this.currentIgnore = withoutUndefined({ ignoredAt: at, until, untilCount, untilUserCount });
         this.currentResolution = null;
         break;
       }

@@ -95,7 +95,21 @@ export type IssueIgnoredData = IssueEventBase & {
   readonly until?: string;
   /** Ignored until this many more events have been received. */
   readonly untilCount?: number;
+  /** Ignored until this many more users have been affected. */
+  readonly untilUserCount?: number;
 };
+
+/**
+ * Sentry's `statusDetails` of an ignored issue, from its ignore's conditions (the API, webhooks).
+ * Every condition of a conditional ignore means `archived_until_condition_met`.
+ */
+export function ignoreStatusDetails(data: Pick<IssueIgnoredData, 'until' | 'untilCount' | 'untilUserCount'>): Record<string, string | number> {
+  return {
+    ...(typeof data.until === 'string' ? { ignoreUntil: data.until } : {}),
+    ...(typeof data.untilCount === 'number' ? { ignoreCount: data.untilCount } : {}),
+    ...(typeof data.untilUserCount === 'number' ? { ignoreUserCount: data.untilUserCount } : {}),
+  };
+}
 
 export type IssueAssignedData = IssueEventBase & {
   readonly assignee: IssueAssignee;

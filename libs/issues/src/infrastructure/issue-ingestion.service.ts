@@ -10,8 +10,9 @@ interface IssueRow {
 }
 
 interface LockedIssueRow extends IssueRow {
-  /** Events counted since the issue was last ignored, this batch not yet included. */
-  seen_since_ignored: string | null;
+  /** Events and new users counted since the issue was last ignored, this batch not yet included. */
+  events_since_ignored: string | null;
+  users_since_ignored: string | null;
 }
 
 interface FoundIssue {
@@ -66,15 +67,17 @@ export class IssueIngestionService extends IssueIngestion {
     }
     if (insertedByIssue.size === 0) return [];
     const locked = await tx.query<LockedIssueRow>(
-      `SELECT id, status, times_seen - times_seen_at_ignore AS seen_since_ignored FROM issues
-       WHERE id = ANY($1::bigint[]) ORDER BY id FOR NO KEY UPDATE`,
+      `SELECT id, status, times_seen - times_seen_at_ignore AS events_since_ignored, user_count - user_count_at_ignore AS users_since_ignored
+       FROM issues WHERE id = ANY($1::bigint[]) ORDER BY id FOR NO KEY UPDATE`,
       [[...insertedByIssue.keys()]],
     );
+    const newUsers = await this.addUsers(tx, insertedByIssue);
     for (const row of locked) {
       const issueEvents = insertedByIssue.get(String(row.id)) as IngestedEvent[];
-      if (row.status !== 'unresolved' && !issueOf(issueEvents[0]).isNew) await this.recordRecurrence(tx, row, issueEvents);
+      if (row.status !== 'unresolved' && !issueOf(issueEvents[0]).isNew) {
+        await this.recordRecurrence(tx, row, issueEvents, newUsers.get(String(row.id)) ?? new Set());
+      }
     }
-    const newUsers = await this.addUsers(tx, insertedByIssue);
     await this.updateCounters(tx, insertedByIssue, newUsers);
 
     const recorded: RecordedIssueEvent[] = [];
@@ -95,20 +98,24 @@ export class IssueIngestionService extends IssueIngestion {
   }
 
   /** New events of a resolved or ignored issue: the aggregate decides whether it comes back. */
-  private async recordRecurrence(tx: Transaction, issue: LockedIssueRow, inserted: IngestedEvent[]): Promise<void> {
+  private async recordRecurrence(tx: Transaction, issue: LockedIssueRow, inserted: IngestedEvent[], newUsers: ReadonlySet<string>): Promise<void> {
     const aggregate = await this.issues.load(tx, String(issue.id));
     if (!aggregate) return;
-    // As in Sentry, "ignored until N more events" compares the issue's counter with its value at
-    // the ignore: a noisy ignored issue costs no scan of its stored events.
-    let sinceIgnored = aggregate.status === 'ignored' ? Number(issue.seen_since_ignored ?? 0) : undefined;
+    // As in Sentry, "ignored until N more events (users)" compares the issue's counters with their
+    // values at the ignore: a noisy ignored issue costs no scan of its stored events.
+    const ignored = aggregate.status === 'ignored';
+    let events = Number(issue.events_since_ignored ?? 0);
+    let users = Number(issue.users_since_ignored ?? 0);
+    const uncounted = new Set(newUsers);
     for (const event of inserted) {
-      if (sinceIgnored !== undefined) sinceIgnored++;
-      aggregate.recordNewEvent(event.receivedAt, event.eventId, sinceIgnored);
+      events++;
+      if (event.userHash && uncounted.delete(event.userHash)) users++;
+      aggregate.recordNewEvent(event.receivedAt, event.eventId, ignored ? { events, users } : undefined);
     }
     await this.issues.save(tx, aggregate);
   }
 
-  private async updateCounters(tx: Transaction, insertedByIssue: Map<string, IngestedEvent[]>, newUsers: Map<string, number>): Promise<void> {
+  private async updateCounters(tx: Transaction, insertedByIssue: Map<string, IngestedEvent[]>, newUsers: Map<string, Set<string>>): Promise<void> {
     if (insertedByIssue.size === 0) return;
     const ids: string[] = [];
     const counts: number[] = [];
@@ -125,7 +132,7 @@ export class IssueIngestionService extends IssueIngestion {
       }
       ids.push(issueId);
       counts.push(issueEvents.length);
-      users.push(newUsers.get(issueId) ?? 0);
+      users.push(newUsers.get(issueId)?.size ?? 0);
       lastSeen.push(latest.occurredAt);
       firstSeen.push(earliest.occurredAt);
       lastEventIds.push(latest.eventId);
@@ -189,8 +196,8 @@ export class IssueIngestionService extends IssueIngestion {
     return events.filter((event) => stored.delete(`${event.projectId}|${event.eventId}`));
   }
 
-  /** Answers, per issue, how many of its users it had not seen before. */
-  private async addUsers(tx: Transaction, insertedByIssue: Map<string, IngestedEvent[]>): Promise<Map<string, number>> {
+  /** Answers, per issue, the users it had not seen before. */
+  private async addUsers(tx: Transaction, insertedByIssue: Map<string, IngestedEvent[]>): Promise<Map<string, Set<string>>> {
     const issueIds: string[] = [];
     const hashes: string[] = [];
     for (const [issueId, issueEvents] of insertedByIssue) {
@@ -199,14 +206,19 @@ export class IssueIngestionService extends IssueIngestion {
         hashes.push(hash);
       }
     }
-    const newUsers = new Map<string, number>();
+    const newUsers = new Map<string, Set<string>>();
     if (hashes.length === 0) return newUsers;
-    const rows = await tx.query<{ issue_id: string }>(
+    const rows = await tx.query<{ issue_id: string; user_hash: string }>(
       `INSERT INTO issue_users (issue_id, user_hash) SELECT * FROM unnest($1::bigint[], $2::text[])
-       ON CONFLICT DO NOTHING RETURNING issue_id`,
+       ON CONFLICT DO NOTHING RETURNING issue_id, user_hash`,
       [issueIds, hashes],
     );
-    for (const row of rows) newUsers.set(String(row.issue_id), (newUsers.get(String(row.issue_id)) ?? 0) + 1);
+    for (const row of rows) {
+      const issueId = String(row.issue_id);
+      const users = newUsers.get(issueId);
+      if (users) users.add(row.user_hash);
+      else newUsers.set(issueId, new Set([row.user_hash]));
+    }
     return newUsers;
   }
 }

@@ -6,7 +6,7 @@ import { Issue, type IssueEvent, IssueEventTypes, ISSUE_STREAM_TYPE, issueStream
 /**
  * Loads issues from their event streams and saves their new events with optimistic concurrency,
  * keeping the `issues` read model's status and assignee in the same transaction. An ignore also
- * notes the issue's event count then, which "ignored until N more events" is measured from.
+ * notes the issue's event and user counts then, which "ignored until N more" is measured from.
  */
 @Injectable()
 export class IssueRepository {
@@ -30,7 +30,8 @@ export class IssueRepository {
     });
     await tx.execute(
       `UPDATE issues SET status = $2, substatus = $3, assignee = $4::jsonb,
-              times_seen_at_ignore = CASE WHEN $5 THEN times_seen ELSE times_seen_at_ignore END
+              times_seen_at_ignore = CASE WHEN $5 THEN times_seen ELSE times_seen_at_ignore END,
+              user_count_at_ignore = CASE WHEN $5 THEN user_count ELSE user_count_at_ignore END
        WHERE id = $1`,
       [
         snapshot.id,

@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock, DomainError } from '@faultline/kernel';
 import { Database } from '@faultline/platform';
-import type { Issue, IssueActor, IssueAssignee } from '../../../domain';
+import { type IgnoreOptions, ignoreStatusDetails, type Issue, type IssueActor, type IssueAssignee } from '../../../domain';
 import { IssueRepository } from '../../../infrastructure/issue.repository';
 import { IssuePeople } from '../../issue-people';
 import { lockIssues } from '../lock-issues';
@@ -11,7 +11,7 @@ import { type IssueChanges, type IssueChangesResult, UpdateIssueCommand } from '
 type StatusIntent =
   | { readonly kind: 'resolve'; readonly inRelease?: string; readonly inNextRelease: boolean }
   | { readonly kind: 'unresolve' }
-  | { readonly kind: 'ignore'; readonly until?: string; readonly untilCount?: number };
+  | ({ readonly kind: 'ignore' } & IgnoreOptions);
 
 const MINUTE_MS = 60_000;
 
@@ -70,9 +70,6 @@ function statusIntent({ status, statusDetails: details = {} }: IssueChanges, at:
       return { kind: 'unresolve' };
     case 'ignored':
     case 'muted': {
-      if (details.ignoreUserCount !== undefined || details.ignoreUserWindow !== undefined) {
-        throw DomainError.invalid('Ignoring until a number of users is affected is not supported');
-      }
       let until: string | undefined;
       if (details.ignoreUntil !== undefined) {
         const time = Date.parse(details.ignoreUntil);
@@ -81,7 +78,7 @@ function statusIntent({ status, statusDetails: details = {} }: IssueChanges, at:
       } else if (details.ignoreDuration !== undefined) {
         until = new Date(Date.parse(at) + details.ignoreDuration * MINUTE_MS).toISOString();
       }
-      return { kind: 'ignore', until, untilCount: details.ignoreCount };
+      return { kind: 'ignore', until, untilCount: details.ignoreCount, untilUserCount: details.ignoreUserCount };
     }
     default:
       throw DomainError.invalid(`Invalid status: ${String(status)}`);
@@ -98,8 +95,12 @@ function applyStatus(issue: Issue, intent: StatusIntent, actor: IssueActor, at: 
       return;
     case 'ignore': {
       const current = issue.ignoreConditions;
-      const same = issue.status === 'ignored' && current?.until === intent.until && current?.untilCount === intent.untilCount;
-      if (!same) issue.ignore(actor, at, { until: intent.until, untilCount: intent.untilCount });
+      const same =
+        issue.status === 'ignored' &&
+        current?.until === intent.until &&
+        current?.untilCount === intent.untilCount &&
+        current?.untilUserCount === intent.untilUserCount;
+      if (!same) issue.ignore(actor, at, { until: intent.until, untilCount: intent.untilCount, untilUserCount: intent.untilUserCount });
       return;
     }
   }
@@ -125,13 +126,9 @@ function result(intent: StatusIntent | undefined, assignee: IssueAssignee | null
     answer.substatus = 'ongoing';
     answer.statusDetails = {};
   } else if (intent?.kind === 'ignore') {
-    const conditional = intent.until !== undefined || intent.untilCount !== undefined;
     answer.status = 'ignored';
-    answer.substatus = conditional ? 'archived_until_condition_met' : 'archived_forever';
-    answer.statusDetails = {
-      ...(intent.until !== undefined ? { ignoreUntil: intent.until } : {}),
-      ...(intent.untilCount !== undefined ? { ignoreCount: intent.untilCount } : {}),
-    };
+    answer.statusDetails = ignoreStatusDetails(intent);
+    answer.substatus = Object.keys(answer.statusDetails).length > 0 ? 'archived_until_condition_met' : 'archived_forever';
   }
   if (assignee !== undefined) answer.assignedTo = assignee;
   return answer;
