@@ -212,8 +212,8 @@ export class Issue extends AggregateRoot<IssueEvent> {
 
   /**
    * Ignores (archives) the issue, forever or until a time, a number of further events and/or a
-   * number of further users, whichever comes first. Ignoring an ignored issue with different conditions replaces them;
-   * with the same conditions it is rejected.
+   * number of further users, whichever comes first. Ignoring an ignored issue with different
+   * conditions replaces them; with the same conditions it is rejected.
    */
   ignore(actor: IssueActor, at: string, options: IgnoreOptions = {}): void {
     this.assertCommand(actor, at);
