@@ -9,6 +9,18 @@ function roleFromArgs(argv: string[]): string | undefined {
   return argv.find((arg) => arg.startsWith('--role='))?.slice('--role='.length);
 }
 
+/**
+ * Under `npm start` a SIGTERM ends npm and its shell but never reaches this process, which would
+ * keep running, orphaned, holding the port and the data directory. Orphaned, it stops as on SIGTERM.
+ */
+function stopWhenOrphaned(): void {
+  if (!process.env.npm_lifecycle_event) return;
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) process.kill(process.pid, 'SIGTERM');
+  }, 500).unref();
+}
+
 async function main(): Promise<void> {
   const role = roleFromArgs(process.argv.slice(2));
   const config = loadConfig(role ? { ...process.env, ROLE: role } : process.env);
@@ -28,6 +40,7 @@ async function main(): Promise<void> {
       );
     });
   }
+  stopWhenOrphaned();
   await app.listen(config.port, config.host);
   app.getHttpAdapter().getInstance().log.info(
     { url: config.publicUrl, role: config.role, database: config.databaseUrl ? 'postgresql' : `embedded (${config.dataDir})` },
