@@ -206,5 +206,45 @@ describe('ingestion from the @sentry/node SDK', () => {
       const rejected = await api.request('GET', `/api/0/projects/acme/web/stats/?stat=rejected&since=${until - 600}&until=${until}&resolution=10s`);
       expect((rejected.body as Array<[number, number]>).reduce((sum, [, count]) => sum + count, 0)).toBe(1);
     });
+
+    it('changes, disables and deletes a key through its detail endpoint, effective for the next SDK request', async () => {
+      const created = await api.request('POST', '/api/0/projects/acme/web/keys/', { body: { name: 'managed' } });
+      const path = `/api/0/projects/acme/web/keys/${created.body.id}/`;
+      const send = () => post(`/api/${projectId}/envelope/?sentry_key=${created.body.public}`, envelope({ message: 'managed key' }, { event_id: undefined }));
+      expect((await api.request('GET', path)).body).toEqual(created.body);
+
+      const limited = await api.request('PUT', path, { body: { name: 'managed, limited', rateLimit: { count: 1, window: 60 } } });
+      expect(limited.body).toMatchObject({ id: created.body.id, name: 'managed, limited', rateLimit: { count: 1, window: 60 }, isActive: true });
+      expect((await send()).status).toBe(200);
+      expect((await send()).status).toBe(429);
+      expect((await api.request('PUT', path, { body: { rateLimit: null } })).body.rateLimit).toBeNull();
+      expect((await send()).status).toBe(200);
+
+      const disabled = await api.request('PUT', path, { body: { isActive: false, browserSdkVersion: '7.x', dynamicSdkLoaderOptions: { hasReplay: true } } });
+      expect(disabled.body).toMatchObject({ isActive: false, browserSdkVersion: '7.x', dynamicSdkLoaderOptions: { hasReplay: true, hasDebug: false } });
+      expect((await send()).status).toBe(403);
+      expect((await api.request('PUT', path, { body: { isActive: true } })).body).toMatchObject({ isActive: true, name: 'managed, limited', browserSdkVersion: '7.x' });
+      expect((await send()).status).toBe(200);
+
+      for (const invalid of [{ browserSdkVersion: '9.x' }, { rateLimit: { count: -1, window: 60 } }, { isActive: 'no' }, { colour: 'red' }]) {
+        expect((await api.request('PUT', path, { body: invalid })).status).toBe(400);
+      }
+      const writer = (await api.request('POST', '/api/0/api-tokens/', { body: { scopes: ['project:write', 'org:read'] } })).body.token as string;
+      expect((await api.request('DELETE', path, { token: writer })).status).toBe(403);
+      expect((await api.request('GET', path)).body.name).toBe('managed, limited');
+
+      expect((await api.request('DELETE', path)).status).toBe(204);
+      expect((await send()).status).toBe(401);
+      expect((await api.request('GET', path)).status).toBe(404);
+      expect((await api.request('PUT', path, { body: { name: 'gone' } })).status).toBe(404);
+      expect((await api.request('DELETE', path)).status).toBe(404);
+      const history = await api.app.get(Database).query<{ event_type: string }>(
+        `SELECT event_type FROM events WHERE stream_id = $1 AND data->>'publicKey' = $2 ORDER BY global_position`,
+        [`project-${projectId}`, created.body.public],
+      );
+      expect(history.map((event) => event.event_type)).toEqual([
+        'projects.ProjectKeyCreated', 'projects.ProjectKeyUpdated', 'projects.ProjectKeyUpdated', 'projects.ProjectKeyUpdated', 'projects.ProjectKeyUpdated', 'projects.ProjectKeyDeleted',
+      ]);
+    });
   });
 });

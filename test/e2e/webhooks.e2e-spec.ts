@@ -185,7 +185,10 @@ describe('service hooks and webhook delivery', () => {
       expect(Object.keys(payload.event).sort()).toEqual(['datetime', 'event_id', 'level', 'platform', 'tags']);
       expect(payload.event).toMatchObject({ level: 'error', platform: 'node', event_id: expect.stringMatching(/^[0-9a-f]{32}$/) });
       expect(payload.event.datetime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
-      expect(payload.event.tags).toEqual(expect.arrayContaining([['feature', 'checkout']]));
+      expect(payload.event.tags).toEqual(expect.arrayContaining([['feature', 'checkout'], ['level', 'error'], ['environment', 'e2e'], ['user', 'id:u-42']]));
+      // The same tags as the event API shows for the event.
+      const stored = await api.request('GET', `/api/0/projects/acme/web/events/${payload.event.event_id}/`);
+      expect(payload.event.tags).toEqual(stored.body.tags.map(({ key, value }: { key: string; value: string }) => [key, value]));
 
       const log = await until(() => deliveries(hook.id), (rows) => rows[0]?.status === 'delivered');
       expect(log).toHaveLength(1);

@@ -1,9 +1,10 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
-import { EventStoreModule } from '@faultline/event-store';
+import { EventRecorder, EventStoreModule } from '@faultline/event-store';
 import { IssuesModule } from '@faultline/issues';
 import { WorkerHost } from '@faultline/platform';
+import { ProjectEventTypes } from '@faultline/projects';
 import type { FastifyInstance } from 'fastify';
 import { InboundFiltersController } from './api/inbound-filters.controller';
 import { ProjectEventsController } from './api/project-events.controller';
@@ -27,10 +28,19 @@ export class IngestModule implements OnModuleInit {
     private readonly acceptor: AcceptEnvelope,
     private readonly processor: EventProcessor,
     private readonly workers: WorkerHost,
+    private readonly recorder: EventRecorder,
   ) {}
 
   onModuleInit(): void {
     this.workers.register(this.processor);
+    // A key changed in this process applies to its SDK requests at once (elsewhere when the cache expires).
+    this.recorder.onCommitted((events) => {
+      for (const event of events) {
+        if (event.type === ProjectEventTypes.ProjectKeyUpdated || event.type === ProjectEventTypes.ProjectKeyDeleted) {
+          this.acceptor.forgetKey(String(event.data.publicKey));
+        }
+      }
+    });
     const fastify = this.adapterHost.httpAdapter?.getInstance<FastifyInstance>();
     // Absent in application contexts without HTTP (the CLI).
     if (fastify) void fastify.register(sdkRoutes(this.acceptor, () => this.processor.wake()));

@@ -4,6 +4,8 @@ import { EventStoreModule } from '@faultline/event-store';
 import { ProjectKeysController } from './api/project-keys.controller';
 import { ProjectsController } from './api/projects.controller';
 import { CreateProjectKeyHandler } from './application/commands/create-project-key/create-project-key.handler';
+import { DeleteProjectKeyHandler } from './application/commands/delete-project-key/delete-project-key.handler';
+import { UpdateProjectKeyHandler } from './application/commands/update-project-key/update-project-key.handler';
 import { CreateProjectHandler } from './application/commands/create-project/create-project.handler';
 import { DeleteProjectHandler } from './application/commands/delete-project/delete-project.handler';
 import { UpdateProjectHandler } from './application/commands/update-project/update-project.handler';
@@ -15,6 +17,6 @@ import { ProjectsRepository } from './infrastructure/projects.repository';
 @Module({
   imports: [CqrsModule, EventStoreModule],
   controllers: [ProjectsController, ProjectKeysController],
-  providers: [ProjectsRepository, CreateProjectHandler, UpdateProjectHandler, DeleteProjectHandler, CreateProjectKeyHandler, FindProjectKeysHandler, FindProjectKeyHandler, FindProjectHandler],
+  providers: [ProjectsRepository, CreateProjectHandler, UpdateProjectHandler, DeleteProjectHandler, CreateProjectKeyHandler, UpdateProjectKeyHandler, DeleteProjectKeyHandler, FindProjectKeysHandler, FindProjectKeyHandler, FindProjectHandler],
 })
 export class ProjectsModule {}

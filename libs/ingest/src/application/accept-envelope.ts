@@ -136,6 +136,11 @@ export class AcceptEnvelope {
     return { status: 200, body: { id: events[0]?.eventId ?? envelope.header.event_id ?? null } };
   }
 
+  /** A key changed or deleted: looked up again at its next use. */
+  forgetKey(publicKey: string): void {
+    this.keys.delete(publicKey);
+  }
+
   /** Cached briefly, one lookup in flight per key: a burst from one SDK costs one query. */
   private findKey(publicKey: string): Promise<ProjectKeyAccess | null> {
     const now = Date.now();

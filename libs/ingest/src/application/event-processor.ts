@@ -5,7 +5,7 @@ import { PollingLoop } from '@faultline/kernel';
 import { type IngestedEvent, IssueIngestion } from '@faultline/issues';
 import { type BackgroundWorker, Database, QueueVacuum, type Transaction } from '@faultline/platform';
 import { EventRecorder } from '@faultline/event-store';
-import { ERROR_EVENT_STREAM_TYPE, errorEventProcessed, errorEventStream, groupingHash, matchingFilter, normalizeEvent, type NormalizedEvent } from '../domain';
+import { ERROR_EVENT_STREAM_TYPE, errorEventProcessed, errorEventStream, eventTags, groupingHash, matchingFilter, normalizeEvent, type NormalizedEvent } from '../domain';
 import { InboundFiltersRepository } from '../infrastructure/inbound-filters.repository';
 import { IngestQueueRepository, type QueuedEvent } from '../infrastructure/ingest-queue.repository';
 import { RollupsRepository, type TagObservation, type UserObservation } from '../infrastructure/rollups.repository';
@@ -230,7 +230,7 @@ export class EventProcessor implements BackgroundWorker {
             projectId, projectSlug, organizationId, issueId, isNewIssue, eventId,
             title: event.title, culprit: event.culprit, message: event.message ?? event.title, level: event.level,
             platform: event.platform, datetime: event.timestamp, release: event.release ?? null,
-            environment: event.environment, tags: event.tags, user: userIdentity(event.user)?.tagValue ?? null,
+            environment: event.environment, tags: eventTags(event, userIdentity(event.user)?.tagValue), user: userIdentity(event.user)?.tagValue ?? null,
           }),
         };
       }),

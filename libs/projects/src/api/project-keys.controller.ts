@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Inject, NotFoundException, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, NotFoundException, Param, Post, Put } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import {
@@ -12,11 +12,13 @@ import {
   RequireScopes,
 } from '@faultline/platform';
 import { CreateProjectKeyCommand } from '../application/commands/create-project-key/create-project-key.command';
+import { DeleteProjectKeyCommand } from '../application/commands/delete-project-key/delete-project-key.command';
+import { UpdateProjectKeyCommand } from '../application/commands/update-project-key/update-project-key.command';
 import { type ProjectKeyRow, ProjectsRepository } from '../infrastructure/projects.repository';
-import { CreateProjectKeyDto } from './projects.dto';
+import { CreateProjectKeyDto, UpdateProjectKeyDto } from './projects.dto';
 import { serializeProjectKey } from './projects.serializers';
 
-/** DSN keys of a project. */
+/** DSN keys of a project. A key's id in the API is its public part, as in Sentry. */
 @ApiTags('Projects')
 @ApiBearerAuth()
 @Controller('api/0/projects/:organization_id_or_slug/:project_id_or_slug/keys')
@@ -44,6 +46,35 @@ export class ProjectKeysController {
       new CreateProjectKeyCommand(projectId, body.name ?? 'Default', body.rateLimit),
     );
     return serializeProjectKey(key, this.config.publicUrl);
+  }
+
+  @Get(':key_id')
+  @RequireScopes('project:read')
+  async detail(@CurrentOrganization() organization: OrganizationAccess, @Param('project_id_or_slug') idOrSlug: string, @Param('key_id') keyId: string) {
+    const key = await this.repository.findKey(this.database, await this.projectId(organization, idOrSlug), keyId);
+    if (!key) throw new NotFoundException();
+    return serializeProjectKey(key, this.config.publicUrl);
+  }
+
+  /** Changes take effect for SDKs within 5 seconds (the ingest endpoints cache keys that long). */
+  @Put(':key_id')
+  @RequireScopes('project:write')
+  async update(
+    @CurrentOrganization() organization: OrganizationAccess,
+    @Param('project_id_or_slug') idOrSlug: string,
+    @Param('key_id') keyId: string,
+    @Body() body: UpdateProjectKeyDto,
+  ) {
+    const projectId = await this.projectId(organization, idOrSlug);
+    const key = await this.commands.execute<UpdateProjectKeyCommand, ProjectKeyRow>(new UpdateProjectKeyCommand(projectId, keyId, body));
+    return serializeProjectKey(key, this.config.publicUrl);
+  }
+
+  @Delete(':key_id')
+  @HttpCode(204)
+  @RequireScopes('project:admin')
+  async remove(@CurrentOrganization() organization: OrganizationAccess, @Param('project_id_or_slug') idOrSlug: string, @Param('key_id') keyId: string) {
+    await this.commands.execute(new DeleteProjectKeyCommand(await this.projectId(organization, idOrSlug), keyId));
   }
 
   private async projectId(organization: OrganizationAccess, idOrSlug: string): Promise<string> {

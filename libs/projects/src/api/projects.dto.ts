@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Max, Min, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Max, Min, ValidateIf, ValidateNested } from 'class-validator';
 import { NameField, OptionalSlugField } from '@faultline/platform';
+import { BROWSER_SDK_VERSIONS } from '../domain/project-key';
 
 export class CreateProjectDto {
   @NameField(50)
@@ -77,4 +78,40 @@ export class CreateProjectKeyDto {
   @IsOptional()
   @IsIn(['user'])
   useCase?: string;
+}
+
+export class DynamicSdkLoaderOptionsDto {
+  @ApiPropertyOptional() @IsOptional() @IsBoolean() hasReplay?: boolean;
+  @ApiPropertyOptional() @IsOptional() @IsBoolean() hasPerformance?: boolean;
+  @ApiPropertyOptional() @IsOptional() @IsBoolean() hasDebug?: boolean;
+  @ApiPropertyOptional() @IsOptional() @IsBoolean() hasFeedback?: boolean;
+  @ApiPropertyOptional() @IsOptional() @IsBoolean() hasLogsAndMetrics?: boolean;
+}
+
+/** Sentry's key update: absent fields stay as they are. */
+export class UpdateProjectKeyDto {
+  @NameField(64, { optional: true })
+  name?: string;
+
+  @ApiPropertyOptional({ description: 'false disables the key: SDKs using it get 403.' })
+  @IsOptional()
+  @IsBoolean()
+  isActive?: boolean;
+
+  @ApiPropertyOptional({ type: RateLimitDto, nullable: true, description: 'null removes the rate limit.' })
+  @ValidateIf((_, value) => value !== undefined && value !== null)
+  @ValidateNested()
+  @Type(() => RateLimitDto)
+  rateLimit?: RateLimitDto | null;
+
+  @ApiPropertyOptional({ enum: BROWSER_SDK_VERSIONS })
+  @IsOptional()
+  @IsIn(BROWSER_SDK_VERSIONS)
+  browserSdkVersion?: string;
+
+  @ApiPropertyOptional({ type: DynamicSdkLoaderOptionsDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => DynamicSdkLoaderOptionsDto)
+  dynamicSdkLoaderOptions?: DynamicSdkLoaderOptionsDto;
 }

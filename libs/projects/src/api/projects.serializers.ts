@@ -1,5 +1,6 @@
 import type { OrganizationAccess } from '@faultline/platform';
 import { keyEndpoints } from '../domain/dsn';
+import { BROWSER_SDK_VERSIONS, DEFAULT_LOADER_OPTIONS } from '../domain/project-key';
 import type { ProjectKeyRow, ProjectRow } from '../infrastructure/projects.repository';
 
 const AVATAR = Object.freeze({ avatarType: 'letter_avatar', avatarUuid: null, avatarUrl: null });
@@ -210,10 +211,10 @@ export function serializeProjectKey(key: ProjectKeyRow, publicUrl: string) {
     isActive: key.is_active,
     rateLimit: key.rate_limit_count !== null && key.rate_limit_window !== null ? { count: key.rate_limit_count, window: key.rate_limit_window } : null,
     dsn: keyEndpoints(publicUrl, key.public_key, key.secret_key, key.project_id),
-    browserSdkVersion: 'latest',
-    browserSdk: { choices: [['latest', 'latest']] },
+    browserSdkVersion: key.browser_sdk_version,
+    browserSdk: { choices: BROWSER_SDK_VERSIONS.map((version) => [version, version]) },
     dateCreated: key.date_created.toISOString(),
-    dynamicSdkLoaderOptions: { hasReplay: false, hasPerformance: false, hasDebug: false, hasFeedback: false, hasLogsAndMetrics: false },
+    dynamicSdkLoaderOptions: { ...DEFAULT_LOADER_OPTIONS, ...key.dynamic_sdk_loader_options },
     useCase: 'user',
   };
 }

@@ -5,6 +5,8 @@ export const ProjectEventTypes = {
   ProjectUpdated: 'projects.ProjectUpdated',
   ProjectDeleted: 'projects.ProjectDeleted',
   ProjectKeyCreated: 'projects.ProjectKeyCreated',
+  ProjectKeyUpdated: 'projects.ProjectKeyUpdated',
+  ProjectKeyDeleted: 'projects.ProjectKeyDeleted',
 } as const;
 
 export const projectStream = (projectId: string): string => `project-${projectId}`;
@@ -21,3 +23,9 @@ export const projectDeleted = (data: { projectId: string; organizationId: string
 
 export const projectKeyCreated = (data: { projectId: string; publicKey: string; label: string }) =>
   domainEvent(ProjectEventTypes.ProjectKeyCreated, data);
+
+export const projectKeyUpdated = (data: { projectId: string; publicKey: string; changes: Record<string, unknown> }) =>
+  domainEvent(ProjectEventTypes.ProjectKeyUpdated, data);
+
+export const projectKeyDeleted = (data: { projectId: string; publicKey: string }) =>
+  domainEvent(ProjectEventTypes.ProjectKeyDeleted, data);

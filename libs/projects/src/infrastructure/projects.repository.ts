@@ -25,6 +25,8 @@ export interface ProjectKeyRow {
   is_active: boolean;
   rate_limit_count: number | null;
   rate_limit_window: number | null;
+  browser_sdk_version: string;
+  dynamic_sdk_loader_options: Record<string, boolean>;
   date_created: Date;
 }
 
@@ -111,6 +113,30 @@ export class ProjectsRepository {
       [key.projectId, key.label, key.publicKey, key.secretKey, key.rateLimit?.count ?? null, key.rateLimit?.window ?? null],
     );
     return row;
+  }
+
+  async lockKey(sql: Sql, projectId: string, publicKey: string): Promise<ProjectKeyRow | null> {
+    const [row] = await sql.query<ProjectKeyRow>(`SELECT * FROM project_keys WHERE project_id = $1 AND public_key = $2 FOR UPDATE`, [projectId, publicKey]);
+    return row ?? null;
+  }
+
+  async findKey(sql: Sql, projectId: string, publicKey: string): Promise<ProjectKeyRow | null> {
+    const [row] = await sql.query<ProjectKeyRow>(`SELECT * FROM project_keys WHERE project_id = $1 AND public_key = $2`, [projectId, publicKey]);
+    return row ?? null;
+  }
+
+  async updateKey(sql: Sql, key: ProjectKeyRow): Promise<ProjectKeyRow> {
+    const [row] = await sql.query<ProjectKeyRow>(
+      `UPDATE project_keys SET label = $2, is_active = $3, rate_limit_count = $4, rate_limit_window = $5,
+              browser_sdk_version = $6, dynamic_sdk_loader_options = $7::jsonb
+       WHERE id = $1 RETURNING *`,
+      [key.id, key.label, key.is_active, key.rate_limit_count, key.rate_limit_window, key.browser_sdk_version, JSON.stringify(key.dynamic_sdk_loader_options)],
+    );
+    return row;
+  }
+
+  async deleteKey(sql: Sql, projectId: string, publicKey: string): Promise<boolean> {
+    return (await sql.execute(`DELETE FROM project_keys WHERE project_id = $1 AND public_key = $2`, [projectId, publicKey])) > 0;
   }
 
   async listKeys(sql: Sql, projectId: string, offset: number, limit: number): Promise<ProjectKeyRow[]> {

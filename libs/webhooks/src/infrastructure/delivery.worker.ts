@@ -225,7 +225,7 @@ export class DeliveryWorker implements BackgroundWorker {
       }
     } catch (error) {
       const { message, refused } = describeError(error, timeoutMs);
-      if (refused) this.logger.warn(`delivery ${delivery.guid} to hook ${target.id} refused: ${message}`);
+      if (refused) this.logger.warn(`delivery ${delivery.guid} to hook ${target.id}: ${message}`);
       result = {
         deliveryId: delivery.id, attemptedAt, durationMs: performance.now() - started, statusCode: null,
         requestHeaders: headers, responseHeaders: null, responseBody: null,
