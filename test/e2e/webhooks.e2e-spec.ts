@@ -248,6 +248,9 @@ describe('service hooks and webhook delivery', () => {
       const [delivery] = await until(() => deliveries(hook.id), (rows) => rows[0]?.status === 'delivered');
       const response = await api.request('POST', `${hooksPath}${hook.id}/deliveries/${delivery.id}/redeliver/`);
       expect(response.status).toBe(202);
+      // Its log so far comes with it (newest first; the worker may already be sending it again).
+      expect(response.body.id).toBe(delivery.id);
+      expect(response.body.attemptLog.at(-1)).toEqual(delivery.attemptLog.at(-1));
       const requests = await receiver.waitFor('/redeliver', 2);
       expect(requests[1].headers['webhook-id']).toBe(requests[0].headers['webhook-id']);
       expect((await api.request('POST', `${hooksPath}${hook.id}/deliveries/${'0'.repeat(32)}/redeliver/`)).status).toBe(404);

@@ -136,8 +136,8 @@ export class ServiceHooksController {
     const project = await this.project(organization, projectIdOrSlug);
     await this.hook(project, hookId);
     const guid = await this.commands.execute<RedeliverWebhookCommand, string>(new RedeliverWebhookCommand(project.id, hookId, deliveryId));
-    const delivery = await this.deliveries.find(this.database, SERVICE_HOOK_TARGET, hookId, guid);
-    return serializeDelivery(delivery!, []);
+    const delivery = (await this.deliveries.find(this.database, SERVICE_HOOK_TARGET, hookId, guid))!;
+    return serializeDelivery(delivery, await this.deliveries.attempts([delivery.id], ATTEMPTS_PER_DELIVERY));
   }
 
   /** The project, when it has service hooks at all (Sentry answers 403 otherwise). */
