@@ -145,6 +145,11 @@ describe('ingestion from the @sentry/node SDK', () => {
       expect((await post(`/api/999999/envelope/`, envelope({ message: 'x' }), auth)).status).toBe(403);
       const huge = await post(`/api/${projectId}/store/?sentry_key=${key()}`, JSON.stringify({ message: 'x'.repeat(2 * 1024 * 1024) }), { 'content-type': 'application/json' });
       expect(huge.status).toBe(413);
+      expect(((await huge.json()) as { detail: string }).detail).toMatch(/^event of \d+ bytes exceeds 1048576$/);
+      const notJson = await post(`/api/${projectId}/store/?sentry_key=${key()}`, 'not json', { 'content-type': 'application/json' });
+      expect([notJson.status, await notJson.json()]).toEqual([400, { detail: 'event payload is not valid JSON' }]);
+      const inEnvelope = await post(`/api/${projectId}/envelope/`, envelope({ message: 'x' }).replace('{"message":"x"}', '[1]'), auth);
+      expect([inEnvelope.status, await inEnvelope.json()]).toEqual([400, { detail: 'item 1: event payload must be a JSON object' }]);
       expect(await queued()).toBe(0);
     });
 

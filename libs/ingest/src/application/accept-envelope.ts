@@ -94,21 +94,23 @@ export class AcceptEnvelope {
     const events: Array<{ eventId: string; payload: string }> = [];
     const outcomes: OutcomeRow[] = [];
     for (const [index, item] of envelope.items.entries()) {
+      // store/ sends one event, not an envelope of items.
+      const where = request.kind === 'envelope' ? `item ${index + 1}: ` : '';
       const category = categoryOf(item.type);
       outcomes.push({ projectId: key.projectId, outcome: 'received', category, quantity: 1 });
       if (!EVENT_ITEM_TYPES.has(item.type)) continue;
       if (item.payload.length > INGEST_LIMITS.maxEventBytes) {
-        return { status: 413, body: { detail: `item ${index + 1}: event of ${item.payload.length} bytes exceeds ${INGEST_LIMITS.maxEventBytes}` } };
+        return { status: 413, body: { detail: `${where}event of ${item.payload.length} bytes exceeds ${INGEST_LIMITS.maxEventBytes}` } };
       }
       const text = item.payload.toString('utf8');
       let payload: Record<string, unknown>;
       try {
         payload = JSON.parse(text) as Record<string, unknown>;
       } catch {
-        return { status: 400, body: { detail: `item ${index + 1}: event payload is not valid JSON` } };
+        return { status: 400, body: { detail: `${where}event payload is not valid JSON` } };
       }
       if (payload === null || typeof payload !== 'object' || Array.isArray(payload as unknown)) {
-        return { status: 400, body: { detail: `item ${index + 1}: event payload must be a JSON object` } };
+        return { status: 400, body: { detail: `${where}event payload must be a JSON object` } };
       }
       // Stored as sent: the queue row's event_id wins over the payload's when the worker reads it.
       events.push({ eventId: eventIdOf(payload, envelope.header.event_id), payload: text });
