@@ -370,6 +370,40 @@ describe('issues API', () => {
     });
   });
 
+  describe('activity', () => {
+    it('shows the issue\'s stream as Sentry\'s activity feed, newest first', async () => {
+      const issue = (await record(ingested('fp-activity', 0)))[0];
+      const path = `/api/0/organizations/acme/issues/${issue.issueId}/`;
+      await api.request('PUT', path, { body: { assignedTo: carol.email } });
+      const kept = await api.request('POST', `${path}comments/`, { body: { text: 'Looking into it' } });
+      await api.request('PUT', `${path}comments/${kept.body.id}/`, { body: { text: 'Fixed in #12' } });
+      const dropped = await api.request('POST', `${path}comments/`, { body: { text: 'wrong issue' } });
+      await api.request('DELETE', `${path}comments/${dropped.body.id}/`);
+      await api.request('PUT', path, { body: { status: 'ignored', statusDetails: { ignoreCount: 100 } } });
+      await api.request('PUT', path, { body: { status: 'resolved', statusDetails: { inRelease: 'web@2.0.0' } } });
+      const regression = ingested('fp-activity', 5);
+      await record(regression);
+      await api.request('PUT', path, { body: { assignedTo: null } });
+
+      const { body } = await api.request('GET', path);
+      const admin = { id: adminId, name: expect.any(String) };
+      expect(body.activity).toEqual([
+        { id: expect.any(String), type: 'unassigned', data: {}, dateCreated: expect.stringMatching(ISO_MS), user: admin },
+        { id: expect.any(String), type: 'set_regression', data: { eventId: regression.eventId }, dateCreated: expect.stringMatching(ISO_MS), user: null },
+        { id: expect.any(String), type: 'set_resolved_in_release', data: { version: 'web@2.0.0' }, dateCreated: expect.stringMatching(ISO_MS), user: admin },
+        { id: expect.any(String), type: 'set_ignored', data: { ignoreCount: 100 }, dateCreated: expect.stringMatching(ISO_MS), user: admin },
+        { id: kept.body.id, type: 'note', data: { text: 'Fixed in #12' }, dateCreated: kept.body.dateCreated, user: admin },
+        {
+          id: expect.any(String), type: 'assigned', dateCreated: expect.stringMatching(ISO_MS), user: admin,
+          data: { assignee: carol.id, assigneeType: 'user', assigneeEmail: carol.email, assigneeName: expect.any(String) },
+        },
+        { id: expect.any(String), type: 'first_seen', data: {}, dateCreated: expect.stringMatching(ISO_MS), user: null },
+      ]);
+      // The list shows no activity, as Sentry's does not.
+      expect((await api.request('GET', '/api/0/organizations/acme/issues/?query=')).body.find((row: { id: string }) => row.id === issue.issueId).activity).toEqual([]);
+    });
+  });
+
   describe('comments', () => {
     it('adds, lists, edits and deletes comments through the aggregate', async () => {
       const base = `/api/0/organizations/acme/issues/${issues.B.id}/comments/`;

@@ -42,7 +42,7 @@ import { parseIssueSearch, parseIssueSort } from '../application/queries/issue-s
 import type { IssueComment } from '../domain';
 import { IssueRepository } from '../infrastructure/issue.repository';
 import { IssueCommentDto, UpdateIssueDto } from './issues.dto';
-import { serializeAssignee, serializeComment, serializeIssue } from './issues.serializers';
+import { serializeActivity, serializeAssignee, serializeComment, serializeIssue } from './issues.serializers';
 
 const MAX_BULK_IDS = 1000;
 
@@ -159,7 +159,11 @@ export class IssuesController {
   @RequireScopes('event:read')
   async detail(@CurrentOrganization() organization: OrganizationAccess, @Param('issue_id') issueId: string) {
     const issue = await this.issue(organization, issueId);
-    return { ...serializeIssue(issue, organization, this.config.publicUrl), externalIssues: await this.externalLinks(organization.id, String(issue.id)) };
+    return {
+      ...serializeIssue(issue, organization, this.config.publicUrl),
+      activity: serializeActivity(await this.repository.history(this.database, String(issue.id))),
+      externalIssues: await this.externalLinks(organization.id, String(issue.id)),
+    };
   }
 
   /** Tickets linked to the issue, from whichever context keeps them (none when no context answers). */

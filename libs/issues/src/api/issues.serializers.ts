@@ -1,6 +1,7 @@
+import type { RecordedEvent } from '@faultline/kernel';
 import type { OrganizationAccess } from '@faultline/platform';
 import type { IssueRow } from '../application/queries/issue-read-model';
-import type { IssueAssignee, IssueComment } from '../domain';
+import type { IssueActor, IssueAssignee, IssueComment, IssueEvent } from '../domain';
 import { ignoreStatusDetails, IssueEventTypes } from '../domain';
 
 const PRIORITY_BY_LEVEL: Record<string, string> = { fatal: 'high', error: 'high', warning: 'medium', info: 'low', debug: 'low' };
@@ -113,6 +114,65 @@ export function serializeIssue(row: IssueRow, organization: OrganizationAccess, 
     participants: [],
     userReportCount: 0,
   };
+}
+
+/**
+ * Sentry's activity feed of an issue, newest first, read from its event stream: `first_seen`,
+ * `set_resolved` (`set_resolved_in_release`), `set_unresolved`, `set_regression`, `set_ignored`,
+ * `assigned`, `unassigned` and `note` (comments as last edited; deleted ones left out).
+ */
+export function serializeActivity(history: ReadonlyArray<RecordedEvent & IssueEvent>) {
+  const user = (actor: IssueActor) => (actor.type === 'user' ? { id: actor.id, name: actor.name } : null);
+  const entry = (event: RecordedEvent & IssueEvent, type: string, data: Record<string, unknown> = {}) => ({
+    id: event.eventId,
+    type,
+    data,
+    dateCreated: event.data.at,
+    user: user(event.data.actor),
+  });
+  const activity: Array<ReturnType<typeof entry>> = [];
+  const notes = new Map<string, ReturnType<typeof entry>>();
+  for (const event of history) {
+    switch (event.type) {
+      case IssueEventTypes.IssueCreated:
+        activity.push(entry(event, 'first_seen'));
+        break;
+      case IssueEventTypes.IssueResolved:
+        activity.push(event.data.inRelease ? entry(event, 'set_resolved_in_release', { version: event.data.inRelease }) : entry(event, 'set_resolved'));
+        break;
+      case IssueEventTypes.IssueUnresolved:
+        activity.push(entry(event, event.data.reason === 'regression' ? 'set_regression' : 'set_unresolved', event.data.eventId ? { eventId: event.data.eventId } : {}));
+        break;
+      case IssueEventTypes.IssueIgnored:
+        activity.push(entry(event, 'set_ignored', ignoreStatusDetails(event.data)));
+        break;
+      case IssueEventTypes.IssueAssigned: {
+        const { type, id, name, email } = event.data.assignee;
+        activity.push(entry(event, 'assigned', { assignee: id, assigneeType: type, ...(name ? { assigneeName: name } : {}), ...(email ? { assigneeEmail: email } : {}) }));
+        break;
+      }
+      case IssueEventTypes.IssueUnassigned:
+        activity.push(entry(event, 'unassigned'));
+        break;
+      case IssueEventTypes.CommentAdded: {
+        const note = { ...entry(event, 'note', { text: event.data.text }), id: event.data.commentId };
+        notes.set(event.data.commentId, note);
+        activity.push(note);
+        break;
+      }
+      case IssueEventTypes.CommentEdited: {
+        const note = notes.get(event.data.commentId);
+        if (note) note.data = { text: event.data.text };
+        break;
+      }
+      case IssueEventTypes.CommentDeleted: {
+        const note = notes.get(event.data.commentId);
+        if (note) activity.splice(activity.indexOf(note), 1);
+        break;
+      }
+    }
+  }
+  return activity.reverse();
 }
 
 /** A comment as Sentry's note activity: `{id, type: 'note', data: {text}, dateCreated, user}`. */

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EventRecorder, EventStore } from '@faultline/event-store';
+import type { RecordedEvent } from '@faultline/kernel';
 import type { Sql, Transaction } from '@faultline/platform';
 import { Issue, type IssueEvent, IssueEventTypes, ISSUE_STREAM_TYPE, issueStream } from '../domain';
 
@@ -16,8 +17,13 @@ export class IssueRepository {
   ) {}
 
   async load(sql: Sql, issueId: string): Promise<Issue | null> {
-    const history = await this.eventStore.readStream(sql, issueStream(issueId));
-    return history.length ? Issue.fromHistory(history as unknown as IssueEvent[]) : null;
+    const history = await this.history(sql, issueId);
+    return history.length ? Issue.fromHistory(history) : null;
+  }
+
+  /** The issue's stream, oldest first. */
+  async history(sql: Sql, issueId: string): Promise<Array<RecordedEvent & IssueEvent>> {
+    return (await this.eventStore.readStream(sql, issueStream(issueId))) as Array<RecordedEvent & IssueEvent>;
   }
 
   async save(tx: Transaction, issue: Issue): Promise<IssueEvent[]> {
