@@ -243,13 +243,15 @@ describe('ingestion from the @sentry/node SDK', () => {
       expect((await api.request('GET', path)).status).toBe(404);
       expect((await api.request('PUT', path, { body: { name: 'gone' } })).status).toBe(404);
       expect((await api.request('DELETE', path)).status).toBe(404);
-      const history = await api.app.get(Database).query<{ event_type: string }>(
-        `SELECT event_type FROM events WHERE stream_id = $1 AND data->>'publicKey' = $2 ORDER BY global_position`,
+      const history = await api.app.get(Database).query<{ event_type: string; data: { changes?: object } }>(
+        `SELECT event_type, data FROM events WHERE stream_id = $1 AND data->>'publicKey' = $2 ORDER BY global_position`,
         [`project-${projectId}`, created.body.public],
       );
       expect(history.map((event) => event.event_type)).toEqual([
         'projects.ProjectKeyCreated', 'projects.ProjectKeyUpdated', 'projects.ProjectKeyUpdated', 'projects.ProjectKeyUpdated', 'projects.ProjectKeyUpdated', 'projects.ProjectKeyDeleted',
       ]);
+      expect(history[1].data.changes).toEqual({ name: 'managed, limited', rateLimit: { count: 1, window: 60 } });
+      expect(history[2].data.changes).toEqual({ rateLimit: null });
     });
   });
 });

@@ -56,7 +56,7 @@ export class ProjectKeysController {
     return serializeProjectKey(key, this.config.publicUrl);
   }
 
-  /** Changes take effect for SDKs within 5 seconds (the ingest endpoints cache keys that long). */
+  /** SDK requests see a change at once in this process, within 5 seconds in others (their key cache). */
   @Put(':key_id')
   @RequireScopes('project:write')
   async update(

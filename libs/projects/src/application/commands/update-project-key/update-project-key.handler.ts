@@ -28,8 +28,16 @@ export class UpdateProjectKeyHandler implements ICommandHandler<UpdateProjectKey
         browser_sdk_version: changes.browserSdkVersion ?? current.browser_sdk_version,
         dynamic_sdk_loader_options: { ...current.dynamic_sdk_loader_options, ...changes.dynamicSdkLoaderOptions },
       };
+      const settings = (key: ProjectKeyRow) => ({
+        name: key.label,
+        isActive: key.is_active,
+        rateLimit: key.rate_limit_count === null ? null : { count: key.rate_limit_count, window: key.rate_limit_window },
+        browserSdkVersion: key.browser_sdk_version,
+        dynamicSdkLoaderOptions: key.dynamic_sdk_loader_options,
+      });
+      const before = settings(current);
       const changed = Object.fromEntries(
-        Object.entries(next).filter(([column, value]) => JSON.stringify(current[column as keyof ProjectKeyRow]) !== JSON.stringify(value)),
+        Object.entries(settings(next)).filter(([name, value]) => JSON.stringify(before[name as keyof typeof before]) !== JSON.stringify(value)),
       );
       if (Object.keys(changed).length === 0) return current;
       const updated = await this.repository.updateKey(tx, next);
