@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable, Logger } from '@nestjs/common';
 import { PollingLoop } from '@faultline/kernel';
-import { type IngestedEvent, IssueIngestion } from '@faultline/issues';
+import { eventTags, type IngestedEvent, IssueIngestion } from '@faultline/issues';
 import { type BackgroundWorker, Database, QueueVacuum, type Transaction } from '@faultline/platform';
 import { EventRecorder } from '@faultline/event-store';
-import { ERROR_EVENT_STREAM_TYPE, errorEventProcessed, errorEventStream, eventTags, groupingHash, matchingFilter, normalizeEvent, type NormalizedEvent } from '../domain';
+import { ERROR_EVENT_STREAM_TYPE, errorEventProcessed, errorEventStream, groupingHash, matchingFilter, normalizeEvent, type NormalizedEvent } from '../domain';
 import { InboundFiltersRepository } from '../infrastructure/inbound-filters.repository';
 import { IngestQueueRepository, type QueuedEvent } from '../infrastructure/ingest-queue.repository';
 import { RollupsRepository, type TagObservation, type UserObservation } from '../infrastructure/rollups.repository';
@@ -230,7 +230,12 @@ export class EventProcessor implements BackgroundWorker {
             projectId, projectSlug, organizationId, issueId, isNewIssue, eventId,
             title: event.title, culprit: event.culprit, message: event.message ?? event.title, level: event.level,
             platform: event.platform, datetime: event.timestamp, release: event.release ?? null,
-            environment: event.environment, tags: eventTags(event, userIdentity(event.user)?.tagValue), user: userIdentity(event.user)?.tagValue ?? null,
+            environment: event.environment, user: userIdentity(event.user)?.tagValue ?? null,
+            tags: eventTags({
+              tags: event.tags, level: event.level, environment: event.environment, release: event.release, dist: event.dist,
+              serverName: event.serverName, transaction: event.transaction, url: event.request?.url,
+              user: userIdentity(event.user)?.tagValue, mechanism: event.exceptions.at(-1)?.mechanism,
+            }),
           }),
         };
       }),

@@ -43,7 +43,6 @@ export {
   type NormalizedUser,
   type StringPairs,
 } from './normalize-event';
-export { eventTags } from './event-tags';
 export { defaultComponents, groupingHash, normalizeFilename, normalizeMessage, type GroupingResult } from './grouping';
 export { matchingFilter, NO_FILTERS, type InboundFilters } from './inbound-filters';
 export { resolveStatsWindow, type StatsWindow } from './stats-window';

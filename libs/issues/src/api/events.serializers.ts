@@ -1,4 +1,5 @@
 import type { ErrorEventRow } from '../application/queries/issue-read-model';
+import { eventTags } from '../domain';
 
 /**
  * Stored events are the ingest context's normalised events (camelCase, tags as [key, value]
@@ -125,28 +126,18 @@ function userOf(data: Json) {
   };
 }
 
-/** The event's tags plus those Sentry derives from its fields, sorted by key. */
+/** The event's tags as Sentry shows them, from the stored event. */
 function tagsOf(data: Json, exceptions: Json[]): Array<{ key: string; value: string }> {
-  const tags = new Map<string, string>(pairs(data.tags));
   const user = userOf(data);
   const request = isObject(data.request) ? data.request : {};
   const mechanism = exceptions.at(-1)?.mechanism;
-  const derived: Array<[string, unknown]> = [
-    ['level', data.level],
-    ['environment', data.environment],
-    ['release', data.release],
-    ['dist', data.dist],
-    ['server_name', data.serverName],
-    ['transaction', data.transaction],
-    ['url', request.url],
-    ['user', user && (user.id ? `id:${user.id}` : user.username ? `username:${user.username}` : user.email ? `email:${user.email}` : user.ip_address ? `ip:${user.ip_address}` : undefined)],
-    ['mechanism', isObject(mechanism) ? mechanism.type : undefined],
-    ['handled', isObject(mechanism) && typeof mechanism.handled === 'boolean' ? (mechanism.handled ? 'yes' : 'no') : undefined],
-  ];
-  for (const [key, value] of derived) {
-    if (typeof value === 'string' && value !== '' && !tags.has(key)) tags.set(key, value);
-  }
-  return [...tags.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, value]) => ({ key, value }));
+  return eventTags({
+    tags: pairs(data.tags),
+    level: data.level, environment: data.environment, release: data.release, dist: data.dist,
+    serverName: data.serverName, transaction: data.transaction, url: request.url,
+    user: user && (user.id ? `id:${user.id}` : user.username ? `username:${user.username}` : user.email ? `email:${user.email}` : user.ip_address ? `ip:${user.ip_address}` : undefined),
+    mechanism: isObject(mechanism) ? mechanism : undefined,
+  }).map(([key, value]) => ({ key, value }));
 }
 
 function metadataOf(data: Json, exceptions: Json[], title: string): Json {

@@ -23,6 +23,7 @@ export type {
   IssueUnassignedData,
   IssueUnresolvedData,
 } from '../domain/issue.events';
+export { eventTags, type EventTagSource } from '../domain/event-tags';
 export { AddIssueCommentCommand } from '../application/commands/add-issue-comment/add-issue-comment.command';
 export type { IssueComment } from '../domain';
 export { FindIssueQuery, type IssueSummary } from '../application/queries/find-issue.query';

@@ -1,3 +1,4 @@
 export * from './issue.events';
 export * from './issue.aggregate';
 export * from './short-id';
+export * from './event-tags';
