@@ -191,6 +191,9 @@ describe('foundation API', () => {
         expect(typeof response.body.detail).toBe('string');
         if (field) expect(response.body.errors[field]).toBeDefined();
       }
+      const nul = { detail: 'The request contains a character that cannot be stored (U+0000).' };
+      expect(await api.request('GET', '/api/0/projects/acme/w%00b/')).toMatchObject({ status: 400, body: nul });
+      expect(await api.request('POST', '/api/0/organizations/', { body: { name: 'a\u0000b' } })).toMatchObject({ status: 400, body: nul });
       expect((await api.request('GET', '/api/0/organizations/?cursor=bad')).body).toEqual({ detail: 'Invalid cursor parameter.' });
       expect((await api.request('GET', '/api/0/organizations/?per_page=1000')).body).toEqual({ detail: 'Invalid per_page parameter.' });
       expect((await api.request('GET', '/api/0/organizations/')).body.length).toBe(before);

@@ -418,6 +418,7 @@ describe('issues API', () => {
         actor: { type: 'user', id: adminId, name: expect.any(String) },
       });
       const second = await api.request('POST', base, { body: { text: 'Second' } });
+      expect((await api.request('POST', base, { body: { text: 'nul \u0000 inside' } })).status).toBe(400);
 
       const listed = await api.request('GET', base);
       expect(listed.body.map((comment: { id: string }) => comment.id)).toEqual([second.body.id, added.body.id]);

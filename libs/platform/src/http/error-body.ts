@@ -57,5 +57,9 @@ export function toErrorResponse(error: unknown): ErrorResponse | undefined {
   if (candidate?.code === '23505') {
     return { status: 409, body: { detail: 'A resource with these values already exists.' } };
   }
+  // A NUL character (in a path, a query or a JSON string) that PostgreSQL text cannot hold.
+  if (candidate?.code === '22021' || candidate?.code === '22P05') {
+    return { status: 400, body: { detail: 'The request contains a character that cannot be stored (U+0000).' } };
+  }
   return undefined;
 }
