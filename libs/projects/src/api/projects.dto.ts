@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Max, Min, ValidateIf, ValidateNested } from 'class-validator';
+import { Transform, Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Max, Min, ValidateIf, ValidateNested } from 'class-validator';
 import { NameField, OptionalSlugField } from '@faultline/platform';
 import { BROWSER_SDK_VERSIONS } from '../domain/project-key';
 
@@ -80,37 +80,53 @@ export class CreateProjectKeyDto {
   useCase?: string;
 }
 
+/** May be absent; when present (null included) it is validated. */
+const UnlessAbsent = () => ValidateIf((_, value) => value !== undefined);
+
+/** Sentry clears a rate limit with `null` or with `{count, window}` both null or empty. */
+const clearedRateLimit = ({ value }: { value: unknown }) =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) &&
+  [(value as Record<string, unknown>).count, (value as Record<string, unknown>).window].every((part) => part === null || part === '')
+    ? null
+    : value;
+
 export class DynamicSdkLoaderOptionsDto {
-  @ApiPropertyOptional() @IsOptional() @IsBoolean() hasReplay?: boolean;
-  @ApiPropertyOptional() @IsOptional() @IsBoolean() hasPerformance?: boolean;
-  @ApiPropertyOptional() @IsOptional() @IsBoolean() hasDebug?: boolean;
-  @ApiPropertyOptional() @IsOptional() @IsBoolean() hasFeedback?: boolean;
-  @ApiPropertyOptional() @IsOptional() @IsBoolean() hasLogsAndMetrics?: boolean;
+  @ApiPropertyOptional() @UnlessAbsent() @IsBoolean() hasReplay?: boolean;
+  @ApiPropertyOptional() @UnlessAbsent() @IsBoolean() hasPerformance?: boolean;
+  @ApiPropertyOptional() @UnlessAbsent() @IsBoolean() hasDebug?: boolean;
+  @ApiPropertyOptional() @UnlessAbsent() @IsBoolean() hasFeedback?: boolean;
+  @ApiPropertyOptional() @UnlessAbsent() @IsBoolean() hasLogsAndMetrics?: boolean;
 }
 
 /** Sentry's key update: absent fields stay as they are. */
 export class UpdateProjectKeyDto {
-  @NameField(64, { optional: true })
+  @ApiPropertyOptional({ maxLength: 64 })
+  @UnlessAbsent()
+  @IsString()
+  @Length(1, 64)
   name?: string;
 
   @ApiPropertyOptional({ description: 'false disables the key: SDKs using it get 403.' })
-  @IsOptional()
+  @UnlessAbsent()
   @IsBoolean()
   isActive?: boolean;
 
-  @ApiPropertyOptional({ type: RateLimitDto, nullable: true, description: 'null removes the rate limit.' })
+  @ApiPropertyOptional({ type: RateLimitDto, nullable: true, description: 'null (or both parts null) removes the rate limit.' })
+  @Transform(clearedRateLimit)
   @ValidateIf((_, value) => value !== undefined && value !== null)
+  @IsObject()
   @ValidateNested()
   @Type(() => RateLimitDto)
   rateLimit?: RateLimitDto | null;
 
   @ApiPropertyOptional({ enum: BROWSER_SDK_VERSIONS })
-  @IsOptional()
+  @UnlessAbsent()
   @IsIn(BROWSER_SDK_VERSIONS)
   browserSdkVersion?: string;
 
   @ApiPropertyOptional({ type: DynamicSdkLoaderOptionsDto })
-  @IsOptional()
+  @UnlessAbsent()
+  @IsObject()
   @ValidateNested()
   @Type(() => DynamicSdkLoaderOptionsDto)
   dynamicSdkLoaderOptions?: DynamicSdkLoaderOptionsDto;
