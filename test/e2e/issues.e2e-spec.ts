@@ -389,7 +389,7 @@ describe('issues API', () => {
       const admin = { id: adminId, name: expect.any(String) };
       expect(body.activity).toEqual([
         { id: expect.any(String), type: 'unassigned', data: {}, dateCreated: expect.stringMatching(ISO_MS), user: admin },
-        { id: expect.any(String), type: 'set_regression', data: { eventId: regression.eventId }, dateCreated: expect.stringMatching(ISO_MS), user: null },
+        { id: expect.any(String), type: 'set_regression', data: { event_id: regression.eventId }, dateCreated: expect.stringMatching(ISO_MS), user: null },
         { id: expect.any(String), type: 'set_resolved_in_release', data: { version: 'web@2.0.0' }, dateCreated: expect.stringMatching(ISO_MS), user: admin },
         { id: expect.any(String), type: 'set_ignored', data: { ignoreCount: 100 }, dateCreated: expect.stringMatching(ISO_MS), user: admin },
         { id: kept.body.id, type: 'note', data: { text: 'Fixed in #12' }, dateCreated: kept.body.dateCreated, user: admin },

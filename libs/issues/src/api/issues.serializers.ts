@@ -141,7 +141,7 @@ export function serializeActivity(history: ReadonlyArray<RecordedEvent & IssueEv
         activity.push(event.data.inRelease ? entry(event, 'set_resolved_in_release', { version: event.data.inRelease }) : entry(event, 'set_resolved'));
         break;
       case IssueEventTypes.IssueUnresolved:
-        activity.push(entry(event, event.data.reason === 'regression' ? 'set_regression' : 'set_unresolved', event.data.eventId ? { eventId: event.data.eventId } : {}));
+        activity.push(entry(event, event.data.reason === 'regression' ? 'set_regression' : 'set_unresolved', event.data.eventId ? { event_id: event.data.eventId } : {}));
         break;
       case IssueEventTypes.IssueIgnored:
         activity.push(entry(event, 'set_ignored', ignoreStatusDetails(event.data)));
