@@ -380,6 +380,8 @@ describe('issues API', () => {
       const dropped = await api.request('POST', `${path}comments/`, { body: { text: 'wrong issue' } });
       await api.request('DELETE', `${path}comments/${dropped.body.id}/`);
       await api.request('PUT', path, { body: { status: 'ignored', statusDetails: { ignoreCount: 100 } } });
+      await api.request('PUT', path, { body: { status: 'resolved', statusDetails: { inRelease: 'web@1.9.0' } } });
+      await api.request('PUT', path, { body: { status: 'resolved', statusDetails: { inRelease: 'web@2.0.0' } } });
       await api.request('PUT', path, { body: { status: 'resolved', statusDetails: { inRelease: 'web@2.0.0' } } });
       const regression = ingested('fp-activity', 5);
       await record(regression);
@@ -391,6 +393,7 @@ describe('issues API', () => {
         { id: expect.any(String), type: 'unassigned', data: {}, dateCreated: expect.stringMatching(ISO_MS), user: admin },
         { id: expect.any(String), type: 'set_regression', data: { event_id: regression.eventId }, dateCreated: expect.stringMatching(ISO_MS), user: null },
         { id: expect.any(String), type: 'set_resolved_in_release', data: { version: 'web@2.0.0' }, dateCreated: expect.stringMatching(ISO_MS), user: admin },
+        { id: expect.any(String), type: 'set_resolved_in_release', data: { version: 'web@1.9.0' }, dateCreated: expect.stringMatching(ISO_MS), user: admin },
         { id: expect.any(String), type: 'set_ignored', data: { ignoreCount: 100 }, dateCreated: expect.stringMatching(ISO_MS), user: admin },
         { id: kept.body.id, type: 'note', data: { text: 'Fixed in #12' }, dateCreated: kept.body.dateCreated, user: admin },
         {
@@ -656,6 +659,10 @@ describe('issues API', () => {
       const now = () => ({ ...ingested('fp-count', 0), receivedAt: new Date(Date.now() + 1000).toISOString() });
       await record(now());
       expect((await api.request('GET', path)).body).toMatchObject({ status: 'ignored', count: '4' });
+      // Ignoring again with the same count starts it again, as in Sentry.
+      expect((await api.request('PUT', path, { body: { status: 'ignored', statusDetails: { ignoreCount: 2 } } })).status).toBe(200);
+      await record(now());
+      expect((await api.request('GET', path)).body).toMatchObject({ status: 'ignored', count: '5' });
       await record(now());
       expect((await api.request('GET', path)).body).toMatchObject({ status: 'unresolved', substatus: 'ongoing' });
       expect((await streamEvents(issue.id)).at(-1)).toMatchObject({ event_type: 'issues.IssueUnresolved', data: { reason: 'ignore_expired' } });

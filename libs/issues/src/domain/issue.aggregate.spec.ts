@@ -213,8 +213,17 @@ describe('Issue', () => {
       expect(issue.ignoreConditions).toBeNull();
     });
 
-    it('rejects resolving a resolved issue', () => {
+    it('rejects resolving a resolved issue the same way again', () => {
       given(created, resolved).when((i) => i.resolve(bob, T2)).thenError('invalid', 'Issue is already resolved');
+      const inRelease = issueResolved({ ...subject, actor: alice, at: T1, inRelease: 'web@2' });
+      given(created, inRelease).when((i) => i.resolve(bob, T2, { inRelease: 'web@2' })).thenError('invalid', 'Issue is already resolved');
+    });
+
+    it('replaces the resolution when resolved again in another release', () => {
+      const issue = given(created, resolved)
+        .when((i) => i.resolve(bob, T2, { inRelease: 'web@3' }))
+        .then([issueResolved({ ...subject, actor: bob, at: T2, inRelease: 'web@3' })]);
+      expect(issue.resolution).toEqual({ resolvedAt: T2, inRelease: 'web@3' });
     });
 
     it('rejects an empty release', () => {
@@ -276,11 +285,13 @@ describe('Issue', () => {
         .then([ignoredUntilT2]);
     });
 
-    it('rejects ignoring again with the same conditions', () => {
+    it('rejects ignoring again with the same conditions, unless they count', () => {
       given(created, ignoredForever).when((i) => i.ignore(bob, T2)).thenError('invalid', 'Issue is already ignored');
+      given(created, ignoredUntilT2).when((i) => i.ignore(bob, T1, { until: T2 })).thenError('invalid', 'Issue is already ignored');
+      // The same count again starts counting again.
       given(created, ignoredFor10)
         .when((i) => i.ignore(bob, T2, { untilCount: 10 }))
-        .thenError('invalid', 'Issue is already ignored');
+        .then([issueIgnored({ ...subject, actor: bob, at: T2, untilCount: 10 })]);
     });
 
     it('rejects a time that is not in the future', () => {
@@ -299,7 +310,7 @@ describe('Issue', () => {
       expect(issue.ignoreConditions).toEqual({ ignoredAt: T1, untilUserCount: 3 });
       given(created, ignoredFor3Users)
         .when((i) => i.ignore(bob, T2, { untilUserCount: 3 }))
-        .thenError('invalid', 'Issue is already ignored');
+        .then([issueIgnored({ ...subject, actor: bob, at: T2, untilUserCount: 3 })]);
       given(created, ignoredFor3Users)
         .when((i) => i.ignore(bob, T2, { untilCount: 3 }))
         .then([issueIgnored({ ...subject, actor: bob, at: T2, untilCount: 3 })]);

@@ -200,7 +200,10 @@ export class Issue extends AggregateRoot<IssueEvent> {
   resolve(actor: IssueActor, at: string, options: ResolveOptions = {}): void {
     this.assertCommand(actor, at);
     if (options.inRelease !== undefined) assertNonEmpty(options.inRelease, 'inRelease');
-    if (this.currentStatus === 'resolved') throw DomainError.invalid('Issue is already resolved');
+    // Resolving again in another release replaces the resolution.
+    if (this.currentStatus === 'resolved' && this.currentResolution?.inRelease === options.inRelease) {
+      throw DomainError.invalid('Issue is already resolved');
+    }
     this.raise(issueResolved({ ...this.base(actor, at), inRelease: options.inRelease }));
   }
 
@@ -213,7 +216,8 @@ export class Issue extends AggregateRoot<IssueEvent> {
   /**
    * Ignores (archives) the issue, forever or until a time, a number of further events and/or a
    * number of further users, whichever comes first. Ignoring an ignored issue with different
-   * conditions replaces them; with the same conditions it is rejected.
+   * conditions replaces them; with the same count conditions it starts the counts again (as
+   * Sentry does); with the same other conditions it is rejected.
    */
   ignore(actor: IssueActor, at: string, options: IgnoreOptions = {}): void {
     this.assertCommand(actor, at);
@@ -234,7 +238,9 @@ export class Issue extends AggregateRoot<IssueEvent> {
       this.currentStatus === 'ignored' &&
       this.currentIgnore?.until === until &&
       this.currentIgnore?.untilCount === untilCount &&
-      this.currentIgnore?.untilUserCount === untilUserCount
+      this.currentIgnore?.untilUserCount === untilUserCount &&
+      untilCount === undefined &&
+      untilUserCount === undefined
     ) {
       throw DomainError.invalid('Issue is already ignored');
     }

@@ -88,18 +88,21 @@ function statusIntent({ status, statusDetails: details = {} }: IssueChanges, at:
 function applyStatus(issue: Issue, intent: StatusIntent, actor: IssueActor, at: string): void {
   switch (intent.kind) {
     case 'resolve':
-      if (issue.status !== 'resolved') issue.resolve(actor, at, { inRelease: intent.inRelease });
+      if (issue.status !== 'resolved' || issue.resolution?.inRelease !== intent.inRelease) issue.resolve(actor, at, { inRelease: intent.inRelease });
       return;
     case 'unresolve':
       if (issue.status !== 'unresolved') issue.unresolve(actor, at);
       return;
     case 'ignore': {
       const current = issue.ignoreConditions;
+      // The same count conditions again start the counts again, as in Sentry.
       const same =
         issue.status === 'ignored' &&
         current?.until === intent.until &&
         current?.untilCount === intent.untilCount &&
-        current?.untilUserCount === intent.untilUserCount;
+        current?.untilUserCount === intent.untilUserCount &&
+        intent.untilCount === undefined &&
+        intent.untilUserCount === undefined;
       if (!same) issue.ignore(actor, at, { until: intent.until, untilCount: intent.untilCount, untilUserCount: intent.untilUserCount });
       return;
     }
