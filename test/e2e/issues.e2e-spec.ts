@@ -31,7 +31,12 @@ describe('issues API', () => {
   const at = (minutes: number) => new Date(T0 + minutes * MINUTE).toISOString();
   const issues: Record<string, { id: string; shortId: string }> = {};
 
-  function ingested(fingerprint: string, minutes: number, options: { user?: string; kind?: 'exception' | 'message'; title?: string; culprit?: string } = {}): IngestedEvent {
+  function ingested(
+    fingerprint: string,
+    minutes: number,
+    options: { user?: string; kind?: 'exception' | 'message'; title?: string; culprit?: string; release?: string } = {},
+  ): IngestedEvent {
+    const release = options.release ?? 'web@1.0.0';
     const eventId = randomUUID().replace(/-/g, '');
     const occurredAt = at(minutes);
     const kind = options.kind ?? 'exception';
@@ -63,7 +68,7 @@ describe('issues API', () => {
       ...(kind === 'message' ? { message: title } : {}),
       tags: [['browser', 'Chrome'], ['custom', 'yes']],
       ...(options.user ? { user: { id: options.user, email: `${options.user}@example.com` } } : {}),
-      release: 'web@1.0.0',
+      release,
       environment: 'production',
       contexts: { browser: { name: 'Chrome', version: '120' } },
       request: { url: 'https://app.example.com/page', method: 'GET', headers: [['User-Agent', 'jest']], query: [['q', '1']] },
@@ -84,6 +89,7 @@ describe('issues API', () => {
       occurredAt,
       receivedAt: occurredAt,
       userHash: options.user,
+      release,
       data,
     };
   }
@@ -383,7 +389,10 @@ describe('issues API', () => {
       await api.request('PUT', path, { body: { status: 'resolved', statusDetails: { inRelease: 'web@1.9.0' } } });
       await api.request('PUT', path, { body: { status: 'resolved', statusDetails: { inRelease: 'web@2.0.0' } } });
       await api.request('PUT', path, { body: { status: 'resolved', statusDetails: { inRelease: 'web@2.0.0' } } });
-      const regression = ingested('fp-activity', 5);
+      // From an older release it is no regression; from the release it was resolved in, it is.
+      await record(ingested('fp-activity', 4, { release: 'web@1.9.9' }));
+      expect((await api.request('GET', path)).body.status).toBe('resolved');
+      const regression = ingested('fp-activity', 5, { release: 'web@2.0.0' });
       await record(regression);
       await api.request('PUT', path, { body: { assignedTo: null } });
 

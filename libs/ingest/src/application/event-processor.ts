@@ -190,6 +190,7 @@ export class EventProcessor implements BackgroundWorker {
         occurredAt: event.timestamp,
         receivedAt: queued.received_at.toISOString(),
         userHash: user?.hash,
+        release: event.release,
         data: event as unknown as Record<string, unknown>,
       });
       generated.push({ projectId: queued.project_id, stat: 'generated', at: queued.received_at, quantity: 1 });

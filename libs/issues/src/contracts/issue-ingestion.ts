@@ -16,6 +16,8 @@ export interface IngestedEvent {
   readonly receivedAt: string;
   /** Identifies the user who experienced the error (for the issue's user count), if known. */
   readonly userHash?: string;
+  /** The release the event came from, if the SDK named one (regressions of issues resolved in a release). */
+  readonly release?: string;
   /** The normalised event, stored for the issue events API. */
   readonly data: Record<string, unknown>;
 }

@@ -334,8 +334,30 @@ describe('Issue', () => {
       expect(issue.substatus).toBe('regressed');
     });
 
+    describe('resolved in a release', () => {
+      const inRelease = issueResolved({ ...subject, actor: alice, at: T1, inRelease: 'web@2.0.0' });
+      const regression = (eventId: string) => [issueUnresolved({ ...subject, actor: SYSTEM_ACTOR, at: T2, reason: 'regression', eventId })];
+
+      it('stays resolved for an event without a release or from an older one', () => {
+        given(created, inRelease).when((i) => i.recordNewEvent(T2, 'evt-2')).thenNothing();
+        given(created, inRelease).when((i) => i.recordNewEvent(T2, 'evt-2', { release: 'web@1.9.3' })).thenNothing();
+        given(created, inRelease).when((i) => i.recordNewEvent(T2, 'evt-2', { release: 'web@2.0.0-rc.2' })).thenNothing();
+      });
+
+      it('regresses for an event from that release, a newer one, or one that cannot be ordered', () => {
+        given(created, inRelease).when((i) => i.recordNewEvent(T2, 'evt-2', { release: 'web@2.0.0' })).then(regression('evt-2'));
+        given(created, inRelease).when((i) => i.recordNewEvent(T2, 'evt-3', { release: 'web@2.1.0' })).then(regression('evt-3'));
+        given(created, inRelease).when((i) => i.recordNewEvent(T2, 'evt-4', { release: 'web@5f3c2a1' })).then(regression('evt-4'));
+        given(created, inRelease).when((i) => i.recordNewEvent(T2, 'evt-5', { release: 'api@1.0.0' })).then(regression('evt-5'));
+      });
+
+      it('regresses for any event when resolved without a release', () => {
+        given(created, resolved).when((i) => i.recordNewEvent(T2, 'evt-6', { release: 'web@0.0.1' })).then(regression('evt-6'));
+      });
+    });
+
     it('raises nothing for an issue ignored forever', () => {
-      given(created, ignoredForever).when((i) => i.recordNewEvent(T3, 'evt-2', { events: 1_000_000, users: 1_000 })).thenNothing();
+      given(created, ignoredForever).when((i) => i.recordNewEvent(T3, 'evt-2', { sinceIgnored: { events: 1_000_000, users: 1_000 } })).thenNothing();
     });
 
     describe('ignored until a time', () => {
@@ -360,7 +382,7 @@ describe('Issue', () => {
 
     describe('ignored until a count', () => {
       it('stays ignored below the count', () => {
-        given(created, ignoredFor10).when((i) => i.recordNewEvent(T2, 'evt-9', { events: 9, users: 50 })).thenNothing();
+        given(created, ignoredFor10).when((i) => i.recordNewEvent(T2, 'evt-9', { sinceIgnored: { events: 9, users: 50 } })).thenNothing();
       });
 
       it('stays ignored when no count is given', () => {
@@ -369,29 +391,29 @@ describe('Issue', () => {
 
       it('expires when the count is reached', () => {
         given(created, ignoredFor10)
-          .when((i) => i.recordNewEvent(T2, 'evt-10', { events: 10, users: 0 }))
+          .when((i) => i.recordNewEvent(T2, 'evt-10', { sinceIgnored: { events: 10, users: 0 } }))
           .then([issueUnresolved({ ...subject, actor: SYSTEM_ACTOR, at: T2, reason: 'ignore_expired', eventId: 'evt-10' })]);
       });
 
       it('expires on whichever of time and count comes first', () => {
         const both = issueIgnored({ ...subject, actor: alice, at: T1, until: T3, untilCount: 5 });
         given(created, both)
-          .when((i) => i.recordNewEvent(T2, 'evt-5', { events: 5, users: 1 }))
+          .when((i) => i.recordNewEvent(T2, 'evt-5', { sinceIgnored: { events: 5, users: 1 } }))
           .then([issueUnresolved({ ...subject, actor: SYSTEM_ACTOR, at: T2, reason: 'ignore_expired', eventId: 'evt-5' })]);
         given(created, both)
-          .when((i) => i.recordNewEvent(T3, 'evt-2', { events: 1, users: 1 }))
+          .when((i) => i.recordNewEvent(T3, 'evt-2', { sinceIgnored: { events: 1, users: 1 } }))
           .then([issueUnresolved({ ...subject, actor: SYSTEM_ACTOR, at: T3, reason: 'ignore_expired', eventId: 'evt-2' })]);
       });
     });
 
     describe('ignored until a number of users', () => {
       it('stays ignored below the number, however many events', () => {
-        given(created, ignoredFor3Users).when((i) => i.recordNewEvent(T2, 'evt-99', { events: 99, users: 2 })).thenNothing();
+        given(created, ignoredFor3Users).when((i) => i.recordNewEvent(T2, 'evt-99', { sinceIgnored: { events: 99, users: 2 } })).thenNothing();
       });
 
       it('expires when the number is reached', () => {
         given(created, ignoredFor3Users)
-          .when((i) => i.recordNewEvent(T2, 'evt-4', { events: 4, users: 3 }))
+          .when((i) => i.recordNewEvent(T2, 'evt-4', { sinceIgnored: { events: 4, users: 3 } }))
           .then([issueUnresolved({ ...subject, actor: SYSTEM_ACTOR, at: T2, reason: 'ignore_expired', eventId: 'evt-4' })]);
       });
     });
@@ -399,8 +421,8 @@ describe('Issue', () => {
     it('rejects bad input', () => {
       given(created).when((i) => i.recordNewEvent(T1, '')).thenError('invalid', /eventId/);
       given(created).when((i) => i.recordNewEvent('now', 'evt-2')).thenError('invalid', /at must be an ISO/);
-      given(created).when((i) => i.recordNewEvent(T1, 'evt-2', { events: -1, users: 0 })).thenError('invalid', /sinceIgnored.events/);
-      given(created).when((i) => i.recordNewEvent(T1, 'evt-2', { events: 1, users: 0.5 })).thenError('invalid', /sinceIgnored.users/);
+      given(created).when((i) => i.recordNewEvent(T1, 'evt-2', { sinceIgnored: { events: -1, users: 0 } })).thenError('invalid', /sinceIgnored.events/);
+      given(created).when((i) => i.recordNewEvent(T1, 'evt-2', { sinceIgnored: { events: 1, users: 0.5 } })).thenError('invalid', /sinceIgnored.users/);
     });
   });
 
@@ -556,10 +578,10 @@ describe('Issue', () => {
       issue.editComment(alice, T1, 'c-1', 'Mine, really');
       issue.deleteComment(bob, T1, 'c-2');
       issue.ignore(alice, T1, { untilCount: 2 });
-      issue.recordNewEvent(T2, 'evt-2', { events: 1, users: 1 });
-      issue.recordNewEvent(T2, 'evt-3', { events: 2, users: 1 });
+      issue.recordNewEvent(T2, 'evt-2', { sinceIgnored: { events: 1, users: 1 } });
+      issue.recordNewEvent(T2, 'evt-3', { sinceIgnored: { events: 2, users: 1 } });
       issue.resolve(bob, T2, { inRelease: '2.0.0' });
-      issue.recordNewEvent(T3, 'evt-4');
+      issue.recordNewEvent(T3, 'evt-4', { release: '2.0.1' });
       issue.unassign(bob, T3);
       issue.ignore(bob, T3);
       issue.unresolve(alice, T3);

@@ -21,6 +21,7 @@ import {
   issueUnresolved,
   SYSTEM_ACTOR,
 } from './issue.events';
+import { isOlderRelease } from './release-order';
 import { isShortId } from './short-id';
 
 export type IssueStatus = 'unresolved' | 'resolved' | 'ignored';
@@ -57,6 +58,14 @@ export interface SinceIgnored {
   readonly events: number;
   /** Users the issue had not seen before. */
   readonly users: number;
+}
+
+/** What the infrastructure knows of a new event beyond its time and id. */
+export interface NewEventContext {
+  /** The release the event came from, if the SDK named one. */
+  readonly release?: string;
+  /** Counts since the ignore, for an ignored issue. */
+  readonly sinceIgnored?: SinceIgnored;
 }
 
 export interface IssueComment {
@@ -298,12 +307,14 @@ export class Issue extends AggregateRoot<IssueEvent> {
   }
 
   /**
-   * A new event was grouped into this issue. A resolved issue regresses; an ignored issue whose
-   * `until` has been reached (at >= until), or whose `untilCount` or `untilUserCount` has been
-   * reached by what it has seen since the ignore (this event included), is unignored. Otherwise
-   * nothing is raised: per-event counters (count, lastSeen) are read models, not events.
+   * A new event was grouped into this issue. A resolved issue regresses (for one resolved in a
+   * release, as Sentry decides: not for an event without a release or from an older release); an
+   * ignored issue whose `until` has been reached (at >= until), or whose `untilCount` or
+   * `untilUserCount` has been reached by what it has seen since the ignore (this event included),
+   * is unignored. Otherwise nothing is raised: per-event counters (count, lastSeen) are read
+   * models, not events.
    */
-  recordNewEvent(at: string, eventId: string, sinceIgnored?: SinceIgnored): void {
+  recordNewEvent(at: string, eventId: string, { release, sinceIgnored }: NewEventContext = {}): void {
     this.assertCreated();
     assertTimestamp(at, 'at');
     assertNonEmpty(eventId, 'eventId');
@@ -314,7 +325,7 @@ export class Issue extends AggregateRoot<IssueEvent> {
     }
 
     if (this.currentStatus === 'resolved') {
-      this.raise(issueUnresolved({ ...this.base(SYSTEM_ACTOR, at), reason: 'regression', eventId }));
+      if (!this.stillResolvedFor(release)) this.raise(issueUnresolved({ ...this.base(SYSTEM_ACTOR, at), reason: 'regression', eventId }));
       return;
     }
     if (this.currentStatus === 'ignored' && this.currentIgnore) {
@@ -326,6 +337,19 @@ export class Issue extends AggregateRoot<IssueEvent> {
         this.raise(issueUnresolved({ ...this.base(SYSTEM_ACTOR, at), reason: 'ignore_expired', eventId }));
       }
     }
+  }
+
+  /**
+   * Resolved in a release, the issue stays resolved for events that come from before it: without
+   * a release (taken, as Sentry does, to predate releases), or from a release that is older by
+   * its semantic version. An event from the release itself, a newer one, or one whose order
+   * cannot be told is a regression.
+   */
+  private stillResolvedFor(release: string | undefined): boolean {
+    const inRelease = this.currentResolution?.inRelease;
+    if (inRelease === undefined) return false;
+    if (!release) return true;
+    return release !== inRelease && isOlderRelease(release, inRelease) === true;
   }
 
   // ---- state -------------------------------------------------------------------------------

@@ -110,7 +110,7 @@ export class IssueIngestionService extends IssueIngestion {
     for (const event of inserted) {
       events++;
       if (event.userHash && uncounted.delete(event.userHash)) users++;
-      aggregate.recordNewEvent(event.receivedAt, event.eventId, ignored ? { events, users } : undefined);
+      aggregate.recordNewEvent(event.receivedAt, event.eventId, { release: event.release, sinceIgnored: ignored ? { events, users } : undefined });
     }
     await this.issues.save(tx, aggregate);
   }
