@@ -673,8 +673,10 @@ describe('issues API', () => {
       await record(now());
       expect((await api.request('GET', path)).body).toMatchObject({ status: 'ignored', count: '5' });
       await record(now());
-      expect((await api.request('GET', path)).body).toMatchObject({ status: 'unresolved', substatus: 'ongoing' });
+      expect((await api.request('GET', path)).body).toMatchObject({ status: 'unresolved', substatus: 'escalating' });
       expect((await streamEvents(issue.id)).at(-1)).toMatchObject({ event_type: 'issues.IssueUnresolved', data: { reason: 'ignore_expired' } });
+      expect(ids((await api.request('GET', '/api/0/organizations/acme/issues/?query=is:escalating')).body)).toContain(issue.id);
+      expect((await api.request('GET', path)).body.activity[0]).toMatchObject({ type: 'set_escalating', user: null });
     });
 
     it('brings an issue ignored until N more users back when the Nth user it has not seen is affected', async () => {

@@ -2,7 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { RecordedEvent } from '@faultline/kernel';
 import { newUuid } from '@faultline/kernel';
 import { type ErrorEventProcessedData, IngestEventTypes } from '@faultline/ingest';
-import { ignoreStatusDetails, ISSUE_WEBHOOK_ACTIONS, type IssueEvent, type IssueEventBase, type IssueEventType, isIssueEvent } from '@faultline/issues';
+import {
+  ignoreStatusDetails, ISSUE_WEBHOOK_ACTIONS, type IssueEvent, type IssueEventBase, type IssueEventType, isIssueEvent, unresolvedSubstatus,
+} from '@faultline/issues';
 import { APP_CONFIG, type AppConfig, type Sql, type Transaction } from '@faultline/platform';
 import { type QueuedDelivery, SENTRY_APP_TARGET, WebhookTargets } from '@faultline/webhooks';
 import { type AppWebhookResource, appWebhookBody, type WebhookActor, webhookActorOf } from '../domain';
@@ -231,7 +233,7 @@ function changedBy(event: IssueEvent): Record<string, unknown> {
       return { status: 'ignored', substatus: Object.keys(statusDetails).length > 0 ? 'archived_until_condition_met' : 'archived_forever', statusDetails };
     }
     case 'issues.IssueUnresolved':
-      return { status: 'unresolved', substatus: event.data.reason === 'regression' ? 'regressed' : 'ongoing', statusDetails: {} };
+      return { status: 'unresolved', substatus: unresolvedSubstatus(event.data.reason), statusDetails: {} };
     case 'issues.IssueAssigned':
       return { assignedTo: event.data.assignee };
     default:

@@ -1,7 +1,7 @@
 import type { RecordedEvent } from '@faultline/kernel';
 import type { OrganizationAccess } from '@faultline/platform';
 import type { IssueRow } from '../application/queries/issue-read-model';
-import type { IssueActor, IssueAssignee, IssueComment, IssueEvent } from '../domain';
+import type { IssueActor, IssueAssignee, IssueComment, IssueEvent, IssueUnresolvedReason } from '../domain';
 import { ignoreStatusDetails, IssueEventTypes } from '../domain';
 
 const PRIORITY_BY_LEVEL: Record<string, string> = { fatal: 'high', error: 'high', warning: 'medium', info: 'low', debug: 'low' };
@@ -116,9 +116,11 @@ export function serializeIssue(row: IssueRow, organization: OrganizationAccess, 
   };
 }
 
+const UNRESOLVED_ACTIVITY: Record<IssueUnresolvedReason, string> = { manual: 'set_unresolved', regression: 'set_regression', ignore_expired: 'set_escalating' };
+
 /**
  * Sentry's activity feed of an issue, newest first, read from its event stream: `first_seen`,
- * `set_resolved` (`set_resolved_in_release`), `set_unresolved`, `set_regression`, `set_ignored`,
+ * `set_resolved` (`set_resolved_in_release`), `set_unresolved`, `set_regression`, `set_escalating`, `set_ignored`,
  * `assigned`, `unassigned` and `note` (comments as last edited; deleted ones left out).
  */
 export function serializeActivity(history: ReadonlyArray<RecordedEvent & IssueEvent>) {
@@ -141,7 +143,7 @@ export function serializeActivity(history: ReadonlyArray<RecordedEvent & IssueEv
         activity.push(event.data.inRelease ? entry(event, 'set_resolved_in_release', { version: event.data.inRelease }) : entry(event, 'set_resolved'));
         break;
       case IssueEventTypes.IssueUnresolved:
-        activity.push(entry(event, event.data.reason === 'regression' ? 'set_regression' : 'set_unresolved', event.data.eventId ? { event_id: event.data.eventId } : {}));
+        activity.push(entry(event, UNRESOLVED_ACTIVITY[event.data.reason], event.data.eventId ? { event_id: event.data.eventId } : {}));
         break;
       case IssueEventTypes.IssueIgnored:
         activity.push(entry(event, 'set_ignored', ignoreStatusDetails(event.data)));

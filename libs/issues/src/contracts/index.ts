@@ -2,6 +2,7 @@ export {
   IssueEventTypes,
   ISSUE_WEBHOOK_ACTIONS,
   ignoreStatusDetails,
+  unresolvedSubstatus,
   ISSUE_EVENT_SCHEMA_VERSION,
   ISSUE_STREAM_TYPE,
   issueStream,

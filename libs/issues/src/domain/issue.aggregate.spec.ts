@@ -371,11 +371,11 @@ describe('Issue', () => {
           .then([issueUnresolved({ ...subject, actor: SYSTEM_ACTOR, at: T2, reason: 'ignore_expired', eventId: 'evt-2' })]);
       });
 
-      it('expires after the time, to ongoing', () => {
+      it('expires after the time, to escalating', () => {
         const issue = given(created, ignoredUntilT2)
           .when((i) => i.recordNewEvent(T3, 'evt-2'))
           .then([issueUnresolved({ ...subject, actor: SYSTEM_ACTOR, at: T3, reason: 'ignore_expired', eventId: 'evt-2' })]);
-        expect(issue.substatus).toBe('ongoing');
+        expect(issue.substatus).toBe('escalating');
         expect(issue.ignoreConditions).toBeNull();
       });
     });

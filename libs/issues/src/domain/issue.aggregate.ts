@@ -20,6 +20,7 @@ import {
   issueUnassigned,
   issueUnresolved,
   SYSTEM_ACTOR,
+  unresolvedSubstatus,
 } from './issue.events';
 import { isOlderRelease } from './release-order';
 import { isShortId } from './short-id';
@@ -27,14 +28,16 @@ import { isShortId } from './short-id';
 export type IssueStatus = 'unresolved' | 'resolved' | 'ignored';
 
 /**
- * Sentry's substatus names: unresolved issues are `new`, `ongoing` or `regressed`; ignored
- * (archived) issues are `archived_forever` or `archived_until_condition_met`; resolved issues
- * have none (`null`). Sentry's time-based `new` → `ongoing` after 7 days is a read-model concern.
+ * Sentry's substatus names: unresolved issues are `new`, `ongoing`, `regressed` or `escalating`
+ * (back because what it was ignored until happened); ignored (archived) issues are
+ * `archived_forever` or `archived_until_condition_met`; resolved issues have none (`null`).
+ * Sentry's time-based `new` → `ongoing` after 7 days is a read-model concern.
  */
 export type IssueSubstatus =
   | 'new'
   | 'ongoing'
   | 'regressed'
+  | 'escalating'
   | 'archived_forever'
   | 'archived_until_condition_met';
 
@@ -377,7 +380,7 @@ export class Issue extends AggregateRoot<IssueEvent> {
         break;
       case IssueEventTypes.IssueUnresolved:
         this.currentStatus = 'unresolved';
-        this.currentSubstatus = event.data.reason === 'regression' ? 'regressed' : 'ongoing';
+        this.currentSubstatus = unresolvedSubstatus(event.data.reason);
         this.currentResolution = null;
         this.currentIgnore = null;
         break;

@@ -56,6 +56,11 @@ export type IssueAssignee = {
 
 export type IssueUnresolvedReason = 'manual' | 'regression' | 'ignore_expired';
 
+/** Sentry's substatus of an issue unresolved for this reason. */
+export function unresolvedSubstatus(reason: IssueUnresolvedReason): 'ongoing' | 'regressed' | 'escalating' {
+  return reason === 'regression' ? 'regressed' : reason === 'ignore_expired' ? 'escalating' : 'ongoing';
+}
+
 /** Carried by every issue event: which issue (and tenant) it concerns, who acted and when. */
 export type IssueEventBase = {
   readonly issueId: string;

@@ -35,7 +35,7 @@ const IS_STATUS: Record<string, string> = {
   archived: 'ignored',
   muted: 'ignored',
 };
-const IS_SUBSTATUS = new Set(['new', 'ongoing', 'regressed', 'archived_forever', 'archived_until_condition_met']);
+const IS_SUBSTATUS = new Set(['new', 'ongoing', 'regressed', 'escalating', 'archived_forever', 'archived_until_condition_met']);
 const IS_VALUES = [...Object.keys(IS_STATUS), ...IS_SUBSTATUS, 'assigned', 'unassigned'];
 const LEVELS = new Set(['fatal', 'error', 'warning', 'info', 'debug']);
 const SEARCH_KEYS = new Set(['is', 'level', 'assigned']);
