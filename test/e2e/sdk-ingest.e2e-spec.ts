@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { gzipSync } from 'node:zlib';
+import { deflateSync, gzipSync } from 'node:zlib';
 import { EventProcessor } from '@faultline/ingest';
 import { Database } from '@faultline/platform';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -160,7 +160,16 @@ describe('ingestion from the @sentry/node SDK', () => {
       const store = await post(`/api/${projectId}/store/?sentry_key=${key()}`, JSON.stringify({ message: 'stored' }), { 'content-type': 'application/json' });
       expect(store.status).toBe(200);
       expect(store.headers.get('access-control-allow-origin')).toBe('*');
+      // As old SDKs (raven) send it: base64 of the JSON, or of its zlib compression.
+      for (const [message, encode] of [['stored as base64', (json: Buffer) => json], ['stored as base64 zlib', deflateSync]] as const) {
+        const body = encode(Buffer.from(JSON.stringify({ message }))).toString('base64');
+        expect((await post(`/api/${projectId}/store/?sentry_key=${key()}`, body, { 'content-type': 'application/octet-stream' })).status).toBe(200);
+      }
       await processed();
+      const stored = await api.app.get(Database).query<{ message: string }>(
+        `SELECT data->>'message' AS message FROM error_events WHERE data->>'message' LIKE 'stored as base64%' ORDER BY 1`,
+      );
+      expect(stored.map((row) => row.message)).toEqual(['stored as base64', 'stored as base64 zlib']);
     });
 
     it('drops events matched by inbound filters, counted as blacklisted', async () => {

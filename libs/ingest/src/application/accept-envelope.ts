@@ -3,7 +3,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import { CLOCK, type Clock } from '@faultline/kernel';
 import { Database } from '@faultline/platform';
 import { FindProjectKeyQuery, type ProjectKeyAccess } from '@faultline/projects';
-import { decodeBody, EnvelopeError, parseEnvelope, publicKeyFrom, type Envelope } from '../domain';
+import { decodeBody, decodeStoreBody, EnvelopeError, parseEnvelope, publicKeyFrom, type Envelope } from '../domain';
 import { IngestQueueRepository, type OutcomeRow } from '../infrastructure/ingest-queue.repository';
 
 /** Documented limits of the SDK endpoints (README, "Sending events"). */
@@ -165,6 +165,7 @@ function eventIdOf(payload: Record<string, unknown>, headerEventId: unknown): st
 /** The legacy store endpoint carries one event as the whole body. */
 function storeAsEnvelope(body: Buffer): Envelope {
   if (body.length === 0) throw new EnvelopeError('empty body: send the event as JSON');
-  return { header: {}, items: [{ type: 'event', header: { type: 'event' }, payload: body }] } as Envelope;
+  const payload = decodeStoreBody(body, INGEST_LIMITS.maxEnvelopeBytes);
+  return { header: {}, items: [{ type: 'event', header: { type: 'event' }, payload }] } as Envelope;
 }
 

@@ -1,6 +1,6 @@
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { EnvelopeError } from './envelope-error';
-import { decodeBody, DEFAULT_ENVELOPE_LIMITS, ENVELOPE_ITEM_TYPES, parseEnvelope, parseItemJson, type EnvelopeLimits } from './envelope';
+import { decodeBody, decodeStoreBody, DEFAULT_ENVELOPE_LIMITS, ENVELOPE_ITEM_TYPES, parseEnvelope, parseItemJson, type EnvelopeLimits } from './envelope';
 
 const LIMITS: EnvelopeLimits = { maxEnvelopeBytes: 10_000, maxItems: 10, maxItemBytes: 1_000 };
 const EVENT_ID = '9ec79c33ec9942ab8353589fcb2e04dc';
@@ -240,5 +240,25 @@ describe('decodeBody', () => {
     expect(error.message).toBe('unsupported content encoding: compress');
     expect(error.reason).toBe('unsupported_encoding');
     expect(errorOf(() => decodeBody(text, 'zstd', 10_000)).reason).toBe('unsupported_encoding');
+  });
+});
+
+describe('decodeStoreBody', () => {
+  const event = Buffer.from(JSON.stringify({ message: 'from raven', extra: { text: 'x'.repeat(500) } }));
+
+  it('passes JSON through', () => {
+    expect(decodeStoreBody(event, 1_000_000)).toBe(event);
+    expect(decodeStoreBody(Buffer.from('  {"a":1}'), 1_000_000).toString()).toBe('  {"a":1}');
+  });
+
+  it('decodes base64 JSON and base64 zlib JSON, as old SDKs send them', () => {
+    expect(decodeStoreBody(Buffer.from(event.toString('base64')), 1_000_000)).toEqual(event);
+    expect(decodeStoreBody(Buffer.from(deflateSync(event).toString('base64')), 1_000_000)).toEqual(event);
+  });
+
+  it('caps the inflated size and names a corrupt stream', () => {
+    expect(errorOf(() => decodeStoreBody(Buffer.from(deflateSync(event).toString('base64')), 100)).reason).toBe('too_large');
+    const corrupt = Buffer.concat([deflateSync(event).subarray(0, 10), Buffer.alloc(20, 0xff)]);
+    expect(errorOf(() => decodeStoreBody(Buffer.from(corrupt.toString('base64')), 1_000_000)).message).toMatch(/^base64 zlib body is corrupt/);
   });
 });

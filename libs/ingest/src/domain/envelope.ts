@@ -272,6 +272,25 @@ export function decodeBody(body: Buffer, contentEncoding: string | null | undefi
   return output;
 }
 
+const OPENING_BRACE = 0x7b;
+
+/**
+ * The legacy store endpoint's body after `Content-Encoding`: JSON, or, as old SDKs (raven) send it
+ * and Relay accepts, base64 of the JSON or of its zlib compression.
+ */
+export function decodeStoreBody(body: Buffer, maxDecompressedBytes: number): Buffer {
+  const text = body.toString('latin1').trim();
+  if (text.length === 0 || text.charCodeAt(0) === OPENING_BRACE) return body;
+  const decoded = Buffer.from(text, 'base64');
+  if (!looksLikeZlib(decoded)) return decoded.length > 0 ? decoded : body;
+  try {
+    return inflateSync(decoded, { maxOutputLength: Math.max(1, maxDecompressedBytes) });
+  } catch (error) {
+    if (isTooLarge(error)) throw tooLarge(maxDecompressedBytes);
+    throw new EnvelopeError(`base64 zlib body is corrupt: ${describeZlibError(error)}`);
+  }
+}
+
 function looksLikeZlib(input: Buffer): boolean {
   return input.length >= 2 && (input[0] & 0x0f) === ZLIB_METHOD_DEFLATE && (input[0] >> 4) <= 7 && ((input[0] << 8) | input[1]) % 31 === 0;
 }

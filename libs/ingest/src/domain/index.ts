@@ -14,6 +14,7 @@ export {
   DEFAULT_ENVELOPE_LIMITS,
   ENVELOPE_ITEM_TYPES,
   decodeBody,
+  decodeStoreBody,
   parseEnvelope,
   parseItemJson,
   type Envelope,
