@@ -394,9 +394,11 @@ describe('issues API', () => {
       expect((await api.request('GET', path)).body.status).toBe('resolved');
       const regression = ingested('fp-activity', 5, { release: 'web@2.0.0' });
       await record(regression);
-      await api.request('PUT', path, { body: { assignedTo: null } });
+      const unassigned = await api.request('PUT', path, { body: { assignedTo: null } });
 
       const { body } = await api.request('GET', path);
+      // The update answers the issue as its detail shows it.
+      expect(unassigned.body.activity).toEqual(body.activity);
       const admin = { id: adminId, name: expect.any(String) };
       expect(body.activity).toEqual([
         { id: expect.any(String), type: 'unassigned', data: {}, dateCreated: expect.stringMatching(ISO_MS), user: admin },

@@ -158,7 +158,11 @@ export class IssuesController {
   @Get('organizations/:organization_id_or_slug/issues/:issue_id')
   @RequireScopes('event:read')
   async detail(@CurrentOrganization() organization: OrganizationAccess, @Param('issue_id') issueId: string) {
-    const issue = await this.issue(organization, issueId);
+    return this.detailOf(organization, await this.issue(organization, issueId));
+  }
+
+  /** The issue as its detail shows it: with its activity and linked tickets. */
+  private async detailOf(organization: OrganizationAccess, issue: IssueRow) {
     return {
       ...serializeIssue(issue, organization, this.config.publicUrl),
       activity: serializeActivity(await this.repository.history(this.database, String(issue.id))),
@@ -187,7 +191,7 @@ export class IssuesController {
     const issue = await this.issue(organization, issueId);
     const actor = await this.people.actorFor(principal);
     await this.commands.execute(new UpdateIssueCommand(organization.id, [issue.id], changesOf(body), actor));
-    return serializeIssue(await this.issue(organization, issue.id), organization, this.config.publicUrl);
+    return this.detailOf(organization, await this.issue(organization, issue.id));
   }
 
   @Delete('organizations/:organization_id_or_slug/issues/:issue_id')
