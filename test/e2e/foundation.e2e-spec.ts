@@ -194,6 +194,8 @@ describe('foundation API', () => {
       const nul = { detail: 'The request contains a character that cannot be stored (U+0000).' };
       expect(await api.request('GET', '/api/0/projects/acme/w%00b/')).toMatchObject({ status: 400, body: nul });
       expect(await api.request('POST', '/api/0/organizations/', { body: { name: 'a\u0000b' } })).toMatchObject({ status: 400, body: nul });
+      expect(await api.request('GET', `/api/0/projects/acme/web/keys/${'k'.repeat(5000)}/`)).toMatchObject({ status: 414, body: { detail: 'A part of the path is too long.' } });
+      expect(await api.request('GET', '/api/0/projects/acme/%E0%A4%A/')).toMatchObject({ status: 400, body: { detail: 'Malformed URL.' } });
       expect((await api.request('GET', '/api/0/organizations/?cursor=bad')).body).toEqual({ detail: 'Invalid cursor parameter.' });
       expect((await api.request('GET', '/api/0/organizations/?per_page=1000')).body).toEqual({ detail: 'Invalid per_page parameter.' });
       expect((await api.request('GET', '/api/0/organizations/')).body.length).toBe(before);

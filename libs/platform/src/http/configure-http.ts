@@ -19,6 +19,12 @@ export function fastifyOptions(config: AppConfig, logger: Logger): FastifyServer
     genReqId: () => randomUUID(),
     trustProxy: true,
     return503OnClosing: true,
+    // Errors found while routing, before Nest sees the request: the same `{"detail"}` body.
+    frameworkErrors: (error: Error & { code?: string }, _request: unknown, reply: { status(code: number): { send(body: unknown): void } }) => {
+      if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') reply.status(414).send({ detail: 'A part of the path is too long.' });
+      else if (error.code === 'FST_ERR_BAD_URL') reply.status(400).send({ detail: 'Malformed URL.' });
+      else reply.status(500).send({ detail: 'Internal Error' });
+    },
   } as FastifyServerOptions;
 }
 
