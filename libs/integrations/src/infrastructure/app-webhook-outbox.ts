@@ -3,7 +3,7 @@ import type { RecordedEvent } from '@faultline/kernel';
 import { newUuid } from '@faultline/kernel';
 import { type ErrorEventProcessedData, IngestEventTypes } from '@faultline/ingest';
 import {
-  ignoreStatusDetails, ISSUE_WEBHOOK_ACTIONS, type IssueEvent, type IssueEventBase, type IssueEventType, isIssueEvent, unresolvedSubstatus,
+  ignoredSubstatus, ignoreStatusDetails, ISSUE_WEBHOOK_ACTIONS, type IssueEvent, type IssueEventBase, type IssueEventType, isIssueEvent, unresolvedSubstatus,
 } from '@faultline/issues';
 import { APP_CONFIG, type AppConfig, type Sql, type Transaction } from '@faultline/platform';
 import { type QueuedDelivery, SENTRY_APP_TARGET, WebhookTargets } from '@faultline/webhooks';
@@ -228,10 +228,8 @@ function changedBy(event: IssueEvent): Record<string, unknown> {
   switch (event.type) {
     case 'issues.IssueResolved':
       return { status: 'resolved', substatus: null, statusDetails: event.data.inRelease ? { inRelease: event.data.inRelease } : {} };
-    case 'issues.IssueIgnored': {
-      const statusDetails = ignoreStatusDetails(event.data);
-      return { status: 'ignored', substatus: Object.keys(statusDetails).length > 0 ? 'archived_until_condition_met' : 'archived_forever', statusDetails };
-    }
+    case 'issues.IssueIgnored':
+      return { status: 'ignored', substatus: ignoredSubstatus(event.data), statusDetails: ignoreStatusDetails(event.data) };
     case 'issues.IssueUnresolved':
       return { status: 'unresolved', substatus: unresolvedSubstatus(event.data.reason), statusDetails: {} };
     case 'issues.IssueAssigned':

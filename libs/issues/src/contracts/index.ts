@@ -1,6 +1,7 @@
 export {
   IssueEventTypes,
   ISSUE_WEBHOOK_ACTIONS,
+  ignoredSubstatus,
   ignoreStatusDetails,
   unresolvedSubstatus,
   ISSUE_EVENT_SCHEMA_VERSION,

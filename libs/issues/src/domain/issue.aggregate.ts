@@ -14,6 +14,7 @@ import {
   IssueEvent,
   IssueEventBase,
   IssueEventTypes,
+  ignoredSubstatus,
   issueIgnored,
   IssueLevel,
   issueResolved,
@@ -387,8 +388,7 @@ export class Issue extends AggregateRoot<IssueEvent> {
       case IssueEventTypes.IssueIgnored: {
         const { at, until, untilCount, untilUserCount } = event.data;
         this.currentStatus = 'ignored';
-        this.currentSubstatus =
-          until === undefined && untilCount === undefined && untilUserCount === undefined ? 'archived_forever' : 'archived_until_condition_met';
+        this.currentSubstatus = ignoredSubstatus(event.data);
         this.currentIgnore = withoutUndefined({ ignoredAt: at, until, untilCount, untilUserCount });
         this.currentResolution = null;
         break;

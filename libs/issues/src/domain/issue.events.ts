@@ -104,11 +104,15 @@ export type IssueIgnoredData = IssueEventBase & {
   readonly untilUserCount?: number;
 };
 
-/**
- * Sentry's `statusDetails` of an ignored issue, from its ignore's conditions (the API, webhooks).
- * Every condition of a conditional ignore means `archived_until_condition_met`.
- */
-export function ignoreStatusDetails(data: Pick<IssueIgnoredData, 'until' | 'untilCount' | 'untilUserCount'>): Record<string, string | number> {
+type IgnoreConditions = Pick<IssueIgnoredData, 'until' | 'untilCount' | 'untilUserCount'>;
+
+/** Sentry's substatus of an issue ignored with these conditions. */
+export function ignoredSubstatus(data: IgnoreConditions): 'archived_forever' | 'archived_until_condition_met' {
+  return data.until === undefined && data.untilCount === undefined && data.untilUserCount === undefined ? 'archived_forever' : 'archived_until_condition_met';
+}
+
+/** Sentry's `statusDetails` of an ignored issue, from its ignore's conditions (the API, webhooks). */
+export function ignoreStatusDetails(data: IgnoreConditions): Record<string, string | number> {
   return {
     ...(typeof data.until === 'string' ? { ignoreUntil: data.until } : {}),
     ...(typeof data.untilCount === 'number' ? { ignoreCount: data.untilCount } : {}),

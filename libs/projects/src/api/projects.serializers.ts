@@ -1,7 +1,7 @@
 import type { OrganizationAccess } from '@faultline/platform';
 import { keyEndpoints } from '../domain/dsn';
 import { BROWSER_SDK_VERSIONS, DEFAULT_LOADER_OPTIONS } from '../domain/project-key';
-import type { ProjectKeyRow, ProjectRow } from '../infrastructure/projects.repository';
+import { projectKeySettings, type ProjectKeyRow, type ProjectRow } from '../infrastructure/projects.repository';
 
 const AVATAR = Object.freeze({ avatarType: 'letter_avatar', avatarUuid: null, avatarUrl: null });
 
@@ -201,20 +201,21 @@ export function serializeProjectDetail(project: ProjectRow, organization: Organi
 }
 
 export function serializeProjectKey(key: ProjectKeyRow, publicUrl: string) {
+  const settings = projectKeySettings(key);
   return {
     id: key.public_key,
-    name: key.label,
-    label: key.label,
+    name: settings.name,
+    label: settings.name,
     public: key.public_key,
     secret: key.secret_key,
     projectId: Number(key.project_id),
-    isActive: key.is_active,
-    rateLimit: key.rate_limit_count !== null && key.rate_limit_window !== null ? { count: key.rate_limit_count, window: key.rate_limit_window } : null,
+    isActive: settings.isActive,
+    rateLimit: settings.rateLimit,
     dsn: keyEndpoints(publicUrl, key.public_key, key.secret_key, key.project_id),
-    browserSdkVersion: key.browser_sdk_version,
+    browserSdkVersion: settings.browserSdkVersion,
     browserSdk: { choices: BROWSER_SDK_VERSIONS.map((version) => [version, version]) },
     dateCreated: key.date_created.toISOString(),
-    dynamicSdkLoaderOptions: { ...DEFAULT_LOADER_OPTIONS, ...key.dynamic_sdk_loader_options },
+    dynamicSdkLoaderOptions: { ...DEFAULT_LOADER_OPTIONS, ...settings.dynamicSdkLoaderOptions },
     useCase: 'user',
   };
 }

@@ -30,6 +30,25 @@ export interface ProjectKeyRow {
   date_created: Date;
 }
 
+/** What a key's owner can change, in the API's terms. */
+export interface ProjectKeySettings {
+  name: string;
+  isActive: boolean;
+  rateLimit: { count: number; window: number } | null;
+  browserSdkVersion: string;
+  dynamicSdkLoaderOptions: Record<string, boolean>;
+}
+
+export function projectKeySettings(key: ProjectKeyRow): ProjectKeySettings {
+  return {
+    name: key.label,
+    isActive: key.is_active,
+    rateLimit: key.rate_limit_count === null || key.rate_limit_window === null ? null : { count: key.rate_limit_count, window: key.rate_limit_window },
+    browserSdkVersion: key.browser_sdk_version,
+    dynamicSdkLoaderOptions: key.dynamic_sdk_loader_options,
+  };
+}
+
 const PROJECT_COLUMNS = `
   p.id, p.organization_id, p.slug, p.name, p.platform, p.status, p.features, p.first_event, p.date_created,
   EXISTS (SELECT 1 FROM project_bookmarks b WHERE b.project_id = p.id AND b.user_id = $3::bigint) AS is_bookmarked,
@@ -125,12 +144,15 @@ export class ProjectsRepository {
     return row ?? null;
   }
 
-  async updateKey(sql: Sql, key: ProjectKeyRow): Promise<ProjectKeyRow> {
+  async updateKey(sql: Sql, keyId: string, settings: ProjectKeySettings): Promise<ProjectKeyRow> {
     const [row] = await sql.query<ProjectKeyRow>(
       `UPDATE project_keys SET label = $2, is_active = $3, rate_limit_count = $4, rate_limit_window = $5,
               browser_sdk_version = $6, dynamic_sdk_loader_options = $7::jsonb
        WHERE id = $1 RETURNING *`,
-      [key.id, key.label, key.is_active, key.rate_limit_count, key.rate_limit_window, key.browser_sdk_version, JSON.stringify(key.dynamic_sdk_loader_options)],
+      [
+        keyId, settings.name, settings.isActive, settings.rateLimit?.count ?? null, settings.rateLimit?.window ?? null,
+        settings.browserSdkVersion, JSON.stringify(settings.dynamicSdkLoaderOptions),
+      ],
     );
     return row;
   }

@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock, DomainError } from '@faultline/kernel';
 import { Database } from '@faultline/platform';
-import { type IgnoreOptions, ignoreStatusDetails, type Issue, type IssueActor, type IssueAssignee } from '../../../domain';
+import { type IgnoreOptions, ignoredSubstatus, ignoreStatusDetails, type Issue, type IssueActor, type IssueAssignee } from '../../../domain';
 import { IssueRepository } from '../../../infrastructure/issue.repository';
 import { IssuePeople } from '../../issue-people';
 import { lockIssues } from '../lock-issues';
@@ -130,8 +130,8 @@ function result(intent: StatusIntent | undefined, assignee: IssueAssignee | null
     answer.statusDetails = {};
   } else if (intent?.kind === 'ignore') {
     answer.status = 'ignored';
+    answer.substatus = ignoredSubstatus(intent);
     answer.statusDetails = ignoreStatusDetails(intent);
-    answer.substatus = Object.keys(answer.statusDetails).length > 0 ? 'archived_until_condition_met' : 'archived_forever';
   }
   if (assignee !== undefined) answer.assignedTo = assignee;
   return answer;
