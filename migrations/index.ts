@@ -13,6 +13,7 @@ import { IngestQueueUpkeep1763800001100 } from './1763800001100-ingest-queue-upk
 import { IngestQueueCompression1763800001200 } from './1763800001200-ingest-queue-compression';
 import { IssueIgnoreCount1763800001300 } from './1763800001300-issue-ignore-count';
 import { ProjectKeySettings1763800001400 } from './1763800001400-project-key-settings';
+import { IssueReleasesAndStats1763800001500 } from './1763800001500-issue-releases-and-stats';
 
 /** Every migration, in order. The only way the schema changes (synchronize is off). */
 export const MIGRATIONS = [
@@ -20,5 +21,5 @@ export const MIGRATIONS = [
   IngestWritePath1763800000400, Webhooks1763800000500, Scim1763800000600, Integrations1763800000700,
   Alerts1763800000800,
   WebSessions1763800000900, WebhookDeliveryQueue1763800001000, IngestQueueUpkeep1763800001100, IngestQueueCompression1763800001200,
-  IssueIgnoreCount1763800001300, ProjectKeySettings1763800001400,
+  IssueIgnoreCount1763800001300, ProjectKeySettings1763800001400, IssueReleasesAndStats1763800001500,
 ];

@@ -202,6 +202,35 @@ describe('issues API', () => {
       expect(c.metadata).toEqual({ title: 'Payment failed' });
     });
 
+    it("graphs each issue's events: hourly over 24h by default, daily over 14d, or none", async () => {
+      const total = (series: Array<[number, number]>) => series.reduce((sum, [, count]) => sum + count, 0);
+      const hour = Math.floor(Date.now() / 3_600_000) * 3_600;
+      const day = Math.floor(Date.now() / 86_400_000) * 86_400;
+      const byDefault = await api.request('GET', '/api/0/projects/acme/web/issues/?sort=freq');
+      const hourly = byDefault.body[0].stats['24h'];
+      expect(Object.keys(byDefault.body[0].stats)).toEqual(['24h']);
+      expect(hourly).toHaveLength(24);
+      expect(hourly[23][0]).toBe(hour);
+      expect(hourly[0][0]).toBe(hour - 23 * 3_600);
+      expect(total(hourly)).toBe(4);
+
+      const daily = (await api.request('GET', '/api/0/projects/acme/web/issues/?sort=freq&statsPeriod=14d')).body[0].stats['14d'];
+      expect(daily).toHaveLength(14);
+      expect(daily[13][0]).toBe(day);
+      expect(total(daily)).toBe(4);
+
+      expect((await api.request('GET', '/api/0/projects/acme/web/issues/?statsPeriod=')).body[0].stats).toEqual({});
+      const organization = await api.request('GET', '/api/0/organizations/acme/issues/?groupStatsPeriod=14d&sort=freq');
+      expect(total(organization.body[0].stats['14d'])).toBe(4);
+      expect(Object.keys((await api.request('GET', '/api/0/organizations/acme/issues/?groupStatsPeriod=auto')).body[0].stats)).toEqual(['24h']);
+
+      for (const path of ['/api/0/projects/acme/web/issues/?statsPeriod=7d', '/api/0/organizations/acme/issues/?groupStatsPeriod=1w']) {
+        const bad = await api.request('GET', path);
+        expect(bad.status).toBe(400);
+        expect(bad.body.detail).toMatch(/Valid choices are '', '24h', and '14d'/);
+      }
+    });
+
     it('sorts by date, new, freq and user, and refuses other sorts', async () => {
       const sorted = async (sort?: string) =>
         ids((await api.request('GET', `/api/0/projects/acme/web/issues/${sort ? `?sort=${sort}` : ''}`)).body);
@@ -259,6 +288,22 @@ describe('issues API', () => {
         expect(response.status).toBe(404);
         expect(response.body).toEqual(NOT_FOUND);
       }
+    });
+
+    it('shows the releases of its first and newest events, and its graphs over 24h and 30d', async () => {
+      const [first] = await record(ingested('fp-releases', 20, { release: 'web@1.4.0' }));
+      await record(ingested('fp-releases', 21, { release: 'web@1.5.0' }), ingested('fp-releases', 22, { release: 'web@17642328ead24b51867165985996d04b29310337' }));
+      const detail = (await api.request('GET', `/api/0/organizations/acme/issues/${first.issueId}/`)).body;
+      expect(detail.firstRelease).toEqual({ version: 'web@1.4.0', shortVersion: '1.4.0', dateCreated: null, dateReleased: null, ref: null, url: null });
+      expect(detail.lastRelease).toMatchObject({ version: 'web@17642328ead24b51867165985996d04b29310337', shortVersion: '1764232' });
+      expect(detail.stats['24h']).toHaveLength(24);
+      expect(detail.stats['30d']).toHaveLength(30);
+      for (const series of [detail.stats['24h'], detail.stats['30d']]) {
+        expect(series.reduce((sum: number, [, count]: [number, number]) => sum + count, 0)).toBe(3);
+      }
+      const listed = (await api.request('GET', `/api/0/projects/acme/web/issues/?query=${detail.shortId}`)).body[0];
+      expect(listed.firstRelease).toEqual(detail.firstRelease);
+      await api.request('DELETE', `/api/0/organizations/acme/issues/${first.issueId}/`);
     });
 
     it('resolves through the aggregate, and resolving again changes nothing', async () => {
@@ -706,6 +751,23 @@ describe('issues API', () => {
       const events = await api.request('GET', `/api/0/organizations/acme/issues/${issue.id}/events/`);
       expect(events.body).toEqual([]);
       expect((await api.request('GET', `/api/0/organizations/acme/issues/${issue.id}/`)).status).toBe(200);
+    });
+
+    it("prunes hourly graph counts after two days and daily ones with the events", async () => {
+      const issue = await createIssue('fp-old-stats');
+      await database.execute(
+        `INSERT INTO issue_stats (issue_id, resolution, bucket, count) VALUES
+           ($1, '1h', now() - interval '3 days', 1), ($1, '1h', now() - interval '1 day', 1),
+           ($1, '1d', now() - interval '3 days', 1), ($1, '1d', now() - interval '91 days', 1)`,
+        [issue.id],
+      );
+      await api.app.get(EventRetentionWorker).prune();
+      const left = await database.query<{ resolution: string; age: number }>(
+        `SELECT resolution, round(extract(epoch FROM now() - bucket) / 86400)::int AS age FROM issue_stats
+         WHERE issue_id = $1 AND bucket < now() - interval '12 hours' ORDER BY resolution, bucket`,
+        [issue.id],
+      );
+      expect(left).toEqual([{ resolution: '1d', age: 3 }, { resolution: '1h', age: 1 }]);
     });
   });
 });

@@ -105,6 +105,8 @@ describe('ingestion from the @sentry/node SDK', () => {
   it('joins a later error of the same kind to the same issue, and reopens it once resolved', async () => {
     const [issue] = (await api.request('GET', '/api/0/projects/acme/web/issues/?query=TypeError')).body;
     expect(issue).toMatchObject({ count: '2', userCount: 1, status: 'unresolved' });
+    expect(issue.firstRelease).toMatchObject({ version: 'shop@1.2.3', shortVersion: '1.2.3', dateCreated: expect.any(String) });
+    expect(issue.stats['24h'].reduce((sum: number, [, count]: [number, number]) => sum + count, 0)).toBe(2);
     const resolved = await api.request('PUT', `/api/0/organizations/acme/issues/${issue.id}/`, { body: { status: 'resolved' } });
     expect(resolved.body.status).toBe('resolved');
 

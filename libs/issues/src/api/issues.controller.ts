@@ -37,7 +37,7 @@ import {
 } from '../application/commands/update-issue/update-issue.command';
 import { IssuePeople } from '../application/issue-people';
 import { type IssueExternalLink, IssueExternalLinksQuery } from '../application/queries/issue-external-links.query';
-import { IssueReadModel, type IssueRow } from '../application/queries/issue-read-model';
+import { IssueReadModel, type IssueRow, type IssueStatsPeriod } from '../application/queries/issue-read-model';
 import { parseIssueSearch, parseIssueSort } from '../application/queries/issue-search';
 import type { IssueComment } from '../domain';
 import { IssueRepository } from '../infrastructure/issue.repository';
@@ -77,6 +77,7 @@ export class IssuesController {
   @QueryParam()
   @SortParam()
   @ApiQuery({ name: 'project', required: false, type: [String], description: 'Project ids (repeat the parameter); -1 means all.' })
+  @ApiQuery({ name: 'groupStatsPeriod', required: false, enum: ['', '24h', '14d', 'auto'], description: "Each issue's event counts (`stats`): hourly over 24h (the default, also for auto), daily over 14d, or none." })
   async listOrganizationIssues(
     @CurrentOrganization() organization: OrganizationAccess,
     @CurrentPrincipal() principal: Principal,
@@ -84,14 +85,18 @@ export class IssuesController {
     @Query('query') query?: string,
     @Query('sort') sort?: string,
     @Query('project') project?: string | string[],
+    @Query('groupStatsPeriod') groupStatsPeriod?: string,
   ) {
-    return this.list(organization, principal, page, query, sort, projectIdsParam(project));
+    const period = single(groupStatsPeriod, 'groupStatsPeriod');
+    const stats = listStatsPeriod(period === 'auto' ? undefined : period, 'groupStatsPeriod');
+    return this.list(organization, principal, page, query, sort, projectIdsParam(project), stats);
   }
 
   @Get('projects/:organization_id_or_slug/:project_id_or_slug/issues')
   @RequireScopes('event:read')
   @QueryParam()
   @SortParam()
+  @ApiQuery({ name: 'statsPeriod', required: false, enum: ['', '24h', '14d'], description: "Each issue's event counts (`stats`): hourly over 24h (the default), daily over 14d, or none." })
   async listProjectIssues(
     @CurrentOrganization() organization: OrganizationAccess,
     @CurrentPrincipal() principal: Principal,
@@ -99,9 +104,11 @@ export class IssuesController {
     @Paginate() page: Pagination,
     @Query('query') query?: string,
     @Query('sort') sort?: string,
+    @Query('statsPeriod') statsPeriod?: string,
   ) {
+    const stats = listStatsPeriod(single(statsPeriod, 'statsPeriod'), 'statsPeriod');
     const project = await this.project(organization, projectIdOrSlug);
-    return this.list(organization, principal, page, query, sort, [project.id]);
+    return this.list(organization, principal, page, query, sort, [project.id], stats);
   }
 
   // ---- bulk --------------------------------------------------------------------------------
@@ -161,10 +168,11 @@ export class IssuesController {
     return this.detailOf(organization, await this.issue(organization, issueId));
   }
 
-  /** The issue as its detail shows it: with its activity and linked tickets. */
+  /** The issue as its detail shows it: with its graphs, activity and linked tickets. */
   private async detailOf(organization: OrganizationAccess, issue: IssueRow) {
+    const stats = await this.readModel.stats([issue.id], ['24h', '30d']);
     return {
-      ...serializeIssue(issue, organization, this.config.publicUrl),
+      ...serializeIssue(issue, organization, this.config.publicUrl, stats.get(issue.id)),
       activity: serializeActivity(await this.repository.history(this.database, String(issue.id))),
       externalIssues: await this.externalLinks(organization.id, String(issue.id)),
     };
@@ -274,6 +282,7 @@ export class IssuesController {
     query: string | undefined,
     sort: string | undefined,
     projectIds: string[] | undefined,
+    statsPeriod: IssueStatsPeriod | null,
   ) {
     const rows = await this.readModel.list({
       organizationId: organization.id,
@@ -283,7 +292,9 @@ export class IssuesController {
       offset: page.offset,
       limit: page.fetchLimit,
     });
-    return page.respond(rows).map((row) => serializeIssue(row, organization, this.config.publicUrl));
+    const issues = page.respond(rows);
+    const stats = statsPeriod ? await this.readModel.stats(issues.map((row) => row.id), [statsPeriod]) : undefined;
+    return issues.map((row) => serializeIssue(row, organization, this.config.publicUrl, stats?.get(row.id) ?? {}));
   }
 
   private async bulkUpdate(organization: OrganizationAccess, principal: Principal, ids: string[], body: UpdateIssueDto, projectId?: string) {
@@ -308,6 +319,14 @@ export class IssuesController {
 function single(value: string | string[] | undefined, name: string): string | undefined {
   if (Array.isArray(value)) throw new BadRequestException({ detail: `Give the ${name} parameter once.` });
   return value;
+}
+
+/** The graph period of an issue list: 24h when not given, none when empty, as Sentry answers. */
+function listStatsPeriod(value: string | undefined, name: string): IssueStatsPeriod | null {
+  if (value === undefined || value === '24h') return '24h';
+  if (value === '14d') return '14d';
+  if (value === '') return null;
+  throw new BadRequestException({ detail: `Invalid ${name}. Valid choices are '', '24h', and '14d'.` });
 }
 
 /** Sentry's repeated `project` parameter: numeric ids; -1 (or none) means every project. */

@@ -1,8 +1,8 @@
 import type { RecordedEvent } from '@faultline/kernel';
 import type { OrganizationAccess } from '@faultline/platform';
-import type { IssueRow } from '../application/queries/issue-read-model';
+import type { IssueRelease, IssueRow, IssueStatsSeries } from '../application/queries/issue-read-model';
 import type { IssueActor, IssueAssignee, IssueComment, IssueEvent, IssueUnresolvedReason } from '../domain';
-import { ignoreStatusDetails, IssueEventTypes } from '../domain';
+import { ignoreStatusDetails, IssueEventTypes, shortReleaseVersion } from '../domain';
 
 const PRIORITY_BY_LEVEL: Record<string, string> = { fatal: 'high', error: 'high', warning: 'medium', info: 'low', debug: 'low' };
 
@@ -42,9 +42,9 @@ export function issueMetadata(row: Pick<IssueRow, 'title' | 'first_exception'>):
 
 /**
  * An issue in Sentry's group shape, with every field Sentry's schema requires; what Faultline does
- * not track (stats, inbox, priorities, seer, sessions) has a neutral value.
+ * not track (inbox, priorities, seer, sessions) has a neutral value.
  */
-export function serializeIssue(row: IssueRow, organization: OrganizationAccess, publicUrl: string) {
+export function serializeIssue(row: IssueRow, organization: OrganizationAccess, publicUrl: string, stats: Record<string, IssueStatsSeries> = {}) {
   const firstSeen = iso(row.first_seen);
   const lastSeen = iso(row.last_seen);
   const assignedTo = serializeAssignee(row.assignee);
@@ -95,7 +95,7 @@ export function serializeIssue(row: IssueRow, organization: OrganizationAccess, 
       lastCompletedAutofixStep: '',
       lastProgressedAt: null,
     },
-    stats: {},
+    stats,
     lifetime: { count: String(row.times_seen), userCount: Number(row.user_count), firstSeen, lastSeen, stats: null },
     filtered: null,
     sessionCount: 0,
@@ -106,13 +106,26 @@ export function serializeIssue(row: IssueRow, organization: OrganizationAccess, 
     latestEventHasAttachments: false,
     matchingEventId: null,
     matchingEventEnvironment: null,
-    firstRelease: null,
-    lastRelease: null,
+    firstRelease: serializeRelease(row.first_release),
+    lastRelease: serializeRelease(row.last_release),
     tags: [],
     activity: [],
     seenBy: [],
     participants: [],
     userReportCount: 0,
+  };
+}
+
+/** A release as an issue shows it; Faultline keeps no release records, so it has no ref, url or release date. */
+function serializeRelease(release: IssueRelease | null) {
+  if (!release) return null;
+  return {
+    version: release.version,
+    shortVersion: shortReleaseVersion(release.version),
+    dateCreated: release.dateCreated ? iso(release.dateCreated) : null,
+    dateReleased: null,
+    ref: null,
+    url: null,
   };
 }
 

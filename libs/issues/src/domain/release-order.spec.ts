@@ -1,4 +1,4 @@
-import { isOlderRelease } from './release-order';
+import { isOlderRelease, shortReleaseVersion } from './release-order';
 
 describe('isOlderRelease', () => {
   it.each([
@@ -19,5 +19,17 @@ describe('isOlderRelease', () => {
     ['latest', 'web@1.0.0'],
   ])('cannot tell %s from %s', (release, than) => {
     expect(isOlderRelease(release, than)).toBeUndefined();
+  });
+});
+
+describe('shortReleaseVersion', () => {
+  it.each([
+    ['web@1.2.3+build.7', '1.2.3+build.7'],
+    ['17642328ead24b51867165985996d04b29310337', '1764232'],
+    ['web@17642328ead24b51867165985996d04b29310337', '1764232'],
+    ['2024.11.2', '2024.11.2'],
+    ['@scope/pkg@1.0.0', '1.0.0'],
+  ])('%s shows as %s', (release, short) => {
+    expect(shortReleaseVersion(release)).toBe(short);
   });
 });

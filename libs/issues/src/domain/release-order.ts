@@ -18,3 +18,9 @@ export function isOlderRelease(release: string, than: string): boolean | undefin
   const versionB = parse(b.version);
   return versionA && versionB ? lt(versionA, versionB) : undefined;
 }
+
+/** How Sentry shows a release: without its `package@`, a commit SHA cut to 7 characters. */
+export function shortReleaseVersion(release: string): string {
+  const { version } = parts(release);
+  return /^[0-9a-f]{40}$/i.test(version) ? version.slice(0, 7) : version;
+}

@@ -6,7 +6,8 @@ const INTERVAL_MS = 60_000;
 
 /**
  * Prunes stored SDK events older than EVENT_RETENTION_DAYS, a small batch per statement so
- * ingestion never waits behind a long delete. Issues, counters and rollups stay.
+ * ingestion never waits behind a long delete, and issues' graph counts no graph shows any more.
+ * Issues, their counters and the project rollups stay.
  */
 @Injectable()
 export class EventRetentionWorker implements BackgroundWorker {
@@ -42,12 +43,23 @@ export class EventRetentionWorker implements BackgroundWorker {
   /** Deletes everything past retention; answers how many events went. */
   async prune(now = new Date()): Promise<number> {
     const cutoff = new Date(now.getTime() - this.config.eventRetentionDays * 86_400_000).toISOString();
+    // Hourly counts serve only the last 24 hours' graphs; daily ones live as long as the events.
+    const hourlyCutoff = new Date(now.getTime() - 2 * 86_400_000).toISOString();
+    await this.inBatches(
+      `DELETE FROM issue_stats WHERE ctid = ANY(ARRAY(SELECT ctid FROM issue_stats
+         WHERE bucket < $1 AND (resolution = '1h' OR bucket < $2) LIMIT $3))`,
+      [hourlyCutoff, cutoff],
+    );
+    return this.inBatches(
+      `DELETE FROM error_events WHERE id IN (SELECT id FROM error_events WHERE received_at < $1 ORDER BY received_at LIMIT $2)`,
+      [cutoff],
+    );
+  }
+
+  private async inBatches(sql: string, params: unknown[]): Promise<number> {
     let total = 0;
     for (;;) {
-      const deleted = await this.database.execute(
-        `DELETE FROM error_events WHERE id IN (SELECT id FROM error_events WHERE received_at < $1 ORDER BY received_at LIMIT $2)`,
-        [cutoff, BATCH],
-      );
+      const deleted = await this.database.execute(sql, [...params, BATCH]);
       total += deleted;
       if (deleted < BATCH) return total;
     }

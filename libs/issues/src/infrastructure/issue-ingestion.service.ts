@@ -22,6 +22,12 @@ interface FoundIssue {
 
 const LEVELS: ReadonlySet<string> = new Set(ISSUE_LEVELS);
 
+/** The resolutions of an issue's event counts, with their bucket size in milliseconds. */
+const STAT_BUCKETS = [
+  ['1h', 3_600_000],
+  ['1d', 86_400_000],
+] as const;
+
 /** Groups a batch of processed events into issues: creates new ones, reopens regressed ones. */
 @Injectable()
 export class IssueIngestionService extends IssueIngestion {
@@ -115,6 +121,7 @@ export class IssueIngestionService extends IssueIngestion {
     await this.issues.save(tx, aggregate);
   }
 
+  /** Counters, first and last seen and releases, and the hourly and daily counts of the issues' graphs. */
   private async updateCounters(tx: Transaction, insertedByIssue: Map<string, IngestedEvent[]>, newUsers: Map<string, Set<string>>): Promise<void> {
     if (insertedByIssue.size === 0) return;
     const ids: string[] = [];
@@ -123,12 +130,26 @@ export class IssueIngestionService extends IssueIngestion {
     const lastSeen: string[] = [];
     const firstSeen: string[] = [];
     const lastEventIds: string[] = [];
+    const firstReleases: Array<string | null> = [];
+    const lastReleases: Array<string | null> = [];
+    const buckets = new Map<string, number>();
     for (const [issueId, issueEvents] of insertedByIssue) {
       let earliest = issueEvents[0];
       let latest = issueEvents[0];
+      let earliestReleased: IngestedEvent | undefined;
+      let latestReleased: IngestedEvent | undefined;
       for (const event of issueEvents) {
         if (event.occurredAt < earliest.occurredAt) earliest = event;
         if (event.occurredAt >= latest.occurredAt) latest = event;
+        if (event.release) {
+          if (!earliestReleased || event.occurredAt < earliestReleased.occurredAt) earliestReleased = event;
+          if (!latestReleased || event.occurredAt >= latestReleased.occurredAt) latestReleased = event;
+        }
+        const at = Date.parse(event.occurredAt);
+        for (const [resolution, size] of STAT_BUCKETS) {
+          const key = `${issueId}|${resolution}|${at - (at % size)}`;
+          buckets.set(key, (buckets.get(key) ?? 0) + 1);
+        }
       }
       ids.push(issueId);
       counts.push(issueEvents.length);
@@ -136,15 +157,26 @@ export class IssueIngestionService extends IssueIngestion {
       lastSeen.push(latest.occurredAt);
       firstSeen.push(earliest.occurredAt);
       lastEventIds.push(latest.eventId);
+      firstReleases.push(earliestReleased?.release ?? null);
+      lastReleases.push(latestReleased?.release ?? null);
     }
     await tx.execute(
       `UPDATE issues SET times_seen = issues.times_seen + v.seen, user_count = issues.user_count + v.users,
               last_seen = GREATEST(issues.last_seen, v.last_seen), first_seen = LEAST(issues.first_seen, v.first_seen),
-              last_event_id = v.last_event_id
-       FROM unnest($1::bigint[], $2::integer[], $3::integer[], $4::timestamptz[], $5::timestamptz[], $6::text[])
-         AS v (id, seen, users, last_seen, first_seen, last_event_id)
+              last_event_id = v.last_event_id,
+              first_release = COALESCE(issues.first_release, v.first_release), last_release = COALESCE(v.last_release, issues.last_release)
+       FROM unnest($1::bigint[], $2::integer[], $3::integer[], $4::timestamptz[], $5::timestamptz[], $6::text[], $7::text[], $8::text[])
+         AS v (id, seen, users, last_seen, first_seen, last_event_id, first_release, last_release)
        WHERE issues.id = v.id`,
-      [ids, counts, users, lastSeen, firstSeen, lastEventIds],
+      [ids, counts, users, lastSeen, firstSeen, lastEventIds, firstReleases, lastReleases],
+    );
+    const stats = [...buckets].map(([key, count]) => [...key.split('|'), count] as const);
+    await tx.execute(
+      `INSERT INTO issue_stats (issue_id, resolution, bucket, count)
+       SELECT v.issue_id, v.resolution, to_timestamp(v.bucket / 1000.0), v.count
+       FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::bigint[]) AS v (issue_id, resolution, bucket, count)
+       ON CONFLICT (issue_id, resolution, bucket) DO UPDATE SET count = issue_stats.count + EXCLUDED.count`,
+      [stats.map((row) => row[0]), stats.map((row) => row[1]), stats.map((row) => row[2]), stats.map((row) => row[3])],
     );
   }
 

@@ -30,7 +30,26 @@ export interface IssueRow {
   /** The main exception of the issue's first event, when it had one. */
   first_exception: { type?: string; value?: string } | null;
   first_message: string | null;
+  first_release: IssueRelease | null;
+  last_release: IssueRelease | null;
 }
+
+/** A release an issue was seen in, with when the project first saw it. */
+export interface IssueRelease {
+  version: string;
+  dateCreated: string | null;
+}
+
+/** Event counts of an issue per bucket: `[unix seconds, count]`, oldest first, every bucket present. */
+export type IssueStatsSeries = Array<[number, number]>;
+
+/** The graph periods Sentry's issue APIs answer: buckets of an hour or a day. */
+export const ISSUE_STATS_PERIODS = {
+  '24h': { resolution: '1h', size: 3_600_000, buckets: 24 },
+  '14d': { resolution: '1d', size: 86_400_000, buckets: 14 },
+  '30d': { resolution: '1d', size: 86_400_000, buckets: 30 },
+} as const;
+export type IssueStatsPeriod = keyof typeof ISSUE_STATS_PERIODS;
 
 /** One stored error event. */
 export interface ErrorEventRow {
@@ -60,7 +79,9 @@ const ISSUE_COLUMNS = `
   i.user_count::int AS user_count, i.fingerprint_hash,
   p.slug AS project_slug, p.name AS project_name, p.platform AS project_platform,
   COALESCE(h.num_comments, 0)::int AS num_comments, h.status_event_type, h.status_event_data,
-  f.first_exception, f.first_message`;
+  f.first_exception, f.first_message,
+  CASE WHEN i.first_release IS NOT NULL THEN json_build_object('version', i.first_release, 'dateCreated', fr.first_seen) END AS first_release,
+  CASE WHEN i.last_release IS NOT NULL THEN json_build_object('version', i.last_release, 'dateCreated', lr.first_seen) END AS last_release`;
 
 /** The stream's comment count and last status event; the first event's exception. */
 const ISSUE_JOINS = `
@@ -78,7 +99,9 @@ const ISSUE_JOINS = `
     SELECT COALESCE(ee.data->'exceptions'->-1, ee.data->'exception'->'values'->-1, ee.data->'exception'->-1) AS first_exception,
            ee.data->>'message' AS first_message
     FROM error_events ee WHERE ee.issue_id = i.id ORDER BY ee.occurred_at, ee.id LIMIT 1
-  ) f ON true`;
+  ) f ON true
+  LEFT JOIN tag_values fr ON fr.project_id = i.project_id AND fr.key = 'release' AND fr.value = i.first_release
+  LEFT JOIN tag_values lr ON lr.project_id = i.project_id AND lr.key = 'release' AND lr.value = i.last_release`;
 
 const EVENT_COLUMNS = 'event_id, issue_id::text AS issue_id, project_id::text AS project_id, occurred_at, received_at, data';
 
@@ -147,6 +170,46 @@ export class IssueReadModel {
        ORDER BY i.${column} DESC, i.id DESC OFFSET $${offset} LIMIT $${limit}`,
       params,
     );
+  }
+
+  /** Each issue's event counts over the periods, ending with the bucket that holds `now`. */
+  async stats(issueIds: readonly string[], periods: readonly IssueStatsPeriod[], now = Date.now()): Promise<Map<string, Record<string, IssueStatsSeries>>> {
+    const result = new Map<string, Record<string, IssueStatsSeries>>();
+    if (issueIds.length === 0 || periods.length === 0) return result;
+    const windows = periods.map((period) => {
+      const { resolution, size, buckets } = ISSUE_STATS_PERIODS[period];
+      const last = now - (now % size);
+      return { period, resolution, size, first: last - (buckets - 1) * size, buckets };
+    });
+    const since = new Map<string, number>();
+    for (const { resolution, first } of windows) since.set(resolution, Math.min(first, since.get(resolution) ?? first));
+    const rows = await this.database.query<{ issue_id: string; resolution: string; bucket: Date; count: string }>(
+      `SELECT s.issue_id::text AS issue_id, s.resolution, s.bucket, s.count::text AS count
+       FROM issue_stats s JOIN unnest($2::text[], $3::timestamptz[]) AS w (resolution, since) ON w.resolution = s.resolution
+       WHERE s.issue_id = ANY($1::bigint[]) AND s.bucket >= w.since`,
+      [issueIds, [...since.keys()], [...since.values()].map((first) => new Date(first).toISOString())],
+    );
+    for (const id of issueIds) {
+      result.set(
+        id,
+        Object.fromEntries(
+          windows.map(({ period, size, first, buckets }) => [
+            period,
+            Array.from({ length: buckets }, (_, index): [number, number] => [(first + index * size) / 1000, 0]),
+          ]),
+        ),
+      );
+    }
+    for (const row of rows) {
+      const at = new Date(row.bucket).getTime();
+      for (const { period, resolution, size, first, buckets } of windows) {
+        const index = (at - first) / size;
+        if (resolution === row.resolution && index >= 0 && index < buckets) {
+          (result.get(row.issue_id) as Record<string, IssueStatsSeries>)[period][index][1] += Number(row.count);
+        }
+      }
+    }
+    return result;
   }
 
   /** Which of these numeric ids are issues of the organization (and project, when given). */
