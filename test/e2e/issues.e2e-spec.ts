@@ -326,6 +326,39 @@ describe('issues API', () => {
       expect(ids((await api.request('GET', '/api/0/projects/acme/web/issues/?query=')).body)).toContain(issues.A.id);
     });
 
+    it("resolves in the next release or the latest one, taken from the project's releases", async () => {
+      const issue = await createIssue('fp-next-release');
+      const path = `/api/0/organizations/acme/issues/${issue.id}/`;
+      const noReleases = await api.request('PUT', path, { body: { status: 'resolvedInNextRelease' } });
+      expect(noReleases.status).toBe(400);
+      expect(noReleases.body.detail).toBe("No release data present in the system to form a basis for 'Next Release'");
+      expect(await streamEvents(issue.id)).toHaveLength(1);
+
+      // What ingestion's release rollup knows: 1.1.0 is the release the project saw first last.
+      await database.execute(
+        `INSERT INTO tag_values (project_id, key, value, times_seen, first_seen, last_seen) VALUES
+           ($1, 'release', 'web@1.1.0', 1, $2, $2), ($1, 'release', 'web@1.0.0', 5, $3, $2)`,
+        [projectId, at(5), at(0)],
+      );
+      const next = await api.request('PUT', path, { body: { status: 'resolved', statusDetails: { inNextRelease: true } } });
+      expect(next.body).toMatchObject({ status: 'resolved', statusDetails: { inNextRelease: true } });
+      const detail = (await api.request('GET', path)).body;
+      expect(detail.statusDetails).toEqual({ inNextRelease: true });
+      expect(detail.activity[0]).toMatchObject({ type: 'set_resolved_in_release', data: { version: '' } });
+      expect((await streamEvents(issue.id))[1].data).toMatchObject({ inNextReleaseAfter: 'web@1.1.0' });
+
+      await record(ingested('fp-next-release', 40, { release: 'web@1.1.0' }));
+      expect((await api.request('GET', path)).body.status).toBe('resolved');
+      await record(ingested('fp-next-release', 41, { release: 'web@1.2.0' }));
+      expect((await api.request('GET', path)).body).toMatchObject({ status: 'unresolved', substatus: 'regressed' });
+
+      const latest = await api.request('PUT', path, { body: { status: 'resolved', statusDetails: { inRelease: 'latest' } } });
+      expect(latest.body.statusDetails).toEqual({ inRelease: 'web@1.1.0' });
+      expect((await api.request('GET', path)).body.statusDetails).toEqual({ inRelease: 'web@1.1.0' });
+      await database.execute(`DELETE FROM tag_values WHERE project_id = $1`, [projectId]);
+      await api.request('DELETE', path);
+    });
+
     it('regresses a resolved issue when another event arrives', async () => {
       await record(ingested('fp-a', 20, { user: 'u9' }));
       const issue = await api.request('GET', `/api/0/organizations/acme/issues/${issues.A.id}/`);

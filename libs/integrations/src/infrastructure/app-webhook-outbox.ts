@@ -3,7 +3,7 @@ import type { RecordedEvent } from '@faultline/kernel';
 import { newUuid } from '@faultline/kernel';
 import { type ErrorEventProcessedData, IngestEventTypes } from '@faultline/ingest';
 import {
-  ignoredSubstatus, ignoreStatusDetails, ISSUE_WEBHOOK_ACTIONS, type IssueEvent, type IssueEventBase, type IssueEventType, isIssueEvent, unresolvedSubstatus,
+  ignoredSubstatus, ignoreStatusDetails, ISSUE_WEBHOOK_ACTIONS, type IssueEvent, type IssueEventBase, type IssueEventType, isIssueEvent, resolvedStatusDetails, unresolvedSubstatus,
 } from '@faultline/issues';
 import { APP_CONFIG, type AppConfig, type Sql, type Transaction } from '@faultline/platform';
 import { type QueuedDelivery, SENTRY_APP_TARGET, WebhookTargets } from '@faultline/webhooks';
@@ -227,7 +227,7 @@ export class AppWebhookOutbox {
 function changedBy(event: IssueEvent): Record<string, unknown> {
   switch (event.type) {
     case 'issues.IssueResolved':
-      return { status: 'resolved', substatus: null, statusDetails: event.data.inRelease ? { inRelease: event.data.inRelease } : {} };
+      return { status: 'resolved', substatus: null, statusDetails: resolvedStatusDetails(event.data) };
     case 'issues.IssueIgnored':
       return { status: 'ignored', substatus: ignoredSubstatus(event.data), statusDetails: ignoreStatusDetails(event.data) };
     case 'issues.IssueUnresolved':

@@ -7,13 +7,13 @@ const SUBSTATUSES = ['archived_until_escalating', 'archived_until_condition_met'
 const ONE_YEAR_MINUTES = 525_600;
 
 export class IssueStatusDetailsDto {
-  @ApiPropertyOptional({ description: 'Resolved in this release version.' })
+  @ApiPropertyOptional({ description: 'Resolved in this release version; `latest` is the project\'s latest release.' })
   @IsOptional()
   @IsString()
   @Length(1, 200)
   inRelease?: string;
 
-  @ApiPropertyOptional({ description: 'Resolved in the next release (recorded as a plain resolution).' })
+  @ApiPropertyOptional({ description: 'Resolved in the release after the project\'s latest: events from that release or older ones do not reopen it.' })
   @IsOptional()
   @IsBoolean()
   inNextRelease?: boolean;

@@ -2,7 +2,7 @@ import type { RecordedEvent } from '@faultline/kernel';
 import type { OrganizationAccess } from '@faultline/platform';
 import type { IssueRelease, IssueRow, IssueStatsSeries } from '../application/queries/issue-read-model';
 import type { IssueActor, IssueAssignee, IssueComment, IssueEvent, IssueUnresolvedReason } from '../domain';
-import { ignoreStatusDetails, IssueEventTypes, shortReleaseVersion } from '../domain';
+import { ignoreStatusDetails, IssueEventTypes, resolvedStatusDetails, shortReleaseVersion } from '../domain';
 
 const PRIORITY_BY_LEVEL: Record<string, string> = { fatal: 'high', error: 'high', warning: 'medium', info: 'low', debug: 'low' };
 
@@ -19,11 +19,11 @@ export function serializeAssignee(assignee: IssueAssignee | null | undefined) {
   };
 }
 
-/** `{inRelease}` for an issue resolved in a release, the conditions of a conditional ignore, else `{}`. */
+/** How the issue was resolved (`{inRelease}`, `{inNextRelease: true}`), the conditions of a conditional ignore, else `{}`. */
 export function statusDetailsOf(row: IssueRow): Record<string, unknown> {
   const data = row.status_event_data ?? {};
   if (row.status === 'resolved' && row.status_event_type === IssueEventTypes.IssueResolved) {
-    return typeof data.inRelease === 'string' ? { inRelease: data.inRelease } : {};
+    return resolvedStatusDetails(data);
   }
   if (row.status === 'ignored' && row.status_event_type === IssueEventTypes.IssueIgnored) {
     return ignoreStatusDetails(data);
@@ -154,7 +154,12 @@ export function serializeActivity(history: ReadonlyArray<RecordedEvent & IssueEv
         activity.push(entry(event, 'first_seen'));
         break;
       case IssueEventTypes.IssueResolved:
-        activity.push(event.data.inRelease ? entry(event, 'set_resolved_in_release', { version: event.data.inRelease }) : entry(event, 'set_resolved'));
+        // As Sentry records it, a resolution in the next release has no version yet.
+        activity.push(
+          event.data.inRelease || event.data.inNextReleaseAfter
+            ? entry(event, 'set_resolved_in_release', { version: event.data.inRelease ?? '' })
+            : entry(event, 'set_resolved'),
+        );
         break;
       case IssueEventTypes.IssueUnresolved:
         activity.push(entry(event, UNRESOLVED_ACTIVITY[event.data.reason], event.data.eventId ? { event_id: event.data.eventId } : {}));

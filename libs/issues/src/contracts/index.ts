@@ -3,6 +3,7 @@ export {
   ISSUE_WEBHOOK_ACTIONS,
   ignoredSubstatus,
   ignoreStatusDetails,
+  resolvedStatusDetails,
   unresolvedSubstatus,
   ISSUE_EVENT_SCHEMA_VERSION,
   ISSUE_STREAM_TYPE,

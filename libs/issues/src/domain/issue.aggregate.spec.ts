@@ -229,6 +229,19 @@ describe('Issue', () => {
     it('rejects an empty release', () => {
       given(created).when((i) => i.resolve(bob, T2, { inRelease: '' })).thenError('invalid', /inRelease/);
     });
+
+    it('resolves in the release after the latest one, and rejects doing it again or naming a release too', () => {
+      const next = issueResolved({ ...subject, actor: alice, at: T1, inNextReleaseAfter: 'web@2.0.0' });
+      const issue = given(created).when((i) => i.resolve(alice, T1, { inNextReleaseAfter: 'web@2.0.0' })).then([next]);
+      expect(issue.resolution).toEqual({ resolvedAt: T1, inNextReleaseAfter: 'web@2.0.0' });
+      expect(issue.isResolvedAs({ inNextReleaseAfter: 'web@2.0.0' })).toBe(true);
+      expect(issue.isResolvedAs({ inRelease: 'web@2.0.0' })).toBe(false);
+      given(created, next).when((i) => i.resolve(bob, T2, { inNextReleaseAfter: 'web@2.0.0' })).thenError('invalid', 'Issue is already resolved');
+      given(created, next)
+        .when((i) => i.resolve(bob, T2, { inRelease: 'web@2.0.0' }))
+        .then([issueResolved({ ...subject, actor: bob, at: T2, inRelease: 'web@2.0.0' })]);
+      given(created).when((i) => i.resolve(bob, T2, { inRelease: 'web@1', inNextReleaseAfter: 'web@1' })).thenError('invalid', /not both/);
+    });
   });
 
   describe('unresolve', () => {
@@ -353,6 +366,22 @@ describe('Issue', () => {
 
       it('regresses for any event when resolved without a release', () => {
         given(created, resolved).when((i) => i.recordNewEvent(T2, 'evt-6', { release: 'web@0.0.1' })).then(regression('evt-6'));
+      });
+    });
+
+    describe('resolved in the next release', () => {
+      const inNextRelease = issueResolved({ ...subject, actor: alice, at: T1, inNextReleaseAfter: 'web@2.0.0' });
+      const regression = (eventId: string) => [issueUnresolved({ ...subject, actor: SYSTEM_ACTOR, at: T2, reason: 'regression', eventId })];
+
+      it('stays resolved for an event without a release, from the release that was the latest, or an older one', () => {
+        given(created, inNextRelease).when((i) => i.recordNewEvent(T2, 'evt-2')).thenNothing();
+        given(created, inNextRelease).when((i) => i.recordNewEvent(T2, 'evt-2', { release: 'web@2.0.0' })).thenNothing();
+        given(created, inNextRelease).when((i) => i.recordNewEvent(T2, 'evt-2', { release: 'web@1.9.3' })).thenNothing();
+      });
+
+      it('regresses for an event from a newer release or one that cannot be ordered', () => {
+        given(created, inNextRelease).when((i) => i.recordNewEvent(T2, 'evt-3', { release: 'web@2.0.1' })).then(regression('evt-3'));
+        given(created, inNextRelease).when((i) => i.recordNewEvent(T2, 'evt-4', { release: 'web@5f3c2a1' })).then(regression('evt-4'));
       });
     });
 

@@ -45,6 +45,7 @@ export type IssueSubstatus =
 export interface IssueResolution {
   readonly resolvedAt: string;
   readonly inRelease?: string;
+  readonly inNextReleaseAfter?: string;
 }
 
 export interface IssueIgnoreConditions {
@@ -123,8 +124,10 @@ export interface NewIssue {
   readonly firstEventId: string;
 }
 
+/** A plain resolution, one in a release, or one in the release after the project's latest. */
 export interface ResolveOptions {
   readonly inRelease?: string;
+  readonly inNextReleaseAfter?: string;
 }
 
 export interface IgnoreOptions {
@@ -212,12 +215,17 @@ export class Issue extends AggregateRoot<IssueEvent> {
 
   resolve(actor: IssueActor, at: string, options: ResolveOptions = {}): void {
     this.assertCommand(actor, at);
-    if (options.inRelease !== undefined) assertNonEmpty(options.inRelease, 'inRelease');
+    const { inRelease, inNextReleaseAfter } = options;
+    if (inRelease !== undefined) assertNonEmpty(inRelease, 'inRelease');
+    if (inNextReleaseAfter !== undefined) assertNonEmpty(inNextReleaseAfter, 'inNextReleaseAfter');
+    if (inRelease !== undefined && inNextReleaseAfter !== undefined) {
+      throw DomainError.invalid('An issue is resolved in a release or in the next release, not both');
+    }
     // Resolving again in another release replaces the resolution.
-    if (this.currentStatus === 'resolved' && this.currentResolution?.inRelease === options.inRelease) {
+    if (this.isResolvedAs(options)) {
       throw DomainError.invalid('Issue is already resolved');
     }
-    this.raise(issueResolved({ ...this.base(actor, at), inRelease: options.inRelease }));
+    this.raise(issueResolved({ ...this.base(actor, at), inRelease, inNextReleaseAfter }));
   }
 
   unresolve(actor: IssueActor, at: string): void {
@@ -343,17 +351,25 @@ export class Issue extends AggregateRoot<IssueEvent> {
     }
   }
 
+  /** Whether the issue is resolved exactly so: plainly, in this release, or in the one after it. */
+  isResolvedAs({ inRelease, inNextReleaseAfter }: ResolveOptions): boolean {
+    const current = this.currentResolution;
+    return this.currentStatus === 'resolved' && current?.inRelease === inRelease && current?.inNextReleaseAfter === inNextReleaseAfter;
+  }
+
   /**
    * Resolved in a release, the issue stays resolved for events that come from before it: without
    * a release (taken, as Sentry does, to predate releases), or from a release that is older by
    * its semantic version. An event from the release itself, a newer one, or one whose order
-   * cannot be told is a regression.
+   * cannot be told is a regression. Resolved in the next release, it also stays resolved for the
+   * release that was the latest then: the fix ships after it.
    */
   private stillResolvedFor(release: string | undefined): boolean {
-    const inRelease = this.currentResolution?.inRelease;
-    if (inRelease === undefined) return false;
+    const { inRelease, inNextReleaseAfter } = this.currentResolution ?? {};
+    if (inRelease === undefined && inNextReleaseAfter === undefined) return false;
     if (!release) return true;
-    return release !== inRelease && isOlderRelease(release, inRelease) === true;
+    if (inRelease !== undefined) return release !== inRelease && isOlderRelease(release, inRelease) === true;
+    return release === inNextReleaseAfter || isOlderRelease(release, inNextReleaseAfter as string) === true;
   }
 
   // ---- state -------------------------------------------------------------------------------
@@ -376,7 +392,7 @@ export class Issue extends AggregateRoot<IssueEvent> {
       case IssueEventTypes.IssueResolved:
         this.currentStatus = 'resolved';
         this.currentSubstatus = null;
-        this.currentResolution = withoutUndefined({ resolvedAt: event.data.at, inRelease: event.data.inRelease });
+        this.currentResolution = withoutUndefined({ resolvedAt: event.data.at, inRelease: event.data.inRelease, inNextReleaseAfter: event.data.inNextReleaseAfter });
         this.currentIgnore = null;
         break;
       case IssueEventTypes.IssueUnresolved:

@@ -87,7 +87,15 @@ export type IssueCreatedData = IssueEventBase & {
 export type IssueResolvedData = IssueEventBase & {
   /** Resolved in this release version; absent for a plain resolution. */
   readonly inRelease?: string;
+  /** Resolved in the next release after this one, the project's latest when it was resolved. */
+  readonly inNextReleaseAfter?: string;
 };
+
+/** Sentry's `statusDetails` of a resolution: `{inRelease}`, `{inNextRelease: true}` or `{}`. */
+export function resolvedStatusDetails(data: { readonly inRelease?: string; readonly inNextReleaseAfter?: string }): Record<string, string | boolean> {
+  if (typeof data.inRelease === 'string') return { inRelease: data.inRelease };
+  return typeof data.inNextReleaseAfter === 'string' ? { inNextRelease: true } : {};
+}
 
 export type IssueUnresolvedData = IssueEventBase & {
   readonly reason: IssueUnresolvedReason;

@@ -2,14 +2,25 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock, DomainError } from '@faultline/kernel';
 import { Database } from '@faultline/platform';
-import { type IgnoreOptions, ignoredSubstatus, ignoreStatusDetails, type Issue, type IssueActor, type IssueAssignee } from '../../../domain';
+import {
+  type IgnoreOptions,
+  ignoredSubstatus,
+  ignoreStatusDetails,
+  type Issue,
+  type IssueActor,
+  type IssueAssignee,
+  resolvedStatusDetails,
+  type ResolveOptions,
+} from '../../../domain';
 import { IssueRepository } from '../../../infrastructure/issue.repository';
+import { latestProjectRelease } from '../../../infrastructure/project-releases';
 import { IssuePeople } from '../../issue-people';
 import { lockIssues } from '../lock-issues';
 import { type IssueChanges, type IssueChangesResult, UpdateIssueCommand } from './update-issue.command';
 
+type ResolveIntent = { readonly kind: 'resolve'; readonly inRelease?: string; readonly inNextRelease: boolean };
 type StatusIntent =
-  | { readonly kind: 'resolve'; readonly inRelease?: string; readonly inNextRelease: boolean }
+  | ResolveIntent
   | { readonly kind: 'unresolve' }
   | ({ readonly kind: 'ignore' } & IgnoreOptions);
 
@@ -39,17 +50,36 @@ export class UpdateIssueHandler implements ICommandHandler<UpdateIssueCommand, I
           ? null
           : await this.people.resolveAssignee(organizationId, changes.assignedTo);
 
+    let resolution: ResolveOptions = {};
     await this.database.transaction(async (tx) => {
+      const latestReleases = new Map<string, Promise<string | null>>();
+      const latestRelease = (issue: Issue) => {
+        if (!latestReleases.has(issue.projectId)) latestReleases.set(issue.projectId, latestProjectRelease(tx, issue.projectId));
+        return latestReleases.get(issue.projectId) as Promise<string | null>;
+      };
       for (const issueId of await lockIssues(tx, organizationId, issueIds, projectId)) {
         const issue = await this.issues.load(tx, issueId);
         if (!issue) throw DomainError.notFound();
-        if (intent) applyStatus(issue, intent, actor, at);
+        if (intent?.kind === 'resolve') {
+          resolution = await resolutionOf(intent, () => latestRelease(issue));
+          if (!issue.isResolvedAs(resolution)) issue.resolve(actor, at, resolution);
+        } else if (intent) {
+          applyStatus(issue, intent, actor, at);
+        }
         if (assignee !== undefined) applyAssignee(issue, assignee, actor, at);
         await this.issues.save(tx, issue);
       }
     });
-    return result(intent, assignee);
+    return result(intent, assignee, resolution);
   }
+}
+
+/** `inRelease: "latest"` and "next release" are taken from the issue's project's latest release, as Sentry does. */
+async function resolutionOf(intent: ResolveIntent, latestRelease: () => Promise<string | null>): Promise<ResolveOptions> {
+  if (intent.inRelease !== 'latest' && !intent.inNextRelease) return { inRelease: intent.inRelease };
+  const latest = await latestRelease();
+  if (latest === null) throw DomainError.invalid("No release data present in the system to form a basis for 'Next Release'");
+  return intent.inNextRelease ? { inNextReleaseAfter: latest } : { inRelease: latest };
 }
 
 function statusIntent({ status, statusDetails: details = {} }: IssueChanges, at: string): StatusIntent | undefined {
@@ -85,11 +115,8 @@ function statusIntent({ status, statusDetails: details = {} }: IssueChanges, at:
   }
 }
 
-function applyStatus(issue: Issue, intent: StatusIntent, actor: IssueActor, at: string): void {
+function applyStatus(issue: Issue, intent: Exclude<StatusIntent, ResolveIntent>, actor: IssueActor, at: string): void {
   switch (intent.kind) {
-    case 'resolve':
-      if (issue.status !== 'resolved' || issue.resolution?.inRelease !== intent.inRelease) issue.resolve(actor, at, { inRelease: intent.inRelease });
-      return;
     case 'unresolve':
       if (issue.status !== 'unresolved') issue.unresolve(actor, at);
       return;
@@ -118,12 +145,12 @@ function applyAssignee(issue: Issue, assignee: IssueAssignee | null, actor: Issu
   }
 }
 
-function result(intent: StatusIntent | undefined, assignee: IssueAssignee | null | undefined): IssueChangesResult {
+function result(intent: StatusIntent | undefined, assignee: IssueAssignee | null | undefined, resolution: ResolveOptions): IssueChangesResult {
   const answer: IssueChangesResult = {};
   if (intent?.kind === 'resolve') {
     answer.status = 'resolved';
     answer.substatus = null;
-    answer.statusDetails = intent.inRelease ? { inRelease: intent.inRelease } : intent.inNextRelease ? { inNextRelease: true } : {};
+    answer.statusDetails = resolvedStatusDetails(resolution);
   } else if (intent?.kind === 'unresolve') {
     answer.status = 'unresolved';
     answer.substatus = 'ongoing';
