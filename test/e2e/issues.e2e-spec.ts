@@ -90,6 +90,14 @@ describe('issues API', () => {
       receivedAt: occurredAt,
       userHash: options.user,
       release,
+      tags: [
+        ['browser', 'Chrome'],
+        ['custom', 'yes'],
+        ['level', 'error'],
+        ['environment', 'production'],
+        ['release', release],
+        ...(options.user ? [['user', `id:${options.user}`] as const, ['user.email', `${options.user}@example.com`] as const] : []),
+      ],
       data,
     };
   }
@@ -493,6 +501,63 @@ describe('issues API', () => {
       ]);
       // The list shows no activity, as Sentry's does not.
       expect((await api.request('GET', '/api/0/organizations/acme/issues/?query=')).body.find((row: { id: string }) => row.id === issue.issueId).activity).toEqual([]);
+    });
+  });
+
+  describe('tags', () => {
+    it("answers the issue's tag keys with their top values, one key, and a key's values", async () => {
+      const issue = await createIssue('fp-tags', 30);
+      await record(
+        ingested('fp-tags', 31, { user: 'ann', release: 'web@2.0.0' }),
+        ingested('fp-tags', 32, { user: 'bob', release: 'web@2.0.0' }),
+        ingested('fp-tags', 33, { user: 'ann', release: 'web@2.1.0' }),
+      );
+      const base = `/api/0/organizations/acme/issues/${issue.id}/tags/`;
+      const all = await api.request('GET', base);
+      expect(all.status).toBe(200);
+      expect(all.body.map((tag: { key: string }) => tag.key)).toEqual(['browser', 'custom', 'environment', 'level', 'release', 'user', 'user.email']);
+      const release = all.body.find((tag: { key: string }) => tag.key === 'release');
+      expect(release).toEqual({
+        key: 'release',
+        name: 'Release',
+        totalValues: 4,
+        uniqueValues: 3,
+        topValues: [
+          { key: 'release', name: 'web@2.0.0', value: 'web@2.0.0', count: 2, firstSeen: at(31), lastSeen: at(32) },
+          { key: 'release', name: 'web@2.1.0', value: 'web@2.1.0', count: 1, firstSeen: at(33), lastSeen: at(33) },
+          { key: 'release', name: 'web@1.0.0', value: 'web@1.0.0', count: 1, firstSeen: at(30), lastSeen: at(30) },
+        ],
+      });
+      expect(all.body.find((tag: { key: string }) => tag.key === 'user.email').name).toBe('User.Email');
+
+      const limited = await api.request('GET', `${base}?key=release&key=user&limit=1`);
+      expect(limited.body.map((tag: { key: string; topValues: unknown[] }) => [tag.key, tag.topValues.length])).toEqual([['release', 1], ['user', 1]]);
+      expect((await api.request('GET', `${base}user/`)).body).toMatchObject({ key: 'user', name: 'User', totalValues: 3, uniqueValues: 2 });
+      expect((await api.request('GET', `${base}nope/`)).status).toBe(404);
+      expect((await api.request('GET', `${base}?limit=0`)).status).toBe(400);
+
+      const values = async (query = '') => (await api.request('GET', `${base}release/values/${query}`)).body.map((row: { value: string }) => row.value);
+      expect(await values()).toEqual(['web@2.1.0', 'web@2.0.0', 'web@1.0.0']);
+      expect(await values('?sort=age')).toEqual(['web@1.0.0', 'web@2.0.0', 'web@2.1.0']);
+      expect(await values('?sort=-count')).toEqual(['web@2.0.0', 'web@2.1.0', 'web@1.0.0']);
+      expect(await values('?sort=id')).toEqual(['web@1.0.0', 'web@2.0.0', 'web@2.1.0']);
+      const page = await api.request('GET', `${base}release/values/?per_page=2`);
+      expect(page.body).toHaveLength(2);
+      expect(page.headers.get('link')).toContain('rel="next"; results="true"');
+      const bad = await api.request('GET', `${base}release/values/?sort=random`);
+      expect(bad.status).toBe(400);
+      expect(bad.body.detail).toMatch(/sort/);
+      expect((await api.request('GET', `${base}nope/values/`)).status).toBe(404);
+
+      const detail = (await api.request('GET', `/api/0/organizations/acme/issues/${issue.id}/`)).body;
+      expect(detail.tags.map((tag: { name: string }) => tag.name)).toEqual(['Browser', 'Custom', 'Environment', 'Level', 'Release', 'User', 'User.Email']);
+      expect(detail.tags[0]).toEqual({ key: 'browser', name: 'Browser', totalValues: 4, uniqueValues: 1 });
+      await api.request('DELETE', `/api/0/organizations/acme/issues/${issue.id}/`);
+    });
+
+    it("answers 404 for another organization's issue", async () => {
+      const response = await api.request('GET', `/api/0/organizations/initech/issues/${issues.A.id}/tags/`, { token: outsiderToken });
+      expect(response.status).toBe(404);
     });
   });
 

@@ -107,6 +107,13 @@ describe('ingestion from the @sentry/node SDK', () => {
     expect(issue).toMatchObject({ count: '2', userCount: 1, status: 'unresolved' });
     expect(issue.firstRelease).toMatchObject({ version: 'shop@1.2.3', shortVersion: '1.2.3', dateCreated: expect.any(String) });
     expect(issue.stats['24h'].reduce((sum: number, [, count]: [number, number]) => sum + count, 0)).toBe(2);
+    const issueRelease = await api.request('GET', `/api/0/organizations/acme/issues/${issue.id}/tags/release/values/`);
+    expect(issueRelease.body).toEqual([expect.objectContaining({ key: 'release', value: 'shop@1.2.3', count: 2 })]);
+    const issueTags = (await api.request('GET', `/api/0/organizations/acme/issues/${issue.id}/tags/?key=feature&key=user`)).body;
+    expect(issueTags).toEqual([
+      expect.objectContaining({ key: 'feature', totalValues: 2, topValues: [expect.objectContaining({ value: 'checkout', count: 2 })] }),
+      expect.objectContaining({ key: 'user', name: 'User', totalValues: 2, topValues: [expect.objectContaining({ value: 'id:u-42' })] }),
+    ]);
     const resolved = await api.request('PUT', `/api/0/organizations/acme/issues/${issue.id}/`, { body: { status: 'resolved' } });
     expect(resolved.body.status).toBe('resolved');
 

@@ -3,6 +3,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { EventStoreModule } from '@faultline/event-store';
 import { IssueEventsController } from './api/issue-events.controller';
 import { IssuesController } from './api/issues.controller';
+import { IssueTagsController } from './api/issue-tags.controller';
 import { AddIssueCommentHandler } from './application/commands/add-issue-comment/add-issue-comment.handler';
 import { DeleteIssueHandler } from './application/commands/delete-issue/delete-issue.handler';
 import { DeleteIssueCommentHandler } from './application/commands/delete-issue-comment/delete-issue-comment.handler';
@@ -19,7 +20,7 @@ import { WorkerHost } from '@faultline/platform';
 
 @Module({
   imports: [CqrsModule, EventStoreModule],
-  controllers: [IssuesController, IssueEventsController],
+  controllers: [IssuesController, IssueEventsController, IssueTagsController],
   providers: [
     IssueRepository,
     EventRetentionWorker,

@@ -176,6 +176,14 @@ export class EventProcessor implements BackgroundWorker {
         continue;
       }
       const user = userIdentity(event.user);
+      const observed: Array<[string, string]> = [
+        ...event.tags,
+        ['level', event.level],
+        ...(event.environment ? [['environment', event.environment] as [string, string]] : []),
+        ...(event.release ? [['release', event.release] as [string, string]] : []),
+        ...(user ? [['user', user.tagValue] as [string, string]] : []),
+        ...(event.user?.email ? [['user.email', event.user.email] as [string, string]] : []),
+      ];
       normalized.set(`${queued.project_id}|${event.eventId}`, event);
       ingested.push({
         projectId: queued.project_id,
@@ -191,17 +199,10 @@ export class EventProcessor implements BackgroundWorker {
         receivedAt: queued.received_at.toISOString(),
         userHash: user?.hash,
         release: event.release,
+        tags: observed,
         data: event as unknown as Record<string, unknown>,
       });
       generated.push({ projectId: queued.project_id, stat: 'generated', at: queued.received_at, quantity: 1 });
-      const observed: Array<[string, string]> = [
-        ...event.tags,
-        ['level', event.level],
-        ...(event.environment ? [['environment', event.environment] as [string, string]] : []),
-        ...(event.release ? [['release', event.release] as [string, string]] : []),
-        ...(user ? [['user', user.tagValue] as [string, string]] : []),
-        ...(event.user?.email ? [['user.email', event.user.email] as [string, string]] : []),
-      ];
       for (const [key, value] of observed) {
         const id = `${queued.project_id}|${key}|${value}`;
         const tag = tags.get(id);

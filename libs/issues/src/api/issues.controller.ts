@@ -42,7 +42,7 @@ import { parseIssueSearch, parseIssueSort } from '../application/queries/issue-s
 import type { IssueComment } from '../domain';
 import { IssueRepository } from '../infrastructure/issue.repository';
 import { IssueCommentDto, UpdateIssueDto } from './issues.dto';
-import { serializeActivity, serializeAssignee, serializeComment, serializeIssue } from './issues.serializers';
+import { serializeActivity, serializeAssignee, serializeComment, serializeIssue, serializeIssueTagKey } from './issues.serializers';
 
 const MAX_BULK_IDS = 1000;
 
@@ -168,11 +168,13 @@ export class IssuesController {
     return this.detailOf(organization, await this.issue(organization, issueId));
   }
 
-  /** The issue as its detail shows it: with its graphs, activity and linked tickets. */
+  /** The issue as its detail shows it: with its graphs, tag keys, activity and linked tickets. */
   private async detailOf(organization: OrganizationAccess, issue: IssueRow) {
     const stats = await this.readModel.stats([issue.id], ['24h', '30d']);
+    const tags = (await this.readModel.tagKeys(issue.id)).map(serializeIssueTagKey);
     return {
       ...serializeIssue(issue, organization, this.config.publicUrl, stats.get(issue.id)),
+      tags: tags.sort((a, b) => a.name.localeCompare(b.name)),
       activity: serializeActivity(await this.repository.history(this.database, String(issue.id))),
       externalIssues: await this.externalLinks(organization.id, String(issue.id)),
     };

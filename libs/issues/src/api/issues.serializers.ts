@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '@faultline/kernel';
 import type { OrganizationAccess } from '@faultline/platform';
-import type { IssueRelease, IssueRow, IssueStatsSeries } from '../application/queries/issue-read-model';
+import type { IssueRelease, IssueRow, IssueStatsSeries, IssueTagKeyRow, IssueTagValueRow } from '../application/queries/issue-read-model';
 import type { IssueActor, IssueAssignee, IssueComment, IssueEvent, IssueUnresolvedReason } from '../domain';
 import { ignoreStatusDetails, IssueEventTypes, resolvedStatusDetails, shortReleaseVersion } from '../domain';
 
@@ -113,6 +113,31 @@ export function serializeIssue(row: IssueRow, organization: OrganizationAccess, 
     seenBy: [],
     participants: [],
     userReportCount: 0,
+  };
+}
+
+/** Sentry's labels of tag keys: its own names for some, the key in title case for the rest. */
+const TAG_LABELS: Record<string, string> = { user: 'User', release: 'Release', dist: 'Distribution', os: 'OS', url: 'URL', server_name: 'Server' };
+
+export function tagKeyLabel(key: string): string {
+  // Python's str.title(): every run of letters capitalised.
+  return TAG_LABELS[key] ?? key.replace(/_/g, ' ').toLowerCase().replace(/(^|[^a-z])([a-z])/g, (_, before: string, letter: string) => before + letter.toUpperCase());
+}
+
+/** A tag key of an issue: `{key, name, totalValues, uniqueValues}`. */
+export function serializeIssueTagKey(row: IssueTagKeyRow) {
+  return { key: row.key, name: tagKeyLabel(row.key), totalValues: Number(row.total_values), uniqueValues: row.unique_values };
+}
+
+/** A tag value as Sentry's tag value endpoints answer it: `{key, name, value, count, lastSeen, firstSeen}`. */
+export function serializeTagValue(row: IssueTagValueRow) {
+  return {
+    key: row.key,
+    name: row.value,
+    value: row.value,
+    count: Number(row.times_seen),
+    lastSeen: iso(row.last_seen),
+    firstSeen: iso(row.first_seen),
   };
 }
 

@@ -85,6 +85,7 @@ export class IssueIngestionService extends IssueIngestion {
       }
     }
     await this.updateCounters(tx, insertedByIssue, newUsers);
+    await this.addTagValues(tx, insertedByIssue);
 
     const recorded: RecordedIssueEvent[] = [];
     for (const [issueId, issueEvents] of insertedByIssue) {
@@ -177,6 +178,47 @@ export class IssueIngestionService extends IssueIngestion {
        FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::bigint[]) AS v (issue_id, resolution, bucket, count)
        ON CONFLICT (issue_id, resolution, bucket) DO UPDATE SET count = issue_stats.count + EXCLUDED.count`,
       [stats.map((row) => row[0]), stats.map((row) => row[1]), stats.map((row) => row[2]), stats.map((row) => row[3])],
+    );
+  }
+
+  /**
+   * Counts the stored events' tags per issue. The issues' rows are locked in id order already, and
+   * only a batch holding an issue's row writes its tag values, so concurrent batches cannot deadlock.
+   */
+  private async addTagValues(tx: Transaction, insertedByIssue: Map<string, IngestedEvent[]>): Promise<void> {
+    const observed = new Map<string, { issueId: string; key: string; value: string; count: number; firstSeen: string; lastSeen: string }>();
+    for (const [issueId, issueEvents] of insertedByIssue) {
+      for (const event of issueEvents) {
+        for (const [key, value] of event.tags) {
+          const id = `${issueId}\u0000${key}\u0000${value}`;
+          const tag = observed.get(id);
+          if (!tag) {
+            observed.set(id, { issueId, key, value, count: 1, firstSeen: event.occurredAt, lastSeen: event.occurredAt });
+            continue;
+          }
+          tag.count++;
+          if (event.occurredAt < tag.firstSeen) tag.firstSeen = event.occurredAt;
+          if (event.occurredAt > tag.lastSeen) tag.lastSeen = event.occurredAt;
+        }
+      }
+    }
+    if (observed.size === 0) return;
+    const tags = [...observed.values()];
+    await tx.execute(
+      `INSERT INTO issue_tag_values (issue_id, key, value, times_seen, first_seen, last_seen)
+       SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::bigint[], $5::timestamptz[], $6::timestamptz[])
+       ON CONFLICT (issue_id, key, value) DO UPDATE SET
+         times_seen = issue_tag_values.times_seen + EXCLUDED.times_seen,
+         first_seen = LEAST(issue_tag_values.first_seen, EXCLUDED.first_seen),
+         last_seen = GREATEST(issue_tag_values.last_seen, EXCLUDED.last_seen)`,
+      [
+        tags.map((tag) => tag.issueId),
+        tags.map((tag) => tag.key),
+        tags.map((tag) => tag.value),
+        tags.map((tag) => tag.count),
+        tags.map((tag) => tag.firstSeen),
+        tags.map((tag) => tag.lastSeen),
+      ],
     );
   }
 

@@ -40,6 +40,26 @@ export interface IssueRelease {
   dateCreated: string | null;
 }
 
+/** One value of a tag on an issue's events. */
+export interface IssueTagValueRow {
+  key: string;
+  value: string;
+  times_seen: string;
+  first_seen: Date;
+  last_seen: Date;
+}
+
+/** A tag key on an issue's events: how many events carry it and how many values it has. */
+export interface IssueTagKeyRow {
+  key: string;
+  total_values: string;
+  unique_values: number;
+}
+
+/** Orders of an issue's tag values: Sentry's `sort` (`-` for descending) over the rollup's columns. */
+export const ISSUE_TAG_VALUE_SORTS = { date: 'last_seen', age: 'first_seen', count: 'times_seen', id: 'value' } as const;
+export type IssueTagValueSort = { readonly column: keyof typeof ISSUE_TAG_VALUE_SORTS; readonly descending: boolean };
+
 /** Event counts of an issue per bucket: `[unix seconds, count]`, oldest first, every bucket present. */
 export type IssueStatsSeries = Array<[number, number]>;
 
@@ -210,6 +230,45 @@ export class IssueReadModel {
       }
     }
     return result;
+  }
+
+  /** The issue's tag keys (or the one asked for), by key. */
+  async tagKeys(issueId: string, keys?: readonly string[]): Promise<IssueTagKeyRow[]> {
+    return this.database.query<IssueTagKeyRow>(
+      `SELECT key, sum(times_seen)::text AS total_values, count(*)::int AS unique_values FROM issue_tag_values
+       WHERE issue_id = $1::bigint AND ($2::text[] IS NULL OR key = ANY($2::text[])) GROUP BY key ORDER BY key`,
+      [issueId, keys ?? null],
+    );
+  }
+
+  async hasTagKey(issueId: string, key: string): Promise<boolean> {
+    const [row] = await this.database.query(`SELECT 1 FROM issue_tag_values WHERE issue_id = $1::bigint AND key = $2 LIMIT 1`, [issueId, key]);
+    return row !== undefined;
+  }
+
+  /** The most frequent values of each of these tag keys of the issue. */
+  async topTagValues(issueId: string, keys: readonly string[], limit: number): Promise<IssueTagValueRow[]> {
+    return this.database.query<IssueTagValueRow>(
+      `SELECT t.key, t.value, t.times_seen::text AS times_seen, t.first_seen, t.last_seen
+       FROM unnest($2::text[]) AS k (key)
+       CROSS JOIN LATERAL (
+         SELECT * FROM issue_tag_values v WHERE v.issue_id = $1::bigint AND v.key = k.key
+         ORDER BY v.times_seen DESC, v.last_seen DESC, v.value LIMIT $3
+       ) t`,
+      [issueId, keys, limit],
+    );
+  }
+
+  /** A page of the values of one tag key of the issue. */
+  async tagValues(issueId: string, key: string, sort: IssueTagValueSort, offset: number, limit: number): Promise<IssueTagValueRow[]> {
+    const column = ISSUE_TAG_VALUE_SORTS[sort.column];
+    const direction = sort.descending ? 'DESC' : 'ASC';
+    return this.database.query<IssueTagValueRow>(
+      `SELECT key, value, times_seen::text AS times_seen, first_seen, last_seen FROM issue_tag_values
+       WHERE issue_id = $1::bigint AND key = $2
+       ORDER BY ${column} ${direction}, value ${direction} OFFSET $3 LIMIT $4`,
+      [issueId, key, offset, limit],
+    );
   }
 
   /** Which of these numeric ids are issues of the organization (and project, when given). */
