@@ -32,43 +32,50 @@ const RESOLUTIONS: ReadonlyArray<{ name: '10s' | '1h' | '1d'; seconds: number }>
 export class RollupsRepository {
   async addTagValues(sql: Sql, tags: TagObservation[]): Promise<void> {
     if (tags.length === 0) return;
-    const params: unknown[] = [];
-    const values = tags.map((tag) => {
-      params.push(tag.projectId, tag.key, tag.value, tag.count, tag.firstSeen, tag.lastSeen);
-      const at = params.length - 6;
-      return `($${at + 1}::bigint, $${at + 2}, $${at + 3}, $${at + 4}::bigint, $${at + 5}::timestamptz, $${at + 6}::timestamptz)`;
-    });
-    // Sorted keys: concurrent workers lock rows in one order and cannot deadlock.
+    // Sorted keys: concurrent workers lock rows in one order and cannot deadlock. Arrays rather
+    // than a VALUES list: PostgreSQL parses and plans one parameter per column, not per value.
     await sql.execute(
       `INSERT INTO tag_values (project_id, key, value, times_seen, first_seen, last_seen)
-       SELECT * FROM (VALUES ${values.join(', ')}) AS v (project_id, key, value, times_seen, first_seen, last_seen)
+       SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::bigint[], $5::timestamptz[], $6::timestamptz[])
+         AS v (project_id, key, value, times_seen, first_seen, last_seen)
        ORDER BY project_id, key, value
        ON CONFLICT (project_id, key, value) DO UPDATE SET
          times_seen = tag_values.times_seen + EXCLUDED.times_seen,
          first_seen = LEAST(tag_values.first_seen, EXCLUDED.first_seen),
          last_seen = GREATEST(tag_values.last_seen, EXCLUDED.last_seen)`,
-      params,
+      [
+        tags.map((tag) => tag.projectId),
+        tags.map((tag) => tag.key),
+        tags.map((tag) => tag.value),
+        tags.map((tag) => tag.count),
+        tags.map((tag) => tag.firstSeen),
+        tags.map((tag) => tag.lastSeen),
+      ],
     );
   }
 
   async addUsers(sql: Sql, users: UserObservation[]): Promise<void> {
     if (users.length === 0) return;
-    const params: unknown[] = [];
-    const values = users.map((user) => {
-      params.push(user.projectId, user.hash, user.id ?? null, user.email ?? null, user.username ?? null, user.ipAddress ?? null, user.name ?? null, user.seenAt);
-      const at = params.length - 8;
-      return `($${at + 1}::bigint, $${at + 2}, $${at + 3}, $${at + 4}, $${at + 5}, $${at + 6}, $${at + 7}, $${at + 8}::timestamptz)`;
-    });
     await sql.execute(
       `INSERT INTO event_users (project_id, hash, user_ident, email, username, ip_address, name, date_created)
-       SELECT * FROM (VALUES ${values.join(', ')}) AS v (project_id, hash, user_ident, email, username, ip_address, name, date_created)
+       SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamptz[])
+         AS v (project_id, hash, user_ident, email, username, ip_address, name, date_created)
        ORDER BY project_id, hash
        ON CONFLICT (project_id, hash) DO UPDATE SET
          email = COALESCE(EXCLUDED.email, event_users.email),
          username = COALESCE(EXCLUDED.username, event_users.username),
          name = COALESCE(EXCLUDED.name, event_users.name),
          date_created = LEAST(event_users.date_created, EXCLUDED.date_created)`,
-      params,
+      [
+        users.map((user) => user.projectId),
+        users.map((user) => user.hash),
+        users.map((user) => user.id ?? null),
+        users.map((user) => user.email ?? null),
+        users.map((user) => user.username ?? null),
+        users.map((user) => user.ipAddress ?? null),
+        users.map((user) => user.name ?? null),
+        users.map((user) => user.seenAt),
+      ],
     );
   }
 
@@ -85,18 +92,19 @@ export class RollupsRepository {
         merged.set(key, entry);
       }
     }
-    const params: unknown[] = [];
-    const values = [...merged.values()].map((entry) => {
-      params.push(entry.projectId, entry.stat, entry.resolution, entry.bucket, entry.count);
-      const at = params.length - 5;
-      return `($${at + 1}::bigint, $${at + 2}, $${at + 3}, $${at + 4}::timestamptz, $${at + 5}::bigint)`;
-    });
+    const entries = [...merged.values()];
     await sql.execute(
       `INSERT INTO project_stats (project_id, stat, resolution, bucket, count)
-       SELECT * FROM (VALUES ${values.join(', ')}) AS v (project_id, stat, resolution, bucket, count)
+       SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::timestamptz[], $5::bigint[]) AS v (project_id, stat, resolution, bucket, count)
        ORDER BY project_id, stat, resolution, bucket
        ON CONFLICT (project_id, stat, resolution, bucket) DO UPDATE SET count = project_stats.count + EXCLUDED.count`,
-      params,
+      [
+        entries.map((entry) => entry.projectId),
+        entries.map((entry) => entry.stat),
+        entries.map((entry) => entry.resolution),
+        entries.map((entry) => entry.bucket),
+        entries.map((entry) => entry.count),
+      ],
     );
   }
 }
