@@ -1,0 +1,154 @@
+import { randomUUID } from 'node:crypto';
+import { IssueIgnoreCount1763800001300 } from '../migrations/1763800001300-issue-ignore-count';
+import { IssueReleasesAndStats1763800001500 } from '../migrations/1763800001500-issue-releases-and-stats';
+import { IssueTagValues1763800001600 } from '../migrations/1763800001600-issue-tag-values';
+import { insertProject, rerunMigration } from './support/migration-test';
+import { openTestDatabase, type TestDatabase } from './support/test-database';
+
+/** Migrations that derive new columns and read models from what was stored before them. */
+describe('migration backfills', () => {
+  let db: TestDatabase;
+
+  beforeAll(async () => {
+    db = await openTestDatabase();
+  }, 60_000);
+
+  afterAll(async () => {
+    await db?.close();
+  });
+
+  /** Issues ignored before migration 1300 get the event count their last ignore would have noted. */
+  it('1300 notes, for each ignored issue, its count less the events stored since its last ignore', async () => {
+    const { database } = db;
+    const projectId = await insertProject(db);
+    const issue = async (shortId: string, status: string, timesSeen: number) => {
+      const [{ id }] = await database.query<{ id: string }>(
+        `INSERT INTO issues (project_id, fingerprint_hash, short_id, title, culprit, level, platform, status, substatus, first_seen, last_seen, times_seen, user_count)
+         VALUES ($1, $2, $2, 'TypeError: x', 'app', 'error', 'node', $3, 'ongoing', now(), now(), $4, 3) RETURNING id`,
+        [projectId, shortId, status, timesSeen],
+      );
+      return String(id);
+    };
+    const storeEvents = (issueId: string, receivedAt: string[]) =>
+      database.execute(
+        `INSERT INTO error_events (project_id, issue_id, event_id, occurred_at, received_at, data)
+         SELECT $1, $2, md5(random()::text), at, at, '{}' FROM unnest($3::timestamptz[]) AS at`,
+        [projectId, issueId, receivedAt],
+      );
+    const ignoredAt = async (issueId: string, version: number, at: string) =>
+      database.execute(
+        `INSERT INTO events (stream_id, stream_type, version, event_id, event_type, data) VALUES ($1, 'issue', $2, $3, 'issues.IssueIgnored', $4)`,
+        [`issue-${issueId}`, version, randomUUID(), JSON.stringify({ issueId, at, untilCount: 10 })],
+      );
+
+    const reignored = await issue('WEB-1', 'ignored', 7);
+    await storeEvents(reignored, ['2026-01-01T00:00:00Z', '2026-01-02T00:00:00Z', '2026-01-03T00:00:00Z', '2026-01-04T00:00:00Z']);
+    await ignoredAt(reignored, 1, '2026-01-01T12:00:00Z');
+    await ignoredAt(reignored, 2, '2026-01-02T12:00:00Z');
+    const unresolved = await issue('WEB-2', 'unresolved', 3);
+
+    await rerunMigration(db, new IssueIgnoreCount1763800001300());
+
+    const rows = await database.query<{ id: string; times_seen_at_ignore: string | null; user_count_at_ignore: number | null }>(
+      `SELECT id, times_seen_at_ignore, user_count_at_ignore FROM issues WHERE id = ANY($1::bigint[]) ORDER BY id`,
+      [[reignored, unresolved]],
+    );
+    // 7 seen, 2 of the stored events arrived after the last ignore; 3 users, as no ignore had a user condition.
+    expect(rows.map((row) => [String(row.id), row.times_seen_at_ignore === null ? null : Number(row.times_seen_at_ignore), row.user_count_at_ignore])).toEqual([
+      [reignored, 5, 3],
+      [unresolved, null, null],
+    ]);
+  });
+
+  /** Issues from before migration 1500 get their releases and graph counts from their stored events. */
+  it('1500 takes the first and newest releases named and counts the events per hour and per day (UTC)', async () => {
+    const { database } = db;
+    const projectId = await insertProject(db);
+    const issue = async (shortId: string) => {
+      const [{ id }] = await database.query<{ id: string }>(
+        `INSERT INTO issues (project_id, fingerprint_hash, short_id, title, culprit, level, platform, first_seen, last_seen, times_seen)
+         VALUES ($1, $2, $2, 'TypeError: x', 'app', 'error', 'node', now(), now(), 4) RETURNING id`,
+        [projectId, shortId],
+      );
+      return String(id);
+    };
+    const released = await issue('WEB-1');
+    const unreleased = await issue('WEB-2');
+    const events: Array<[string, string, string | null]> = [
+      [released, '2026-01-01T23:10:00Z', null],
+      [released, '2026-01-02T00:20:00Z', 'web@1.0.0'],
+      [released, '2026-01-02T00:40:00Z', 'web@1.1.0'],
+      [released, '2026-01-02T05:00:00Z', null],
+      [unreleased, '2026-01-02T05:00:00Z', null],
+    ];
+    await database.execute(
+      `INSERT INTO error_events (project_id, issue_id, event_id, occurred_at, received_at, data)
+       SELECT $1, issue_id, md5(random()::text), at, at, CASE WHEN release IS NULL THEN '{}' ELSE json_build_object('release', release) END
+       FROM unnest($2::bigint[], $3::timestamptz[], $4::text[]) AS e (issue_id, at, release)`,
+      [projectId, events.map((e) => e[0]), events.map((e) => e[1]), events.map((e) => e[2])],
+    );
+
+    await rerunMigration(db, new IssueReleasesAndStats1763800001500(), { timeZone: 'America/New_York' });
+
+    const releases = await database.query<{ id: string; first_release: string | null; last_release: string | null }>(
+      `SELECT id::text AS id, first_release, last_release FROM issues WHERE id = ANY($1::bigint[]) ORDER BY id`,
+      [[released, unreleased]],
+    );
+    expect(releases).toEqual([
+      { id: released, first_release: 'web@1.0.0', last_release: 'web@1.1.0' },
+      { id: unreleased, first_release: null, last_release: null },
+    ]);
+    const stats = await database.query<{ resolution: string; bucket: Date; count: string }>(
+      `SELECT resolution, bucket, count::text AS count FROM issue_stats WHERE issue_id = $1 ORDER BY resolution, bucket`,
+      [released],
+    );
+    expect(stats.map((row) => [row.resolution, new Date(row.bucket).toISOString(), Number(row.count)])).toEqual([
+      ['1d', '2026-01-01T00:00:00.000Z', 1],
+      ['1d', '2026-01-02T00:00:00.000Z', 3],
+      ['1h', '2026-01-01T23:00:00.000Z', 1],
+      ['1h', '2026-01-02T00:00:00.000Z', 2],
+      ['1h', '2026-01-02T05:00:00.000Z', 1],
+    ]);
+  });
+
+  /** Issues from before migration 1600 get their tag values from their stored events. */
+  it('1600 counts the SDK tags, level, environment, release, user and user.email of each stored event', async () => {
+    const { database } = db;
+    const projectId = await insertProject(db);
+    const [{ id: issueId }] = await database.query<{ id: string }>(
+      `INSERT INTO issues (project_id, fingerprint_hash, short_id, title, culprit, level, platform, first_seen, last_seen, times_seen)
+       VALUES ($1, 'fp', 'WEB-1', 'TypeError: x', 'app', 'error', 'node', now(), now(), 3) RETURNING id`,
+      [projectId],
+    );
+    const events: Array<[string, Record<string, unknown>]> = [
+      ['2026-01-01T00:00:00Z', { level: 'error', environment: 'prod', release: 'web@1', tags: [['browser', 'Chrome']], user: { id: '7', email: 'a@example.com' } }],
+      ['2026-01-02T00:00:00Z', { level: 'error', tags: [['browser', 'Chrome'], ['browser', 'Firefox']], user: { ipAddress: '10.0.0.1' } }],
+      ['2026-01-03T00:00:00Z', { level: 'warning', tags: {}, user: { username: '', email: 'b@example.com' } }],
+    ];
+    await database.execute(
+      `INSERT INTO error_events (project_id, issue_id, event_id, occurred_at, received_at, data)
+       SELECT $1, $2, md5(random()::text), at, at, data FROM unnest($3::timestamptz[], $4::json[]) AS e (at, data)`,
+      [projectId, issueId, events.map((e) => e[0]), events.map((e) => JSON.stringify(e[1]))],
+    );
+
+    await rerunMigration(db, new IssueTagValues1763800001600());
+
+    const rows = await database.query<{ key: string; value: string; times_seen: string; first_seen: Date; last_seen: Date }>(
+      `SELECT key, value, times_seen::text AS times_seen, first_seen, last_seen FROM issue_tag_values WHERE issue_id = $1 ORDER BY key, value`,
+      [issueId],
+    );
+    expect(rows.map((row) => [row.key, row.value, Number(row.times_seen), new Date(row.first_seen).toISOString().slice(0, 10), new Date(row.last_seen).toISOString().slice(0, 10)])).toEqual([
+      ['browser', 'Chrome', 2, '2026-01-01', '2026-01-02'],
+      ['browser', 'Firefox', 1, '2026-01-02', '2026-01-02'],
+      ['environment', 'prod', 1, '2026-01-01', '2026-01-01'],
+      ['level', 'error', 2, '2026-01-01', '2026-01-02'],
+      ['level', 'warning', 1, '2026-01-03', '2026-01-03'],
+      ['release', 'web@1', 1, '2026-01-01', '2026-01-01'],
+      ['user', 'email:b@example.com', 1, '2026-01-03', '2026-01-03'],
+      ['user', 'id:7', 1, '2026-01-01', '2026-01-01'],
+      ['user', 'ip:10.0.0.1', 1, '2026-01-02', '2026-01-02'],
+      ['user.email', 'a@example.com', 1, '2026-01-01', '2026-01-01'],
+      ['user.email', 'b@example.com', 1, '2026-01-03', '2026-01-03'],
+    ]);
+  });
+});

@@ -1,0 +1,32 @@
+import { randomUUID } from 'node:crypto';
+import type { MigrationInterface } from 'typeorm';
+import type { TestDatabase } from './test-database';
+
+/** A new organization with a project `web`, for rows a migration test stores; answers the project's id. */
+export async function insertProject({ database }: TestDatabase): Promise<string> {
+  const [{ id: organizationId }] = await database.query<{ id: string }>(
+    `INSERT INTO organizations (slug, name) VALUES ($1, 'Acme') RETURNING id`,
+    [`acme-${randomUUID()}`],
+  );
+  const [{ id }] = await database.query<{ id: string }>(
+    `INSERT INTO projects (organization_id, slug, name) VALUES ($1, 'web', 'Web') RETURNING id`,
+    [organizationId],
+  );
+  return String(id);
+}
+
+/**
+ * Runs a migration down and up again over the rows a test stored, as it runs on a database from
+ * before it; `timeZone` sets the session's, which what it computes must not depend on.
+ */
+export async function rerunMigration(db: TestDatabase, migration: MigrationInterface, { timeZone }: { timeZone?: string } = {}): Promise<void> {
+  const runner = db.dataSource.createQueryRunner();
+  try {
+    if (timeZone) await runner.query(`SET TIME ZONE '${timeZone}'`);
+    await migration.down?.(runner);
+    await migration.up(runner);
+    if (timeZone) await runner.query('RESET TIME ZONE');
+  } finally {
+    await runner.release();
+  }
+}
