@@ -4,7 +4,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * Each issue's tag values (count, first and last seen), kept at ingest time like the project's:
  * the issue's tags, its tag values endpoint and the tag keys of its detail. Existing issues get
  * them from their stored events, under the keys ingestion counts: the SDK's tags, level,
- * environment, release, user and user.email.
+ * environment, release and user.
  */
 export class IssueTagValues1763800001600 implements MigrationInterface {
   name = 'IssueTagValues1763800001600';
@@ -35,7 +35,6 @@ export class IssueTagValues1763800001600 implements MigrationInterface {
             WHEN COALESCE(e.data->'user'->>'email', '') <> '' THEN 'email:' || (e.data->'user'->>'email')
             WHEN COALESCE(e.data->'user'->>'ipAddress', '') <> '' THEN 'ip:' || (e.data->'user'->>'ipAddress')
           END
-          UNION ALL SELECT 'user.email', e.data->'user'->>'email'
         ) AS t
         WHERE t.key IS NOT NULL AND t.value IS NOT NULL AND t.value <> ''
         GROUP BY 1, 2, 3;

@@ -176,14 +176,15 @@ export class EventProcessor implements BackgroundWorker {
         continue;
       }
       const user = userIdentity(event.user);
-      const observed: Array<[string, string]> = [
+      const issueTags: Array<[string, string]> = [
         ...event.tags,
         ['level', event.level],
         ...(event.environment ? [['environment', event.environment] as [string, string]] : []),
         ...(event.release ? [['release', event.release] as [string, string]] : []),
         ...(user ? [['user', user.tagValue] as [string, string]] : []),
-        ...(event.user?.email ? [['user.email', event.user.email] as [string, string]] : []),
       ];
+      // The project's tag values also answer user.email; an issue's, like Sentry's, do not.
+      const observed = event.user?.email ? [...issueTags, ['user.email', event.user.email] as [string, string]] : issueTags;
       normalized.set(`${queued.project_id}|${event.eventId}`, event);
       ingested.push({
         projectId: queued.project_id,
@@ -199,7 +200,7 @@ export class EventProcessor implements BackgroundWorker {
         receivedAt: queued.received_at.toISOString(),
         userHash: user?.hash,
         release: event.release,
-        tags: observed,
+        tags: issueTags,
         data: event as unknown as Record<string, unknown>,
       });
       generated.push({ projectId: queued.project_id, stat: 'generated', at: queued.received_at, quantity: 1 });

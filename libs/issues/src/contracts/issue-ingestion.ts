@@ -18,7 +18,7 @@ export interface IngestedEvent {
   readonly userHash?: string;
   /** The release the event came from, if the SDK named one (regressions of issues resolved in a release). */
   readonly release?: string;
-  /** What the event is counted under in the issue's tag values: the SDK's tags and those derived from the event. */
+  /** What the event is counted under in the issue's tag values: the SDK's tags, level, environment, release and user. */
   readonly tags: ReadonlyArray<readonly [string, string]>;
   /** The normalised event, stored for the issue events API. */
   readonly data: Record<string, unknown>;
