@@ -112,6 +112,15 @@ describe('issues API', () => {
     return { id: issue.body.id, shortId: issue.body.shortId };
   }
 
+  /** Releases the project has seen, as ingestion's release rollup records them (events here skip ingestion). */
+  async function seenReleases(...versions: string[]) {
+    await database.execute(
+      `INSERT INTO tag_values (project_id, key, value, times_seen, first_seen, last_seen)
+       SELECT $1, 'release', version, 1, now(), now() FROM unnest($2::text[]) AS version ON CONFLICT DO NOTHING`,
+      [projectId, versions],
+    );
+  }
+
   async function streamEvents(issueId: string): Promise<Array<{ event_type: string; data: any }>> {
     return database.query(`SELECT event_type, data FROM events WHERE stream_id = $1 ORDER BY version`, [`issue-${issueId}`]);
   }
@@ -230,12 +239,22 @@ describe('issues API', () => {
       expect((await api.request('GET', '/api/0/projects/acme/web/issues/?statsPeriod=')).body[0].stats).toEqual({});
       const organization = await api.request('GET', '/api/0/organizations/acme/issues/?groupStatsPeriod=14d&sort=freq');
       expect(total(organization.body[0].stats['14d'])).toBe(4);
-      expect(Object.keys((await api.request('GET', '/api/0/organizations/acme/issues/?groupStatsPeriod=auto')).body[0].stats)).toEqual(['24h']);
+      // auto: over the query's range, 14 days by default, hourly up to two days.
+      const auto = async (query = '') => (await api.request('GET', `/api/0/organizations/acme/issues/?sort=freq&groupStatsPeriod=auto${query}`)).body[0].stats;
+      expect(Object.keys(await auto())).toEqual(['auto']);
+      expect((await auto()).auto).toEqual(daily);
+      const lastDay = (await auto('&statsPeriod=24h')).auto;
+      expect(lastDay).toEqual(hourly);
+      expect((await auto('&statsPeriod=90d')).auto).toHaveLength(90);
+      expect((await api.request('GET', '/api/0/organizations/acme/issues/?groupStatsPeriod=auto&statsPeriod=soon')).status).toBe(400);
 
-      for (const path of ['/api/0/projects/acme/web/issues/?statsPeriod=7d', '/api/0/organizations/acme/issues/?groupStatsPeriod=1w']) {
+      for (const [path, choices] of [
+        ['/api/0/projects/acme/web/issues/?statsPeriod=7d', "'', '24h', and '14d'"],
+        ['/api/0/organizations/acme/issues/?groupStatsPeriod=1w', "'', '24h', '14d', and 'auto'"],
+      ]) {
         const bad = await api.request('GET', path);
         expect(bad.status).toBe(400);
-        expect(bad.body.detail).toMatch(/Valid choices are '', '24h', and '14d'/);
+        expect(bad.body.detail).toContain(`Valid choices are ${choices}.`);
       }
     });
 
@@ -311,6 +330,11 @@ describe('issues API', () => {
       }
       const listed = (await api.request('GET', `/api/0/projects/acme/web/issues/?query=${detail.shortId}`)).body[0];
       expect(listed.firstRelease).toEqual(detail.firstRelease);
+
+      // Late arrivals count by their event time: an older event is first, one older than the newest is not last.
+      await record(ingested('fp-releases', 19, { release: 'web@1.3.0' }), ingested('fp-releases', 21, { release: 'web@1.6.0' }));
+      const after = (await api.request('GET', `/api/0/organizations/acme/issues/${first.issueId}/`)).body;
+      expect([after.firstRelease.version, after.lastRelease.version]).toEqual(['web@1.3.0', 'web@17642328ead24b51867165985996d04b29310337']);
       await api.request('DELETE', `/api/0/organizations/acme/issues/${first.issueId}/`);
     });
 
@@ -348,6 +372,13 @@ describe('issues API', () => {
            ($1, 'release', 'web@1.1.0', 1, $2, $2), ($1, 'release', 'web@1.0.0', 5, $3, $2)`,
         [projectId, at(5), at(0)],
       );
+      const unknown = await api.request('PUT', path, { body: { status: 'resolved', statusDetails: { inRelease: 'web@7.7.7' } } });
+      expect(unknown.status).toBe(400);
+      expect(unknown.body.detail).toBe('Unable to find the given release.');
+      // Named together with a release, the next release wins, as in Sentry.
+      const both = await api.request('PUT', path, { body: { status: 'resolvedInNextRelease', statusDetails: { inRelease: 'web@1.0.0' } } });
+      expect(both.body.statusDetails).toEqual({ inNextRelease: true });
+      await api.request('PUT', path, { body: { status: 'unresolved' } });
       const next = await api.request('PUT', path, { body: { status: 'resolved', statusDetails: { inNextRelease: true } } });
       expect(next.body).toMatchObject({ status: 'resolved', statusDetails: { inNextRelease: true } });
       const detail = (await api.request('GET', path)).body;
@@ -363,7 +394,19 @@ describe('issues API', () => {
       const latest = await api.request('PUT', path, { body: { status: 'resolved', statusDetails: { inRelease: 'latest' } } });
       expect(latest.body.statusDetails).toEqual({ inRelease: 'web@1.1.0' });
       expect((await api.request('GET', path)).body.statusDetails).toEqual({ inRelease: 'web@1.1.0' });
-      await database.execute(`DELETE FROM tag_values WHERE project_id = $1`, [projectId]);
+
+      // A release belongs to one project: resolving issues of two projects in one is refused.
+      const other = await api.request('POST', '/api/0/teams/acme/acme/projects/', { body: { name: 'Mobile', slug: 'mobile' } });
+      const [elsewhere] = await record({ ...ingested('fp-next-release', 42), projectId: other.body.id, projectSlug: 'mobile' });
+      for (const [statusDetails, detail] of [
+        [{ inRelease: 'latest' }, 'Cannot set resolved in release for multiple projects.'],
+        [{ inNextRelease: true }, 'Cannot set resolved in next release for multiple projects.'],
+      ] as const) {
+        const bulk = await api.request('PUT', `/api/0/organizations/acme/issues/?id=${issue.id}&id=${elsewhere.issueId}`, { body: { status: 'resolved', statusDetails } });
+        expect(bulk.status).toBe(400);
+        expect(bulk.body.detail).toBe(detail);
+      }
+      await api.request('DELETE', `/api/0/organizations/acme/issues/${elsewhere.issueId}/`);
       await api.request('DELETE', path);
     });
 
@@ -454,6 +497,7 @@ describe('issues API', () => {
       const path = `/api/0/organizations/acme/issues/${issues.C.id}/`;
       expect((await api.request('PUT', path, { token: readOnlyToken, body: { status: 'resolved' } })).status).toBe(403);
       expect((await api.request('GET', path, { token: readOnlyToken })).status).toBe(200);
+      await seenReleases('web@1.0.0');
       const resolved = await api.request('PUT', path, { token: acmeOrgToken.token, body: { status: 'resolved', statusDetails: { inRelease: 'web@1.0.0' } } });
       expect(resolved.body).toMatchObject({ status: 'resolved', statusDetails: { inRelease: 'web@1.0.0' } });
       const last = (await streamEvents(issues.C.id)).at(-1)!;
@@ -472,6 +516,7 @@ describe('issues API', () => {
       const dropped = await api.request('POST', `${path}comments/`, { body: { text: 'wrong issue' } });
       await api.request('DELETE', `${path}comments/${dropped.body.id}/`);
       await api.request('PUT', path, { body: { status: 'ignored', statusDetails: { ignoreCount: 100 } } });
+      await seenReleases('web@1.9.0', 'web@2.0.0');
       await api.request('PUT', path, { body: { status: 'resolved', statusDetails: { inRelease: 'web@1.9.0' } } });
       await api.request('PUT', path, { body: { status: 'resolved', statusDetails: { inRelease: 'web@2.0.0' } } });
       await api.request('PUT', path, { body: { status: 'resolved', statusDetails: { inRelease: 'web@2.0.0' } } });
@@ -536,10 +581,12 @@ describe('issues API', () => {
       expect((await api.request('GET', `${base}?limit=0`)).status).toBe(400);
 
       const values = async (query = '') => (await api.request('GET', `${base}release/values/${query}`)).body.map((row: { value: string }) => row.value);
+      // As Sentry sorts them: every order descending.
       expect(await values()).toEqual(['web@2.1.0', 'web@2.0.0', 'web@1.0.0']);
-      expect(await values('?sort=age')).toEqual(['web@1.0.0', 'web@2.0.0', 'web@2.1.0']);
-      expect(await values('?sort=-count')).toEqual(['web@2.0.0', 'web@2.1.0', 'web@1.0.0']);
-      expect(await values('?sort=id')).toEqual(['web@1.0.0', 'web@2.0.0', 'web@2.1.0']);
+      expect(await values('?sort=date')).toEqual(['web@2.1.0', 'web@2.0.0', 'web@1.0.0']);
+      expect(await values('?sort=age')).toEqual(['web@2.1.0', 'web@2.0.0', 'web@1.0.0']);
+      expect(await values('?sort=count')).toEqual(['web@2.0.0', 'web@1.0.0', 'web@2.1.0']);
+      expect(await values('?sort=-count')).toEqual(['web@2.0.0', 'web@1.0.0', 'web@2.1.0']);
       const page = await api.request('GET', `${base}release/values/?per_page=2`);
       expect(page.body).toHaveLength(2);
       expect(page.headers.get('link')).toContain('rel="next"; results="true"');

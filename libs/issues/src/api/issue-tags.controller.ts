@@ -56,7 +56,7 @@ export class IssueTagsController {
 
   @Get(':key/values')
   @RequireScopes('event:read')
-  @ApiQuery({ name: 'sort', required: false, enum: ['date', '-date', 'age', '-age', 'count', '-count', 'id', '-id'], description: 'By last seen (date, default -date), first seen (age), count or value (id).' })
+  @ApiQuery({ name: 'sort', required: false, enum: ['date', 'age', 'count', 'id'], description: 'Newest first (date, and id, the default), first seen newest first (age) or most frequent first (count).' })
   async values(
     @CurrentOrganization() organization: OrganizationAccess,
     @Param('issue_id') issueId: string,
@@ -92,12 +92,9 @@ function topValuesLimit(value: string | undefined): number {
   return limit;
 }
 
+/** Sentry's `sort` of tag values, always descending (a leading `-` says so again); `-id` when not given. */
 function tagValueSort(value: string | undefined): IssueTagValueSort {
-  if (value === undefined || value === '') return { column: 'date', descending: true };
-  const descending = value.startsWith('-');
-  const column = descending ? value.slice(1) : value;
-  if (!Object.hasOwn(ISSUE_TAG_VALUE_SORTS, column)) {
-    throw new BadRequestException({ detail: 'Invalid sort: use date, age, count or id, with - for descending.' });
-  }
-  return { column: column as IssueTagValueSort['column'], descending };
+  const sort = (value || '-id').replace(/^-/, '');
+  if (!Object.hasOwn(ISSUE_TAG_VALUE_SORTS, sort)) throw new BadRequestException({ detail: 'Invalid sort: use date, age, count or id.' });
+  return sort as IssueTagValueSort;
 }

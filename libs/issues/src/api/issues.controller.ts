@@ -37,7 +37,7 @@ import {
 } from '../application/commands/update-issue/update-issue.command';
 import { IssuePeople } from '../application/issue-people';
 import { type IssueExternalLink, IssueExternalLinksQuery } from '../application/queries/issue-external-links.query';
-import { IssueReadModel, type IssueRow, type IssueStatsPeriod } from '../application/queries/issue-read-model';
+import { ISSUE_STATS_PERIODS, IssueReadModel, type IssueRow, type IssueStatsWindow } from '../application/queries/issue-read-model';
 import { parseIssueSearch, parseIssueSort } from '../application/queries/issue-search';
 import type { IssueComment } from '../domain';
 import { IssueRepository } from '../infrastructure/issue.repository';
@@ -77,7 +77,8 @@ export class IssuesController {
   @QueryParam()
   @SortParam()
   @ApiQuery({ name: 'project', required: false, type: [String], description: 'Project ids (repeat the parameter); -1 means all.' })
-  @ApiQuery({ name: 'groupStatsPeriod', required: false, enum: ['', '24h', '14d', 'auto'], description: "Each issue's event counts (`stats`): hourly over 24h (the default, also for auto), daily over 14d, or none." })
+  @ApiQuery({ name: 'groupStatsPeriod', required: false, enum: ['', '24h', '14d', 'auto'], description: "Each issue's event counts (`stats`): hourly over 24h (the default), daily over 14d, none, or `auto` over `statsPeriod`." })
+  @ApiQuery({ name: 'statsPeriod', required: false, description: 'The range of `groupStatsPeriod=auto`: a number and s, m, h, d or w (default 14d).' })
   async listOrganizationIssues(
     @CurrentOrganization() organization: OrganizationAccess,
     @CurrentPrincipal() principal: Principal,
@@ -86,9 +87,10 @@ export class IssuesController {
     @Query('sort') sort?: string,
     @Query('project') project?: string | string[],
     @Query('groupStatsPeriod') groupStatsPeriod?: string,
+    @Query('statsPeriod') statsPeriod?: string,
   ) {
     const period = single(groupStatsPeriod, 'groupStatsPeriod');
-    const stats = listStatsPeriod(period === 'auto' ? undefined : period, 'groupStatsPeriod');
+    const stats = period === 'auto' ? autoStatsWindow(single(statsPeriod, 'statsPeriod')) : listStatsPeriod(period, 'groupStatsPeriod');
     return this.list(organization, principal, page, query, sort, projectIdsParam(project), stats);
   }
 
@@ -170,7 +172,7 @@ export class IssuesController {
 
   /** The issue as its detail shows it: with its graphs, tag keys, activity and linked tickets. */
   private async detailOf(organization: OrganizationAccess, issue: IssueRow) {
-    const stats = await this.readModel.stats([issue.id], ['24h', '30d']);
+    const stats = await this.readModel.stats([issue.id], [ISSUE_STATS_PERIODS['24h'], ISSUE_STATS_PERIODS['30d']]);
     const tags = (await this.readModel.tagKeys(issue.id)).map(serializeIssueTagKey);
     return {
       ...serializeIssue(issue, organization, this.config.publicUrl, stats.get(issue.id)),
@@ -284,7 +286,7 @@ export class IssuesController {
     query: string | undefined,
     sort: string | undefined,
     projectIds: string[] | undefined,
-    statsPeriod: IssueStatsPeriod | null,
+    statsPeriod: IssueStatsWindow | null,
   ) {
     const rows = await this.readModel.list({
       organizationId: organization.id,
@@ -323,12 +325,29 @@ function single(value: string | string[] | undefined, name: string): string | un
   return value;
 }
 
-/** The graph period of an issue list: 24h when not given, none when empty, as Sentry answers. */
-function listStatsPeriod(value: string | undefined, name: string): IssueStatsPeriod | null {
-  if (value === undefined || value === '24h') return '24h';
-  if (value === '14d') return '14d';
+/** The graph of an issue list: 24h when not given, none when empty, as Sentry answers. */
+function listStatsPeriod(value: string | undefined, name: string): IssueStatsWindow | null {
+  if (value === undefined || value === '24h') return ISSUE_STATS_PERIODS['24h'];
+  if (value === '14d') return ISSUE_STATS_PERIODS['14d'];
   if (value === '') return null;
-  throw new BadRequestException({ detail: `Invalid ${name}. Valid choices are '', '24h', and '14d'.` });
+  const choices = name === 'groupStatsPeriod' ? "'', '24h', '14d', and 'auto'" : "'', '24h', and '14d'";
+  throw new BadRequestException({ detail: `Invalid ${name}. Valid choices are ${choices}.` });
+}
+
+const PERIOD_UNITS_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+const MAX_AUTO_BUCKETS = 366;
+
+/**
+ * `groupStatsPeriod=auto`: Sentry's graph over the query's range (`statsPeriod`, 14 days by
+ * default), named `auto`; hourly up to two days (hourly counts are kept that long), daily beyond.
+ */
+function autoStatsWindow(statsPeriod = '14d'): IssueStatsWindow {
+  const match = /^(\d{1,6})([smhdw])$/.exec(statsPeriod);
+  const range = match ? Number(match[1]) * PERIOD_UNITS_MS[match[2]] : 0;
+  if (range <= 0) throw new BadRequestException({ detail: 'Invalid statsPeriod: a number and s, m, h, d or w, such as 24h or 14d.' });
+  const resolution = range <= 2 * PERIOD_UNITS_MS.d ? '1h' : '1d';
+  const buckets = Math.min(MAX_AUTO_BUCKETS, Math.ceil(range / PERIOD_UNITS_MS[resolution === '1h' ? 'h' : 'd']));
+  return { name: 'auto', resolution, buckets };
 }
 
 /** Sentry's repeated `project` parameter: numeric ids; -1 (or none) means every project. */

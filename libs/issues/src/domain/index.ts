@@ -2,4 +2,4 @@ export * from './issue.events';
 export * from './issue.aggregate';
 export * from './short-id';
 export * from './event-tags';
-export { shortReleaseVersion } from './release-order';
+export { latestRelease, shortReleaseVersion } from './release-order';

@@ -1,4 +1,4 @@
-import { isOlderRelease, shortReleaseVersion } from './release-order';
+import { isOlderRelease, latestRelease, shortReleaseVersion } from './release-order';
 
 describe('isOlderRelease', () => {
   it.each([
@@ -31,5 +31,21 @@ describe('shortReleaseVersion', () => {
     ['@scope/pkg@1.0.0', '1.0.0'],
   ])('%s shows as %s', (release, short) => {
     expect(shortReleaseVersion(release)).toBe(short);
+  });
+});
+
+describe('latestRelease', () => {
+  it('takes the highest version when the newest releases are semantic versions of one package', () => {
+    expect(latestRelease(['web@1.0.0', 'web@1.1.0', 'web@0.9.0'])).toBe('web@1.1.0');
+    expect(latestRelease(['2.0.0-rc.1', '1.9.0'])).toBe('2.0.0-rc.1');
+    const sampled = Array.from({ length: 10 }, (_, patch) => `web@1.0.${patch}`);
+    expect(latestRelease([...sampled, 'nightly-42', 'web@3.0.0'])).toBe('web@3.0.0');
+  });
+
+  it('takes the newest otherwise', () => {
+    expect(latestRelease(['abc123', 'web@2.0.0'])).toBe('abc123');
+    expect(latestRelease(['web@1.0.0', 'api@2.0.0'])).toBe('web@1.0.0');
+    expect(latestRelease(['web@1.0.0', 'web@1.1.0', 'nightly-42'])).toBe('web@1.0.0');
+    expect(latestRelease([])).toBeUndefined();
   });
 });

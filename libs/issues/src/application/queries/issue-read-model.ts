@@ -56,20 +56,31 @@ export interface IssueTagKeyRow {
   unique_values: number;
 }
 
-/** Orders of an issue's tag values: Sentry's `sort` (`-` for descending) over the rollup's columns. */
-export const ISSUE_TAG_VALUE_SORTS = { date: 'last_seen', age: 'first_seen', count: 'times_seen', id: 'value' } as const;
-export type IssueTagValueSort = { readonly column: keyof typeof ISSUE_TAG_VALUE_SORTS; readonly descending: boolean };
+/**
+ * Orders of an issue's tag values, as Sentry's `sort` maps them, newest, oldest-seen or most
+ * frequent first; `id` (Sentry's default) is by last seen here, the rollup having no ids.
+ */
+export const ISSUE_TAG_VALUE_SORTS = { date: 'last_seen', age: 'first_seen', count: 'times_seen', id: 'last_seen' } as const;
+export type IssueTagValueSort = keyof typeof ISSUE_TAG_VALUE_SORTS;
 
 /** Event counts of an issue per bucket: `[unix seconds, count]`, oldest first, every bucket present. */
 export type IssueStatsSeries = Array<[number, number]>;
 
-/** The graph periods Sentry's issue APIs answer: buckets of an hour or a day. */
+/** A graph of issues: its name in `stats`, and how many buckets of an hour or a day end now. */
+export interface IssueStatsWindow {
+  readonly name: string;
+  readonly resolution: '1h' | '1d';
+  readonly buckets: number;
+}
+
+/** The graph periods Sentry's issue APIs name. */
 export const ISSUE_STATS_PERIODS = {
-  '24h': { resolution: '1h', size: 3_600_000, buckets: 24 },
-  '14d': { resolution: '1d', size: 86_400_000, buckets: 14 },
-  '30d': { resolution: '1d', size: 86_400_000, buckets: 30 },
-} as const;
-export type IssueStatsPeriod = keyof typeof ISSUE_STATS_PERIODS;
+  '24h': { name: '24h', resolution: '1h', buckets: 24 },
+  '14d': { name: '14d', resolution: '1d', buckets: 14 },
+  '30d': { name: '30d', resolution: '1d', buckets: 30 },
+} as const satisfies Record<string, IssueStatsWindow>;
+
+const BUCKET_MS = { '1h': 3_600_000, '1d': 86_400_000 } as const;
 
 /** One stored error event. */
 export interface ErrorEventRow {
@@ -192,12 +203,12 @@ export class IssueReadModel {
     );
   }
 
-  /** Each issue's event counts over the periods, ending with the bucket that holds `now`. */
-  async stats(issueIds: readonly string[], periods: readonly IssueStatsPeriod[], now = Date.now()): Promise<Map<string, Record<string, IssueStatsSeries>>> {
+  /** Each issue's event counts in these windows, ending with the bucket that holds `now`. */
+  async stats(issueIds: readonly string[], graphs: readonly IssueStatsWindow[], now = Date.now()): Promise<Map<string, Record<string, IssueStatsSeries>>> {
     const result = new Map<string, Record<string, IssueStatsSeries>>();
-    if (issueIds.length === 0 || periods.length === 0) return result;
-    const windows = periods.map((period) => {
-      const { resolution, size, buckets } = ISSUE_STATS_PERIODS[period];
+    if (issueIds.length === 0 || graphs.length === 0) return result;
+    const windows = graphs.map(({ name: period, resolution, buckets }) => {
+      const size = BUCKET_MS[resolution];
       const last = now - (now % size);
       return { period, resolution, size, first: last - (buckets - 1) * size, buckets };
     });
@@ -261,12 +272,10 @@ export class IssueReadModel {
 
   /** A page of the values of one tag key of the issue. */
   async tagValues(issueId: string, key: string, sort: IssueTagValueSort, offset: number, limit: number): Promise<IssueTagValueRow[]> {
-    const column = ISSUE_TAG_VALUE_SORTS[sort.column];
-    const direction = sort.descending ? 'DESC' : 'ASC';
     return this.database.query<IssueTagValueRow>(
       `SELECT key, value, times_seen::text AS times_seen, first_seen, last_seen FROM issue_tag_values
        WHERE issue_id = $1::bigint AND key = $2
-       ORDER BY ${column} ${direction}, value ${direction} OFFSET $3 LIMIT $4`,
+       ORDER BY ${ISSUE_TAG_VALUE_SORTS[sort]} DESC, value OFFSET $3 LIMIT $4`,
       [issueId, key, offset, limit],
     );
   }

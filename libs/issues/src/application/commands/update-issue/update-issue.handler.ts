@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock, DomainError } from '@faultline/kernel';
-import { Database } from '@faultline/platform';
+import { Database, type Sql } from '@faultline/platform';
 import {
   type IgnoreOptions,
   ignoredSubstatus,
@@ -13,7 +13,7 @@ import {
   type ResolveOptions,
 } from '../../../domain';
 import { IssueRepository } from '../../../infrastructure/issue.repository';
-import { latestProjectRelease } from '../../../infrastructure/project-releases';
+import { latestProjectRelease, projectHasRelease } from '../../../infrastructure/project-releases';
 import { IssuePeople } from '../../issue-people';
 import { lockIssues } from '../lock-issues';
 import { type IssueChanges, type IssueChangesResult, UpdateIssueCommand } from './update-issue.command';
@@ -52,16 +52,15 @@ export class UpdateIssueHandler implements ICommandHandler<UpdateIssueCommand, I
 
     let resolution: ResolveOptions = {};
     await this.database.transaction(async (tx) => {
-      const latestReleases = new Map<string, Promise<string | null>>();
-      const latestRelease = (issue: Issue) => {
-        if (!latestReleases.has(issue.projectId)) latestReleases.set(issue.projectId, latestProjectRelease(tx, issue.projectId));
-        return latestReleases.get(issue.projectId) as Promise<string | null>;
-      };
+      const issues: Issue[] = [];
       for (const issueId of await lockIssues(tx, organizationId, issueIds, projectId)) {
         const issue = await this.issues.load(tx, issueId);
         if (!issue) throw DomainError.notFound();
+        issues.push(issue);
+      }
+      if (intent?.kind === 'resolve') resolution = await resolutionOf(tx, intent, issues);
+      for (const issue of issues) {
         if (intent?.kind === 'resolve') {
-          resolution = await resolutionOf(intent, () => latestRelease(issue));
           if (!issue.isResolvedAs(resolution)) issue.resolve(actor, at, resolution);
         } else if (intent) {
           applyStatus(issue, intent, actor, at);
@@ -74,10 +73,22 @@ export class UpdateIssueHandler implements ICommandHandler<UpdateIssueCommand, I
   }
 }
 
-/** `inRelease: "latest"` and "next release" are taken from the issue's project's latest release, as Sentry does. */
-async function resolutionOf(intent: ResolveIntent, latestRelease: () => Promise<string | null>): Promise<ResolveOptions> {
-  if (intent.inRelease !== 'latest' && !intent.inNextRelease) return { inRelease: intent.inRelease };
-  const latest = await latestRelease();
+/**
+ * A release resolution is of one project, whose releases it names as Sentry checks them: a release
+ * its events named, or `latest` and "next release" taken from its latest release.
+ */
+async function resolutionOf(sql: Sql, intent: ResolveIntent, issues: readonly Issue[]): Promise<ResolveOptions> {
+  if (intent.inRelease === undefined && !intent.inNextRelease) return {};
+  const projects = new Set(issues.map((issue) => issue.projectId));
+  if (projects.size > 1) {
+    throw DomainError.invalid(`Cannot set resolved in ${intent.inNextRelease ? 'next release' : 'release'} for multiple projects.`);
+  }
+  const [projectId] = projects;
+  if (intent.inRelease !== undefined && intent.inRelease !== 'latest') {
+    if (!(await projectHasRelease(sql, projectId, intent.inRelease))) throw DomainError.invalid('Unable to find the given release.');
+    return { inRelease: intent.inRelease };
+  }
+  const latest = await latestProjectRelease(sql, projectId);
   if (latest === null) throw DomainError.invalid("No release data present in the system to form a basis for 'Next Release'");
   return intent.inNextRelease ? { inNextReleaseAfter: latest } : { inRelease: latest };
 }
@@ -89,13 +100,12 @@ function statusIntent({ status, statusDetails: details = {} }: IssueChanges, at:
   }
   switch (status) {
     case 'resolved':
-    case 'resolvedInNextRelease':
+    case 'resolvedInNextRelease': {
       if (details.inCommit !== undefined) throw DomainError.invalid('Resolving in a commit is not supported');
-      return {
-        kind: 'resolve',
-        inRelease: details.inRelease,
-        inNextRelease: details.inRelease === undefined && (status === 'resolvedInNextRelease' || details.inNextRelease === true),
-      };
+      // As in Sentry, the next release wins over a release named with it.
+      const inNextRelease = status === 'resolvedInNextRelease' || details.inNextRelease === true;
+      return { kind: 'resolve', inRelease: inNextRelease ? undefined : details.inRelease, inNextRelease };
+    }
     case 'unresolved':
       return { kind: 'unresolve' };
     case 'ignored':
