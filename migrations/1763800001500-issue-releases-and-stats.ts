@@ -1,10 +1,11 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * An issue keeps the releases of its first and newest events that named one (by event time, with
- * those events' times, as events arrive in any order), and hourly and daily
- * event counts for its graphs (Sentry's `firstRelease`, `lastRelease` and `stats`), kept at
- * ingest time. Existing issues get them from their stored events.
+ * An issue keeps the releases of its first and newest events that named one, with those events'
+ * times (events arrive in any order), and hourly and daily event counts for its graphs (Sentry's
+ * `firstRelease`, `lastRelease` and `stats`), kept at ingest time. Existing issues get them from
+ * their stored events. The issue's last event id goes: nothing read it (the latest event is read
+ * from the stored events).
  */
 export class IssueReleasesAndStats1763800001500 implements MigrationInterface {
   name = 'IssueReleasesAndStats1763800001500';
@@ -12,7 +13,7 @@ export class IssueReleasesAndStats1763800001500 implements MigrationInterface {
   async up(db: QueryRunner): Promise<void> {
     await db.query(`
       ALTER TABLE issues ADD COLUMN first_release text, ADD COLUMN first_release_at timestamptz,
-        ADD COLUMN last_release text, ADD COLUMN last_release_at timestamptz;
+        ADD COLUMN last_release text, ADD COLUMN last_release_at timestamptz, DROP COLUMN last_event_id;
       CREATE TABLE issue_stats (
         issue_id bigint NOT NULL REFERENCES issues(id) ON DELETE CASCADE,
         resolution text NOT NULL CHECK (resolution IN ('1h', '1d')),
@@ -37,7 +38,8 @@ export class IssueReleasesAndStats1763800001500 implements MigrationInterface {
   async down(db: QueryRunner): Promise<void> {
     await db.query(`
       DROP TABLE issue_stats;
-      ALTER TABLE issues DROP COLUMN first_release, DROP COLUMN first_release_at, DROP COLUMN last_release, DROP COLUMN last_release_at;
+      ALTER TABLE issues DROP COLUMN first_release, DROP COLUMN first_release_at, DROP COLUMN last_release, DROP COLUMN last_release_at,
+        ADD COLUMN last_event_id text;
     `);
   }
 }

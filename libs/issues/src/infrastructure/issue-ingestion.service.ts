@@ -130,7 +130,6 @@ export class IssueIngestionService extends IssueIngestion {
     const users: number[] = [];
     const lastSeen: string[] = [];
     const firstSeen: string[] = [];
-    const lastEventIds: string[] = [];
     const firstReleases: Array<string | null> = [];
     const firstReleasesAt: Array<string | null> = [];
     const lastReleases: Array<string | null> = [];
@@ -159,7 +158,6 @@ export class IssueIngestionService extends IssueIngestion {
       users.push(newUsers.get(issueId)?.size ?? 0);
       lastSeen.push(latest.occurredAt);
       firstSeen.push(earliest.occurredAt);
-      lastEventIds.push(latest.eventId);
       firstReleases.push(earliestReleased?.release ?? null);
       firstReleasesAt.push(earliestReleased?.occurredAt ?? null);
       lastReleases.push(latestReleased?.release ?? null);
@@ -169,15 +167,14 @@ export class IssueIngestionService extends IssueIngestion {
     await tx.execute(
       `UPDATE issues SET times_seen = issues.times_seen + v.seen, user_count = issues.user_count + v.users,
               last_seen = GREATEST(issues.last_seen, v.last_seen), first_seen = LEAST(issues.first_seen, v.first_seen),
-              last_event_id = CASE WHEN v.last_seen >= issues.last_seen OR issues.last_event_id IS NULL THEN v.last_event_id ELSE issues.last_event_id END,
               (first_release, first_release_at) = (SELECT * FROM (VALUES (v.first_release, v.first_release_at), (issues.first_release, issues.first_release_at)) AS r (release, at)
                                                    WHERE r.release IS NOT NULL ORDER BY r.at LIMIT 1),
               (last_release, last_release_at) = (SELECT * FROM (VALUES (v.last_release, v.last_release_at), (issues.last_release, issues.last_release_at)) AS r (release, at)
                                                  WHERE r.release IS NOT NULL ORDER BY r.at DESC LIMIT 1)
-       FROM unnest($1::bigint[], $2::integer[], $3::integer[], $4::timestamptz[], $5::timestamptz[], $6::text[], $7::text[], $8::timestamptz[], $9::text[], $10::timestamptz[])
-         AS v (id, seen, users, last_seen, first_seen, last_event_id, first_release, first_release_at, last_release, last_release_at)
+       FROM unnest($1::bigint[], $2::integer[], $3::integer[], $4::timestamptz[], $5::timestamptz[], $6::text[], $7::timestamptz[], $8::text[], $9::timestamptz[])
+         AS v (id, seen, users, last_seen, first_seen, first_release, first_release_at, last_release, last_release_at)
        WHERE issues.id = v.id`,
-      [ids, counts, users, lastSeen, firstSeen, lastEventIds, firstReleases, firstReleasesAt, lastReleases, lastReleasesAt],
+      [ids, counts, users, lastSeen, firstSeen, firstReleases, firstReleasesAt, lastReleases, lastReleasesAt],
     );
     const stats = [...buckets].map(([key, count]) => [...key.split('|'), count] as const);
     await tx.execute(
