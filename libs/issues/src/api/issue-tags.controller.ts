@@ -74,7 +74,11 @@ export class IssueTagsController {
   private async withTopValues(issue: IssueRow, keys: IssueTagKeyRow[], limit: number) {
     const values = await this.readModel.topTagValues(issue.id, keys.map((row) => row.key), limit);
     const byKey = new Map<string, IssueTagValueRow[]>();
-    for (const value of values) byKey.set(value.key, [...(byKey.get(value.key) ?? []), value]);
+    for (const value of values) {
+      const list = byKey.get(value.key);
+      if (list) list.push(value);
+      else byKey.set(value.key, [value]);
+    }
     return keys.map((row) => ({ ...serializeIssueTagKey(row), topValues: (byKey.get(row.key) ?? []).map(serializeTagValue) }));
   }
 

@@ -335,21 +335,20 @@ describe('Issue', () => {
   });
 
   describe('recordNewEvent', () => {
+    const regression = (eventId: string) => [issueUnresolved({ ...subject, actor: SYSTEM_ACTOR, at: T2, reason: 'regression', eventId })];
+
     it('raises nothing for an unresolved issue', () => {
       given(created).when((i) => i.recordNewEvent(T1, 'evt-2')).thenNothing();
     });
 
     it('regresses a resolved issue, as the system', () => {
-      const issue = given(created, resolved)
-        .when((i) => i.recordNewEvent(T2, 'evt-2'))
-        .then([issueUnresolved({ ...subject, actor: SYSTEM_ACTOR, at: T2, reason: 'regression', eventId: 'evt-2' })]);
+      const issue = given(created, resolved).when((i) => i.recordNewEvent(T2, 'evt-2')).then(regression('evt-2'));
       expect(issue.status).toBe('unresolved');
       expect(issue.substatus).toBe('regressed');
     });
 
     describe('resolved in a release', () => {
       const inRelease = issueResolved({ ...subject, actor: alice, at: T1, inRelease: 'web@2.0.0' });
-      const regression = (eventId: string) => [issueUnresolved({ ...subject, actor: SYSTEM_ACTOR, at: T2, reason: 'regression', eventId })];
 
       it('stays resolved for an event without a release or from an older one', () => {
         given(created, inRelease).when((i) => i.recordNewEvent(T2, 'evt-2')).thenNothing();
@@ -371,7 +370,6 @@ describe('Issue', () => {
 
     describe('resolved in the next release', () => {
       const inNextRelease = issueResolved({ ...subject, actor: alice, at: T1, inNextReleaseAfter: 'web@2.0.0' });
-      const regression = (eventId: string) => [issueUnresolved({ ...subject, actor: SYSTEM_ACTOR, at: T2, reason: 'regression', eventId })];
 
       it('stays resolved for an event without a release, from the release that was the latest, or an older one', () => {
         given(created, inNextRelease).when((i) => i.recordNewEvent(T2, 'evt-2')).thenNothing();

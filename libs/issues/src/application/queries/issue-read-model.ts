@@ -252,6 +252,7 @@ export class IssueReadModel {
     );
   }
 
+  /** Whether any of the issue's events carried the tag key. */
   async hasTagKey(issueId: string, key: string): Promise<boolean> {
     const [row] = await this.database.query(`SELECT 1 FROM issue_tag_values WHERE issue_id = $1::bigint AND key = $2 LIMIT 1`, [issueId, key]);
     return row !== undefined;
