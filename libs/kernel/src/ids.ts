@@ -26,3 +26,10 @@ export function slugify(name: string): string {
   if (!slug) return 'x';
   return /^[0-9]+$/.test(slug) ? `${slug}-x` : slug;
 }
+
+const MAX_BIGINT = 9223372036854775807n;
+
+/** A row id as clients send it: digits only, within PostgreSQL's bigint (a longer number is no id, not an error). */
+export function isNumericId(value: string): boolean {
+  return /^\d{1,19}$/.test(value) && BigInt(value) <= MAX_BIGINT;
+}

@@ -1,3 +1,4 @@
+import { isNumericId } from '@faultline/kernel';
 import { Body, Controller, Delete, ForbiddenException, Get, HttpCode, NotFoundException, Param, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
@@ -58,7 +59,7 @@ export class ApiTokensController {
   @RequireScopes()
   async revokeByBody(@CurrentPrincipal() principal: Principal, @Body() body: RevokeApiTokenDto | undefined, @Query('tokenId') tokenId?: string) {
     const id = tokenId ?? body?.tokenId;
-    if (!id || !/^\d+$/.test(id)) throw new NotFoundException();
+    if (!id || !isNumericId(id)) throw new NotFoundException();
     await this.commands.execute(new RevokeApiTokenCommand(id, { userId: userOf(principal) }));
   }
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ALL_SCOPES, expandScopes, intersectScopes } from '@faultline/kernel';
+import { ALL_SCOPES, expandScopes, intersectScopes, isNumericId } from '@faultline/kernel';
 import { AuthDirectory, Database, type OrganizationAccess, type Principal, type SessionPrincipal } from '@faultline/platform';
 import { hashToken } from '../domain/api-token';
 import { hashSessionCookie } from '../domain/user-session';
@@ -143,7 +143,7 @@ export class IdentityAuthDirectory extends AuthDirectory {
 
   /** A deactivated member (SCIM `active: false`) is no member: the organization is not theirs to see. */
   private async loadOrganization(principal: Principal, idOrSlug: string): Promise<OrganizationEntry | null> {
-    const where = /^\d+$/.test(idOrSlug) ? 'o.id = $1::bigint' : 'o.slug = $1';
+    const where = isNumericId(idOrSlug) ? 'o.id = $1::bigint' : 'o.slug = $1';
     const [found] = await this.database.query<OrganizationLookup>(
       `SELECT o.id, o.slug, o.name, o.plan, o.features, o.date_created, m.role
        FROM organizations o

@@ -1,3 +1,4 @@
+import { isNumericId } from '@faultline/kernel';
 import { Injectable } from '@nestjs/common';
 import type { Sql } from '@faultline/platform';
 import type { MemberRole, Plan } from '../domain/roles';
@@ -55,7 +56,7 @@ export interface TokenRow {
 }
 
 const byIdOrSlug = (column: string, param: string, value: string) =>
-  /^\d+$/.test(value) ? `${column}.id = ${param}::bigint` : `${column}.slug = ${param}`;
+  isNumericId(value) ? `${column}.id = ${param}::bigint` : `${column}.slug = ${param}`;
 
 const MEMBER_COLUMNS = `
   m.id AS member_id, m.organization_id, m.user_id, m.role, m.date_created AS member_date_created, m.idp_provisioned,
@@ -158,7 +159,7 @@ export class IdentityRepository {
   }
 
   async findMember(sql: Sql, organizationId: string, memberId: string): Promise<MemberRow | undefined> {
-    if (!/^\d+$/.test(memberId)) return undefined;
+    if (!isNumericId(memberId)) return undefined;
     const [row] = await sql.query<MemberRow>(
       `SELECT ${MEMBER_COLUMNS} FROM organization_members m JOIN users u ON u.id = m.user_id
        WHERE m.organization_id = $1 AND m.id = $2::bigint`,
@@ -217,7 +218,7 @@ export class IdentityRepository {
   }
 
   async findToken(sql: Sql, owner: { userId?: string; organizationId?: string }, tokenId: string): Promise<TokenRow | undefined> {
-    if (!/^\d+$/.test(tokenId)) return undefined;
+    if (!isNumericId(tokenId)) return undefined;
     const rows = await this.listTokensWhere(sql, owner, tokenId);
     return rows[0];
   }

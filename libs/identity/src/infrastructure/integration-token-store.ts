@@ -1,3 +1,4 @@
+import { isNumericId } from '@faultline/kernel';
 import { Injectable } from '@nestjs/common';
 import type { Sql, Transaction } from '@faultline/platform';
 import { type IntegrationTokenSummary, type IssuedIntegrationToken, IntegrationTokens } from '../contracts/integration-tokens';
@@ -49,7 +50,7 @@ export class IntegrationTokenStore extends IntegrationTokens {
   }
 
   async find(sql: Sql, tokenId: string): Promise<{ id: string; organizationId: string; expiresAt: Date | null } | null> {
-    if (!/^\d+$/.test(tokenId)) return null;
+    if (!isNumericId(tokenId)) return null;
     const [row] = await sql.query<{ id: string; organization_id: string; expires_at: Date | null }>(
       `SELECT id, organization_id, expires_at FROM api_tokens WHERE id = $1 AND kind = 'integration'`,
       [tokenId],

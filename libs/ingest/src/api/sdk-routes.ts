@@ -1,3 +1,4 @@
+import { isNumericId } from '@faultline/kernel';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type AcceptEnvelope, INGEST_LIMITS } from '../application/accept-envelope';
 
@@ -26,7 +27,7 @@ export function sdkRoutes(acceptor: AcceptEnvelope, wake: () => void) {
     const handle = (kind: 'envelope' | 'store') => async (request: FastifyRequest, reply: FastifyReply) => {
       cors(request, reply);
       const { projectId } = request.params as { projectId: string };
-      if (!/^\d+$/.test(projectId)) return reply.status(400).send({ detail: 'project id must be numeric' });
+      if (!isNumericId(projectId)) return reply.status(400).send({ detail: 'project id must be numeric' });
       const result = await acceptor.accept(
         {
           kind,

@@ -1,3 +1,4 @@
+import { isNumericId } from '@faultline/kernel';
 import { Injectable } from '@nestjs/common';
 import type { Sql } from '@faultline/platform';
 
@@ -35,7 +36,7 @@ export class ExternalIssuesRepository {
   }
 
   async find(sql: Sql, installationUuid: string, id: string): Promise<ExternalIssueRow | null> {
-    if (!/^\d+$/.test(id)) return null;
+    if (!isNumericId(id)) return null;
     const [row] = await sql.query<ExternalIssueRow>(`${SELECT} WHERE e.id = $1 AND e.installation_uuid = $2`, [id, installationUuid]);
     return row ?? null;
   }

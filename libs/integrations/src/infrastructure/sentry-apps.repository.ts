@@ -1,3 +1,4 @@
+import { isNumericId } from '@faultline/kernel';
 import { Injectable } from '@nestjs/common';
 import type { Sql } from '@faultline/platform';
 import type { SchemaElement, SentryAppStatus } from '../domain';
@@ -95,7 +96,7 @@ export class SentryAppsRepository {
 
   /** Sentry's `sentry_app_id_or_slug`: a numeric id or a slug (slugs are never all digits). */
   async findByIdOrSlug(sql: Sql, idOrSlug: string): Promise<SentryAppRow | null> {
-    return /^\d+$/.test(idOrSlug) ? this.findById(sql, idOrSlug) : this.findBySlug(sql, idOrSlug);
+    return isNumericId(idOrSlug) ? this.findById(sql, idOrSlug) : this.findBySlug(sql, idOrSlug);
   }
 
   async findById(sql: Sql, id: string): Promise<SentryAppRow | null> {

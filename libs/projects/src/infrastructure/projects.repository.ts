@@ -1,3 +1,4 @@
+import { isNumericId } from '@faultline/kernel';
 import { Injectable } from '@nestjs/common';
 import type { Sql } from '@faultline/platform';
 
@@ -64,7 +65,7 @@ const PROJECT_COLUMNS = `
  */
 export const projectDetailSql = (idOrSlug: string): string =>
   `SELECT ${PROJECT_COLUMNS} FROM projects p
-   WHERE p.organization_id = $1 AND ${/^\d+$/.test(idOrSlug) ? 'p.id = $2::bigint' : 'p.slug = $2'}`;
+   WHERE p.organization_id = $1 AND ${isNumericId(idOrSlug) ? 'p.id = $2::bigint' : 'p.slug = $2'}`;
 
 @Injectable()
 export class ProjectsRepository {

@@ -1,3 +1,4 @@
+import { isNumericId } from '@faultline/kernel';
 import { Inject } from '@nestjs/common';
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { APP_CONFIG, type AppConfig, Database } from '@faultline/platform';
@@ -13,7 +14,7 @@ export class FindProjectKeysHandler implements IQueryHandler<FindProjectKeysQuer
   ) {}
 
   async execute({ organizationIdOrSlug, projectIdOrSlug }: FindProjectKeysQuery): Promise<ProjectKeySummary[] | null> {
-    const byId = (value: string, alias: string) => (/^\d+$/.test(value) ? `${alias}.id = ` : `${alias}.slug = `);
+    const byId = (value: string, alias: string) => (isNumericId(value) ? `${alias}.id = ` : `${alias}.slug = `);
     const [project] = await this.database.query<{ id: string }>(
       `SELECT p.id FROM projects p JOIN organizations o ON o.id = p.organization_id
        WHERE ${byId(organizationIdOrSlug, 'o')}$1 AND ${byId(projectIdOrSlug, 'p')}$2`,

@@ -1,5 +1,5 @@
 import { CommandHandler, type ICommandHandler, QueryBus } from '@nestjs/cqrs';
-import { DomainError } from '@faultline/kernel';
+import { DomainError, isNumericId } from '@faultline/kernel';
 import { EventRecorder } from '@faultline/event-store';
 import { FindIssueQuery, type IssueSummary } from '@faultline/issues';
 import { Database } from '@faultline/platform';
@@ -22,7 +22,7 @@ export class LinkExternalIssueHandler implements ICommandHandler<LinkExternalIss
     const installation = await this.installations.find(this.database, installationUuid);
     if (!installation || installation.status === 'deleted') throw DomainError.notFound();
     // Only the numeric id: a short id is not what the spec's integer issueId means.
-    const issue = /^\d+$/.test(link.issueId)
+    const issue = isNumericId(link.issueId)
       ? await this.queries.execute<FindIssueQuery, IssueSummary | null>(new FindIssueQuery(String(installation.organization_id), link.issueId))
       : null;
     if (!issue || issue.id !== link.issueId) throw DomainError.notFound('Issue not found');
