@@ -1,4 +1,6 @@
+import { DomainError, expandScopes } from '@faultline/kernel';
 import {
+  appScopes,
   checkEventsAllowed,
   componentUrl,
   declaredUris,
@@ -8,7 +10,6 @@ import {
   subscribesTo,
   validateEvents,
   validateSchema,
-  validateScopes,
   validateWebhookHeaders,
   webhookEventsOf,
 } from './sentry-app';
@@ -20,11 +21,23 @@ describe('service apps', () => {
     expect(() => validateEvents(['deploy'])).toThrow('Invalid event: deploy');
   });
 
-  it('accepts known scopes only, and webhooks need event:read', () => {
-    expect(validateScopes(['project:read', 'event:write'])).toEqual(['event:write', 'project:read']);
-    expect(() => validateScopes(['root'])).toThrow('Unknown scope: root');
+  it('accepts known scopes the definer holds only, and webhooks need event:read', () => {
+    const manager = expandScopes(['org:write', 'project:write', 'event:write']);
+    expect(appScopes(['project:read', 'event:write'], manager)).toEqual(['event:write', 'project:read']);
+    expect(() => appScopes(['root'], manager)).toThrow('Unknown scope: root');
+    expect(() => appScopes(['org:admin'], manager)).toThrow(DomainError);
     expect(() => checkEventsAllowed(['issue'], new Set(['project:read']))).toThrow(/event:read/);
     expect(() => checkEventsAllowed(['issue'], new Set(['event:write']))).not.toThrow();
+  });
+
+  it('keeps scopes the app has for an editor who lacks them, and never widens a published app', () => {
+    const editor = expandScopes(['org:write']);
+    const app = { scopes: ['member:admin', 'event:write'], status: 'unpublished' as const };
+    expect(appScopes(['member:admin', 'org:read'], editor, app)).toEqual(['member:admin', 'org:read']);
+    expect(() => appScopes(['team:admin'], editor, app)).toThrow('You cannot grant scopes you do not have: team:admin');
+    const published = { ...app, status: 'published' as const };
+    expect(appScopes(['event:read'], editor, published)).toEqual(['event:read']);
+    expect(() => appScopes(['event:write', 'member:admin', 'org:read'], expandScopes(['org:admin']), published)).toThrow('Cannot update permissions on a published integration.');
   });
 
   it('accepts UI components of known types', () => {

@@ -1,4 +1,4 @@
-import { DomainError, isScope, type Scope } from '@faultline/kernel';
+import { DomainError, expandScopes, grantableScopes, type Scope, scopesWithin } from '@faultline/kernel';
 
 /** Resource categories an app subscribes to; installation (and alerts, when alertable) follow from its setup. */
 export const SUBSCRIBABLE_RESOURCES = ['issue', 'error', 'comment'] as const;
@@ -20,10 +20,21 @@ export function validateEvents(events: readonly string[]): SubscribableResource[
   return [...new Set(events)].sort() as SubscribableResource[];
 }
 
-export function validateScopes(scopes: readonly string[]): Scope[] {
-  const unknown = scopes.filter((scope) => !isScope(scope));
-  if (unknown.length) throw DomainError.invalid(`Unknown scope: ${unknown.join(', ')}`, { errors: { scopes: [`Unknown scope: ${unknown.join(', ')}`] } });
-  return [...new Set(scopes)].sort() as Scope[];
+/**
+ * The scopes an app may have: only what the caller defining it may hand on (scopes the app already
+ * has may stay, as in Sentry, so a narrower manager can still edit it). A published app may narrow
+ * but not widen: its installations granted what it had, and a wider app needs their consent again.
+ */
+export function appScopes(
+  requested: readonly string[],
+  holderScopes: ReadonlySet<Scope>,
+  current: { readonly scopes: readonly string[]; readonly status: SentryAppStatus } | null = null,
+): Scope[] {
+  const scopes = grantableScopes(requested, new Set([...holderScopes, ...expandScopes(current?.scopes ?? [])]));
+  if (current?.status === 'published' && !scopesWithin(scopes, current.scopes)) {
+    throw DomainError.invalid('Cannot update permissions on a published integration.', { errors: { scopes: ['Cannot update permissions on a published integration.'] } });
+  }
+  return scopes;
 }
 
 /**
