@@ -390,6 +390,40 @@ describe('integration platform', () => {
     expect(listed.find((token) => token.id === before.body.id)?.scopes).toEqual(['project:read']);
   });
 
+  it("shows an app's webhook header values, like its client secret, only to its organization's managers", async () => {
+    const headers = ['Authorization: Bearer receiver-credential', 'X-Tenant: acme'];
+    const masked = ['Authorization: **********', 'X-Tenant: **********'];
+    const created = await api.request('POST', '/api/0/sentry-apps/', {
+      body: { name: 'Guarded', organization: 'acme', webhookUrl: `${receiver.url}/guarded`, verifyInstall: false, scopes: ['event:read'], webhookHeaders: headers },
+    });
+    expect(created.body.webhookHeaders).toEqual(headers);
+    expect((await api.request('POST', '/api/0/sentry-apps/guarded/publish-request/')).status).toBe(201);
+    expect((await api.request('PUT', '/api/0/sentry-apps/guarded/', { body: { status: 'published' } })).body.webhookHeaders).toEqual(headers);
+
+    const outsider = (await api.request('POST', '/api/0/organizations/initech/org-auth-tokens/', { body: { name: 'reader', scopes: ['org:read'] } })).body.token as string;
+    const member = await acmeToken('org:read');
+    const answers = [
+      await api.request('GET', '/api/0/sentry-apps/guarded/', { token: outsider }),
+      await api.request('GET', '/api/0/sentry-apps/guarded/', { token: member }),
+    ];
+    for (const answer of answers) expect(answer.body).toMatchObject({ webhookHeaders: masked, clientSecret: null });
+    const listed = [
+      ...(await api.request('GET', '/api/0/sentry-apps/', { token: outsider })).body,
+      ...(await api.request('GET', '/api/0/sentry-apps/')).body,
+      ...(await api.request('GET', '/api/0/organizations/acme/sentry-apps/', { token: member })).body,
+    ].filter((app: { slug: string }) => app.slug === 'guarded');
+    expect(listed.map((app: { webhookHeaders: string[] }) => app.webhookHeaders)).toEqual([masked, masked, masked]);
+    expect(JSON.stringify(await api.request('GET', '/api/0/organizations/acme/sentry-app-installations/', { token: member }))).not.toContain('receiver-credential');
+    expect((await api.request('GET', '/api/0/sentry-apps/guarded/')).body.webhookHeaders).toEqual(headers);
+    expect((await api.request('GET', '/api/0/organizations/acme/sentry-apps/')).body.find((app: { slug: string }) => app.slug === 'guarded').webhookHeaders).toEqual(headers);
+
+    // Writing back what a masked read answered keeps the credential the receiver checks.
+    expect((await api.request('PUT', '/api/0/sentry-apps/guarded/', { body: { name: 'Guarded', webhookHeaders: masked } })).body.webhookHeaders).toEqual(headers);
+    expect((await api.request('POST', '/api/0/organizations/acme/sentry-app-installations/', { body: { slug: 'guarded' } })).status).toBe(201);
+    const [delivered] = await receiver.waitFor('/guarded', 1);
+    expect(delivered.headers).toMatchObject({ authorization: 'Bearer receiver-credential', 'x-tenant': 'acme' });
+  });
+
   it('calls an issue-link component: select options from the app, then a ticket created there and linked here', async () => {
     const tracker = await api.request('POST', '/api/0/sentry-apps/', {
       body: {

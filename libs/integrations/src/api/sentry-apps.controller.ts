@@ -59,7 +59,7 @@ export class SentryAppsController {
         author: body.author ?? null,
       }),
     );
-    return serializeSentryApp(app, { showSecret: true });
+    return serializeSentryApp(app, { showSecrets: true });
   }
 
   /** Published apps, which any organization may install; other states for instance administrators. */
@@ -70,14 +70,14 @@ export class SentryAppsController {
     if (!LISTABLE_STATUSES.includes(status as SentryAppStatus)) throw new BadRequestException({ detail: `Invalid status: ${status}` });
     if (status !== 'published' && !principal.isSuperuser) throw new ForbiddenException({ detail: 'Only instance administrators can list unpublished integrations.' });
     const rows = await this.apps.listByStatus(this.database, status as SentryAppStatus, page.offset, page.fetchLimit);
-    return page.respond(rows).map((app) => serializeSentryApp(app, { showSecret: false }));
+    return page.respond(rows).map((app) => serializeSentryApp(app, { showSecrets: false }));
   }
 
   @Get(':slug')
   @RequireScopes()
   async detail(@CurrentPrincipal() principal: Principal, @Param('slug') slug: string) {
     const { app, owner } = await this.visible(principal, slug);
-    return serializeSentryApp(app, { showSecret: !!owner?.scopes.has('org:write') });
+    return serializeSentryApp(app, { showSecrets: !!owner?.scopes.has('org:write') });
   }
 
   @Put(':slug')
@@ -88,7 +88,7 @@ export class SentryAppsController {
     const updated = await this.commands.execute<UpdateSentryAppCommand, SentryAppRow>(
       new UpdateSentryAppCommand(app.slug, principal.userId ?? null, owner.scopes, principal.isSuperuser, { ...changes, status }),
     );
-    return serializeSentryApp(updated, { showSecret: true });
+    return serializeSentryApp(updated, { showSecrets: true });
   }
 
   @Delete(':slug')
@@ -220,7 +220,7 @@ export class OrganizationSentryAppsController {
   @RequireScopes('org:read')
   async list(@CurrentOrganization() organization: OrganizationAccess, @Paginate() page: Pagination) {
     const rows = await this.apps.listOwned(this.database, organization.id, page.offset, page.fetchLimit);
-    return page.respond(rows).map((app) => serializeSentryApp(app, { showSecret: organization.scopes.has('org:write') }));
+    return page.respond(rows).map((app) => serializeSentryApp(app, { showSecrets: organization.scopes.has('org:write') }));
   }
 }
 

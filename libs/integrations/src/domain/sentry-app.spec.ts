@@ -5,6 +5,7 @@ import {
   componentUrl,
   declaredUris,
   linkedTicket,
+  maskWebhookHeaders,
   mayInstall,
   selectOptions,
   subscribesTo,
@@ -12,6 +13,7 @@ import {
   validateSchema,
   validateWebhookHeaders,
   webhookEventsOf,
+  webhookHeadersUpdate,
 } from './sentry-app';
 import { appWebhookBody, SENTRY_ACTOR, webhookActorOf } from './app-webhook';
 
@@ -105,6 +107,13 @@ describe('UI components and custom headers', () => {
     expect(() => validateWebhookHeaders(['no colon'])).toThrow(/Name: value/);
     expect(() => validateWebhookHeaders(['Sentry-Hook-Signature: x'])).toThrow(/cannot be overridden/);
     expect(() => validateWebhookHeaders(['content-type: text/plain'])).toThrow(/cannot be overridden/);
+  });
+
+  it("shows custom headers' names only, and an update writing a masked value back keeps the stored one", () => {
+    const stored = ['Authorization: Bearer s3cret', 'X-Tenant: acme'];
+    expect(maskWebhookHeaders(stored)).toEqual(['Authorization: **********', 'X-Tenant: **********']);
+    expect(webhookHeadersUpdate([...maskWebhookHeaders(stored), 'X-New: **********'], stored)).toEqual([...stored, 'X-New: **********']);
+    expect(webhookHeadersUpdate(['authorization: Bearer new', 'X-TENANT: **********'], stored)).toEqual(['authorization: Bearer new', 'X-Tenant: acme']);
   });
 
   it('lists the webhook events a subscription stands for', () => {

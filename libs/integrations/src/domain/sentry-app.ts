@@ -86,6 +86,28 @@ export function validateWebhookHeaders(entries: readonly string[]): string[] {
   });
 }
 
+/** A hidden value, as Sentry shows a hidden client secret. */
+export const MASKED_VALUE = '**********';
+
+const headerName = (entry: string): string => entry.slice(0, entry.indexOf(':'));
+
+/** Custom headers often carry the receiver's credentials: their names show, their values are hidden. */
+export function maskWebhookHeaders(entries: readonly string[]): string[] {
+  return entries.map((entry) => `${headerName(entry)}: ${MASKED_VALUE}`);
+}
+
+/**
+ * Validated headers for an update: a masked value stands for the value the app has under that name,
+ * so writing back what a masked read answered keeps the credential instead of replacing it.
+ */
+export function webhookHeadersUpdate(entries: readonly string[], current: readonly string[]): string[] {
+  const currentByName = new Map(current.map((entry) => [headerName(entry).toLowerCase(), entry]));
+  return validateWebhookHeaders(entries).map((entry) => {
+    const kept = entry.endsWith(`: ${MASKED_VALUE}`) ? currentByName.get(headerName(entry).toLowerCase()) : undefined;
+    return kept ?? entry;
+  });
+}
+
 /** Every webhook event type an app can receive. */
 export const APP_WEBHOOK_EVENT_TYPES = [
   'installation.created', 'installation.deleted',

@@ -14,7 +14,7 @@ import {
   sentryAppUpdated,
   validateEvents,
   validateSchema,
-  validateWebhookHeaders,
+  webhookHeadersUpdate,
 } from '../../../domain';
 import { InstallationsRepository } from '../../../infrastructure/installations.repository';
 import { type SentryAppChanges, type SentryAppRow, SentryAppsRepository } from '../../../infrastructure/sentry-apps.repository';
@@ -47,7 +47,7 @@ export class UpdateSentryAppHandler implements ICommandHandler<UpdateSentryAppCo
         isAlertable: changes.isAlertable,
         schema: changes.schema !== undefined ? validateSchema(changes.schema) : undefined,
         allowedOrigins: changes.allowedOrigins ? [...changes.allowedOrigins] : undefined,
-        webhookHeaders: changes.webhookHeaders ? validateWebhookHeaders(changes.webhookHeaders) : undefined,
+        webhookHeaders: changes.webhookHeaders ? webhookHeadersUpdate(changes.webhookHeaders, app.webhook_headers) : undefined,
         overview: changes.overview,
         author: changes.author,
         clientSecret: changes.rotateSecret ? randomHex(32) : undefined,
