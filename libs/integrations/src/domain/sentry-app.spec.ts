@@ -1,4 +1,5 @@
-import { DomainError, expandScopes } from '@faultline/kernel';
+import fc from 'fast-check';
+import { ALL_SCOPES, DomainError, expandScopes, scopesWithin } from '@faultline/kernel';
 import {
   appScopes,
   checkEventsAllowed,
@@ -40,6 +41,18 @@ describe('service apps', () => {
     const published = { ...app, status: 'published' as const };
     expect(appScopes(['event:read'], editor, published)).toEqual(['event:read']);
     expect(() => appScopes(['event:write', 'member:admin', 'org:read'], expandScopes(['org:admin']), published)).toThrow('Cannot update permissions on a published integration.');
+  });
+
+  it('answers only scopes the editor holds or the app had, and none beyond a published app', () => {
+    const grant = fc.subarray([...ALL_SCOPES]);
+    fc.assert(
+      fc.property(grant, grant, grant, fc.constantFrom('unpublished', 'published', 'internal') as fc.Arbitrary<'unpublished' | 'published' | 'internal'>, (requested, held, current, status) => {
+        const allowed = scopesWithin(requested, [...held, ...current]) && (status !== 'published' || scopesWithin(requested, current));
+        const decide = () => appScopes(requested, expandScopes(held), { scopes: current, status });
+        if (allowed) expect(decide()).toEqual([...requested].sort());
+        else expect(decide).toThrow(DomainError);
+      }),
+    );
   });
 
   it('accepts UI components of known types', () => {
