@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { IssueIgnoreCount1763800001300 } from '../migrations/1763800001300-issue-ignore-count';
 import { IssueReleasesAndStats1763800001500 } from '../migrations/1763800001500-issue-releases-and-stats';
+import { InstallationEventTypes, installationStream } from '@faultline/integrations';
 import { IssueTagValues1763800001600 } from '../migrations/1763800001600-issue-tag-values';
+import { InstallationScopes1763800001800 } from '../migrations/1763800001800-installation-scopes';
 import { insertProject, rerunMigration } from './support/migration-test';
 import { openTestDatabase, type TestDatabase } from './support/test-database';
 
@@ -148,5 +150,49 @@ describe('migration backfills', () => {
       ['user', 'id:7', 1, '2026-01-01', '2026-01-01'],
       ['user', 'ip:10.0.0.1', 1, '2026-01-02', '2026-01-02'],
     ]);
+  });
+
+  /** Installations from before migration 1800 keep the scopes their app has, as their tokens were issued. */
+  it('1800 records, on each live installation and its stream, the scopes of its app', async () => {
+    const { database } = db;
+    const [{ id: organizationId }] = await database.query<{ id: string }>(`INSERT INTO organizations (slug, name) VALUES ($1, 'Acme') RETURNING id`, [`acme-${randomUUID()}`]);
+    const [{ id: appId }] = await database.query<{ id: string }>(
+      `INSERT INTO sentry_apps (uuid, slug, name, owner_organization_id, is_internal, status, scopes, client_id, client_secret)
+       VALUES ($1, $2, 'Bridge', $3, false, 'published', '{project:read,event:write}', $2, 'secret') RETURNING id`,
+      [randomUUID(), `bridge-${randomUUID()}`, organizationId],
+    );
+    const install = async (status: 'installed' | 'deleted') => {
+      const uuid = randomUUID();
+      const created = { installationUuid: uuid, appId: String(appId), organizationId: String(organizationId), status: 'installed', grantCodeHash: 'h', grantExpiresAt: '2026-01-01T00:10:00.000Z', actor: { type: 'user', id: '1', name: 'Jane' }, at: '2026-01-01T00:00:00.000Z' };
+      await database.execute(
+        `INSERT INTO events (stream_id, stream_type, version, event_id, event_type, data) VALUES ($1, 'sentry_app_installation', 1, $2, $3, $4)`,
+        [installationStream(uuid), randomUUID(), InstallationEventTypes.InstallationCreated, JSON.stringify(created)],
+      );
+      await database.execute(
+        `INSERT INTO sentry_app_installations (uuid, app_id, organization_id, status, version, date_created, date_updated) VALUES ($1, $2, $3, $4, 1, $5, $5)`,
+        [uuid, appId, organizationId, status, created.at],
+      );
+      return uuid;
+    };
+    const live = await install('installed');
+    const deleted = await install('deleted');
+
+    await rerunMigration(db, new InstallationScopes1763800001800());
+
+    const rows = await database.query<{ uuid: string; scopes: string[]; version: number; date_updated: Date }>(
+      `SELECT uuid, scopes, version, date_updated FROM sentry_app_installations WHERE uuid = ANY($1::uuid[]) ORDER BY version DESC`,
+      [[live, deleted]],
+    );
+    expect(rows.map((row) => [row.uuid, row.scopes, row.version])).toEqual([[live, ['event:write', 'project:read'], 2], [deleted, [], 1]]);
+    const events = await database.query<{ stream_id: string; version: number; event_type: string; data: Record<string, unknown> }>(
+      `SELECT stream_id, version, event_type, data FROM events WHERE stream_id = ANY($1::text[]) AND version > 1`,
+      [[installationStream(live), installationStream(deleted)]],
+    );
+    expect(events).toEqual([{
+      stream_id: installationStream(live),
+      version: 2,
+      event_type: InstallationEventTypes.InstallationScopesChanged,
+      data: { installationUuid: live, scopes: ['event:write', 'project:read'], at: rows[0].date_updated.toISOString() },
+    }]);
   });
 });

@@ -255,7 +255,8 @@ describe('integration platform', () => {
       body: { name: 'Pager', organization: 'acme', webhookUrl: `${receiver.url}/pager`, scopes: ['event:read'], events: ['issue'] },
     });
     expect(created.status).toBe(201);
-    const initechAdmin = await api.request('POST', '/api/0/organizations/initech/org-auth-tokens/', { body: { name: 'admin', scopes: ['org:admin'] } });
+    // Installing grants the app's scopes there: the installer holds them.
+    const initechAdmin = await api.request('POST', '/api/0/organizations/initech/org-auth-tokens/', { body: { name: 'admin', scopes: ['org:admin', 'event:read'] } });
     const outsider = initechAdmin.body.token as string;
     const published = () => api.request('GET', '/api/0/sentry-apps/', { token: outsider });
 
@@ -300,6 +301,127 @@ describe('integration platform', () => {
     expect((await api.request('GET', '/api/0/projects/acme/web/', { token: minted.body.token })).status).toBe(401);
     expect((await api.request('DELETE', `/api/0/sentry-apps/deploy-bot/api-tokens/${minted.body.id}/`)).status).toBe(404);
     expect((await api.request('GET', '/api/0/sentry-apps/deploy-bot/api-tokens/')).body).toEqual([]);
+  });
+
+  /** An org token of acme holding only `scopes`. */
+  const acmeToken = async (...scopes: string[]): Promise<string> => {
+    const created = await api.request('POST', '/api/0/organizations/acme/org-auth-tokens/', { body: { name: scopes.join(' '), scopes } });
+    expect(created.status).toBe(201);
+    return created.body.token;
+  };
+
+  it('keeps an app, and every token made from it, within what the caller defining, installing or minting it holds', async () => {
+    const writer = await acmeToken('org:write');
+    const refused = await api.request('POST', '/api/0/sentry-apps/', { token: writer, body: { name: 'Escalator', organization: 'acme', isInternal: true, scopes: ['org:admin', 'member:admin'] } });
+    expect(refused).toMatchObject({ status: 403, body: { detail: expect.stringContaining('member:admin') } });
+    expect((await api.request('GET', '/api/0/sentry-apps/escalator/')).status).toBe(404);
+
+    const reader = await api.request('POST', '/api/0/sentry-apps/', { token: writer, body: { name: 'Reader Bot', organization: 'acme', isInternal: true, scopes: ['org:read'] } });
+    expect(reader.status).toBe(201);
+    expect((await api.request('PUT', '/api/0/sentry-apps/reader-bot/', { token: writer, body: { scopes: ['org:read', 'project:admin'] } })).status).toBe(403);
+    expect((await api.request('GET', '/api/0/sentry-apps/reader-bot/')).body.scopes).toEqual(['org:read']);
+
+    // An app an owner defined: a narrower manager edits it without widening it, and cannot mint its token.
+    const admin = await api.request('POST', '/api/0/sentry-apps/', { body: { name: 'Admin Bot', organization: 'acme', isInternal: true, scopes: ['org:admin', 'member:admin'] } });
+    expect(admin.status).toBe(201);
+    expect((await api.request('PUT', '/api/0/sentry-apps/admin-bot/', { token: writer, body: { name: 'Admin Bot 2', scopes: ['member:admin', 'org:admin'] } })).status).toBe(200);
+    expect(await api.request('POST', '/api/0/sentry-apps/admin-bot/api-tokens/', { token: writer })).toMatchObject({
+      status: 403,
+      body: { detail: expect.stringContaining('You cannot grant scopes you do not have') },
+    });
+    expect((await api.request('GET', '/api/0/sentry-apps/admin-bot/api-tokens/')).body).toEqual([]);
+    const minted = await api.request('POST', '/api/0/sentry-apps/admin-bot/api-tokens/');
+    expect(minted).toMatchObject({ status: 201, body: { scopes: ['member:admin', 'org:admin'] } });
+
+    // Installing grants the app's scopes in the organization: an installer without them cannot.
+    const broad = await api.request('POST', '/api/0/sentry-apps/', { body: { name: 'Broad', organization: 'acme', webhookUrl: `${receiver.url}/broad`, verifyInstall: false, scopes: ['member:admin'] } });
+    expect(broad.status).toBe(201);
+    const integrator = await acmeToken('org:integrations');
+    expect((await api.request('POST', '/api/0/organizations/acme/sentry-app-installations/', { token: integrator, body: { slug: 'broad' } })).status).toBe(403);
+    expect((await api.request('GET', '/api/0/organizations/acme/sentry-app-installations/')).body.map((row: { app: { slug: string } }) => row.app.slug)).not.toContain('broad');
+  });
+
+  it("keeps what an installation granted: a published app's scopes narrow its tokens at once and never widen them", async () => {
+    const created = await api.request('POST', '/api/0/sentry-apps/', {
+      body: { name: 'Granted', organization: 'acme', webhookUrl: `${receiver.url}/granted`, verifyInstall: false, scopes: ['event:write', 'org:read'] },
+    });
+    expect(created.status).toBe(201);
+    expect((await api.request('POST', '/api/0/sentry-apps/granted/publish-request/')).status).toBe(201);
+    expect((await api.request('PUT', '/api/0/sentry-apps/granted/', { body: { status: 'published' } })).status).toBe(200);
+    const initech = await api.request('POST', '/api/0/organizations/initech/org-auth-tokens/', { body: { name: 'installer', scopes: ['org:admin', 'event:write'] } });
+    const installed = await api.request('POST', '/api/0/organizations/initech/sentry-app-installations/', { token: initech.body.token, body: { slug: 'granted' } });
+    expect(installed.status).toBe(201);
+    const client = { client_id: created.body.clientId, client_secret: created.body.clientSecret };
+    const authorized = await api.request('POST', `/api/0/sentry-app-installations/${installed.body.uuid}/authorizations/`, {
+      token: null,
+      body: { grant_type: 'authorization_code', code: installed.body.code, ...client },
+    });
+    expect(authorized.body.scopes).toEqual(['event:write', 'org:read']);
+
+    // Widening would give every installer's organization more than it granted.
+    expect(await api.request('PUT', '/api/0/sentry-apps/granted/', { body: { scopes: ['event:write', 'org:admin', 'org:read'] } })).toMatchObject({
+      status: 400,
+      body: { detail: 'Cannot update permissions on a published integration.' },
+    });
+    expect((await api.request('PUT', '/api/0/sentry-apps/granted/', { body: { scopes: ['member:read', 'org:read'] } })).status).toBe(400);
+    expect((await api.request('GET', '/api/0/sentry-apps/granted/')).body.scopes).toEqual(['event:write', 'org:read']);
+
+    // Narrowing applies to the live token too.
+    expect((await api.request('PUT', '/api/0/sentry-apps/granted/', { body: { scopes: ['event:read', 'org:read'] } })).status).toBe(200);
+    const token = authorized.body.token as string;
+    expect((await api.request('GET', `/api/0/organizations/initech/issues/${otherIssueId}/`, { token })).status).toBe(200);
+    expect((await api.request('PUT', `/api/0/organizations/initech/issues/${otherIssueId}/`, { token, body: { status: 'resolved' } })).status).toBe(403);
+    const refreshed = await api.request('POST', `/api/0/sentry-app-installations/${installed.body.uuid}/authorizations/`, {
+      token: null,
+      body: { grant_type: 'refresh_token', refresh_token: authorized.body.refreshToken, ...client },
+    });
+    expect(refreshed.body.scopes).toEqual(['event:read', 'org:read']);
+    const history = await api.app.get(EventStore).readStream(api.app.get(Database), installationStream(installed.body.uuid));
+    expect(history.find((event) => event.type === InstallationEventTypes.InstallationScopesChanged)?.data).toMatchObject({ scopes: ['event:read', 'org:read'] });
+  });
+
+  it("grants its own organization's installation what its managers give an unpublished app, for tokens issued after", async () => {
+    expect((await api.request('POST', '/api/0/sentry-apps/', { body: { name: 'Growing', organization: 'acme', isInternal: true, scopes: ['project:read'] } })).status).toBe(201);
+    const before = await api.request('POST', '/api/0/sentry-apps/growing/api-tokens/');
+    expect((await api.request('PUT', '/api/0/sentry-apps/growing/', { body: { scopes: ['project:read', 'event:write'] } })).status).toBe(200);
+    const after = await api.request('POST', '/api/0/sentry-apps/growing/api-tokens/');
+    expect(after.body.scopes).toEqual(['event:write', 'project:read']);
+    const listed = (await api.request('GET', '/api/0/sentry-apps/growing/api-tokens/')).body as Array<{ id: string; scopes: string[] }>;
+    expect(listed.find((token) => token.id === before.body.id)?.scopes).toEqual(['project:read']);
+  });
+
+  it("shows an app's webhook header values, like its client secret, only to its organization's managers", async () => {
+    const headers = ['Authorization: Bearer receiver-credential', 'X-Tenant: acme'];
+    const masked = ['Authorization: **********', 'X-Tenant: **********'];
+    const created = await api.request('POST', '/api/0/sentry-apps/', {
+      body: { name: 'Guarded', organization: 'acme', webhookUrl: `${receiver.url}/guarded`, verifyInstall: false, scopes: ['event:read'], webhookHeaders: headers },
+    });
+    expect(created.body.webhookHeaders).toEqual(headers);
+    expect((await api.request('POST', '/api/0/sentry-apps/guarded/publish-request/')).status).toBe(201);
+    expect((await api.request('PUT', '/api/0/sentry-apps/guarded/', { body: { status: 'published' } })).body.webhookHeaders).toEqual(headers);
+
+    const outsider = (await api.request('POST', '/api/0/organizations/initech/org-auth-tokens/', { body: { name: 'reader', scopes: ['org:read'] } })).body.token as string;
+    const member = await acmeToken('org:read');
+    const answers = [
+      await api.request('GET', '/api/0/sentry-apps/guarded/', { token: outsider }),
+      await api.request('GET', '/api/0/sentry-apps/guarded/', { token: member }),
+    ];
+    for (const answer of answers) expect(answer.body).toMatchObject({ webhookHeaders: masked, clientSecret: null });
+    const listed = [
+      ...(await api.request('GET', '/api/0/sentry-apps/', { token: outsider })).body,
+      ...(await api.request('GET', '/api/0/sentry-apps/')).body,
+      ...(await api.request('GET', '/api/0/organizations/acme/sentry-apps/', { token: member })).body,
+    ].filter((app: { slug: string }) => app.slug === 'guarded');
+    expect(listed.map((app: { webhookHeaders: string[] }) => app.webhookHeaders)).toEqual([masked, masked, masked]);
+    expect(JSON.stringify(await api.request('GET', '/api/0/organizations/acme/sentry-app-installations/', { token: member }))).not.toContain('receiver-credential');
+    expect((await api.request('GET', '/api/0/sentry-apps/guarded/')).body.webhookHeaders).toEqual(headers);
+    expect((await api.request('GET', '/api/0/organizations/acme/sentry-apps/')).body.find((app: { slug: string }) => app.slug === 'guarded').webhookHeaders).toEqual(headers);
+
+    // Writing back what a masked read answered keeps the credential the receiver checks.
+    expect((await api.request('PUT', '/api/0/sentry-apps/guarded/', { body: { name: 'Guarded', webhookHeaders: masked } })).body.webhookHeaders).toEqual(headers);
+    expect((await api.request('POST', '/api/0/organizations/acme/sentry-app-installations/', { body: { slug: 'guarded' } })).status).toBe(201);
+    const [delivered] = await receiver.waitFor('/guarded', 1);
+    expect(delivered.headers).toMatchObject({ authorization: 'Bearer receiver-credential', 'x-tenant': 'acme' });
   });
 
   it('calls an issue-link component: select options from the app, then a ticket created there and linked here', async () => {

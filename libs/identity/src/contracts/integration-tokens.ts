@@ -27,6 +27,8 @@ export interface IntegrationTokenSummary {
 export abstract class IntegrationTokens {
   abstract issue(tx: Transaction, token: { organizationId: string; name: string; scopes: readonly string[]; expiresAt: Date | null }): Promise<IssuedIntegrationToken>;
   abstract revoke(tx: Transaction, tokenIds: readonly string[]): Promise<void>;
+  /** Narrows tokens to what they have in common with `scopes` (never widens one). */
+  abstract restrict(tx: Transaction, tokenIds: readonly string[], scopes: readonly string[]): Promise<void>;
   /** Tokens by id, for listing (never their value). */
   abstract list(sql: Sql, tokenIds: readonly string[]): Promise<IntegrationTokenSummary[]>;
   /** The integration token presented by a caller, by its id (the Principal's tokenId); null if none. */

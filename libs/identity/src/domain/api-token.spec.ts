@@ -1,5 +1,5 @@
 import { DomainError, expandScopes } from '@faultline/kernel';
-import { grantableScopes, hashToken, issueToken } from './api-token';
+import { hashToken, issueToken, tokenScopes } from './api-token';
 
 describe('api tokens', () => {
   it('issues prefixed tokens whose hash and last characters are kept', () => {
@@ -12,13 +12,13 @@ describe('api tokens', () => {
 
   it('grants only scopes the creator holds', () => {
     const creator = expandScopes(['project:write']);
-    expect(grantableScopes(['project:read', 'project:read'], creator)).toEqual(['project:read']);
-    expect(() => grantableScopes(['project:admin'], creator)).toThrow(DomainError);
+    expect(tokenScopes(['project:read', 'project:read'], creator)).toEqual(['project:read']);
+    expect(() => tokenScopes(['project:admin'], creator)).toThrow(DomainError);
   });
 
   it('refuses unknown and empty scope lists', () => {
     const creator = expandScopes(['org:admin']);
-    expect(() => grantableScopes(['org:root'], creator)).toThrow('Unknown scope: org:root');
-    expect(() => grantableScopes([], creator)).toThrow(/at least one scope/);
+    expect(() => tokenScopes(['org:root'], creator)).toThrow('Unknown scope: org:root');
+    expect(() => tokenScopes([], creator)).toThrow(/at least one scope/);
   });
 });

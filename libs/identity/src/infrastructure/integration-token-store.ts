@@ -1,6 +1,7 @@
 import { isNumericId } from '@faultline/kernel';
 import { Injectable } from '@nestjs/common';
 import type { Sql, Transaction } from '@faultline/platform';
+import { commonScopes } from '@faultline/kernel';
 import { type IntegrationTokenSummary, type IssuedIntegrationToken, IntegrationTokens } from '../contracts/integration-tokens';
 import { issueToken } from '../domain/api-token';
 import { AuthCache } from './auth-cache';
@@ -30,6 +31,24 @@ export class IntegrationTokenStore extends IntegrationTokens {
   async revoke(tx: Transaction, tokenIds: readonly string[]): Promise<void> {
     if (tokenIds.length === 0) return;
     await tx.execute(`DELETE FROM api_tokens WHERE kind = 'integration' AND id = ANY($1::bigint[])`, [tokenIds]);
+    tx.afterCommit(() => this.cache.clear());
+  }
+
+  async restrict(tx: Transaction, tokenIds: readonly string[], scopes: readonly string[]): Promise<void> {
+    if (tokenIds.length === 0) return;
+    const tokens = await tx.query<{ id: string; scopes: string[] }>(
+      `SELECT id, scopes FROM api_tokens WHERE kind = 'integration' AND id = ANY($1::bigint[]) FOR UPDATE`,
+      [tokenIds],
+    );
+    const narrowed = tokens
+      .map((token) => ({ id: String(token.id), before: [...token.scopes].sort(), after: commonScopes(token.scopes, scopes) }))
+      .filter(({ before, after }) => before.join(' ') !== after.join(' '));
+    if (narrowed.length === 0) return;
+    await tx.execute(
+      `UPDATE api_tokens t SET scopes = ARRAY(SELECT jsonb_array_elements_text(n.scopes))
+       FROM jsonb_to_recordset($1::jsonb) AS n(id bigint, scopes jsonb) WHERE t.id = n.id`,
+      [JSON.stringify(narrowed.map(({ id, after }) => ({ id, scopes: after })))],
+    );
     tx.afterCommit(() => this.cache.clear());
   }
 

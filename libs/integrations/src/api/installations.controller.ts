@@ -37,7 +37,7 @@ export class OrganizationInstallationsController {
   @RequireScopes('org:integrations')
   async install(@CurrentOrganization() organization: OrganizationAccess, @CurrentPrincipal() principal: Principal, @Body() body: InstallSentryAppDto) {
     const installed = await this.commands.execute<InstallSentryAppCommand, NewInstallation>(
-      new InstallSentryAppCommand({ id: organization.id, slug: organization.slug }, body.slug, principal.userId ?? null),
+      new InstallSentryAppCommand({ id: organization.id, slug: organization.slug }, body.slug, principal.userId ?? null, organization.scopes),
     );
     const row = (await this.installations.find(this.database, installed.installation.snapshot.uuid)) as InstallationView;
     return serializeInstallation(row, installed.code);

@@ -1,10 +1,13 @@
 import type { ExternalIssueRow } from '../infrastructure/external-issues.repository';
 import type { InstallationView } from '../infrastructure/installations.repository';
-import { webhookEventsOf } from '../domain';
+import { maskWebhookHeaders, webhookEventsOf } from '../domain';
 import type { SentryAppRow } from '../infrastructure/sentry-apps.repository';
 
-/** Sentry's SentryApp shape; the client secret only for the owning organization's managers. */
-export function serializeSentryApp(app: SentryAppRow, options: { showSecret: boolean }) {
+/**
+ * Sentry's SentryApp shape. Its secrets, the client secret and the values of its custom webhook
+ * headers (a receiver's credentials), only for the owning organization's managers.
+ */
+export function serializeSentryApp(app: SentryAppRow, options: { showSecrets: boolean }) {
   return {
     uuid: app.uuid,
     slug: app.slug,
@@ -20,7 +23,7 @@ export function serializeSentryApp(app: SentryAppRow, options: { showSecret: boo
     scopes: app.scopes,
     events: app.events,
     webhookEvents: webhookEventsOf(app.events),
-    webhookHeaders: app.webhook_headers,
+    webhookHeaders: options.showSecrets ? app.webhook_headers : maskWebhookHeaders(app.webhook_headers),
     schema: app.schema,
     allowedOrigins: app.allowed_origins,
     avatars: [],
@@ -30,7 +33,7 @@ export function serializeSentryApp(app: SentryAppRow, options: { showSecret: boo
     popularity: null,
     owner: { id: Number(app.owner_organization_id), slug: app.owner_slug },
     clientId: app.client_id,
-    clientSecret: options.showSecret ? app.client_secret : null,
+    clientSecret: options.showSecrets ? app.client_secret : null,
     dateCreated: app.date_created.toISOString(),
     dateUpdated: app.date_updated.toISOString(),
     ...(app.date_published ? { datePublished: app.date_published.toISOString() } : {}),

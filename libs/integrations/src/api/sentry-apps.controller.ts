@@ -43,7 +43,7 @@ export class SentryAppsController {
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateSentryAppDto) {
     const organization = await this.access.require(principal, body.organization, 'org:write');
     const app = await this.commands.execute<CreateSentryAppCommand, SentryAppRow>(
-      new CreateSentryAppCommand({ id: organization.id, slug: organization.slug }, principal.userId ?? null, {
+      new CreateSentryAppCommand({ id: organization.id, slug: organization.slug }, principal.userId ?? null, organization.scopes, {
         name: body.name,
         isInternal: body.isInternal ?? false,
         webhookUrl: body.webhookUrl ?? null,
@@ -59,7 +59,7 @@ export class SentryAppsController {
         author: body.author ?? null,
       }),
     );
-    return serializeSentryApp(app, { showSecret: true });
+    return serializeSentryApp(app, { showSecrets: true });
   }
 
   /** Published apps, which any organization may install; other states for instance administrators. */
@@ -70,32 +70,32 @@ export class SentryAppsController {
     if (!LISTABLE_STATUSES.includes(status as SentryAppStatus)) throw new BadRequestException({ detail: `Invalid status: ${status}` });
     if (status !== 'published' && !principal.isSuperuser) throw new ForbiddenException({ detail: 'Only instance administrators can list unpublished integrations.' });
     const rows = await this.apps.listByStatus(this.database, status as SentryAppStatus, page.offset, page.fetchLimit);
-    return page.respond(rows).map((app) => serializeSentryApp(app, { showSecret: false }));
+    return page.respond(rows).map((app) => serializeSentryApp(app, { showSecrets: false }));
   }
 
   @Get(':slug')
   @RequireScopes()
   async detail(@CurrentPrincipal() principal: Principal, @Param('slug') slug: string) {
     const { app, owner } = await this.visible(principal, slug);
-    return serializeSentryApp(app, { showSecret: !!owner?.scopes.has('org:write') });
+    return serializeSentryApp(app, { showSecrets: !!owner?.scopes.has('org:write') });
   }
 
   @Put(':slug')
   @RequireScopes()
   async update(@CurrentPrincipal() principal: Principal, @Param('slug') slug: string, @Body() body: UpdateSentryAppDto) {
-    const app = await this.owned(principal, slug, 'org:write');
+    const { app, owner } = await this.owned(principal, slug, 'org:write');
     const { status, ...changes } = body;
     const updated = await this.commands.execute<UpdateSentryAppCommand, SentryAppRow>(
-      new UpdateSentryAppCommand(app.slug, principal.userId ?? null, principal.isSuperuser, { ...changes, status }),
+      new UpdateSentryAppCommand(app.slug, principal.userId ?? null, owner.scopes, principal.isSuperuser, { ...changes, status }),
     );
-    return serializeSentryApp(updated, { showSecret: true });
+    return serializeSentryApp(updated, { showSecrets: true });
   }
 
   @Delete(':slug')
   @HttpCode(204)
   @RequireScopes()
   async remove(@CurrentPrincipal() principal: Principal, @Param('slug') slug: string): Promise<void> {
-    const app = await this.owned(principal, slug, 'org:admin');
+    const { app } = await this.owned(principal, slug, 'org:admin');
     await this.commands.execute(new DeleteSentryAppCommand(app.slug, principal.userId ?? null));
   }
 
@@ -103,16 +103,16 @@ export class SentryAppsController {
   @HttpCode(201)
   @RequireScopes()
   async requestPublication(@CurrentPrincipal() principal: Principal, @Param('slug') slug: string): Promise<void> {
-    const app = await this.owned(principal, slug, 'org:write');
+    const { app } = await this.owned(principal, slug, 'org:write');
     await this.commands.execute(new RequestPublicationCommand(app.slug, principal.userId ?? null));
   }
 
   @Post(':slug/rotate-secret')
   @RequireScopes()
   async rotateSecret(@CurrentPrincipal() principal: Principal, @Param('slug') slug: string) {
-    const app = await this.owned(principal, slug, 'org:write');
+    const { app, owner } = await this.owned(principal, slug, 'org:write');
     const updated = await this.commands.execute<UpdateSentryAppCommand, SentryAppRow>(
-      new UpdateSentryAppCommand(app.slug, principal.userId ?? null, principal.isSuperuser, { rotateSecret: true }),
+      new UpdateSentryAppCommand(app.slug, principal.userId ?? null, owner.scopes, principal.isSuperuser, { rotateSecret: true }),
     );
     return { clientSecret: updated.client_secret };
   }
@@ -122,15 +122,15 @@ export class SentryAppsController {
   @HttpCode(201)
   @RequireScopes()
   async mintToken(@CurrentPrincipal() principal: Principal, @Param('slug') slug: string) {
-    const app = await this.owned(principal, slug, 'org:write');
-    return this.commands.execute<MintInternalTokenCommand, MintedToken>(new MintInternalTokenCommand(app.slug));
+    const { app, owner } = await this.owned(principal, slug, 'org:write');
+    return this.commands.execute<MintInternalTokenCommand, MintedToken>(new MintInternalTokenCommand(app.slug, owner.scopes));
   }
 
   /** An internal app's minted tokens (last four characters only). */
   @Get(':slug/api-tokens')
   @RequireScopes()
   async listTokens(@CurrentPrincipal() principal: Principal, @Param('slug') slug: string) {
-    const app = await this.owned(principal, slug, 'org:write');
+    const { app } = await this.owned(principal, slug, 'org:write');
     if (!app.is_internal) return [];
     const installation = await this.installations.findLive(this.database, String(app.id), String(app.owner_organization_id));
     const tokens = await this.tokens.list(this.database, installation?.token_ids ?? []);
@@ -141,7 +141,7 @@ export class SentryAppsController {
   @HttpCode(204)
   @RequireScopes()
   async revokeToken(@CurrentPrincipal() principal: Principal, @Param('slug') slug: string, @Param('token_id') tokenId: string): Promise<void> {
-    const app = await this.owned(principal, slug, 'org:write');
+    const { app } = await this.owned(principal, slug, 'org:write');
     await this.commands.execute(new RevokeInternalTokenCommand(app.slug, tokenId));
   }
 
@@ -160,7 +160,7 @@ export class SentryAppsController {
     @Query('start') start?: string,
     @Query('end') end?: string,
   ) {
-    const app = await this.owned(principal, slug, 'org:read');
+    const { app } = await this.owned(principal, slug, 'org:read');
     if (errorsOnly !== undefined && !['true', 'false', '1', '0'].includes(errorsOnly)) throw new BadRequestException({ detail: 'errorsOnly must be true or false' });
     if (eventType && !(APP_WEBHOOK_EVENT_TYPES as readonly string[]).includes(eventType)) throw new BadRequestException({ detail: `Invalid eventType: ${eventType}` });
     const rows = await this.targets.requestLog(SENTRY_APP_TARGET, app.uuid, {
@@ -198,12 +198,11 @@ export class SentryAppsController {
     return { app, owner };
   }
 
-  /** An app of an organization the caller reaches with one of `scopes`. */
-  private async owned(principal: Principal, slug: string, ...scopes: Parameters<IntegrationsAccess['require']>[2][]): Promise<SentryAppRow> {
+  /** An app of an organization the caller reaches with one of `scopes`, and what the caller holds there. */
+  private async owned(principal: Principal, slug: string, ...scopes: Parameters<IntegrationsAccess['require']>[2][]): Promise<{ app: SentryAppRow; owner: OrganizationAccess }> {
     const app = await this.apps.findByIdOrSlug(this.database, slug);
     if (!app) throw new NotFoundException();
-    await this.access.require(principal, String(app.owner_organization_id), ...scopes);
-    return app;
+    return { app, owner: await this.access.require(principal, String(app.owner_organization_id), ...scopes) };
   }
 }
 
@@ -221,7 +220,7 @@ export class OrganizationSentryAppsController {
   @RequireScopes('org:read')
   async list(@CurrentOrganization() organization: OrganizationAccess, @Paginate() page: Pagination) {
     const rows = await this.apps.listOwned(this.database, organization.id, page.offset, page.fetchLimit);
-    return page.respond(rows).map((app) => serializeSentryApp(app, { showSecret: organization.scopes.has('org:write') }));
+    return page.respond(rows).map((app) => serializeSentryApp(app, { showSecrets: organization.scopes.has('org:write') }));
   }
 }
 

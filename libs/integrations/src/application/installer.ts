@@ -36,6 +36,7 @@ export class Installer {
       // Internal apps are trusted by their own organization: nothing to verify.
       verifyInstall: app.verify_install && !app.is_internal,
       grantCodeHash: sha256Hex(code),
+      scopes: app.scopes,
       actor,
       at,
     });

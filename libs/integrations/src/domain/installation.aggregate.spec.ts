@@ -3,6 +3,7 @@ import { GRANT_LIFETIME_MS, Installation, type IssuedToken } from './installatio
 import { InstallationEventTypes } from './installation.events';
 
 const at = (minutes: number) => new Date(Date.parse('2026-11-22T12:00:00.000Z') + minutes * 60_000).toISOString();
+const GRANTED = ['project:read', 'event:write'];
 const actor = { type: 'user' as const, id: '7', name: 'Jane' };
 const token = (id: string, refresh = `refresh-${id}`): IssuedToken & { refreshTokenHash: string; expiresAt: string } => ({
   tokenId: id,
@@ -11,7 +12,7 @@ const token = (id: string, refresh = `refresh-${id}`): IssuedToken & { refreshTo
 });
 
 function installed(verifyInstall = true): Installation {
-  const installation = Installation.install({ uuid: 'u-1', appId: '3', organizationId: '1', verifyInstall, grantCodeHash: 'code-hash', actor, at: at(0) });
+  const installation = Installation.install({ uuid: 'u-1', appId: '3', organizationId: '1', verifyInstall, grantCodeHash: 'code-hash', scopes: GRANTED, actor, at: at(0) });
   return Installation.fromHistory(installation.pullPendingEvents());
 }
 
@@ -30,9 +31,9 @@ function errorOf(run: () => unknown): DomainError {
 
 describe('Installation', () => {
   it('starts pending when the app verifies installs, else installed, with a grant valid ten minutes', () => {
-    const pending = Installation.install({ uuid: 'u-1', appId: '3', organizationId: '1', verifyInstall: true, grantCodeHash: 'h', actor, at: at(0) });
+    const pending = Installation.install({ uuid: 'u-1', appId: '3', organizationId: '1', verifyInstall: true, grantCodeHash: 'h', scopes: GRANTED, actor, at: at(0) });
     expect(raised(pending)).toEqual([InstallationEventTypes.InstallationCreated]);
-    expect(pending.snapshot).toMatchObject({ status: 'pending', grantCodeHash: 'h', grantExpiresAt: at(GRANT_LIFETIME_MS / 60_000), tokenIds: [] });
+    expect(pending.snapshot).toMatchObject({ status: 'pending', scopes: ['event:write', 'project:read'], grantCodeHash: 'h', grantExpiresAt: at(GRANT_LIFETIME_MS / 60_000), tokenIds: [] });
     expect(installed(false).snapshot.status).toBe('installed');
   });
 
@@ -89,16 +90,34 @@ describe('Installation', () => {
     expect(errorOf(() => installation.revokeToken('10', at(4)))).toMatchObject({ code: 'not_found' });
   });
 
+  it("keeps its grant when the app widens, narrows with the app, and widens only by its organization's consent", () => {
+    const installation = Installation.install({ uuid: 'u-1', appId: '3', organizationId: '1', verifyInstall: false, grantCodeHash: 'h', scopes: GRANTED, actor, at: at(0) });
+    const created = installation.pullPendingEvents();
+    expect(installation.followAppScopes(['event:admin', 'member:admin', 'project:read'], false, at(1))).toEqual(['event:write', 'project:read']);
+    expect(raised(installation)).toEqual([]);
+    expect(installation.followAppScopes(['event:read', 'org:read'], false, at(2))).toEqual(['event:read']);
+    expect(raised(installation)).toEqual([InstallationEventTypes.InstallationScopesChanged]);
+    expect(installation.followAppScopes(['org:read', 'event:read'], true, at(3))).toEqual(['event:read', 'org:read']);
+    expect(Installation.fromHistory([...created, ...installation.pullPendingEvents()]).snapshot.scopes).toEqual(['event:read', 'org:read']);
+  });
+
+  it('has granted nothing when its history predates recorded grants', () => {
+    const [created] = Installation.install({ uuid: 'u-1', appId: '3', organizationId: '1', verifyInstall: false, grantCodeHash: 'h', scopes: GRANTED, actor, at: at(0) }).pullPendingEvents();
+    const { scopes: _granted, ...legacy } = created.data as { scopes?: string[] };
+    expect(Installation.fromHistory([{ ...created, data: legacy } as typeof created]).snapshot.scopes).toEqual([]);
+  });
+
   it('replays its history to the state its decisions reached', () => {
     const installation = installed();
     installation.verify(at(1));
     installation.exchangeGrant('code-hash', token('10'), at(2));
     installation.refresh('refresh-10', token('11'), at(3));
     installation.mintInternalToken('12', at(4));
+    installation.followAppScopes(['project:read'], false, at(5));
     const history = [...installation.peekPendingEvents()];
     const decided = installation.snapshot;
-    const prior = Installation.install({ uuid: 'u-1', appId: '3', organizationId: '1', verifyInstall: true, grantCodeHash: 'code-hash', actor, at: at(0) }).pullPendingEvents();
+    const prior = Installation.install({ uuid: 'u-1', appId: '3', organizationId: '1', verifyInstall: true, grantCodeHash: 'code-hash', scopes: GRANTED, actor, at: at(0) }).pullPendingEvents();
     expect(Installation.fromHistory([...prior, ...history]).snapshot).toEqual(decided);
-    expect(Installation.fromHistory([...prior, ...history]).version).toBe(5);
+    expect(Installation.fromHistory([...prior, ...history]).version).toBe(6);
   });
 });

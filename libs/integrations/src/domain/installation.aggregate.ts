@@ -1,10 +1,11 @@
-import { AggregateRoot, DomainError } from '@faultline/kernel';
+import { AggregateRoot, commonScopes, DomainError } from '@faultline/kernel';
 import {
   type InstallationActor,
   type InstallationEvent,
   InstallationEventTypes,
   installationCreated,
   installationDeleted,
+  installationScopesChanged,
   installationTokenIssued,
   installationTokenRefreshed,
   installationTokenRevoked,
@@ -22,6 +23,8 @@ export interface InstallationState {
   readonly appId: string;
   readonly organizationId: string;
   readonly status: InstallationStatus;
+  /** What the installing organization granted; every token of the installation carries these or fewer. */
+  readonly scopes: readonly string[];
   /** SHA-256 of the unused grant code; null once exchanged. */
   readonly grantCodeHash: string | null;
   readonly grantExpiresAt: string | null;
@@ -56,6 +59,7 @@ export class Installation extends AggregateRoot<InstallationEvent> {
     organizationId: string;
     verifyInstall: boolean;
     grantCodeHash: string;
+    scopes: readonly string[];
     actor: InstallationActor;
     at: string;
   }): Installation {
@@ -68,6 +72,7 @@ export class Installation extends AggregateRoot<InstallationEvent> {
         status: input.verifyInstall ? 'pending' : 'installed',
         grantCodeHash: input.grantCodeHash,
         grantExpiresAt: new Date(Date.parse(input.at) + GRANT_LIFETIME_MS).toISOString(),
+        scopes: [...input.scopes].sort(),
         actor: input.actor,
         at: input.at,
       }),
@@ -89,6 +94,18 @@ export class Installation extends AggregateRoot<InstallationEvent> {
     this.requireLive();
     if (this.snapshot.status === 'installed') return;
     this.raise(installationVerified({ installationUuid: this.snapshot.uuid, at }));
+  }
+
+  /**
+   * The app's scopes became `appScopes`. What it no longer has leaves the grant at once; what it
+   * gains joins only when the installing organization consents (`consented`: the app's own
+   * organization, whose manager made the change holding those scopes). Answers the grant.
+   */
+  followAppScopes(appScopes: readonly string[], consented: boolean, at: string): readonly string[] {
+    this.requireLive();
+    const scopes = consented ? [...appScopes].sort() : commonScopes(this.snapshot.scopes, appScopes);
+    if (scopes.join(' ') !== this.snapshot.scopes.join(' ')) this.raise(installationScopesChanged({ installationUuid: this.snapshot.uuid, scopes, at }));
+    return this.snapshot.scopes;
   }
 
   /**
@@ -148,6 +165,7 @@ export class Installation extends AggregateRoot<InstallationEvent> {
           status: data.status,
           grantCodeHash: data.grantCodeHash,
           grantExpiresAt: data.grantExpiresAt,
+          scopes: data.scopes ?? [],
           tokenIds: [],
           refreshTokenHash: null,
           currentTokenId: null,
@@ -158,6 +176,9 @@ export class Installation extends AggregateRoot<InstallationEvent> {
       }
       case InstallationEventTypes.InstallationVerified:
         this.state = { ...this.snapshot, status: 'installed', dateUpdated: event.data.at };
+        return;
+      case InstallationEventTypes.InstallationScopesChanged:
+        this.state = { ...this.snapshot, scopes: event.data.scopes, dateUpdated: event.data.at };
         return;
       case InstallationEventTypes.InstallationTokenIssued: {
         const data = event.data;

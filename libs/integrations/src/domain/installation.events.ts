@@ -8,6 +8,7 @@ import { type DomainEvent, domainEvent } from '@faultline/kernel';
 export const InstallationEventTypes = {
   InstallationCreated: 'integrations.InstallationCreated',
   InstallationVerified: 'integrations.InstallationVerified',
+  InstallationScopesChanged: 'integrations.InstallationScopesChanged',
   InstallationTokenIssued: 'integrations.InstallationTokenIssued',
   InstallationTokenRefreshed: 'integrations.InstallationTokenRefreshed',
   InstallationTokenRevoked: 'integrations.InstallationTokenRevoked',
@@ -31,11 +32,20 @@ export type InstallationCreatedData = {
   readonly status: 'pending' | 'installed';
   readonly grantCodeHash: string;
   readonly grantExpiresAt: string;
+  /**
+   * The scopes the installing organization granted: the app's when it was installed. Absent from
+   * installations recorded before grants were; the migration that added grants appended an
+   * InstallationScopesChanged with the app's scopes to each of those.
+   */
+  readonly scopes?: readonly string[];
   readonly actor: InstallationActor;
   readonly at: string;
 };
 
 export type InstallationVerifiedData = { readonly installationUuid: string; readonly at: string };
+
+/** The installation's granted scopes became `scopes` (the app narrowed, or its own organization changed it). */
+export type InstallationScopesChangedData = { readonly installationUuid: string; readonly scopes: readonly string[]; readonly at: string };
 
 export type InstallationTokenIssuedData = {
   readonly installationUuid: string;
@@ -73,6 +83,7 @@ type T = typeof InstallationEventTypes;
 export type InstallationEvent =
   | DomainEvent<T['InstallationCreated'], InstallationCreatedData>
   | DomainEvent<T['InstallationVerified'], InstallationVerifiedData>
+  | DomainEvent<T['InstallationScopesChanged'], InstallationScopesChangedData>
   | DomainEvent<T['InstallationTokenIssued'], InstallationTokenIssuedData>
   | DomainEvent<T['InstallationTokenRefreshed'], InstallationTokenRefreshedData>
   | DomainEvent<T['InstallationTokenRevoked'], InstallationTokenRevokedData>
@@ -82,6 +93,8 @@ const json = <D>(data: D): D => JSON.parse(JSON.stringify(data)) as D;
 
 export const installationCreated = (data: InstallationCreatedData) => domainEvent(InstallationEventTypes.InstallationCreated, json(data));
 export const installationVerified = (data: InstallationVerifiedData) => domainEvent(InstallationEventTypes.InstallationVerified, json(data));
+export const installationScopesChanged = (data: InstallationScopesChangedData) =>
+  domainEvent(InstallationEventTypes.InstallationScopesChanged, json(data));
 export const installationTokenIssued = (data: InstallationTokenIssuedData) => domainEvent(InstallationEventTypes.InstallationTokenIssued, json(data));
 export const installationTokenRefreshed = (data: InstallationTokenRefreshedData) =>
   domainEvent(InstallationEventTypes.InstallationTokenRefreshed, json(data));

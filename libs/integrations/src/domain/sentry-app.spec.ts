@@ -1,16 +1,20 @@
+import fc from 'fast-check';
+import { ALL_SCOPES, DomainError, expandScopes, scopesWithin } from '@faultline/kernel';
 import {
+  appScopes,
   checkEventsAllowed,
   componentUrl,
   declaredUris,
   linkedTicket,
+  maskWebhookHeaders,
   mayInstall,
   selectOptions,
   subscribesTo,
   validateEvents,
   validateSchema,
-  validateScopes,
   validateWebhookHeaders,
   webhookEventsOf,
+  webhookHeadersUpdate,
 } from './sentry-app';
 import { appWebhookBody, SENTRY_ACTOR, webhookActorOf } from './app-webhook';
 
@@ -20,11 +24,35 @@ describe('service apps', () => {
     expect(() => validateEvents(['deploy'])).toThrow('Invalid event: deploy');
   });
 
-  it('accepts known scopes only, and webhooks need event:read', () => {
-    expect(validateScopes(['project:read', 'event:write'])).toEqual(['event:write', 'project:read']);
-    expect(() => validateScopes(['root'])).toThrow('Unknown scope: root');
+  it('accepts known scopes the definer holds only, and webhooks need event:read', () => {
+    const manager = expandScopes(['org:write', 'project:write', 'event:write']);
+    expect(appScopes(['project:read', 'event:write'], manager)).toEqual(['event:write', 'project:read']);
+    expect(() => appScopes(['root'], manager)).toThrow('Unknown scope: root');
+    expect(() => appScopes(['org:admin'], manager)).toThrow(DomainError);
     expect(() => checkEventsAllowed(['issue'], new Set(['project:read']))).toThrow(/event:read/);
     expect(() => checkEventsAllowed(['issue'], new Set(['event:write']))).not.toThrow();
+  });
+
+  it('keeps scopes the app has for an editor who lacks them, and never widens a published app', () => {
+    const editor = expandScopes(['org:write']);
+    const app = { scopes: ['member:admin', 'event:write'], status: 'unpublished' as const };
+    expect(appScopes(['member:admin', 'org:read'], editor, app)).toEqual(['member:admin', 'org:read']);
+    expect(() => appScopes(['team:admin'], editor, app)).toThrow('You cannot grant scopes you do not have: team:admin');
+    const published = { ...app, status: 'published' as const };
+    expect(appScopes(['event:read'], editor, published)).toEqual(['event:read']);
+    expect(() => appScopes(['event:write', 'member:admin', 'org:read'], expandScopes(['org:admin']), published)).toThrow('Cannot update permissions on a published integration.');
+  });
+
+  it('answers only scopes the editor holds or the app had, and none beyond a published app', () => {
+    const grant = fc.subarray([...ALL_SCOPES]);
+    fc.assert(
+      fc.property(grant, grant, grant, fc.constantFrom('unpublished', 'published', 'internal') as fc.Arbitrary<'unpublished' | 'published' | 'internal'>, (requested, held, current, status) => {
+        const allowed = scopesWithin(requested, [...held, ...current]) && (status !== 'published' || scopesWithin(requested, current));
+        const decide = () => appScopes(requested, expandScopes(held), { scopes: current, status });
+        if (allowed) expect(decide()).toEqual([...requested].sort());
+        else expect(decide).toThrow(DomainError);
+      }),
+    );
   });
 
   it('accepts UI components of known types', () => {
@@ -92,6 +120,13 @@ describe('UI components and custom headers', () => {
     expect(() => validateWebhookHeaders(['no colon'])).toThrow(/Name: value/);
     expect(() => validateWebhookHeaders(['Sentry-Hook-Signature: x'])).toThrow(/cannot be overridden/);
     expect(() => validateWebhookHeaders(['content-type: text/plain'])).toThrow(/cannot be overridden/);
+  });
+
+  it("shows custom headers' names only, and an update writing a masked value back keeps the stored one", () => {
+    const stored = ['Authorization: Bearer s3cret', 'X-Tenant: acme'];
+    expect(maskWebhookHeaders(stored)).toEqual(['Authorization: **********', 'X-Tenant: **********']);
+    expect(webhookHeadersUpdate([...maskWebhookHeaders(stored), 'X-New: **********'], stored)).toEqual([...stored, 'X-New: **********']);
+    expect(webhookHeadersUpdate(['authorization: Bearer new', 'X-TENANT: **********'], stored)).toEqual(['authorization: Bearer new', 'X-Tenant: acme']);
   });
 
   it('lists the webhook events a subscription stands for', () => {

@@ -1,4 +1,4 @@
-import { DomainError, isScope, type Scope } from '@faultline/kernel';
+import { DomainError, expandScopes, grantableScopes, type Scope, scopesWithin } from '@faultline/kernel';
 
 /** Resource categories an app subscribes to; installation (and alerts, when alertable) follow from its setup. */
 export const SUBSCRIBABLE_RESOURCES = ['issue', 'error', 'comment'] as const;
@@ -20,10 +20,21 @@ export function validateEvents(events: readonly string[]): SubscribableResource[
   return [...new Set(events)].sort() as SubscribableResource[];
 }
 
-export function validateScopes(scopes: readonly string[]): Scope[] {
-  const unknown = scopes.filter((scope) => !isScope(scope));
-  if (unknown.length) throw DomainError.invalid(`Unknown scope: ${unknown.join(', ')}`, { errors: { scopes: [`Unknown scope: ${unknown.join(', ')}`] } });
-  return [...new Set(scopes)].sort() as Scope[];
+/**
+ * The scopes an app may have: only what the caller defining it may hand on (scopes the app already
+ * has may stay, as in Sentry, so a narrower manager can still edit it). A published app may narrow
+ * but not widen: its installations granted what it had, and a wider app needs their consent again.
+ */
+export function appScopes(
+  requested: readonly string[],
+  holderScopes: ReadonlySet<Scope>,
+  current: { readonly scopes: readonly string[]; readonly status: SentryAppStatus } | null = null,
+): Scope[] {
+  const scopes = grantableScopes(requested, new Set([...holderScopes, ...expandScopes(current?.scopes ?? [])]));
+  if (current?.status === 'published' && !scopesWithin(scopes, current.scopes)) {
+    throw DomainError.invalid('Cannot update permissions on a published integration.', { errors: { scopes: ['Cannot update permissions on a published integration.'] } });
+  }
+  return scopes;
 }
 
 /**
@@ -72,6 +83,28 @@ export function validateWebhookHeaders(entries: readonly string[]): string[] {
       : RESERVED_HEADERS.test(name) ? `${name} is set by the service and cannot be overridden` : null;
     if (problem) throw DomainError.invalid(`webhookHeaders: ${problem}`, { errors: { webhookHeaders: [problem] } });
     return `${name}: ${value}`;
+  });
+}
+
+/** A hidden value, as Sentry shows a hidden client secret. */
+export const MASKED_VALUE = '**********';
+
+const headerName = (entry: string): string => entry.slice(0, entry.indexOf(':'));
+
+/** Custom headers often carry the receiver's credentials: their names show, their values are hidden. */
+export function maskWebhookHeaders(entries: readonly string[]): string[] {
+  return entries.map((entry) => `${headerName(entry)}: ${MASKED_VALUE}`);
+}
+
+/**
+ * Validated headers for an update: a masked value stands for the value the app has under that name,
+ * so writing back what a masked read answered keeps the credential instead of replacing it.
+ */
+export function webhookHeadersUpdate(entries: readonly string[], current: readonly string[]): string[] {
+  const currentByName = new Map(current.map((entry) => [headerName(entry).toLowerCase(), entry]));
+  return validateWebhookHeaders(entries).map((entry) => {
+    const kept = entry.endsWith(`: ${MASKED_VALUE}`) ? currentByName.get(headerName(entry).toLowerCase()) : undefined;
+    return kept ?? entry;
   });
 }
 

@@ -45,7 +45,7 @@ describe('installation and app repositories', () => {
   }
 
   it('keeps the read model equal to a replay of the stream through every transition', async () => {
-    const installation = Installation.install({ uuid: newUuid(), appId: String(app.id), organizationId, verifyInstall: true, grantCodeHash: sha256Hex('code'), actor, at: at(0) });
+    const installation = Installation.install({ uuid: newUuid(), appId: String(app.id), organizationId, verifyInstall: true, grantCodeHash: sha256Hex('code'), scopes: ['event:read'], actor, at: at(0) });
     const uuid = installation.snapshot.uuid;
     const step = async (change: (loaded: Installation) => void) => {
       await db.database.transaction(async (tx) => {
@@ -59,6 +59,7 @@ describe('installation and app repositories', () => {
     await expectReplayMatchesTable(uuid);
     await step((loaded) => loaded.exchangeGrant(sha256Hex('code'), { tokenId: '10', refreshTokenHash: 'r10', expiresAt: at(480) }, at(1)));
     await step((loaded) => loaded.verify(at(2)));
+    await step((loaded) => loaded.followAppScopes([], false, at(2)));
     await step((loaded) => loaded.refresh('r10', { tokenId: '11', refreshTokenHash: 'r11', expiresAt: at(482) }, at(2)));
     await step((loaded) => loaded.uninstall(actor, at(3)));
 
@@ -68,7 +69,7 @@ describe('installation and app repositories', () => {
   });
 
   it('refuses a save from a stale load (optimistic concurrency) and keeps the table unchanged', async () => {
-    const installation = Installation.install({ uuid: newUuid(), appId: String(app.id), organizationId, verifyInstall: true, grantCodeHash: 'h', actor, at: at(0) });
+    const installation = Installation.install({ uuid: newUuid(), appId: String(app.id), organizationId, verifyInstall: true, grantCodeHash: 'h', scopes: ['event:read'], actor, at: at(0) });
     const uuid = installation.snapshot.uuid;
     await db.database.transaction((tx) => installations.save(tx, installation));
     const first = (await installations.load(db.database, uuid)) as Installation;
@@ -84,7 +85,7 @@ describe('installation and app repositories', () => {
   it('allows one live installation per app and organization', async () => {
     const live = await installations.findLive(db.database, String(app.id), organizationId);
     expect(live?.status).toBe('installed');
-    const another = Installation.install({ uuid: newUuid(), appId: String(app.id), organizationId, verifyInstall: false, grantCodeHash: 'h2', actor, at: at(5) });
+    const another = Installation.install({ uuid: newUuid(), appId: String(app.id), organizationId, verifyInstall: false, grantCodeHash: 'h2', scopes: ['event:read'], actor, at: at(5) });
     await expect(db.database.transaction((tx) => installations.save(tx, another))).rejects.toThrow();
   });
 

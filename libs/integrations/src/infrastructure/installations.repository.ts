@@ -8,6 +8,7 @@ export interface InstallationRow {
   app_id: string;
   organization_id: string;
   status: 'pending' | 'installed' | 'deleted';
+  scopes: string[];
   grant_code_hash: string | null;
   grant_expires_at: Date | null;
   token_ids: string[];
@@ -58,14 +59,14 @@ export class InstallationsRepository {
     });
     await tx.execute(
       `INSERT INTO sentry_app_installations (uuid, app_id, organization_id, status, grant_code_hash, grant_expires_at, token_ids,
-         refresh_token_hash, current_token_id, version, date_created, date_updated)
-       VALUES ($1, $2, $3, $4, $5, $6, $7::text[], $8, $9, $10, $11, $12)
-       ON CONFLICT (uuid) DO UPDATE SET status = EXCLUDED.status, grant_code_hash = EXCLUDED.grant_code_hash,
+         refresh_token_hash, current_token_id, version, date_created, date_updated, scopes)
+       VALUES ($1, $2, $3, $4, $5, $6, $7::text[], $8, $9, $10, $11, $12, $13::text[])
+       ON CONFLICT (uuid) DO UPDATE SET status = EXCLUDED.status, scopes = EXCLUDED.scopes, grant_code_hash = EXCLUDED.grant_code_hash,
          grant_expires_at = EXCLUDED.grant_expires_at, token_ids = EXCLUDED.token_ids, refresh_token_hash = EXCLUDED.refresh_token_hash,
          current_token_id = EXCLUDED.current_token_id, version = EXCLUDED.version, date_updated = EXCLUDED.date_updated`,
       [
         state.uuid, state.appId, state.organizationId, state.status, state.grantCodeHash, state.grantExpiresAt, state.tokenIds,
-        state.refreshTokenHash, state.currentTokenId, installation.version, state.dateCreated, state.dateUpdated,
+        state.refreshTokenHash, state.currentTokenId, installation.version, state.dateCreated, state.dateUpdated, state.scopes,
       ],
     );
   }
@@ -125,6 +126,7 @@ export function stateOfRow(row: InstallationRow): InstallationState {
     appId: String(row.app_id),
     organizationId: String(row.organization_id),
     status: row.status,
+    scopes: row.scopes,
     grantCodeHash: row.grant_code_hash,
     grantExpiresAt: row.grant_expires_at?.toISOString() ?? null,
     tokenIds: row.token_ids,

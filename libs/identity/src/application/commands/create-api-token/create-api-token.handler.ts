@@ -1,7 +1,7 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { EventRecorder } from '@faultline/event-store';
 import { Database } from '@faultline/platform';
-import { fromPlaintext, grantableScopes, issueToken } from '../../../domain/api-token';
+import { fromPlaintext, issueToken, tokenScopes } from '../../../domain/api-token';
 import { API_TOKEN_STREAM_TYPE, apiTokenCreated, apiTokenStream } from '../../../domain/identity.events';
 import { IdentityRepository, type TokenRow } from '../../../infrastructure/identity.repository';
 import { CreateApiTokenCommand } from './create-api-token.command';
@@ -21,7 +21,7 @@ export class CreateApiTokenHandler implements ICommandHandler<CreateApiTokenComm
   ) {}
 
   async execute(command: CreateApiTokenCommand): Promise<CreatedApiToken> {
-    const scopes = grantableScopes(command.scopes, command.creatorScopes);
+    const scopes = tokenScopes(command.scopes, command.creatorScopes);
     const issued = command.plaintext ? fromPlaintext(command.plaintext) : issueToken(command.kind);
     return this.database.transaction(async (tx) => {
       const row = await this.repository.insertToken(tx, {

@@ -36,10 +36,12 @@ export class AuthorizeInstallationHandler implements ICommandHandler<AuthorizeIn
       const now = this.clock.now();
       const at = now.toISOString();
       const refreshToken = randomHex(32);
+      // What the installing organization granted, not what the app asks for now.
+      const scopes = [...installation.snapshot.scopes];
       const issued = await this.tokens.issue(tx, {
         organizationId: installation.snapshot.organizationId,
         name: `${app.name} installation token`,
-        scopes: app.scopes,
+        scopes,
         expiresAt: new Date(now.getTime() + TOKEN_LIFETIME_MS),
       });
       const token = { tokenId: issued.id, refreshTokenHash: sha256Hex(refreshToken), expiresAt: issued.expiresAt as string };
@@ -58,7 +60,7 @@ export class AuthorizeInstallationHandler implements ICommandHandler<AuthorizeIn
         refreshToken,
         expiresAt: issued.expiresAt as string,
         dateCreated: issued.dateCreated,
-        scopes: [...app.scopes],
+        scopes,
         application: null,
         state: null,
       };

@@ -1,3 +1,5 @@
+import type { Scope } from '@faultline/kernel';
+
 export interface SentryAppFields {
   readonly name: string;
   readonly isInternal: boolean;
@@ -14,11 +16,15 @@ export interface SentryAppFields {
   readonly author: string | null;
 }
 
-/** Creates a service app owned by an organization; an internal one is installed on it at once. */
+/**
+ * Creates a service app owned by an organization; an internal one is installed on it at once. Its
+ * scopes are within `creatorScopes`, what the caller holds in that organization.
+ */
 export class CreateSentryAppCommand {
   constructor(
     readonly organization: { readonly id: string; readonly slug: string },
     readonly userId: string | null,
+    readonly creatorScopes: ReadonlySet<Scope>,
     readonly fields: SentryAppFields,
   ) {}
 }

@@ -5,13 +5,13 @@ import { EventRecorder } from '@faultline/event-store';
 import { Database } from '@faultline/platform';
 import { SENTRY_APP_TARGET, WebhookTargets } from '@faultline/webhooks';
 import {
+  appScopes,
   checkEventsAllowed,
   SENTRY_APP_STREAM_TYPE,
   sentryAppCreated,
   sentryAppStream,
   validateEvents,
   validateSchema,
-  validateScopes,
   validateWebhookHeaders,
 } from '../../../domain';
 import { type SentryAppRow, SentryAppsRepository } from '../../../infrastructure/sentry-apps.repository';
@@ -30,8 +30,8 @@ export class CreateSentryAppHandler implements ICommandHandler<CreateSentryAppCo
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ organization, userId, fields }: CreateSentryAppCommand): Promise<SentryAppRow> {
-    const scopes = validateScopes(fields.scopes);
+  async execute({ organization, userId, creatorScopes, fields }: CreateSentryAppCommand): Promise<SentryAppRow> {
+    const scopes = appScopes(fields.scopes, creatorScopes);
     const events = validateEvents(fields.events);
     checkEventsAllowed(events, new Set(scopes));
     const schema = validateSchema(fields.schema);

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { CLOCK, type Clock, DomainError } from '@faultline/kernel';
+import { CLOCK, type Clock, DomainError, grantableScopes } from '@faultline/kernel';
 import { Database } from '@faultline/platform';
 import { mayInstall } from '../../../domain';
 import { InstallationsRepository } from '../../../infrastructure/installations.repository';
@@ -19,7 +19,7 @@ export class InstallSentryAppHandler implements ICommandHandler<InstallSentryApp
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ organization, slug, userId }: InstallSentryAppCommand): Promise<NewInstallation & { appSlug: string }> {
+  async execute({ organization, slug, userId, installerScopes }: InstallSentryAppCommand): Promise<NewInstallation & { appSlug: string }> {
     return this.database.transaction(async (tx) => {
       // Locked, so two installs of one app on one organization cannot both pass the check below.
       const app = await this.apps.findBySlug(tx, slug, true);
@@ -27,6 +27,7 @@ export class InstallSentryAppHandler implements ICommandHandler<InstallSentryApp
         throw DomainError.notFound('Could not find the requested integration.');
       }
       if (app.is_internal) throw DomainError.invalid('Internal integrations are installed when they are created.');
+      grantableScopes(app.scopes, installerScopes);
       if (await this.installations.findLive(tx, String(app.id), organization.id)) throw DomainError.conflict('The integration is already installed on this organization.');
       const installed = await this.installer.install(tx, app, organization, await actorFor(tx, userId), this.clock.now().toISOString());
       return { ...installed, appSlug: app.slug };

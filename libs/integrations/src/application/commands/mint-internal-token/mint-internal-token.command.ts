@@ -1,6 +1,14 @@
-/** A token for an internal app's own installation, minted by its organization. */
+import type { Scope } from '@faultline/kernel';
+
+/**
+ * A token for an internal app's own installation, minted by its organization: with the
+ * installation's scopes, which the caller minting it must hold (`minterScopes`).
+ */
 export class MintInternalTokenCommand {
-  constructor(readonly appSlug: string) {}
+  constructor(
+    readonly appSlug: string,
+    readonly minterScopes: ReadonlySet<Scope>,
+  ) {}
 }
 
 export interface MintedToken {

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { CLOCK, type Clock, DomainError } from '@faultline/kernel';
+import { CLOCK, type Clock, DomainError, grantableScopes } from '@faultline/kernel';
 import { IntegrationTokens } from '@faultline/identity';
 import { Database } from '@faultline/platform';
 import { InstallationsRepository } from '../../../infrastructure/installations.repository';
@@ -17,7 +17,7 @@ export class MintInternalTokenHandler implements ICommandHandler<MintInternalTok
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ appSlug }: MintInternalTokenCommand): Promise<MintedToken> {
+  async execute({ appSlug, minterScopes }: MintInternalTokenCommand): Promise<MintedToken> {
     return this.database.transaction(async (tx) => {
       const app = await this.apps.findBySlug(tx, appSlug);
       if (!app) throw DomainError.notFound();
@@ -25,10 +25,11 @@ export class MintInternalTokenHandler implements ICommandHandler<MintInternalTok
       const view = await this.installations.findLive(tx, String(app.id), String(app.owner_organization_id));
       const installation = view ? await this.installations.load(tx, view.uuid) : null;
       if (!installation) throw DomainError.notFound('The integration is not installed.');
-      const issued = await this.tokens.issue(tx, { organizationId: installation.snapshot.organizationId, name: `${app.name} token`, scopes: app.scopes, expiresAt: null });
+      const scopes = grantableScopes(installation.snapshot.scopes, minterScopes);
+      const issued = await this.tokens.issue(tx, { organizationId: installation.snapshot.organizationId, name: `${app.name} token`, scopes, expiresAt: null });
       installation.mintInternalToken(issued.id, this.clock.now().toISOString());
       await this.installations.save(tx, installation, { actorType: 'application', actorId: app.uuid });
-      return { id: issued.id, token: issued.token, dateCreated: issued.dateCreated, expiresAt: null, scopes: [...app.scopes], refreshToken: null };
+      return { id: issued.id, token: issued.token, dateCreated: issued.dateCreated, expiresAt: null, scopes, refreshToken: null };
     }, { retries: 1 });
   }
 }

@@ -1,9 +1,12 @@
+import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DomainError, randomHex } from '@faultline/kernel';
+import { CLOCK, type Clock, DomainError, randomHex } from '@faultline/kernel';
 import { EventRecorder } from '@faultline/event-store';
-import { Database } from '@faultline/platform';
+import { IntegrationTokens } from '@faultline/identity';
+import { Database, type Transaction } from '@faultline/platform';
 import { SENTRY_APP_TARGET, WebhookTargets } from '@faultline/webhooks';
 import {
+  appScopes,
   checkEventsAllowed,
   SENTRY_APP_STREAM_TYPE,
   sentryAppPublished,
@@ -11,9 +14,9 @@ import {
   sentryAppUpdated,
   validateEvents,
   validateSchema,
-  validateScopes,
-  validateWebhookHeaders,
+  webhookHeadersUpdate,
 } from '../../../domain';
+import { InstallationsRepository } from '../../../infrastructure/installations.repository';
 import { type SentryAppChanges, type SentryAppRow, SentryAppsRepository } from '../../../infrastructure/sentry-apps.repository';
 import { UpdateSentryAppCommand } from './update-sentry-app.command';
 
@@ -24,9 +27,12 @@ export class UpdateSentryAppHandler implements ICommandHandler<UpdateSentryAppCo
     private readonly apps: SentryAppsRepository,
     private readonly recorder: EventRecorder,
     private readonly targets: WebhookTargets,
+    private readonly installations: InstallationsRepository,
+    private readonly tokens: IntegrationTokens,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ slug, userId, isInstanceAdmin, changes }: UpdateSentryAppCommand): Promise<SentryAppRow> {
+  async execute({ slug, userId, editorScopes, isInstanceAdmin, changes }: UpdateSentryAppCommand): Promise<SentryAppRow> {
     return this.database.transaction(async (tx) => {
       const app = await this.apps.findBySlug(tx, slug, true);
       if (!app) throw DomainError.notFound();
@@ -36,12 +42,12 @@ export class UpdateSentryAppHandler implements ICommandHandler<UpdateSentryAppCo
         webhookUrl: changes.webhookUrl,
         redirectUrl: changes.redirectUrl,
         verifyInstall: app.is_internal ? undefined : changes.verifyInstall,
-        scopes: changes.scopes ? validateScopes(changes.scopes) : undefined,
+        scopes: changes.scopes ? appScopes(changes.scopes, editorScopes, app) : undefined,
         events: changes.events ? validateEvents(changes.events) : undefined,
         isAlertable: changes.isAlertable,
         schema: changes.schema !== undefined ? validateSchema(changes.schema) : undefined,
         allowedOrigins: changes.allowedOrigins ? [...changes.allowedOrigins] : undefined,
-        webhookHeaders: changes.webhookHeaders ? validateWebhookHeaders(changes.webhookHeaders) : undefined,
+        webhookHeaders: changes.webhookHeaders ? webhookHeadersUpdate(changes.webhookHeaders, app.webhook_headers) : undefined,
         overview: changes.overview,
         author: changes.author,
         clientSecret: changes.rotateSecret ? randomHex(32) : undefined,
@@ -58,6 +64,7 @@ export class UpdateSentryAppHandler implements ICommandHandler<UpdateSentryAppCo
         published = true;
       }
       await this.apps.update(tx, String(app.id), update);
+      if (update.scopes && update.scopes.join(' ') !== [...app.scopes].sort().join(' ')) await this.followScopes(tx, app, update.scopes, userId);
       const changed = Object.entries(update).filter(([, value]) => value !== undefined).map(([key]) => key);
       await this.recorder.record(tx, sentryAppStream(app.uuid), SENTRY_APP_STREAM_TYPE, [
         ...(changed.length ? [sentryAppUpdated({ appUuid: app.uuid, changed, userId })] : []),
@@ -69,6 +76,22 @@ export class UpdateSentryAppHandler implements ICommandHandler<UpdateSentryAppCo
       }
       else await this.targets.remove(tx, SENTRY_APP_TARGET, updated.uuid, 'the app has no webhook URL any more');
       return updated;
-    });
+    }, { retries: 1 });
+  }
+
+  /**
+   * Each installation's grant follows the app's new scopes as far as its organization agreed: down
+   * at once, with its live tokens; up only on the app's own organization, whose editor holds them.
+   */
+  private async followScopes(tx: Transaction, app: SentryAppRow, scopes: readonly string[], userId: string | null): Promise<void> {
+    const at = this.clock.now().toISOString();
+    for (const view of await this.installations.listLiveForApp(tx, String(app.id))) {
+      const installation = await this.installations.load(tx, view.uuid);
+      if (!installation) continue;
+      const ownOrganization = installation.snapshot.organizationId === String(app.owner_organization_id);
+      const granted = installation.followAppScopes(scopes, ownOrganization, at);
+      await this.tokens.restrict(tx, installation.snapshot.tokenIds, granted);
+      await this.installations.save(tx, installation, userId ? { actorType: 'user', actorId: userId } : { actorType: 'application', actorId: app.uuid });
+    }
   }
 }
