@@ -16,6 +16,7 @@ import { ProjectKeySettings1763800001400 } from './1763800001400-project-key-set
 import { IssueReleasesAndStats1763800001500 } from './1763800001500-issue-releases-and-stats';
 import { IssueTagValues1763800001600 } from './1763800001600-issue-tag-values';
 import { InstallationScopes1763800001800 } from './1763800001800-installation-scopes';
+import { ScimMembershipUserName1763800001900 } from './1763800001900-scim-membership-user-name';
 
 /** Every migration, in order. The only way the schema changes (synchronize is off). */
 export const MIGRATIONS = [
@@ -26,4 +27,5 @@ export const MIGRATIONS = [
   IssueIgnoreCount1763800001300, ProjectKeySettings1763800001400, IssueReleasesAndStats1763800001500,
   IssueTagValues1763800001600,
   InstallationScopes1763800001800,
+  ScimMembershipUserName1763800001900,
 ];

@@ -28,23 +28,16 @@ export class AuthController {
   @Public()
   @HttpCode(200)
   async signIn(@Body() body: SignInDto, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    const keys = [`email:${body.username.toLowerCase()}`, `ip:${request.ip}`];
-    const wait = this.throttle.retryAfterSeconds(keys);
-    if (wait > 0) {
-      void reply.header('retry-after', String(wait));
+    // The account's key first: a success forgets only its count, never a guessing client's.
+    const admission = this.throttle.admit([`email:${body.username.toLowerCase()}`, `ip:${request.ip}`]);
+    if ('retryAfterSeconds' in admission) {
+      void reply.header('retry-after', String(admission.retryAfterSeconds));
       throw new HttpException({ detail: 'Too many failed sign-in attempts. Try again later.' }, 429);
     }
-    let session: StartedSession;
-    try {
-      session = await this.commands.execute<SignInCommand, StartedSession>(
-        new SignInCommand(body.username, body.password, this.config.sessions.ttlMs, { userAgent: request.headers['user-agent'] ?? null, ipAddress: request.ip }),
-      );
-    } catch (error) {
-      this.throttle.recordFailure(keys);
-      throw error;
-    }
-    // Only the account's count: signing in to one's own account must not reset a guessing client's.
-    this.throttle.recordSuccess([keys[0]]);
+    const session = await this.commands.execute<SignInCommand, StartedSession>(
+      new SignInCommand(body.username, body.password, this.config.sessions.ttlMs, { userAgent: request.headers['user-agent'] ?? null, ipAddress: request.ip }),
+    );
+    this.throttle.succeeded(admission.attempt);
     void reply.header('set-cookie', this.cookie(session.cookieValue, Math.floor(this.config.sessions.ttlMs / 1000)));
     return { user: session.user, csrfToken: session.csrfToken, expires: session.expiresAt.toISOString() };
   }

@@ -6,7 +6,7 @@ import type { MemberRole } from '../domain/roles';
 interface ProvisionedMemberRow {
   member_id: string;
   user_id: string;
-  email: string;
+  user_name: string;
   role: MemberRole;
   is_active: boolean;
   external_id: string | null;
@@ -29,10 +29,10 @@ export interface LockedTeam {
 const toMember = (row: ProvisionedMemberRow): ProvisionedMember => ({
   memberId: row.member_id,
   userId: row.user_id,
-  userName: row.email,
+  userName: row.user_name,
   name: row.name_parts,
   displayName: row.display_name,
-  emails: row.emails.length ? row.emails : [{ value: row.email, type: 'work', primary: true }],
+  emails: row.emails.length ? row.emails : [{ value: row.user_name, type: 'work', primary: true }],
   externalId: row.external_id,
   active: row.is_active,
   role: row.role,
@@ -41,7 +41,7 @@ const toMember = (row: ProvisionedMemberRow): ProvisionedMember => ({
   lastModified: row.date_updated,
 });
 
-const MEMBER_COLUMNS = `m.id AS member_id, m.user_id, u.email, m.role, m.is_active, m.external_id, m.display_name, m.name_parts, m.emails,
+const MEMBER_COLUMNS = `m.id AS member_id, m.user_id, m.user_name, m.role, m.is_active, m.external_id, m.display_name, m.name_parts, m.emails,
   m.version, m.date_created, m.date_updated`;
 
 /** SQL for what identity providers change: provisioned members and teams. */
@@ -49,49 +49,50 @@ const MEMBER_COLUMNS = `m.id AS member_id, m.user_id, u.email, m.role, m.is_acti
 export class ProvisioningRepository {
   /**
    * Adds a member for the user with the profile's e-mail (compared without case), creating the
-   * user when there is none, in one statement. Undefined when the user is a member already, or
-   * when another transaction created the user meanwhile (`insertMemberOfUser` then decides).
+   * user (as the organization's own) when there is none, in one statement. The member's userName
+   * is the user's e-mail. Undefined when the user is a member already, when another member has that
+   * userName, or when another transaction created the user meanwhile (`insertMemberOfUser` then decides).
    */
   async insertMemberWithUser(sql: Sql, organizationId: string, profile: MemberProfile, userName: string): Promise<ProvisionedMember | undefined> {
     const [row] = await sql.query<ProvisionedMemberRow>(
       `WITH created_user AS (
-         INSERT INTO users (email, name) VALUES ($2, $3) ON CONFLICT ((lower(email))) DO NOTHING RETURNING id, email
+         INSERT INTO users (email, name, provisioned_by_organization_id) VALUES ($2, $3, $1) ON CONFLICT ((lower(email))) DO NOTHING RETURNING id, email
        ), the_user AS (
          SELECT id, email FROM created_user
          UNION ALL
          SELECT id, email FROM users WHERE lower(email) = lower($2) AND NOT EXISTS (SELECT 1 FROM created_user)
        ), m AS (
-         INSERT INTO organization_members (organization_id, user_id, role, is_active, external_id, display_name, name_parts, emails, idp_provisioned)
-         SELECT $1, id, $4, $5, $6, $7, $8::jsonb, $9::jsonb, true FROM the_user
-         ON CONFLICT (organization_id, user_id) DO NOTHING
+         INSERT INTO organization_members (organization_id, user_id, user_name, role, is_active, external_id, display_name, name_parts, emails, idp_provisioned)
+         SELECT $1, id, email, $4, $5, $6, $7, $8::jsonb, $9::jsonb, true FROM the_user
+         ON CONFLICT DO NOTHING
          RETURNING *
        )
-       SELECT ${MEMBER_COLUMNS} FROM m JOIN the_user u ON u.id = m.user_id`,
+       SELECT ${MEMBER_COLUMNS} FROM m`,
       [organizationId, profile.userName, userName, profile.role, profile.active, profile.externalId, profile.displayName, json(profile.name), JSON.stringify(profile.emails)],
     );
     return row ? toMember(row) : undefined;
   }
 
-  /** The user with this e-mail (compared without case), created when there is none. */
-  async findOrCreateUser(sql: Sql, email: string, name: string): Promise<string> {
+  /** The user with this e-mail (compared without case), created as the organization's own when there is none. */
+  async findOrCreateUser(sql: Sql, organizationId: string, email: string, name: string): Promise<string> {
     const [created] = await sql.query<{ id: string }>(
-      `INSERT INTO users (email, name) VALUES ($1, $2) ON CONFLICT ((lower(email))) DO NOTHING RETURNING id`,
-      [email, name],
+      `INSERT INTO users (email, name, provisioned_by_organization_id) VALUES ($1, $2, $3) ON CONFLICT ((lower(email))) DO NOTHING RETURNING id`,
+      [email, name, organizationId],
     );
     if (created) return created.id;
     const [existing] = await sql.query<{ id: string }>(`SELECT id FROM users WHERE lower(email) = lower($1)`, [email]);
     return existing.id;
   }
 
-  /** Inserts the membership; undefined when the user is a member already. */
+  /** Inserts the membership, its userName the user's e-mail; undefined when the user is a member already or another member has that userName. */
   async insertMemberOfUser(sql: Sql, organizationId: string, userId: string, profile: MemberProfile): Promise<ProvisionedMember | undefined> {
     const [row] = await sql.query<ProvisionedMemberRow>(
       `WITH m AS (
-         INSERT INTO organization_members (organization_id, user_id, role, is_active, external_id, display_name, name_parts, emails, idp_provisioned)
-         VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb, true)
-         ON CONFLICT (organization_id, user_id) DO NOTHING RETURNING *
+         INSERT INTO organization_members (organization_id, user_id, user_name, role, is_active, external_id, display_name, name_parts, emails, idp_provisioned)
+         SELECT $1, id, email, $3, $4, $5, $6, $7::jsonb, $8::jsonb, true FROM users WHERE id = $2
+         ON CONFLICT DO NOTHING RETURNING *
        )
-       SELECT ${MEMBER_COLUMNS} FROM m JOIN users u ON u.id = m.user_id`,
+       SELECT ${MEMBER_COLUMNS} FROM m`,
       [organizationId, userId, profile.role, profile.active, profile.externalId, profile.displayName, json(profile.name), JSON.stringify(profile.emails)],
     );
     return row ? toMember(row) : undefined;
@@ -103,8 +104,8 @@ export class ProvisioningRepository {
     await queueFor(sql, `member-${memberId}`);
     const [row] = await sql.query<ProvisionedMemberRow>(
       `SELECT ${MEMBER_COLUMNS}
-       FROM organization_members m JOIN users u ON u.id = m.user_id
-       WHERE m.organization_id = $1 AND m.id = $2::bigint FOR UPDATE OF m`,
+       FROM organization_members m
+       WHERE m.organization_id = $1 AND m.id = $2::bigint FOR UPDATE`,
       [organizationId, memberId],
     );
     return row ? toMember(row) : undefined;
@@ -112,12 +113,37 @@ export class ProvisioningRepository {
 
   async updateMember(sql: Sql, memberId: string, profile: MemberProfile): Promise<{ version: number; date_updated: Date }> {
     const [row] = await sql.query<{ version: number; date_updated: Date }>(
-      `UPDATE organization_members SET role = $2, is_active = $3, external_id = $4, display_name = $5, name_parts = $6::jsonb,
-              emails = $7::jsonb, version = version + 1, date_updated = now()
+      `UPDATE organization_members SET user_name = $2, role = $3, is_active = $4, external_id = $5, display_name = $6, name_parts = $7::jsonb,
+              emails = $8::jsonb, version = version + 1, date_updated = now()
        WHERE id = $1 RETURNING version, date_updated`,
-      [memberId, profile.role, profile.active, profile.externalId, profile.displayName, json(profile.name), JSON.stringify(profile.emails)],
+      [memberId, profile.userName, profile.role, profile.active, profile.externalId, profile.displayName, json(profile.name), JSON.stringify(profile.emails)],
     );
     return row;
+  }
+
+  /** Whether another member of the organization has this userName (compared without case). */
+  async userNameTakenByAnother(sql: Sql, organizationId: string, userName: string, memberId: string): Promise<boolean> {
+    const rows = await sql.query(
+      `SELECT 1 FROM organization_members WHERE organization_id = $1 AND lower(user_name) = lower($2) AND id <> $3`,
+      [organizationId, userName, memberId],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * Whether the organization alone holds the user account: its provisioning created it, no other
+   * organization has it as a member, and it is no instance administrator's. The account is locked
+   * first, so no other organization can add it as a member until this transaction ends (adding
+   * one takes a key-share lock on it), and the check, a statement after the lock, sees any that did.
+   */
+  async ownsAccount(sql: Sql, organizationId: string, userId: string): Promise<boolean> {
+    const [account] = await sql.query<{ owned: boolean }>(
+      `SELECT provisioned_by_organization_id IS NOT DISTINCT FROM $2::bigint AND NOT is_superuser AS owned FROM users WHERE id = $1 FOR UPDATE`,
+      [userId, organizationId],
+    );
+    if (!account?.owned) return false;
+    const elsewhere = await sql.query(`SELECT 1 FROM organization_members WHERE user_id = $1 AND organization_id <> $2 LIMIT 1`, [userId, organizationId]);
+    return elsewhere.length === 0;
   }
 
   async emailTakenByAnother(sql: Sql, email: string, userId: string): Promise<boolean> {

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import ipaddr from 'ipaddr.js';
 
 export type Role = 'all' | 'api' | 'worker';
 
@@ -13,6 +14,12 @@ export interface AppConfig {
   readonly publicUrl: string;
   readonly logLevel: string;
   readonly bodyLimitBytes: number;
+  /**
+   * Which proxies' X-Forwarded-For / -Proto / -Host to believe (TRUST_PROXY): none (the socket's
+   * address is the client's), the number of proxy hops in front of the service, or the proxies'
+   * addresses and CIDR ranges.
+   */
+  readonly trustProxy: false | number | readonly string[];
   readonly defaultProjectFeatures: readonly string[];
   /** Raw SDK events older than this many days are pruned. */
   readonly eventRetentionDays: number;
@@ -130,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     publicUrl,
     logLevel,
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 256 * 1024 * 1024),
+    trustProxy: trustedProxies(env.TRUST_PROXY),
     defaultProjectFeatures: list(env.DEFAULT_PROJECT_FEATURES, DEFAULT_PROJECT_FEATURES),
     eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 90, 1, 3650),
     webhooks: webhookConfig(env),
@@ -151,6 +159,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       email: env.BOOTSTRAP_EMAIL || 'admin@localhost',
     },
   };
+}
+
+/** Names proxy-addr (Fastify's trustProxy) knows for the reserved ranges. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function trustedProxies(raw: string | undefined): AppConfig['trustProxy'] {
+  const value = raw?.trim() ?? '';
+  if (value === '' || value === 'false') return false;
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops < 1 || hops > 16) throw new ConfigError(`TRUST_PROXY as a hop count must be between 1 and 16, got "${raw}"`);
+    return hops;
+  }
+  const proxies = list(value, []);
+  for (const proxy of proxies) {
+    const address = ipaddr.IPv4.isValidFourPartDecimal(proxy) || ipaddr.IPv4.isValidCIDRFourPartDecimal(proxy) || ipaddr.IPv6.isValid(proxy) || ipaddr.IPv6.isValidCIDR(proxy);
+    if (!address && !PROXY_RANGE_NAMES.includes(proxy)) {
+      throw new ConfigError(
+        `TRUST_PROXY must be false, a hop count, or comma-separated proxy addresses, CIDR ranges or ${PROXY_RANGE_NAMES.join(', ')}; "${proxy}" is none of these`,
+      );
+    }
+  }
+  return proxies;
 }
 
 function moduleList(raw: string | undefined): readonly string[] {

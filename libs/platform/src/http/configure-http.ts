@@ -17,7 +17,8 @@ export function fastifyOptions(config: AppConfig, logger: Logger): FastifyServer
     bodyLimit: config.bodyLimitBytes,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
-    trustProxy: true,
+    // Forwarded headers are believed only from the configured proxies: anyone else could name any address.
+    trustProxy: Array.isArray(config.trustProxy) ? [...config.trustProxy] : config.trustProxy,
     return503OnClosing: true,
     // Errors found while routing, before Nest sees the request: the same `{"detail"}` body.
     frameworkErrors: (error: Error & { code?: string }, _request: unknown, reply: { status(code: number): { send(body: unknown): void } }) => {

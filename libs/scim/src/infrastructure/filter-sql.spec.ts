@@ -9,7 +9,7 @@ function sql(expression: string, schema = USER_FILTER_SCHEMA) {
 }
 
 describe('SCIM filters in SQL', () => {
-  it('compares userName without case, in the form the lower(email) index serves', () => {
+  it('compares userName without case, in the form the (organization_id, lower(user_name)) index serves', () => {
     expect(sql('userName eq "Jane@Example.com"')).toEqual({ text: '(lower(v.user_name) = lower($2))', params: ['Jane@Example.com'] });
   });
 

@@ -31,12 +31,16 @@ export class UpdateMemberProfileHandler implements ICommandHandler<UpdateMemberP
       if (losesOwnership && !(await this.repository.otherActiveOwnerExists(tx, organizationId, memberId))) {
         throw DomainError.forbidden('The last owner of an organization cannot be deactivated or lose the owner role.');
       }
-      if ('userName' in changes && next.userName.toLowerCase() !== current.userName.toLowerCase()) {
-        if (await this.repository.emailTakenByAnother(tx, next.userName, current.userId)) {
-          throw DomainError.conflict('Another user already has this userName.');
+      // userName is the membership's; the account's sign-in e-mail follows only when this organization alone holds the account.
+      if ('userName' in changes) {
+        if (await this.repository.userNameTakenByAnother(tx, organizationId, next.userName, memberId)) {
+          throw DomainError.conflict('Another member already has this userName.');
+        }
+        if (await this.repository.ownsAccount(tx, organizationId, current.userId)) {
+          if (await this.repository.emailTakenByAnother(tx, next.userName, current.userId)) throw DomainError.conflict('Another user already has this userName.');
+          await this.repository.changeUserEmail(tx, current.userId, next.userName);
         }
       }
-      if ('userName' in changes) await this.repository.changeUserEmail(tx, current.userId, next.userName);
       const { version, date_updated: lastModified } = await this.repository.updateMember(tx, memberId, next);
 
       const { active, ...attributes } = changes;
