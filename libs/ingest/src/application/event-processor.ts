@@ -5,7 +5,7 @@ import { PollingLoop } from '@faultline/kernel';
 import { eventTags, type IngestedEvent, IssueIngestion } from '@faultline/issues';
 import { type BackgroundWorker, Database, QueueVacuum, type Transaction } from '@faultline/platform';
 import { EventRecorder } from '@faultline/event-store';
-import { ERROR_EVENT_STREAM_TYPE, errorEventProcessed, errorEventStream, groupingHash, matchingFilter, normalizeEvent, type NormalizedEvent } from '../domain';
+import { ERROR_EVENT_STREAM_TYPE, errorEventProcessed, errorEventStream, groupingHash, matchingFilter, normalizeEvent, type NormalizedEvent, parseStorableJson } from '../domain';
 import { InboundFiltersRepository } from '../infrastructure/inbound-filters.repository';
 import { IngestQueueRepository, type QueuedEvent } from '../infrastructure/ingest-queue.repository';
 import { RollupsRepository, type TagObservation, type UserObservation } from '../infrastructure/rollups.repository';
@@ -163,14 +163,10 @@ export class EventProcessor implements BackgroundWorker {
     const users: UserObservation[] = [];
     const generated: StatCount[] = [...counted];
     for (const queued of claimed) {
-      let event: NormalizedEvent;
-      try {
-        event = normalizeEvent({ ...(JSON.parse(queued.payload) as object), event_id: queued.event_id }, { receivedAt: queued.received_at, clientIp: queued.client_ip ?? undefined });
-      } catch (error) {
-        // Accepted but unusable: counted, never retried (it would fail the same way forever).
-        this.logger.warn(`dropping event ${queued.event_id}: ${error instanceof Error ? error.message : String(error)}`);
-        continue;
-      }
+      const event = normalizeEvent(
+        { ...(parseStorableJson(queued.payload) as object), event_id: queued.event_id },
+        { receivedAt: queued.received_at, clientIp: queued.client_ip ?? undefined },
+      );
       if (matchingFilter(event, await this.filters.cached(tx, queued.project_id))) {
         generated.push({ projectId: queued.project_id, stat: 'blacklisted', at: queued.received_at, quantity: 1 });
         continue;
