@@ -15,6 +15,7 @@ import { IssueIgnoreCount1763800001300 } from './1763800001300-issue-ignore-coun
 import { ProjectKeySettings1763800001400 } from './1763800001400-project-key-settings';
 import { IssueReleasesAndStats1763800001500 } from './1763800001500-issue-releases-and-stats';
 import { IssueTagValues1763800001600 } from './1763800001600-issue-tag-values';
+import { IngestDeadLetters1763800001700 } from './1763800001700-ingest-dead-letters';
 
 /** Every migration, in order. The only way the schema changes (synchronize is off). */
 export const MIGRATIONS = [
@@ -23,5 +24,5 @@ export const MIGRATIONS = [
   Alerts1763800000800,
   WebSessions1763800000900, WebhookDeliveryQueue1763800001000, IngestQueueUpkeep1763800001100, IngestQueueCompression1763800001200,
   IssueIgnoreCount1763800001300, ProjectKeySettings1763800001400, IssueReleasesAndStats1763800001500,
-  IssueTagValues1763800001600,
+  IssueTagValues1763800001600, IngestDeadLetters1763800001700,
 ];
