@@ -15,6 +15,7 @@ import { IssueIgnoreCount1763800001300 } from './1763800001300-issue-ignore-coun
 import { ProjectKeySettings1763800001400 } from './1763800001400-project-key-settings';
 import { IssueReleasesAndStats1763800001500 } from './1763800001500-issue-releases-and-stats';
 import { IssueTagValues1763800001600 } from './1763800001600-issue-tag-values';
+import { IngestDeadLetters1763800001700 } from './1763800001700-ingest-dead-letters';
 import { InstallationScopes1763800001800 } from './1763800001800-installation-scopes';
 import { ScimMembershipUserName1763800001900 } from './1763800001900-scim-membership-user-name';
 
@@ -26,6 +27,7 @@ export const MIGRATIONS = [
   WebSessions1763800000900, WebhookDeliveryQueue1763800001000, IngestQueueUpkeep1763800001100, IngestQueueCompression1763800001200,
   IssueIgnoreCount1763800001300, ProjectKeySettings1763800001400, IssueReleasesAndStats1763800001500,
   IssueTagValues1763800001600,
+  IngestDeadLetters1763800001700,
   InstallationScopes1763800001800,
   ScimMembershipUserName1763800001900,
 ];

@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createDataSource, Database, dataSourceOptionsFrom, loadConfig } from '@faultline/platform';
 import { HELP, runCli } from '../../apps/api/src/cli-commands';
+import { MIGRATIONS } from '../../migrations';
 import { createTestDatabaseUrl, dropTestDatabase } from '../support/test-database';
 
 /** The admin CLI against its own database, as `npm run cli -- ...` runs it. */
@@ -65,6 +67,39 @@ describe('admin CLI', () => {
     expect(chosen).toEqual(['Password set for OPS@example.com']);
     await expect(runCli(['set-password', '--email', 'ops@example.com'], { ...env, FAULTLINE_PASSWORD: 'short' }, () => undefined)).rejects.toThrow(/at least 8/);
     await expect(cli('set-password', '--email', 'nobody@example.com')).rejects.toThrow('No user with e-mail nobody@example.com');
+  });
+
+  it('lists dead letters, moves them back to the queue and deletes them', async () => {
+    const sql = async <T>(work: (database: Database) => Promise<T>): Promise<T> => {
+      const dataSource = await createDataSource(dataSourceOptionsFrom(loadConfig(env), MIGRATIONS));
+      await dataSource.initialize();
+      try {
+        return await work(new Database(dataSource));
+      } finally {
+        await dataSource.destroy();
+      }
+    };
+    await sql((database) =>
+      database.execute(
+        `INSERT INTO ingest_dead_letters (project_id, project_slug, organization_id, event_id, received_at, payload, attempts, reason)
+         SELECT p.id, p.slug, p.organization_id, e.event_id, now(), '{"message":"x"}', 1, 'value too long'
+         FROM projects p, (VALUES ('a'), ('b')) AS e (event_id) WHERE p.slug = 'web-app'`,
+      ),
+    );
+    const listed = await cli('dead-letters', 'list', '--org', 'example', '--project', 'web-app');
+    expect(listed).toEqual([expect.stringMatching(/^\d+\t\S+\tproject \d+ \(web-app\)\tevent b\t1 attempt\(s\)\tvalue too long$/), expect.stringContaining('event a')]);
+    expect(await cli('dead-letters', 'list')).toEqual(listed);
+    const [oldest] = listed[1].split('\t');
+    expect(await cli('dead-letters', 'retry', '--id', oldest)).toEqual(['Moved 1 dead letter(s) back to the queue.']);
+    expect(await cli('dead-letters', 'delete', '--all', '--org', 'example')).toEqual(['Deleted 1 dead letter(s).']);
+    expect(await cli('dead-letters', 'list', '--org', 'example')).toEqual(['No dead letters.']);
+    expect(await sql((database) => database.query(`SELECT event_id, attempts FROM ingest_queue`))).toEqual([{ event_id: 'a', attempts: 0 }]);
+
+    await expect(cli('dead-letters', 'retry')).rejects.toThrow('give either --id N or --all');
+    await expect(cli('dead-letters', 'delete', '--id', '1', '--all')).rejects.toThrow('give either --id N or --all');
+    await expect(cli('dead-letters', 'list', '--project', 'web-app')).rejects.toThrow('--project needs --org');
+    await expect(cli('dead-letters', 'list', '--org', 'example', '--project', 'missing')).rejects.toThrow('no project missing in example');
+    await expect(cli('dead-letters', 'forget')).rejects.toThrow('dead-letters takes list, retry or delete');
   });
 
   it('explains what is missing', async () => {

@@ -16,8 +16,21 @@ function chargeCard(amount) {
   if (amount > 100) throw new TypeError(`Card declined for amount ${amount}`);
 }
 
+/** Text PostgreSQL cannot store (NUL, a lone surrogate) in the message, tags, extra keys and a breadcrumb. */
+function unstorable() {
+  Sentry.setTag('nul\u0000key', 'nul\u0000value');
+  Sentry.setTag('half', 'lone \ud800 surrogate');
+  Sentry.setExtra('extra\u0000key', { 'nested\u0000key': 'nested\u0000value' });
+  Sentry.addBreadcrumb({ category: 'nul\u0000', message: 'crumb \u0000 \udc00' });
+  Sentry.captureMessage('Disk\u0000full on volume \ud83d\udcbe', 'error');
+}
+
 async function main() {
   Sentry.setUser({ id: 'u-42', email: 'jane@example.com', username: 'jane' });
+  if (scenario === 'unstorable') {
+    unstorable();
+    return flush();
+  }
   Sentry.setTag('feature', 'checkout');
   const scenarios = {
     // The same error from the same place, twice: one issue with two events.
@@ -33,6 +46,10 @@ async function main() {
     }
   }
   if (scenario !== 'error-only') Sentry.captureMessage(`Inventory low for item ${Math.floor(Math.random() * 1000)}`, 'warning');
+  await flush();
+}
+
+async function flush() {
   const flushed = await Sentry.flush(10000);
   if (!flushed) {
     console.error('sentry-client: flush timed out');

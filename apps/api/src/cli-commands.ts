@@ -12,8 +12,9 @@ import {
   SetUserPasswordCommand,
   UpdateOrganizationCommand,
 } from '@faultline/identity';
+import { type DeadLetter, type DeadLetterScope, DeleteDeadLettersCommand, ListDeadLettersQuery, RetryDeadLettersCommand } from '@faultline/ingest';
 import { createDataSource, Database, dataSourceOptionsFrom, loadConfig, runMigrations } from '@faultline/platform';
-import { CreateProjectCommand, FindProjectKeysQuery, type ProjectKeySummary } from '@faultline/projects';
+import { CreateProjectCommand, FindProjectKeysQuery, FindProjectQuery, type ProjectKeySummary, type ProjectSummary } from '@faultline/projects';
 import { MIGRATIONS } from '../../../migrations';
 import { AppModule, applicationMigrations } from './app.module';
 import { loadModules } from './extension-modules/module-loader';
@@ -35,6 +36,10 @@ Commands:
   set-plan       --org O --plan free|team|business|enterprise
   set-password   --email E                  set a user's web sign-in password: read from the
                                             FAULTLINE_PASSWORD variable, or generated and printed
+  dead-letters list   [--org O [--project P]]              accepted events processing set aside,
+                                                           newest first, with why
+  dead-letters retry  (--id N | --all) [--org O [--project P]]   back to the queue, to be processed
+  dead-letters delete (--id N | --all) [--org O [--project P]]   delete for good
 
 Options:
   -h, --help     show this help
@@ -74,9 +79,31 @@ async function organizationId(database: Database, slug: string): Promise<string>
   return org.id;
 }
 
+/** The dead letters the options name: the instance's, an organization's, or a project's. */
+async function deadLetterScope(options: Options, database: Database, queries: QueryBus, selection: 'list' | 'change'): Promise<DeadLetterScope> {
+  let ids: string[] | undefined;
+  if (selection === 'change') {
+    if ((options.all === true) === (options.id !== undefined)) throw new UsageError('give either --id N or --all');
+    if (options.id !== undefined) {
+      if (!/^\d{1,18}$/.test(String(options.id))) throw new UsageError(`no dead letter ${options.id}`);
+      ids = [String(options.id)];
+    }
+  }
+  if (!options.org) {
+    if (options.project) throw new UsageError('--project needs --org');
+    return { ids };
+  }
+  const organizationIdOf = await organizationId(database, required(options, 'org'));
+  if (!options.project) return { organizationId: organizationIdOf, ids };
+  const project = await queries.execute<FindProjectQuery, ProjectSummary | null>(new FindProjectQuery(organizationIdOf, required(options, 'project')));
+  if (!project) throw new UsageError(`no project ${options.project} in ${options.org}`);
+  return { projectId: project.id, ids };
+}
+
 const scopesOf = (value: unknown): string[] => (typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : [...ALL_SCOPES]);
 
-async function run(command: string | undefined, options: Options, env: Env, print: (line: string) => void): Promise<void> {
+async function run(positionals: string[], options: Options, env: Env, print: (line: string) => void): Promise<void> {
+  const command = positionals[0];
   switch (command) {
     case 'migrate': {
       const config = loadConfig(env);
@@ -153,6 +180,26 @@ async function run(command: string | undefined, options: Options, env: Env, prin
         await commands.execute(new SetUserPasswordCommand(required(options, 'email'), password));
         print(chosen ? `Password set for ${options.email}` : `Password for ${options.email}: ${password}`);
       });
+    case 'dead-letters':
+      return withApp(env, async (commands, queries, database) => {
+        const action = positionals[1];
+        if (action === 'list') {
+          const scope = await deadLetterScope(options, database, queries, 'list');
+          const letters = await queries.execute<ListDeadLettersQuery, DeadLetter[]>(new ListDeadLettersQuery(scope, 0, 1000));
+          if (letters.length === 0) print('No dead letters.');
+          for (const letter of letters) {
+            print([letter.id, letter.dateFailed, `project ${letter.projectId} (${letter.projectSlug})`, `event ${letter.eventId}`, `${letter.attempts} attempt(s)`, letter.reason].join('\t'));
+          }
+        } else if (action === 'retry') {
+          const retried = await commands.execute<RetryDeadLettersCommand, number>(new RetryDeadLettersCommand(await deadLetterScope(options, database, queries, 'change')));
+          print(`Moved ${retried} dead letter(s) back to the queue.`);
+        } else if (action === 'delete') {
+          const deleted = await commands.execute<DeleteDeadLettersCommand, number>(new DeleteDeadLettersCommand(await deadLetterScope(options, database, queries, 'change')));
+          print(`Deleted ${deleted} dead letter(s).`);
+        } else {
+          throw new UsageError('dead-letters takes list, retry or delete');
+        }
+      });
     default:
       throw new UsageError(command ? `unknown command: ${command}` : 'a command is required');
   }
@@ -176,11 +223,13 @@ export async function runCli(args: string[], env: Env, print: (line: string) => 
       scopes: { type: 'string' },
       plan: { type: 'string' },
       superuser: { type: 'boolean' },
+      id: { type: 'string' },
+      all: { type: 'boolean' },
     },
   });
   if (values.help || positionals.length === 0) {
     print(HELP);
     return;
   }
-  await run(positionals[0], values, env, print);
+  await run(positionals, values, env, print);
 }

@@ -6,20 +6,28 @@ import { IssuesModule } from '@faultline/issues';
 import { WorkerHost } from '@faultline/platform';
 import { ProjectEventTypes } from '@faultline/projects';
 import type { FastifyInstance } from 'fastify';
+import { DeadLettersController } from './api/dead-letters.controller';
 import { InboundFiltersController } from './api/inbound-filters.controller';
 import { ProjectEventsController } from './api/project-events.controller';
 import { sdkRoutes } from './api/sdk-routes';
 import { AcceptEnvelope } from './application/accept-envelope';
+import { DeleteDeadLettersHandler } from './application/commands/delete-dead-letters/delete-dead-letters.handler';
+import { RetryDeadLettersHandler } from './application/commands/retry-dead-letters/retry-dead-letters.handler';
 import { EventProcessor } from './application/event-processor';
+import { ListDeadLettersHandler } from './application/queries/list-dead-letters.handler';
+import { DeadLettersRepository } from './infrastructure/dead-letters.repository';
 import { InboundFiltersRepository } from './infrastructure/inbound-filters.repository';
 import { IngestQueueRepository } from './infrastructure/ingest-queue.repository';
 import { RollupsRepository } from './infrastructure/rollups.repository';
 
-/** The SDK protocol, event processing, and the project read models built from events. */
+/** The SDK protocol, event processing (with its dead letters), and the project read models built from events. */
 @Module({
   imports: [CqrsModule, EventStoreModule, IssuesModule],
-  controllers: [ProjectEventsController, InboundFiltersController],
-  providers: [AcceptEnvelope, EventProcessor, IngestQueueRepository, RollupsRepository, InboundFiltersRepository],
+  controllers: [ProjectEventsController, InboundFiltersController, DeadLettersController],
+  providers: [
+    AcceptEnvelope, EventProcessor, IngestQueueRepository, RollupsRepository, InboundFiltersRepository, DeadLettersRepository,
+    RetryDeadLettersHandler, DeleteDeadLettersHandler, ListDeadLettersHandler,
+  ],
   exports: [EventProcessor],
 })
 export class IngestModule implements OnModuleInit {

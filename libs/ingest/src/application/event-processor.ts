@@ -1,18 +1,27 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable, Logger } from '@nestjs/common';
-import { PollingLoop } from '@faultline/kernel';
+import { ConcurrencyError, PollingLoop } from '@faultline/kernel';
 import { eventTags, type IngestedEvent, IssueIngestion } from '@faultline/issues';
-import { type BackgroundWorker, Database, QueueVacuum, type Transaction } from '@faultline/platform';
+import { type BackgroundWorker, Database, Metrics, QueueVacuum, type Transaction } from '@faultline/platform';
 import { EventRecorder } from '@faultline/event-store';
-import { ERROR_EVENT_STREAM_TYPE, errorEventProcessed, errorEventStream, groupingHash, matchingFilter, normalizeEvent, type NormalizedEvent } from '../domain';
+import { Counter, Gauge } from 'prom-client';
+import { ERROR_EVENT_STREAM_TYPE, errorEventProcessed, errorEventStream, groupingHash, matchingFilter, normalizeEvent, type NormalizedEvent, parseStorableJson } from '../domain';
+import { DeadLettersRepository } from '../infrastructure/dead-letters.repository';
 import { InboundFiltersRepository } from '../infrastructure/inbound-filters.repository';
 import { IngestQueueRepository, type QueuedEvent } from '../infrastructure/ingest-queue.repository';
 import { RollupsRepository, type TagObservation, type UserObservation } from '../infrastructure/rollups.repository';
 
 const BATCH_SIZE = 200;
 const IDLE_POLL_MS = 250;
+/** Attempts at an event that fails for a passing reason (a deadlock, a lost connection) before it is set aside. */
 const MAX_ATTEMPTS = 10;
+/**
+ * SQLSTATE classes of failures another attempt may not meet: connection exceptions, transaction
+ * rollbacks (deadlocks, serialization failures), insufficient resources, operator intervention.
+ */
+const TRANSIENT_SQLSTATE_CLASSES = new Set(['08', '40', '53', '57']);
+const LOCK_NOT_AVAILABLE = '55P03';
 /** Events taken off the queue between vacuum passes of its tables: about 60 MB of realistic events. */
 const VACUUM_EVERY_EVENTS = 10_000;
 /** Batches in flight per process: one is normalising and storing while another holds the hot rows. */
@@ -34,6 +43,10 @@ export function userIdentity(user: NormalizedEvent['user']): { tagValue: string;
  * Takes accepted events off the queue in batches and, per batch in one transaction: normalises
  * them, groups them into issues, stores them, and keeps the tag, user and stats read models.
  * Woken right after an accept commits; polls otherwise, so a crash leaves nothing behind.
+ *
+ * An event that makes its batch fail is isolated by halving the batch, in the same transaction,
+ * so the rest are stored at once; it is then put back for later when the failure may pass, and
+ * otherwise set aside in the dead-letter table with its reason, never dropped.
  */
 @Injectable()
 export class EventProcessor implements BackgroundWorker {
@@ -44,18 +57,19 @@ export class EventProcessor implements BackgroundWorker {
     () =>
       new PollingLoop({
         runOnce: async () => {
-          const handled = await this.processOrIsolate();
+          const handled = await this.processBatch();
           // A part batch means the queue is nearly empty: let a few more arrive before the next
           // claim, so a steady trickle is stored in batches rather than an event or two at a time.
           if (handled > 0 && handled < BATCH_SIZE) await sleep(LINGER_MS);
           return handled > 0;
         },
         idleDelayMs: IDLE_POLL_MS,
-        onError: (error) => this.logger.error(`processing failed: ${error instanceof Error ? error.message : String(error)}`),
+        onError: (error) => this.logger.error(`processing failed: ${describe(error)}`),
       }),
   );
 
   private readonly vacuum: QueueVacuum;
+  private readonly deadLettered: Counter;
 
   constructor(
     private readonly database: Database,
@@ -64,10 +78,30 @@ export class EventProcessor implements BackgroundWorker {
     private readonly issues: IssueIngestion,
     private readonly filters: InboundFiltersRepository,
     private readonly recorder: EventRecorder,
+    private readonly deadLetters: DeadLettersRepository,
+    metrics: Metrics,
   ) {
     this.vacuum = new QueueVacuum(database, ['ingest_queue', 'ingest_outcomes'], VACUUM_EVERY_EVENTS, (error) =>
-      this.logger.warn(`vacuuming the ingest queue failed: ${error instanceof Error ? error.message : String(error)}`),
+      this.logger.warn(`vacuuming the ingest queue failed: ${describe(error)}`),
     );
+    this.deadLettered = new Counter({
+      name: 'ingest_dead_letters_total',
+      help: 'Accepted events this process set aside as dead letters, processing having failed',
+      registers: [metrics.registry],
+    });
+    const logger = this.logger;
+    new Gauge({
+      name: 'ingest_dead_letters',
+      help: 'Dead letters in the instance, waiting to be retried or deleted',
+      registers: [metrics.registry],
+      async collect() {
+        try {
+          this.set(await deadLetters.count(database));
+        } catch (error) {
+          logger.warn(`counting dead letters failed: ${describe(error)}`);
+        }
+      },
+    });
   }
 
   start(): void {
@@ -99,15 +133,6 @@ export class EventProcessor implements BackgroundWorker {
     }
   }
 
-  private async processOrIsolate(): Promise<number> {
-    try {
-      return await this.processBatch();
-    } catch (error) {
-      this.logger.error(`batch failed, isolating its events: ${error instanceof Error ? error.message : String(error)}`);
-      return this.processOneByOne();
-    }
-  }
-
   async processBatch(): Promise<number> {
     const handled = await this.database.transaction(async (tx) => {
       const claimed = await this.queue.claim(tx, BATCH_SIZE);
@@ -117,7 +142,7 @@ export class EventProcessor implements BackgroundWorker {
         await this.rollups.addStats(tx, received);
         return outcomes.length > 0 ? 1 : 0;
       }
-      await this.process(tx, claimed, received);
+      await this.processIsolating(tx, claimed, received);
       return claimed.length;
     });
     this.vacuum.count(handled);
@@ -125,31 +150,40 @@ export class EventProcessor implements BackgroundWorker {
   }
 
   /**
-   * After a failed batch: each event in its own savepoint, so one poisonous event is put back with
-   * a back-off (and dropped after MAX_ATTEMPTS) instead of blocking the queue.
+   * Processes the events in a savepoint; if that fails, each half again, down to the events that
+   * fail alone, which are set aside. One bad event among 200 costs about 16 partial attempts.
    */
-  private async processOneByOne(): Promise<number> {
-    let handled = 0;
-    for (let i = 0; i < BATCH_SIZE; i++) {
-      const done = await this.database.transaction(async (tx) => {
-        const [event] = await this.queue.claim(tx, 1);
-        if (!event) return false;
-        await tx.execute('SAVEPOINT one_event');
-        try {
-          await this.process(tx, [event], []);
-          await tx.execute('RELEASE SAVEPOINT one_event');
-        } catch (error) {
-          await tx.execute('ROLLBACK TO SAVEPOINT one_event');
-          const reason = error instanceof Error ? error.message : String(error);
-          if (event.attempts + 1 >= MAX_ATTEMPTS) this.logger.error(`dropping event ${event.event_id} after ${MAX_ATTEMPTS} attempts: ${reason}`);
-          else await this.queue.retryLater(tx, event, reason);
-        }
-        return true;
-      });
-      if (!done) break;
-      handled++;
+  private async processIsolating(tx: Transaction, events: QueuedEvent[], counted: StatCount[]): Promise<void> {
+    await tx.execute('SAVEPOINT isolate');
+    try {
+      await this.process(tx, events, counted);
+    } catch (error) {
+      await tx.execute('ROLLBACK TO SAVEPOINT isolate');
+      if (events.length === 1) {
+        await this.setAside(tx, events[0], error);
+      } else {
+        const middle = Math.ceil(events.length / 2);
+        await this.processIsolating(tx, events.slice(0, middle), []);
+        await this.processIsolating(tx, events.slice(middle), []);
+      }
+      await this.rollups.addStats(tx, counted);
     }
-    return handled;
+    await tx.execute('RELEASE SAVEPOINT isolate');
+  }
+
+  /** An event that failed alone: later again if the failure may pass, else a dead letter. */
+  private async setAside(tx: Transaction, event: QueuedEvent, error: unknown): Promise<void> {
+    const reason = describe(error);
+    const attempts = event.attempts + 1;
+    if (isTransient(error) && attempts < MAX_ATTEMPTS) {
+      await this.queue.retryLater(tx, event, reason);
+      return;
+    }
+    await this.deadLetters.add(tx, event, attempts, reason);
+    tx.afterCommit(() => {
+      this.deadLettered.inc();
+      this.logger.error(`event ${event.event_id} of project ${event.project_id} set aside as a dead letter after ${attempts} attempt(s): ${reason}`);
+    });
   }
 
   /**
@@ -163,14 +197,10 @@ export class EventProcessor implements BackgroundWorker {
     const users: UserObservation[] = [];
     const generated: StatCount[] = [...counted];
     for (const queued of claimed) {
-      let event: NormalizedEvent;
-      try {
-        event = normalizeEvent({ ...(JSON.parse(queued.payload) as object), event_id: queued.event_id }, { receivedAt: queued.received_at, clientIp: queued.client_ip ?? undefined });
-      } catch (error) {
-        // Accepted but unusable: counted, never retried (it would fail the same way forever).
-        this.logger.warn(`dropping event ${queued.event_id}: ${error instanceof Error ? error.message : String(error)}`);
-        continue;
-      }
+      const event = normalizeEvent(
+        { ...(parseStorableJson(queued.payload) as object), event_id: queued.event_id },
+        { receivedAt: queued.received_at, clientIp: queued.client_ip ?? undefined },
+      );
       if (matchingFilter(event, await this.filters.cached(tx, queued.project_id))) {
         generated.push({ projectId: queued.project_id, stat: 'blacklisted', at: queued.received_at, quantity: 1 });
         continue;
@@ -262,3 +292,12 @@ function dedupe(users: UserObservation[]): UserObservation[] {
   return [...byKey.values()];
 }
 
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function isTransient(error: unknown): boolean {
+  if (error instanceof ConcurrencyError) return true;
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code === LOCK_NOT_AVAILABLE || TRANSIENT_SQLSTATE_CLASSES.has(code.slice(0, 2)));
+}

@@ -45,6 +45,7 @@ export {
   type StringPairs,
 } from './normalize-event';
 export { defaultComponents, groupingHash, normalizeFilename, normalizeMessage, type GroupingResult } from './grouping';
+export { parseStorableJson, REPLACEMENT_CHARACTER, storableText } from './storable-text';
 export { matchingFilter, NO_FILTERS, type InboundFilters } from './inbound-filters';
 export { resolveStatsWindow, type StatsWindow } from './stats-window';
 export { ERROR_EVENT_STREAM_TYPE, errorEventProcessed, errorEventStream, IngestEventTypes, type ErrorEventProcessedData } from './ingest.events';

@@ -573,6 +573,13 @@ describe('normalizeEvent', () => {
       ]);
     });
 
+    it('replaces the NUL that percent-decoding a query string makes, which PostgreSQL cannot store', () => {
+      expect(normalize({ request: { query_string: 'a%00=b%00c&d=%ED%A0%80' } }).request?.query).toEqual([
+        ['a\uFFFD', 'b\uFFFDc'],
+        ['d', '\uFFFD\uFFFD\uFFFD'],
+      ]);
+    });
+
     it('joins repeated header values and drops unusable ones', () => {
       expect(normalize({ request: { headers: { Accept: ['a', 'b'], Bad: { x: 1 }, '': 'v' } } }).request).toEqual({ headers: [['Accept', 'a, b']] });
     });

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
 import { EnvelopeError } from './envelope-error';
+import { storableText } from './storable-text';
 
 /**
- * Turns an SDK event payload (store endpoint body or envelope `event` item) into one strict shape.
+ * Turns an SDK event payload (store endpoint body or envelope `event` item), as `parseStorableJson`
+ * reads it, into one strict shape.
  * SDKs of every age and language send it, so wrong-typed fields are ignored rather than refused,
  * and every string and collection is bounded so one event cannot bloat storage.
  */
@@ -463,7 +465,8 @@ function queryPairs(value: unknown): StringPairs {
   const pairs: StringPairs = [];
   for (const [key, text] of new URLSearchParams(value.replace(/^\?/, ''))) {
     if (pairs.length >= EVENT_LIMITS.maxPairs) break;
-    pairs.push([truncate(key, EVENT_LIMITS.field), truncate(text, EVENT_LIMITS.url)]);
+    // Percent-decoding makes characters of its own: `%00` is a NUL.
+    pairs.push([truncate(storableText(key), EVENT_LIMITS.field), truncate(storableText(text), EVENT_LIMITS.url)]);
   }
   return pairs;
 }

@@ -1,0 +1,6 @@
+import type { DeadLetterScope } from '../../../infrastructure/dead-letters.repository';
+
+/** Moves dead letters back to the ingest queue, to be processed again; answers how many moved. */
+export class RetryDeadLettersCommand {
+  constructor(readonly scope: DeadLetterScope) {}
+}
