@@ -45,6 +45,13 @@ export {
   type StringPairs,
 } from './normalize-event';
 export { defaultComponents, groupingHash, normalizeFilename, normalizeMessage, type GroupingResult } from './grouping';
-export { matchingFilter, NO_FILTERS, type InboundFilters } from './inbound-filters';
+export {
+  INBOUND_FILTER_LIMITS,
+  inboundFilterMatchers,
+  matchingFilter,
+  NO_FILTERS,
+  type InboundFilterMatchers,
+  type InboundFilters,
+} from './inbound-filters';
 export { resolveStatsWindow, type StatsWindow } from './stats-window';
 export { ERROR_EVENT_STREAM_TYPE, errorEventProcessed, errorEventStream, IngestEventTypes, type ErrorEventProcessedData } from './ingest.events';
