@@ -282,6 +282,34 @@ describe('decodeBody', () => {
   });
 });
 
+describe('decodeBodyPrefix and readEnvelopeHeader', () => {
+  const header = JSON.stringify({ dsn: 'https://abc@example.com/42' });
+  const envelope = Buffer.from(`${header}\n{"type":"event"}\n${JSON.stringify({ message: 'x'.repeat(100_000) })}\n`);
+
+  it('reads the header line of an envelope, compressed or not', async () => {
+    const encoded = [[envelope, undefined], [gzipSync(envelope), 'gzip'], [brotliCompressSync(gzipSync(envelope)), 'gzip, br'], [deflateRawSync(envelope), 'deflate']] as const;
+    for (const [body, encoding] of encoded) {
+      const start = await decodeBodyPrefix(body, encoding, 1024);
+      expect(start.length).toBeLessThanOrEqual(1024);
+      expect(readEnvelopeHeader(start, 1024)).toEqual({ dsn: 'https://abc@example.com/42' });
+    }
+    expect(readEnvelopeHeader(Buffer.from(header), 1024)).toEqual({ dsn: 'https://abc@example.com/42' });
+  });
+
+  it('stops at its limit, however much the body would inflate to', async () => {
+    const bomb = gzipSync(gzipSync(Buffer.alloc(64 * 1024 * 1024)));
+    const start = await decodeBodyPrefix(bomb, 'gzip, gzip', 4096);
+    expect(start.length).toBe(4096);
+    expect(() => readEnvelopeHeader(start, 4096)).toThrow('envelope header is longer than 4096 bytes');
+  });
+
+  it('refuses what decodeBody refuses up front, and names a corrupt stream', async () => {
+    expect((await rejectionOf(decodeBodyPrefix(envelope, 'zstd', 1024))).reason).toBe('unsupported_encoding');
+    expect((await rejectionOf(decodeBodyPrefix(envelope, 'gzip, gzip, gzip', 1024))).reason).toBe('unsupported_encoding');
+    expect((await rejectionOf(decodeBodyPrefix(Buffer.from('not gzip at all'), 'gzip', 1024))).message).toMatch(/^gzip body is corrupt: /);
+  });
+});
+
 describe('decodeStoreBody', () => {
   const event = Buffer.from(JSON.stringify({ message: 'from raven', extra: { text: 'x'.repeat(500) } }));
 

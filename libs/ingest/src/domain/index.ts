@@ -16,7 +16,6 @@ export {
   decodeBody,
   decodeBodyPrefix,
   decodeStoreBody,
-  MAX_CONTENT_ENCODINGS,
   parseEnvelope,
   parseItemJson,
   readEnvelopeHeader,
