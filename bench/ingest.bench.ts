@@ -278,7 +278,7 @@ async function main(): Promise<void> {
     server.removeAllContentTypeParsers();
     server.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 20 * 1024 * 1024 }, (_request, body, done) => done(null, body));
     server.post('/api/:projectId/envelope/', async (request) => {
-      const body = decodeBody(request.body as Buffer, request.headers['content-encoding'], MAX_DECOMPRESSED_BYTES);
+      const body = await decodeBody(request.body as Buffer, request.headers['content-encoding'], MAX_DECOMPRESSED_BYTES);
       const parsed = parseEnvelope(body, { ...DEFAULT_ENVELOPE_LIMITS, maxEnvelopeBytes: MAX_DECOMPRESSED_BYTES });
       if (after) await after(parsed);
       return { id: parsed.header.event_id ?? null };

@@ -4,6 +4,7 @@ import { ApiBearerAuth, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { CurrentOrganization, Database, type OrganizationAccess, RequireScopes } from '@faultline/platform';
 import { type ProjectSummary, requireProject } from '@faultline/projects';
 import { ArrayMaxSize, IsArray, IsBoolean, IsOptional, IsString, Length } from 'class-validator';
+import { INBOUND_FILTER_LIMITS } from '../domain';
 import { InboundFiltersRepository } from '../infrastructure/inbound-filters.repository';
 
 const FILTER_IDS = ['localhost', 'error-messages', 'releases'] as const;
@@ -15,12 +16,19 @@ export class UpdateInboundFilterDto {
   @IsBoolean()
   active?: boolean;
 
-  @ApiPropertyOptional({ type: [String], description: 'error-messages and releases: glob patterns (`*`, `?`)' })
+  @ApiPropertyOptional({
+    type: [String],
+    maxItems: INBOUND_FILTER_LIMITS.maxPatterns,
+    description: `error-messages and releases: glob patterns (\`*\`, \`?\`), each of 1 to ${INBOUND_FILTER_LIMITS.maxPatternLength} characters`,
+  })
   @IsOptional()
   @IsArray()
-  @ArrayMaxSize(200)
+  @ArrayMaxSize(INBOUND_FILTER_LIMITS.maxPatterns, { message: `at most ${INBOUND_FILTER_LIMITS.maxPatterns} patterns` })
   @IsString({ each: true })
-  @Length(1, 500, { each: true })
+  @Length(1, INBOUND_FILTER_LIMITS.maxPatternLength, {
+    each: true,
+    message: `each pattern must be 1 to ${INBOUND_FILTER_LIMITS.maxPatternLength} characters`,
+  })
   value?: string[];
 }
 

@@ -3,7 +3,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import { CLOCK, type Clock } from '@faultline/kernel';
 import { Database } from '@faultline/platform';
 import { FindProjectKeyQuery, type ProjectKeyAccess } from '@faultline/projects';
-import { decodeBody, decodeStoreBody, EnvelopeError, parseEnvelope, publicKeyFrom, type Envelope } from '../domain';
+import { decodeBody, decodeBodyPrefix, decodeStoreBody, EnvelopeError, parseEnvelope, publicKeyFrom, readEnvelopeHeader, type Envelope } from '../domain';
 import { IngestQueueRepository, type OutcomeRow } from '../infrastructure/ingest-queue.repository';
 
 /** Documented limits of the SDK endpoints (README, "Sending events"). */
@@ -17,6 +17,9 @@ export const INGEST_LIMITS = {
   maxEventBytes: 1024 * 1024,
 } as const;
 
+/** How much of a tunnelled envelope is decompressed to find the DSN in its header line. */
+const MAX_ENVELOPE_HEADER_BYTES = 64 * 1024;
+
 export interface AcceptRequest {
   readonly kind: 'envelope' | 'store';
   readonly projectId: string;
@@ -27,9 +30,11 @@ export interface AcceptRequest {
   readonly clientIp?: string;
 }
 
+type Refusal = { readonly status: 400 | 401 | 403 | 413 | 415; readonly body: { detail: string } };
+
 export type AcceptResult =
   | { readonly status: 200; readonly body: { id: string | null } }
-  | { readonly status: 400 | 401 | 403 | 413 | 415; readonly body: { detail: string } }
+  | Refusal
   | { readonly status: 429; readonly body: { detail: string }; readonly retryAfterSeconds: number };
 
 const EVENT_ITEM_TYPES = new Set(['event']);
@@ -72,10 +77,16 @@ export class AcceptEnvelope {
   ) {}
 
   async accept(request: AcceptRequest, onCommitted: () => void): Promise<AcceptResult> {
+    let key: ProjectKeyAccess;
     let envelope: Envelope;
     try {
-      const body = decodeBody(request.body, request.contentEncoding, INGEST_LIMITS.maxEnvelopeBytes);
-      envelope = request.kind === 'envelope' ? parseEnvelope(body, INGEST_LIMITS) : storeAsEnvelope(body);
+      // The key is checked before the body is decompressed, so a request without a valid key
+      // costs no more than reading it.
+      const authenticated = await this.authenticate(request);
+      if ('status' in authenticated) return authenticated;
+      key = authenticated;
+      const body = await decodeBody(request.body, request.contentEncoding, INGEST_LIMITS.maxEnvelopeBytes);
+      envelope = request.kind === 'envelope' ? parseEnvelope(body, INGEST_LIMITS) : await storeAsEnvelope(body);
     } catch (error) {
       if (error instanceof EnvelopeError) {
         const status = error.reason === 'too_large' ? 413 : error.reason === 'unsupported_encoding' ? 415 : 400;
@@ -83,13 +94,6 @@ export class AcceptEnvelope {
       }
       throw error;
     }
-
-    const credentials = publicKeyFrom({ authHeader: request.authHeader, query: request.query, envelopeDsn: envelope.header.dsn });
-    if (!credentials) return { status: 401, body: { detail: 'Missing DSN public key (X-Sentry-Auth header, sentry_key parameter or envelope dsn)' } };
-    const key = await this.findKey(credentials.publicKey);
-    if (!key) return { status: 401, body: { detail: 'Unknown DSN public key' } };
-    if (key.projectId !== request.projectId) return { status: 403, body: { detail: 'The DSN key does not belong to this project' } };
-    if (!key.isActive) return { status: 403, body: { detail: 'The DSN key is disabled' } };
 
     const events: Array<{ eventId: string; payload: string }> = [];
     const outcomes: OutcomeRow[] = [];
@@ -138,6 +142,25 @@ export class AcceptEnvelope {
     return { status: 200, body: { id: events[0]?.eventId ?? envelope.header.event_id ?? null } };
   }
 
+  /**
+   * The request's DSN key, or why it is refused. A key in the `X-Sentry-Auth` header or the query
+   * string needs nothing of the body. Only an envelope without either (a tunnel) is opened, and
+   * only as far as its header line: at most MAX_ENVELOPE_HEADER_BYTES are decompressed for it.
+   */
+  private async authenticate(request: AcceptRequest): Promise<ProjectKeyAccess | Refusal> {
+    let credentials = publicKeyFrom({ authHeader: request.authHeader, query: request.query });
+    if (!credentials && request.kind === 'envelope') {
+      const start = await decodeBodyPrefix(request.body, request.contentEncoding, MAX_ENVELOPE_HEADER_BYTES);
+      credentials = publicKeyFrom({ envelopeDsn: readEnvelopeHeader(start, MAX_ENVELOPE_HEADER_BYTES).dsn });
+    }
+    if (!credentials) return { status: 401, body: { detail: 'Missing DSN public key (X-Sentry-Auth header, sentry_key parameter or envelope dsn)' } };
+    const key = await this.findKey(credentials.publicKey);
+    if (!key) return { status: 401, body: { detail: 'Unknown DSN public key' } };
+    if (key.projectId !== request.projectId) return { status: 403, body: { detail: 'The DSN key does not belong to this project' } };
+    if (!key.isActive) return { status: 403, body: { detail: 'The DSN key is disabled' } };
+    return key;
+  }
+
   /** A key changed or deleted: looked up again at its next use. */
   forgetKey(publicKey: string): void {
     this.keys.delete(publicKey);
@@ -163,9 +186,9 @@ function eventIdOf(payload: Record<string, unknown>, headerEventId: unknown): st
 }
 
 /** The legacy store endpoint carries one event as the whole body. */
-function storeAsEnvelope(body: Buffer): Envelope {
+async function storeAsEnvelope(body: Buffer): Promise<Envelope> {
   if (body.length === 0) throw new EnvelopeError('empty body: send the event as JSON');
-  const payload = decodeStoreBody(body, INGEST_LIMITS.maxEnvelopeBytes);
+  const payload = await decodeStoreBody(body, INGEST_LIMITS.maxEnvelopeBytes);
   return { header: {}, items: [{ type: 'event', header: { type: 'event' }, payload }] } as Envelope;
 }
 

@@ -1,11 +1,31 @@
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { EnvelopeError } from './envelope-error';
-import { decodeBody, decodeStoreBody, DEFAULT_ENVELOPE_LIMITS, ENVELOPE_ITEM_TYPES, parseEnvelope, parseItemJson, type EnvelopeLimits } from './envelope';
+import {
+  decodeBody,
+  decodeBodyPrefix,
+  decodeStoreBody,
+  DEFAULT_ENVELOPE_LIMITS,
+  ENVELOPE_ITEM_TYPES,
+  parseEnvelope,
+  parseItemJson,
+  readEnvelopeHeader,
+  type EnvelopeLimits,
+} from './envelope';
 
 const LIMITS: EnvelopeLimits = { maxEnvelopeBytes: 10_000, maxItems: 10, maxItemBytes: 1_000 };
 const EVENT_ID = '9ec79c33ec9942ab8353589fcb2e04dc';
 
 const buf = (...parts: Array<string | Buffer>): Buffer => Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : part)));
+
+async function rejectionOf(decoding: Promise<unknown>): Promise<EnvelopeError> {
+  try {
+    await decoding;
+  } catch (error) {
+    expect(error).toBeInstanceOf(EnvelopeError);
+    return error as EnvelopeError;
+  }
+  throw new Error('expected an EnvelopeError');
+}
 
 function errorOf(run: () => unknown): EnvelopeError {
   try {
@@ -162,45 +182,45 @@ describe('parseItemJson', () => {
 describe('decodeBody', () => {
   const text = Buffer.from('{"event_id":"abc"}\n'.repeat(50));
 
-  it('passes identity and missing encodings through', () => {
-    expect(decodeBody(text, undefined, 10_000)).toBe(text);
-    expect(decodeBody(text, null, 10_000)).toBe(text);
-    expect(decodeBody(text, '', 10_000)).toBe(text);
-    expect(decodeBody(text, 'identity', 10_000)).toBe(text);
+  it('passes identity and missing encodings through', async () => {
+    expect(await decodeBody(text, undefined, 10_000)).toBe(text);
+    expect(await decodeBody(text, null, 10_000)).toBe(text);
+    expect(await decodeBody(text, '', 10_000)).toBe(text);
+    expect(await decodeBody(text, 'identity', 10_000)).toBe(text);
   });
 
-  it('decodes gzip, x-gzip, br and deflate (zlib-wrapped and raw), case-insensitively', () => {
-    expect(decodeBody(gzipSync(text), 'gzip', 10_000)).toEqual(text);
-    expect(decodeBody(gzipSync(text), ' GZIP ', 10_000)).toEqual(text);
-    expect(decodeBody(gzipSync(text), 'x-gzip', 10_000)).toEqual(text);
-    expect(decodeBody(brotliCompressSync(text), 'br', 10_000)).toEqual(text);
-    expect(decodeBody(deflateSync(text), 'deflate', 10_000)).toEqual(text);
-    expect(decodeBody(deflateRawSync(text), 'deflate', 10_000)).toEqual(text);
+  it('decodes gzip, x-gzip, br and deflate (zlib-wrapped and raw), case-insensitively', async () => {
+    expect(await decodeBody(gzipSync(text), 'gzip', 10_000)).toEqual(text);
+    expect(await decodeBody(gzipSync(text), ' GZIP ', 10_000)).toEqual(text);
+    expect(await decodeBody(gzipSync(text), 'x-gzip', 10_000)).toEqual(text);
+    expect(await decodeBody(brotliCompressSync(text), 'br', 10_000)).toEqual(text);
+    expect(await decodeBody(deflateSync(text), 'deflate', 10_000)).toEqual(text);
+    expect(await decodeBody(deflateRawSync(text), 'deflate', 10_000)).toEqual(text);
   });
 
-  it('undoes a list of encodings in reverse order', () => {
-    expect(decodeBody(brotliCompressSync(gzipSync(text)), 'gzip, br', 10_000)).toEqual(text);
-    expect(decodeBody(gzipSync(text), 'identity, gzip', 10_000)).toEqual(text);
+  it('undoes a list of encodings in reverse order', async () => {
+    expect(await decodeBody(brotliCompressSync(gzipSync(text)), 'gzip, br', 10_000)).toEqual(text);
+    expect(await decodeBody(gzipSync(text), 'identity, gzip', 10_000)).toEqual(text);
   });
 
-  it('decodes small raw deflate streams whatever their first bytes', () => {
+  it('decodes small raw deflate streams whatever their first bytes', async () => {
     for (let index = 0; index < 200; index++) {
       const sample = Buffer.from(`payload ${index} ${'x'.repeat(index % 17)}`);
-      expect(decodeBody(deflateRawSync(sample), 'deflate', 10_000)).toEqual(sample);
-      expect(decodeBody(deflateSync(sample), 'deflate', 10_000)).toEqual(sample);
+      expect(await decodeBody(deflateRawSync(sample), 'deflate', 10_000)).toEqual(sample);
+      expect(await decodeBody(deflateSync(sample), 'deflate', 10_000)).toEqual(sample);
     }
   });
 
-  it('accepts output of exactly the limit and refuses one byte more', () => {
-    expect(decodeBody(gzipSync(text), 'gzip', text.length)).toEqual(text);
-    const error = errorOf(() => decodeBody(gzipSync(text), 'gzip', text.length - 1));
+  it('accepts output of exactly the limit and refuses one byte more', async () => {
+    expect(await decodeBody(gzipSync(text), 'gzip', text.length)).toEqual(text);
+    const error = await rejectionOf(decodeBody(gzipSync(text), 'gzip', text.length - 1));
     expect(error.message).toBe(`decompressed body exceeds the limit of ${text.length - 1} bytes`);
     expect(error.reason).toBe('too_large');
-    expect(errorOf(() => decodeBody(text, undefined, 10)).reason).toBe('too_large');
-    expect(errorOf(() => decodeBody(Buffer.from('x'), undefined, 0)).reason).toBe('too_large');
+    expect((await rejectionOf(decodeBody(text, undefined, 10))).reason).toBe('too_large');
+    expect((await rejectionOf(decodeBody(Buffer.from('x'), undefined, 0))).reason).toBe('too_large');
   });
 
-  it('refuses zip bombs without inflating them', () => {
+  it('refuses zip bombs without inflating them', async () => {
     const bomb = Buffer.alloc(64 * 1024 * 1024); // 64 MiB of zeros
     const limit = 1024 * 1024;
     for (const [encoding, compressed] of [
@@ -211,54 +231,101 @@ describe('decodeBody', () => {
     ] as const) {
       expect(compressed.length).toBeLessThan(100 * 1024);
       const before = process.memoryUsage().arrayBuffers;
-      const error = errorOf(() => decodeBody(compressed, encoding, limit));
+      const error = await rejectionOf(decodeBody(compressed, encoding, limit));
       expect(error.message).toBe(`decompressed body exceeds the limit of ${limit} bytes`);
       expect(error.reason).toBe('too_large');
       expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(32 * 1024 * 1024);
     }
   });
 
-  it('refuses a bomb hidden under two layers', () => {
+  it('refuses a bomb hidden under two layers', async () => {
     const inner = gzipSync(Buffer.alloc(16 * 1024 * 1024));
-    expect(errorOf(() => decodeBody(gzipSync(inner), 'gzip, gzip', 1024 * 1024)).reason).toBe('too_large');
+    expect((await rejectionOf(decodeBody(gzipSync(inner), 'gzip, gzip', 1024 * 1024))).reason).toBe('too_large');
   });
 
-  it('reports corrupt and truncated data', () => {
-    const gzip = errorOf(() => decodeBody(Buffer.from('not gzip at all'), 'gzip', 10_000));
+  it('reports corrupt and truncated data', async () => {
+    const gzip = await rejectionOf(decodeBody(Buffer.from('not gzip at all'), 'gzip', 10_000));
     expect(gzip.message).toMatch(/^gzip body is corrupt: /);
     expect(gzip.reason).toBe('malformed');
-    expect(errorOf(() => decodeBody(gzipSync(text).subarray(0, 20), 'gzip', 10_000)).message).toMatch(/^gzip body is corrupt: /);
-    expect(errorOf(() => decodeBody(Buffer.from([0xff, 0xff, 0xff, 0xff]), 'deflate', 10_000)).message).toMatch(/^deflate body is corrupt: /);
-    expect(errorOf(() => decodeBody(Buffer.from('garbage!garbage!'), 'br', 10_000)).message).toMatch(/^br body is corrupt: /);
-    expect(errorOf(() => decodeBody(Buffer.alloc(0), 'gzip', 10_000)).message).toMatch(/^gzip body is corrupt: /);
+    expect((await rejectionOf(decodeBody(gzipSync(text).subarray(0, 20), 'gzip', 10_000))).message).toMatch(/^gzip body is corrupt: /);
+    expect((await rejectionOf(decodeBody(Buffer.from([0xff, 0xff, 0xff, 0xff]), 'deflate', 10_000))).message).toMatch(/^deflate body is corrupt: /);
+    expect((await rejectionOf(decodeBody(Buffer.from('garbage!garbage!'), 'br', 10_000))).message).toMatch(/^br body is corrupt: /);
+    expect((await rejectionOf(decodeBody(Buffer.alloc(0), 'gzip', 10_000))).message).toMatch(/^gzip body is corrupt: /);
     // A zlib header in front of garbage is not taken for a size problem.
-    expect(errorOf(() => decodeBody(Buffer.from([0x78, 0x9c, 0xff, 0xff, 0xff]), 'deflate', 10_000)).reason).toBe('malformed');
+    expect((await rejectionOf(decodeBody(Buffer.from([0x78, 0x9c, 0xff, 0xff, 0xff]), 'deflate', 10_000))).reason).toBe('malformed');
   });
 
-  it('refuses unknown encodings with their own reason', () => {
-    const error = errorOf(() => decodeBody(text, 'compress', 10_000));
+  it('refuses more than two stacked encodings before decompressing any', async () => {
+    const threeLayers = gzipSync(gzipSync(gzipSync(text)));
+    const error = await rejectionOf(decodeBody(threeLayers, 'gzip, gzip, gzip', 10_000));
+    expect(error.message).toBe('at most 2 content encodings are supported, got 3');
+    expect(error.reason).toBe('unsupported_encoding');
+    // Not even a corrupt body is looked at.
+    expect((await rejectionOf(decodeBody(Buffer.from('garbage'), 'gzip, br, deflate, gzip', 10_000))).reason).toBe('unsupported_encoding');
+    expect(await decodeBody(gzipSync(gzipSync(text)), 'gzip, identity, gzip', 10_000)).toEqual(text);
+  });
+
+  it('decompresses off the event loop', async () => {
+    const bomb = gzipSync(Buffer.alloc(32 * 1024 * 1024));
+    let turns = 0;
+    const counting = setInterval(() => (turns += 1), 0);
+    await rejectionOf(decodeBody(bomb, 'gzip', 16 * 1024 * 1024));
+    clearInterval(counting);
+    expect(turns).toBeGreaterThan(0);
+  });
+
+  it('refuses unknown encodings with their own reason', async () => {
+    const error = await rejectionOf(decodeBody(text, 'compress', 10_000));
     expect(error.message).toBe('unsupported content encoding: compress');
     expect(error.reason).toBe('unsupported_encoding');
-    expect(errorOf(() => decodeBody(text, 'zstd', 10_000)).reason).toBe('unsupported_encoding');
+    expect((await rejectionOf(decodeBody(text, 'zstd', 10_000))).reason).toBe('unsupported_encoding');
+  });
+});
+
+describe('decodeBodyPrefix and readEnvelopeHeader', () => {
+  const header = JSON.stringify({ dsn: 'https://abc@example.com/42' });
+  const envelope = Buffer.from(`${header}\n{"type":"event"}\n${JSON.stringify({ message: 'x'.repeat(100_000) })}\n`);
+
+  it('reads the header line of an envelope, compressed or not', async () => {
+    const encoded = [[envelope, undefined], [gzipSync(envelope), 'gzip'], [brotliCompressSync(gzipSync(envelope)), 'gzip, br'], [deflateRawSync(envelope), 'deflate']] as const;
+    for (const [body, encoding] of encoded) {
+      const start = await decodeBodyPrefix(body, encoding, 1024);
+      expect(start.length).toBeLessThanOrEqual(1024);
+      expect(readEnvelopeHeader(start, 1024)).toEqual({ dsn: 'https://abc@example.com/42' });
+    }
+    expect(readEnvelopeHeader(Buffer.from(header), 1024)).toEqual({ dsn: 'https://abc@example.com/42' });
+  });
+
+  it('stops at its limit, however much the body would inflate to', async () => {
+    const bomb = gzipSync(gzipSync(Buffer.alloc(64 * 1024 * 1024)));
+    const start = await decodeBodyPrefix(bomb, 'gzip, gzip', 4096);
+    expect(start.length).toBe(4096);
+    expect(() => readEnvelopeHeader(start, 4096)).toThrow('envelope header is longer than 4096 bytes');
+  });
+
+  it('refuses what decodeBody refuses up front, and names a corrupt stream', async () => {
+    expect((await rejectionOf(decodeBodyPrefix(envelope, 'zstd', 1024))).reason).toBe('unsupported_encoding');
+    expect((await rejectionOf(decodeBodyPrefix(envelope, 'gzip, gzip, gzip', 1024))).reason).toBe('unsupported_encoding');
+    expect((await rejectionOf(decodeBodyPrefix(Buffer.from('not gzip at all'), 'gzip', 1024))).message).toMatch(/^gzip body is corrupt: /);
   });
 });
 
 describe('decodeStoreBody', () => {
   const event = Buffer.from(JSON.stringify({ message: 'from raven', extra: { text: 'x'.repeat(500) } }));
 
-  it('passes JSON through', () => {
-    expect(decodeStoreBody(event, 1_000_000)).toBe(event);
-    expect(decodeStoreBody(Buffer.from('  {"a":1}'), 1_000_000).toString()).toBe('  {"a":1}');
+  it('passes JSON through', async () => {
+    expect(await decodeStoreBody(event, 1_000_000)).toBe(event);
+    expect((await decodeStoreBody(Buffer.from('  {"a":1}'), 1_000_000)).toString()).toBe('  {"a":1}');
   });
 
-  it('decodes base64 JSON and base64 zlib JSON, as old SDKs send them', () => {
-    expect(decodeStoreBody(Buffer.from(event.toString('base64')), 1_000_000)).toEqual(event);
-    expect(decodeStoreBody(Buffer.from(deflateSync(event).toString('base64')), 1_000_000)).toEqual(event);
+  it('decodes base64 JSON and base64 zlib JSON, as old SDKs send them', async () => {
+    expect(await decodeStoreBody(Buffer.from(event.toString('base64')), 1_000_000)).toEqual(event);
+    expect(await decodeStoreBody(Buffer.from(deflateSync(event).toString('base64')), 1_000_000)).toEqual(event);
   });
 
-  it('caps the inflated size and names a corrupt stream', () => {
-    expect(errorOf(() => decodeStoreBody(Buffer.from(deflateSync(event).toString('base64')), 100)).reason).toBe('too_large');
+  it('caps the inflated size and names a corrupt stream', async () => {
+    expect((await rejectionOf(decodeStoreBody(Buffer.from(deflateSync(event).toString('base64')), 100))).reason).toBe('too_large');
     const corrupt = Buffer.concat([deflateSync(event).subarray(0, 10), Buffer.alloc(20, 0xff)]);
-    expect(errorOf(() => decodeStoreBody(Buffer.from(corrupt.toString('base64')), 1_000_000)).message).toMatch(/^base64 zlib body is corrupt/);
+    expect((await rejectionOf(decodeStoreBody(Buffer.from(corrupt.toString('base64')), 1_000_000))).message).toMatch(/^base64 zlib body is corrupt/);
   });
 });

@@ -1,11 +1,5 @@
-import {
-  brotliDecompressSync,
-  gunzipSync,
-  inflateRawSync,
-  inflateSync,
-  type BrotliOptions,
-  type ZlibOptions,
-} from 'node:zlib';
+import type { Transform } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw, type Zlib } from 'node:zlib';
 import { EnvelopeError } from './envelope-error';
 
 /**
@@ -142,6 +136,16 @@ export function parseEnvelope(body: Buffer, limits: EnvelopeLimits): Envelope {
   return { header, items };
 }
 
+/**
+ * The header of an envelope from the start of its decoded body (`decodeBodyPrefix`): where a
+ * tunnelled envelope carries its DSN, read before anything else of the body is.
+ */
+export function readEnvelopeHeader(prefix: Buffer, maxHeaderBytes: number): EnvelopeHeader {
+  const end = prefix.indexOf(NEWLINE);
+  if (end === -1 && prefix.length >= maxHeaderBytes) throw new EnvelopeError(`envelope header is longer than ${maxHeaderBytes} bytes`);
+  return parseEnvelopeHeader(prefix.subarray(0, end === -1 ? prefix.length : end));
+}
+
 /** The JSON payload of an item (event, transaction, session...), with a precise error otherwise. */
 export function parseItemJson(item: EnvelopeItem, number: number): unknown {
   try {
@@ -219,57 +223,117 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 // ---- Content-Encoding ----------------------------------------------------------------------
 
+/** Most encodings one body may stack (`gzip, br` is two); real clients send one. */
+export const MAX_CONTENT_ENCODINGS = 2;
+/** Output chunk of the decompressors: large enough that a 50 MiB body is a few hundred steps. */
+const DECODER_CHUNK_BYTES = 64 * 1024;
 const ZLIB_METHOD_DEFLATE = 8;
 
-type Decoder = (input: Buffer, maxOutputLength: number) => Buffer;
+type Decoder = Transform & Zlib;
+type DecoderFactory = (input: Buffer) => Decoder;
 
-const inflateEither: Decoder = (input, maxOutputLength) => {
+const chunked = { chunkSize: DECODER_CHUNK_BYTES };
+const DECODERS: Readonly<Record<string, DecoderFactory>> = {
+  gzip: () => createGunzip(chunked),
+  'x-gzip': () => createGunzip(chunked),
   // HTTP "deflate" is meant to be zlib-wrapped, but many clients send raw deflate; the zlib header
-  // (CM = 8, header checksum divisible by 31) tells them apart, with raw as the fallback for the
-  // rare raw stream whose first bytes happen to look like a zlib header.
-  const options: ZlibOptions = { maxOutputLength };
-  if (looksLikeZlib(input)) {
-    try {
-      return inflateSync(input, options);
-    } catch (error) {
-      if (isTooLarge(error)) throw error;
-    }
-  }
-  return inflateRawSync(input, options);
-};
-
-const DECODERS: Readonly<Record<string, Decoder>> = {
-  gzip: (input, maxOutputLength) => gunzipSync(input, { maxOutputLength }),
-  'x-gzip': (input, maxOutputLength) => gunzipSync(input, { maxOutputLength }),
-  deflate: inflateEither,
-  br: (input, maxOutputLength) => brotliDecompressSync(input, { maxOutputLength } satisfies BrotliOptions),
+  // (CM = 8, header checksum divisible by 31) tells them apart.
+  deflate: (input) => (looksLikeZlib(input) ? createInflate(chunked) : createInflateRaw(chunked)),
+  br: () => createBrotliDecompress(chunked),
 };
 
 /**
- * Undoes `Content-Encoding` (gzip, deflate zlib-wrapped or raw, br, identity; a list is undone in
- * reverse order). Output is capped with zlib's `maxOutputLength`, which stops inflating as soon as
- * the cap is passed, so a zip bomb costs at most the cap in memory.
+ * The codings of a `Content-Encoding` header in the order they were applied, `identity` left out.
+ * Refuses (`unsupported_encoding`) an unknown coding or more than MAX_CONTENT_ENCODINGS of them,
+ * before anything is decompressed.
  */
-export function decodeBody(body: Buffer, contentEncoding: string | null | undefined, maxDecompressedBytes: number): Buffer {
-  const encodings = (contentEncoding ?? '')
+export function contentEncodings(header: string | null | undefined): string[] {
+  const encodings = (header ?? '')
     .split(',')
     .map((encoding) => encoding.trim().toLowerCase())
     .filter((encoding) => encoding !== '' && encoding !== 'identity');
+  const unknown = encodings.find((encoding) => !Object.hasOwn(DECODERS, encoding));
+  if (unknown !== undefined) throw new EnvelopeError(`unsupported content encoding: ${unknown.slice(0, 50)}`, 'unsupported_encoding');
+  if (encodings.length > MAX_CONTENT_ENCODINGS) {
+    throw new EnvelopeError(`at most ${MAX_CONTENT_ENCODINGS} content encodings are supported, got ${encodings.length}`, 'unsupported_encoding');
+  }
+  return encodings;
+}
 
+/**
+ * Undoes `Content-Encoding` (gzip, deflate zlib-wrapped or raw, br, identity; a list is undone in
+ * reverse order). Decompression runs on zlib's thread pool, not the event loop, and every layer's
+ * output is counted as it streams: past `maxDecompressedBytes` it stops at once, so a zip bomb
+ * costs at most the cap.
+ */
+export async function decodeBody(body: Buffer, contentEncoding: string | null | undefined, maxDecompressedBytes: number): Promise<Buffer> {
   let output = body;
-  for (const encoding of encodings.reverse()) {
-    const decode = DECODERS[encoding];
-    if (!decode) throw new EnvelopeError(`unsupported content encoding: ${encoding.slice(0, 50)}`, 'unsupported_encoding');
-    try {
-      // zlib refuses a cap below 1; the check after the call covers a cap of 0.
-      output = decode(output, Math.max(1, maxDecompressedBytes));
-    } catch (error) {
-      if (isTooLarge(error)) throw tooLarge(maxDecompressedBytes);
-      throw new EnvelopeError(`${encoding} body is corrupt: ${describeZlibError(error)}`);
-    }
+  for (const encoding of contentEncodings(contentEncoding).reverse()) {
+    output = await decodeLayer(output, encoding, maxDecompressedBytes, 'whole');
   }
   if (output.length > maxDecompressedBytes) throw tooLarge(maxDecompressedBytes);
   return output;
+}
+
+/**
+ * At most the first `maxBytes` of the decoded body, decompressing little more than that: what an
+ * envelope's header line is read from before the request is authenticated. A truncated or corrupt
+ * stream yields what could be decoded; `decodeBody` judges the whole later.
+ */
+export async function decodeBodyPrefix(body: Buffer, contentEncoding: string | null | undefined, maxBytes: number): Promise<Buffer> {
+  let output = body;
+  for (const encoding of contentEncodings(contentEncoding).reverse()) {
+    output = await decodeLayer(output, encoding, maxBytes, 'prefix');
+  }
+  return output.subarray(0, maxBytes);
+}
+
+async function decodeLayer(input: Buffer, encoding: string, limit: number, mode: 'whole' | 'prefix'): Promise<Buffer> {
+  try {
+    try {
+      return await runDecoder(DECODERS[encoding](input), input, limit, mode);
+    } catch (error) {
+      // Rarely a raw deflate stream starts with bytes that look like a zlib header.
+      if (encoding !== 'deflate' || !looksLikeZlib(input) || error instanceof EnvelopeError) throw error;
+      return await runDecoder(createInflateRaw(chunked), input, limit, mode);
+    }
+  } catch (error) {
+    if (error instanceof EnvelopeError) throw error;
+    throw new EnvelopeError(`${encoding} body is corrupt: ${describeZlibError(error)}`);
+  }
+}
+
+/**
+ * Feeds `input` through `decoder`, collecting its output up to `limit` bytes. Past the limit the
+ * decoder is destroyed, which stops zlib after the chunk in hand: `whole` then refuses the body,
+ * `prefix` keeps what it has. `prefix` also flushes instead of finishing, so a stream cut short
+ * (the prefix of an outer layer) is no error.
+ */
+function runDecoder(decoder: Decoder, input: Buffer, limit: number, mode: 'whole' | 'prefix'): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let length = 0;
+    const collected = () => Buffer.concat(chunks, length);
+    decoder.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      length += chunk.length;
+      if (length <= limit) return;
+      decoder.destroy();
+      if (mode === 'prefix') resolve(collected().subarray(0, limit));
+      else reject(tooLarge(limit));
+    });
+    decoder.on('error', reject);
+    if (mode === 'whole') {
+      decoder.on('end', () => resolve(collected()));
+      decoder.end(input);
+    } else {
+      decoder.write(input);
+      decoder.flush(() => {
+        resolve(collected());
+        decoder.destroy();
+      });
+    }
+  });
 }
 
 const OPENING_BRACE = 0x7b;
@@ -278,27 +342,21 @@ const OPENING_BRACE = 0x7b;
  * The legacy store endpoint's body after `Content-Encoding`: JSON, or, as old SDKs (raven) send it
  * and Relay accepts, base64 of the JSON or of its zlib compression.
  */
-export function decodeStoreBody(body: Buffer, maxDecompressedBytes: number): Buffer {
+export async function decodeStoreBody(body: Buffer, maxDecompressedBytes: number): Promise<Buffer> {
   const text = body.toString('latin1').trim();
   if (text.length === 0 || text.charCodeAt(0) === OPENING_BRACE) return body;
   const decoded = Buffer.from(text, 'base64');
   if (!looksLikeZlib(decoded)) return decoded.length > 0 ? decoded : body;
   try {
-    return inflateSync(decoded, { maxOutputLength: Math.max(1, maxDecompressedBytes) });
+    return await runDecoder(createInflate(chunked), decoded, maxDecompressedBytes, 'whole');
   } catch (error) {
-    if (isTooLarge(error)) throw tooLarge(maxDecompressedBytes);
+    if (error instanceof EnvelopeError) throw error;
     throw new EnvelopeError(`base64 zlib body is corrupt: ${describeZlibError(error)}`);
   }
 }
 
 function looksLikeZlib(input: Buffer): boolean {
   return input.length >= 2 && (input[0] & 0x0f) === ZLIB_METHOD_DEFLATE && (input[0] >> 4) <= 7 && ((input[0] << 8) | input[1]) % 31 === 0;
-}
-
-// Duck-typed: zlib's errors come from Node's own realm, where `instanceof` checks against this
-// realm's Error classes can fail (Jest runs tests in a separate VM context).
-function isTooLarge(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE';
 }
 
 function tooLarge(limit: number): EnvelopeError {

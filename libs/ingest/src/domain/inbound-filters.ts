@@ -1,3 +1,4 @@
+import { GlobSet } from './glob';
 import type { NormalizedEvent } from './normalize-event';
 
 /** A project's inbound filters: events they match are dropped and counted as `blacklisted`. */
@@ -11,16 +12,26 @@ export interface InboundFilters {
 
 export const NO_FILTERS: InboundFilters = Object.freeze({ localhost: false, errorMessages: [], releases: [] });
 
+/**
+ * What a project may configure (README, "Sending events"). Matching is linear in the text, but
+ * its cost grows with the number and length of patterns, and every event of the project pays it
+ * in the shared processor.
+ */
+export const INBOUND_FILTER_LIMITS = Object.freeze({ maxPatterns: 100, maxPatternLength: 200 });
+
+/** A project's filters made ready for matching, once per change rather than per event. */
+export interface InboundFilterMatchers {
+  readonly localhost: boolean;
+  readonly errorMessages: GlobSet;
+  readonly releases: GlobSet;
+}
+
+export function inboundFilterMatchers(filters: InboundFilters): InboundFilterMatchers {
+  return { localhost: filters.localhost, errorMessages: new GlobSet(filters.errorMessages), releases: new GlobSet(filters.releases) };
+}
+
 const LOCAL_ADDRESSES = new Set(['127.0.0.1', '::1', '0.0.0.0']);
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '0.0.0.0']);
-
-export function globToRegExp(pattern: string): RegExp {
-  const body = pattern
-    .split('')
-    .map((char) => (char === '*' ? '.*' : char === '?' ? '.' : char.replace(/[.+^${}()|[\]\\]/g, '\\$&')))
-    .join('');
-  return new RegExp(`^${body}$`, 'is');
-}
 
 function isLocal(event: NormalizedEvent): boolean {
   if (event.user?.ipAddress && LOCAL_ADDRESSES.has(event.user.ipAddress)) return true;
@@ -43,15 +54,9 @@ function messagesOf(event: NormalizedEvent): string[] {
 }
 
 /** Names the first filter that drops the event, or undefined when it is kept. */
-export function matchingFilter(event: NormalizedEvent, filters: InboundFilters): 'localhost' | 'error-messages' | 'releases' | undefined {
+export function matchingFilter(event: NormalizedEvent, filters: InboundFilterMatchers): 'localhost' | 'error-messages' | 'releases' | undefined {
   if (filters.localhost && isLocal(event)) return 'localhost';
-  if (filters.errorMessages.length) {
-    const patterns = filters.errorMessages.map(globToRegExp);
-    if (messagesOf(event).some((message) => patterns.some((pattern) => pattern.test(message)))) return 'error-messages';
-  }
-  if (filters.releases.length && event.release) {
-    const release = event.release;
-    if (filters.releases.some((pattern) => globToRegExp(pattern).test(release))) return 'releases';
-  }
+  if (filters.errorMessages.size > 0 && messagesOf(event).some((message) => filters.errorMessages.matches(message))) return 'error-messages';
+  if (event.release && filters.releases.matches(event.release)) return 'releases';
   return undefined;
 }

@@ -14,9 +14,11 @@ export {
   DEFAULT_ENVELOPE_LIMITS,
   ENVELOPE_ITEM_TYPES,
   decodeBody,
+  decodeBodyPrefix,
   decodeStoreBody,
   parseEnvelope,
   parseItemJson,
+  readEnvelopeHeader,
   type Envelope,
   type EnvelopeHeader,
   type EnvelopeItem,
@@ -46,6 +48,13 @@ export {
 } from './normalize-event';
 export { defaultComponents, groupingHash, normalizeFilename, normalizeMessage, type GroupingResult } from './grouping';
 export { parseStorableJson, REPLACEMENT_CHARACTER, storableText } from './storable-text';
-export { matchingFilter, NO_FILTERS, type InboundFilters } from './inbound-filters';
+export {
+  INBOUND_FILTER_LIMITS,
+  inboundFilterMatchers,
+  matchingFilter,
+  NO_FILTERS,
+  type InboundFilterMatchers,
+  type InboundFilters,
+} from './inbound-filters';
 export { resolveStatsWindow, type StatsWindow } from './stats-window';
 export { ERROR_EVENT_STREAM_TYPE, errorEventProcessed, errorEventStream, IngestEventTypes, type ErrorEventProcessedData } from './ingest.events';

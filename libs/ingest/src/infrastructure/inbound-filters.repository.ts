@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { Sql } from '@faultline/platform';
-import { type InboundFilters, NO_FILTERS } from '../domain';
+import { type InboundFilterMatchers, type InboundFilters, inboundFilterMatchers, NO_FILTERS } from '../domain';
 
 const CACHE_MS = 5_000;
 
 @Injectable()
 export class InboundFiltersRepository {
-  private readonly cache = new Map<string, { filters: InboundFilters; expiresAt: number }>();
+  private readonly cache = new Map<string, { filters: InboundFilterMatchers; expiresAt: number }>();
 
   async find(sql: Sql, projectId: string): Promise<InboundFilters> {
     const [row] = await sql.query<{ localhost: boolean; error_messages: string[]; releases: string[] }>(
@@ -16,11 +16,14 @@ export class InboundFiltersRepository {
     return row ? { localhost: row.localhost, errorMessages: row.error_messages, releases: row.releases } : NO_FILTERS;
   }
 
-  /** For the event processor: filters change rarely, so each process re-reads them every few seconds. */
-  async cached(sql: Sql, projectId: string): Promise<InboundFilters> {
+  /**
+   * For the event processor, ready to match: filters change rarely, so each process re-reads them
+   * every few seconds.
+   */
+  async cached(sql: Sql, projectId: string): Promise<InboundFilterMatchers> {
     const hit = this.cache.get(projectId);
     if (hit && hit.expiresAt > Date.now()) return hit.filters;
-    const filters = await this.find(sql, projectId);
+    const filters = inboundFilterMatchers(await this.find(sql, projectId));
     this.cache.set(projectId, { filters, expiresAt: Date.now() + CACHE_MS });
     return filters;
   }

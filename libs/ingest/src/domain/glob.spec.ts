@@ -1,0 +1,73 @@
+import fc from 'fast-check';
+import { GlobSet } from './glob';
+
+const matches = (pattern: string, text: string) => new GlobSet([pattern]).matches(text);
+
+/** The translation the filters used before: right on small inputs, exponential on crafted ones. */
+function referenceMatch(pattern: string, text: string): boolean {
+  const body = [...pattern].map((char) => (char === '*' ? '.*' : char === '?' ? '.' : char.replace(/[.+^${}()|[\]\\]/g, '\\$&'))).join('');
+  return new RegExp(`^${body}$`, 'is').test(text);
+}
+
+describe('GlobSet', () => {
+  it('matches `*` as any run and `?` as one character, case-insensitively, the rest literally', () => {
+    expect(matches('*timeout*', 'Request Timeout after 30s')).toBe(true);
+    expect(matches('v1.?', 'V1.2')).toBe(true);
+    expect(matches('v1.?', 'v1x2')).toBe(false);
+    expect(matches('v1.?', 'v1.23')).toBe(false);
+    expect(matches('a+b', 'a+b')).toBe(true);
+    expect(matches('[abc]', '[abc]')).toBe(true);
+    expect(matches('*', '')).toBe(true);
+    expect(matches('', '')).toBe(true);
+    expect(matches('', 'x')).toBe(false);
+    expect(matches('?', '')).toBe(false);
+    expect(matches('line*end', 'line one\nline two end')).toBe(true);
+    expect(matches('**a**', 'xax')).toBe(true);
+  });
+
+  it('matches if any of its patterns does, and never without patterns', () => {
+    const set = new GlobSet(['*-beta*', 'nightly-*']);
+    expect(set.matches('shop@2.0.0-BETA.1')).toBe(true);
+    expect(set.matches('nightly-2026')).toBe(true);
+    expect(set.matches('shop@2.0.0')).toBe(false);
+    expect(new GlobSet([]).matches('')).toBe(false);
+  });
+
+  it('agrees with the regular-expression translation on small inputs', () => {
+    const char = fc.constantFrom('a', 'B', 'b', '.', '+', '(', '\n', ' ');
+    const patternChar = fc.oneof(char, fc.constantFrom('*', '?'));
+    fc.assert(
+      fc.property(fc.array(patternChar, { maxLength: 12 }), fc.array(char, { maxLength: 16 }), (pattern, text) => {
+        expect(matches(pattern.join(''), text.join(''))).toBe(referenceMatch(pattern.join(''), text.join('')));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('handles patterns longer than one machine word of states', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('a', 'b', '?', '*'), { minLength: 30, maxLength: 120 }), fc.array(fc.constantFrom('a', 'b'), { maxLength: 150 }), (pattern, text) => {
+        expect(matches(pattern.join(''), text.join(''))).toBe(referenceMatch(pattern.join(''), text.join('')));
+      }),
+      { numRuns: 300 },
+    );
+    // A star whose state is the last of a word, matching nothing and something.
+    for (const before of [30, 31, 32, 63, 64]) {
+      expect(matches(`${'a'.repeat(before)}*b`, `${'a'.repeat(before)}b`)).toBe(true);
+      expect(matches(`${'a'.repeat(before)}*b`, `${'a'.repeat(before)}xyzb`)).toBe(true);
+      expect(matches(`${'a'.repeat(before)}*b`, `${'a'.repeat(before - 1)}b`)).toBe(false);
+    }
+    const long = `${'ab'.repeat(50)}*${'?'.repeat(40)}`;
+    expect(matches(long, `${'AB'.repeat(50)}${'x'.repeat(40)}`)).toBe(true);
+    expect(matches(long, `${'AB'.repeat(50)}${'x'.repeat(39)}`)).toBe(false);
+  });
+
+  it('finishes patterns that make a backtracking matcher run for minutes', () => {
+    // Each of these against 8 KB of `a` takes a backtracking regular expression exponential time;
+    // here every one is a single pass over the text (the test's time-out bounds it).
+    const text = 'a'.repeat(8192);
+    const adversarial = [`*${'a*'.repeat(99)}b`, `*${'a?'.repeat(99)}b`, `${'*a'.repeat(100)}b`, `*${'a'.repeat(199)}b`];
+    expect(new GlobSet(adversarial).matches(text)).toBe(false);
+    expect(new GlobSet(adversarial).matches(`${text}b`)).toBe(true);
+  });
+});
