@@ -631,23 +631,31 @@ describe('normalizeEvent', () => {
   describe('breadcrumbs', () => {
     const crumb = (index: number) => ({ timestamp: 1714564700 + index, category: 'console', message: `line ${index}`, level: 'log', type: 'default' });
 
-    it('keeps them as sent, oldest first, with readable timestamps and levels', () => {
+    it('keeps them as sent, oldest first, with Sentry levels', () => {
       const event = normalize({
         breadcrumbs: {
           values: [
             { timestamp: 1714564700.5, category: 'http', type: 'http', level: 'warn', data: { url: '/api', status_code: 500 }, event_id: '9ec79c33ec9942ab8353589fcb2e04dc' },
             { timestamp: '2024-05-01T11:58:21Z', message: { not: 'a string' } },
-            { timestamp: 'yesterday', message: 'no usable time' },
+            { timestamp: { bad: true }, message: 'no usable time' },
             'not a crumb',
             {},
           ],
         },
       });
       expect(event.breadcrumbs).toEqual([
-        { timestamp: '2024-05-01T11:58:20.500Z', type: 'http', category: 'http', level: 'warning', data: { url: '/api', status_code: 500 }, eventId: '9ec79c33ec9942ab8353589fcb2e04dc' },
-        { timestamp: '2024-05-01T11:58:21.000Z', message: '{"not":"a string"}' },
+        { timestamp: 1714564700.5, type: 'http', category: 'http', level: 'warning', data: { url: '/api', status_code: 500 }, eventId: '9ec79c33ec9942ab8353589fcb2e04dc' },
+        { timestamp: '2024-05-01T11:58:21Z', message: '{"not":"a string"}' },
         { message: 'no usable time' },
       ]);
+    });
+
+    it('does not copy data that is already within bounds', () => {
+      const data = { url: '/api', nested: { list: [1, 2, 3] } };
+      const [kept] = normalize({ breadcrumbs: [{ data }] }).breadcrumbs ?? [];
+      expect(kept.data).toBe(data);
+      const trimmed = normalize({ breadcrumbs: [{ data: { ...data, long: 'x'.repeat(5000) } }] }).breadcrumbs?.[0].data;
+      expect(trimmed).toEqual({ ...data, long: 'x'.repeat(EVENT_LIMITS.smallData.string) });
     });
 
     it('accepts a bare list and keeps only the newest 100', () => {

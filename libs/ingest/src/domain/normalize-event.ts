@@ -82,8 +82,8 @@ export interface NormalizedThread {
 }
 
 export interface NormalizedBreadcrumb {
-  /** ISO 8601; absent when the SDK sent none that could be read. */
-  timestamp?: string;
+  /** As sent (seconds since the epoch, or RFC 3339), read when shown: most crumbs are never read. */
+  timestamp?: number | string;
   type?: string;
   category?: string;
   level?: EventLevel;
@@ -555,7 +555,7 @@ function normalizeBreadcrumbs(value: unknown): NormalizedBreadcrumb[] | undefine
   for (const entry of list.slice(-EVENT_LIMITS.maxBreadcrumbs)) {
     if (!isObject(entry)) continue;
     const crumb: NormalizedBreadcrumb = {};
-    assign(crumb, 'timestamp', parseTimestamp(entry.timestamp)?.toISOString());
+    assign(crumb, 'timestamp', typeof entry.timestamp === 'number' && Number.isFinite(entry.timestamp) ? entry.timestamp : str(entry.timestamp, EVENT_LIMITS.shortField));
     assign(crumb, 'type', str(entry.type, EVENT_LIMITS.shortField));
     assign(crumb, 'category', str(entry.category, EVENT_LIMITS.shortField * 2));
     if (entry.level !== undefined && entry.level !== null) crumb.level = normalizeLevel(entry.level);
@@ -863,8 +863,9 @@ function smallObject(value: unknown): JsonObject | undefined {
 }
 
 /**
- * A JSON-safe copy with bounded depth, string length and collection sizes. Built with
- * Object.fromEntries so a `__proto__` key stays an ordinary key.
+ * A JSON-safe value with bounded depth, string length and collection sizes. What is already
+ * within bounds is returned as it is (SDK payloads mostly are), so only what must change is
+ * copied. A `__proto__` key stays an ordinary key.
  */
 export function boundJson(value: unknown, depth: number, bounds: JsonBounds = DATA_BOUNDS): JsonValue {
   if (value === null || typeof value === 'boolean') return value;
@@ -873,18 +874,46 @@ export function boundJson(value: unknown, depth: number, bounds: JsonBounds = DA
   if (typeof value === 'bigint') return String(value);
   if (Array.isArray(value)) {
     if (depth >= bounds.depth) return '[Array]';
-    return value.slice(0, bounds.array).map((entry) => boundJson(entry, depth + 1, bounds));
+    let copy: JsonValue[] | undefined = value.length > bounds.array ? value.slice(0, bounds.array) : undefined;
+    const length = Math.min(value.length, bounds.array);
+    for (let index = 0; index < length; index++) {
+      const entry = value[index];
+      const bounded = boundJson(entry, depth + 1, bounds);
+      if (bounded !== entry) (copy ??= value.slice(0, length))[index] = bounded;
+      else if (copy) copy[index] = bounded;
+    }
+    return copy ?? (value as JsonValue[]);
   }
   if (isObject(value)) {
     if (depth >= bounds.depth) return '[Object]';
-    return Object.fromEntries(
-      Object.entries(value)
-        .slice(0, bounds.keys)
-        .filter(([, entry]) => entry !== undefined && typeof entry !== 'function' && typeof entry !== 'symbol')
-        .map(([key, entry]) => [truncate(key, EVENT_LIMITS.field), boundJson(entry, depth + 1, bounds)]),
-    );
+    const keys = Object.keys(value);
+    let copy: JsonObject | undefined;
+    const count = Math.min(keys.length, bounds.keys);
+    for (let index = 0; index < count; index++) {
+      const key = keys[index];
+      const entry = value[key];
+      const skipped = entry === undefined || typeof entry === 'function' || typeof entry === 'symbol';
+      const bounded = skipped ? undefined : boundJson(entry, depth + 1, bounds);
+      const boundedKey = truncate(key, EVENT_LIMITS.field);
+      if (!copy && (skipped || bounded !== entry || boundedKey !== key)) copy = copyOf(value, keys.slice(0, index));
+      if (copy && bounded !== undefined) setOwn(copy, boundedKey, bounded);
+    }
+    if (!copy && keys.length > count) copy = copyOf(value, keys.slice(0, count));
+    return copy ?? (value as JsonObject);
   }
   return null;
+}
+
+function copyOf(source: Record<string, unknown>, keys: string[]): JsonObject {
+  const copy: JsonObject = {};
+  for (const key of keys) setOwn(copy, key, source[key] as JsonValue);
+  return copy;
+}
+
+/** Assignment would make a `__proto__` key the prototype; a defined property stays data. */
+function setOwn(target: JsonObject, key: string, value: JsonValue): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }
 
 // ---- helpers -------------------------------------------------------------------------------

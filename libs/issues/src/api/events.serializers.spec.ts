@@ -32,12 +32,16 @@ describe('serializeEvent', () => {
   });
 
   it('fills in what a breadcrumb left out with Sentry defaults', () => {
-    expect(entry({ breadcrumbs: [{ message: 'clicked' }, { timestamp: '2024-05-01T11:59:00.000Z', type: 'http', category: 'fetch', level: 'error', data: { status_code: 500 }, eventId: 'b'.repeat(32) }] }, 'breadcrumbs')).toEqual({
+    expect(entry({ breadcrumbs: [{ message: 'clicked' }, { timestamp: 1714564740.25, type: 'http', category: 'fetch', level: 'error', data: { status_code: 500 }, eventId: 'b'.repeat(32) }] }, 'breadcrumbs')).toEqual({
       values: [
         { type: 'default', timestamp: null, level: 'info', message: 'clicked', category: null, data: null, event_id: null },
-        { type: 'http', timestamp: '2024-05-01T11:59:00.000Z', level: 'error', message: null, category: 'fetch', data: { status_code: 500 }, event_id: 'b'.repeat(32) },
+        { type: 'http', timestamp: '2024-05-01T11:59:00.250Z', level: 'error', message: null, category: 'fetch', data: { status_code: 500 }, event_id: 'b'.repeat(32) },
       ],
     });
+    const times = ['2024-05-01T11:59:00Z', '2024-05-01T13:59:00+02:00', '2024-05-01T11:59:00', '1714564740', 'yesterday'].map(
+      (timestamp) => (entry({ breadcrumbs: [{ timestamp }] }, 'breadcrumbs').values as Array<{ timestamp: string | null }>)[0].timestamp,
+    );
+    expect(times).toEqual(['2024-05-01T11:59:00.000Z', '2024-05-01T11:59:00.000Z', '2024-05-01T11:59:00.000Z', '2024-05-01T11:59:00.000Z', null]);
   });
 
   it('shows frames with their variables, package and source lines, and hasSystemFrames as Sentry computes it', () => {

@@ -140,11 +140,19 @@ function threadsEntry(threads: unknown[]) {
   return { type: 'threads', data: { values } };
 }
 
+/** A crumb's time as sent (seconds since the epoch, or RFC 3339; no zone is UTC) in ISO 8601. */
+function crumbTime(value: unknown): string | null {
+  const text = typeof value === 'string' ? value.trim() : undefined;
+  const ms =
+    typeof value === 'number' ? value * 1000 : text && /^\d+(\.\d+)?$/.test(text) ? Number(text) * 1000 : text ? Date.parse(/(?:[zZ]|[+-]\d\d:?\d\d)$/.test(text) ? text : `${text}Z`) : NaN;
+  return Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString() : null;
+}
+
 /** Sentry's defaults for what a crumb left out: type `default`, level `info`. */
 function breadcrumbsEntry(breadcrumbs: unknown[]) {
   const values = breadcrumbs.filter(isObject).map((crumb) => ({
     type: text(crumb.type) ?? 'default',
-    timestamp: text(crumb.timestamp) ?? null,
+    timestamp: crumbTime(crumb.timestamp),
     level: text(crumb.level) ?? 'info',
     message: text(crumb.message) ?? null,
     category: text(crumb.category) ?? null,
