@@ -706,7 +706,10 @@ function splitOnce(text: string, separator: string): [string, string | undefined
 
 const FORM_BODY = /^[^=&\s]+=[^&\s]*(?:&[^=&\s]+=[^&\s]*)*$/;
 
-/** A string body that is JSON or a form is kept parsed, with the content type it showed. */
+/**
+ * A string body that is JSON or a form is kept parsed, with the content type it showed. Bodies
+ * too long to parse cheaply are kept as text, cut like any string.
+ */
 function requestBody(value: unknown): { data: JsonValue; contentType?: string } {
   if (typeof value !== 'string' || value.length > EVENT_LIMITS.dataString * 16) return { data: boundJson(value, 0) };
   const text = value.trim();
