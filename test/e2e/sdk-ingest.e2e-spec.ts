@@ -135,6 +135,65 @@ describe('ingestion from the @sentry/node SDK', () => {
     ]);
   });
 
+  it('keeps breadcrumbs, request, user, contexts and extra, and serves them as Sentry shapes an event', async () => {
+    await sendWithSdk('checkout-details');
+    await processed();
+    const [summary] = (await api.request('GET', '/api/0/projects/acme/web/events/?per_page=1')).body;
+    expect(summary.tags).toContainEqual({ key: 'feature', value: 'cart' });
+    const event = (await api.request('GET', `/api/0/projects/acme/web/events/${summary.id}/`)).body;
+    const issueId = event.groupID;
+    const latest = await api.request('GET', `/api/0/organizations/acme/issues/${issueId}/events/latest/`);
+    const byIssue = await api.request('GET', `/api/0/organizations/acme/issues/${issueId}/events/${summary.id}/`);
+    const [listed] = (await api.request('GET', `/api/0/organizations/acme/issues/${issueId}/events/?full=true`)).body;
+    for (const other of [latest.body, byIssue.body, listed]) expect(other).toMatchObject({ eventID: summary.id, entries: event.entries, contexts: event.contexts });
+
+    expect(event).toMatchObject({
+      eventID: summary.id,
+      title: 'TypeError: Card declined for amount 500',
+      platform: 'node',
+      release: { version: 'shop@1.2.3' },
+      environment: 'e2e',
+      dateCreated: expect.any(String),
+      dateReceived: expect.any(String),
+      user: { id: 'u-7', email: 'ada@example.com', username: 'ada', data: { plan: 'pro' } },
+      sdk: { name: 'sentry.javascript.node', version: expect.any(String) },
+      context: { attempt: 2 },
+      fingerprints: [expect.stringMatching(/^[0-9a-f]{32}$/)],
+      errors: [],
+    });
+    expect(event.contexts.cart).toEqual({ items: 3, total: 99.5, type: 'default' });
+    expect(event.contexts.runtime).toMatchObject({ name: 'node', type: 'runtime' });
+    expect(event.tags).toEqual(expect.arrayContaining([{ key: 'feature', value: 'cart' }, { key: 'url', value: 'https://shop.example.com/cart/checkout' }]));
+    expect(event.entries.map((entry: { type: string }) => entry.type)).toEqual(['exception', 'breadcrumbs', 'request']);
+
+    const [exception, breadcrumbs, request] = event.entries.map((entry: { data: unknown }) => entry.data);
+    expect(exception.values[0]).toMatchObject({ type: 'TypeError', mechanism: { type: 'generic', handled: true } });
+    const thrower = exception.values[0].stacktrace.frames.at(-1);
+    expect(thrower).toMatchObject({ function: 'chargeCard', module: 'sentry-client', inApp: true, lineNo: expect.any(Number) });
+    expect(thrower.context).toContainEqual([thrower.lineNo, expect.stringContaining('Card declined')]);
+
+    // The SDK sent 121 crumbs; the newest 100 are kept, oldest first.
+    expect(breadcrumbs.values).toHaveLength(100);
+    expect(breadcrumbs.values[0]).toEqual({ type: 'default', category: 'cart', level: 'info', message: 'step 21', data: { step: 21 }, timestamp: expect.stringMatching(/Z$/), event_id: null });
+    expect(breadcrumbs.values.at(-1)).toMatchObject({ type: 'http', category: 'http', level: 'warning', message: null, data: { url: 'https://pay.example.com/charge', method: 'POST', status_code: 502 } });
+
+    expect(request).toEqual({
+      apiTarget: null,
+      url: 'https://shop.example.com/cart/checkout',
+      method: 'POST',
+      query: [['coupon', 'SPRING']],
+      fragment: null,
+      data: { items: 3, coupon: 'SPRING' },
+      headers: [
+        ['content-type', 'application/json'],
+        ['user-agent', 'e2e-agent/1.0'],
+      ],
+      cookies: [['theme', 'dark']],
+      env: null,
+      inferredContentType: 'application/json',
+    });
+  });
+
   describe('refusals store nothing', () => {
     const queued = async () => (await api.app.get(Database).query<{ n: number }>(`SELECT count(*)::int AS n FROM ingest_queue`))[0].n;
     const post = (path: string, body: Buffer | string, headers: Record<string, string> = {}) =>

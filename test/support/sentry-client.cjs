@@ -9,8 +9,36 @@ Sentry.init({
   release: 'shop@1.2.3',
   environment: 'e2e',
   defaultIntegrations: false,
+  // The request on the scope becomes the event's `request`; frames get their source lines.
+  integrations: [Sentry.requestDataIntegration(), Sentry.contextLinesIntegration()],
+  // More than the 100 the server keeps, to show it keeps the newest.
+  maxBreadcrumbs: 150,
   tracesSampleRate: 0,
 });
+
+/** A checkout request that fails: everything the SDK can attach to an event. */
+function failCheckout() {
+  Sentry.setUser({ id: 'u-7', email: 'ada@example.com', username: 'ada', plan: 'pro' });
+  Sentry.setTag('feature', 'cart');
+  Sentry.setContext('cart', { items: 3, total: 99.5 });
+  Sentry.setExtra('attempt', 2);
+  for (let step = 0; step < 120; step++) Sentry.addBreadcrumb({ category: 'cart', message: `step ${step}`, data: { step } });
+  Sentry.addBreadcrumb({ type: 'http', category: 'http', level: 'warning', data: { url: 'https://pay.example.com/charge', method: 'POST', status_code: 502 } });
+  Sentry.getIsolationScope().setSDKProcessingMetadata({
+    normalizedRequest: {
+      url: 'https://shop.example.com/cart/checkout?coupon=SPRING',
+      method: 'POST',
+      query_string: 'coupon=SPRING',
+      headers: { 'content-type': 'application/json', 'user-agent': 'e2e-agent/1.0', cookie: 'theme=dark' },
+      data: '{"items":3,"coupon":"SPRING"}',
+    },
+  });
+  try {
+    chargeCard(500);
+  } catch (error) {
+    Sentry.captureException(error);
+  }
+}
 
 function chargeCard(amount) {
   if (amount > 100) throw new TypeError(`Card declined for amount ${amount}`);
@@ -26,6 +54,10 @@ function unstorable() {
 }
 
 async function main() {
+  if (scenario === 'checkout-details') {
+    failCheckout();
+    return flush();
+  }
   Sentry.setUser({ id: 'u-42', email: 'jane@example.com', username: 'jane' });
   if (scenario === 'unstorable') {
     unstorable();

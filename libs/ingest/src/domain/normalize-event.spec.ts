@@ -1,3 +1,4 @@
+import * as fc from 'fast-check';
 import { EnvelopeError } from './envelope-error';
 import { EVENT_LIMITS, formatParams, normalizeEvent, parseTimestamp, truncate, type NormalizeContext } from './normalize-event';
 
@@ -102,7 +103,7 @@ describe('normalizeEvent', () => {
           ['b', 'two'],
         ],
       },
-      sdk: { name: 'sentry.javascript.node', version: '8.0.0' },
+      sdk: { name: 'sentry.javascript.node', version: '8.0.0', integrations: ['Http'] },
       extra: { attempt: 2 },
       culprit: 'GET /users/:id',
       title: "TypeError: Cannot read properties of undefined (reading 'id')",
@@ -551,6 +552,7 @@ describe('normalizeEvent', () => {
         ],
         query: [['q', 'search']],
         data: { name: 'ada', nested: { deep: true } },
+        inferredContentType: 'application/json',
       });
       expect(
         normalize({
@@ -591,8 +593,11 @@ describe('normalizeEvent', () => {
   });
 
   describe('sdk, fingerprint, contexts, extra', () => {
-    it('keeps sdk name and version only', () => {
+    it('keeps sdk name, version, integrations and packages', () => {
       expect(normalize({ sdk: { name: 'sentry.python', version: '2.0.0', packages: [] } }).sdk).toEqual({ name: 'sentry.python', version: '2.0.0' });
+      expect(
+        normalize({ sdk: { name: 'sentry.javascript.node', integrations: ['Http', 3, ''], packages: [{ name: 'npm:@sentry/node', version: '8.0.0' }, { name: 'x' }] } }).sdk,
+      ).toEqual({ name: 'sentry.javascript.node', integrations: ['Http'], packages: [{ name: 'npm:@sentry/node', version: '8.0.0' }] });
       expect(normalize({ sdk: { name: 1 } }).sdk).toBeUndefined();
     });
 
@@ -607,12 +612,14 @@ describe('normalizeEvent', () => {
       let deep: Record<string, unknown> = { leaf: 'x' };
       for (let level = 0; level < 20; level++) deep = { deep };
       const event = normalize({
-        contexts: { os: { name: 'Linux' }, big: 's'.repeat(10_000), list: Array.from({ length: 500 }, (_, index) => index) },
+        contexts: { os: { name: 'Linux' }, app: { big: 's'.repeat(10_000), list: Array.from({ length: 500 }, (_, index) => index) }, bad: 'not an object' },
         extra: { deep, fn: undefined },
       });
       expect(event.contexts?.os).toEqual({ name: 'Linux' });
-      expect(event.contexts?.big).toHaveLength(EVENT_LIMITS.dataString);
-      expect(event.contexts?.list).toHaveLength(EVENT_LIMITS.dataArray);
+      const app = event.contexts?.app as Record<string, unknown[]>;
+      expect(app.big).toHaveLength(EVENT_LIMITS.dataString);
+      expect(app.list).toHaveLength(EVENT_LIMITS.dataArray);
+      expect(event.contexts).not.toHaveProperty('bad');
       expect(JSON.stringify(event.extra)).toContain('[Object]');
       expect(JSON.stringify(event.extra)).not.toContain('leaf');
     });
@@ -625,6 +632,190 @@ describe('normalizeEvent', () => {
       expect(Object.hasOwn(event.extra!, '__proto__')).toBe(true);
       expect((event.extra as Record<string, unknown>).polluted).toBeUndefined();
     });
+  });
+
+
+  describe('breadcrumbs', () => {
+    const crumb = (index: number) => ({ timestamp: 1714564700 + index, category: 'console', message: `line ${index}`, level: 'log', type: 'default' });
+
+    it('keeps them as sent, oldest first, with Sentry levels', () => {
+      const event = normalize({
+        breadcrumbs: {
+          values: [
+            { timestamp: 1714564700.5, category: 'http', type: 'http', level: 'warn', data: { url: '/api', status_code: 500 }, event_id: '9ec79c33ec9942ab8353589fcb2e04dc' },
+            { timestamp: '2024-05-01T11:58:21Z', message: { not: 'a string' } },
+            { timestamp: { bad: true }, message: 'no usable time' },
+            'not a crumb',
+            {},
+          ],
+        },
+      });
+      expect(event.breadcrumbs).toEqual([
+        { timestamp: 1714564700.5, type: 'http', category: 'http', level: 'warning', data: { url: '/api', status_code: 500 }, eventId: '9ec79c33ec9942ab8353589fcb2e04dc' },
+        { timestamp: '2024-05-01T11:58:21Z', message: '{"not":"a string"}' },
+        { message: 'no usable time' },
+      ]);
+    });
+
+    it('does not copy data that is already within bounds', () => {
+      const data = { url: '/api', nested: { list: [1, 2, 3] } };
+      const [kept] = normalize({ breadcrumbs: [{ data }] }).breadcrumbs ?? [];
+      expect(kept.data).toBe(data);
+      const trimmed = normalize({ breadcrumbs: [{ data: { ...data, long: 'x'.repeat(5000) } }] }).breadcrumbs?.[0].data;
+      expect(trimmed).toEqual({ ...data, long: 'x'.repeat(EVENT_LIMITS.smallData.string) });
+    });
+
+    it('accepts a bare list and keeps only the newest 100', () => {
+      const event = normalize({ breadcrumbs: Array.from({ length: 150 }, (_, index) => crumb(index)) });
+      expect(event.breadcrumbs).toHaveLength(EVENT_LIMITS.maxBreadcrumbs);
+      expect(event.breadcrumbs?.[0].message).toBe('line 50');
+      expect(event.breadcrumbs?.at(-1)).toMatchObject({ message: 'line 149', level: 'info', category: 'console' });
+    });
+
+    it('bounds each crumb: message length, and the depth, width and strings of its data', () => {
+      let deep: Record<string, unknown> = { leaf: 'x' };
+      for (let level = 0; level < 10; level++) deep = { deep };
+      const [kept] = normalize({
+        breadcrumbs: [
+          {
+            message: 'm'.repeat(20_000),
+            category: 'c'.repeat(500),
+            data: { deep, long: 'd'.repeat(5000), list: Array.from({ length: 80 }, (_, index) => index), ...Object.fromEntries(Array.from({ length: 80 }, (_, index) => [`k${index}`, index])) },
+          },
+        ],
+      }).breadcrumbs ?? [];
+      expect(kept.message).toHaveLength(EVENT_LIMITS.message);
+      expect(kept.category).toHaveLength(EVENT_LIMITS.shortField * 2);
+      expect(Object.keys(kept.data ?? {})).toHaveLength(EVENT_LIMITS.smallData.keys);
+      expect(kept.data?.long).toHaveLength(EVENT_LIMITS.smallData.string);
+      expect(kept.data?.list).toHaveLength(EVENT_LIMITS.smallData.array);
+      expect(JSON.stringify(kept.data)).toContain('[Object]');
+      expect(JSON.stringify(kept.data)).not.toContain('leaf');
+    });
+
+    it('is undefined when none is usable', () => {
+      expect(normalize({ breadcrumbs: { values: [null, 1, {}] } }).breadcrumbs).toBeUndefined();
+      expect(normalize({ breadcrumbs: 'x' }).breadcrumbs).toBeUndefined();
+    });
+  });
+
+  describe('the rest of what SDKs send', () => {
+    it('keeps message params with their template', () => {
+      const event = normalize({ logentry: { message: 'User %s failed %d times', params: ['bob', 3] } });
+      expect(event).toMatchObject({ message: 'User bob failed 3 times', messageTemplate: 'User %s failed %d times', messageParams: ['bob', 3] });
+      expect(normalize({ message: 'plain' })).not.toHaveProperty('messageParams');
+    });
+
+    it('keeps every part of an exception and its frames', () => {
+      const [exception] = normalize({
+        exception: {
+          values: [
+            {
+              type: 'Error',
+              value: 'boom',
+              thread_id: 7,
+              mechanism: { type: 'generic', handled: true, synthetic: false, description: 'd', help_link: 'https://example.com/help', data: { signal: 11 }, meta: { errno: { number: 2 } }, exception_id: 0, is_exception_group: false, junk: 1 },
+              stacktrace: {
+                frames_omitted: [2, 5],
+                registers: { rip: '0x1' },
+                frames: [{ function: 'run', module: 'app.jobs', package: 'app.jar', platform: 'java', in_app: true, vars: { id: 42, user: { name: 'ada' } }, lineno: 3 }, { instruction_addr: '0x10', symbol_addr: '0x8', addr_mode: 'abs', trust: 'cfi' }],
+              },
+            },
+          ],
+        },
+      }).exceptions;
+      expect(exception).toEqual({
+        type: 'Error',
+        value: 'boom',
+        threadId: 7,
+        mechanism: { type: 'generic', handled: true, synthetic: false, description: 'd', helpLink: 'https://example.com/help', data: { signal: 11 }, meta: { errno: { number: 2 } }, exceptionId: 0, isExceptionGroup: false },
+        stacktrace: {
+          framesOmitted: [2, 5],
+          registers: { rip: '0x1' },
+          frames: [
+            { function: 'run', module: 'app.jobs', package: 'app.jar', platform: 'java', inApp: true, vars: { id: 42, user: { name: 'ada' } }, lineno: 3 },
+            { instructionAddr: '0x10', symbolAddr: '0x8', addrMode: 'abs', trust: 'cfi' },
+          ],
+        },
+      });
+    });
+
+    it('keeps threads, an event-level stack trace, a template and debug meta', () => {
+      const event = normalize({
+        threads: { values: [{ id: 1, name: 'main', crashed: true, current: true, main: true, stacktrace: { frames: [{ function: 'main' }] } }, null, { id: 'worker-2', state: 'WAITING' }] },
+        stacktrace: { frames: [{ function: 'log', filename: 'app.js' }] },
+        template: { filename: 'page.html', lineno: 3, context_line: '{{ user.name }}', pre_context: ['<p>'] },
+        debug_meta: { images: [{ type: 'macho', image_addr: '0x1000', debug_id: 'abc' }, 'bad'], sdk_info: { sdk_name: 'iOS' }, is_debug_build: false },
+      });
+      expect(event.threads).toEqual([{ id: 1, name: 'main', crashed: true, current: true, main: true, stacktrace: { frames: [{ function: 'main' }] } }, { id: 'worker-2', state: 'WAITING' }]);
+      expect(event.stacktrace).toEqual({ frames: [{ function: 'log', filename: 'app.js' }] });
+      expect(event.template).toEqual({ filename: 'page.html', lineno: 3, contextLine: '{{ user.name }}', preContext: ['<p>'] });
+      expect(event.debugMeta).toEqual({ images: [{ type: 'macho', image_addr: '0x1000', debug_id: 'abc' }], sdkInfo: { sdk_name: 'iOS' }, isDebugBuild: false });
+      expect(normalize({ threads: { values: Array.from({ length: 300 }, (_, id) => ({ id })) } }).threads).toHaveLength(EVENT_LIMITS.maxThreads);
+    });
+
+    it('keeps modules as name to version, and security reports as sent', () => {
+      const event = normalize({ modules: { express: '4.18.2', count: 3, bad: { x: 1 } }, csp: { document_uri: 'https://example.com', violated_directive: 'script-src' }, hpkp: 'x' });
+      expect(event.modules).toEqual({ express: '4.18.2', count: '3' });
+      expect(event.securityReports).toEqual({ csp: { document_uri: 'https://example.com', violated_directive: 'script-src' } });
+    });
+
+    it('moves unknown user fields into user.data, as Relay does', () => {
+      expect(normalize({ user: { id: 1, plan: 'pro', data: { seats: 3 }, segment: 'x', geo: { subdivision: 'Bavaria' } } }).user).toEqual({
+        id: '1',
+        geo: { subdivision: 'Bavaria' },
+        data: { seats: 3, plan: 'pro' },
+      });
+    });
+
+    it('splits the URL, takes cookies out of the headers and reads the body as Relay does', () => {
+      const request = normalize({
+        request: {
+          url: 'https://shop.example.com/cart?item=1&qty=2#summary',
+          headers: { Cookie: 'session=abc; theme=dark', 'Content-Type': 'text/plain; charset=utf-8' },
+          data: 'a=1&b=two',
+          env: { REMOTE_ADDR: '10.0.0.1' },
+        },
+      }).request;
+      expect(request).toEqual({
+        url: 'https://shop.example.com/cart',
+        query: [
+          ['item', '1'],
+          ['qty', '2'],
+        ],
+        fragment: 'summary',
+        headers: [['Content-Type', 'text/plain; charset=utf-8']],
+        cookies: [
+          ['session', 'abc'],
+          ['theme', 'dark'],
+        ],
+        data: { a: '1', b: 'two' },
+        inferredContentType: 'application/x-www-form-urlencoded',
+        env: { REMOTE_ADDR: '10.0.0.1' },
+      });
+      const sent = normalize({ request: { url: 'https://x.example/p?from=url', query_string: 'from=field', cookies: { a: 'b' }, headers: [['cookie', 'c=d']], data: '{"id": 5}' } }).request;
+      expect(sent).toMatchObject({ url: 'https://x.example/p', query: [['from', 'field']], cookies: [['a', 'b']], data: { id: 5 }, inferredContentType: 'application/json' });
+      expect(sent).not.toHaveProperty('headers');
+      expect(normalize({ request: { data: 'just text', headers: { 'content-type': 'Text/Plain' } } }).request).toEqual({ data: 'just text', headers: [['content-type', 'Text/Plain']], inferredContentType: 'text/plain' });
+    });
+  });
+
+  it('never stores more than it was sent, but for a few kilobytes of derived fields', () => {
+    // The accept path refuses events over 1 MiB; what is stored stays within that and a constant.
+    fc.assert(
+      fc.property(fc.object({ maxDepth: 4, values: [fc.string(), fc.integer(), fc.boolean(), fc.constant(null)] }), fc.jsonValue({ maxDepth: 4 }), (extra, anything) => {
+        const raw = {
+          ...nodeEvent,
+          extra,
+          contexts: { runtime: { name: 'node' }, other: extra },
+          breadcrumbs: [{ timestamp: 1714564700, data: extra, message: JSON.stringify(anything) }],
+          request: { ...nodeEvent.request, data: anything },
+          user: { ...nodeEvent.user, ...extra },
+        };
+        expect(JSON.stringify(normalize(raw)).length).toBeLessThanOrEqual(JSON.stringify(raw).length + 4096);
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('never returns a shape that JSON cannot store', () => {

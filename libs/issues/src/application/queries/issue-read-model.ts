@@ -90,6 +90,8 @@ export interface ErrorEventRow {
   occurred_at: Date;
   received_at: Date;
   data: Record<string, unknown>;
+  /** The hash the event was grouped by: its issue's. */
+  grouping_hash: string | null;
 }
 
 export interface IssueListFilter {
@@ -134,7 +136,8 @@ const ISSUE_JOINS = `
   LEFT JOIN tag_values fr ON fr.project_id = i.project_id AND fr.key = 'release' AND fr.value = i.first_release
   LEFT JOIN tag_values lr ON lr.project_id = i.project_id AND lr.key = 'release' AND lr.value = i.last_release`;
 
-const EVENT_COLUMNS = 'event_id, issue_id::text AS issue_id, project_id::text AS project_id, occurred_at, received_at, data';
+const EVENT_COLUMNS = `event_id, issue_id::text AS issue_id, project_id::text AS project_id, occurred_at, received_at, data,
+  (SELECT i.fingerprint_hash FROM issues i WHERE i.id = error_events.issue_id) AS grouping_hash`;
 
 const NUMERIC_ID = /^\d{1,18}$/;
 
