@@ -1,6 +1,8 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { Database, type Sql } from '@faultline/platform';
 import type { IssueAssignee } from '../../domain';
+import { issueSearchConditions, searchesLatestRelease } from '../../infrastructure/issue-search.sql';
+import { latestProjectRelease } from '../../infrastructure/project-releases';
 import { ISSUE_SORTS, type IssueSearch, type IssueSort } from './issue-search';
 
 /** One issue as the `issues` read model, its project and its stream's summary give it. */
@@ -138,8 +140,6 @@ const EVENT_COLUMNS = 'event_id, issue_id::text AS issue_id, project_id::text AS
 
 const NUMERIC_ID = /^\d{1,18}$/;
 
-const likePattern = (text: string): string => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-
 /**
  * The reads of the issues API: issues, always limited to the organization's projects, and their
  * stored events. Identity's tables (members, users, teams) are read by IssuePeople.
@@ -177,21 +177,9 @@ export class IssueReadModel {
   async list(filter: IssueListFilter): Promise<IssueRow[]> {
     const params: unknown[] = [filter.organizationId];
     const conditions = [ORGANIZATION_ISSUES];
-    const { search } = filter;
     if (filter.projectIds) conditions.push(`i.project_id = ANY($${params.push(filter.projectIds)}::bigint[])`);
-    if (search.statuses.length) conditions.push(`i.status = ANY($${params.push(search.statuses)}::text[])`);
-    if (search.substatuses.length) conditions.push(`i.substatus = ANY($${params.push(search.substatuses)}::text[])`);
-    if (search.levels.length) conditions.push(`i.level = ANY($${params.push(search.levels)}::text[])`);
-    if (search.assigned === true) conditions.push('i.assignee IS NOT NULL');
-    if (search.assigned === false) conditions.push('i.assignee IS NULL');
-    if (search.assignedToUser) {
-      conditions.push(`i.assignee->>'type' = 'user' AND i.assignee->>'id' = $${params.push(search.assignedToUser)}`);
-    }
-    if (search.text) {
-      const like = params.push(likePattern(search.text));
-      const exact = params.push(search.text);
-      conditions.push(`(i.title ILIKE $${like} OR i.culprit ILIKE $${like} OR upper(i.short_id) = upper($${exact}))`);
-    }
+    const latestReleases = searchesLatestRelease(filter.search) ? await this.latestReleases(filter.organizationId, filter.projectIds) : [];
+    conditions.push(...issueSearchConditions(filter.search, { params, organizationParam: '$1', latestReleases }));
     const column = ISSUE_SORTS[filter.sort];
     const offset = params.push(filter.offset);
     const limit = params.push(filter.limit);
@@ -201,6 +189,16 @@ export class IssueReadModel {
        ORDER BY i.${column} DESC, i.id DESC OFFSET $${offset} LIMIT $${limit}`,
       params,
     );
+  }
+
+  /** The latest release of each of the organization's projects (these ones, when given) that has seen one. */
+  private async latestReleases(organizationId: string, projectIds: readonly string[] | undefined): Promise<string[]> {
+    const projects = await this.database.query<{ id: string }>(
+      `SELECT id::text AS id FROM projects WHERE organization_id = $1::bigint AND ($2::bigint[] IS NULL OR id = ANY($2::bigint[]))`,
+      [organizationId, projectIds ?? null],
+    );
+    const latest = await Promise.all(projects.map((project) => latestProjectRelease(this.database, project.id)));
+    return latest.filter((release): release is string => release !== null);
   }
 
   /** Each issue's event counts in these windows, ending with the bucket that holds `now`. */
