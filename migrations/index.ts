@@ -15,6 +15,7 @@ import { IssueIgnoreCount1763800001300 } from './1763800001300-issue-ignore-coun
 import { ProjectKeySettings1763800001400 } from './1763800001400-project-key-settings';
 import { IssueReleasesAndStats1763800001500 } from './1763800001500-issue-releases-and-stats';
 import { IssueTagValues1763800001600 } from './1763800001600-issue-tag-values';
+import { IssueSearchIndexes1763800002100 } from './1763800002100-issue-search-indexes';
 
 /** Every migration, in order. The only way the schema changes (synchronize is off). */
 export const MIGRATIONS = [
@@ -24,4 +25,5 @@ export const MIGRATIONS = [
   WebSessions1763800000900, WebhookDeliveryQueue1763800001000, IngestQueueUpkeep1763800001100, IngestQueueCompression1763800001200,
   IssueIgnoreCount1763800001300, ProjectKeySettings1763800001400, IssueReleasesAndStats1763800001500,
   IssueTagValues1763800001600,
+  IssueSearchIndexes1763800002100,
 ];

@@ -6,8 +6,8 @@ import { issueSearchConditions, searchesLatestRelease } from './issue-search.sql
 const context = { now: new Date('2025-03-10T12:00:00.000Z'), userId: '7' };
 
 function sql(query: string, latestReleases: string[] = []): { text: string; params: unknown[] } {
-  const params: unknown[] = ['1'];
-  const conditions = issueSearchConditions(parseIssueSearch(query, context), { params, organizationParam: '$1', latestReleases });
+  const params: unknown[] = [];
+  const conditions = issueSearchConditions(parseIssueSearch(query, context), { params, organizationId: '41', latestReleases });
   return { text: conditions.join(' AND '), params };
 }
 
@@ -31,8 +31,9 @@ describe('issueSearchConditions', () => {
   });
 
   it('keeps assignee lookups within the organization', () => {
-    const { text } = sql('assigned:carol@acme.test assigned:#ops assigned:my_teams');
-    expect(text.match(/organization_id = \$1::bigint/g)).toHaveLength(3);
+    const { text, params } = sql('assigned:carol@acme.test assigned:#ops assigned:my_teams');
+    const organizations = [...text.matchAll(/organization_id = \$(\d+)::bigint/g)].map((match) => params[Number(match[1]) - 1]);
+    expect(organizations).toEqual(['41', '41', '41']);
   });
 
   it('never writes user input into the SQL, whatever the query', () => {

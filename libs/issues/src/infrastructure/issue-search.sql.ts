@@ -4,8 +4,8 @@ import type { AssigneeTarget, IssueSearch, IssueSearchFilter, ReleaseMatch } fro
 export interface IssueSearchSqlContext {
   /** The statement's parameters; values are appended and named `$n`, never written into the SQL. */
   readonly params: unknown[];
-  /** The parameter that holds the organization id (`$1`). */
-  readonly organizationParam: string;
+  /** The searching organization: members and teams are looked up within it. */
+  readonly organizationId: string;
   /** The projects' latest releases, for `release:latest` and `firstRelease:latest`. */
   readonly latestReleases: readonly string[];
 }
@@ -26,7 +26,7 @@ export function searchesLatestRelease(search: IssueSearch): boolean {
  */
 export function issueSearchConditions(search: IssueSearch, context: IssueSearchSqlContext): string[] {
   const bind = (value: unknown, cast = 'text'): string => `$${context.params.push(value)}::${cast}`;
-  const org = context.organizationParam;
+  const org = (): string => bind(context.organizationId, 'bigint');
   const negate = (negated: boolean, condition: string): string => (negated ? `NOT COALESCE(${condition}, false)` : condition);
 
   /** A text column (or tag value) matching any of the values: exactly, or by LIKE pattern. */
@@ -51,14 +51,14 @@ export function issueSearchConditions(search: IssueSearch, context: IssueSearchS
       case 'email':
         return `(i.assignee->>'type' = 'user' AND i.assignee->>'id' IN (
           SELECT m.user_id::text FROM organization_members m JOIN users u ON u.id = m.user_id
-          WHERE m.organization_id = ${org}::bigint AND lower(u.email) = lower(${bind(target.email)})))`;
+          WHERE m.organization_id = ${org()} AND lower(u.email) = lower(${bind(target.email)})))`;
       case 'team':
         return `(i.assignee->>'type' = 'team' AND i.assignee->>'id' IN (
-          SELECT t.id::text FROM teams t WHERE t.organization_id = ${org}::bigint AND lower(t.slug) = lower(${bind(target.slug)})))`;
+          SELECT t.id::text FROM teams t WHERE t.organization_id = ${org()} AND lower(t.slug) = lower(${bind(target.slug)})))`;
       case 'member_teams':
         return `(i.assignee->>'type' = 'team' AND i.assignee->>'id' IN (
           SELECT tm.team_id::text FROM team_members tm JOIN organization_members m ON m.id = tm.member_id
-          WHERE m.organization_id = ${org}::bigint AND m.user_id = ${bind(target.userId, 'bigint')}))`;
+          WHERE m.organization_id = ${org()} AND m.user_id = ${bind(target.userId, 'bigint')}))`;
     }
   };
 

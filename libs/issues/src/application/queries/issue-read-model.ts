@@ -175,29 +175,41 @@ export class IssueReadModel {
   }
 
   async list(filter: IssueListFilter): Promise<IssueRow[]> {
-    const params: unknown[] = [filter.organizationId];
-    const conditions = [ORGANIZATION_ISSUES];
-    if (filter.projectIds) conditions.push(`i.project_id = ANY($${params.push(filter.projectIds)}::bigint[])`);
-    const latestReleases = searchesLatestRelease(filter.search) ? await this.latestReleases(filter.organizationId, filter.projectIds) : [];
-    conditions.push(...issueSearchConditions(filter.search, { params, organizationParam: '$1', latestReleases }));
+    // The organization's projects are read first (they are the list's tenancy check): with their
+    // ids in hand the planner reads only their issues, whatever other organizations hold.
+    const projectIds = await this.projectIds(filter.organizationId, filter.projectIds);
+    if (projectIds.length === 0) return [];
+    const params: unknown[] = [];
+    // One project is named as such, so its issues are read in order from the project index.
+    const conditions = [projectIds.length === 1 ? `i.project_id = $${params.push(projectIds[0])}::bigint` : `i.project_id = ANY($${params.push(projectIds)}::bigint[])`];
+    const latestReleases = searchesLatestRelease(filter.search) ? await this.latestReleases(projectIds) : [];
+    conditions.push(...issueSearchConditions(filter.search, { params, organizationId: filter.organizationId, latestReleases }));
     const column = ISSUE_SORTS[filter.sort];
     const offset = params.push(filter.offset);
     const limit = params.push(filter.limit);
+    // The page is chosen first, so the per-issue joins run for its rows only, not for every match.
     return this.database.query<IssueRow>(
-      `SELECT ${ISSUE_COLUMNS} FROM issues i ${ISSUE_JOINS}
-       WHERE ${conditions.join(' AND ')}
-       ORDER BY i.${column} DESC, i.id DESC OFFSET $${offset} LIMIT $${limit}`,
+      `SELECT ${ISSUE_COLUMNS} FROM (
+         SELECT * FROM issues i WHERE ${conditions.join(' AND ')}
+         ORDER BY i.${column} DESC, i.id DESC OFFSET $${offset} LIMIT $${limit}
+       ) i ${ISSUE_JOINS}
+       ORDER BY i.${column} DESC, i.id DESC`,
       params,
     );
   }
 
-  /** The latest release of each of the organization's projects (these ones, when given) that has seen one. */
-  private async latestReleases(organizationId: string, projectIds: readonly string[] | undefined): Promise<string[]> {
-    const projects = await this.database.query<{ id: string }>(
+  /** The organization's projects (of these ones, when given). */
+  private async projectIds(organizationId: string, only: readonly string[] | undefined): Promise<string[]> {
+    const rows = await this.database.query<{ id: string }>(
       `SELECT id::text AS id FROM projects WHERE organization_id = $1::bigint AND ($2::bigint[] IS NULL OR id = ANY($2::bigint[]))`,
-      [organizationId, projectIds ?? null],
+      [organizationId, only ?? null],
     );
-    const latest = await Promise.all(projects.map((project) => latestProjectRelease(this.database, project.id)));
+    return rows.map((row) => row.id);
+  }
+
+  /** The latest release of each of these projects that has seen one. */
+  private async latestReleases(projectIds: readonly string[]): Promise<string[]> {
+    const latest = await Promise.all(projectIds.map((projectId) => latestProjectRelease(this.database, projectId)));
     return latest.filter((release): release is string => release !== null);
   }
 
