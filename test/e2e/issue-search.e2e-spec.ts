@@ -110,6 +110,11 @@ describe('issue search', () => {
          ($2, 'release', 'api@2.0.0', 1, $3, $3)`,
       [projects.web, projects.api, NOW.toISOString()],
     );
+    // The users events named, as the ingest path's user rollup records them.
+    await database.execute(
+      `INSERT INTO event_users (project_id, hash, user_ident, email, date_created) VALUES ($1, 'u0', NULL, 'ann@shop.test', $2), ($1, 'u1', 'u1', 'bob@shop.test', $2)`,
+      [projects.web, NOW.toISOString()],
+    );
   });
 
   afterAll(async () => {
@@ -176,6 +181,15 @@ describe('issue search', () => {
     expect(await search('userCount:2')).toEqual(named('checkout'));
   });
 
+  it("finds issues by their users' e-mail, id, username and address", async () => {
+    expect(await search('user.email:ann@shop.test')).toEqual(named('checkout'));
+    expect(await search('user.email:*@shop.test')).toEqual(named('checkout'));
+    expect(await search('user.id:u1')).toEqual(named('checkout'));
+    expect(await search('has:user.email')).toEqual(named('checkout'));
+    expect(await search('!user.email:bob@shop.test')).toEqual(named('cart', 'payment', 'gateway'));
+    expect(await search('user.username:ann')).toEqual([]);
+  });
+
   it('matches free text and message: in titles and culprits, wildcards included', async () => {
     expect(await search('Payment failed')).toEqual(named('payment'));
     expect(await search('message:"50% of"')).toEqual(named('payment'));
@@ -209,7 +223,7 @@ describe('issue search', () => {
   it('refuses keys it cannot answer and malformed queries with 400 and what is wrong', async () => {
     expect(await refusal('bookmarks:me')).toBe('Error parsing search query: Invalid key for this search: bookmarks (bookmarks are not kept)');
     expect(await refusal('error.type:TypeError')).toContain('Invalid key for this search: error.type');
-    expect(await refusal('environment:production user.email:a@b.test', '/api/0/projects/acme/web/issues/')).toContain('user.email');
+    expect(await refusal('environment:production user.segment:paid', '/api/0/projects/acme/web/issues/')).toContain('user.segment');
     expect(await refusal('is:for_review')).toContain('not supported');
     expect(await refusal('message:"unclosed')).toContain('Unbalanced quotes');
     expect(await refusal('firstSeen:>yesterday')).toContain('firstSeen: Invalid date: yesterday');

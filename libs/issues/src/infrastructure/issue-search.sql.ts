@@ -10,6 +10,9 @@ export interface IssueSearchSqlContext {
   readonly latestReleases: readonly string[];
 }
 
+/** The rollup's column for each user field. */
+const USER_COLUMNS = { id: 'user_ident', email: 'email', username: 'username', ip: 'ip_address' } as const;
+
 const COMPARISONS = { '=': '=', '!=': '<>', '>': '>', '>=': '>=', '<': '<', '<=': '<=' } as const;
 
 /** Whether a search names `latest` among its releases (it then needs the projects' latest releases). */
@@ -79,6 +82,11 @@ export function issueSearchConditions(search: IssueSearch, context: IssueSearchS
       case 'tag':
         return `${filter.negated ? 'NOT ' : ''}EXISTS (SELECT 1 FROM issue_tag_values t
           WHERE t.issue_id = i.id AND t.key = ${bind(filter.key)} AND ${matches('t.value', filter.values)})`;
+      case 'user': {
+        const column = `u.${USER_COLUMNS[filter.field]}`;
+        return `${filter.negated ? 'NOT ' : ''}EXISTS (SELECT 1 FROM issue_users iu JOIN event_users u ON u.project_id = i.project_id AND u.hash = iu.user_hash
+          WHERE iu.issue_id = i.id AND ${filter.values.length ? matches(column, filter.values) : `${column} IS NOT NULL`})`;
+      }
       case 'has_tag':
         return `${filter.negated ? 'NOT ' : ''}EXISTS (SELECT 1 FROM issue_tag_values t WHERE t.issue_id = i.id AND t.key = ${bind(filter.key)})`;
       case 'has_column':

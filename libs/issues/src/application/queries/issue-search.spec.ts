@@ -4,7 +4,7 @@ import { type IssueSearchContext, type IssueSearchFilter, parseIssueSearch, text
 
 const NOW = new Date('2025-03-10T12:00:00.000Z');
 const context: IssueSearchContext = { now: NOW, userId: '7' };
-const filters = (query: string | undefined, extra: Partial<IssueSearchContext> = {}): IssueSearchFilter[] =>
+const filters = (query: string | undefined, extra: Partial<IssueSearchContext> = {}): readonly IssueSearchFilter[] =>
   parseIssueSearch(query, { ...context, ...extra }).filters;
 const error = (query: string, extra: Partial<IssueSearchContext> = {}): string => {
   try {
@@ -109,6 +109,14 @@ describe('parseIssueSearch', () => {
     expect(error('timesSeen:>[1, 2]')).toContain('a list compares only with = or !=');
   });
 
+  it("reads user.* as the affected users' fields", () => {
+    expect(filters('user.email:*@acme.test !user.id:42 has:user.username')).toEqual([
+      { kind: 'user', field: 'email', negated: false, values: [{ like: '%@acme.test' }] },
+      { kind: 'user', field: 'id', negated: true, values: [{ equals: '42' }] },
+      { kind: 'user', field: 'username', negated: false, values: [] },
+    ]);
+  });
+
   it('reads has: of tags and fields', () => {
     expect(filters('has:environment !has:region has:assigned !has:firstRelease has:level !has:timesSeen')).toEqual([
       { kind: 'has_tag', key: 'environment', negated: false },
@@ -133,7 +141,7 @@ describe('parseIssueSearch', () => {
   });
 
   it('refuses keys it cannot answer rather than answering nothing', () => {
-    for (const key of ['bookmarks:me', 'subscribed:me', 'error.type:TypeError', 'user.email:a@b.c', 'issue.priority:high', 'transaction:/home', 'has:os.name']) {
+    for (const key of ['bookmarks:me', 'subscribed:me', 'error.type:TypeError', 'user.segment:a', 'issue.priority:high', 'transaction:/home', 'has:os.name']) {
       expect(error(key)).toMatch(/^Error parsing search query: Invalid key for this search: [\w.]+ \(/);
     }
     expect(error('bookmarks:me')).toBe('Error parsing search query: Invalid key for this search: bookmarks (bookmarks are not kept)');

@@ -28,6 +28,10 @@ export type AssigneeTarget =
   /** The teams the user is a member of. */
   | { readonly type: 'member_teams'; readonly userId: string };
 
+/** What is known of an affected user, by Sentry's `user.*` keys. */
+export const USER_FIELDS = { 'user.id': 'id', 'user.email': 'email', 'user.username': 'username', 'user.ip': 'ip' } as const;
+export type UserField = (typeof USER_FIELDS)[keyof typeof USER_FIELDS];
+
 export type ComparisonOperator = '=' | '!=' | '>' | '>=' | '<' | '<=';
 
 /** One condition of an issue search; a search matches the issues that meet all of them. */
@@ -42,6 +46,8 @@ export type IssueSearchFilter =
   | { readonly kind: 'first_release'; readonly negated: boolean; readonly values: readonly ReleaseMatch[] }
   /** Some event of the issue carried the tag with one of the values (negated: none did). */
   | { readonly kind: 'tag'; readonly key: string; readonly negated: boolean; readonly values: readonly ReleaseMatch[] }
+  /** A user the issue affected has the field with one of the values (negated: none has); `values` empty: the field is set. */
+  | { readonly kind: 'user'; readonly field: UserField; readonly negated: boolean; readonly values: readonly TextMatch[] }
   /** Some event of the issue carried the tag (negated: none did). */
   | { readonly kind: 'has_tag'; readonly key: string; readonly negated: boolean }
   /** A column is set (`always`: every issue has it, so `!has:` matches none). */
@@ -505,6 +511,7 @@ function hasFilter(term: Extract<Term, { type: 'filter' }>): IssueSearchFilter {
   if (field === 'assigned') return { kind: 'has_column', column: 'assignee', negated };
   if (field === 'first_release') return { kind: 'has_column', column: 'first_release', negated };
   if (ALWAYS_SET.has(field ?? key)) return { kind: 'has_column', column: 'always', negated };
+  if (Object.hasOwn(USER_FIELDS, key)) return { kind: 'user', field: USER_FIELDS[key as keyof typeof USER_FIELDS], negated, values: [] };
   const reason = unsupportedKey(key);
   if (reason) throw invalid(`Invalid key for this search: ${key} (${reason})`);
   return { kind: 'has_tag', key, negated };
@@ -551,6 +558,11 @@ function fieldFilters(term: Extract<Term, { type: 'filter' }>, context: IssueSea
       return [{ kind: 'issue_id', negated, ids: texts }];
     case 'issue':
       return [{ kind: 'short_id', negated, shortIds: texts }];
+    case 'user.id':
+    case 'user.email':
+    case 'user.username':
+    case 'user.ip':
+      return [{ kind: 'user', field: USER_FIELDS[field], negated, values: texts.map(textMatch) }];
   }
   const reason = unsupportedKey(term.key);
   if (reason) throw invalid(`Invalid key for this search: ${term.key} (${reason})`);
