@@ -93,8 +93,11 @@ export function issueSearchConditions(search: IssueSearch, context: IssueSearchS
         if (filter.column === 'always') return filter.negated ? 'false' : 'true';
         return `i.${filter.column} IS ${filter.negated ? '' : 'NOT '}NULL`;
       case 'message': {
-        const like = bind(filter.like);
-        return negate(filter.negated, `(i.title ILIKE ${like} ESCAPE '\\' OR i.culprit ILIKE ${like} ESCAPE '\\' OR upper(i.short_id) = upper(${bind(filter.text)}))`);
+        const any = filter.matches.map(({ like, text }) => {
+          const pattern = bind(like);
+          return `i.title ILIKE ${pattern} ESCAPE '\\' OR i.culprit ILIKE ${pattern} ESCAPE '\\' OR upper(i.short_id) = upper(${bind(text)})`;
+        });
+        return negate(filter.negated, `(${any.join(' OR ')})`);
       }
       case 'date':
         return `i.${filter.column} ${COMPARISONS[filter.operator]} ${bind(filter.at, 'timestamptz')}`;

@@ -54,7 +54,15 @@ describe('parseIssueSearch', () => {
       { kind: 'tag', key: 'region', negated: true, values: [{ equals: 'eu' }] },
     ]);
     expect(filters('user:id:42')).toEqual([{ kind: 'tag', key: 'user', negated: false, values: [{ equals: 'id:42' }] }]);
-    expect(filters('region:""')).toEqual([{ kind: 'has_tag', key: 'region', negated: true }]);
+    expect(filters('region:"" !release:"" tags[env]:""')).toEqual([
+      { kind: 'has_tag', key: 'region', negated: true },
+      { kind: 'has_tag', key: 'release', negated: false },
+      { kind: 'has_tag', key: 'env', negated: true },
+    ]);
+    expect(filters('level:ERROR is:Resolved')).toEqual([
+      { kind: 'column', column: 'level', negated: false, values: [{ equals: 'error' }] },
+      { kind: 'status', negated: false, status: 'resolved' },
+    ]);
   });
 
   it('adds the environment parameter as one more condition', () => {
@@ -130,14 +138,17 @@ describe('parseIssueSearch', () => {
   });
 
   it('groups free words into one phrase, as Sentry does, and reads message:', () => {
-    expect(filters('Type Error is:resolved "x y" message:*foo*bar !message:50%')).toEqual([
-      { kind: 'message', negated: false, like: '%Type Error%', text: 'Type Error' },
+    expect(filters('Type Error is:resolved "x y" message:*foo*bar !message:50% message:[a, b]')).toEqual([
+      { kind: 'message', negated: false, matches: [{ like: '%Type Error%', text: 'Type Error' }] },
       { kind: 'status', negated: false, status: 'resolved' },
-      { kind: 'message', negated: false, like: '%x y%', text: 'x y' },
-      { kind: 'message', negated: false, like: '%foo%bar', text: '*foo*bar' },
-      { kind: 'message', negated: true, like: '%50\\%%', text: '50%' },
+      { kind: 'message', negated: false, matches: [{ like: '%x y%', text: 'x y' }] },
+      { kind: 'message', negated: false, matches: [{ like: '%foo%bar', text: '*foo*bar' }] },
+      { kind: 'message', negated: true, matches: [{ like: '%50\\%%', text: '50%' }] },
+      { kind: 'message', negated: false, matches: [{ like: '%a%', text: 'a' }, { like: '%b%', text: 'b' }] },
     ]);
-    expect(filters('render(props) (a b)')).toEqual([{ kind: 'message', negated: false, like: '%render(props) (a b)%', text: 'render(props) (a b)' }]);
+    expect(filters('render(props) (a b)')).toEqual([
+      { kind: 'message', negated: false, matches: [{ like: '%render(props) (a b)%', text: 'render(props) (a b)' }] },
+    ]);
   });
 
   it('refuses keys it cannot answer rather than answering nothing', () => {

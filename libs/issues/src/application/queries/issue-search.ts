@@ -52,8 +52,8 @@ export type IssueSearchFilter =
   | { readonly kind: 'has_tag'; readonly key: string; readonly negated: boolean }
   /** A column is set (`always`: every issue has it, so `!has:` matches none). */
   | { readonly kind: 'has_column'; readonly column: 'assignee' | 'first_release' | 'always'; readonly negated: boolean }
-  /** Title or culprit matches the ILIKE pattern (contains the text, or matches its wildcard), or the short id is the text. */
-  | { readonly kind: 'message'; readonly negated: boolean; readonly like: string; readonly text: string }
+  /** For one of the matches, the title or culprit is ILIKE its pattern (contains the text, or matches its wildcard), or the short id is its text. */
+  | { readonly kind: 'message'; readonly negated: boolean; readonly matches: ReadonlyArray<{ readonly like: string; readonly text: string }> }
   | { readonly kind: 'date'; readonly column: 'first_seen' | 'last_seen'; readonly operator: ComparisonOperator; readonly at: string }
   | { readonly kind: 'number'; readonly column: 'times_seen' | 'user_count'; readonly operator: ComparisonOperator; readonly values: readonly string[] }
   | { readonly kind: 'issue_id'; readonly negated: boolean; readonly ids: readonly string[] }
@@ -113,6 +113,8 @@ const KEY_ALIASES: Record<string, string> = {
   user_count: 'user_count',
 };
 
+const NOT_KEPT = "issues keep only the SDK's tags, level, environment, release and user; search an SDK tag of that name as tags[key]:value";
+
 /**
  * Fields of Sentry's searches that this server cannot answer: a silent empty list would be a wrong
  * answer, so they are refused. A tag of the same name can still be searched as `tags[key]:value`.
@@ -130,12 +132,12 @@ const UNSUPPORTED_KEYS: Record<string, string> = {
   project: 'choose projects with the project parameter',
   project_id: 'choose projects with the project parameter',
   title: 'use message: or free text',
-  dist: 'issues keep the SDK\'s tags, level, environment, release and user',
-  server_name: 'issues keep the SDK\'s tags, level, environment, release and user',
-  transaction: 'issues keep the SDK\'s tags, level, environment, release and user',
-  url: 'issues keep the SDK\'s tags, level, environment, release and user',
-  mechanism: 'issues keep the SDK\'s tags, level, environment, release and user',
-  handled: 'issues keep the SDK\'s tags, level, environment, release and user',
+  dist: NOT_KEPT,
+  server_name: NOT_KEPT,
+  transaction: NOT_KEPT,
+  url: NOT_KEPT,
+  mechanism: NOT_KEPT,
+  handled: NOT_KEPT,
 };
 /** Sentry's event and issue field families (`error.type`, `user.email`, `issue.priority`, …). */
 const UNSUPPORTED_PREFIXES = [
@@ -375,10 +377,12 @@ export function textMatch(value: string): TextMatch {
 }
 
 /** Free text and `message:` match anywhere in the title or culprit, or as their wildcard says. */
-function messageFilter(text: string, negated: boolean): IssueSearchFilter {
-  const match = textMatch(text);
-  const like = 'like' in match ? match.like : `%${[...match.equals].map(escapeLike).join('')}%`;
-  return { kind: 'message', negated, like, text };
+function messageFilter(texts: readonly string[], negated: boolean): IssueSearchFilter {
+  const matches = texts.map((text) => {
+    const match = textMatch(text);
+    return { like: 'like' in match ? match.like : `%${[...match.equals].map(escapeLike).join('')}%`, text };
+  });
+  return { kind: 'message', negated, matches };
 }
 
 const values = (value: RawValue): string[] => (value.form === 'list' ? [...value.items] : [value.text]);
@@ -469,7 +473,7 @@ function releaseMatch(value: string): ReleaseMatch {
 
 function isFilter(term: Extract<Term, { type: 'filter' }>): IssueSearchFilter {
   if (term.value.form === 'list') throw invalid('"in" syntax invalid for "is" search');
-  const value = term.value.text;
+  const value = term.value.text.toLowerCase();
   const negated = term.negated;
   if (Object.hasOwn(IS_STATUS, value)) return { kind: 'status', negated, status: IS_STATUS[value] };
   if (IS_SUBSTATUS.has(value)) return { kind: 'substatus', negated, substatus: value };
@@ -494,7 +498,7 @@ function assigneeTarget(value: string, context: IssueSearchContext): AssigneeTar
 
 function unsupportedKey(key: string): string | undefined {
   if (Object.hasOwn(UNSUPPORTED_KEYS, key)) return UNSUPPORTED_KEYS[key];
-  if (UNSUPPORTED_PREFIXES.some((prefix) => key.startsWith(prefix))) return `search it as tags[${key}] if your events carry such a tag`;
+  if (UNSUPPORTED_PREFIXES.some((prefix) => key.startsWith(prefix))) return `not kept for issues; search an SDK tag of that name as tags[${key}]:value`;
   return undefined;
 }
 
@@ -517,11 +521,15 @@ function hasFilter(term: Extract<Term, { type: 'filter' }>): IssueSearchFilter {
   return { kind: 'has_tag', key, negated };
 }
 
+/** A tag of the issue's events; `key:""` is Sentry's way of asking for issues without the tag. */
+function tagFilter(key: string, term: Extract<Term, { type: 'filter' }>, match: (value: string) => ReleaseMatch): IssueSearchFilter {
+  const { negated, values: texts } = textTerm(term);
+  if (term.value.form === 'quoted' && term.value.text === '') return { kind: 'has_tag', key, negated: !negated };
+  return { kind: 'tag', key, negated, values: texts.map(match) };
+}
+
 function fieldFilters(term: Extract<Term, { type: 'filter' }>, context: IssueSearchContext): IssueSearchFilter[] {
-  if (term.explicitTag) {
-    const { negated, values: tagValues } = textTerm(term);
-    return [{ kind: 'tag', key: term.key, negated, values: tagValues.map(textMatch) }];
-  }
+  if (term.explicitTag) return [tagFilter(term.key, term, textMatch)];
   const field = KEY_ALIASES[term.key] ?? term.key;
   switch (field) {
     case 'is':
@@ -540,19 +548,20 @@ function fieldFilters(term: Extract<Term, { type: 'filter' }>, context: IssueSea
     case 'assigned':
       return [{ kind: 'assignee', negated, targets: texts.map((value) => assigneeTarget(value, context)) }];
     case 'level': {
-      for (const level of texts) {
+      const levels = texts.map((level) => level.toLowerCase());
+      for (const level of levels) {
         if (!LEVELS.has(level)) throw invalid(`Invalid value for "level" search: "${level}"; valid values are ${[...LEVELS].join(', ')}`);
       }
-      return [{ kind: 'column', column: 'level', negated, values: texts.map((level) => ({ equals: level })) }];
+      return [{ kind: 'column', column: 'level', negated, values: levels.map((level) => ({ equals: level })) }];
     }
     case 'platform':
       return [{ kind: 'column', column: 'platform', negated, values: texts.map(textMatch) }];
     case 'first_release':
       return [{ kind: 'first_release', negated, values: texts.map(releaseMatch) }];
     case 'release':
-      return [{ kind: 'tag', key: 'release', negated, values: texts.map(releaseMatch) }];
+      return [tagFilter('release', term, releaseMatch)];
     case 'message':
-      return texts.map((text) => messageFilter(text, negated));
+      return [messageFilter(texts, negated)];
     case 'issue.id':
       if (!texts.every((id) => /^\d{1,18}$/.test(id))) throw invalid(`issue.id: Invalid number: ${texts.join(', ')}.`);
       return [{ kind: 'issue_id', negated, ids: texts }];
@@ -566,8 +575,7 @@ function fieldFilters(term: Extract<Term, { type: 'filter' }>, context: IssueSea
   }
   const reason = unsupportedKey(term.key);
   if (reason) throw invalid(`Invalid key for this search: ${term.key} (${reason})`);
-  if (term.value.form === 'quoted' && term.value.text === '') return [{ kind: 'has_tag', key: term.key, negated: !negated }];
-  return [{ kind: 'tag', key: term.key, negated, values: texts.map(textMatch) }];
+  return [tagFilter(term.key, term, textMatch)];
 }
 
 /**
@@ -584,7 +592,7 @@ export function parseIssueSearch(query: string | undefined, context: IssueSearch
   const filters: IssueSearchFilter[] = [];
   let phrase: string[] = [];
   const endPhrase = () => {
-    if (phrase.length) filters.push(messageFilter(phrase.join(' '), false));
+    if (phrase.length) filters.push(messageFilter([phrase.join(' ')], false));
     phrase = [];
   };
   for (const term of new Scanner(text).terms()) {
@@ -597,7 +605,7 @@ export function parseIssueSearch(query: string | undefined, context: IssueSearch
     }
     endPhrase();
     if (term.type === 'text') {
-      if (term.text !== '') filters.push(messageFilter(term.text, false));
+      if (term.text !== '') filters.push(messageFilter([term.text], false));
       continue;
     }
     filters.push(...fieldFilters(term, context));
