@@ -33,6 +33,7 @@ describe('parseIssueSearch', () => {
       { kind: 'assigned', negated: true },
     ]);
     expect(error('is:bogus')).toContain('Invalid value for "is" search, valid values are [');
+    expect(error('is:>resolved')).toContain('Invalid value for "is" search');
     expect(error('is:for_review')).toContain('"is:for_review" is not supported');
     expect(error('is:[resolved, unresolved]')).toContain('"in" syntax invalid for "is" search');
   });

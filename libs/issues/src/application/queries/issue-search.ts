@@ -473,7 +473,7 @@ function releaseMatch(value: string): ReleaseMatch {
 
 function isFilter(term: Extract<Term, { type: 'filter' }>): IssueSearchFilter {
   if (term.value.form === 'list') throw invalid('"in" syntax invalid for "is" search');
-  const value = term.value.text.toLowerCase();
+  const value = `${term.operator ?? ''}${term.value.text}`.toLowerCase();
   const negated = term.negated;
   if (Object.hasOwn(IS_STATUS, value)) return { kind: 'status', negated, status: IS_STATUS[value] };
   if (IS_SUBSTATUS.has(value)) return { kind: 'substatus', negated, substatus: value };
