@@ -81,7 +81,7 @@ async function main(): Promise<void> {
     return query(text, params);
   }) as typeof database.query;
 
-  const results = [];
+  const results: Array<{ organization: string; query: string; issues: number; httpMs: number; sqlMs: number }> = [];
   for (const organization of ['small', 'large']) {
     for (const search of QUERIES) {
       const url = `http://127.0.0.1:${PORT}/api/0/organizations/${organization}/issues/?query=${encodeURIComponent(search)}`;

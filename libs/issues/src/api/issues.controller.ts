@@ -13,6 +13,7 @@ import {
 } from '@nestjs/common';
 import { CommandBus, QueryBus, QueryHandlerNotFoundException } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { CLOCK, type Clock } from '@faultline/kernel';
 import {
   APP_CONFIG,
   type AppConfig,
@@ -25,7 +26,6 @@ import {
   type Principal,
   RequireScopes,
 } from '@faultline/platform';
-import { CLOCK, type Clock } from '@faultline/kernel';
 import { type ProjectSummary, requireProject } from '@faultline/projects';
 import { AddIssueCommentCommand } from '../application/commands/add-issue-comment/add-issue-comment.command';
 import { DeleteIssueCommand } from '../application/commands/delete-issue/delete-issue.command';

@@ -2,7 +2,7 @@ import { Injectable, NotFoundException } from '@nestjs/common';
 import { Database, type Sql } from '@faultline/platform';
 import type { IssueAssignee } from '../../domain';
 import { issueSearchConditions, searchesLatestRelease } from '../../infrastructure/issue-search.sql';
-import { latestProjectRelease } from '../../infrastructure/project-releases';
+import { latestProjectReleases } from '../../infrastructure/project-releases';
 import { ISSUE_SORTS, type IssueSearch, type IssueSort } from './issue-search';
 
 /** One issue as the `issues` read model, its project and its stream's summary give it. */
@@ -182,7 +182,7 @@ export class IssueReadModel {
     const params: unknown[] = [];
     // One project is named as such, so its issues are read in order from the project index.
     const conditions = [projectIds.length === 1 ? `i.project_id = $${params.push(projectIds[0])}::bigint` : `i.project_id = ANY($${params.push(projectIds)}::bigint[])`];
-    const latestReleases = searchesLatestRelease(filter.search) ? await this.latestReleases(projectIds) : [];
+    const latestReleases = searchesLatestRelease(filter.search) ? [...(await latestProjectReleases(this.database, projectIds)).values()] : [];
     conditions.push(...issueSearchConditions(filter.search, { params, organizationId: filter.organizationId, latestReleases }));
     const column = ISSUE_SORTS[filter.sort];
     const offset = params.push(filter.offset);
@@ -205,12 +205,6 @@ export class IssueReadModel {
       [organizationId, only ?? null],
     );
     return rows.map((row) => row.id);
-  }
-
-  /** The latest release of each of these projects that has seen one. */
-  private async latestReleases(projectIds: readonly string[]): Promise<string[]> {
-    const latest = await Promise.all(projectIds.map((projectId) => latestProjectRelease(this.database, projectId)));
-    return latest.filter((release): release is string => release !== null);
   }
 
   /** Each issue's event counts in these windows, ending with the bucket that holds `now`. */
