@@ -197,6 +197,13 @@ describe('issue search', () => {
     expect(await search('50_')).toEqual([]);
   });
 
+  it('finds issues by short id and id', async () => {
+    const { shortId } = (await api.request('GET', `/api/0/organizations/acme/issues/${issues.cart}/`)).body;
+    expect(await search(`issue:${shortId.toLowerCase()}`)).toEqual(named('cart'));
+    expect(await search(`issue.id:[${issues.cart}, ${issues.gateway}]`)).toEqual(named('cart', 'gateway'));
+    expect(await search(`!issue.id:${issues.cart}`)).toEqual(named('checkout', 'payment', 'gateway'));
+  });
+
   it('finds issues by assignee: me, none, a member e-mail and a team', async () => {
     const path = `/api/0/organizations/acme/issues/${issues.cart}/`;
     expect((await api.request('PUT', path, { body: { assignedTo: BOOTSTRAP.email } })).status).toBe(200);
