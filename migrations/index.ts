@@ -18,6 +18,7 @@ import { IssueTagValues1763800001600 } from './1763800001600-issue-tag-values';
 import { IngestDeadLetters1763800001700 } from './1763800001700-ingest-dead-letters';
 import { InstallationScopes1763800001800 } from './1763800001800-installation-scopes';
 import { ScimMembershipUserName1763800001900 } from './1763800001900-scim-membership-user-name';
+import { IssueSearchIndexes1763800002100 } from './1763800002100-issue-search-indexes';
 
 /** Every migration, in order. The only way the schema changes (synchronize is off). */
 export const MIGRATIONS = [
@@ -30,4 +31,5 @@ export const MIGRATIONS = [
   IngestDeadLetters1763800001700,
   InstallationScopes1763800001800,
   ScimMembershipUserName1763800001900,
+  IssueSearchIndexes1763800002100,
 ];

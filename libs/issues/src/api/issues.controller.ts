@@ -13,6 +13,7 @@ import {
 } from '@nestjs/common';
 import { CommandBus, QueryBus, QueryHandlerNotFoundException } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { CLOCK, type Clock } from '@faultline/kernel';
 import {
   APP_CONFIG,
   type AppConfig,
@@ -46,8 +47,13 @@ import { serializeActivity, serializeAssignee, serializeComment, serializeIssue,
 
 const MAX_BULK_IDS = 1000;
 
-const SEARCH_DOC = 'Sentry search: is:unresolved|resolved|ignored|assigned|unassigned|new|ongoing|regressed, level:, assigned:me, and free text (title, culprit, short id). Default is:unresolved.';
+const SEARCH_DOC =
+  "Sentry's issue search: is:, assigned:, level:, environment:, release:, firstRelease:, firstSeen:/lastSeen:, timesSeen:, userCount:, has:, message:, " +
+  'any other key:value as a tag, and free text (title, culprit, short id); ! negates, "…" quotes, [a, b] lists, * is a wildcard. Default is:unresolved; ' +
+  'a key that cannot be answered is 400.';
 const QueryParam = () => ApiQuery({ name: 'query', required: false, description: SEARCH_DOC });
+const EnvironmentParam = () =>
+  ApiQuery({ name: 'environment', required: false, type: [String], description: 'Only issues seen in one of these environments (repeat the parameter).' });
 const SortParam = () => ApiQuery({ name: 'sort', required: false, enum: ['date', 'new', 'freq', 'user'] });
 const IdsParam = () => ApiQuery({ name: 'id', required: true, type: [String], description: 'The issues to change (repeat the parameter).' });
 
@@ -68,6 +74,7 @@ export class IssuesController {
     private readonly database: Database,
     private readonly repository: IssueRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   // ---- lists -------------------------------------------------------------------------------
@@ -75,6 +82,7 @@ export class IssuesController {
   @Get('organizations/:organization_id_or_slug/issues')
   @RequireScopes('event:read')
   @QueryParam()
+  @EnvironmentParam()
   @SortParam()
   @ApiQuery({ name: 'project', required: false, type: [String], description: 'Project ids (repeat the parameter); -1 means all.' })
   @ApiQuery({ name: 'groupStatsPeriod', required: false, enum: ['', '24h', '14d', 'auto'], description: "Each issue's event counts (`stats`): hourly over 24h (the default), daily over 14d, none, or `auto` over `statsPeriod`." })
@@ -88,15 +96,17 @@ export class IssuesController {
     @Query('project') project?: string | string[],
     @Query('groupStatsPeriod') groupStatsPeriod?: string,
     @Query('statsPeriod') statsPeriod?: string,
+    @Query('environment') environment?: string | string[],
   ) {
     const period = single(groupStatsPeriod, 'groupStatsPeriod');
     const stats = period === 'auto' ? autoStatsWindow(single(statsPeriod, 'statsPeriod')) : listStatsPeriod(period, 'groupStatsPeriod');
-    return this.list(organization, principal, page, query, sort, projectIdsParam(project), stats);
+    return this.list(organization, principal, page, { query, sort, environment }, projectIdsParam(project), stats);
   }
 
   @Get('projects/:organization_id_or_slug/:project_id_or_slug/issues')
   @RequireScopes('event:read')
   @QueryParam()
+  @EnvironmentParam()
   @SortParam()
   @ApiQuery({ name: 'statsPeriod', required: false, enum: ['', '24h', '14d'], description: "Each issue's event counts (`stats`): hourly over 24h (the default), daily over 14d, or none." })
   async listProjectIssues(
@@ -107,10 +117,11 @@ export class IssuesController {
     @Query('query') query?: string,
     @Query('sort') sort?: string,
     @Query('statsPeriod') statsPeriod?: string,
+    @Query('environment') environment?: string | string[],
   ) {
     const stats = listStatsPeriod(single(statsPeriod, 'statsPeriod'), 'statsPeriod');
     const project = await this.project(organization, projectIdOrSlug);
-    return this.list(organization, principal, page, query, sort, [project.id], stats);
+    return this.list(organization, principal, page, { query, sort, environment }, [project.id], stats);
   }
 
   // ---- bulk --------------------------------------------------------------------------------
@@ -283,16 +294,17 @@ export class IssuesController {
     organization: OrganizationAccess,
     principal: Principal,
     page: Pagination,
-    query: string | undefined,
-    sort: string | undefined,
+    params: { query?: string; sort?: string; environment?: string | string[] },
     projectIds: string[] | undefined,
     statsPeriod: IssueStatsWindow | null,
   ) {
+    const environments = params.environment === undefined ? [] : [params.environment].flat();
+    const search = parseIssueSearch(single(params.query, 'query'), { now: this.clock.now(), userId: principal.userId, environments });
     const rows = await this.readModel.list({
       organizationId: organization.id,
       projectIds,
-      search: parseIssueSearch(single(query, 'query'), principal.userId),
-      sort: parseIssueSort(single(sort, 'sort')),
+      search,
+      sort: parseIssueSort(single(params.sort, 'sort')),
       offset: page.offset,
       limit: page.fetchLimit,
     });

@@ -9,11 +9,26 @@ const RELEASES_WEIGHED = 1000;
  * of the releases its events named (the `release` tag's rollup), newest first by first sight.
  */
 export async function latestProjectRelease(sql: Sql, projectId: string): Promise<string | null> {
-  const rows = await sql.query<{ value: string }>(
-    `SELECT value FROM tag_values WHERE project_id = $1::bigint AND key = 'release' ORDER BY first_seen DESC, value DESC LIMIT $2`,
-    [projectId, RELEASES_WEIGHED],
+  return (await latestProjectReleases(sql, [projectId])).get(projectId) ?? null;
+}
+
+/** The latest release of each of these projects that has seen one, by project id, in one statement. */
+export async function latestProjectReleases(sql: Sql, projectIds: readonly string[]): Promise<Map<string, string>> {
+  const rows = await sql.query<{ project_id: string; value: string }>(
+    `SELECT p.id::text AS project_id, r.value FROM unnest($1::bigint[]) AS p (id)
+     CROSS JOIN LATERAL (
+       SELECT value FROM tag_values WHERE project_id = p.id AND key = 'release' ORDER BY first_seen DESC, value DESC LIMIT $2
+     ) r`,
+    [projectIds, RELEASES_WEIGHED],
   );
-  return latestRelease(rows.map((row) => row.value)) ?? null;
+  const newestFirst = new Map<string, string[]>();
+  for (const row of rows) newestFirst.set(row.project_id, [...(newestFirst.get(row.project_id) ?? []), row.value]);
+  const latest = new Map<string, string>();
+  for (const [projectId, releases] of newestFirst) {
+    const release = latestRelease(releases);
+    if (release !== undefined) latest.set(projectId, release);
+  }
+  return latest;
 }
 
 /** Whether an event of the project named this release. */

@@ -1,6 +1,8 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { Database, type Sql } from '@faultline/platform';
 import type { IssueAssignee } from '../../domain';
+import { issueSearchConditions, searchesLatestRelease } from '../../infrastructure/issue-search.sql';
+import { latestProjectReleases } from '../../infrastructure/project-releases';
 import { ISSUE_SORTS, type IssueSearch, type IssueSort } from './issue-search';
 
 /** One issue as the `issues` read model, its project and its stream's summary give it. */
@@ -141,8 +143,6 @@ const EVENT_COLUMNS = `event_id, issue_id::text AS issue_id, project_id::text AS
 
 const NUMERIC_ID = /^\d{1,18}$/;
 
-const likePattern = (text: string): string => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-
 /**
  * The reads of the issues API: issues, always limited to the organization's projects, and their
  * stored events. Identity's tables (members, users, teams) are read by IssuePeople.
@@ -178,32 +178,36 @@ export class IssueReadModel {
   }
 
   async list(filter: IssueListFilter): Promise<IssueRow[]> {
-    const params: unknown[] = [filter.organizationId];
-    const conditions = [ORGANIZATION_ISSUES];
-    const { search } = filter;
-    if (filter.projectIds) conditions.push(`i.project_id = ANY($${params.push(filter.projectIds)}::bigint[])`);
-    if (search.statuses.length) conditions.push(`i.status = ANY($${params.push(search.statuses)}::text[])`);
-    if (search.substatuses.length) conditions.push(`i.substatus = ANY($${params.push(search.substatuses)}::text[])`);
-    if (search.levels.length) conditions.push(`i.level = ANY($${params.push(search.levels)}::text[])`);
-    if (search.assigned === true) conditions.push('i.assignee IS NOT NULL');
-    if (search.assigned === false) conditions.push('i.assignee IS NULL');
-    if (search.assignedToUser) {
-      conditions.push(`i.assignee->>'type' = 'user' AND i.assignee->>'id' = $${params.push(search.assignedToUser)}`);
-    }
-    if (search.text) {
-      const like = params.push(likePattern(search.text));
-      const exact = params.push(search.text);
-      conditions.push(`(i.title ILIKE $${like} OR i.culprit ILIKE $${like} OR upper(i.short_id) = upper($${exact}))`);
-    }
+    // The organization's projects are read first (they are the list's tenancy check): with their
+    // ids in hand the planner reads only their issues, whatever other organizations hold.
+    const projectIds = await this.projectIds(filter.organizationId, filter.projectIds);
+    if (projectIds.length === 0) return [];
+    const params: unknown[] = [];
+    // One project is named as such, so its issues are read in order from the project index.
+    const conditions = [projectIds.length === 1 ? `i.project_id = $${params.push(projectIds[0])}::bigint` : `i.project_id = ANY($${params.push(projectIds)}::bigint[])`];
+    const latestReleases = searchesLatestRelease(filter.search) ? [...(await latestProjectReleases(this.database, projectIds)).values()] : [];
+    conditions.push(...issueSearchConditions(filter.search, { params, organizationId: filter.organizationId, latestReleases }));
     const column = ISSUE_SORTS[filter.sort];
     const offset = params.push(filter.offset);
     const limit = params.push(filter.limit);
+    // The page is chosen first, so the per-issue joins run for its rows only, not for every match.
     return this.database.query<IssueRow>(
-      `SELECT ${ISSUE_COLUMNS} FROM issues i ${ISSUE_JOINS}
-       WHERE ${conditions.join(' AND ')}
-       ORDER BY i.${column} DESC, i.id DESC OFFSET $${offset} LIMIT $${limit}`,
+      `SELECT ${ISSUE_COLUMNS} FROM (
+         SELECT * FROM issues i WHERE ${conditions.join(' AND ')}
+         ORDER BY i.${column} DESC, i.id DESC OFFSET $${offset} LIMIT $${limit}
+       ) i ${ISSUE_JOINS}
+       ORDER BY i.${column} DESC, i.id DESC`,
       params,
     );
+  }
+
+  /** The organization's projects (of these ones, when given). */
+  private async projectIds(organizationId: string, only: readonly string[] | undefined): Promise<string[]> {
+    const rows = await this.database.query<{ id: string }>(
+      `SELECT id::text AS id FROM projects WHERE organization_id = $1::bigint AND ($2::bigint[] IS NULL OR id = ANY($2::bigint[]))`,
+      [organizationId, only ?? null],
+    );
+    return rows.map((row) => row.id);
   }
 
   /** Each issue's event counts in these windows, ending with the bucket that holds `now`. */

@@ -1,0 +1,117 @@
+import type { AssigneeTarget, IssueSearch, IssueSearchFilter, ReleaseMatch } from '../application/queries/issue-search';
+
+/** Where a search's SQL finds its inputs: the statement's parameter list and the organization's. */
+export interface IssueSearchSqlContext {
+  /** The statement's parameters; values are appended and named `$n`, never written into the SQL. */
+  readonly params: unknown[];
+  /** The searching organization: members and teams are looked up within it. */
+  readonly organizationId: string;
+  /** The projects' latest releases, for `release:latest` and `firstRelease:latest`. */
+  readonly latestReleases: readonly string[];
+}
+
+/** The rollup's column for each user field. */
+const USER_COLUMNS = { id: 'user_ident', email: 'email', username: 'username', ip: 'ip_address' } as const;
+
+const COMPARISONS = { '=': '=', '!=': '<>', '>': '>', '>=': '>=', '<': '<', '<=': '<=' } as const;
+
+/** Whether a search names `latest` among its releases (it then needs the projects' latest releases). */
+export function searchesLatestRelease(search: IssueSearch): boolean {
+  return search.filters.some(
+    (filter) => (filter.kind === 'tag' || filter.kind === 'first_release') && filter.values.some((value) => 'latest' in value),
+  );
+}
+
+/**
+ * The SQL conditions (over `issues i`) of an issue search, to be ANDed. Every value the user typed
+ * is a parameter; the SQL text is made only of this file's own fragments. Subqueries reach the
+ * issue's own rows (tag values) or the organization's members and teams, never another tenant's.
+ */
+export function issueSearchConditions(search: IssueSearch, context: IssueSearchSqlContext): string[] {
+  const bind = (value: unknown, cast = 'text'): string => `$${context.params.push(value)}::${cast}`;
+  const org = (): string => bind(context.organizationId, 'bigint');
+  const negate = (negated: boolean, condition: string): string => (negated ? `NOT COALESCE(${condition}, false)` : condition);
+
+  /** A text column (or tag value) matching any of the values: exactly, or by LIKE pattern. */
+  const matches = (column: string, values: readonly ReleaseMatch[]): string => {
+    const exact: string[] = [];
+    const parts: string[] = [];
+    for (const value of values) {
+      if ('latest' in value) exact.push(...context.latestReleases);
+      else if ('equals' in value) exact.push(value.equals);
+      else parts.push(`${column} LIKE ${bind(value.like)} ESCAPE '\\'`);
+    }
+    if (exact.length || parts.length === 0) parts.unshift(`${column} = ANY(${bind(exact, 'text[]')})`);
+    return parts.length === 1 ? parts[0] : `(${parts.join(' OR ')})`;
+  };
+
+  const assignee = (target: AssigneeTarget): string => {
+    switch (target.type) {
+      case 'none':
+        return 'i.assignee IS NULL';
+      case 'user':
+        return `(i.assignee->>'type' = 'user' AND i.assignee->>'id' = ${bind(target.id)})`;
+      case 'email':
+        return `(i.assignee->>'type' = 'user' AND i.assignee->>'id' IN (
+          SELECT m.user_id::text FROM organization_members m JOIN users u ON u.id = m.user_id
+          WHERE m.organization_id = ${org()} AND lower(u.email) = lower(${bind(target.email)})))`;
+      case 'team':
+        return `(i.assignee->>'type' = 'team' AND i.assignee->>'id' IN (
+          SELECT t.id::text FROM teams t WHERE t.organization_id = ${org()} AND lower(t.slug) = lower(${bind(target.slug)})))`;
+      case 'member_teams':
+        return `(i.assignee->>'type' = 'team' AND i.assignee->>'id' IN (
+          SELECT tm.team_id::text FROM team_members tm JOIN organization_members m ON m.id = tm.member_id
+          WHERE m.organization_id = ${org()} AND m.user_id = ${bind(target.userId, 'bigint')}))`;
+    }
+  };
+
+  const condition = (filter: IssueSearchFilter): string => {
+    switch (filter.kind) {
+      case 'status':
+        return negate(filter.negated, `i.status = ${bind(filter.status)}`);
+      case 'substatus':
+        return negate(filter.negated, `i.substatus = ${bind(filter.substatus)}`);
+      case 'assigned':
+        return filter.negated ? 'i.assignee IS NULL' : 'i.assignee IS NOT NULL';
+      case 'assignee':
+        return negate(filter.negated, `(${filter.targets.map(assignee).join(' OR ')})`);
+      case 'column':
+        return negate(filter.negated, matches(`i.${filter.column}`, filter.values));
+      case 'first_release':
+        return negate(filter.negated, matches('i.first_release', filter.values));
+      case 'tag':
+        return `${filter.negated ? 'NOT ' : ''}EXISTS (SELECT 1 FROM issue_tag_values t
+          WHERE t.issue_id = i.id AND t.key = ${bind(filter.key)} AND ${matches('t.value', filter.values)})`;
+      case 'user': {
+        const column = `u.${USER_COLUMNS[filter.field]}`;
+        return `${filter.negated ? 'NOT ' : ''}EXISTS (SELECT 1 FROM issue_users iu JOIN event_users u ON u.project_id = i.project_id AND u.hash = iu.user_hash
+          WHERE iu.issue_id = i.id AND ${filter.values.length ? matches(column, filter.values) : `${column} IS NOT NULL`})`;
+      }
+      case 'has_tag':
+        return `${filter.negated ? 'NOT ' : ''}EXISTS (SELECT 1 FROM issue_tag_values t WHERE t.issue_id = i.id AND t.key = ${bind(filter.key)})`;
+      case 'has_column':
+        if (filter.column === 'always') return filter.negated ? 'false' : 'true';
+        return `i.${filter.column} IS ${filter.negated ? '' : 'NOT '}NULL`;
+      case 'message': {
+        const any = filter.matches.map(({ like, text }) => {
+          const pattern = bind(like);
+          return `i.title ILIKE ${pattern} ESCAPE '\\' OR i.culprit ILIKE ${pattern} ESCAPE '\\' OR upper(i.short_id) = upper(${bind(text)})`;
+        });
+        return negate(filter.negated, `(${any.join(' OR ')})`);
+      }
+      case 'date':
+        return `i.${filter.column} ${COMPARISONS[filter.operator]} ${bind(filter.at, 'timestamptz')}`;
+      case 'number': {
+        const column = `i.${filter.column}`;
+        if (filter.values.length > 1) return `${filter.operator === '!=' ? 'NOT ' : ''}${column} = ANY(${bind(filter.values, 'numeric[]')})`;
+        return `${column} ${COMPARISONS[filter.operator]} ${bind(filter.values[0], 'numeric')}`;
+      }
+      case 'issue_id':
+        return negate(filter.negated, `i.id = ANY(${bind(filter.ids, 'bigint[]')})`);
+      case 'short_id':
+        return negate(filter.negated, `upper(i.short_id) = ANY(${bind(filter.shortIds.map((id) => id.toUpperCase()), 'text[]')})`);
+    }
+  };
+
+  return search.filters.map(condition);
+}
