@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { ConfigError, loadConfig } from '@faultline/platform';
+import { BootstrapService } from './bootstrap.service';
 import { createApp } from './create-app';
 import { ModuleLoadError } from './extension-modules/module-loader';
 
@@ -46,6 +47,7 @@ async function main(): Promise<void> {
     { url: config.publicUrl, role: config.role, database: config.databaseUrl ? 'postgresql' : `embedded (${config.dataDir})` },
     'Faultline is listening',
   );
+  if (config.role !== 'worker') process.stdout.write(await app.get(BootstrapService).startBanner());
 }
 
 main().catch((error: unknown) => {
