@@ -128,8 +128,8 @@ describe.each([
     await page.goto(`${app.baseUrl}/settings/acme/projects/${slug}/keys/`);
     const first = page.getByRole('region', { name: 'Default' });
     await first.getByLabel('Name').fill('Production');
-    await first.getByLabel('Rate limit: events').fill('100');
-    await first.getByLabel('per seconds').fill('60');
+    await first.getByLabel('Rate limit (events)').fill('100');
+    await first.getByLabel('Per (seconds)').fill('60');
     await first.getByRole('button', { name: 'Save key' }).click();
     await page.getByRole('region', { name: 'Production' }).waitFor();
     const keys = async () => (await app.request('GET', `/api/0/projects/acme/${slug}/keys/`)).body as Array<{ name: string; isActive: boolean; rateLimit: unknown }>;

@@ -49,7 +49,7 @@ export function EventsChart(props: { org: string; project: string }) {
                     return count ? <rect key={kind} class={kind} x={index * slot + 2} y={top} width={Math.max(1, slot - 4)} height={height} /> : null;
                   })}
                   {index % 6 === 0 && (
-                    <text x={index * slot + slot / 2} y={HEIGHT + 15} class="tick">
+                    <text x={index * slot + 2} y={HEIGHT + 15} class="tick">
                       {new Date(time * 1000).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })}
                     </text>
                   )}

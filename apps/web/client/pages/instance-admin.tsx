@@ -93,7 +93,7 @@ export function InstanceAdminPage(props: { session: Session }) {
       {organizations.loading && !organizations.data ? (
         <Skeleton rows={6} />
       ) : (
-        <ul class="plain-list org-admin-list">
+        <ul class="org-admin-list">
           {organizations.data?.items.map((organization) => (
             <OrganizationRow key={organization.slug} organization={organization} onSaved={organizations.reload} />
           ))}

@@ -63,7 +63,7 @@ export function ProjectsPage(props: { params: Record<string, string> }) {
             {projects.data.map((project) => (
               <li key={project.slug}>
                 <span>
-                  <Link href={projectPage(org, project.slug)}>{project.name}</Link> <span class="muted">{platformLabel(project.platform)}</span>
+                  <Link href={projectPage(org, project.slug)}>{project.name}</Link> {project.platform && <span class="muted">{platformLabel(project.platform)}</span>}
                 </span>
                 <span class="row-links">
                   <Link href={projectSettings(org, project.slug)}>Settings</Link>
@@ -314,8 +314,8 @@ function KeyPanel(props: { keyPath: string; projectKey: ProjectKey; onChanged: (
       <form onSubmit={save} noValidate class="key-form">
         <Field label="Name" name="name" value={name} onInput={setName} error={errorFor(error, 'name')} />
         <div class="inline-fields">
-          <Field label="Rate limit: events" name="count" value={count} onInput={setCount} error={errorFor(error, 'rateLimit.count', 'rateLimit')} hint="Empty: no limit." />
-          <Field label="per seconds" name="window" value={seconds} onInput={setSeconds} error={errorFor(error, 'rateLimit.window')} />
+          <Field label="Rate limit (events)" name="count" value={count} onInput={setCount} error={errorFor(error, 'rateLimit.count', 'rateLimit')} hint="Empty: no limit." />
+          <Field label="Per (seconds)" name="window" value={seconds} onInput={setSeconds} error={errorFor(error, 'rateLimit.window')} />
         </div>
         <FormError error={error} fields={['name', 'rateLimit', 'rateLimit.count', 'rateLimit.window']} />
         <div class="actions">

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import type { FastifyServerOptions } from 'fastify';
+import { type FastifyServerOptions, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config';
 import { Metrics } from '../observability/metrics';
@@ -17,7 +17,7 @@ import { ApiValidationPipe } from './validation.pipe';
 export function fastifyOptions(config: AppConfig, logger: Logger): FastifyServerOptions {
   return {
     loggerInstance: logger,
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
