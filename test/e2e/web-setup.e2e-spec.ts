@@ -23,7 +23,9 @@ describe.each([
   /** Answers of 400 or more the step does not expect, and requests that failed outright. */
   const failures: string[] = [];
   let expectedFailures: RegExp[] = [];
-  const shot = (name: string, docs?: boolean) => screenshot(page, `setup-${viewport}-${name}`, docs ? `${name}${viewport === 'mobile' ? '-mobile' : ''}` : undefined);
+  /** A test artifact; also the README's picture when taken at the width named. */
+  const shot = (name: string, docsAt?: 'desktop' | 'mobile') =>
+    screenshot(page, `setup-${viewport}-${name}`, docsAt === viewport ? `${name}${viewport === 'mobile' ? '-mobile' : ''}` : undefined);
 
   beforeAll(async () => {
     browser = await launchBrowser();
@@ -77,7 +79,7 @@ describe.each([
       expect(await projects.isVisible()).toBe(false);
       await page.getByRole('button', { name: 'Menu' }).click();
       expect(await page.getByRole('button', { name: 'Menu' }).getAttribute('aria-expanded')).toBe('true');
-      await shot('menu', true);
+      await shot('menu', 'mobile');
     }
     expect(await projects.isVisible()).toBe(true);
     await expectNoSidewaysScroll();
@@ -90,16 +92,19 @@ describe.each([
     await page.getByRole('heading', { name: 'Create a project' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/organizations/acme/projects/new/');
 
+    await page.getByLabel('Project name').fill(name);
+    await page.getByLabel('Python').check();
+    await expectNoSidewaysScroll();
+    await shot('project-new', 'desktop');
+
     // Without a name the API refuses, and the form says so in a sentence, next to the field.
     expectedFailures = [/^400 POST \/api\/0\/teams\/acme\/acme\/projects\/$/];
+    await page.getByLabel('Project name').fill('');
     await page.getByRole('button', { name: 'Create project' }).click();
     const nameError = page.locator('.field').filter({ has: page.getByLabel('Project name') }).locator('.field-error');
     await nameError.waitFor();
     expect(await nameError.textContent()).toBe('This field may not be blank.');
     await page.getByLabel('Project name').fill(name);
-    await page.getByLabel('Python').check();
-    await expectNoSidewaysScroll();
-    await shot('project-new', true);
     await page.getByRole('button', { name: 'Create project' }).click();
 
     await page.getByRole('heading', { name: 'Client keys (DSN)' }).waitFor();
@@ -120,7 +125,8 @@ describe.each([
     await page.getByRole('button', { name: 'Copy the Node.js snippet' }).click();
     expect(await clipboard()).toContain(`dsn: "${key.dsn.public}"`);
     await expectNoSidewaysScroll();
-    await shot('project-keys', true);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await shot('project-keys', viewport as 'desktop' | 'mobile');
   });
 
   it('renames a key and gives it a rate limit, creates, disables and deletes another', async () => {
@@ -166,7 +172,7 @@ describe.each([
     const chart = page.getByRole('img', { name: /Events per hour over the last 24 hours\. Accepted: 1,/ });
     await chart.waitFor();
     await expectNoSidewaysScroll();
-    await shot('project', true);
+    await shot('project', 'desktop');
   });
 
   it('edits a service hook after creating it', async () => {
@@ -219,7 +225,7 @@ describe.each([
     await acme.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
     expect((await app.request('GET', '/api/0/organizations/acme/')).body.plan).toBe('business');
     await expectNoSidewaysScroll();
-    await shot('instance-admin', true);
+    await shot('instance-admin', 'mobile');
 
     await page.goto(`${app.baseUrl}/settings/acme/auth/`);
     const certificate = page.getByLabel('X.509 certificate');

@@ -12,7 +12,7 @@ const STATS = [
 
 const HOURS = 24;
 const WIDTH = 720;
-const HEIGHT = 160;
+const HEIGHT = 130;
 
 /** Events per hour over the last day, stacked by outcome (project stats endpoint), as inline SVG. */
 export function EventsChart(props: { org: string; project: string }) {
@@ -37,6 +37,8 @@ export function EventsChart(props: { org: string; project: string }) {
       ) : (
         <figure class="chart">
           <svg viewBox={`0 0 ${WIDTH} ${HEIGHT + 20}`} role="img" aria-label={`Events per hour over the last 24 hours. ${summary}.`}>
+            <line x1="0" x2={WIDTH} y1={8} y2={8} class="grid" />
+            <line x1="0" x2={WIDTH} y1={(HEIGHT + 8) / 2} y2={(HEIGHT + 8) / 2} class="grid" />
             <line x1="0" x2={WIDTH} y1={HEIGHT} y2={HEIGHT} class="axis" />
             {buckets.map(([time], index) => {
               let top = HEIGHT;

@@ -20,3 +20,10 @@ describe('humanMessage', () => {
     expect(humanMessage('isUrl', 'Enter an https:// address.')).toBe('Enter an https:// address.');
   });
 });
+
+describe('humanMessage on a custom message with a known constraint', () => {
+  it('keeps it when it is not the default wording', () => {
+    expect(humanMessage('isIn', 'plan must be free or business')).toBe('plan must be free or business');
+    expect(humanMessage('isLength', 'each pattern must be 1 to 200 characters')).toBe('each pattern must be 1 to 200 characters');
+  });
+});
