@@ -60,10 +60,11 @@ describe.each([
 
   /** The page fits the screen: nothing scrolls sideways. */
   async function expectNoSidewaysScroll(): Promise<void> {
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    const scrollWidth = await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth);
+    expect(scrollWidth).toBeLessThanOrEqual(width);
   }
 
-  const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
+  const clipboard = () => page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText());
 
   it('serves the icon browsers ask for', async () => {
     const icon = await fetch(`${app.baseUrl}/favicon.ico`);
@@ -125,7 +126,7 @@ describe.each([
     await page.getByRole('button', { name: 'Copy the Node.js snippet' }).click();
     expect(await clipboard()).toContain(`dsn: "${key.dsn.public}"`);
     await expectNoSidewaysScroll();
-    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.evaluate('window.scrollTo(0, 0)');
     await shot('project-keys', viewport as 'desktop' | 'mobile');
   });
 
