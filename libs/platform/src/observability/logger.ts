@@ -5,7 +5,7 @@ import type { LogFormat } from '../config';
 type PrettyFactory = (options: Record<string, unknown>) => DestinationStream;
 
 /** pino-pretty, when installed; without it LOG_FORMAT=pretty falls back to JSON and says so. */
-function loadPretty(): PrettyFactory | undefined {
+export function loadPretty(): PrettyFactory | undefined {
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const module = require('pino-pretty') as PrettyFactory | { default: PrettyFactory };
