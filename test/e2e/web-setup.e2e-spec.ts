@@ -78,7 +78,10 @@ describe.each([
     const projects = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Projects' });
     if (viewport === 'mobile') {
       expect(await projects.isVisible()).toBe(false);
-      await page.getByRole('button', { name: 'Menu' }).click();
+      // From the keyboard: past the skip link and the home link to the menu button.
+      const menu = page.getByRole('button', { name: 'Menu' });
+      for (let presses = 0; presses < 5 && !(await menu.evaluate((element) => element === element.ownerDocument.activeElement)); presses++) await page.keyboard.press('Tab');
+      await page.keyboard.press('Enter');
       expect(await page.getByRole('button', { name: 'Menu' }).getAttribute('aria-expanded')).toBe('true');
       await shot('menu', 'mobile');
     }
