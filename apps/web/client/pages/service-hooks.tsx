@@ -42,11 +42,11 @@ function isFeatureMissing(error: unknown): boolean {
   return error instanceof ApiError && error.status === 403 && /feature/i.test(error.detail);
 }
 
-function FeatureMissing() {
+function FeatureMissing(props: { org: string; project: string }) {
   return (
     <p class="notice" role="status">
-      Service hooks are not enabled for this project. An organization owner can add the <code>servicehooks</code> feature to the project (
-      <code>PUT /api/0/projects/&#123;org&#125;/&#123;project&#125;/</code> with <code>features</code>).
+      Service hooks are not enabled for this project. An organization owner can turn on its <code>servicehooks</code> feature in the{' '}
+      <Link href={`/settings/${enc(props.org)}/projects/${enc(props.project)}/`}>project settings</Link>.
     </p>
   );
 }
@@ -62,7 +62,7 @@ export function ServiceHooksPage(props: { params: Record<string, string> }) {
         Project <strong>{project}</strong>: each hook receives a signed POST for the events it subscribes to.
       </p>
       {isFeatureMissing(hooks.error) ? (
-        <FeatureMissing />
+        <FeatureMissing org={org} project={project} />
       ) : (
         <Section
           title="Hooks"
@@ -129,7 +129,7 @@ export function NewServiceHookPage(props: { params: Record<string, string> }) {
     }
   };
   const fieldError = (field: string) => (error instanceof ApiError ? error.field(field) : undefined);
-  if (isFeatureMissing(error)) return <FeatureMissing />;
+  if (isFeatureMissing(error)) return <FeatureMissing org={org} project={project} />;
   return (
     <>
       <h1>Add a service hook</h1>
@@ -254,7 +254,7 @@ export function ServiceHookPage(props: { params: Record<string, string> }) {
       navigate(hooksPage(org, project));
     });
 
-  if (isFeatureMissing(hook.error)) return <FeatureMissing />;
+  if (isFeatureMissing(hook.error)) return <FeatureMissing org={org} project={project} />;
   const data = hook.data;
   // Details and deliveries appear together, so the deliveries never move down under the reader.
   const deliveriesSettled = deliveries.data !== undefined || deliveries.error !== undefined;
