@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { BadRequestException, Controller, Get, NotFoundException, Param, Query, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
@@ -113,6 +114,12 @@ export class ProjectEventsController {
   }
 }
 
+/** Sentry's avatar of an event user: the Gravatar of its address (of the empty address when it has none). */
+function gravatarUrl(email: string | null): string {
+  return `https://gravatar.com/avatar/${createHash('md5').update((email ?? '').toLowerCase()).digest('hex')}?s=32&d=mm`;
+}
+
+/** Sentry's event user. Its schema types the attributes as strings, so what the SDK did not report is empty, not null. */
 function serializeUser(row: UserRow) {
   const [kind, value] = row.user_ident
     ? ['id', row.user_ident]
@@ -124,12 +131,12 @@ function serializeUser(row: UserRow) {
   return {
     id: row.hash,
     tagValue: `${kind}:${value}`,
-    identifier: row.user_ident,
-    username: row.username,
-    email: row.email,
-    name: row.name ?? row.username ?? row.email ?? row.user_ident ?? row.ip_address,
-    ipAddress: row.ip_address,
-    avatarUrl: null,
+    identifier: row.user_ident ?? '',
+    username: row.username ?? '',
+    email: row.email ?? '',
+    name: row.name ?? row.username ?? row.email ?? row.user_ident ?? row.ip_address ?? '',
+    ipAddress: row.ip_address ?? '',
+    avatarUrl: gravatarUrl(row.email),
     hash: row.hash,
     dateCreated: row.date_created.toISOString(),
   };
