@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { BadRequestException, Controller, Get, NotFoundException, Param, Query, Res } from '@nestjs/common';
+import { BadRequestException, Controller, Get, Inject, NotFoundException, Param, Query, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { CLOCK, type Clock } from '@faultline/kernel';
 import { CurrentOrganization, Database, type OrganizationAccess, Paginate, Pagination, RequireScopes } from '@faultline/platform';
 import { type ProjectSummary, requireProject } from '@faultline/projects';
 import type { FastifyReply } from 'fastify';
@@ -28,6 +29,7 @@ export class ProjectEventsController {
   constructor(
     private readonly database: Database,
     private readonly queries: QueryBus,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   /** `[[bucket_start, count], ...]`, every bucket present; timestamps in Sentry's `<seconds>.0` form. */
@@ -42,7 +44,7 @@ export class ProjectEventsController {
     const project = await this.project(organization, idOrSlug);
     const stat = query.stat ?? 'received';
     if (!STATS.includes(stat)) throw new BadRequestException({ detail: 'Invalid stat' });
-    const window = resolveStatsWindow({ since: query.since, until: query.until, resolution: query.resolution }, Date.now() / 1000);
+    const window = resolveStatsWindow({ since: query.since, until: query.until, resolution: query.resolution }, this.clock.now().getTime() / 1000);
     if ('error' in window) throw new BadRequestException({ detail: window.error });
     const rows = await this.database.query<{ bucket: Date; count: string }>(
       `SELECT bucket, count FROM project_stats
