@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Ajv, { type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import { EventProcessor } from '@faultline/ingest';
-import { enableScim, scimClient, USER_SCHEMA } from '../support/scim';
+import { enableScim, PATCH_OP, scimClient, USER_SCHEMA } from '../support/scim';
 import { type ApiResponse, startTestApp, type TestApp } from '../support/test-app';
 
 const pointer = (...segments: string[]) => segments.map((segment) => segment.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
@@ -36,7 +36,6 @@ function correctSentrySchema(): void {
     app.properties.schema = { type: 'object' };
   }
 }
-
 
 /** The operations of our interface that Sentry's schema also describes: each must be exercised below. */
 const OPERATIONS = [
@@ -75,15 +74,15 @@ function operationOf(method: string, url: string): { template: string; method: s
   return match && { template: match.template, method: lower };
 }
 
-/** The JSON pointer of an OpenAPI object, following local `$ref`s (`#/...`), as to a response kept under components. */
-function resolvePointer(path: string): string {
-  const node = path.split('/').slice(1).reduce<unknown>((at, segment) => (at as Record<string, unknown>)?.[segment.replace(/~1/g, '/').replace(/~0/g, '~')], OPENAPI);
-  const ref = (node as { $ref?: unknown } | undefined)?.$ref;
-  return typeof ref === 'string' && ref.startsWith('#/') ? resolvePointer(ref.slice(1)) : path;
+/** The object of the OpenAPI document at a JSON pointer. */
+function nodeAt(path: string): unknown {
+  return path.split('/').slice(1).reduce<unknown>((node, segment) => (node as Record<string, unknown> | undefined)?.[segment.replace(/~1/g, '/').replace(/~0/g, '~')], OPENAPI);
 }
 
-function at(path: string): any {
-  return path.split('/').slice(1).reduce<unknown>((node, segment) => (node as Record<string, unknown>)[segment.replace(/~1/g, '/').replace(/~0/g, '~')], OPENAPI);
+/** The pointer of an OpenAPI object, following local `$ref`s (`#/...`), as to a response kept under components. */
+function resolvePointer(path: string): string {
+  const ref = (nodeAt(path) as { $ref?: unknown } | undefined)?.$ref;
+  return typeof ref === 'string' && ref.startsWith('#/') ? resolvePointer(ref.slice(1)) : path;
 }
 
 interface Exchange {
@@ -127,7 +126,7 @@ describe("Sentry's published response schemas", () => {
     const status = String(response.status);
     if (!(status in documented)) return [`${method} ${url}: status ${status} is not documented (${Object.keys(documented).join(', ')})`];
     const documentedResponse = resolvePointer(`/${pointer('paths', operation.template, operation.method, 'responses', status)}`);
-    const content = at(documentedResponse).content as Record<string, unknown> | undefined;
+    const { content } = nodeAt(documentedResponse) as { content?: Record<string, unknown> };
     if (!content) return response.body === undefined ? [] : [`${method} ${url}: ${status} documents no body, got ${JSON.stringify(response.body)}`];
     const [contentType] = Object.keys(content);
     const validate = ajv.compile({ $ref: `${SCHEMA_ID}#${documentedResponse}/${pointer('content', contentType, 'schema')}` });
@@ -188,7 +187,7 @@ describe("Sentry's published response schemas", () => {
     await record('GET', '/Users?startIndex=1&count=10');
     await record('GET', `/Users/${provisioned.body.id}`);
     await record('PATCH', `/Users/${provisioned.body.id}`, {
-      schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+      schemas: [PATCH_OP],
       Operations: [{ op: 'replace', value: { active: false } }],
     });
     await record('DELETE', `/Users/${provisioned.body.id}`);
@@ -202,8 +201,8 @@ describe("Sentry's published response schemas", () => {
     await call('POST', '/api/0/projects/acme/web/hooks/', { body: { url: 'https://hooks.example.com/sentry', events: ['event.alert', 'event.created'] } });
     await call('GET', '/api/0/projects/acme/web/hooks/');
 
-    const exercised = [...new Set(exchanges.map(({ method, url }) => operationOf(method, url)).map((op) => op && `${op.method.toUpperCase()} ${op.template}`))].sort();
-    expect(exercised).toEqual(OPERATIONS);
+    const exercised = new Set(exchanges.map(({ method, url }) => operationOf(method, url)).map((op) => op && `${op.method.toUpperCase()} ${op.template}`));
+    expect([...exercised].sort()).toEqual(OPERATIONS);
     expect(exchanges.flatMap(violations)).toEqual([]);
   });
 });
