@@ -2,7 +2,7 @@ import { Module, type OnModuleInit } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { EventRecorder, EventStoreModule } from '@faultline/event-store';
 import { IdentityModule } from '@faultline/identity';
-import { WebhooksModule } from '@faultline/webhooks';
+import { DeliveryTargetKinds, WebhooksModule } from '@faultline/webhooks';
 import { ExternalIssueActionsController, ExternalRequestsController } from './api/components.controller';
 import { ExternalIssuesController, IssueExternalIssuesController } from './api/external-issues.controller';
 import { InstallationController, OrganizationInstallationsController } from './api/installations.controller';
@@ -27,6 +27,7 @@ import { ComponentRequester } from './infrastructure/component-requester';
 import { IssueExternalLinksHandler } from './application/queries/issue-external-links.handler';
 import { InstallationLookup } from './contracts/installation-lookup';
 import { AppWebhookOutbox } from './infrastructure/app-webhook-outbox';
+import { AppWebhookTargetKind } from './infrastructure/app-webhook-target-kind';
 import { ExternalIssuesRepository } from './infrastructure/external-issues.repository';
 import { InstallationsRepository } from './infrastructure/installations.repository';
 import { SentryAppsRepository } from './infrastructure/sentry-apps.repository';
@@ -49,6 +50,7 @@ import { SentryAppsRepository } from './infrastructure/sentry-apps.repository';
     InstallationsRepository,
     ExternalIssuesRepository,
     AppWebhookOutbox,
+    AppWebhookTargetKind,
     InstallationLookup,
     Installer,
     IntegrationsAccess,
@@ -75,9 +77,12 @@ export class IntegrationsModule implements OnModuleInit {
   constructor(
     private readonly recorder: EventRecorder,
     private readonly outbox: AppWebhookOutbox,
+    private readonly kinds: DeliveryTargetKinds,
+    private readonly appWebhooks: AppWebhookTargetKind,
   ) {}
 
   onModuleInit(): void {
+    this.kinds.register(this.appWebhooks);
     this.recorder.onAppended(this.outbox.onAppended);
   }
 }

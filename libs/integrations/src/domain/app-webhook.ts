@@ -21,3 +21,6 @@ export function webhookActorOf(actor: { type: string; id: string; name: string }
   if (actor && actor.type === 'user') return { type: 'user', id: actor.id, name: actor.name };
   return SENTRY_ACTOR;
 }
+
+/** The delivery target kind of service apps: deliveries to an app's webhook URL, by app uuid. */
+export const APP_WEBHOOK_TARGET = 'sentry_app';

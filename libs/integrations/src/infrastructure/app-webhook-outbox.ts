@@ -6,8 +6,8 @@ import {
   ignoredSubstatus, ignoreStatusDetails, ISSUE_WEBHOOK_ACTIONS, type IssueEvent, type IssueEventBase, type IssueEventType, isIssueEvent, resolvedStatusDetails, unresolvedSubstatus,
 } from '@faultline/issues';
 import { APP_CONFIG, type AppConfig, type Sql, type Transaction } from '@faultline/platform';
-import { type QueuedDelivery, SENTRY_APP_TARGET, WebhookTargets } from '@faultline/webhooks';
-import { type AppWebhookResource, appWebhookBody, type WebhookActor, webhookActorOf } from '../domain';
+import { type QueuedDelivery, WebhookTargets } from '@faultline/webhooks';
+import { APP_WEBHOOK_TARGET, type AppWebhookResource, appWebhookBody, type WebhookActor, webhookActorOf } from '../domain';
 import { InstallationsRepository } from './installations.repository';
 
 /** One app webhook to queue, in the transaction of what causes it. */
@@ -77,7 +77,7 @@ export class AppWebhookOutbox {
     const queued = await this.targets.enqueue(tx, [
       {
         guid: newUuid(),
-        targetKind: SENTRY_APP_TARGET,
+        targetKind: APP_WEBHOOK_TARGET,
         targetId: app.uuid,
         cause: `${notice.cause}:${installation.uuid}`,
         eventType: `${notice.resource}.${notice.action}`,
@@ -107,7 +107,7 @@ export class AppWebhookOutbox {
       for (const installation of subscriptions.get(`${organizationId}|${resource}`) ?? []) {
         rows.push({
           guid: newUuid(),
-          targetKind: SENTRY_APP_TARGET,
+          targetKind: APP_WEBHOOK_TARGET,
           targetId: installation.appUuid,
           cause: `${cause}:${installation.uuid}`,
           eventType: `${resource}.${action}`,

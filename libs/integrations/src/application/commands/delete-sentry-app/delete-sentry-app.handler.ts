@@ -3,8 +3,8 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock, DomainError } from '@faultline/kernel';
 import { EventRecorder } from '@faultline/event-store';
 import { Database } from '@faultline/platform';
-import { SENTRY_APP_TARGET, WebhookTargets } from '@faultline/webhooks';
-import { SENTRY_APP_STREAM_TYPE, sentryAppDeleted, sentryAppStream } from '../../../domain';
+import { WebhookTargets } from '@faultline/webhooks';
+import { APP_WEBHOOK_TARGET, SENTRY_APP_STREAM_TYPE, sentryAppDeleted, sentryAppStream } from '../../../domain';
 import { InstallationsRepository } from '../../../infrastructure/installations.repository';
 import { SentryAppsRepository } from '../../../infrastructure/sentry-apps.repository';
 import { actorFor } from '../../actors';
@@ -33,7 +33,7 @@ export class DeleteSentryAppHandler implements ICommandHandler<DeleteSentryAppCo
         const installation = await this.installations.load(tx, view.uuid);
         if (installation) await this.installer.uninstall(tx, installation, app, view.organization_slug, actor, at, false);
       }
-      await this.targets.remove(tx, SENTRY_APP_TARGET, app.uuid, 'the app was deleted');
+      await this.targets.remove(tx, APP_WEBHOOK_TARGET, app.uuid, 'the app was deleted');
       await this.recorder.record(tx, sentryAppStream(app.uuid), SENTRY_APP_STREAM_TYPE, [sentryAppDeleted({ appUuid: app.uuid, userId })]);
       await this.apps.delete(tx, String(app.id));
     });
