@@ -1,6 +1,7 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { EventStoreModule } from '@faultline/event-store';
+import { IdentityModule } from '@faultline/identity';
 import { IssueEventsController } from './api/issue-events.controller';
 import { IssuesController } from './api/issues.controller';
 import { IssueTagsController } from './api/issue-tags.controller';
@@ -19,7 +20,7 @@ import { IssueRepository } from './infrastructure/issue.repository';
 import { WorkerHost } from '@faultline/platform';
 
 @Module({
-  imports: [CqrsModule, EventStoreModule],
+  imports: [CqrsModule, EventStoreModule, IdentityModule],
   controllers: [IssuesController, IssueEventsController, IssueTagsController],
   providers: [
     IssueRepository,

@@ -3,11 +3,11 @@ import type { RecordedEvent } from '@faultline/kernel';
 import { newUuid } from '@faultline/kernel';
 import { type ErrorEventProcessedData, IngestEventTypes } from '@faultline/ingest';
 import {
-  ignoredSubstatus, ignoreStatusDetails, ISSUE_WEBHOOK_ACTIONS, type IssueEvent, type IssueEventBase, type IssueEventType, isIssueEvent, resolvedStatusDetails, unresolvedSubstatus,
+  ignoredSubstatus, ignoreStatusDetails, type IssueEvent, type IssueEventBase, type IssueEventType, isIssueEvent, resolvedStatusDetails, unresolvedSubstatus,
 } from '@faultline/issues';
 import { APP_CONFIG, type AppConfig, type Sql, type Transaction } from '@faultline/platform';
 import { type QueuedDelivery, WebhookTargets } from '@faultline/webhooks';
-import { APP_WEBHOOK_TARGET, type AppWebhookResource, appWebhookBody, type WebhookActor, webhookActorOf } from '../domain';
+import { APP_WEBHOOK_BY_ISSUE_EVENT, APP_WEBHOOK_TARGET, type AppWebhookResource, appWebhookBody, type WebhookActor, webhookActorOf } from '../domain';
 import { InstallationsRepository } from './installations.repository';
 
 /** One app webhook to queue, in the transaction of what causes it. */
@@ -89,7 +89,7 @@ export class AppWebhookOutbox {
 
   /** The event-store hook: issue, comment and error events go to every installation in the organization subscribed to them. */
   readonly onAppended = async (tx: Transaction, events: readonly RecordedEvent[]): Promise<void> => {
-    const issueEvents = events.filter((event) => isIssueEvent(event) && ISSUE_WEBHOOK_ACTIONS[event.type as IssueEventType] !== null) as unknown as Array<RecordedEvent & IssueEvent>;
+    const issueEvents = events.filter((event) => isIssueEvent(event) && APP_WEBHOOK_BY_ISSUE_EVENT[event.type as IssueEventType] !== null) as unknown as Array<RecordedEvent & IssueEvent>;
     const processed = events.filter((event) => event.type === IngestEventTypes.ErrorEventProcessed);
     if (issueEvents.length === 0 && processed.length === 0) return;
     const organizations = [
@@ -116,7 +116,7 @@ export class AppWebhookOutbox {
       }
     };
     for (const event of issueEvents) {
-      const [resource, action] = (ISSUE_WEBHOOK_ACTIONS[event.type as IssueEventType] as string).split('.');
+      const [resource, action] = (APP_WEBHOOK_BY_ISSUE_EVENT[event.type as IssueEventType] as string).split('.');
       const data = event.data as IssueEventBase & { commentId?: string; text?: string };
       const actor = webhookActorOf(data.actor);
       if (resource === 'comment') {

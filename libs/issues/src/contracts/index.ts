@@ -1,6 +1,5 @@
 export {
   IssueEventTypes,
-  ISSUE_WEBHOOK_ACTIONS,
   ignoredSubstatus,
   ignoreStatusDetails,
   resolvedStatusDetails,

@@ -1,3 +1,4 @@
+import { Actors } from '@faultline/identity';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock, DomainError, newUuid, randomHex, slugify } from '@faultline/kernel';
@@ -21,6 +22,7 @@ import { CreateSentryAppCommand } from './create-sentry-app.command';
 @CommandHandler(CreateSentryAppCommand)
 export class CreateSentryAppHandler implements ICommandHandler<CreateSentryAppCommand, SentryAppRow> {
   constructor(
+    private readonly actors: Actors,
     private readonly database: Database,
     private readonly apps: SentryAppsRepository,
     private readonly recorder: EventRecorder,
@@ -64,7 +66,7 @@ export class CreateSentryAppHandler implements ICommandHandler<CreateSentryAppCo
       await this.recorder.record(tx, sentryAppStream(app.uuid), SENTRY_APP_STREAM_TYPE, [
         sentryAppCreated({ appUuid: app.uuid, slug, organizationId: organization.id, isInternal: app.is_internal, scopes, events, userId }),
       ]);
-      if (app.is_internal) await this.installer.install(tx, app, organization, await actorFor(tx, userId), this.clock.now().toISOString());
+      if (app.is_internal) await this.installer.install(tx, app, organization, await actorFor(this.actors, tx, userId), this.clock.now().toISOString());
       return app;
     });
   }

@@ -1,3 +1,4 @@
+import { Actors } from '@faultline/identity';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock, DomainError } from '@faultline/kernel';
@@ -14,6 +15,7 @@ import { DeleteSentryAppCommand } from './delete-sentry-app.command';
 @CommandHandler(DeleteSentryAppCommand)
 export class DeleteSentryAppHandler implements ICommandHandler<DeleteSentryAppCommand, void> {
   constructor(
+    private readonly actors: Actors,
     private readonly database: Database,
     private readonly apps: SentryAppsRepository,
     private readonly installations: InstallationsRepository,
@@ -27,7 +29,7 @@ export class DeleteSentryAppHandler implements ICommandHandler<DeleteSentryAppCo
     await this.database.transaction(async (tx) => {
       const app = await this.apps.findBySlug(tx, slug, true);
       if (!app) throw DomainError.notFound();
-      const actor = await actorFor(tx, userId);
+      const actor = await actorFor(this.actors, tx, userId);
       const at = this.clock.now().toISOString();
       for (const view of await this.installations.listLiveForApp(tx, String(app.id))) {
         const installation = await this.installations.load(tx, view.uuid);
