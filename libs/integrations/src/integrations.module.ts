@@ -2,6 +2,7 @@ import { Module, type OnModuleInit } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { EventRecorder, EventStoreModule } from '@faultline/event-store';
 import { IdentityModule } from '@faultline/identity';
+import { IssuesModule } from '@faultline/issues';
 import { DeliveryTargetKinds, WebhooksModule } from '@faultline/webhooks';
 import { ExternalIssueActionsController, ExternalRequestsController } from './api/components.controller';
 import { ExternalIssuesController, IssueExternalIssuesController } from './api/external-issues.controller';
@@ -34,7 +35,7 @@ import { SentryAppsRepository } from './infrastructure/sentry-apps.repository';
 
 /** The integration platform: service apps, their installations (event-sourced), OAuth, external issue links and app webhooks. */
 @Module({
-  imports: [CqrsModule, EventStoreModule, IdentityModule, WebhooksModule],
+  imports: [CqrsModule, EventStoreModule, IdentityModule, IssuesModule, WebhooksModule],
   controllers: [
     SentryAppsController,
     OrganizationSentryAppsController,

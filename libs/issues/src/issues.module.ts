@@ -14,9 +14,11 @@ import { IssuePeople } from './application/issue-people';
 import { FindIssueHandler } from './application/queries/find-issue.handler';
 import { IssueReadModel } from './application/queries/issue-read-model';
 import { IssueIngestion } from './contracts/issue-ingestion';
+import { IssueWebhookPayloads } from './contracts/issue-webhook-payloads';
 import { IssueIngestionService } from './infrastructure/issue-ingestion.service';
 import { EventRetentionWorker } from './infrastructure/event-retention.worker';
 import { IssueRepository } from './infrastructure/issue.repository';
+import { IssueWebhookPayloadsRepository } from './infrastructure/issue-webhook-payloads.repository';
 import { WorkerHost } from '@faultline/platform';
 
 @Module({
@@ -27,6 +29,7 @@ import { WorkerHost } from '@faultline/platform';
     EventRetentionWorker,
     IssueIngestionService,
     { provide: IssueIngestion, useExisting: IssueIngestionService },
+    { provide: IssueWebhookPayloads, useClass: IssueWebhookPayloadsRepository },
     IssueReadModel,
     FindIssueHandler,
     IssuePeople,
@@ -36,7 +39,7 @@ import { WorkerHost } from '@faultline/platform';
     EditIssueCommentHandler,
     DeleteIssueCommentHandler,
   ],
-  exports: [IssueIngestion],
+  exports: [IssueIngestion, IssueWebhookPayloads],
 })
 export class IssuesModule implements OnModuleInit {
   constructor(

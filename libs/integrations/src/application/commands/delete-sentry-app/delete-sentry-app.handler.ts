@@ -1,6 +1,6 @@
-import { Actors } from '@faultline/identity';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Actors } from '@faultline/identity';
 import { CLOCK, type Clock, DomainError } from '@faultline/kernel';
 import { EventRecorder } from '@faultline/event-store';
 import { Database } from '@faultline/platform';

@@ -1,6 +1,7 @@
-import { Actors } from '@faultline/identity';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Actors } from '@faultline/identity';
+import { issueUrl } from '@faultline/issues';
 import { DomainError } from '@faultline/kernel';
 import { EventRecorder } from '@faultline/event-store';
 import { APP_CONFIG, type AppConfig, Database } from '@faultline/platform';
@@ -37,7 +38,7 @@ export class RunExternalIssueActionHandler implements ICommandHandler<RunExterna
       fields,
       issueId: Number(issue.id),
       installationId: installation.uuid,
-      webUrl: `${this.config.publicUrl}/organizations/${issue.organizationSlug}/issues/${issue.id}/`,
+      webUrl: issueUrl(this.config.publicUrl, issue.organizationSlug, issue.id),
       project: { slug: issue.projectSlug, id: Number(issue.projectId) },
       actor,
       action,
