@@ -35,7 +35,7 @@ export class DeliveryWorker implements BackgroundWorker {
   private readonly logger = new Logger('WebhookDelivery');
   private readonly attemptsTotal: Counter<'outcome'>;
   private readonly attemptDuration: Histogram;
-  /** One client per request deadline: each kind has its own (a service app's is Sentry's one second). */
+  /** One client per request deadline: each kind sets its own. */
   private readonly clients = new Map<number, OutboundHttp>();
   private readonly inFlightByTarget = new Map<string, number>();
   /** Claimed (ready or in flight) per target. */
