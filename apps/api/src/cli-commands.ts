@@ -12,6 +12,7 @@ import {
   SetUserPasswordCommand,
   UpdateOrganizationCommand,
 } from '@faultline/identity';
+import { openEmbeddedDatabase } from '@faultline/embedded-postgres';
 import { createDataSource, Database, dataSourceOptionsFrom, loadConfig, runMigrations } from '@faultline/platform';
 import { CreateProjectCommand, FindProjectKeysQuery, type ProjectKeySummary } from '@faultline/projects';
 import { MIGRATIONS } from '../../../migrations';
@@ -20,8 +21,9 @@ import { loadModules } from './extension-modules/module-loader';
 
 export const HELP = `Usage: npm run cli -- <command> [options]
 
-Administration of a Faultline instance, on the database the environment names
-(DATABASE_URL, or the embedded database in DATA_DIR while the server is stopped).
+Administration of a Faultline instance, on the database the environment names:
+DATABASE_URL, or the embedded database in DATA_DIR (the running service's server,
+or, when no service runs, one started for the command).
 
 Commands:
   migrate                                   apply pending database migrations
@@ -81,7 +83,7 @@ async function run(command: string | undefined, options: Options, env: Env, prin
     case 'migrate': {
       const config = loadConfig(env);
       const migrations = applicationMigrations(loadModules(config, { coreMigrations: MIGRATIONS }));
-      const dataSource = await createDataSource(dataSourceOptionsFrom(config, migrations));
+      const dataSource = await createDataSource(dataSourceOptionsFrom(config, config.databaseUrl!, migrations));
       await dataSource.initialize();
       try {
         const applied = await runMigrations(dataSource);
@@ -182,5 +184,12 @@ export async function runCli(args: string[], env: Env, print: (line: string) => 
     print(HELP);
     return;
   }
-  await run(positionals[0], values, env, print);
+  if (env.DATABASE_URL) return run(positionals[0], values, env, print);
+  const config = loadConfig(env);
+  const embedded = await openEmbeddedDatabase(config.dataDir, { maxConnections: config.databasePoolSize + 10, shareWithService: true });
+  try {
+    await run(positionals[0], values, { ...env, DATABASE_URL: embedded.url }, print);
+  } finally {
+    await embedded.close();
+  }
 }
