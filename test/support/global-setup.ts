@@ -17,7 +17,13 @@ const state = globalThis as { embeddedTestServer?: { server: EmbeddedPostgres; d
 export default async function globalSetup(): Promise<void> {
   if (process.env.DATABASE_URL) return;
   const dataDir = mkdtempSync(join(tmpdir(), 'faultline-test-server-'));
-  const server = await EmbeddedPostgres.start(dataDir, { maxConnections: TEST_SERVER_CONNECTIONS, listen: 'tcp' });
+  let server: EmbeddedPostgres;
+  try {
+    server = await EmbeddedPostgres.start(dataDir, { maxConnections: TEST_SERVER_CONNECTIONS, listen: 'tcp', ownProcessGroup: false });
+  } catch (error) {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   const url = new URL(server.url);
   url.pathname = '/postgres';
   process.env.DATABASE_URL = url.toString();

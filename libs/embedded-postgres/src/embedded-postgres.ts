@@ -1,7 +1,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
-  chownSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync,
+  chmodSync, chownSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync,
 } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -31,6 +31,11 @@ export interface EmbeddedPostgresOptions {
   readonly maxConnections: number;
   /** `socket` (default where the platform and path allow): a Unix socket in the cluster directory, no TCP. */
   readonly listen?: 'socket' | 'tcp';
+  /**
+   * Run the server in its own process group (default), so that a terminal's Ctrl-C reaches only the
+   * service, which stops the server after draining. A test run instead lets it end with the run.
+   */
+  readonly ownProcessGroup?: boolean;
   readonly log?: (message: string) => void;
 }
 
@@ -68,6 +73,7 @@ export class EmbeddedPostgres {
     mkdirSync(dataDir, { recursive: true });
     const binaries = postgresBinaries();
     const account = serverAccount();
+    if (account) allowSearch(dataDir);
     await initialise(dataDir, binaries, account);
     await stopRunningServer(dataDir, options.log);
     const server = new EmbeddedPostgres(dataDir, binaries, account, await chooseListen(dataDir, options.listen), options);
@@ -105,7 +111,7 @@ export class EmbeddedPostgres {
     let child: ChildProcess;
     try {
       child = spawn(this.binaries.postgres, ['-D', paths.cluster, ...serverFlags(this.listen, this.options.maxConnections)], {
-        detached: true,
+        detached: this.options.ownProcessGroup ?? true,
         stdio: ['ignore', log, log],
         windowsHide: true,
         env: { ...process.env, LC_MESSAGES: 'C' },
@@ -197,6 +203,15 @@ function serverAccount(): Account | undefined {
     `PostgreSQL does not run as root, and creating the system user "${SERVER_ACCOUNT}" for it failed. ` +
       `Create that user, run Faultline as an unprivileged user, or set DATABASE_URL.`,
   );
+}
+
+/**
+ * The server account must pass through DATA_DIR to reach its cluster: search permission only (it
+ * cannot list DATA_DIR, and the password and log files in it are the owner's alone).
+ */
+function allowSearch(dataDir: string): void {
+  const mode = statSync(dataDir).mode & 0o7777;
+  if (!(mode & 0o001)) chmodSync(dataDir, mode | 0o001);
 }
 
 function accountOf(name: string): Account | undefined {
