@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from 'pg';
 import { embeddedPaths, runningServerUrl } from '../../libs/embedded-postgres/src';
 
 const ROOT = join(__dirname, '..', '..');
@@ -88,7 +89,7 @@ describe('embedded PostgreSQL under DATA_DIR', () => {
   const postmasterPid = () => Number(readFileSync(join(embeddedPaths(dataDir).cluster, 'postmaster.pid'), 'utf8').split('\n')[0]);
 
   async function sendEvents(count: number): Promise<string[]> {
-    const [key] = await (await api('/api/0/projects/acme/web/keys/')).json();
+    const [key] = (await (await api('/api/0/projects/acme/web/keys/')).json()) as Array<{ projectId: string; public: string }>;
     const ids: string[] = [];
     for (let n = 0; n < count; n++) {
       const id = `${n.toString(16).padStart(8, '0')}${'c'.repeat(24)}`;
@@ -134,6 +135,16 @@ describe('embedded PostgreSQL under DATA_DIR', () => {
     expect(created).toEqual({ code: 0, output: expect.stringMatching(/^Created user \d+\n$/) });
     const dsn = await cli('dsn', '--org', 'acme', '--project', 'web');
     expect(dsn).toEqual({ code: 0, output: expect.stringMatching(/^http:\/\/[0-9a-f]{32}@/) });
+
+    const { code, output } = await cli('database-url');
+    expect(code).toBe(0);
+    const client = new Client({ connectionString: output.trim() });
+    await client.connect();
+    try {
+      expect((await client.query(`SELECT email FROM users WHERE email = 'ops@example.com'`)).rowCount).toBe(1);
+    } finally {
+      await client.end();
+    }
   });
 
   it('refuses a second service on the same DATA_DIR with a clear message', async () => {
@@ -155,6 +166,14 @@ describe('embedded PostgreSQL under DATA_DIR', () => {
     expect(isRunning(orphan)).toBe(false);
     expect(postmasterPid()).not.toBe(orphan);
     await until(() => stored(ids), 30_000);
+  });
+
+  it('starts its server again when the server dies under it', async () => {
+    const first = postmasterPid();
+    process.kill(first, 'SIGKILL');
+    const pidFile = join(embeddedPaths(dataDir).cluster, 'postmaster.pid');
+    await until(async () => existsSync(pidFile) && postmasterPid() !== first && (await api('/api/0/projects/acme/web/').catch(() => undefined))?.status === 200, 30_000);
+    expect(service!.child.exitCode).toBeNull();
   });
 
   it('stops its server on SIGTERM and keeps the data for the next start; the CLI then runs a server of its own', async () => {

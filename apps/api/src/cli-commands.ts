@@ -12,7 +12,7 @@ import {
   SetUserPasswordCommand,
   UpdateOrganizationCommand,
 } from '@faultline/identity';
-import { openEmbeddedDatabase } from '@faultline/embedded-postgres';
+import { openEmbeddedDatabase, runningServerUrl } from '@faultline/embedded-postgres';
 import { createDataSource, Database, dataSourceOptionsFrom, loadConfig, runMigrations } from '@faultline/platform';
 import { CreateProjectCommand, FindProjectKeysQuery, type ProjectKeySummary } from '@faultline/projects';
 import { MIGRATIONS } from '../../../migrations';
@@ -27,6 +27,8 @@ or, when no service runs, one started for the command).
 
 Commands:
   migrate                                   apply pending database migrations
+  database-url                              print the connection string of the running
+                                            service's embedded PostgreSQL (for pg_dump, psql)
   create-user    --email E [--name N] [--superuser]
   create-org     --name N [--slug S] --owner EMAIL
   create-team    --org O --name N [--slug S]
@@ -155,6 +157,9 @@ async function run(command: string | undefined, options: Options, env: Env, prin
         await commands.execute(new SetUserPasswordCommand(required(options, 'email'), password));
         print(chosen ? `Password set for ${options.email}` : `Password for ${options.email}: ${password}`);
       });
+    case 'database-url':
+      print(env.DATABASE_URL ?? '');
+      return;
     default:
       throw new UsageError(command ? `unknown command: ${command}` : 'a command is required');
   }
@@ -186,6 +191,12 @@ export async function runCli(args: string[], env: Env, print: (line: string) => 
   }
   if (env.DATABASE_URL) return run(positionals[0], values, env, print);
   const config = loadConfig(env);
+  if (positionals[0] === 'database-url') {
+    const url = runningServerUrl(config.dataDir);
+    if (!url) throw new UsageError(`no embedded PostgreSQL server runs in ${config.dataDir}: start the service first`);
+    print(url);
+    return;
+  }
   const embedded = await openEmbeddedDatabase(config.dataDir, { maxConnections: config.databasePoolSize + 10, shareWithService: true });
   try {
     await run(positionals[0], values, { ...env, DATABASE_URL: embedded.url }, print);

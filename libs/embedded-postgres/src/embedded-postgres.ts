@@ -131,8 +131,19 @@ export class EmbeddedPostgres {
     child.once('exit', (code, signal) => {
       if (this.stopping) return;
       this.options.log?.(`the embedded PostgreSQL server exited (${signal ?? `code ${code}`}); restarting it`);
-      setTimeout(() => this.launch().catch((error: unknown) => this.options.log?.(`restarting the embedded PostgreSQL server failed: ${String(error)}`)), 1000).unref();
+      this.restartSoon();
     });
+  }
+
+  /** Starts the server again after it died, every second until it runs or stop() is called. */
+  private restartSoon(): void {
+    setTimeout(() => {
+      if (this.stopping) return;
+      this.launch().catch((error: unknown) => {
+        this.options.log?.(`restarting the embedded PostgreSQL server failed: ${String(error)}`);
+        this.restartSoon();
+      });
+    }, 1000).unref();
   }
 
   private async createDatabase(): Promise<void> {
@@ -158,7 +169,9 @@ function serverFlags(listen: Listen, maxConnections: number): string[] {
     port: listen.port,
     unix_socket_directories: listen.socketDir ?? '',
     max_connections: maxConnections,
-    shared_buffers: '48MB',
+    shared_buffers: '32MB',
+    // Events are several KB each: WAL buffers of 1/32 of shared_buffers (1 MB) would be written out mid-transaction.
+    wal_buffers: '4MB',
     work_mem: '4MB',
     maintenance_work_mem: '32MB',
     wal_level: 'minimal',
