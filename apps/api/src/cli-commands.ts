@@ -197,7 +197,7 @@ export async function runCli(args: string[], env: Env, print: (line: string) => 
     print(url);
     return;
   }
-  const embedded = await openEmbeddedDatabase(config.dataDir, { maxConnections: config.databasePoolSize + 10, shareWithService: true });
+  const embedded = await openEmbeddedDatabase(config.dataDir, { poolSize: config.databasePoolSize, shareWithService: true });
   try {
     await run(positionals[0], values, { ...env, DATABASE_URL: embedded.url }, print);
   } finally {

@@ -9,8 +9,12 @@ export interface EmbeddedDatabase {
   close(): Promise<void>;
 }
 
+/** Connections beyond the process's pool that the server accepts: the CLI, a pg_dump, an admin's psql. */
+const SPARE_CONNECTIONS = 10;
+
 export interface OpenEmbeddedOptions {
-  readonly maxConnections: number;
+  /** The connection pool size of the process (DATABASE_POOL_SIZE). */
+  readonly poolSize: number;
   /**
    * A service needs DATA_DIR to itself. A command-line run may share it: it uses the server of the
    * service that holds DATA_DIR, and starts one itself only when no service runs.
@@ -50,7 +54,7 @@ export async function openEmbeddedDatabase(dataDir: string, options: OpenEmbedde
   }
   let server: EmbeddedPostgres;
   try {
-    server = await EmbeddedPostgres.start(dataDir, { maxConnections: options.maxConnections, log: options.log });
+    server = await EmbeddedPostgres.start(dataDir, { maxConnections: options.poolSize + SPARE_CONNECTIONS, log: options.log });
   } catch (error) {
     lock.release();
     throw error;

@@ -23,9 +23,6 @@ const SHUTDOWN_GRACE_MS = 10_000;
 /** The embedded PostgreSQL server this process runs; null with DATABASE_URL. */
 const EMBEDDED_DATABASE = Symbol('EmbeddedDatabase');
 
-/** Connections beyond the pool that the embedded server accepts: the CLI, a pg_dump, an admin's psql. */
-const EMBEDDED_SPARE_CONNECTIONS = 10;
-
 class DatabaseLifecycle implements OnApplicationShutdown {
   private readonly logger = new Logger('Shutdown');
 
@@ -79,7 +76,7 @@ export class PlatformModule {
             options.config.databaseUrl
               ? null
               : openEmbeddedDatabase(options.config.dataDir, {
-                  maxConnections: options.config.databasePoolSize + EMBEDDED_SPARE_CONNECTIONS,
+                  poolSize: options.config.databasePoolSize,
                   log: (message) => logger.warn(message),
                 }),
         },
