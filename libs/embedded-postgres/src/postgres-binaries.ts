@@ -31,7 +31,8 @@ export function postgresBinaries(): PostgresBinaries {
   return { initdb: join(root, 'native', 'bin', `initdb${exe}`), postgres: join(root, 'native', 'bin', `postgres${exe}`) };
 }
 
-function restoreSymlinks(root: string): void {
+/** Recreates the version symlinks of the package's libraries that its install script would have made. */
+export function restoreSymlinks(root: string): void {
   const list = join(root, 'native', 'pg-symlinks.json');
   if (!existsSync(list)) return;
   const links = JSON.parse(readFileSync(list, 'utf8')) as Array<{ source: string; target: string }>;
