@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { EmbeddedDatabaseError } from '@faultline/embedded-postgres';
 import { ConfigError, loadConfig } from '@faultline/platform';
 import { BootstrapService } from './bootstrap.service';
 import { createApp } from './create-app';
@@ -53,7 +54,7 @@ async function main(): Promise<void> {
 main().catch((error: unknown) => {
   const message = error instanceof ConfigError
     ? `Configuration error: ${error.message}`
-    : error instanceof ModuleLoadError
+    : error instanceof ModuleLoadError || error instanceof EmbeddedDatabaseError
       ? error.message
       : error instanceof Error ? (error.stack ?? error.message) : String(error);
   process.stderr.write(`${message}\n`);

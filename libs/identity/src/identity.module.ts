@@ -27,10 +27,12 @@ import { AuthCache } from './infrastructure/auth-cache';
 import { IdentityAuthDirectory } from './infrastructure/identity-auth-directory';
 import { IdentityRepository } from './infrastructure/identity.repository';
 import { IntegrationTokenStore } from './infrastructure/integration-token-store';
+import { Actors } from './contracts/actors';
 import { IntegrationTokens } from './contracts/integration-tokens';
 import { ProvisioningRepository } from './infrastructure/provisioning.repository';
 import { SessionsRepository } from './infrastructure/sessions.repository';
 import { SignInThrottle } from './infrastructure/sign-in-throttle';
+import { UserActors } from './infrastructure/user-actors';
 
 @Module({
   imports: [CqrsModule, EventStoreModule],
@@ -44,6 +46,7 @@ import { SignInThrottle } from './infrastructure/sign-in-throttle';
     IdentityAuthDirectory,
     { provide: AuthDirectory, useExisting: IdentityAuthDirectory },
     { provide: IntegrationTokens, useClass: IntegrationTokenStore },
+    { provide: Actors, useClass: UserActors },
     CreateUserHandler,
     CreateOrganizationHandler,
     UpdateOrganizationHandler,
@@ -62,6 +65,6 @@ import { SignInThrottle } from './infrastructure/sign-in-throttle';
     SignInHandler,
     SignOutHandler,
   ],
-  exports: [AuthDirectory, IntegrationTokens],
+  exports: [AuthDirectory, IntegrationTokens, Actors],
 })
 export class IdentityModule {}

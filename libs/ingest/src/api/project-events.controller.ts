@@ -1,6 +1,8 @@
-import { BadRequestException, Controller, Get, NotFoundException, Param, Query, Res } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { BadRequestException, Controller, Get, Inject, NotFoundException, Param, Query, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { CLOCK, type Clock } from '@faultline/kernel';
 import { CurrentOrganization, Database, type OrganizationAccess, Paginate, Pagination, RequireScopes } from '@faultline/platform';
 import { type ProjectSummary, requireProject } from '@faultline/projects';
 import type { FastifyReply } from 'fastify';
@@ -27,6 +29,7 @@ export class ProjectEventsController {
   constructor(
     private readonly database: Database,
     private readonly queries: QueryBus,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   /** `[[bucket_start, count], ...]`, every bucket present; timestamps in Sentry's `<seconds>.0` form. */
@@ -41,7 +44,7 @@ export class ProjectEventsController {
     const project = await this.project(organization, idOrSlug);
     const stat = query.stat ?? 'received';
     if (!STATS.includes(stat)) throw new BadRequestException({ detail: 'Invalid stat' });
-    const window = resolveStatsWindow({ since: query.since, until: query.until, resolution: query.resolution }, Date.now() / 1000);
+    const window = resolveStatsWindow({ since: query.since, until: query.until, resolution: query.resolution }, this.clock.now().getTime() / 1000);
     if ('error' in window) throw new BadRequestException({ detail: window.error });
     const rows = await this.database.query<{ bucket: Date; count: string }>(
       `SELECT bucket, count FROM project_stats
@@ -113,6 +116,12 @@ export class ProjectEventsController {
   }
 }
 
+/** Sentry's avatar of an event user: the Gravatar of its address (of the empty address when it has none). */
+function gravatarUrl(email: string | null): string {
+  return `https://gravatar.com/avatar/${createHash('md5').update((email ?? '').toLowerCase()).digest('hex')}?s=32&d=mm`;
+}
+
+/** Sentry's event user. Its schema types the attributes as strings, so what the SDK did not report is empty, not null. */
 function serializeUser(row: UserRow) {
   const [kind, value] = row.user_ident
     ? ['id', row.user_ident]
@@ -124,12 +133,12 @@ function serializeUser(row: UserRow) {
   return {
     id: row.hash,
     tagValue: `${kind}:${value}`,
-    identifier: row.user_ident,
-    username: row.username,
-    email: row.email,
-    name: row.name ?? row.username ?? row.email ?? row.user_ident ?? row.ip_address,
-    ipAddress: row.ip_address,
-    avatarUrl: null,
+    identifier: row.user_ident ?? '',
+    username: row.username ?? '',
+    email: row.email ?? '',
+    name: row.name ?? row.username ?? row.email ?? row.user_ident ?? row.ip_address ?? '',
+    ipAddress: row.ip_address ?? '',
+    avatarUrl: gravatarUrl(row.email),
     hash: row.hash,
     dateCreated: row.date_created.toISOString(),
   };

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Actors } from '@faultline/identity';
 import { DomainError } from '@faultline/kernel';
 import { Database, type Principal } from '@faultline/platform';
 import type { IssueActor, IssueAssignee } from '../domain';
@@ -15,16 +16,14 @@ interface PersonRow {
  */
 @Injectable()
 export class IssuePeople {
-  constructor(private readonly database: Database) {}
+  constructor(
+    private readonly database: Database,
+    private readonly actors: Actors,
+  ) {}
 
   /** A user token acts as its user; an organization token as an application. */
   async actorFor(principal: Principal): Promise<IssueActor> {
-    if (principal.kind === 'user' && principal.userId) {
-      const [user] = await this.database.query<PersonRow>(`SELECT id::text AS id, name, email FROM users WHERE id = $1::bigint`, [
-        principal.userId,
-      ]);
-      return { type: 'user', id: principal.userId, name: user ? user.name || user.email : principal.userId };
-    }
+    if (principal.kind === 'user' && principal.userId) return this.actors.user(this.database, principal.userId);
     return { type: 'application', id: principal.tokenId, name: 'API token' };
   }
 

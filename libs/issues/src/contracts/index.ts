@@ -1,6 +1,5 @@
 export {
   IssueEventTypes,
-  ISSUE_WEBHOOK_ACTIONS,
   ignoredSubstatus,
   ignoreStatusDetails,
   resolvedStatusDetails,
@@ -32,3 +31,5 @@ export type { IssueComment } from '../domain';
 export { FindIssueQuery, type IssueSummary } from '../application/queries/find-issue.query';
 export { IssueExternalLinksQuery, type IssueExternalLink } from '../application/queries/issue-external-links.query';
 export * from './issue-ingestion';
+export * from './issue-webhook-payloads';
+export { issueApiUrl, issueEventUrl, issueUrl } from '../domain/issue-links';

@@ -9,7 +9,7 @@ export interface AppConfig {
   readonly role: Role;
   readonly port: number;
   readonly host: string;
-  /** PostgreSQL connection string; undefined means the embedded PGlite database under dataDir. */
+  /** PostgreSQL connection string; undefined means the embedded PostgreSQL server under dataDir. */
   readonly databaseUrl?: string;
   readonly databasePoolSize: number;
   readonly dataDir: string;

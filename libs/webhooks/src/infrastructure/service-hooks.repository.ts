@@ -79,6 +79,11 @@ export class ServiceHooksRepository {
     );
   }
 
+  /** The hooks as the delivery engine sends to them, by id; deleted ones are absent. */
+  async targets(sql: Sql, hookIds: readonly string[]): Promise<Array<{ id: string; url: string; secret: string; status: ServiceHookStatus }>> {
+    return sql.query(`SELECT id, url, secret, status FROM service_hooks WHERE id = ANY($1::text[])`, [hookIds]);
+  }
+
   async recordSuccess(sql: Sql, hookIds: readonly string[]): Promise<void> {
     if (hookIds.length === 0) return;
     await sql.execute(`UPDATE service_hooks SET failing_since = NULL WHERE id = ANY($1::text[]) AND failing_since IS NOT NULL`, [hookIds]);
