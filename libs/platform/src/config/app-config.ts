@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
 import ipaddr from 'ipaddr.js';
-import { loadPretty } from '../observability/logger';
 
 export type Role = 'all' | 'api' | 'worker';
 export type LogFormat = 'json' | 'pretty';
@@ -120,8 +119,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
   }
-  // Unset: readable on a terminal when pino-pretty is there to do it (asked for without it, JSON and a warning).
-  const logFormat = (env.LOG_FORMAT || (process.stdout.isTTY && loadPretty() ? 'pretty' : 'json')) as LogFormat;
+  // Unset: readable on a terminal, JSON lines for whatever collects the output.
+  const logFormat = (env.LOG_FORMAT || (process.stdout.isTTY ? 'pretty' : 'json')) as LogFormat;
   if (!LOG_FORMATS.includes(logFormat)) throw new ConfigError(`LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')}, got "${logFormat}"`);
   const port = integer(env, 'PORT', 9000, 0, 65535);
   const host = env.HOST || '127.0.0.1';
