@@ -192,7 +192,7 @@ describe('web interface (browser)', () => {
     expect(row).toContain('WEB-');
     await screenshot(page, 'issues');
     // Another project's issues only: none yet.
-    await page.getByLabel('Project').selectOption({ label: 'Plain' });
+    await page.getByLabel('Project').selectOption({ label: 'plain' });
     await page.getByText('No issues match this search.').waitFor();
     await page.getByLabel('Project').selectOption({ label: 'web' });
     await link.waitFor();
