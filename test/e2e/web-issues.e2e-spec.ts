@@ -146,22 +146,23 @@ describe('issue stream and issue page (browser)', () => {
 
   /** Nothing on the page is wider than the phone: no sideways scrolling of the content. */
   async function expectNoOverflow(width: number): Promise<void> {
-    const widest = await page.evaluate(() => {
-      const main = document.getElementById('main')!;
-      let right = main.scrollWidth;
-      // Boxes that scroll or clip their content (tables, source lines, truncated titles) may hold wider children.
-      const clipped = (element: Element) => {
+    // Runs in the page (a string: the tests compile without the DOM's types). Boxes that scroll or
+    // clip their content (tables, source lines, truncated titles) may hold wider children.
+    const widest = await page.evaluate<number>(`(() => {
+      const main = document.getElementById('main');
+      const clipped = (element) => {
         for (let parent = element.parentElement; parent && parent !== main; parent = parent.parentElement) {
           if (getComputedStyle(parent).overflowX !== 'visible') return true;
         }
         return false;
       };
-      for (const element of Array.from(main.querySelectorAll('*'))) {
+      let right = main.scrollWidth;
+      for (const element of main.querySelectorAll('*')) {
         const box = element.getBoundingClientRect();
         if (box.width > 0 && !clipped(element)) right = Math.max(right, box.right);
       }
       return right;
-    });
+    })()`);
     expect(widest).toBeLessThanOrEqual(width);
   }
 
@@ -254,6 +255,7 @@ describe('issue stream and issue page (browser)', () => {
     const section = (name: string) => page.getByRole('region', { name, exact: true });
     await section('Exception').waitFor();
     expect(await section('Exception').locator('.source .current').first().textContent()).toContain('const total = cart.amount * 100;');
+    await screenshot(page, 'issue-page', 'issue');
     const fold = section('Exception').getByRole('button', { name: 'Show 2 library frames' });
     await fold.click();
     await section('Exception').getByText('Layer.handle').waitFor();
@@ -276,7 +278,6 @@ describe('issue stream and issue page (browser)', () => {
     expect(await release.locator('summary').textContent()).toMatch(/shop@1\.4\.0\s*67%/);
     await release.locator('summary').click();
     expect(await release.locator('.distribution-values').textContent()).toMatch(/shop@1\.4\.1\s*33%/);
-    await screenshot(page, 'issue-page', 'issue');
   });
 
   it('steps through the events and lists them all', async () => {
@@ -318,7 +319,8 @@ describe('issue stream and issue page (browser)', () => {
     const items = await menu.getByRole('menuitem').allTextContents();
     expect(items.slice(0, 3)).toEqual(['Resolve', 'In the next release', 'In the current release']);
     expect(items.slice(3).sort()).toEqual(['shop@1.4.0', 'shop@1.4.1']);
-    await page.waitForFunction(() => document.activeElement?.textContent === 'Resolve');
+    await page.locator(':focus', { hasText: 'Resolve' }).waitFor();
+    expect(await page.locator(':focus').getAttribute('role')).toBe('menuitem');
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
     await page.getByText('Resolved in the next release').waitFor();
@@ -355,17 +357,17 @@ describe('issue stream and issue page (browser)', () => {
 
     await page.getByRole('link', { name: /TypeError/ }).click();
     await page.getByRole('region', { name: 'Breadcrumbs' }).waitFor();
+    await screenshot(page, 'issue-page-mobile', 'issue-mobile');
     await page.getByRole('region', { name: 'Exception' }).getByRole('button', { name: 'Show 2 library frames' }).click();
     await expectNoOverflow(390);
-    await screenshot(page, 'issue-page-mobile', 'issue-mobile');
 
     await page.getByRole('button', { name: 'Ignore', exact: true }).click();
     await page.getByRole('menu', { name: 'Ignore' }).waitFor();
-    await page.waitForFunction(() => document.activeElement?.getAttribute('role') === 'menuitem');
+    await page.locator(':focus[role="menuitem"]').waitFor();
     await expectNoOverflow(390);
     await page.keyboard.press('Escape');
     await page.getByRole('menu', { name: 'Ignore' }).waitFor({ state: 'detached' });
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Ignore');
+    expect(await page.locator(':focus').getAttribute('aria-label')).toBe('Ignore');
 
     await page.getByRole('link', { name: 'All events' }).click();
     await page.locator('table.event-list tbody tr').nth(2).waitFor();

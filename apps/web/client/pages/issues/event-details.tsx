@@ -321,6 +321,14 @@ function Contexts(props: { contexts: Record<string, Record<string, unknown>> }) 
   );
 }
 
+interface Thread {
+  id?: string | number;
+  name?: string | null;
+  crashed?: boolean;
+  current?: boolean;
+  stacktrace?: Stacktrace | null;
+}
+
 /** Everything the event carries, in Sentry's order, each part only when the event has it. */
 export function EventDetails(props: { event: IssueEvent; tagHref: (key: string, value: string) => string }) {
   const { event } = props;
@@ -336,10 +344,10 @@ export function EventDetails(props: { event: IssueEvent; tagHref: (key: string, 
         </EventSection>,
       );
     else if (entry.type === 'threads')
-      for (const thread of (entry.data?.values ?? []).filter((item: any) => item.stacktrace?.frames?.length && (item.crashed || item.current)))
+      for (const thread of ((entry.data?.values ?? []) as Thread[]).filter((item) => item.stacktrace?.frames?.length && (item.crashed || item.current)))
         parts.push(
           <EventSection key={`${index}-${thread.id}`} title={`Thread ${thread.name ?? thread.id ?? ''}`.trim()}>
-            <Frames stacktrace={thread.stacktrace} full={false} />
+            <Frames stacktrace={thread.stacktrace!} full={false} />
           </EventSection>,
         );
     else if (entry.type === 'breadcrumbs' && entry.data?.values?.length) parts.push(<Breadcrumbs key={index} values={entry.data.values} />);

@@ -372,14 +372,14 @@ export function IssuePage(props: { params: Record<string, string>; session: { us
                 <dt>First seen</dt>
                 <dd>
                   <span title={formatDate(data.firstSeen)}>{timeAgo(data.firstSeen, now)}</span>
-                  {data.firstRelease && <span class="muted small"> in {data.firstRelease.version}</span>}
+                  {data.firstRelease && <span class="release muted small">in {data.firstRelease.version}</span>}
                 </dd>
               </div>
               <div>
                 <dt>Last seen</dt>
                 <dd>
                   <span title={formatDate(data.lastSeen)}>{timeAgo(data.lastSeen, now)}</span>
-                  {data.lastRelease && <span class="muted small"> in {data.lastRelease.version}</span>}
+                  {data.lastRelease && <span class="release muted small">in {data.lastRelease.version}</span>}
                 </dd>
               </div>
             </dl>

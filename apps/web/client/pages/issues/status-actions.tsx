@@ -49,16 +49,16 @@ export function ignoreGroups(update: (change: Change) => void): MenuGroup[] {
 }
 
 /** What the status details of an issue say, in words (`resolved in shop@1.2`, `ignored for 30 min`). */
-export function statusSummary(status: string, details: Record<string, any>): string {
+export function statusSummary(status: string, details: Record<string, unknown>): string {
   if (status === 'resolved') {
     if (details.inNextRelease) return 'Resolved in the next release';
-    if (details.inRelease) return `Resolved in ${details.inRelease}`;
+    if (details.inRelease) return `Resolved in ${String(details.inRelease)}`;
     return 'Resolved';
   }
   if (status === 'ignored') {
-    if (details.ignoreUntil) return `Ignored until ${new Date(details.ignoreUntil).toLocaleString()}`;
-    if (details.ignoreCount) return `Ignored until ${details.ignoreCount} more events`;
-    if (details.ignoreUserCount) return `Ignored until ${details.ignoreUserCount} more users`;
+    if (details.ignoreUntil) return `Ignored until ${new Date(String(details.ignoreUntil)).toLocaleString()}`;
+    if (details.ignoreCount) return `Ignored until ${Number(details.ignoreCount)} more events`;
+    if (details.ignoreUserCount) return `Ignored until ${Number(details.ignoreUserCount)} more users`;
     return 'Ignored';
   }
   return 'Unresolved';

@@ -80,7 +80,8 @@ export function IssuesPage(props: { params: Record<string, string> }) {
       ]),
     [org],
   );
-  const scope = useMemo(() => (projects.data ?? []).filter((project) => !state.projects.length || state.projects.includes(project.id)), [projects.data, search]);
+  const chosen = state.projects.join(',');
+  const scope = useMemo(() => (projects.data ?? []).filter((project) => !state.projects.length || state.projects.includes(project.id)), [projects.data, chosen]);
   const filterValues = useLoad(
     async () =>
       tagKeys.data ? { environments: await tagValues(org, scope, tagKeys.data, 'environment'), releases: await tagValues(org, scope, tagKeys.data, 'release') } : { environments: [], releases: [] },

@@ -17,8 +17,8 @@ export function Sparkline(props: { points: StatsPoint[]; label: string }) {
   );
 }
 
-const hourLabel = (at: number) => new Date(at * 1000).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
-const dayLabel = (at: number) => new Date(at * 1000).toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
+const hourLabel = (at: number) => new Date(at * 1000).toLocaleString(undefined, { weekday: 'short', hour: '2-digit', minute: '2-digit' });
+const dayLabel = (at: number) => new Date(at * 1000).toLocaleDateString(undefined, { weekday: 'short', month: 'short', day: 'numeric' });
 
 /** The issue page's graph: events per hour or per day, each bar telling its count on hover. */
 export function EventsChart(props: { points: StatsPoint[]; daily: boolean }) {
@@ -44,12 +44,11 @@ export function EventsChart(props: { points: StatsPoint[]; daily: boolean }) {
           })}
         </svg>
       </div>
-      {points.length > 0 && (
-        <figcaption class="chart-axis muted small" aria-hidden="true">
-          <span>{label(points[0][0])}</span>
-          <span>{label(points[points.length - 1][0])}</span>
-        </figcaption>
-      )}
+      <figcaption class="chart-axis muted small" aria-hidden="true">
+        <span>{props.daily ? '30 days ago' : '24 hours ago'}</span>
+        <span>{plural(total, 'event')}</span>
+        <span>{props.daily ? 'today' : 'now'}</span>
+      </figcaption>
     </figure>
   );
 }
