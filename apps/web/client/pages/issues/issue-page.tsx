@@ -296,9 +296,9 @@ export function IssuePage(props: { params: Record<string, string>; session: { us
             {data.status === 'resolved' ? 'Unresolve' : 'Stop ignoring'}
           </button>
         )}
-        <label class="assignee">
-          <span>Assignee</span>
-          <select value={assigned} disabled={pending} onChange={(changeEvent) => update({ assignedTo: (changeEvent.currentTarget as HTMLSelectElement).value || null })}>
+        <div class="assignee">
+          <label for="issue-assignee">Assignee</label>
+          <select id="issue-assignee" value={assigned} disabled={pending} onChange={(changeEvent) => update({ assignedTo: (changeEvent.currentTarget as HTMLSelectElement).value || null })}>
             <option value="">Unassigned</option>
             {teams.length > 0 && (
               <optgroup label="Teams">
@@ -319,7 +319,7 @@ export function IssuePage(props: { params: Record<string, string>; session: { us
                 ))}
             </optgroup>
           </select>
-        </label>
+        </div>
       </div>
 
       <nav class="issue-tabs" aria-label="Issue">

@@ -146,9 +146,9 @@ export function IssuesPage(props: { params: Record<string, string> }) {
       </nav>
       <SearchBox query={state.query} onSearch={(query) => go({ query })} source={source} />
       <div class="stream-filters">
-        <label>
-          <span>Project</span>
-          <select value={state.projects[0] ?? ''} onChange={(event) => go({ projects: [(event.currentTarget as HTMLSelectElement).value].filter(Boolean) })}>
+        <div class="stream-filter">
+          <label for="stream-project">Project</label>
+          <select id="stream-project" value={state.projects[0] ?? ''} onChange={(event) => go({ projects: [(event.currentTarget as HTMLSelectElement).value].filter(Boolean) })}>
             <option value="">All projects</option>
             {projects.data?.map((project) => (
               <option key={project.id} value={project.id}>
@@ -156,10 +156,10 @@ export function IssuesPage(props: { params: Record<string, string> }) {
               </option>
             ))}
           </select>
-        </label>
-        <label>
-          <span>Environment</span>
-          <select value={state.environments[0] ?? ''} onChange={(event) => go({ environments: [(event.currentTarget as HTMLSelectElement).value].filter(Boolean) })}>
+        </div>
+        <div class="stream-filter">
+          <label for="stream-environment">Environment</label>
+          <select id="stream-environment" value={state.environments[0] ?? ''} onChange={(event) => go({ environments: [(event.currentTarget as HTMLSelectElement).value].filter(Boolean) })}>
             <option value="">All environments</option>
             {[...new Set([...(filterValues.data?.environments ?? []), ...state.environments])].map((environment) => (
               <option key={environment} value={environment}>
@@ -167,10 +167,10 @@ export function IssuesPage(props: { params: Record<string, string> }) {
               </option>
             ))}
           </select>
-        </label>
-        <label>
-          <span>Release</span>
-          <select value={release} onChange={(event) => go({ query: setTerm(state.query, 'release', (event.currentTarget as HTMLSelectElement).value) })}>
+        </div>
+        <div class="stream-filter">
+          <label for="stream-release">Release</label>
+          <select id="stream-release" value={release} onChange={(event) => go({ query: setTerm(state.query, 'release', (event.currentTarget as HTMLSelectElement).value) })}>
             <option value="">All releases</option>
             <option value="latest">Latest release</option>
             {[...new Set([...(filterValues.data?.releases ?? []), ...(release && release !== 'latest' ? [release] : [])])].map((version) => (
@@ -179,17 +179,17 @@ export function IssuesPage(props: { params: Record<string, string> }) {
               </option>
             ))}
           </select>
-        </label>
-        <label>
-          <span>Sort by</span>
-          <select value={state.sort} onChange={(event) => go({ sort: (event.currentTarget as HTMLSelectElement).value })}>
+        </div>
+        <div class="stream-filter">
+          <label for="stream-sort">Sort by</label>
+          <select id="stream-sort" value={state.sort} onChange={(event) => go({ sort: (event.currentTarget as HTMLSelectElement).value })}>
             {SORTS.map(([value, label]) => (
               <option key={value} value={value}>
                 {label}
               </option>
             ))}
           </select>
-        </label>
+        </div>
       </div>
 
       <section class="panel stream" aria-label="Issues">
