@@ -1,40 +1,8 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError } from '../../api';
 import { ErrorNote, formatDate } from '../../components';
+import { describeActivity } from './activity-text';
 import type { Activity } from './types';
-
-const minutes = (value: number) => (value % 1440 === 0 ? `${value / 1440} day${value === 1440 ? '' : 's'}` : value % 60 === 0 ? `${value / 60} hours` : `${value} minutes`);
-
-/** What an entry of the feed says happened, Sentry's wording. */
-export function describeActivity(item: Activity): string {
-  const data = item.data ?? {};
-  switch (item.type) {
-    case 'first_seen':
-      return 'First seen';
-    case 'set_resolved':
-      return 'marked this issue as resolved';
-    case 'set_resolved_in_release':
-      return data.version ? `marked this issue as resolved in ${data.version}` : 'marked this issue as resolved in the upcoming release';
-    case 'set_unresolved':
-      return 'marked this issue as unresolved';
-    case 'set_regression':
-      return 'marked this issue as a regression';
-    case 'set_escalating':
-      return 'flagged this issue as escalating';
-    case 'set_ignored':
-      if (data.ignoreDuration) return `ignored this issue for ${minutes(Number(data.ignoreDuration))}`;
-      if (data.ignoreCount) return `ignored this issue until it happens ${data.ignoreCount} more time${data.ignoreCount === 1 ? '' : 's'}`;
-      if (data.ignoreUserCount) return `ignored this issue until it affects ${data.ignoreUserCount} more user${data.ignoreUserCount === 1 ? '' : 's'}`;
-      if (data.ignoreUntil) return `ignored this issue until ${formatDate(data.ignoreUntil)}`;
-      return 'ignored this issue forever';
-    case 'assigned':
-      return `assigned this issue to ${data.assigneeType === 'team' ? '#' : ''}${data.assigneeName ?? data.assigneeEmail ?? data.assignee}`;
-    case 'unassigned':
-      return 'unassigned this issue';
-    default:
-      return item.type.replace(/_/g, ' ');
-  }
-}
 
 function CommentForm(props: { initial?: string; label: string; submitLabel: string; onSubmit: (text: string) => Promise<void>; onCancel?: () => void }) {
   const [text, setText] = useState(props.initial ?? '');
