@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError, enc, list } from '../../api';
-import { ErrorNote, formatDate, Section, Skeleton, useLoad, useTitle } from '../../components';
+import { ErrorNote, formatDate, type Loaded, Section, Skeleton, useLoad, useTitle } from '../../components';
 import { Link } from '../../router';
 import { ActivityFeed } from './activity';
 import { EventDetails } from './event-details';
@@ -18,6 +18,24 @@ interface ExternalIssue {
 }
 
 export type IssueTab = 'details' | 'events' | 'activity';
+
+/**
+ * The last answers of the issue's own requests, per signed-in user. Each tab and event has its own
+ * URL, so stepping between them mounts the page afresh: it starts from these (and asks again) and
+ * only the event panel waits.
+ */
+const remembered = new Map<string, unknown>();
+
+function useRemembered<T>(key: string, load: () => Promise<T>): Loaded<T> {
+  const loaded = useLoad(async () => {
+    const value = await load();
+    remembered.delete(key);
+    remembered.set(key, value);
+    if (remembered.size > 40) remembered.delete(remembered.keys().next().value!);
+    return value;
+  }, [key]);
+  return { ...loaded, data: loaded.error ? undefined : (loaded.data ?? (remembered.get(key) as T | undefined)) };
+}
 
 /** Linked issues of external trackers; the endpoint comes with the integration platform, so a 404 is an empty list. */
 async function loadExternalIssues(base: string): Promise<ExternalIssue[]> {
@@ -180,17 +198,17 @@ export function IssuePage(props: { params: Record<string, string>; session: { us
   const base = `/api/0/organizations/${enc(org)}/issues/${enc(issueId)}/`;
   const pagePath = `/organizations/${enc(org)}/issues/${enc(issueId)}/`;
   const eventsPath = `${pagePath}events/`;
-  const issue = useLoad(() => api<IssueDetail>('GET', base).then(({ body }) => body), [base]);
+  const user = props.session.user.id;
+  const [seenBefore] = useState(() => remembered.has(`${user} ${base}`));
+  const issue = useRemembered(`${user} ${base}`, () => api<IssueDetail>('GET', base).then(({ body }) => body));
   const event = useLoad(() => (tab === 'details' ? api<IssueEvent>('GET', `${base}events/${enc(eventId ?? 'latest')}/`).then(({ body }) => body) : Promise.resolve(undefined)), [base, eventId, tab]);
-  const tags = useLoad(() => api<TagDistribution[]>('GET', `${base}tags/`).then(({ body }) => body), [base]);
-  const external = useLoad(() => loadExternalIssues(base), [base]);
-  const people = useLoad(
-    () =>
-      Promise.all([
-        api<Member[]>('GET', `/api/0/organizations/${enc(org)}/members/`).then(({ body }) => body),
-        api<Team[]>('GET', `/api/0/organizations/${enc(org)}/teams/`).then(({ body }) => body),
-      ]),
-    [org],
+  const tags = useRemembered(`${user} ${base}tags/`, () => api<TagDistribution[]>('GET', `${base}tags/`).then(({ body }) => body));
+  const external = useRemembered(`${user} ${base}external-issues/`, () => loadExternalIssues(base));
+  const people = useRemembered(`${user} ${org} people`, () =>
+    Promise.all([
+      api<Member[]>('GET', `/api/0/organizations/${enc(org)}/members/`).then(({ body }) => body),
+      api<Team[]>('GET', `/api/0/organizations/${enc(org)}/teams/`).then(({ body }) => body),
+    ]),
   );
   const [period, setPeriod] = useState<'24h' | '30d'>('24h');
   const [actionError, setActionError] = useState<unknown>();
@@ -219,9 +237,9 @@ export function IssuePage(props: { params: Record<string, string>; session: { us
     </p>
   );
   // The page appears whole once its parts have arrived: parts of unknown height loading one by one
-  // would push each other down.
+  // would push each other down. Seen before, it shows at once and the event panel waits alone.
   const settled = (loaded: { data?: unknown; error?: unknown; loading: boolean }) => !loaded.loading || loaded.data !== undefined || loaded.error !== undefined;
-  if (!data || ![event, tags, external, people].every(settled)) {
+  if (!data || ![tags, external, people, ...(seenBefore ? [] : [event])].every(settled)) {
     return (
       <>
         {back}
@@ -335,7 +353,8 @@ export function IssuePage(props: { params: Record<string, string>; session: { us
           {tab === 'details' && (
             <section class="panel event-panel" aria-label="Event">
               <ErrorNote error={event.error} />
-              {event.data && (
+              {event.loading && <Skeleton rows={10} label="Loading the event" />}
+              {event.data && !event.loading && (
                 <>
                   <EventNavigation event={event.data} eventsPath={eventsPath} />
                   <EventDetails event={event.data} tagHref={tagHref} />
