@@ -47,6 +47,9 @@ const ROUTES: Array<[string, Page]> = [
   ['/manage/organizations/', InstanceAdminPage],
   ['/organizations/:org/issues/', IssuesPage],
   ['/organizations/:org/issues/:issueId/', IssuePage],
+  ['/organizations/:org/issues/:issueId/events/', (props) => <IssuePage {...props} tab="events" />],
+  ['/organizations/:org/issues/:issueId/events/:eventId/', IssuePage],
+  ['/organizations/:org/issues/:issueId/activity/', (props) => <IssuePage {...props} tab="activity" />],
 ];
 
 function Navigation(props: { session: Session; path: string; onSignOut: () => void }) {

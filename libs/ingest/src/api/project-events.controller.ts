@@ -4,11 +4,14 @@ import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { CLOCK, type Clock } from '@faultline/kernel';
 import { CurrentOrganization, Database, type OrganizationAccess, Paginate, Pagination, RequireScopes } from '@faultline/platform';
+import { tagKeyLabel } from '@faultline/issues';
 import { type ProjectSummary, requireProject } from '@faultline/projects';
 import type { FastifyReply } from 'fastify';
 import { resolveStatsWindow } from '../domain';
 
 const STATS = ['received', 'rejected', 'blacklisted', 'generated'];
+/** More keys than a search box can suggest is a sign of values sent as keys; the first ones do. */
+const TAG_KEYS_LIMIT = 1000;
 const USER_QUERY_FIELDS: Record<string, string> = { id: 'user_ident', email: 'email', username: 'username', ip: 'ip_address' };
 
 interface UserRow {
@@ -81,6 +84,27 @@ export class ProjectEventsController {
       params,
     );
     return page.respond(rows).map(serializeUser);
+  }
+
+  /**
+   * The project's tag keys (Sentry's `GET …/tags/`) with their labels, walked one key at a time
+   * through the primary key, so a key with a million values costs one probe.
+   */
+  @Get('tags')
+  @RequireScopes('project:read')
+  async tagKeys(@CurrentOrganization() organization: OrganizationAccess, @Param('project_id_or_slug') idOrSlug: string) {
+    const project = await this.project(organization, idOrSlug);
+    const rows = await this.database.query<{ key: string }>(
+      `WITH RECURSIVE tag_keys(key) AS (
+         (SELECT key FROM tag_values WHERE project_id = $1 ORDER BY key LIMIT 1)
+         UNION ALL
+         SELECT (SELECT next.key FROM tag_values next WHERE next.project_id = $1 AND next.key > tag_keys.key ORDER BY next.key LIMIT 1)
+         FROM tag_keys WHERE tag_keys.key IS NOT NULL
+       )
+       SELECT key FROM tag_keys WHERE key IS NOT NULL LIMIT ${TAG_KEYS_LIMIT}`,
+      [project.id],
+    );
+    return rows.map((row) => ({ key: row.key, name: tagKeyLabel(row.key), canDelete: false }));
   }
 
   @Get('tags/:key/values')
