@@ -164,6 +164,7 @@ describe('issue stream and issue page (browser)', () => {
       return right;
     })()`);
     expect(widest).toBeLessThanOrEqual(width);
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width);
   }
 
   it('searches with suggestions, keeps the search in the URL and filters by environment and sort', async () => {
