@@ -4,6 +4,7 @@ import { EventStoreModule } from '@faultline/event-store';
 import { IssueEventsController } from './api/issue-events.controller';
 import { IssuesController } from './api/issues.controller';
 import { IssueTagsController } from './api/issue-tags.controller';
+import { OrganizationEventsController } from './api/organization-events.controller';
 import { AddIssueCommentHandler } from './application/commands/add-issue-comment/add-issue-comment.handler';
 import { DeleteIssueHandler } from './application/commands/delete-issue/delete-issue.handler';
 import { DeleteIssueCommentHandler } from './application/commands/delete-issue-comment/delete-issue-comment.handler';
@@ -15,18 +16,20 @@ import { IssueReadModel } from './application/queries/issue-read-model';
 import { IssueIngestion } from './contracts/issue-ingestion';
 import { IssueIngestionService } from './infrastructure/issue-ingestion.service';
 import { EventRetentionWorker } from './infrastructure/event-retention.worker';
+import { EventSearchReader } from './infrastructure/event-search.sql';
 import { IssueRepository } from './infrastructure/issue.repository';
 import { WorkerHost } from '@faultline/platform';
 
 @Module({
   imports: [CqrsModule, EventStoreModule],
-  controllers: [IssuesController, IssueEventsController, IssueTagsController],
+  controllers: [IssuesController, IssueEventsController, IssueTagsController, OrganizationEventsController],
   providers: [
     IssueRepository,
     EventRetentionWorker,
     IssueIngestionService,
     { provide: IssueIngestion, useExisting: IssueIngestionService },
     IssueReadModel,
+    EventSearchReader,
     FindIssueHandler,
     IssuePeople,
     UpdateIssueHandler,
