@@ -5,6 +5,7 @@ import { IssueEventsController } from './api/issue-events.controller';
 import { IssuesController } from './api/issues.controller';
 import { IssueTagsController } from './api/issue-tags.controller';
 import { OrganizationEventsController } from './api/organization-events.controller';
+import { UserReportsController } from './api/user-reports.controller';
 import { AddIssueCommentHandler } from './application/commands/add-issue-comment/add-issue-comment.handler';
 import { DeleteIssueHandler } from './application/commands/delete-issue/delete-issue.handler';
 import { DeleteIssueCommentHandler } from './application/commands/delete-issue-comment/delete-issue-comment.handler';
@@ -14,20 +15,24 @@ import { IssuePeople } from './application/issue-people';
 import { FindIssueHandler } from './application/queries/find-issue.handler';
 import { IssueReadModel } from './application/queries/issue-read-model';
 import { IssueIngestion } from './contracts/issue-ingestion';
+import { UserReportIntake } from './contracts/user-report-intake';
 import { IssueIngestionService } from './infrastructure/issue-ingestion.service';
 import { EventRetentionWorker } from './infrastructure/event-retention.worker';
 import { EventSearchReader } from './infrastructure/event-search.sql';
 import { IssueRepository } from './infrastructure/issue.repository';
+import { UserReportsRepository } from './infrastructure/user-reports.repository';
 import { WorkerHost } from '@faultline/platform';
 
 @Module({
   imports: [CqrsModule, EventStoreModule],
-  controllers: [IssuesController, IssueEventsController, IssueTagsController, OrganizationEventsController],
+  controllers: [IssuesController, IssueEventsController, IssueTagsController, OrganizationEventsController, UserReportsController],
   providers: [
     IssueRepository,
     EventRetentionWorker,
     IssueIngestionService,
     { provide: IssueIngestion, useExisting: IssueIngestionService },
+    UserReportsRepository,
+    { provide: UserReportIntake, useExisting: UserReportsRepository },
     IssueReadModel,
     EventSearchReader,
     FindIssueHandler,
@@ -38,7 +43,7 @@ import { WorkerHost } from '@faultline/platform';
     EditIssueCommentHandler,
     DeleteIssueCommentHandler,
   ],
-  exports: [IssueIngestion],
+  exports: [IssueIngestion, UserReportIntake],
 })
 export class IssuesModule implements OnModuleInit {
   constructor(

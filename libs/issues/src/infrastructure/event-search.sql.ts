@@ -144,7 +144,7 @@ export function eventSearchStatement(search: EventSearch, scope: EventSearchScop
     }
     return `${fieldSql(column.field)} AS c${index}`;
   });
-  const order = search.orderBy.map(({ column, descending }) => `c${search.columns.indexOf(column)} ${descending ? 'DESC NULLS LAST' : 'ASC NULLS FIRST'}`);
+  const order = search.orderBy.map(({ column, descending }) => `c${search.columns.indexOf(column)} ${descending ? 'DESC' : 'ASC'}`);
   // A stable order, so that pages do not overlap.
   if (!search.grouped) order.push('e.occurred_at DESC', 'e.id DESC');
   else order.push(...groups.map((_, index) => `${index + 1 + search.columns.length}`));
