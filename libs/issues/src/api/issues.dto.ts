@@ -131,6 +131,7 @@ export class IssueCommentDto {
 }
 
 /** Text PostgreSQL can store: no NUL, no lone surrogate. */
+// eslint-disable-next-line no-control-regex -- NUL is one of the characters it refuses
 const STORABLE = /^[^\u0000\ud800-\udfff]*$/u;
 const STORABLE_MESSAGE = 'must not contain NUL or unpaired surrogate characters';
 
