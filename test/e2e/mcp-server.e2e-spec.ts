@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { EventProcessor } from '@faultline/ingest';
 import { Database } from '@faultline/platform';
-import { McpClient, type ToolAnswer } from '../support/mcp-client';
+import { McpClient } from '../support/mcp-client';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 const run = promisify(execFile);
@@ -35,7 +35,6 @@ describe("Sentry's MCP server against Faultline", () => {
   let mcp: McpClient;
   let catalog: McpClient;
   let token: string;
-  const answers = new Map<string, ToolAnswer>();
 
   async function processed(): Promise<void> {
     const database = api.app.get(Database);
@@ -51,7 +50,6 @@ describe("Sentry's MCP server against Faultline", () => {
   /** Calls a tool and keeps its answer; a tool that errors fails the test with its text. */
   async function tool(name: string, args: Record<string, unknown>): Promise<string> {
     const answer = CATALOG_TRIAGE_TOOLS.includes(name) ? await catalog.call('execute_tool', { name, arguments: args }) : await mcp.call(name, args);
-    answers.set(name, answer);
     expect({ name, isError: answer.isError, text: answer.isError ? answer.text : '' }).toEqual({ name, isError: false, text: '' });
     return answer.text;
   }
@@ -139,6 +137,15 @@ describe("Sentry's MCP server against Faultline", () => {
     const activity = await tool('get_issue_activity', { organizationSlug: 'acme', issueId: issue.shortId });
     expect(activity).toContain('set_resolved');
     expect(activity).toContain('Restocking fixes this.');
+  });
+
+  it('assigns and ignores an issue, and Faultline shows both', async () => {
+    const [issue] = (await api.request('GET', '/api/0/organizations/acme/issues/?query=Card')).body as Array<{ id: string; shortId: string }>;
+    const me = (await api.request('GET', '/api/0/auth/', { token })).body;
+    await tool('update_issue', { organizationSlug: 'acme', issueId: issue.shortId, assignedTo: `user:${me.id}` });
+    await tool('update_issue', { organizationSlug: 'acme', issueId: issue.shortId, status: 'ignored' });
+    const detail = (await api.request('GET', `/api/0/organizations/acme/issues/${issue.id}/`)).body;
+    expect(detail).toMatchObject({ status: 'ignored', assignedTo: { type: 'user', id: String(me.id) } });
   });
 
   it('creates a team, a project in it, renames the project and adds a DSN', async () => {
