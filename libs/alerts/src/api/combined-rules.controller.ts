@@ -36,7 +36,7 @@ export class CombinedRulesController {
     const issueRules = new Map((await this.issueRules.byIds(this.database, projectIds, idsOf('rule'))).map((row) => [String(row.id), row]));
     const metricRules = new Map((await this.metricRules.byIds(this.database, organization.id, idsOf('alert_rule'))).map((row) => [String(row.id), row]));
     // A rule deleted between the two reads is left out of the page.
-    return keys.flatMap((key) => {
+    return keys.flatMap((key): Array<Record<string, unknown>> => {
       if (key.type === 'rule') {
         const row = issueRules.get(key.id);
         return row ? [{ ...serializeIssueRule(row, slugs.get(String(row.project_id)) ?? ''), type: 'rule' }] : [];
