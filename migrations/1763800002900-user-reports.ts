@@ -2,7 +2,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * User feedback (Sentry's user reports) in the issues context's schema: one row per report, keyed
- * by project and report id so a resent report replaces the first; found by the event it is about.
+ * by project and report id so a resent report replaces the first; found by the event it is about,
+ * and deleted with its project as the project's events are.
  */
 export class UserReports1763800002900 implements MigrationInterface {
   name = 'UserReports1763800002900';
@@ -12,7 +13,7 @@ export class UserReports1763800002900 implements MigrationInterface {
       CREATE SCHEMA IF NOT EXISTS issues;
       CREATE TABLE issues.user_reports (
         id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-        project_id bigint NOT NULL,
+        project_id bigint NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
         report_id text NOT NULL,
         event_id text,
         name text NOT NULL,

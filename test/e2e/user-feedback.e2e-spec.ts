@@ -108,6 +108,15 @@ describe('user feedback', () => {
     expect((await api.request('GET', '/api/0/projects/acme/web/user-reports/')).body).toHaveLength(before);
   });
 
+  it('deletes the reports with their project', async () => {
+    const created = await api.request('POST', '/api/0/teams/acme/acme/projects/', { body: { name: 'Short lived', slug: 'short-lived' } });
+    const sent = await api.request('POST', '/api/0/projects/acme/short-lived/user-feedback/', { body: { event_id: 'c'.repeat(32), name: '', email: '', comments: 'gone soon' } });
+    expect(sent.status).toBe(200);
+    expect((await api.request('DELETE', '/api/0/projects/acme/short-lived/')).status).toBeLessThan(300);
+    const database = api.app.get(Database);
+    await expect(database.query(`SELECT 1 FROM issues.user_reports WHERE project_id = $1`, [created.body.id])).resolves.toEqual([]);
+  });
+
   it("answers 404 to another organization's token on every route", async () => {
     for (const [method, path, body] of [
       ['GET', `/api/0/organizations/acme/issues/${issueId}/user-reports/`],
