@@ -205,6 +205,24 @@ describe('event search', () => {
     expect(response.body.detail).toContain(named);
   });
 
+  it("narrows an issue's events by the same search, time range and environment", async () => {
+    const events = (issue: string, params: string) => api.request('GET', `/api/0/organizations/acme/issues/${issue}/events/?${params}`);
+    const ids = (response: { body: Array<{ eventID: string }> }) => response.body.map((event) => event.eventID);
+    const all = await events(issueIds.checkout, '');
+    expect(all.body).toHaveLength(3);
+    expect(ids(await events(issueIds.checkout, 'query=browser:Firefox'))).toEqual([all.body[1].eventID]);
+    expect(ids(await events(issueIds.checkout, `query=${encodeURIComponent('user.email:bob@example.com')}`))).toEqual([all.body[2].eventID]);
+    expect(ids(await events(issueIds.checkout, `query=${encodeURIComponent('!release:shop@1.1.0')}&statsPeriod=1h`))).toEqual(ids(all).slice(0, 2));
+    expect(ids(await events(issueIds.checkout, 'statsPeriod=7m'))).toEqual([all.body[0].eventID]);
+    expect((await events(issueIds.checkout, 'environment=staging')).body).toEqual([]);
+    expect((await events(issueIds.cart, 'environment=staging')).body).toHaveLength(1);
+    // The search never reaches another issue's events.
+    expect((await events(issueIds.checkout, 'query=level:warning')).body).toEqual([]);
+    const refused = await events(issueIds.checkout, 'query=stack.filename:app.js');
+    expect(refused.status).toBe(400);
+    expect(refused.body.detail).toContain('stack.filename');
+  });
+
   it("never shows another organization's events", async () => {
     expect((await search(`field=id&project=${projectId}`, outsiderToken)).status).toBe(404);
     expect((await search('field=id&field=count()&statsPeriod=14d', outsiderToken)).status).toBe(404);

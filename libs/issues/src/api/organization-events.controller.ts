@@ -6,33 +6,9 @@ import { CurrentOrganization, type OrganizationAccess, Paginate, Pagination, Req
 import { FindOrganizationProjectsQuery, type ProjectSummary } from '@faultline/projects';
 import { type EventColumn, type EventFieldType, parseEventSearch } from '../application/queries/event-search';
 import { EventSearchReader } from '../infrastructure/event-search.sql';
+import { eventTimeRange, list, one } from './event-search-params';
 
-const PERIOD = /^(\d{1,6})([smhdw])$/;
-const PERIOD_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
-const DEFAULT_PERIOD = '14d';
 const DATASETS = new Set(['errors', 'discover']);
-
-const list = (value: string | string[] | undefined): string[] => (value === undefined ? [] : [value].flat());
-
-function one(value: string | string[] | undefined, name: string): string | undefined {
-  if (Array.isArray(value)) throw new BadRequestException({ detail: `Give the ${name} parameter once.` });
-  return value;
-}
-
-/** `statsPeriod` (24h, 14d, …) or `start` and `end`; 14 days back from now when neither is given. */
-function timeRange(now: Date, statsPeriod?: string, start?: string, end?: string): { start: string; end: string } {
-  if (start !== undefined || end !== undefined) {
-    const from = Date.parse(start ?? '');
-    const to = Date.parse(end ?? '');
-    if (statsPeriod !== undefined || Number.isNaN(from) || Number.isNaN(to) || from > to) {
-      throw new BadRequestException({ detail: 'Give either statsPeriod, or start and end as ISO 8601 times with start before end.' });
-    }
-    return { start: new Date(from).toISOString(), end: new Date(to).toISOString() };
-  }
-  const match = PERIOD.exec(statsPeriod ?? DEFAULT_PERIOD);
-  if (!match || Number(match[1]) === 0) throw new BadRequestException({ detail: `Invalid statsPeriod: ${statsPeriod}; use a number and s, m, h, d or w, such as 24h or 14d.` });
-  return { start: new Date(now.getTime() - Number(match[1]) * PERIOD_MS[match[2]]).toISOString(), end: new Date(now.getTime() + 1).toISOString() };
-}
 
 /** Sentry's event times: ISO 8601 to the second, with an explicit UTC offset. */
 const sentryTime = (value: unknown): string | null => (value === null || value === undefined ? null : new Date(value as string).toISOString().replace(/\.\d{3}Z$/, '+00:00'));
@@ -78,7 +54,7 @@ export class OrganizationEventsController {
     if (!DATASETS.has(datasetName)) throw new BadRequestException({ detail: `Unsupported dataset: ${datasetName}. Only errors are kept; use dataset=errors.` });
     const now = this.clock.now();
     const search = parseEventSearch({ fields: list(field), query: one(query, 'query'), sort: list(sort), now });
-    const range = timeRange(now, one(statsPeriod, 'statsPeriod'), one(start, 'start'), one(end, 'end'));
+    const range = eventTimeRange(now, { statsPeriod: one(statsPeriod, 'statsPeriod'), start: one(start, 'start'), end: one(end, 'end') });
     const projects = await this.queries.execute<FindOrganizationProjectsQuery, ProjectSummary[]>(new FindOrganizationProjectsQuery(organization.id));
     const chosen = this.chosenProjects(projects, list(project));
     const slugs = new Map(projects.map((entry) => [entry.id, entry.slug]));

@@ -5,6 +5,8 @@ import type { EventAggregate, EventField, EventFieldName, EventFilter, EventSear
 /** Which events a search reads: the projects (already known to be the organization's) and the time range. */
 export interface EventSearchScope {
   readonly projectIds: readonly string[];
+  /** Only this issue's events. */
+  readonly issueId?: string;
   readonly start: string;
   readonly end: string;
   readonly environments: readonly string[];
@@ -125,6 +127,7 @@ export function eventSearchStatement(search: EventSearch, scope: EventSearchScop
     `e.occurred_at >= ${bind(scope.start, 'timestamptz')}`,
     `e.occurred_at < ${bind(scope.end, 'timestamptz')}`,
   ];
+  if (scope.issueId) where.push(`e.issue_id = ${bind(scope.issueId, 'bigint')}`);
   if (scope.environments.length) where.push(`${FIELD_SQL.environment} = ANY(${bind(scope.environments, 'text[]')})`);
   const having: string[] = [];
   for (const filter of search.filters) {
