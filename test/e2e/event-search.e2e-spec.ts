@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { type IngestedEvent, IssueIngestion } from '@faultline/issues';
+import fc from 'fast-check';
+import { EVENT_FIELDS, type IngestedEvent, IssueIngestion } from '@faultline/issues';
 import { FixedClock } from '@faultline/kernel';
 import { Database } from '@faultline/platform';
 import { BOOTSTRAP, startTestApp, type TestApp } from '../support/test-app';
@@ -156,6 +157,7 @@ describe('event search', () => {
     ['a tag as tags[key]', 'tags[region]:eu', ['WEB-1']],
     ['has:', 'has:region', ['WEB-1']],
     ['!has:', '!has:user.email', ['WEB-2', 'API-1']],
+    ['has: on a time and a number', 'has:timestamp has:issue.id has:error.type', ['WEB-1', 'WEB-2', 'API-1']],
     ['an empty quoted value (the tag is absent)', 'region:""', ['WEB-1', 'WEB-2', 'API-1']],
     ['a wildcard', 'user.email:*@example.com', ['WEB-1', 'API-1']],
     ['the user tag', 'user:id:u3', ['WEB-2']],
@@ -203,6 +205,31 @@ describe('event search', () => {
     const response = await search(params);
     expect(response.status).toBe(400);
     expect(response.body.detail).toContain(named);
+  });
+
+  it('answers every combination of fields, aggregates, filters and sorts with 200 or a 400, never a server error', async () => {
+    const plain = [...Object.keys(EVENT_FIELDS), 'browser', 'tags[region]'];
+    const field = fc.oneof(
+      fc.constantFrom(...plain),
+      fc.constantFrom('count()', 'last_seen()', 'first_seen()'),
+      fc.constantFrom(...plain).map((name) => `count_unique(${name})`),
+    );
+    const value = fc.constantFrom('eu', '"a b"', '[x, y]', '*u*', '-1h', '2026-03-01', '>2026-03-01T00:00:00', '>=5', '<1k', '""', '12');
+    const term = fc.oneof(
+      fc.tuple(fc.boolean(), fc.constantFrom(...plain, 'count()', 'count_unique(user)'), value).map(([negated, key, text]) => `${negated ? '!' : ''}${key}:${text}`),
+      fc.tuple(fc.boolean(), fc.constantFrom(...plain)).map(([negated, key]) => `${negated ? '!' : ''}has:${key}`),
+      fc.constantFrom('checkout', '"bad password"', 'fail*'),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.uniqueArray(field, { minLength: 1, maxLength: 4 }), fc.array(term, { maxLength: 3 }), fc.boolean(), async (fields, terms, descending) => {
+        const params = new URLSearchParams({ query: terms.join(' '), statsPeriod: '14d', sort: `${descending ? '-' : ''}${fields[0]}` });
+        for (const name of fields) params.append('field', name);
+        const response = await search(params.toString());
+        expect({ params: params.toString(), status: response.status < 500 ? 'answered' : response.status }).toEqual({ params: params.toString(), status: 'answered' });
+        if (response.status === 200) expect(Object.keys(response.body.meta.fields)).toEqual(fields);
+      }),
+      { numRuns: 150 },
+    );
   });
 
   it("narrows an issue's events by the same search, time range and environment", async () => {

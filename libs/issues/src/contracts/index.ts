@@ -33,3 +33,4 @@ export { FindIssueQuery, type IssueSummary } from '../application/queries/find-i
 export { IssueExternalLinksQuery, type IssueExternalLink } from '../application/queries/issue-external-links.query';
 export * from './issue-ingestion';
 export * from './user-report-intake';
+export { EVENT_FIELDS, type EventFieldType } from '../application/queries/event-search';

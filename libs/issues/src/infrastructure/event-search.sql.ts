@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '@faultline/platform';
-import type { EventAggregate, EventField, EventFieldName, EventFilter, EventSearch } from '../application/queries/event-search';
+import { type EventAggregate, type EventField, type EventFieldName, EVENT_FIELDS, type EventFilter, type EventSearch } from '../application/queries/event-search';
 
 /** Which events a search reads: the projects (already known to be the organization's) and the time range. */
 export interface EventSearchScope {
@@ -47,6 +47,9 @@ const FIELD_SQL: Record<EventFieldName, string> = {
   'error.value': `ARRAY(SELECT x.exception->>'value' FROM json_array_elements(CASE WHEN json_typeof(e.data->'exceptions') = 'array' THEN e.data->'exceptions' END) AS x(exception))`,
 };
 
+/** Fields whose SQL is a numeric id. */
+const NUMERIC_SQL = new Set<EventFieldName>(['project', 'project.id', 'project.name', 'issue.id']);
+
 /** What a field is grouped by: the issue by its id (its short id is read per group, not per event). */
 const GROUP_SQL: Partial<Record<EventFieldName, string>> = { issue: 'e.issue_id' };
 
@@ -74,7 +77,8 @@ export function eventSearchStatement(search: EventSearch, scope: EventSearchScop
     const derived = DERIVED_TAGS[field.key];
     return derived ? `COALESCE(${sdkTag}, ${FIELD_SQL[derived]})` : sdkTag;
   };
-  const textSql = (field: EventField): string => (field.kind === 'field' && (field.name === 'project.id' || field.name === 'issue.id') ? `${fieldSql(field)}::text` : fieldSql(field));
+  /** The field as text: projects and issues are kept by their numeric ids. */
+  const textSql = (field: EventField): string => (field.kind === 'field' && NUMERIC_SQL.has(field.name) ? `${fieldSql(field)}::text` : fieldSql(field));
   const isArray = (field: EventField) => field.kind === 'field' && (field.name === 'error.type' || field.name === 'error.value');
 
   const aggregateSql = (aggregate: EventAggregate): string => {
@@ -96,7 +100,9 @@ export function eventSearchStatement(search: EventSearch, scope: EventSearchScop
       case 'text':
         return { where: negate(filter.negated, `(e.data->>'title' ILIKE ${bind(filter.like)} ESCAPE '\\' OR e.data->>'message' ILIKE ${bind(filter.like)} ESCAPE '\\')`) };
       case 'has': {
-        const sql = isArray(filter.field) ? `cardinality(${fieldSql(filter.field)}) > 0` : `(${textSql(filter.field)}) <> ''`;
+        const type = filter.field.kind === 'field' ? EVENT_FIELDS[filter.field.name] : 'string';
+        const sql =
+          type === 'array' ? `cardinality(${fieldSql(filter.field)}) > 0` : type === 'string' ? `(${textSql(filter.field)}) <> ''` : `${fieldSql(filter.field)} IS NOT NULL`;
         return { where: negate(filter.negated, sql) };
       }
       case 'match': {
