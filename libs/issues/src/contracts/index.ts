@@ -33,3 +33,5 @@ export { IssueExternalLinksQuery, type IssueExternalLink } from '../application/
 export * from './issue-ingestion';
 export * from './issue-webhook-payloads';
 export { issueApiUrl, issueEventUrl, issueUrl } from '../domain/issue-links';
+export * from './user-report-intake';
+export { EVENT_FIELDS, type EventFieldType } from '../application/queries/event-search';
