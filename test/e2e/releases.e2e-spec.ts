@@ -1,0 +1,99 @@
+import { execFile } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { build } from 'esbuild';
+import { EventProcessor } from '@faultline/ingest';
+import { Database } from '@faultline/platform';
+import { BOOTSTRAP, startTestApp, type TestApp } from '../support/test-app';
+
+const run = promisify(execFile);
+const ROOT = join(__dirname, '..', '..');
+const SENTRY_CLI = join(ROOT, 'node_modules', '.bin', 'sentry-cli');
+const RELEASE = 'shop@2.0.0';
+
+/** A CI pipeline against Faultline: the real sentry-cli creates, finalizes and deploys a release and uploads source maps. */
+describe('releases and source maps with sentry-cli', () => {
+  let api: TestApp;
+  let dsn: string;
+  let work: string;
+
+  beforeAll(async () => {
+    api = await startTestApp();
+    dsn = (await api.request('GET', '/api/0/projects/acme/web/keys/')).body[0].dsn.public;
+    work = mkdtempSync(join(tmpdir(), 'faultline-releases-'));
+    copyFileSync(join(ROOT, 'test', 'fixtures', 'releases', 'checkout.js'), join(work, 'checkout.js'));
+    await build({ entryPoints: [join(work, 'checkout.js')], outfile: join(work, 'dist', 'bundle.min.js'), bundle: true, minify: true, sourcemap: true, platform: 'node', format: 'cjs', logLevel: 'silent' });
+  });
+
+  afterAll(async () => {
+    await api?.close();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  const cli = (...args: string[]) =>
+    run(SENTRY_CLI, args, {
+      cwd: work,
+      timeout: 60_000,
+      env: { PATH: process.env.PATH, HOME: work, SENTRY_URL: api.baseUrl, SENTRY_AUTH_TOKEN: BOOTSTRAP.token, SENTRY_ORG: BOOTSTRAP.org, SENTRY_PROJECT: BOOTSTRAP.project, SENTRY_LOAD_DOTENV: '0', SENTRY_DISABLE_UPDATE_CHECK: '1' },
+    });
+
+  async function processed(): Promise<void> {
+    const database = api.app.get(Database);
+    for (let attempt = 0; attempt < 200; attempt++) {
+      await api.app.get(EventProcessor).drain();
+      const [{ pending }] = await database.query<{ pending: number }>(`SELECT (SELECT count(*) FROM ingest_queue) + (SELECT count(*) FROM ingest_outcomes) AS pending`);
+      if (Number(pending) === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error('events were not processed in time');
+  }
+
+  it('answers info, and creates, finalizes, lists and deploys a release', async () => {
+    const info = await cli('info');
+    expect(info.stdout).toContain('Default Organization: acme');
+    expect(info.stdout).toContain('project:releases');
+
+    await cli('releases', 'new', RELEASE);
+    const created = await api.request('GET', `/api/0/organizations/acme/releases/${encodeURIComponent(RELEASE)}/`);
+    expect(created.body).toMatchObject({ version: RELEASE, shortVersion: '2.0.0', dateReleased: null, projects: [expect.objectContaining({ slug: 'web' })] });
+
+    await cli('releases', 'finalize', RELEASE);
+    await cli('deploys', 'new', '--release', RELEASE, '-e', 'production', '-n', 'canary');
+    const list = await cli('releases', 'list');
+    expect(list.stdout).toContain(RELEASE);
+
+    const detail = (await api.request('GET', `/api/0/organizations/acme/releases/${encodeURIComponent(RELEASE)}/`)).body;
+    expect(detail.dateReleased).toEqual(expect.any(String));
+    expect(detail).toMatchObject({ deployCount: 1, lastDeploy: { environment: 'production', name: 'canary' } });
+    expect((await api.request('GET', '/api/0/projects/acme/web/releases/?query=2.0')).body.map((r: { version: string }) => r.version)).toEqual([RELEASE]);
+  });
+
+  it('uploads source maps, and shows an error thrown from the minified bundle as written', async () => {
+    await cli('sourcemaps', 'inject', 'dist');
+    const upload = await cli('sourcemaps', 'upload', '--release', RELEASE, 'dist');
+    expect(upload.stdout).toMatch(/Uploaded files to Sentry|Nothing to upload/);
+    // A second upload of the same bundle sends nothing again.
+    expect((await cli('sourcemaps', 'upload', '--release', RELEASE, 'dist')).stdout).toContain('Nothing to upload');
+
+    await run(process.execPath, [join(__dirname, '..', 'support', 'sourcemapped-client.cjs'), dsn, RELEASE, join(work, 'dist', 'bundle.min.js')], { timeout: 30_000 });
+    await processed();
+
+    const issues = (await api.request('GET', '/api/0/projects/acme/web/issues/')).body;
+    const issue = issues.find((i: { title: string }) => i.title.startsWith('TypeError'));
+    const event = (await api.request('GET', `/api/0/organizations/acme/issues/${issue.id}/events/latest/`)).body;
+    const exception = event.entries.find((entry: { type: string }) => entry.type === 'exception').data.values[0];
+    const top = exception.stacktrace.frames.at(-1);
+    const source = readFileSync(join(ROOT, 'test', 'fixtures', 'releases', 'checkout.js'), 'utf8').split('\n');
+    expect(top).toMatchObject({ filename: expect.stringMatching(/checkout\.js$/), lineNo: 4, function: 'chargeCard' });
+    expect(top.context).toContainEqual([4, source[3]]);
+    expect(exception.stacktrace.frames.at(-2)).toMatchObject({ filename: expect.stringMatching(/checkout\.js$/), lineNo: 11 });
+    expect(exception.rawStacktrace.frames.at(-1).filename).toMatch(/bundle\.min\.js$/);
+    expect(event.errors).toEqual([]);
+    expect(issue.culprit).toContain('chargeCard');
+
+    const release = (await api.request('GET', `/api/0/organizations/acme/releases/${encodeURIComponent(RELEASE)}/`)).body;
+    expect(release).toMatchObject({ newGroups: 1, lastEvent: expect.any(String) });
+  });
+});
