@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +8,7 @@ import { build } from 'esbuild';
 import { EventProcessor } from '@faultline/ingest';
 import { Database } from '@faultline/platform';
 import { BOOTSTRAP, startTestApp, type TestApp } from '../support/test-app';
+import { zipFile } from '../support/zip';
 
 const run = promisify(execFile);
 const ROOT = join(__dirname, '..', '..');
@@ -96,5 +98,59 @@ describe('releases and source maps with sentry-cli', () => {
 
     const release = (await api.request('GET', `/api/0/organizations/acme/releases/${encodeURIComponent(RELEASE)}/`)).body;
     expect(release).toMatchObject({ newGroups: 1, lastEvent: expect.any(String) });
+  });
+
+  const sha1 = (data: Buffer) => createHash('sha1').update(data).digest('hex');
+
+  /** Uploads chunks as sentry-cli does: a multipart body, each part named by its SHA-1. */
+  async function uploadChunks(org: string, token: string, chunks: Array<{ name: string; content: Buffer }>) {
+    const form = new FormData();
+    for (const chunk of chunks) form.append('file', new Blob([chunk.content]), chunk.name);
+    const response = await fetch(`${api.baseUrl}/api/0/organizations/${org}/chunk-upload/`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+    return { status: response.status, body: await response.json() };
+  }
+
+  it('refuses bad releases and bad bundles with a clear error, and keeps one organization\'s uploads from another', async () => {
+    for (const version of ['a/b', 'latest', ' padded']) {
+      const refused = await api.request('POST', '/api/0/organizations/acme/releases/', { body: { version, projects: ['web'] } });
+      expect({ version, status: refused.status, detail: refused.body.detail }).toEqual({ version, status: 400, detail: expect.any(String) });
+    }
+    expect((await api.request('POST', '/api/0/organizations/acme/releases/', { body: { version: 'x@1' } })).status).toBe(400);
+    expect((await api.request('POST', '/api/0/organizations/acme/releases/', { body: { version: 'x@1', projects: ['nope'] } })).status).toBe(400);
+    expect((await api.request('GET', '/api/0/organizations/acme/releases/nope@1/')).status).toBe(404);
+    expect((await api.request('POST', '/api/0/organizations/acme/releases/nope@1/deploys/', { body: { environment: 'production' } })).status).toBe(404);
+
+    // A token that may only read the organization may not upload.
+    const reader = await api.request('POST', '/api/0/organizations/acme/org-auth-tokens/', { body: { name: 'reader', scopes: ['org:read'] } });
+    expect((await api.request('GET', '/api/0/organizations/acme/chunk-upload/', { token: reader.body.token })).status).toBe(403);
+
+    // A chunk whose content is not its name is refused.
+    expect((await uploadChunks('acme', BOOTSTRAP.token, [{ name: sha1(Buffer.from('other')), content: Buffer.from('content') }])).status).toBe(400);
+
+    // A bundle that escapes its directory is assembled into an error, and nothing is stored.
+    const hostile = zipFile([{ name: 'manifest.json', content: JSON.stringify({ files: {} }) }, { name: '../escape.js', content: 'x' }]);
+    expect((await uploadChunks('acme', BOOTSTRAP.token, [{ name: sha1(hostile), content: hostile }])).status).toBe(200);
+    const assembled = await api.request('POST', '/api/0/organizations/acme/artifactbundle/assemble/', { body: { checksum: sha1(hostile), chunks: [sha1(hostile)], projects: ['web'] } });
+    expect(assembled.body).toEqual({ state: 'error', missingChunks: [], detail: expect.stringContaining('Invalid artifact bundle') });
+
+    // Another organization does not see acme's chunks: it must upload its own.
+    await api.request('POST', '/api/0/organizations/', { body: { name: 'Initech', slug: 'initech' } });
+    await api.request('POST', '/api/0/organizations/initech/teams/', { body: { name: 'Initech' } });
+    const initechProject = await api.request('POST', '/api/0/teams/initech/initech/projects/', { body: { name: 'Portal', slug: 'portal' } });
+    const initech = await api.request('POST', '/api/0/organizations/initech/org-auth-tokens/', { body: { name: 'ci', scopes: ['project:releases', 'org:read'] } });
+    expect(initechProject.status).toBe(201);
+    const bundle = zipFile([{ name: 'manifest.json', content: JSON.stringify({ files: {} }) }]);
+    await uploadChunks('acme', BOOTSTRAP.token, [{ name: sha1(bundle), content: bundle }]);
+    const elsewhere = await api.request('POST', '/api/0/organizations/initech/artifactbundle/assemble/', { token: initech.body.token, body: { checksum: sha1(bundle), chunks: [sha1(bundle)], projects: ['portal'] } });
+    expect(elsewhere.body).toEqual({ state: 'not_found', missingChunks: [sha1(bundle)], detail: null });
+    expect((await api.request('GET', `/api/0/organizations/initech/releases/${encodeURIComponent(RELEASE)}/`, { token: initech.body.token })).status).toBe(404);
+    expect((await api.request('GET', '/api/0/organizations/initech/releases/', { token: initech.body.token })).body).toEqual([]);
+  });
+
+  it('creates a release an event names on first sight, with its counts', async () => {
+    await run(process.execPath, [join(__dirname, '..', 'support', 'sentry-client.cjs'), dsn, 'checkout'], { timeout: 30_000 });
+    await processed();
+    const release = (await api.request('GET', '/api/0/organizations/acme/releases/shop@1.2.3/')).body;
+    expect(release).toMatchObject({ version: 'shop@1.2.3', dateReleased: null, newGroups: 2, projects: [expect.objectContaining({ slug: 'web', newGroups: 2 })], lastEvent: expect.any(String), firstEvent: expect.any(String) });
   });
 });
