@@ -77,6 +77,8 @@ export class Releases1763800002600 implements MigrationInterface {
         PRIMARY KEY (organization_id, checksum)
       );
 
+      -- A release's individually uploaded files (the legacy release-file API) form one bundle per
+      -- release and dist, whose checksum is \`release-files:\` and the SHA-1 of the two.
       CREATE TABLE releases.artifact_bundles (
         id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
         organization_id bigint NOT NULL,
@@ -96,6 +98,7 @@ export class Releases1763800002600 implements MigrationInterface {
       CREATE INDEX artifact_bundle_projects_project_idx ON releases.artifact_bundle_projects (project_id, bundle_id);
 
       CREATE TABLE releases.artifacts (
+        id bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
         bundle_id bigint NOT NULL REFERENCES releases.artifact_bundles (id) ON DELETE CASCADE,
         organization_id bigint NOT NULL,
         path text NOT NULL,
@@ -104,6 +107,7 @@ export class Releases1763800002600 implements MigrationInterface {
         debug_id uuid,
         sourcemap text,
         file_checksum text NOT NULL,
+        date_added timestamptz NOT NULL,
         PRIMARY KEY (bundle_id, path)
       );
       CREATE INDEX artifacts_debug_id_idx ON releases.artifacts (organization_id, debug_id) WHERE debug_id IS NOT NULL;

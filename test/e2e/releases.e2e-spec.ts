@@ -4,7 +4,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { build } from 'esbuild';
+import { build, transformSync } from 'esbuild';
 import { EventProcessor } from '@faultline/ingest';
 import { Database } from '@faultline/platform';
 import { BOOTSTRAP, startTestApp, type TestApp } from '../support/test-app';
@@ -152,5 +152,60 @@ describe('releases and source maps with sentry-cli', () => {
     await processed();
     const release = (await api.request('GET', '/api/0/organizations/acme/releases/shop@1.2.3/')).body;
     expect(release).toMatchObject({ version: 'shop@1.2.3', dateReleased: null, newGroups: 2, projects: [expect.objectContaining({ slug: 'web', newGroups: 2 })], lastEvent: expect.any(String), firstEvent: expect.any(String) });
+  });
+
+  it('maps a browser event by release and URL through files uploaded one by one, and lists a broken map as an error', async () => {
+    const version = 'web@5.0.0';
+    await api.request('POST', '/api/0/organizations/acme/releases/', { body: { version, projects: ['web'] } });
+    const source = 'function renderCart(cart) {\n  return cart.items.map(function (item) {\n    return item.name.toUpperCase();\n  });\n}\nrenderCart({ items: [{}] });\n';
+    const out = transformSync(source, { minify: true, sourcemap: 'external', sourcefile: 'webpack://shop/./src/cart.js' });
+    const upload = async (name: string, content: string, header?: string) => {
+      const form = new FormData();
+      form.append('file', new Blob([content]), name.split('/').at(-1) as string);
+      form.append('name', name);
+      if (header) form.append('header', header);
+      const response = await fetch(`${api.baseUrl}/api/0/organizations/acme/releases/${version}/files/`, { method: 'POST', headers: { authorization: `Bearer ${BOOTSTRAP.token}` }, body: form });
+      return { status: response.status, body: await response.json() };
+    };
+    const minified = await upload('~/static/cart.min.js', out.code, 'Sourcemap: cart.min.js.map');
+    expect(minified).toMatchObject({ status: 201, body: { name: '~/static/cart.min.js', headers: { Sourcemap: 'cart.min.js.map' }, sha1: sha1(Buffer.from(out.code)) } });
+    expect((await upload('~/static/cart.min.js.map', out.map)).status).toBe(201);
+    expect((await upload('~/static/cart.min.js.map', out.map)).status).toBe(409);
+    await upload('~/static/broken.min.js', out.code, 'Sourcemap: broken.min.js.map');
+    await upload('~/static/broken.min.js.map', '{"version": 3, "mappings": ');
+    const files = (await api.request('GET', `/api/0/organizations/acme/releases/${version}/files/`)).body;
+    expect(files.map((f: { name: string }) => f.name)).toEqual(['~/static/cart.min.js', '~/static/cart.min.js.map', '~/static/broken.min.js', '~/static/broken.min.js.map']);
+
+    const throwAt = (text: string) => {
+      const offset = out.code.lastIndexOf(text);
+      const before = out.code.slice(0, offset).split('\n');
+      return { lineno: before.length, colno: before[before.length - 1].length + 1 };
+    };
+    const key = (await api.request('GET', '/api/0/projects/acme/web/keys/')).body[0];
+    // What V8 reports for this code: renderCart is not renamed by minification, so it names itself.
+    const frame = (file: string, text: string, fn?: string) => ({ abs_path: `https://shop.example.com/static/${file}?v=5`, filename: `/static/${file}`, function: fn, in_app: true, ...throwAt(text) });
+    const sent = await fetch(`${api.baseUrl}/api/${key.projectId}/store/?sentry_key=${key.public}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        platform: 'javascript',
+        release: version,
+        exception: { values: [{ type: 'TypeError', value: "Cannot read properties of undefined (reading 'toUpperCase')", stacktrace: { frames: [frame('broken.min.js', 'renderCart'), frame('cart.min.js', 'renderCart('), frame('cart.min.js', '.map(', 'renderCart'), frame('cart.min.js', 'toUpperCase')] } }] },
+      }),
+    });
+    expect(sent.status).toBe(200);
+    await processed();
+    const issue = (await api.request('GET', '/api/0/projects/acme/web/issues/?query=toUpperCase')).body[0];
+    const event = (await api.request('GET', `/api/0/organizations/acme/issues/${issue.id}/events/latest/`)).body;
+    const frames = event.entries.find((entry: { type: string }) => entry.type === 'exception').data.values[0].stacktrace.frames;
+    expect(frames[3]).toMatchObject({ filename: 'src/cart.js', absPath: 'webpack://shop/src/cart.js', lineNo: 3, colNo: 22, context: expect.arrayContaining([[3, '    return item.name.toUpperCase();']]) });
+    expect(frames[2]).toMatchObject({ filename: 'src/cart.js', lineNo: 2, function: 'renderCart' });
+    expect(frames[1]).toMatchObject({ filename: 'src/cart.js', lineNo: 6 });
+    expect(frames[0].filename).toBe('/static/broken.min.js');
+    expect(event.errors).toEqual([{ type: 'js_invalid_source', message: 'Sourcemap was invalid or not parseable', data: { url: '~/static/broken.min.js.map' } }]);
+
+    const [first] = files;
+    expect((await api.request('DELETE', `/api/0/organizations/acme/releases/${version}/files/${first.id}/`)).status).toBe(204);
+    expect((await api.request('GET', `/api/0/organizations/acme/releases/${version}/files/${first.id}/`)).status).toBe(404);
   });
 });

@@ -4,6 +4,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import type { FastifyInstance } from 'fastify';
 import { EventStoreModule } from '@faultline/event-store';
 import { ArtifactsController } from './api/artifacts.controller';
+import { ReleaseFilesController } from './api/release-files.controller';
 import { ReleasesController } from './api/releases.controller';
 import { AssembleArtifactBundleHandler } from './application/commands/assemble-artifact-bundle/assemble-artifact-bundle.handler';
 import { CreateDeployHandler } from './application/commands/create-deploy/create-deploy.handler';
@@ -11,6 +12,8 @@ import { CreateReleaseHandler } from './application/commands/create-release/crea
 import { DeleteReleaseHandler } from './application/commands/delete-release/delete-release.handler';
 import { UpdateReleaseHandler } from './application/commands/update-release/update-release.handler';
 import { UploadChunksHandler } from './application/commands/upload-chunks/upload-chunks.handler';
+import { DeleteReleaseFileHandler } from './application/commands/delete-release-file/delete-release-file.handler';
+import { UploadReleaseFileHandler } from './application/commands/upload-release-file/upload-release-file.handler';
 import { ArtifactsRepository } from './infrastructure/artifacts.repository';
 import { ReleaseSightings } from './infrastructure/release-sightings';
 import { RELEASES_CONFIG, releasesConfigProvider, type ReleasesConfig } from './infrastructure/releases-config';
@@ -24,7 +27,7 @@ import { SourceMapSymbolicator } from './infrastructure/source-map-symbolicator'
  */
 @Module({
   imports: [CqrsModule, EventStoreModule],
-  controllers: [ReleasesController, ArtifactsController],
+  controllers: [ReleasesController, ArtifactsController, ReleaseFilesController],
   providers: [
     releasesConfigProvider,
     ReleasesRepository,
@@ -37,6 +40,8 @@ import { SourceMapSymbolicator } from './infrastructure/source-map-symbolicator'
     CreateDeployHandler,
     UploadChunksHandler,
     AssembleArtifactBundleHandler,
+    UploadReleaseFileHandler,
+    DeleteReleaseFileHandler,
   ],
   exports: [ReleaseSightings, SourceMapSymbolicator],
 })

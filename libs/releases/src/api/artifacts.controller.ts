@@ -10,6 +10,7 @@ import { AssembleArtifactBundleCommand, type AssembleResult } from '../applicati
 import { UploadChunksCommand } from '../application/commands/upload-chunks/upload-chunks.command';
 import { releaseVersionProblem } from '../domain/release-version';
 import { RELEASES_CONFIG, type ReleasesConfig } from '../infrastructure/releases-config';
+import { readMultipart } from './multipart';
 import { AssembleArtifactBundleDto } from './releases.dto';
 
 const SHA1 = /^[0-9a-f]{40}$/;
@@ -51,14 +52,7 @@ export class ArtifactsController {
   @HttpCode(200)
   @RequireScopes('project:releases', 'project:write')
   async upload(@CurrentOrganization() organization: OrganizationAccess, @Req() request: FastifyRequest) {
-    const contentType = request.headers['content-type'] ?? '';
-    if (!Buffer.isBuffer(request.body) || !contentType.startsWith('multipart/form-data')) throw new BadRequestException({ detail: 'Expected a multipart/form-data body of chunks.' });
-    let form: FormData;
-    try {
-      form = await new Response(request.body, { headers: { 'content-type': contentType } }).formData();
-    } catch {
-      throw new BadRequestException({ detail: 'The multipart body cannot be read.' });
-    }
+    const form = await readMultipart(request);
     const chunks: Array<{ checksum: string; content: Buffer }> = [];
     for (const [field, value] of form.entries()) {
       if ((field !== 'file' && field !== 'file_gzip') || typeof value === 'string') throw new BadRequestException({ detail: `Unexpected form field ${field}.` });

@@ -141,3 +141,16 @@ export class AssembleArtifactBundleDto {
   @MaxLength(64)
   dist?: string;
 }
+
+export class AssembleReleaseFilesDto {
+  @ApiProperty({ description: 'SHA-1 of the whole release archive (hex)' })
+  @IsString()
+  @MaxLength(40)
+  checksum!: string;
+
+  @ApiProperty({ type: [String], description: 'SHA-1 of each chunk, in order' })
+  @IsArray()
+  @ArrayMaxSize(10_000)
+  @IsString({ each: true })
+  chunks!: string[];
+}

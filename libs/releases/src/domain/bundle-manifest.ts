@@ -12,7 +12,15 @@ export interface ManifestEntry {
 export const ARTIFACT_TYPES = new Set(['source', 'minified_source', 'source_map', 'indexed_ram_bundle']);
 const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
 
+import { sourceMappingUrlOf } from './source-map-urls';
+
 export class BundleError extends Error {}
+
+/** Where a JavaScript file says its map is (its `sourceMappingURL` comment); maps themselves name none. */
+export function sourceMapReference(type: string, content: Buffer): string | null {
+  if (type === 'source_map') return null;
+  return sourceMappingUrlOf(content.subarray(Math.max(0, content.length - 4096)).toString('utf8')) ?? null;
+}
 
 /** A debug ID in its canonical form (lowercase, hyphenated), or null when it is none. */
 export function canonicalDebugId(value: unknown): string | null {

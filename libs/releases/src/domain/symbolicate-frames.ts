@@ -41,7 +41,7 @@ export class ParsedSourceMap {
   constructor(readonly map: TraceMap) {}
 
   sourceLines(source: string): string[] | null {
-    const index = this.map.sources.indexOf(source);
+    const index = this.map.resolvedSources.indexOf(source);
     if (index < 0) return null;
     let lines = this.lines.get(index);
     if (lines === undefined) {

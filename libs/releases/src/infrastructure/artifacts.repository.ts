@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { Sql } from '@faultline/platform';
 import type { BundleFile } from './artifact-bundle-reader';
@@ -80,13 +81,13 @@ export class ArtifactsRepository {
       );
     }
     await sql.execute(
-      `INSERT INTO releases.artifacts (bundle_id, organization_id, path, url, type, debug_id, sourcemap, file_checksum)
-       SELECT $1, $2, f.path, f.url, f.type, f.debug_id::uuid, f.sourcemap, f.checksum
+      `INSERT INTO releases.artifacts (bundle_id, organization_id, path, url, type, debug_id, sourcemap, file_checksum, date_added)
+       SELECT $1, $2, f.path, f.url, f.type, f.debug_id::uuid, f.sourcemap, f.checksum, $9
        FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[]) AS f (path, url, type, debug_id, sourcemap, checksum)
        ON CONFLICT DO NOTHING`,
       [
         inserted.id, bundle.organizationId, files.map((f) => f.path), files.map((f) => f.url), files.map((f) => f.type), files.map((f) => f.debugId),
-        files.map((f) => f.sourcemap), files.map((f) => f.checksum),
+        files.map((f) => f.sourcemap), files.map((f) => f.checksum), bundle.now,
       ],
     );
   }
@@ -128,4 +129,70 @@ export class ArtifactsRepository {
     );
     return row !== undefined;
   }
+
+  /** The bundle holding a release's individually uploaded files (for this dist), created when first needed. */
+  async releaseFilesBundle(sql: Sql, organizationId: string, release: string, dist: string | null, projectIds: readonly string[], now: Date): Promise<string> {
+    const checksum = releaseFilesChecksum(release, dist);
+    await sql.execute(
+      `INSERT INTO releases.artifact_bundles (organization_id, checksum, release, dist, file_count, date_added) VALUES ($1, $2, $3, $4, 0, $5)
+       ON CONFLICT (organization_id, checksum) DO NOTHING`,
+      [organizationId, checksum, release, dist, now],
+    );
+    const [{ id }] = await sql.query<{ id: string }>(`SELECT id::text FROM releases.artifact_bundles WHERE organization_id = $1 AND checksum = $2`, [organizationId, checksum]);
+    await sql.execute(`INSERT INTO releases.artifact_bundle_projects (bundle_id, project_id) SELECT $1, unnest($2::bigint[]) ON CONFLICT DO NOTHING`, [id, projectIds]);
+    return id;
+  }
+
+  /** Adds a file to a release's files; null when one of that name is there already. */
+  async addReleaseFile(sql: Sql, organizationId: string, bundleId: string, file: { name: string; dist: string | null; type: string; sourcemap: string | null; checksum: string; content: Buffer }, now: Date): Promise<ReleaseFileRow | null> {
+    await sql.execute(`INSERT INTO releases.files (organization_id, checksum, size, content) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`, [organizationId, file.checksum, file.content.length, file.content]);
+    const [row] = await sql.query<ReleaseFileRow>(
+      `INSERT INTO releases.artifacts (bundle_id, organization_id, path, url, type, sourcemap, file_checksum, date_added) VALUES ($1, $2, $3, $3, $4, $5, $6, $7)
+       ON CONFLICT (bundle_id, path) DO NOTHING
+       RETURNING id::text, url AS name, sourcemap, file_checksum AS sha1, $8::int AS size, date_added, $9::text AS dist`,
+      [bundleId, organizationId, file.name, file.type, file.sourcemap, file.checksum, now, file.content.length, file.dist],
+    );
+    if (row) await sql.execute(`UPDATE releases.artifact_bundles SET file_count = file_count + 1 WHERE id = $1`, [bundleId]);
+    return row ?? null;
+  }
+
+  /** A release's files: those uploaded one by one and those of the bundles uploaded for it. */
+  async listReleaseFiles(sql: Sql, organizationId: string, release: string, offset: number, limit: number): Promise<ReleaseFileRow[]> {
+    return sql.query<ReleaseFileRow>(
+      `SELECT a.id::text, COALESCE(a.url, a.path) AS name, a.sourcemap, a.file_checksum AS sha1, f.size, a.date_added, b.dist
+       FROM releases.artifacts a JOIN releases.artifact_bundles b ON b.id = a.bundle_id
+       JOIN releases.files f ON f.organization_id = a.organization_id AND f.checksum = a.file_checksum
+       WHERE a.organization_id = $1 AND b.release = $2 ORDER BY a.id OFFSET $3 LIMIT $4`,
+      [organizationId, release, offset, limit],
+    );
+  }
+
+  async findReleaseFile(sql: Sql, organizationId: string, release: string, fileId: string): Promise<(ReleaseFileRow & { bundle_id: string }) | null> {
+    const [row] = await sql.query<ReleaseFileRow & { bundle_id: string }>(
+      `SELECT a.id::text, a.bundle_id::text, COALESCE(a.url, a.path) AS name, a.sourcemap, a.file_checksum AS sha1, f.size, a.date_added, b.dist
+       FROM releases.artifacts a JOIN releases.artifact_bundles b ON b.id = a.bundle_id
+       JOIN releases.files f ON f.organization_id = a.organization_id AND f.checksum = a.file_checksum
+       WHERE a.organization_id = $1 AND b.release = $2 AND a.id = $3`,
+      [organizationId, release, fileId],
+    );
+    return row ?? null;
+  }
+
+  async deleteReleaseFile(sql: Sql, organizationId: string, fileId: string): Promise<void> {
+    await sql.execute(`DELETE FROM releases.artifacts WHERE organization_id = $1 AND id = $2`, [organizationId, fileId]);
+  }
+}
+
+export interface ReleaseFileRow {
+  id: string;
+  name: string;
+  sourcemap: string | null;
+  sha1: string;
+  size: number;
+  date_added: Date;
+  dist: string | null;
+}
+
+export function releaseFilesChecksum(release: string, dist: string | null): string {
+  return `release-files:${createHash('sha1').update(JSON.stringify([release, dist])).digest('hex')}`;
 }

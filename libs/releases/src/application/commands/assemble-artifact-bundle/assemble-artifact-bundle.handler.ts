@@ -4,7 +4,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock } from '@faultline/kernel';
 import { EventRecorder } from '@faultline/event-store';
 import { Database } from '@faultline/platform';
-import { BundleError } from '../../../domain/bundle-manifest';
+import { BundleError, sourceMapReference } from '../../../domain/bundle-manifest';
 import { ARTIFACT_BUNDLE_STREAM_TYPE, artifactBundleStream, releaseEvent, ReleaseEventTypes } from '../../../domain/release.events';
 import { readArtifactBundle } from '../../../infrastructure/artifact-bundle-reader';
 import { ArtifactsRepository } from '../../../infrastructure/artifacts.repository';
@@ -46,7 +46,7 @@ export class AssembleArtifactBundleHandler implements ICommandHandler<AssembleAr
       await this.artifacts.saveBundle(
         tx,
         { organizationId, checksum, release: command.release, dist: command.dist, projectIds: command.projectIds, now: this.clock.now() },
-        files.map((file) => ({ ...file, checksum: sha1(file.content) })),
+        files.map((file) => ({ ...file, sourcemap: file.sourcemap ?? sourceMapReference(file.type, file.content), checksum: sha1(file.content) })),
       );
       await this.artifacts.dropChunks(tx, organizationId, chunks);
       await this.recorder.record(tx, artifactBundleStream(organizationId, checksum), ARTIFACT_BUNDLE_STREAM_TYPE, [
