@@ -8,6 +8,7 @@ import { SignInPage } from './pages/sign-in';
 import { ApiTokensPage } from './pages/api-tokens';
 import { NewServiceHookPage, ProjectSettingsPage, ProjectsPage, ServiceHookPage, ServiceHooksPage } from './pages/service-hooks';
 import { IssuePage, IssuesPage } from './pages/issues';
+import { ReleasesPage } from './pages/releases';
 import { AuthProviderPage, MembersPage, TeamsPage } from './pages/organization';
 import { DeveloperSettingsPage, IntegrationsPage, NewIntegrationPage, SentryAppPage, SentryAppRequestsPage } from './pages/developer-settings';
 import './styles.css';
@@ -39,6 +40,7 @@ const ROUTES: Array<[string, Page]> = [
   ['/settings/:org/integrations/', IntegrationsPage],
   ['/organizations/:org/issues/', IssuesPage],
   ['/organizations/:org/issues/:issueId/', IssuePage],
+  ['/organizations/:org/releases/', ReleasesPage],
 ];
 
 function Navigation(props: { session: Session; path: string; onSignOut: () => void }) {
@@ -47,6 +49,7 @@ function Navigation(props: { session: Session; path: string; onSignOut: () => vo
   const links: Array<[string, string]> = slug
     ? [
         [`/organizations/${slug}/issues/`, 'Issues'],
+        [`/organizations/${slug}/releases/`, 'Releases'],
         [`/settings/${slug}/projects/`, 'Projects'],
         [`/settings/${slug}/members/`, 'Members'],
         [`/settings/${slug}/teams/`, 'Teams'],
