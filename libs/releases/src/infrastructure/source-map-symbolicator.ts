@@ -31,7 +31,7 @@ const PARSED_WEIGHT = 3;
 /** Debug ID and URL lookups that found a map, kept so a cached map costs no query. */
 const MAX_REMEMBERED_LOOKUPS = 10_000;
 
-/** How long a process believes whether a release has artifacts (only to decide whether to report `js_no_source`). */
+/** How long a process believes a release has no artifacts before asking again. */
 const RELEASE_ARTIFACTS_TTL_MS = 30_000;
 
 const INVALID = Symbol('invalid source map');
@@ -67,10 +67,14 @@ export class SourceMapSymbolicator {
 
     const errors: ProcessingError[] = [];
     const found = new Map<string, FrameMap>();
+    // Most events of a release nothing was uploaded for (a server's own files) cost one cached answer, not a query per file.
+    const byRelease = !!request.release && [...files].some((file) => !debugIds.has(file)) && (await this.releaseHasArtifacts(sql, request));
     for (const file of files) {
-      const located = await this.locate(sql, request, file, debugIds.get(file));
+      const debugId = debugIds.get(file);
+      if (!debugId && !byRelease) continue;
+      const located = await this.locate(sql, request, file, debugId);
       if (!located) {
-        if (debugIds.has(file) || (request.release && (await this.releaseHasArtifacts(sql, request)))) errors.push(processingError('js_no_source', { url: file }));
+        errors.push(processingError('js_no_source', { url: file }));
         continue;
       }
       const map = await this.load(sql, request.organizationId, located.checksum);
@@ -85,7 +89,7 @@ export class SourceMapSymbolicator {
   }
 
   private async locate(sql: Sql, request: SymbolicationRequest<JsFrame>, file: string, debugId: string | undefined): Promise<{ checksum: string; url: string } | null> {
-    const key = JSON.stringify([request.organizationId, request.projectId, debugId ?? null, debugId ? null : request.release, request.dist ?? null, file]);
+    const key = [request.organizationId, request.projectId, debugId ?? '', debugId ? '' : request.release, request.dist ?? '', file].join('\u0000');
     const remembered = this.lookups.get(key);
     if (remembered) return remembered;
     const located = debugId ? await this.byDebugId(sql, request, debugId) : await this.byRelease(sql, request, file);
@@ -95,12 +99,16 @@ export class SourceMapSymbolicator {
     return located;
   }
 
-  /** Whether anything was uploaded for the event's release: only then is a file without a map worth an error. */
+  /**
+   * Whether anything was uploaded for the event's release: only then are its files looked up by
+   * URL (and one without a map worth an error). A yes is kept; a no for a short while, so an upload
+   * made after the first events is used within that time by every process.
+   */
   private async releaseHasArtifacts(sql: Sql, request: SymbolicationRequest<JsFrame>): Promise<boolean> {
     const key = JSON.stringify([request.organizationId, request.projectId, request.release, request.dist ?? null]);
     const now = this.clock.now().getTime();
     const cached = this.releasesWithArtifacts.get(key);
-    if (cached && cached.until > now) return cached.has;
+    if (cached && (cached.has || cached.until > now)) return cached.has;
     const has = await this.artifacts.releaseHasArtifacts(sql, request.organizationId, request.projectId, request.release as string, request.dist ?? null);
     if (this.releasesWithArtifacts.size >= MAX_REMEMBERED_LOOKUPS) this.releasesWithArtifacts.clear();
     this.releasesWithArtifacts.set(key, { has, until: now + RELEASE_ARTIFACTS_TTL_MS });
