@@ -151,7 +151,7 @@ describe('releases and source maps with sentry-cli', () => {
     await run(process.execPath, [join(__dirname, '..', 'support', 'sentry-client.cjs'), dsn, 'checkout'], { timeout: 30_000 });
     await processed();
     const release = (await api.request('GET', '/api/0/organizations/acme/releases/shop@1.2.3/')).body;
-    expect(release).toMatchObject({ version: 'shop@1.2.3', dateReleased: null, newGroups: 2, projects: [expect.objectContaining({ slug: 'web', newGroups: 2 })], lastEvent: expect.any(String), firstEvent: expect.any(String) });
+    expect(release).toMatchObject({ version: 'shop@1.2.3', dateReleased: null, newGroups: 2, eventCount: 3, projects: [expect.objectContaining({ slug: 'web', newGroups: 2, eventCount: 3 })], lastEvent: expect.any(String), firstEvent: expect.any(String) });
   });
 
   it('maps a browser event by release and URL through files uploaded one by one, and lists a broken map as an error', async () => {

@@ -7,7 +7,7 @@ import { type BackgroundWorker, Database, Metrics, QueueVacuum, type Transaction
 import { EventRecorder } from '@faultline/event-store';
 import { ReleaseSightings, SourceMapSymbolicator } from '@faultline/releases';
 import { Counter, Gauge } from 'prom-client';
-import { culpritFromExceptions, ERROR_EVENT_STREAM_TYPE, errorEventProcessed, errorEventStream, groupingHash, matchingFilter, normalizeEvent, type NormalizedEvent, parseStorableJson } from '../domain';
+import { culpritFromExceptions, ERROR_EVENT_STREAM_TYPE, EVENT_LIMITS, errorEventProcessed, errorEventStream, groupingHash, matchingFilter, normalizeEvent, type NormalizedEvent, parseStorableJson } from '../domain';
 import { DeadLettersRepository } from '../infrastructure/dead-letters.repository';
 import { InboundFiltersRepository } from '../infrastructure/inbound-filters.repository';
 import { IngestQueueRepository, type QueuedEvent } from '../infrastructure/ingest-queue.repository';
@@ -213,7 +213,9 @@ export class EventProcessor implements BackgroundWorker {
       exception.stacktrace = { ...exception.stacktrace, frames };
     });
     if (result.errors.length > 0) event.errors = result.errors;
-    if (derivedCulprit !== undefined && event.culprit === derivedCulprit) event.culprit = culpritFromExceptions(event.exceptions) ?? event.culprit;
+    if (derivedCulprit !== undefined && event.culprit === derivedCulprit.slice(0, EVENT_LIMITS.culprit)) {
+      event.culprit = (culpritFromExceptions(event.exceptions) ?? event.culprit).slice(0, EVENT_LIMITS.culprit);
+    }
   }
 
   /**
