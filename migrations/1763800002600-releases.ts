@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Releases, their projects, deploys and commits, and the source-map artifacts uploaded for them,
+ * Releases, their projects, deploys and commits (and the repositories commits belong to), and the source-map artifacts uploaded for them,
  * in the releases context's own schema. Uploaded bytes live here (bytea) so every process sees
  * them: chunks until their bundle is assembled, then each distinct file once per organization.
  */
@@ -59,6 +59,16 @@ export class Releases1763800002600 implements MigrationInterface {
         date_created timestamptz,
         PRIMARY KEY (release_id, commit_id)
       );
+
+      CREATE TABLE releases.repositories (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        organization_id bigint NOT NULL,
+        name text NOT NULL,
+        url text,
+        provider text,
+        date_created timestamptz NOT NULL
+      );
+      CREATE UNIQUE INDEX repositories_organization_name_idx ON releases.repositories (organization_id, lower(name));
 
       CREATE TABLE releases.chunks (
         organization_id bigint NOT NULL,

@@ -61,6 +61,25 @@ describe('releases and source maps with sentry-cli', () => {
     const created = await api.request('GET', `/api/0/organizations/acme/releases/${encodeURIComponent(RELEASE)}/`);
     expect(created.body).toMatchObject({ version: RELEASE, shortVersion: '2.0.0', dateReleased: null, projects: [expect.objectContaining({ slug: 'web' })] });
 
+    // Commits given explicitly, on a repository the organization registered.
+    expect((await api.request('POST', '/api/0/organizations/acme/repos/', { body: { name: 'acme/shop', url: 'https://git.example.com/acme/shop' } })).status).toBe(201);
+    const head = 'a'.repeat(40);
+    await cli('releases', 'set-commits', RELEASE, '--commit', `acme/shop@${head}`);
+    expect((await api.request('GET', `/api/0/organizations/acme/releases/${encodeURIComponent(RELEASE)}/commits/`)).body).toEqual([expect.objectContaining({ id: head, repository: { name: 'acme/shop' } })]);
+    const unknownRepository = await api.request('PUT', `/api/0/organizations/acme/releases/${encodeURIComponent(RELEASE)}/`, { body: { refs: [{ repository: 'acme/nope', commit: head }] } });
+    expect(unknownRepository).toMatchObject({ status: 400, body: { detail: 'Invalid repository names: acme/nope' } });
+
+    // Commits of the local git history, as a CI checkout has them.
+    const git = (...args: string[]) => run('git', args, { cwd: work, env: { PATH: process.env.PATH, HOME: work, GIT_AUTHOR_NAME: 'Ada', GIT_AUTHOR_EMAIL: 'ada@example.com', GIT_COMMITTER_NAME: 'Ada', GIT_COMMITTER_EMAIL: 'ada@example.com' } });
+    await git('init', '-q');
+    await git('add', 'checkout.js');
+    await git('commit', '-q', '-m', 'Checkout declines large amounts');
+    await cli('releases', 'new', 'shop@2.0.1');
+    // The previous release's head (set above) is no commit of this history: sentry-cli is told to go on without it.
+    await cli('releases', 'set-commits', 'shop@2.0.1', '--local', '--ignore-missing');
+    const local = (await api.request('GET', '/api/0/organizations/acme/releases/shop@2.0.1/commits/')).body;
+    expect(local).toEqual([expect.objectContaining({ message: expect.stringMatching(/^Checkout declines large amounts/), author: { name: 'Ada', email: 'ada@example.com' } })]);
+
     await cli('releases', 'finalize', RELEASE);
     await cli('deploys', 'new', '--release', RELEASE, '-e', 'production', '-n', 'canary');
     const list = await cli('releases', 'list');
@@ -68,8 +87,9 @@ describe('releases and source maps with sentry-cli', () => {
 
     const detail = (await api.request('GET', `/api/0/organizations/acme/releases/${encodeURIComponent(RELEASE)}/`)).body;
     expect(detail.dateReleased).toEqual(expect.any(String));
-    expect(detail).toMatchObject({ deployCount: 1, lastDeploy: { environment: 'production', name: 'canary' } });
-    expect((await api.request('GET', '/api/0/projects/acme/web/releases/?query=2.0')).body.map((r: { version: string }) => r.version)).toEqual([RELEASE]);
+    expect(detail).toMatchObject({ deployCount: 1, lastDeploy: { environment: 'production', name: 'canary' }, commitCount: 1, lastCommit: { id: 'a'.repeat(40) } });
+    expect((await api.request('GET', '/api/0/projects/acme/web/releases/?query=2.0.0')).body.map((r: { version: string }) => r.version)).toEqual([RELEASE]);
+    expect((await api.request('GET', '/api/0/projects/acme/web/releases/?query=2.0')).body.map((r: { version: string }) => r.version)).toEqual(['shop@2.0.1', RELEASE]);
   });
 
   it('uploads source maps, and shows an error thrown from the minified bundle as written', async () => {

@@ -6,9 +6,11 @@ import { EventStoreModule } from '@faultline/event-store';
 import { ArtifactsController } from './api/artifacts.controller';
 import { ReleaseFilesController } from './api/release-files.controller';
 import { ReleasesController } from './api/releases.controller';
+import { RepositoriesController } from './api/repositories.controller';
 import { AssembleArtifactBundleHandler } from './application/commands/assemble-artifact-bundle/assemble-artifact-bundle.handler';
 import { CreateDeployHandler } from './application/commands/create-deploy/create-deploy.handler';
 import { CreateReleaseHandler } from './application/commands/create-release/create-release.handler';
+import { CreateRepositoryHandler } from './application/commands/create-repository/create-repository.handler';
 import { DeleteReleaseHandler } from './application/commands/delete-release/delete-release.handler';
 import { UpdateReleaseHandler } from './application/commands/update-release/update-release.handler';
 import { UploadChunksHandler } from './application/commands/upload-chunks/upload-chunks.handler';
@@ -27,7 +29,7 @@ import { SourceMapSymbolicator } from './infrastructure/source-map-symbolicator'
  */
 @Module({
   imports: [CqrsModule, EventStoreModule],
-  controllers: [ReleasesController, ArtifactsController, ReleaseFilesController],
+  controllers: [ReleasesController, ArtifactsController, ReleaseFilesController, RepositoriesController],
   providers: [
     releasesConfigProvider,
     ReleasesRepository,
@@ -41,6 +43,7 @@ import { SourceMapSymbolicator } from './infrastructure/source-map-symbolicator'
     UploadChunksHandler,
     AssembleArtifactBundleHandler,
     UploadReleaseFileHandler,
+    CreateRepositoryHandler,
     DeleteReleaseFileHandler,
   ],
   exports: [ReleaseSightings, SourceMapSymbolicator],

@@ -10,7 +10,7 @@ import { DeleteReleaseCommand } from '../application/commands/delete-release/del
 import { UpdateReleaseCommand } from '../application/commands/update-release/update-release.command';
 import { type CommitInput, type DeployJson, type ReleaseChanges, type ReleaseRow, ReleasesRepository } from '../infrastructure/releases.repository';
 import { CreateDeployDto, CreateReleaseDto, UpdateReleaseDto } from './releases.dto';
-import { serializeDeploy, serializeRelease } from './releases.serializers';
+import { serializeCommit, serializeDeploy, serializeRelease } from './releases.serializers';
 
 const date = (value: string | null | undefined): Date | null | undefined => (value === undefined ? undefined : value === null ? null : new Date(value));
 const text = (value: unknown, max: number): string | null => (typeof value === 'string' && value !== '' ? value.slice(0, max) : null);
@@ -101,9 +101,9 @@ export class ReleasesController {
     await this.release(organization.id, version);
     if (body.projects?.length) {
       const projects = await this.projectsNamed(organization.id, body.projects);
-      await this.commands.execute(new CreateReleaseCommand(organization.id, version, projects.map((p) => p.id), {}, undefined, principal.userId ?? null));
+      await this.commands.execute(new CreateReleaseCommand(organization.id, version, projects.map((p) => p.id), {}, undefined, false, principal.userId ?? null));
     }
-    await this.commands.execute(new UpdateReleaseCommand(organization.id, version, changesOf(body), commitsOf(body), principal.userId ?? null));
+    await this.commands.execute(new UpdateReleaseCommand(organization.id, version, changesOf(body), commitsOf(body), !body.commits && !!body.refs, principal.userId ?? null));
     return this.serialize(organization.id, await this.release(organization.id, version));
   }
 
@@ -113,6 +113,22 @@ export class ReleasesController {
   async delete(@CurrentOrganization() organization: OrganizationAccess, @CurrentPrincipal() principal: Principal, @Param('version') version: string) {
     await this.release(organization.id, version);
     await this.commands.execute(new DeleteReleaseCommand(organization.id, version, principal.userId ?? null));
+  }
+
+  @Get('organizations/:organization_id_or_slug/releases/:version/commits')
+  @RequireScopes('project:read', 'project:releases')
+  async commits(@CurrentOrganization() organization: OrganizationAccess, @Param('version') version: string, @Paginate() page: Pagination) {
+    const release = await this.release(organization.id, version);
+    return page.respond(await this.releases.listCommits(this.database, release.id, page.offset, page.fetchLimit)).map(serializeCommit);
+  }
+
+  /** What `sentry-cli releases set-commits --local` starts from: the newest earlier release with commits, or `{}`. */
+  @Get('organizations/:organization_id_or_slug/releases/:version/previous-with-commits')
+  @RequireScopes('project:read', 'project:releases')
+  async previousWithCommits(@CurrentOrganization() organization: OrganizationAccess, @Param('version') version: string) {
+    const release = await this.release(organization.id, version);
+    const previous = await this.releases.previousWithCommits(this.database, organization.id, release);
+    return previous ? this.serialize(organization.id, previous) : {};
   }
 
   @Get('organizations/:organization_id_or_slug/releases/:version/deploys')
@@ -136,7 +152,7 @@ export class ReleasesController {
 
   private async createFor(organization: OrganizationAccess, principal: Principal, body: CreateReleaseDto, projectIds: string[], reply: FastifyReply) {
     const result = await this.commands.execute<CreateReleaseCommand, { created: boolean }>(
-      new CreateReleaseCommand(organization.id, body.version, projectIds, changesOf(body), commitsOf(body), principal.userId ?? null),
+      new CreateReleaseCommand(organization.id, body.version, projectIds, changesOf(body), commitsOf(body), !body.commits && !!body.refs, principal.userId ?? null),
     );
     // Sentry answers an existing release with 208 Already Reported.
     void reply.status(result.created ? 201 : 208);

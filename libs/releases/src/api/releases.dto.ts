@@ -154,3 +154,24 @@ export class AssembleReleaseFilesDto {
   @IsString({ each: true })
   chunks!: string[];
 }
+
+export class CreateRepositoryDto {
+  @ApiProperty({ maxLength: 200, description: 'as commits name it, e.g. `acme/shop`' })
+  @IsString()
+  @MaxLength(200)
+  name!: string;
+
+  @ApiPropertyOptional({ type: 'string', nullable: true })
+  @IsOptional()
+  @ValidateIf((_, value) => value !== null)
+  @IsString()
+  @MaxLength(2048)
+  url?: string | null;
+
+  @ApiPropertyOptional({ type: 'string', nullable: true, description: 'e.g. `integrations:github`; informational' })
+  @IsOptional()
+  @ValidateIf((_, value) => value !== null)
+  @IsString()
+  @MaxLength(64)
+  provider?: string | null;
+}

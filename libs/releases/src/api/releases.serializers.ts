@@ -1,6 +1,6 @@
 import type { ProjectSummary } from '@faultline/projects';
 import { versionInfo } from '../domain/release-version';
-import type { DeployJson, ReleaseRow } from '../infrastructure/releases.repository';
+import type { CommitRow, DeployJson, ReleaseRow } from '../infrastructure/releases.repository';
 
 const iso = (value: Date | string | null | undefined): string | null => (value ? new Date(value).toISOString() : null);
 const latest = (values: Array<string | null>): string | null => values.filter((v): v is string => v !== null).map((v) => new Date(v).toISOString()).sort().at(-1) ?? null;
@@ -8,6 +8,16 @@ const earliest = (values: Array<string | null>): string | null => values.filter(
 
 export function serializeDeploy(deploy: DeployJson) {
   return { id: deploy.id, environment: deploy.environment, name: deploy.name, url: deploy.url, dateStarted: iso(deploy.date_started), dateFinished: iso(deploy.date_finished) };
+}
+
+export function serializeCommit(commit: CommitRow) {
+  return {
+    id: commit.id,
+    message: commit.message,
+    dateCreated: iso(commit.date_created),
+    repository: commit.repository ? { name: commit.repository } : null,
+    author: commit.author_email ? { name: commit.author_name, email: commit.author_email } : null,
+  };
 }
 
 /** A release as Sentry's release serializer shows it; `projects` are those of the release the caller's organization holds. */

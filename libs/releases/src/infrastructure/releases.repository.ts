@@ -122,10 +122,18 @@ export class ReleasesRepository {
     await sql.execute(`DELETE FROM releases.releases WHERE id = $1`, [releaseId]);
   }
 
-  /** Replaces the release's commits; the first is the newest. */
-  async setCommits(sql: Sql, releaseId: string, commits: readonly CommitInput[]): Promise<void> {
+  /**
+   * Replaces the release's commits; the first is the newest. Repositories the commits name are
+   * registered on first sight, as Sentry does.
+   */
+  async setCommits(sql: Sql, organizationId: string, releaseId: string, commits: readonly CommitInput[], now: Date): Promise<void> {
     await sql.execute(`DELETE FROM releases.release_commits WHERE release_id = $1`, [releaseId]);
     if (commits.length === 0) return;
+    const repositories = [...new Set(commits.map((c) => c.repository).filter((name): name is string => name !== null))].sort();
+    await sql.execute(
+      `INSERT INTO releases.repositories (organization_id, name, date_created) SELECT $1, unnest($2::text[]), $3 ON CONFLICT DO NOTHING`,
+      [organizationId, repositories, now],
+    );
     await sql.execute(
       `INSERT INTO releases.release_commits (release_id, position, commit_id, repository, message, author_name, author_email, date_created)
        SELECT $1, c.position, c.id, c.repository, c.message, c.author_name, c.author_email, c.date_created
@@ -188,4 +196,67 @@ export class ReleasesRepository {
       columns,
     );
   }
+
+  async listCommits(sql: Sql, releaseId: string, offset: number, limit: number): Promise<CommitRow[]> {
+    return sql.query<CommitRow>(
+      `SELECT commit_id AS id, repository, message, author_name, author_email, date_created FROM releases.release_commits
+       WHERE release_id = $1 ORDER BY position OFFSET $2 LIMIT $3`,
+      [releaseId, offset, limit],
+    );
+  }
+
+  /** The newest release of the organization before this one (by creation) that has commits. */
+  async previousWithCommits(sql: Sql, organizationId: string, release: ReleaseRow): Promise<ReleaseRow | null> {
+    const [row] = await sql.query<ReleaseRow>(
+      `SELECT ${RELEASE_COLUMNS} FROM releases.releases r
+       WHERE r.organization_id = $1 AND (r.date_created, r.id) < ($2::timestamptz, $3::bigint)
+         AND EXISTS (SELECT 1 FROM releases.release_commits c WHERE c.release_id = r.id)
+       ORDER BY r.date_created DESC, r.id DESC LIMIT 1`,
+      [organizationId, release.date_created, release.id],
+    );
+    return row ?? null;
+  }
+
+  async listRepositories(sql: Sql, organizationId: string, offset: number, limit: number): Promise<RepositoryRow[]> {
+    return sql.query<RepositoryRow>(
+      `SELECT id::text, name, url, provider, date_created FROM releases.repositories WHERE organization_id = $1 ORDER BY lower(name) OFFSET $2 LIMIT $3`,
+      [organizationId, offset, limit],
+    );
+  }
+
+  /** The names among these that are no repository of the organization (case-insensitive). */
+  async unknownRepositories(sql: Sql, organizationId: string, names: readonly string[]): Promise<string[]> {
+    const rows = await sql.query<{ name: string }>(
+      `SELECT n AS name FROM unnest($2::text[]) AS n WHERE NOT EXISTS (SELECT 1 FROM releases.repositories WHERE organization_id = $1 AND lower(name) = lower(n))`,
+      [organizationId, names],
+    );
+    return rows.map((row) => row.name);
+  }
+
+  /** Registers a repository; null when one of that name exists. */
+  async addRepository(sql: Sql, organizationId: string, repository: { name: string; url: string | null; provider: string | null }, now: Date): Promise<RepositoryRow | null> {
+    const [row] = await sql.query<RepositoryRow>(
+      `INSERT INTO releases.repositories (organization_id, name, url, provider, date_created) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT DO NOTHING RETURNING id::text, name, url, provider, date_created`,
+      [organizationId, repository.name, repository.url, repository.provider, now],
+    );
+    return row ?? null;
+  }
+}
+
+export interface CommitRow {
+  id: string;
+  repository: string | null;
+  message: string | null;
+  author_name: string | null;
+  author_email: string | null;
+  date_created: Date | null;
+}
+
+export interface RepositoryRow {
+  id: string;
+  name: string;
+  url: string | null;
+  provider: string | null;
+  date_created: Date;
 }

@@ -8,6 +8,8 @@ export class CreateReleaseCommand {
     readonly projectIds: readonly string[],
     readonly changes: ReleaseChanges,
     readonly commits: readonly CommitInput[] | undefined,
+    /** The commits are `refs`: heads of repositories the organization must have already. */
+    readonly commitsFromRefs: boolean,
     readonly actorId: string | null,
   ) {}
 }

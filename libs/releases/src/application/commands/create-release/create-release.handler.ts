@@ -6,6 +6,7 @@ import { Database } from '@faultline/platform';
 import { RELEASE_STREAM_TYPE, releaseEvent, ReleaseEventTypes, releaseStream } from '../../../domain/release.events';
 import { releaseVersionProblem } from '../../../domain/release-version';
 import { ReleasesRepository } from '../../../infrastructure/releases.repository';
+import { requireKnownRepositories } from '../known-repositories';
 import { CreateReleaseCommand } from './create-release.command';
 
 @CommandHandler(CreateReleaseCommand)
@@ -17,13 +18,14 @@ export class CreateReleaseHandler implements ICommandHandler<CreateReleaseComman
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ organizationId, version, projectIds, changes, commits, actorId }: CreateReleaseCommand): Promise<{ id: string; created: boolean }> {
+  async execute({ organizationId, version, projectIds, changes, commits, commitsFromRefs, actorId }: CreateReleaseCommand): Promise<{ id: string; created: boolean }> {
     const problem = releaseVersionProblem(version);
     if (problem) throw DomainError.invalid(problem, { errors: { version: [problem] } });
     return this.database.transaction(
       async (tx) => {
         const result = await this.releases.createOrAddProjects(tx, organizationId, version, projectIds, changes, this.clock.now());
-        if (commits) await this.releases.setCommits(tx, result.id, commits);
+        if (commits && commitsFromRefs) await requireKnownRepositories(tx, this.releases, organizationId, commits);
+        if (commits) await this.releases.setCommits(tx, organizationId, result.id, commits, this.clock.now());
         await this.recorder.record(tx, releaseStream(result.id), RELEASE_STREAM_TYPE, [
           releaseEvent(result.created ? ReleaseEventTypes.ReleaseCreated : ReleaseEventTypes.ReleaseUpdated, { releaseId: result.id, organizationId, version, projectIds, actorId }),
         ]);

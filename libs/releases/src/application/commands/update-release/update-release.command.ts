@@ -7,6 +7,8 @@ export class UpdateReleaseCommand {
     readonly version: string,
     readonly changes: ReleaseChanges,
     readonly commits: readonly CommitInput[] | undefined,
+    /** The commits are `refs`: heads of repositories the organization must have already. */
+    readonly commitsFromRefs: boolean,
     readonly actorId: string | null,
   ) {}
 }
