@@ -12,10 +12,6 @@ export class ByteLru<V> {
     return this.total;
   }
 
-  get size(): number {
-    return this.entries.size;
-  }
-
   get(key: string): V | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;

@@ -26,7 +26,3 @@ export function versionInfo(version: string): VersionInfo {
   const buildHash = COMMIT_HASH.test(raw) ? raw : null;
   return { package: packageName, version: { raw }, description: buildHash ? buildHash.slice(0, 12) : raw, buildHash };
 }
-
-export function shortVersion(version: string): string {
-  return versionInfo(version).description;
-}
