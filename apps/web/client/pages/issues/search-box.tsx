@@ -30,6 +30,12 @@ export function SearchBox(props: { query: string; onSearch: (query: string) => v
   const generation = useRef(0);
   useEffect(() => setText(props.query), [props.query]);
 
+  /** Closes the list; suggestions still on their way (a slow answer after a search) are dropped. */
+  const close = () => {
+    generation.current++;
+    setSuggestions([]);
+  };
+
   const suggest = async (value: string, caret: number) => {
     const current = tokenAt(value, caret);
     setToken(current);
@@ -71,7 +77,7 @@ export function SearchBox(props: { query: string; onSearch: (query: string) => v
       take(suggestions[active]);
     } else if (event.key === 'Escape' && open) {
       event.preventDefault();
-      setSuggestions([]);
+      close();
     }
   };
 
@@ -81,7 +87,7 @@ export function SearchBox(props: { query: string; onSearch: (query: string) => v
       role="search"
       onSubmit={(event) => {
         event.preventDefault();
-        setSuggestions([]);
+        close();
         props.onSearch(text.trim());
       }}
     >
@@ -110,7 +116,7 @@ export function SearchBox(props: { query: string; onSearch: (query: string) => v
           const target = event.currentTarget as HTMLInputElement;
           void suggest(target.value, target.selectionStart ?? target.value.length);
         }}
-        onBlur={() => setTimeout(() => setSuggestions([]), 150)}
+        onBlur={() => setTimeout(close, 150)}
         onKeyDown={onKeyDown}
       />
       <span id="issue-search-hint" class="visually-hidden">
