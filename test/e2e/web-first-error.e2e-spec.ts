@@ -180,6 +180,10 @@ describe.each([
     const crumbs = await section('Breadcrumbs').locator('tbody tr').allTextContents();
     expect(crumbs.some((crumb) => /navigation.*opened \/cart/.test(crumb))).toBe(true);
     expect(crumbs.some((crumb) => /http.*warning.*POST.*pay\.example\.com\/charge.*502/.test(crumb))).toBe(true);
+    // The warning's marker, 3 px at the row's left edge, sits beside its time, not over it.
+    const warning = section('Breadcrumbs').locator('tr.crumb-warning');
+    const [row, time] = await Promise.all([warning.boundingBox(), warning.locator('code').first().boundingBox()]);
+    expect(time!.x - row!.x).toBeGreaterThanOrEqual(5);
     const request = (await section('Request').textContent())!;
     for (const text of ['POST', 'https://shop.example.com/cart/checkout', 'coupon', 'SPRING', 'e2e-agent/1.0']) expect(request).toContain(text);
     expect(await section('User').textContent()).toContain('second@example.com');
