@@ -135,8 +135,15 @@ describe.each([
   });
 
   it('finds the issue by environment and by tag in the search box', async () => {
-    await page.goto(`${app.baseUrl}/organizations/acme/issues/`);
+    // From the keys page's welcome, where the user still is.
+    await page.getByRole('status').filter({ hasText: 'is ready' }).getByRole('link', { name: 'Issues' }).click();
     await rows().filter({ hasText: 'TypeError' }).waitFor();
+    await expectFits();
+
+    // A search that matches nothing shows nothing, so the matches below are the search's doing.
+    await searchBox().fill('environment:staging');
+    await searchBox().press('Enter');
+    await page.getByText('No issues match this search.').waitFor();
     await expectFits();
 
     for (const query of ['environment:production', 'feature:checkout']) {
@@ -163,15 +170,9 @@ describe.each([
       await expectFits();
       await shot(`search-${query.split(':')[0]}`);
     }
-    // A search that matches nothing shows nothing, so the matches above were the search's doing.
-    await searchBox().fill('environment:staging');
-    await searchBox().press('Enter');
-    await page.getByText('No issues match this search.').waitFor();
-    await expectFits();
   });
 
   it('opens the issue and reads breadcrumbs, request, user and contexts', async () => {
-    await page.goto(`${app.baseUrl}/organizations/acme/issues/?query=feature%3Acheckout`);
     await page.getByRole('link', { name: /TypeError/ }).click();
     await page.getByRole('heading', { name: /TypeError/, level: 1 }).waitFor();
     expect(new URL(page.url()).pathname).toBe(`/organizations/acme/issues/${issueId}/`);
@@ -195,7 +196,6 @@ describe.each([
   });
 
   it('steps through the issue’s events, older and newer', async () => {
-    await page.goto(`${app.baseUrl}/organizations/acme/issues/${issueId}/`);
     const user = () => section('User');
     await user().getByText('second@example.com').waitFor();
     expect(await page.getByRole('button', { name: 'Newer event' }).isDisabled()).toBe(true);
@@ -217,9 +217,14 @@ describe.each([
   });
 
   it('resolves the issue in the next release from the Resolve menu', async () => {
-    await page.goto(`${app.baseUrl}/organizations/acme/issues/${issueId}/`);
+    await page.getByRole('link', { name: 'Details' }).click();
+    await section('User').getByText('second@example.com').waitFor();
     await page.getByRole('button', { name: 'More resolve options' }).click();
-    await page.getByRole('menu', { name: 'More resolve options' }).getByRole('menuitem', { name: 'In the next release' }).click();
+    const menu = page.getByRole('menu', { name: 'More resolve options' });
+    await menu.waitFor();
+    await expectFits();
+    await shot('resolve-menu');
+    await menu.getByRole('menuitem', { name: 'In the next release' }).click();
     await page.getByText('Resolved in the next release').waitFor();
     const issue = (await app.request('GET', `/api/0/organizations/acme/issues/${issueId}/`)).body;
     expect(issue).toMatchObject({ status: 'resolved', statusDetails: { inNextRelease: true } });
@@ -228,8 +233,13 @@ describe.each([
     await shot('resolved');
 
     // The stream agrees: no longer among the unresolved, listed among the resolved.
-    await page.goto(`${app.baseUrl}/organizations/acme/issues/?query=is%3Aresolved`);
+    await page.getByRole('link', { name: 'Issues', exact: true }).last().click();
+    await page.getByRole('link', { name: 'Unresolved' }).click();
+    await page.getByText('No issues match this search.').waitFor();
+    await expectFits();
+    await page.getByRole('link', { name: 'Resolved', exact: true }).click();
     await rows().filter({ hasText: 'TypeError' }).waitFor();
+    expect(await rows().count()).toBe(1);
     await expectFits();
   });
 });

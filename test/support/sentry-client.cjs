@@ -1,5 +1,6 @@
 // A real application using the official @sentry/node SDK: reports errors to the DSN it is given.
 // Usage: node sentry-client.cjs <dsn> <scenario>
+const { setTimeout: sleep } = require('node:timers/promises');
 const Sentry = require('@sentry/node');
 
 const [dsn, scenario = 'checkout'] = process.argv.slice(2);
@@ -72,7 +73,7 @@ async function firstErrors() {
   });
   for (const [shopper, amount] of [['first', 150], ['second', 175]]) {
     // Apart in time, so the second is the newer; thrown after a wait each, so from the same stack.
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await sleep(20);
     Sentry.setUser({ id: `u-${shopper}`, email: `${shopper}@example.com`, username: shopper });
     try {
       chargeCard(amount);
