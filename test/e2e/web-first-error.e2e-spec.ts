@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { EventProcessor } from '@faultline/ingest';
 import { launchBrowser, screenshot } from '../support/browser';
 import { BOOTSTRAP, startTestApp, type TestApp } from '../support/test-app';
@@ -34,7 +34,8 @@ describe.each([
   beforeAll(async () => {
     browser = await launchBrowser();
     app = await startTestApp();
-    context = await browser.newContext({ viewport: { width, height } });
+    // The phone is a touch screen.
+    context = await browser.newContext({ viewport: { width, height }, ...(viewport === 'mobile' ? { isMobile: true, hasTouch: true } : {}) });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.baseUrl });
     page = await context.newPage();
     page.setDefaultTimeout(15_000);
@@ -77,6 +78,7 @@ describe.each([
   const clipboard = () => page.evaluate<string>('navigator.clipboard.readText()');
   const section = (name: string) => page.getByRole('region', { name, exact: true });
   const searchBox = () => page.getByRole('combobox', { name: 'Search issues' });
+  const suggestions = () => page.getByRole('listbox', { name: 'Suggestions' });
   const rows = () => page.locator('.issue-rows > li');
 
   /** Waits until the SDK's events are stored and grouped: the project has one issue seen twice. */
@@ -146,30 +148,45 @@ describe.each([
     await page.getByText('No issues match this search.').waitFor();
     await expectFits();
 
-    for (const query of ['environment:production', 'feature:checkout']) {
-      // On a slow network the box's suggestions for the value arrive after the search was made:
-      // they must not open the list over the results.
-      const values = new RegExp(`/tags/${query.split(':')[0]}/values/\\?.*query=`);
-      let answer = () => {};
-      const held = new Promise<void>((resolve) => (answer = resolve));
-      await page.route(values, async (route) => {
-        await held;
-        await route.continue();
-      });
-      await searchBox().fill(query);
-      await searchBox().press('Enter');
-      await page.waitForURL((url) => url.searchParams.get('query') === query);
-      await rows().filter({ hasText: 'TypeError' }).waitFor();
-      const suggested = page.waitForResponse(values);
-      answer();
-      await suggested;
-      await page.unroute(values);
-      await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
-      expect(await page.getByRole('listbox', { name: 'Suggestions' }).isVisible()).toBe(false);
-      expect(await rows().count()).toBe(1);
-      await expectFits();
-      await shot(`search-${query.split(':')[0]}`);
-    }
+    // Typed whole and searched with Enter. On a slow network the box's suggestions for the value
+    // arrive after the search was made: they must not open the list over the results.
+    const values = /\/tags\/environment\/values\/\?.*query=/;
+    let answer = () => {};
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    await page.route(values, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await searchBox().fill('environment:production');
+    await searchBox().press('Enter');
+    await page.waitForURL((url) => url.searchParams.get('query') === 'environment:production');
+    await rows().filter({ hasText: 'TypeError' }).waitFor();
+    const suggested = page.waitForResponse(values);
+    answer();
+    await suggested;
+    await page.unroute(values);
+    await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
+    expect(await suggestions().isVisible()).toBe(false);
+    expect(await rows().count()).toBe(1);
+    await expectFits();
+    await shot('search-environment');
+
+    // The tag picked from the suggestions, key then value, with a finger on the phone.
+    const pick = (option: Locator) => (viewport === 'mobile' ? option.tap() : option.click());
+    await searchBox().fill('');
+    await searchBox().pressSequentially('feat');
+    await pick(suggestions().getByRole('option', { name: /^feature:/ }));
+    expect(await searchBox().inputValue()).toBe('feature:');
+    await pick(suggestions().getByRole('option', { name: /checkout/ }));
+    expect(await searchBox().inputValue()).toBe('feature:checkout ');
+    await expectFits();
+    await shot('search-suggestions');
+    await pick(page.getByRole('button', { name: 'Search', exact: true }));
+    await page.waitForURL((url) => url.searchParams.get('query') === 'feature:checkout');
+    await rows().filter({ hasText: 'TypeError' }).waitFor();
+    expect(await rows().count()).toBe(1);
+    await expectFits();
+    await shot('search-tag');
   });
 
   it('opens the issue and reads breadcrumbs, request, user and contexts', async () => {
