@@ -109,6 +109,8 @@ describe.each([
     // Clicked to, as a user gets there: Projects in the menu (behind the Menu button on a phone).
     if (viewport === 'mobile') await page.getByRole('button', { name: 'Menu' }).tap();
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Projects' }).click();
+    await page.getByRole('heading', { name: 'Projects', level: 1 }).waitFor();
+    await expectFits();
     await page.getByRole('link', { name: 'Create project' }).click();
     await page.getByRole('heading', { name: 'Create a project' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/organizations/acme/projects/new/');
@@ -252,7 +254,7 @@ describe.each([
     await shot('resolved');
 
     // The stream agrees: no longer among the unresolved, listed among the resolved.
-    await page.getByRole('link', { name: 'Issues', exact: true }).last().click();
+    await page.locator('.breadcrumb').getByRole('link', { name: 'Issues' }).click();
     await page.getByRole('link', { name: 'Unresolved' }).click();
     await page.getByText('No issues match this search.').waitFor();
     await expectFits();
