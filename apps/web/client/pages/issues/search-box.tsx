@@ -57,10 +57,13 @@ export function SearchBox(props: { query: string; onSearch: (query: string) => v
     if (!token) return;
     const next = applySuggestion(text, token, suggestion);
     setText(next.query);
-    requestAnimationFrame(() => {
-      input.current?.setSelectionRange(next.caret, next.caret);
-      input.current?.focus();
-    });
+    // Written now, caret included, not a frame later: keys typed meanwhile go after the suggestion.
+    const box = input.current;
+    if (box) {
+      box.value = next.query;
+      box.focus();
+      box.setSelectionRange(next.caret, next.caret);
+    }
     void suggest(next.query, next.caret);
   };
 
