@@ -12,6 +12,7 @@ import { ProjectsModule } from '@faultline/projects';
 import { WebhooksModule } from '@faultline/webhooks';
 import { ScimModule } from '@faultline/scim';
 import { AlertsModule } from '@faultline/alerts';
+import { NotificationsModule } from '@faultline/notifications';
 import { MIGRATIONS } from '../../../migrations';
 import { BootstrapService } from './bootstrap.service';
 import { type LoadedModule, loadModules } from './extension-modules/module-loader';
@@ -42,6 +43,7 @@ export class AppModule {
         WebhooksModule,
         ScimModule,
         IntegrationsModule,
+        NotificationsModule,
         AlertsModule,
         ...modules.map((module) => module.nestModule),
       ],

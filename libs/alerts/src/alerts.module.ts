@@ -3,6 +3,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { EventRecorder, EventStoreModule } from '@faultline/event-store';
 import { WorkerHost } from '@faultline/platform';
 import { IntegrationsModule } from '@faultline/integrations';
+import { NotificationsModule } from '@faultline/notifications';
 import { WebhooksModule } from '@faultline/webhooks';
 import { IssueAlertRulesController } from './api/issue-alert-rules.controller';
 import { IncidentsController, MetricAlertRulesController } from './api/metric-alert-rules.controller';
@@ -28,7 +29,7 @@ import { MetricRulesRepository } from './infrastructure/metric-rules.repository'
  * goes out through.
  */
 @Module({
-  imports: [CqrsModule, EventStoreModule, WebhooksModule, IntegrationsModule],
+  imports: [CqrsModule, EventStoreModule, WebhooksModule, IntegrationsModule, NotificationsModule],
   controllers: [IssueAlertRulesController, MetricAlertRulesController, IncidentsController],
   providers: [
     IssueRulesRepository,

@@ -28,6 +28,8 @@ import { IdentityAuthDirectory } from './infrastructure/identity-auth-directory'
 import { IdentityRepository } from './infrastructure/identity.repository';
 import { IntegrationTokenStore } from './infrastructure/integration-token-store';
 import { Actors } from './contracts/actors';
+import { MemberEmails } from './contracts/member-emails';
+import { MemberEmailsRepository } from './infrastructure/member-emails.repository';
 import { IntegrationTokens } from './contracts/integration-tokens';
 import { ProvisioningRepository } from './infrastructure/provisioning.repository';
 import { SessionsRepository } from './infrastructure/sessions.repository';
@@ -47,6 +49,7 @@ import { UserActors } from './infrastructure/user-actors';
     { provide: AuthDirectory, useExisting: IdentityAuthDirectory },
     { provide: IntegrationTokens, useClass: IntegrationTokenStore },
     { provide: Actors, useClass: UserActors },
+    { provide: MemberEmails, useClass: MemberEmailsRepository },
     CreateUserHandler,
     CreateOrganizationHandler,
     UpdateOrganizationHandler,
@@ -65,6 +68,6 @@ import { UserActors } from './infrastructure/user-actors';
     SignInHandler,
     SignOutHandler,
   ],
-  exports: [AuthDirectory, IntegrationTokens, Actors],
+  exports: [AuthDirectory, IntegrationTokens, Actors, MemberEmails],
 })
 export class IdentityModule {}

@@ -2,9 +2,11 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ErrorEventProcessedData } from '@faultline/ingest';
 import { APP_CONFIG, type AppConfig, type Transaction } from '@faultline/platform';
 import { AppWebhookOutbox } from '@faultline/integrations';
+import { type IssueAlertNotice, IssueAlertNotifier } from '@faultline/notifications';
 import { type HookNotice, ServiceHookOutbox } from '@faultline/webhooks';
 import { type AlertEventSource, eventAlertTriggeredData } from '../application/event-alert-payload';
 import {
+  CHAT_ACTION_SERVICES,
   type IncidentStatus,
   type IssueRule,
   IssueRuleIds,
@@ -58,6 +60,7 @@ export class AlertDispatcher {
   constructor(
     private readonly serviceHooks: ServiceHookOutbox,
     private readonly appWebhooks: AppWebhookOutbox,
+    private readonly notifier: IssueAlertNotifier,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -119,7 +122,33 @@ export class AlertDispatcher {
         }
       }
     }
+    await this.notify(tx, fires, causes);
     return causes;
+  }
+
+  /** Mail and chat actions, through the notifications context: one notice per action and event. */
+  private async notify(tx: Transaction, fires: readonly IssueRuleFire[], causes: string[][]): Promise<void> {
+    const notices: IssueAlertNotice[] = [];
+    const fireOf: number[] = [];
+    fires.forEach((fire, index) => {
+      for (const action of fire.rule.actions) {
+        const base = {
+          organizationId: fire.event.organizationId, projectId: fire.event.projectId, issueId: fire.event.issueId, ruleName: fire.rule.name,
+          cause: `issue-alert:${fire.rule.id}:${action.uuid}:${fire.event.projectId}:${fire.event.eventId}`,
+        };
+        if (action.id === IssueRuleIds.NotifyEmail) {
+          const target = action.targetType === 'IssueOwners'
+            ? { targetType: action.targetType, fallthroughType: action.fallthroughType }
+            : { targetType: action.targetType, targetIdentifier: action.targetIdentifier ?? '' };
+          notices.push({ ...base, channel: { kind: 'email', target } });
+        } else if (action.id in CHAT_ACTION_SERVICES && 'webhookUrl' in action) {
+          notices.push({ ...base, channel: { kind: 'chat', service: CHAT_ACTION_SERVICES[action.id as keyof typeof CHAT_ACTION_SERVICES], webhookUrl: action.webhookUrl } });
+        } else continue;
+        fireOf.push(index);
+      }
+    });
+    const queued = await this.notifier.notify(tx, notices);
+    queued.forEach((noticeCauses, noticeIndex) => causes[fireOf[noticeIndex]].push(...noticeCauses));
   }
 
   /**

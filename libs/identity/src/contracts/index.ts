@@ -21,3 +21,4 @@ export { VersionMismatchError } from '../domain/version-mismatch';
 export * from './queries';
 export * from './integration-tokens';
 export * from './actors';
+export * from './member-emails';

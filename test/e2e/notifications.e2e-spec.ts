@@ -1,0 +1,211 @@
+import { randomUUID } from 'node:crypto';
+import { EventProcessor } from '@faultline/ingest';
+import { enableScim, scimClient, USER_SCHEMA } from '../support/scim';
+import { SmtpReceiver, textPart } from '../support/smtp-receiver';
+import { BOOTSTRAP, startTestApp, type TestApp } from '../support/test-app';
+import { WebhookReceiver } from '../support/webhook-receiver';
+
+/**
+ * Mail through a real SMTP server and chat through incoming webhooks: issue alert actions,
+ * workflow mail, an SMTP outage survived, and the delivery log of the organization's mail.
+ */
+describe('notifications', () => {
+  let api: TestApp;
+  const smtp = new SmtpReceiver();
+  const receiver = new WebhookReceiver();
+  let projectId: string;
+  let publicKey: string;
+  let devUserId: string;
+  const dev = 'dev@acme.test';
+  const rulesPath = '/api/0/projects/acme/web/rules/';
+
+  beforeAll(async () => {
+    await smtp.start();
+    await receiver.start();
+    api = await startTestApp({
+      SMTP_URL: smtp.url,
+      MAIL_FROM: 'Faultline <errors@acme.test>',
+      MAIL_RETRY_SCHEDULE: '0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5',
+      MAIL_TIMEOUT_MS: '2000',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      WEBHOOK_RETRY_SCHEDULE: '0.2,0.2',
+    });
+    const keys = await api.request('GET', '/api/0/projects/acme/web/keys/');
+    projectId = String(keys.body[0].projectId);
+    publicKey = keys.body[0].public;
+    const scim = scimClient(api, await enableScim(api));
+    const created = await scim('POST', '/Users', { schemas: [USER_SCHEMA], userName: dev, emails: [{ primary: true, value: dev }], active: true, name: { givenName: 'Dev', familyName: 'One' } });
+    expect(created.status).toBe(201);
+    const members = await api.request('GET', '/api/0/organizations/acme/members/');
+    devUserId = String(members.body.find((member: { email: string }) => member.email === dev).user.id);
+  });
+
+  afterAll(async () => {
+    await api?.close();
+    await smtp.stop();
+    await receiver.close();
+  });
+
+  async function sendError(message: string): Promise<string> {
+    const response = await fetch(`${api.baseUrl}/api/${projectId}/store/?sentry_key=${publicKey}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ event_id: randomUUID().replace(/-/g, ''), level: 'error', platform: 'node', message, culprit: 'app/checkout.js in pay' }),
+    });
+    expect(response.status).toBe(200);
+    await api.app.get(EventProcessor).drain();
+    const issues = await api.request('GET', `/api/0/projects/acme/web/issues/?query=${encodeURIComponent(message)}`);
+    return String(issues.body.find((issue: { title: string }) => issue.title.includes(message)).id);
+  }
+
+  async function createRule(name: string, actions: unknown[]): Promise<void> {
+    const rule = await api.request('POST', rulesPath, {
+      body: { name, actionMatch: 'all', conditions: [{ id: 'sentry.rules.conditions.every_event.EveryEventCondition' }], actions, frequency: 5 },
+    });
+    expect(rule.status).toBe(201);
+  }
+
+  async function deleteRules(): Promise<void> {
+    for (const rule of (await api.request('GET', rulesPath)).body) await api.request('DELETE', `${rulesPath}${rule.id}/`);
+  }
+
+  afterEach(deleteRules);
+
+  const json = ([request]: Array<{ rawBody: string }>): any => JSON.parse(request.rawBody);
+
+  it('an e-mail alert action mails the chosen member once per fire, with a working link to the issue', async () => {
+    const refused = await api.request('POST', rulesPath, {
+      body: { name: 'bad', actionMatch: 'all', conditions: [], actions: [{ id: 'sentry.mail.actions.NotifyEmailAction', targetType: 'Member' }] },
+    });
+    expect(refused.status).toBe(400);
+    await createRule('Mail the developer', [{ id: 'sentry.mail.actions.NotifyEmailAction', targetType: 'Member', targetIdentifier: devUserId, fallthroughType: 'ActiveMembers' }]);
+
+    const issueId = await sendError('Checkout failed');
+    const [mail] = await smtp.waitFor(dev, 1);
+    expect(mail.from).toBe('errors@acme.test');
+    expect(mail.raw).toMatch(/Subject: \[web\] WEB-\d+: Checkout failed/);
+    expect(mail.raw).toContain('Content-Type: text/html');
+    expect(mail.raw).toMatch(/List-Unsubscribe:\s+<http:\/\/127\.0\.0\.1:\d+\/unsubscribe\//);
+    const text = textPart(mail.raw);
+    expect(text).toContain('Alert rule "Mail the developer" fired');
+    expect(text).toContain('Project: web');
+    expect(text).toContain('Events: 1');
+    const link = /View the issue: (\S+)/.exec(text)?.[1] ?? '';
+    expect(link).toBe(`${api.baseUrl}/organizations/acme/issues/${issueId}/`);
+    // The link names the issue the API serves (the web UI's page of that issue).
+    const linkedId = /\/organizations\/acme\/issues\/(\d+)\/$/.exec(link)?.[1];
+    expect((await api.request('GET', `/api/0/organizations/acme/issues/${linkedId}/`)).body.title).toBe('Checkout failed');
+
+    // A second event within the rule's action interval mails nobody again.
+    await sendError('Checkout failed');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(smtp.to(dev)).toHaveLength(1);
+    // Nobody else was mailed; the log shows the delivery.
+    expect(smtp.to(BOOTSTRAP.email)).toHaveLength(0);
+    const log = await api.request('GET', '/api/0/organizations/acme/mail-deliveries/');
+    expect(log.status).toBe(200);
+    expect(log.body[0]).toMatchObject({ recipient: dev, reason: 'alert', issueId, status: 'delivered', attempts: 1 });
+  });
+
+  it('mails the assignee, and nobody for their own assignment', async () => {
+    const issueId = await sendError('Payment declined');
+    const before = smtp.to(dev).length;
+    const assigned = await api.request('PUT', `/api/0/organizations/acme/issues/${issueId}/`, { body: { assignedTo: `user:${devUserId}` } });
+    expect(assigned.status).toBe(200);
+    const mails = await smtp.waitFor(dev, before + 1);
+    const text = textPart(mails[mails.length - 1].raw);
+    expect(text).toMatch(/assigned WEB-\d+ to you/);
+    expect(text).toContain(`${api.baseUrl}/organizations/acme/issues/${issueId}/`);
+
+    // The admin assigns to themselves: no mail.
+    const admin = (await api.request('GET', '/api/0/organizations/acme/members/')).body.find((m: { email: string }) => m.email === BOOTSTRAP.email);
+    await api.request('PUT', `/api/0/organizations/acme/issues/${issueId}/`, { body: { assignedTo: `user:${admin.user.id}` } });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(smtp.to(BOOTSTRAP.email)).toHaveLength(0);
+  });
+
+  it('a mail survives an SMTP outage and arrives once', async () => {
+    await createRule('Mail through an outage', [{ id: 'sentry.mail.actions.NotifyEmailAction', targetType: 'Member', targetIdentifier: devUserId }]);
+    await smtp.stop();
+    const before = smtp.to(dev).length;
+    await sendError('Outage time error');
+    // It fails while the server is down, and is retried.
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const log = await api.request('GET', '/api/0/organizations/acme/mail-deliveries/');
+      const entry = log.body.find((mail: { subject: string }) => mail.subject.includes('Outage time error'));
+      if (entry && entry.attempts >= 2) {
+        expect(entry).toMatchObject({ status: 'pending', lastError: expect.stringMatching(/ECONNREFUSED|ECONNECTION|connect/i) });
+        break;
+      }
+      if (Date.now() > deadline) throw new Error(`no failed attempt logged: ${JSON.stringify(entry)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await smtp.start();
+    const mails = await smtp.waitFor(dev, before + 1);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(smtp.to(dev)).toHaveLength(mails.length);
+    expect(smtp.to(dev).filter((mail) => mail.raw.includes('Outage time error'))).toHaveLength(1);
+  });
+
+  it('chat actions post each service\'s own format to its incoming webhook', async () => {
+    await createRule('Tell the channels', [
+      { id: 'faultline.rules.actions.notify_chat.SlackWebhookAction', webhookUrl: `${receiver.url}/slack` },
+      { id: 'faultline.rules.actions.notify_chat.DiscordWebhookAction', webhookUrl: `${receiver.url}/discord` },
+      { id: 'faultline.rules.actions.notify_chat.MsTeamsWebhookAction', webhookUrl: `${receiver.url}/teams` },
+      { id: 'faultline.rules.actions.notify_chat.MattermostWebhookAction', webhookUrl: `${receiver.url}/mattermost` },
+    ]);
+    const issueId = await sendError('Chatty failure');
+    const link = `${api.baseUrl}/organizations/acme/issues/${issueId}/`;
+    const slack = json(await receiver.waitFor('/slack', 1));
+    expect(slack.blocks[0].text.text).toContain(`<${link}|Chatty failure>`);
+    expect(slack.blocks[1].fields).toContainEqual({ type: 'mrkdwn', text: '*Project*\nweb' });
+    const discord = json(await receiver.waitFor('/discord', 1));
+    expect(discord.embeds[0]).toMatchObject({ title: 'Chatty failure', url: link });
+    expect(discord.embeds[0].fields).toContainEqual({ name: 'Level', value: 'error', inline: true });
+    const teams = json(await receiver.waitFor('/teams', 1));
+    expect(teams.attachments[0].contentType).toBe('application/vnd.microsoft.card.adaptive');
+    expect(teams.attachments[0].content.actions[0]).toEqual({ type: 'Action.OpenUrl', title: 'View issue', url: link });
+    const mattermost = json(await receiver.waitFor('/mattermost', 1));
+    expect(mattermost.attachments[0]).toMatchObject({ title: 'Chatty failure', title_link: link });
+    expect(mattermost.attachments[0].fields).toContainEqual({ title: 'Events', value: '1', short: true });
+  });
+
+  it('chat URLs obey the outbound address policy of webhooks', async () => {
+    const strict = await startTestApp({ WEBHOOK_RETRY_SCHEDULE: '' });
+    try {
+      const keys = await strict.request('GET', '/api/0/projects/acme/web/keys/');
+      const created = await strict.request('POST', rulesPath, {
+        body: { name: 'Private', actionMatch: 'all', conditions: [{ id: 'sentry.rules.conditions.every_event.EveryEventCondition' }], actions: [{ id: 'faultline.rules.actions.notify_chat.SlackWebhookAction', webhookUrl: `${receiver.url}/private` }] },
+      });
+      expect(created.status).toBe(201);
+      await fetch(`${strict.baseUrl}/api/${keys.body[0].projectId}/store/?sentry_key=${keys.body[0].public}`, {
+        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ event_id: randomUUID().replace(/-/g, ''), message: 'private' }),
+      });
+      await strict.app.get(EventProcessor).drain();
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(receiver.to('/private')).toEqual([]);
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('an unsubscribe link works without signing in and stops that type of mail', async () => {
+    await createRule('Mail again', [{ id: 'sentry.mail.actions.NotifyEmailAction', targetType: 'Member', targetIdentifier: devUserId }]);
+    const before = smtp.to(dev).length;
+    await sendError('Unsubscribe me');
+    const mails = await smtp.waitFor(dev, before + 1);
+    const link = /Unsubscribe: (\S+)/.exec(textPart(mails[mails.length - 1].raw))?.[1] ?? '';
+    expect((await fetch(link)).status).toBe(200);
+    expect((await fetch(link.replace(/\/unsubscribe\/(\d+)\./, '/unsubscribe/1$1.'), { method: 'POST' })).status).toBe(404);
+    expect((await fetch(link, { method: 'POST' })).status).toBe(200);
+    await sendError('Unsubscribed now');
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(smtp.to(dev)).toHaveLength(before + 1);
+    // The user's notification options show it.
+    const options = await api.request('GET', '/api/0/users/me/notification-options/');
+    expect(options.status).toBe(200);
+    expect(options.body.map((option: { type: string }) => option.type)).toEqual(['alerts', 'workflow']);
+    expect((await api.request('PUT', '/api/0/users/me/notification-options/', { body: { type: 'alerts', value: 'sometimes' } })).status).toBe(400);
+  });
+});
