@@ -20,6 +20,7 @@ import { InstallationScopes1763800001800 } from './1763800001800-installation-sc
 import { ScimMembershipUserName1763800001900 } from './1763800001900-scim-membership-user-name';
 import { IssueSearchIndexes1763800002100 } from './1763800002100-issue-search-indexes';
 import { Notifications1763800002500 } from './1763800002500-notifications';
+import { MemberInvites1763800002550 } from './1763800002550-member-invites';
 
 /** Every migration, in order. The only way the schema changes (synchronize is off). */
 export const MIGRATIONS = [
@@ -34,4 +35,5 @@ export const MIGRATIONS = [
   ScimMembershipUserName1763800001900,
   IssueSearchIndexes1763800002100,
   Notifications1763800002500,
+  MemberInvites1763800002550,
 ];

@@ -208,4 +208,58 @@ describe('notifications', () => {
     expect(options.body.map((option: { type: string }) => option.type)).toEqual(['alerts', 'workflow']);
     expect((await api.request('PUT', '/api/0/users/me/notification-options/', { body: { type: 'alerts', value: 'sometimes' } })).status).toBe(400);
   });
+
+  describe('invitations', () => {
+    const linkOf = (raw: string): string => /Join the organization: (\S+)/.exec(textPart(raw))?.[1] ?? '';
+
+    it('an invite mails a link that lets the invitee set a password, join and sign in', async () => {
+      const invited = await api.request('POST', '/api/0/organizations/acme/members/', { body: { email: 'new@acme.test', orgRole: 'member', teams: [] } });
+      expect(invited.status).toBe(201);
+      expect(invited.body).toMatchObject({ email: 'new@acme.test', orgRole: 'member', pending: true, expired: false });
+      const [mail] = await smtp.waitFor('new@acme.test', 1);
+      const link = linkOf(mail.raw);
+      expect(link).toMatch(new RegExp(`^${api.baseUrl}/accept/${invited.body.id}/[0-9a-f]{64}/$`));
+      const page = await fetch(link);
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toContain('text/html');
+      const detailsPath = new URL(link).pathname.replace(/^\/accept\//, '/api/0/accept-invite/');
+      expect((await api.request('GET', detailsPath, { token: null })).body).toMatchObject({ organization: { slug: 'acme' }, email: 'new@acme.test', existingUser: false });
+
+      expect((await api.request('POST', detailsPath, { token: null, body: { password: 'short' } })).status).toBe(400);
+      const accepted = await api.request('POST', detailsPath, { token: null, body: { password: 'a long enough password' } });
+      expect(accepted.status).toBe(200);
+      const signIn = await api.request('POST', '/api/0/auth/login/', { token: null, body: { username: 'new@acme.test', password: 'a long enough password' } });
+      expect(signIn.status).toBe(200);
+      const member = await api.request('GET', `/api/0/organizations/acme/members/${invited.body.id}/`);
+      expect(member.body).toMatchObject({ email: 'new@acme.test', user: { email: 'new@acme.test' } });
+      // A used link lets nobody in again.
+      expect((await api.request('POST', detailsPath, { token: null, body: { password: 'a long enough password' } })).status).toBe(404);
+      expect((await api.request('POST', '/api/0/organizations/acme/members/', { body: { email: 'new@acme.test' } })).status).toBe(409);
+    });
+
+    it('a reinvite sends a new link and retires the old one; a revoked invite lets nobody in', async () => {
+      const invited = await api.request('POST', '/api/0/organizations/acme/members/', { body: { email: 'late@acme.test' } });
+      expect(invited.status).toBe(201);
+      const first = linkOf((await smtp.waitFor('late@acme.test', 1))[0].raw);
+      const reinvited = await api.request('PUT', `/api/0/organizations/acme/members/${invited.body.id}/`, { body: { reinvite: true } });
+      expect(reinvited.status).toBe(200);
+      const second = linkOf((await smtp.waitFor('late@acme.test', 2))[1].raw);
+      expect(second).not.toBe(first);
+      const api0 = (link: string) => new URL(link).pathname.replace(/^\/accept\//, '/api/0/accept-invite/');
+      expect((await api.request('GET', api0(first), { token: null })).status).toBe(404);
+      expect((await api.request('GET', api0(second), { token: null })).status).toBe(200);
+      expect((await api.request('DELETE', `/api/0/organizations/acme/members/${invited.body.id}/`)).status).toBe(204);
+      expect((await api.request('POST', api0(second), { token: null, body: { password: 'a long enough password' } })).status).toBe(404);
+      expect((await api.request('GET', `/api/0/organizations/acme/members/${invited.body.id}/`)).status).toBe(404);
+    });
+
+    it('refuses a bad address or role and changes nothing', async () => {
+      for (const body of [{ email: 'not an address' }, { email: 'x@acme.test', orgRole: 'emperor' }, { email: 'x@acme.test', teams: ['no-such-team'] }]) {
+        const response = await api.request('POST', '/api/0/organizations/acme/members/', { body });
+        expect(response.status).toBe(400);
+        expect(typeof response.body.detail).toBe('string');
+      }
+      expect(smtp.to('x@acme.test')).toEqual([]);
+    });
+  });
 });

@@ -7,6 +7,7 @@ import { DeliveryTargetKinds, WebhooksModule } from '@faultline/webhooks';
 import { NotificationsController } from './api/notifications.controller';
 import { IssueAlertNotifier } from './contracts/issue-alert-notifier';
 import { ChatTargetKind } from './infrastructure/chat-target-kind';
+import { InvitationMailer } from './infrastructure/invitation-mailer';
 import { IssueAlertMailer } from './infrastructure/issue-alert-mailer';
 import { MailOutbox } from './infrastructure/mail-outbox';
 import { MailTargetKind } from './infrastructure/mail-target-kind';
@@ -15,7 +16,8 @@ import { WorkflowMailer } from './infrastructure/workflow-mailer';
 
 /**
  * Mail (SMTP) and chat webhooks as delivery target kinds of the one delivery engine, the issue
- * alert actions that use them, Sentry's workflow notifications, and users' notification options.
+ * alert actions that use them, Sentry's workflow notifications, invitation mail, and users'
+ * notification options.
  */
 @Module({
   imports: [EventStoreModule, IdentityModule, ProjectsModule, IssuesModule, WebhooksModule],
@@ -26,6 +28,7 @@ import { WorkflowMailer } from './infrastructure/workflow-mailer';
     ChatTargetKind,
     MailOutbox,
     WorkflowMailer,
+    InvitationMailer,
     { provide: IssueAlertNotifier, useClass: IssueAlertMailer },
   ],
   exports: [IssueAlertNotifier],
@@ -37,12 +40,14 @@ export class NotificationsModule implements OnModuleInit, OnApplicationBootstrap
     private readonly chat: ChatTargetKind,
     private readonly recorder: EventRecorder,
     private readonly workflow: WorkflowMailer,
+    private readonly invitations: InvitationMailer,
   ) {}
 
   onModuleInit(): void {
     this.kinds.register(this.mail);
     this.kinds.register(this.chat);
     this.recorder.onAppended(this.workflow.onAppended);
+    this.recorder.onAppended(this.invitations.onAppended);
   }
 
   onApplicationBootstrap(): void {

@@ -22,3 +22,5 @@ export * from './queries';
 export * from './integration-tokens';
 export * from './actors';
 export * from './member-emails';
+export * from './member-invites';
+export { InviteMemberCommand } from '../application/commands/invite-member/invite-member.command';
