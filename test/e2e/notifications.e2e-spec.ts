@@ -107,7 +107,7 @@ describe('notifications', () => {
     expect(log.body[0]).toMatchObject({ recipient: dev, reason: 'alert', issueId, status: 'delivered', attempts: 1 });
   });
 
-  it('mails the assignee, and nobody for their own assignment', async () => {
+  it('mails the assignee, the participants of comments and regressions, and nobody for their own action', async () => {
     const issueId = await sendError('Payment declined');
     const before = smtp.to(dev).length;
     const assigned = await api.request('PUT', `/api/0/organizations/acme/issues/${issueId}/`, { body: { assignedTo: `user:${devUserId}` } });
@@ -117,11 +117,46 @@ describe('notifications', () => {
     expect(text).toMatch(/assigned WEB-\d+ to you/);
     expect(text).toContain(`${api.baseUrl}/organizations/acme/issues/${issueId}/`);
 
+    // The admin's comment reaches the assignee (a participant); the admin hears nothing of their own comment.
+    const commented = await api.request('POST', `/api/0/organizations/acme/issues/${issueId}/comments/`, { body: { text: 'Looking at the card gateway' } });
+    expect(commented.status).toBe(201);
+    const afterComment = await smtp.waitFor(dev, before + 2);
+    expect(textPart(afterComment[afterComment.length - 1].raw)).toMatch(/commented on WEB-\d+: Looking at the card gateway/);
+
+    // Resolved, then seen again: the participants hear of the regression.
+    expect((await api.request('PUT', `/api/0/organizations/acme/issues/${issueId}/`, { body: { status: 'resolved' } })).status).toBe(200);
+    await sendError('Payment declined');
+    const afterRegression = await smtp.waitFor(dev, before + 3);
+    expect(textPart(afterRegression[afterRegression.length - 1].raw)).toMatch(/WEB-\d+ was resolved and has come back/);
+
+    // The admin took part by commenting: they hear of the regression, not of their own comment.
+    const [adminMail] = await smtp.waitFor(BOOTSTRAP.email, 1);
+    expect(textPart(adminMail.raw)).toMatch(/was resolved and has come back/);
+
     // The admin assigns to themselves: no mail.
     const admin = (await api.request('GET', '/api/0/organizations/acme/members/')).body.find((m: { email: string }) => m.email === BOOTSTRAP.email);
     await api.request('PUT', `/api/0/organizations/acme/issues/${issueId}/`, { body: { assignedTo: `user:${admin.user.id}` } });
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(smtp.to(BOOTSTRAP.email)).toHaveLength(0);
+    expect(smtp.to(BOOTSTRAP.email)).toHaveLength(1);
+    expect(smtp.to(dev)).toHaveLength(before + 3);
+  });
+
+  it('without SMTP_URL, mail is kept in the delivery log, not sent', async () => {
+    const quiet = await startTestApp({});
+    try {
+      const invited = await quiet.request('POST', '/api/0/organizations/acme/members/', { body: { email: 'kept@acme.test' } });
+      expect(invited.status).toBe(201);
+      const deadline = Date.now() + 10_000;
+      let entry: { status: string; lastError: string | null; reason: string } | undefined;
+      while (entry?.status !== 'failed' && Date.now() < deadline) {
+        entry = (await quiet.request('GET', '/api/0/organizations/acme/mail-deliveries/')).body[0];
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(entry).toMatchObject({ recipient: 'kept@acme.test', reason: 'invite', status: 'failed', lastError: 'not sent: SMTP_URL is not set' });
+      expect(smtp.to('kept@acme.test')).toEqual([]);
+    } finally {
+      await quiet.close();
+    }
   });
 
   it('a mail survives an SMTP outage and arrives once', async () => {

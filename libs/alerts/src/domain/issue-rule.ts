@@ -451,7 +451,28 @@ const INTERVAL_CHOICES: Array<[string, string]> = [['1m', 'one minute'], ['5m', 
 export function issueRuleConfiguration() {
   const item = (id: string, label: string, formFields?: Record<string, unknown>) => ({ id, label, enabled: true, ...(formFields ? { formFields } : {}) });
   return {
-    actions: [{ ...item(IssueRuleIds.NotifyEvent, 'Send a notification to all legacy integrations'), prompt: 'Send a notification to all legacy integrations' }],
+    actions: [
+      { ...item(IssueRuleIds.NotifyEvent, 'Send a notification to all legacy integrations'), prompt: 'Send a notification to all legacy integrations' },
+      {
+        ...item(IssueRuleIds.NotifyEmail, 'Send a notification to {targetType}', {
+          targetType: choices([['IssueOwners', 'Suggested Assignees'], ['Team', 'Team'], ['Member', 'Member']]),
+          targetIdentifier: { type: 'string', placeholder: 'team or user id' },
+          fallthroughType: choices([['ActiveMembers', 'Recently Active Members'], ['AllMembers', 'All Project Members'], ['NoOne', 'No One']]),
+        }),
+        prompt: 'Send an email',
+      },
+      ...(
+        [
+          [IssueRuleIds.NotifySlackWebhook, 'Slack', 'https://hooks.slack.example/services/T0/B0/secret'],
+          [IssueRuleIds.NotifyDiscordWebhook, 'Discord', 'https://discord.example/api/webhooks/0/secret'],
+          [IssueRuleIds.NotifyMsTeamsWebhook, 'Microsoft Teams', 'https://teams.example/webhookb2/secret'],
+          [IssueRuleIds.NotifyMattermostWebhook, 'Mattermost', 'https://mattermost.example/hooks/secret'],
+        ] as const
+      ).map(([id, service, placeholder]) => ({
+        ...item(id, `Send a ${service} message to {webhookUrl}`, { webhookUrl: { type: 'string', placeholder } }),
+        prompt: `Send a ${service} message`,
+      })),
+    ],
     conditions: [
       item(IssueRuleIds.FirstSeenEvent, 'A new issue is created'),
       item(IssueRuleIds.RegressionEvent, 'The issue changes state from resolved to unresolved'),
