@@ -206,6 +206,25 @@ describe('notifications', () => {
     expect(mattermost.attachments[0].fields).toContainEqual({ title: 'Events', value: '1', short: true });
   });
 
+  it('"send test notification" sends a rule\'s mail and chat actions now, about the latest issue', async () => {
+    const before = smtp.to(dev).length;
+    const tested = await api.request('POST', '/api/0/projects/acme/web/rule-actions/', {
+      body: {
+        actions: [
+          { id: 'sentry.mail.actions.NotifyEmailAction', targetType: 'Member', targetIdentifier: devUserId },
+          { id: 'faultline.rules.actions.notify_chat.SlackWebhookAction', webhookUrl: `${receiver.url}/test-slack` },
+        ],
+      },
+    });
+    expect(tested.status).toBe(200);
+    expect(tested.body).toEqual({ queued: 2 });
+    const mails = await smtp.waitFor(dev, before + 1);
+    expect(textPart(mails[mails.length - 1].raw)).toContain('Alert rule "Test notification" fired');
+    expect(json(await receiver.waitFor('/test-slack', 1)).text).toContain('Test notification');
+    const refused = await api.request('POST', '/api/0/projects/acme/web/rule-actions/', { body: { actions: [{ id: 'sentry.mail.actions.NotifyEmailAction', targetType: 'Nobody' }] } });
+    expect(refused.status).toBe(400);
+  });
+
   it('chat URLs obey the outbound address policy of webhooks', async () => {
     const strict = await startTestApp({ WEBHOOK_RETRY_SCHEDULE: '' });
     try {

@@ -3,9 +3,11 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { EventRecorder, EventStoreModule } from '@faultline/event-store';
 import { WorkerHost } from '@faultline/platform';
 import { IntegrationsModule } from '@faultline/integrations';
+import { IssuesModule } from '@faultline/issues';
 import { NotificationsModule } from '@faultline/notifications';
 import { WebhooksModule } from '@faultline/webhooks';
-import { IssueAlertRulesController } from './api/issue-alert-rules.controller';
+import { IssueAlertRulesController, RuleActionsController } from './api/issue-alert-rules.controller';
+import { SendTestNotificationHandler } from './application/commands/send-test-notification/send-test-notification.handler';
 import { IncidentsController, MetricAlertRulesController } from './api/metric-alert-rules.controller';
 import { CreateIssueAlertRuleHandler } from './application/commands/create-issue-alert-rule/create-issue-alert-rule.handler';
 import { CreateMetricAlertRuleHandler } from './application/commands/create-metric-alert-rule/create-metric-alert-rule.handler';
@@ -29,8 +31,8 @@ import { MetricRulesRepository } from './infrastructure/metric-rules.repository'
  * goes out through.
  */
 @Module({
-  imports: [CqrsModule, EventStoreModule, WebhooksModule, IntegrationsModule, NotificationsModule],
-  controllers: [IssueAlertRulesController, MetricAlertRulesController, IncidentsController],
+  imports: [CqrsModule, EventStoreModule, WebhooksModule, IntegrationsModule, NotificationsModule, IssuesModule],
+  controllers: [IssueAlertRulesController, RuleActionsController, MetricAlertRulesController, IncidentsController],
   providers: [
     IssueRulesRepository,
     MetricRulesRepository,
@@ -47,6 +49,7 @@ import { MetricRulesRepository } from './infrastructure/metric-rules.repository'
     CreateMetricAlertRuleHandler,
     UpdateMetricAlertRuleHandler,
     DeleteMetricAlertRuleHandler,
+    SendTestNotificationHandler,
   ],
   exports: [MetricAlertWorker],
 })

@@ -9,6 +9,7 @@ import {
   CHAT_ACTION_SERVICES,
   type IncidentStatus,
   type IssueRule,
+  type IssueRuleAction,
   IssueRuleIds,
   metricAlertData,
   type MetricAlertIncidentView,
@@ -131,24 +132,23 @@ export class AlertDispatcher {
     const notices: IssueAlertNotice[] = [];
     const fireOf: number[] = [];
     fires.forEach((fire, index) => {
-      for (const action of fire.rule.actions) {
-        const base = {
-          organizationId: fire.event.organizationId, projectId: fire.event.projectId, issueId: fire.event.issueId, ruleName: fire.rule.name,
-          cause: `issue-alert:${fire.rule.id}:${action.uuid}:${fire.event.projectId}:${fire.event.eventId}`,
-        };
-        if (action.id === IssueRuleIds.NotifyEmail) {
-          const target = action.targetType === 'IssueOwners'
-            ? { targetType: action.targetType, fallthroughType: action.fallthroughType }
-            : { targetType: action.targetType, targetIdentifier: action.targetIdentifier ?? '' };
-          notices.push({ ...base, channel: { kind: 'email', target } });
-        } else if (action.id in CHAT_ACTION_SERVICES && 'webhookUrl' in action) {
-          notices.push({ ...base, channel: { kind: 'chat', service: CHAT_ACTION_SERVICES[action.id as keyof typeof CHAT_ACTION_SERVICES], webhookUrl: action.webhookUrl } });
-        } else continue;
+      const { event } = fire;
+      for (const notice of noticesOf(fire.rule.actions, {
+        organizationId: event.organizationId, projectId: event.projectId, issueId: event.issueId, ruleName: fire.rule.name,
+        cause: (action) => `issue-alert:${fire.rule.id}:${action.uuid}:${event.projectId}:${event.eventId}`,
+      })) {
+        notices.push(notice);
         fireOf.push(index);
       }
     });
     const queued = await this.notifier.notify(tx, notices);
     queued.forEach((noticeCauses, noticeIndex) => causes[fireOf[noticeIndex]].push(...noticeCauses));
+  }
+
+  /** A rule's mail and chat actions, now, about one issue; answers how many messages were queued. */
+  async sendTest(tx: Transaction, test: { organizationId: string; projectId: string; issueId: string; actions: readonly IssueRuleAction[]; testId: string }): Promise<number> {
+    const notices = noticesOf(test.actions, { ...test, ruleName: 'Test notification', cause: (action) => `test-notification:${test.testId}:${action.uuid}` });
+    return (await this.notifier.notify(tx, notices)).filter((queued) => queued.length > 0).length;
   }
 
   /**
@@ -199,4 +199,24 @@ export class AlertDispatcher {
     const rows = await tx.query<{ id: string; slug: string }>(`SELECT id, slug FROM organizations WHERE id = ANY($1::bigint[])`, [[...new Set(organizationIds)]]);
     return new Map(rows.map((row) => [String(row.id), row.slug]));
   }
+}
+
+/** The notices of a rule's mail and chat actions (its other actions are webhooks, sent above). */
+function noticesOf(
+  actions: readonly IssueRuleAction[],
+  base: { organizationId: string; projectId: string; issueId: string; ruleName: string; cause: (action: IssueRuleAction) => string },
+): IssueAlertNotice[] {
+  const notices: IssueAlertNotice[] = [];
+  for (const action of actions) {
+    const common = { organizationId: base.organizationId, projectId: base.projectId, issueId: base.issueId, ruleName: base.ruleName, cause: base.cause(action) };
+    if (action.id === IssueRuleIds.NotifyEmail) {
+      const target = action.targetType === 'IssueOwners'
+        ? { targetType: action.targetType, fallthroughType: action.fallthroughType }
+        : { targetType: action.targetType, targetIdentifier: action.targetIdentifier ?? '' };
+      notices.push({ ...common, channel: { kind: 'email', target } });
+    } else if ('webhookUrl' in action) {
+      notices.push({ ...common, channel: { kind: 'chat', service: CHAT_ACTION_SERVICES[action.id], webhookUrl: action.webhookUrl } });
+    }
+  }
+  return notices;
 }
