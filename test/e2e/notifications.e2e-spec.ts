@@ -206,9 +206,23 @@ describe('notifications', () => {
     expect(mattermost.attachments[0].fields).toContainEqual({ title: 'Events', value: '1', short: true });
   });
 
-  it('"send test notification" sends a rule\'s mail and chat actions now, about the latest issue', async () => {
+  it('"send test notification" sends a rule\'s mail and chat actions now, about the latest issue, with its top in-app frame', async () => {
     const before = smtp.to(dev).length;
-    const tested = await api.request('POST', '/api/0/projects/acme/web/rule-actions/', {
+    const stored = await fetch(`${api.baseUrl}/api/${projectId}/store/?sentry_key=${publicKey}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        event_id: randomUUID().replace(/-/g, ''), level: 'error', platform: 'node',
+        exception: { values: [{ type: 'RangeError', value: 'amount out of range', stacktrace: { frames: [
+          { filename: 'node_modules/express/router.js', function: 'handle', lineno: 10, in_app: false },
+          { filename: 'app/checkout.js', function: 'pay', lineno: 42, in_app: true },
+          { filename: 'node_modules/money/index.js', function: 'assertRange', lineno: 7, in_app: false },
+        ] } }] },
+      }),
+    });
+    expect(stored.status).toBe(200);
+    await api.app.get(EventProcessor).drain();
+    const response = await api.request('POST', '/api/0/projects/acme/web/rule-actions/', {
       body: {
         actions: [
           { id: 'sentry.mail.actions.NotifyEmailAction', targetType: 'Member', targetIdentifier: devUserId },
@@ -216,10 +230,13 @@ describe('notifications', () => {
         ],
       },
     });
-    expect(tested.status).toBe(200);
-    expect(tested.body).toEqual({ queued: 2 });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ queued: 2 });
     const mails = await smtp.waitFor(dev, before + 1);
-    expect(textPart(mails[mails.length - 1].raw)).toContain('Alert rule "Test notification" fired');
+    const tested = textPart(mails[mails.length - 1].raw);
+    expect(tested).toContain('Alert rule "Test notification" fired');
+    expect(tested).toContain('RangeError: amount out of range');
+    expect(tested).toContain('Top in-app frame: pay (app/checkout.js:42)');
     expect(json(await receiver.waitFor('/test-slack', 1)).text).toContain('Test notification');
     const refused = await api.request('POST', '/api/0/projects/acme/web/rule-actions/', { body: { actions: [{ id: 'sentry.mail.actions.NotifyEmailAction', targetType: 'Nobody' }] } });
     expect(refused.status).toBe(400);

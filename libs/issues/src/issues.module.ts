@@ -19,6 +19,8 @@ import { IssueIngestionService } from './infrastructure/issue-ingestion.service'
 import { EventRetentionWorker } from './infrastructure/event-retention.worker';
 import { IssueRepository } from './infrastructure/issue.repository';
 import { IssueWebhookPayloadsRepository } from './infrastructure/issue-webhook-payloads.repository';
+import { IssueTopFrames } from './contracts/issue-top-frames';
+import { IssueTopFramesRepository } from './infrastructure/issue-top-frames.repository';
 import { WorkerHost } from '@faultline/platform';
 
 @Module({
@@ -30,6 +32,7 @@ import { WorkerHost } from '@faultline/platform';
     IssueIngestionService,
     { provide: IssueIngestion, useExisting: IssueIngestionService },
     { provide: IssueWebhookPayloads, useClass: IssueWebhookPayloadsRepository },
+    { provide: IssueTopFrames, useClass: IssueTopFramesRepository },
     IssueReadModel,
     FindIssueHandler,
     IssuePeople,
@@ -39,7 +42,7 @@ import { WorkerHost } from '@faultline/platform';
     EditIssueCommentHandler,
     DeleteIssueCommentHandler,
   ],
-  exports: [IssueIngestion, IssueWebhookPayloads],
+  exports: [IssueIngestion, IssueWebhookPayloads, IssueTopFrames],
 })
 export class IssuesModule implements OnModuleInit {
   constructor(

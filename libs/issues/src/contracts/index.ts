@@ -33,3 +33,4 @@ export { IssueExternalLinksQuery, type IssueExternalLink } from '../application/
 export * from './issue-ingestion';
 export * from './issue-webhook-payloads';
 export { issueApiUrl, issueEventUrl, issueUrl } from '../domain/issue-links';
+export { IssueTopFrames } from './issue-top-frames';

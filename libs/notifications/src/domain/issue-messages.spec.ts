@@ -17,6 +17,8 @@ describe('issueMail', () => {
     expect(mail.html).not.toContain('<b>x</b>');
     expect(mail.html).toContain(`href="${issue.url}"`);
     expect(mail.unsubscribeUrl).toBe('https://errors.example.com/unsubscribe/t/');
+    expect(mail.text).not.toContain('Top in-app frame');
+    expect(issueMail('dev@example.com', 'x', { ...issue, topFrame: 'total (app/cart.js:12)' }).text).toContain('Top in-app frame: total (app/cart.js:12)');
   });
 });
 

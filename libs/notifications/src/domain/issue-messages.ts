@@ -9,6 +9,8 @@ export interface IssueDigest {
   readonly lastSeen: string;
   readonly projectName: string;
   readonly projectSlug: string;
+  /** `function (file:line)` of the latest event's innermost in-app frame, when it has one. */
+  readonly topFrame?: string;
   /** The issue's page. */
   readonly url: string;
 }
@@ -38,6 +40,7 @@ function facts(issue: IssueDigest): Array<[string, string]> {
     ['Project', issue.projectName || issue.projectSlug],
     ['Level', issue.level],
     ['Culprit', issue.culprit || '(unknown)'],
+    ...(issue.topFrame ? [['Top in-app frame', issue.topFrame] as [string, string]] : []),
     ['Events', String(issue.count)],
     ['First seen', issue.firstSeen],
     ['Last seen', issue.lastSeen],
@@ -99,7 +102,7 @@ export function chatMessage(service: ChatService, headline: string, issue: Issue
             title: issue.title.slice(0, 256),
             url: issue.url,
             color: parseInt(colourOf(issue.level).slice(1), 16),
-            fields: fields.map(([name, value]) => ({ name, value: value.slice(0, 1024) || '-', inline: name !== 'Culprit' })),
+            fields: fields.map(([name, value]) => ({ name, value: value.slice(0, 1024) || '-', inline: name !== 'Culprit' && name !== 'Top in-app frame' })),
             footer: { text: issue.shortId },
           },
         ],
@@ -133,7 +136,7 @@ export function chatMessage(service: ChatService, headline: string, issue: Issue
             color: colourOf(issue.level),
             title: issue.title,
             title_link: issue.url,
-            fields: fields.map(([title, value]) => ({ title, value, short: title !== 'Culprit' })),
+            fields: fields.map(([title, value]) => ({ title, value, short: title !== 'Culprit' && title !== 'Top in-app frame' })),
           },
         ],
       };

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { MemberRecipient } from '@faultline/identity';
-import { type IssueWebhookPayload, IssueWebhookPayloads } from '@faultline/issues';
+import { IssueTopFrames, type IssueWebhookPayload, IssueWebhookPayloads } from '@faultline/issues';
 import { newHexId } from '@faultline/kernel';
 import { APP_CONFIG, type AppConfig, type Transaction } from '@faultline/platform';
 import { type QueuedDelivery, WebhookTargets } from '@faultline/webhooks';
@@ -33,6 +33,7 @@ export class MailOutbox {
     private readonly targets: WebhookTargets,
     private readonly repository: NotificationsRepository,
     private readonly issues: IssueWebhookPayloads,
+    private readonly frames: IssueTopFrames,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -58,7 +59,8 @@ export class MailOutbox {
   /** The issues as mail and chat show them, read in the caller's transaction. */
   async digests(tx: Transaction, issueIds: readonly string[]): Promise<Map<string, IssueDigest>> {
     const views = await this.issues.find(tx, issueIds);
-    return new Map([...views].map(([id, view]) => [id, digestOf(view.issue)]));
+    const frames = await this.frames.topInAppFrames(tx, [...views.keys()]);
+    return new Map([...views].map(([id, view]) => [id, digestOf(view.issue, frames.get(id))]));
   }
 
   /** Issue mail to members, without those who turned this type off. */
@@ -78,8 +80,9 @@ export class MailOutbox {
   }
 }
 
-export function digestOf(issue: IssueWebhookPayload): IssueDigest {
+export function digestOf(issue: IssueWebhookPayload, topFrame: string | undefined): IssueDigest {
   return {
+    ...(topFrame ? { topFrame } : {}),
     shortId: issue.shortId, title: issue.title, culprit: issue.culprit, level: issue.level, count: issue.count,
     firstSeen: issue.firstSeen, lastSeen: issue.lastSeen, projectName: issue.project.name, projectSlug: issue.project.slug, url: issue.web_url,
   };
