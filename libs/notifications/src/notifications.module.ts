@@ -3,12 +3,14 @@ import { EventRecorder, EventStoreModule } from '@faultline/event-store';
 import { IdentityModule } from '@faultline/identity';
 import { IssuesModule } from '@faultline/issues';
 import { ProjectsModule } from '@faultline/projects';
+import { WorkerHost } from '@faultline/platform';
 import { DeliveryTargetKinds, WebhooksModule } from '@faultline/webhooks';
 import { NotificationsController } from './api/notifications.controller';
 import { IssueAlertNotifier } from './contracts/issue-alert-notifier';
 import { ChatTargetKind } from './infrastructure/chat-target-kind';
 import { InvitationMailer } from './infrastructure/invitation-mailer';
 import { IssueAlertMailer } from './infrastructure/issue-alert-mailer';
+import { MailLogPruner } from './infrastructure/mail-log-pruner';
 import { MailOutbox } from './infrastructure/mail-outbox';
 import { MailTargetKind } from './infrastructure/mail-target-kind';
 import { NotificationsRepository } from './infrastructure/notifications.repository';
@@ -29,6 +31,7 @@ import { WorkflowMailer } from './infrastructure/workflow-mailer';
     MailOutbox,
     WorkflowMailer,
     InvitationMailer,
+    MailLogPruner,
     { provide: IssueAlertNotifier, useClass: IssueAlertMailer },
   ],
   exports: [IssueAlertNotifier],
@@ -41,6 +44,8 @@ export class NotificationsModule implements OnModuleInit, OnApplicationBootstrap
     private readonly recorder: EventRecorder,
     private readonly workflow: WorkflowMailer,
     private readonly invitations: InvitationMailer,
+    private readonly pruner: MailLogPruner,
+    private readonly workers: WorkerHost,
   ) {}
 
   onModuleInit(): void {
@@ -48,6 +53,7 @@ export class NotificationsModule implements OnModuleInit, OnApplicationBootstrap
     this.kinds.register(this.chat);
     this.recorder.onAppended(this.workflow.onAppended);
     this.recorder.onAppended(this.invitations.onAppended);
+    this.workers.register(this.pruner);
   }
 
   onApplicationBootstrap(): void {

@@ -29,6 +29,11 @@ describe('chatMessage', () => {
     expect(body).toContain('app/cart.js in total');
   });
 
+  it('keeps a title\'s line breaks out of the subject, and Discord from pinging anyone', () => {
+    expect(issueMail('a@b.c', 'x', { ...issue, title: 'a\r\nBcc: evil@example.com' }).subject).toBe('[web] WEB-3: a Bcc: evil@example.com');
+    expect(chatMessage('discord', '@everyone', issue)).toMatchObject({ allowed_mentions: { parse: [] } });
+  });
+
   it('escapes Slack mrkdwn in the title so it cannot forge a link', () => {
     const slack = chatMessage('slack', 'x', { ...issue, title: '<https://evil.example|click>' }) as { blocks: Array<{ text?: { text: string } }> };
     expect(slack.blocks[0].text?.text).toContain('&lt;https://evil.example|click&gt;');

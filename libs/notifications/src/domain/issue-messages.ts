@@ -52,7 +52,7 @@ function facts(issue: IssueDigest): Array<[string, string]> {
  * you, ...). Plain-text and HTML parts carry the same facts and the link back.
  */
 export function issueMail(to: string, headline: string, issue: IssueDigest, unsubscribeUrl?: string): MailMessage {
-  const subject = `[${issue.projectSlug}] ${issue.shortId}: ${issue.title}`.slice(0, 250);
+  const subject = `[${issue.projectSlug}] ${issue.shortId}: ${issue.title}`.replace(/[\r\n]+/g, ' ').slice(0, 250);
   const lines = facts(issue).map(([label, value]) => `${label}: ${value}`);
   const text = [headline, '', issue.title, '', ...lines, '', `View the issue: ${issue.url}`, ...(unsubscribeUrl ? ['', `Unsubscribe: ${unsubscribeUrl}`] : [])].join('\n');
   const rows = facts(issue).map(([label, value]) => `<tr><th align="left" style="padding-right:12px">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`);
@@ -97,6 +97,8 @@ export function chatMessage(service: ChatService, headline: string, issue: Issue
     case 'discord':
       return {
         content: headline.slice(0, 2000),
+        // An @everyone in a rule's name or an issue's title pings nobody.
+        allowed_mentions: { parse: [] },
         embeds: [
           {
             title: issue.title.slice(0, 256),

@@ -46,6 +46,14 @@ export class NotificationsRepository {
     );
   }
 
+  /** Deletes up to `batch` log entries older than `before`; answers how many went. */
+  async pruneMails(sql: Sql, before: Date, batch: number): Promise<number> {
+    return sql.execute(
+      `DELETE FROM notifications.mails WHERE id IN (SELECT id FROM notifications.mails WHERE created_at < $1 ORDER BY id LIMIT $2)`,
+      [before.toISOString(), batch],
+    );
+  }
+
   /** The users among these who turned this type of notification off. */
   async optedOut(sql: Sql, userIds: readonly string[], type: string): Promise<Set<string>> {
     if (userIds.length === 0) return new Set();
