@@ -312,6 +312,9 @@ describe('notifications', () => {
       const invited = await api.request('POST', '/api/0/organizations/acme/members/', { body: { email: 'late@acme.test' } });
       expect(invited.status).toBe(201);
       const first = linkOf((await smtp.waitFor('late@acme.test', 1))[0].raw);
+      const listed = await api.request('GET', `/api/0/organizations/acme/members/?query=${encodeURIComponent('isInvited:true')}`);
+      expect(listed.body).toEqual([expect.objectContaining({ id: invited.body.id, email: 'late@acme.test', pending: true })]);
+      expect((await api.request('GET', '/api/0/organizations/acme/members/')).body.map((member: { email: string }) => member.email)).not.toContain('late@acme.test');
       const reinvited = await api.request('PUT', `/api/0/organizations/acme/members/${invited.body.id}/`, { body: { reinvite: true } });
       expect(reinvited.status).toBe(200);
       const second = linkOf((await smtp.waitFor('late@acme.test', 2))[1].raw);

@@ -79,6 +79,7 @@ describe('web interface: notifications (browser)', () => {
     await page.getByLabel('E-mail').fill('guest@acme.test');
     await page.getByRole('button', { name: 'Send invitation' }).click();
     await page.getByText('Invitation sent to guest@acme.test.').waitFor();
+    await page.getByRole('cell', { name: 'guest@acme.test' }).waitFor();
     const [mail] = await smtp.waitFor('guest@acme.test', 1);
     const link = /Join the organization: (\S+)/.exec(textPart(mail.raw))?.[1] ?? '';
 

@@ -82,7 +82,8 @@ export function InviteMembersPage(props: { params: Record<string, string> }) {
   const [role, setRole] = useState('member');
   const [team, setTeam] = useState('');
   const [error, setError] = useState<unknown>();
-  const [invites, setInvites] = useState<Invite[]>([]);
+  const pending = useLoad(() => api<Invite[]>('GET', `/api/0/organizations/${enc(org)}/members/?query=${enc('isInvited:true')}`).then(({ body }) => body), [org]);
+  const invites = pending.data ?? [];
   const [notice, setNotice] = useState<string>();
 
   const invite = async (event: Event) => {
@@ -91,30 +92,30 @@ export function InviteMembersPage(props: { params: Record<string, string> }) {
     setNotice(undefined);
     try {
       const { body } = await api<Invite>('POST', `/api/0/organizations/${enc(org)}/members/`, { email, orgRole: role, teams: team ? [team] : [] }, ['email', 'orgRole', 'teams']);
-      setInvites([body, ...invites]);
+      pending.reload();
       setNotice(`Invitation sent to ${body.email}.`);
       setEmail('');
     } catch (failure) {
       setError(failure);
     }
   };
-  const resend = async (pending: Invite) => {
+  const resend = async (invite: Invite) => {
     setError(undefined);
     try {
-      const { body } = await api<Invite>('PUT', `/api/0/organizations/${enc(org)}/members/${enc(pending.id)}/`, { reinvite: true });
-      setInvites(invites.map((item) => (item.id === body.id ? body : item)));
+      const { body } = await api<Invite>('PUT', `/api/0/organizations/${enc(org)}/members/${enc(invite.id)}/`, { reinvite: true });
+      pending.reload();
       setNotice(`Invitation sent again to ${body.email}; the earlier link no longer works.`);
     } catch (failure) {
       setError(failure);
     }
   };
-  const revoke = async (pending: Invite) => {
-    if (!confirm(`Revoke the invitation of ${pending.email}? Its link stops working.`)) return;
+  const revoke = async (invite: Invite) => {
+    if (!confirm(`Revoke the invitation of ${invite.email}? Its link stops working.`)) return;
     setError(undefined);
     try {
-      await api('DELETE', `/api/0/organizations/${enc(org)}/members/${enc(pending.id)}/`);
-      setInvites(invites.filter((item) => item.id !== pending.id));
-      setNotice(`Invitation of ${pending.email} revoked.`);
+      await api('DELETE', `/api/0/organizations/${enc(org)}/members/${enc(invite.id)}/`);
+      pending.reload();
+      setNotice(`Invitation of ${invite.email} revoked.`);
     } catch (failure) {
       setError(failure);
     }
@@ -136,8 +137,9 @@ export function InviteMembersPage(props: { params: Record<string, string> }) {
         </form>
         {notice && <p role="status">{notice}</p>}
       </Section>
+      <ErrorNote error={pending.error} />
       {invites.length > 0 && (
-        <Section title="Sent here">
+        <Section title="Pending invitations">
           <table>
             <thead>
               <tr>
@@ -148,18 +150,18 @@ export function InviteMembersPage(props: { params: Record<string, string> }) {
               </tr>
             </thead>
             <tbody>
-              {invites.map((pending) => (
-                <tr key={pending.id}>
-                  <td>{pending.email}</td>
-                  <td>{pending.orgRole}</td>
+              {invites.map((invite) => (
+                <tr key={invite.id}>
+                  <td>{invite.email}</td>
+                  <td>{invite.orgRole}</td>
                   <td>
-                    <Status value={pending.expired ? 'expired' : 'pending'} />
+                    <Status value={invite.expired ? 'expired' : 'pending'} />
                   </td>
                   <td>
-                    <button type="button" onClick={() => void resend(pending)}>
+                    <button type="button" onClick={() => void resend(invite)}>
                       Send again
                     </button>{' '}
-                    <button type="button" class="danger" onClick={() => void revoke(pending)}>
+                    <button type="button" class="danger" onClick={() => void revoke(invite)}>
                       Revoke
                     </button>
                   </td>

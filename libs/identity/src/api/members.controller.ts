@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, Post, Put } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, Post, Put, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { CLOCK, type Clock } from '@faultline/kernel';
@@ -26,7 +26,12 @@ export class MembersController {
 
   @Get()
   @RequireScopes('member:read')
-  async list(@CurrentOrganization() organization: OrganizationAccess, @Paginate() page: Pagination) {
+  async list(@CurrentOrganization() organization: OrganizationAccess, @Paginate() page: Pagination, @Query('query') query?: string) {
+    // Sentry's `isInvited:true` search: the pending members (invitations) instead.
+    if (/^\s*isInvited:true\s*$/.test(query ?? '')) {
+      const invites = await this.invites.list(this.database, organization.id, page.offset, page.fetchLimit);
+      return page.respond(invites).map((invite) => serializeInvite(invite, this.clock.now()));
+    }
     const rows = await this.repository.listMembers(this.database, organization.id, page.offset, page.fetchLimit);
     return page.respond(rows).map(serializeMember);
   }

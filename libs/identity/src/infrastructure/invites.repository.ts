@@ -69,8 +69,8 @@ export class InvitesRepository {
     return row ?? null;
   }
 
-  async list(sql: Sql, organizationId: string): Promise<InviteRow[]> {
-    return sql.query<InviteRow>(`${INVITE} WHERE i.organization_id = $1 ORDER BY i.id`, [organizationId]);
+  async list(sql: Sql, organizationId: string, offset: number, limit: number): Promise<InviteRow[]> {
+    return sql.query<InviteRow>(`${INVITE} WHERE i.organization_id = $1 ORDER BY i.id OFFSET $2 LIMIT $3`, [organizationId, offset, limit]);
   }
 
   async renew(sql: Sql, id: string, token: string, expiresAt: Date): Promise<void> {
