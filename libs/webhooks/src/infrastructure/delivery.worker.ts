@@ -226,7 +226,7 @@ export class DeliveryWorker implements BackgroundWorker {
       if (kind.send) {
         const sent = await kind.send(outgoing, target, AbortSignal.timeout(kind.timeoutMs));
         requestHeaders = sent.request ?? {};
-        answer = { outcome: sent.outcome, statusCode: null, error: 'not delivered', responseHeaders: null, responseBody: sent.response ?? null };
+        answer = { outcome: sent.outcome, statusCode: null, error: sent.response ?? 'not delivered', responseHeaders: null, responseBody: sent.response ?? null };
       } else {
         requestHeaders = kind.headers(outgoing, target, attemptedAt);
         const response = await this.client(kind.timeoutMs).post(target.url, requestHeaders, delivery.body);
