@@ -78,6 +78,11 @@ describe('notifications', () => {
       body: { name: 'bad', actionMatch: 'all', conditions: [], actions: [{ id: 'sentry.mail.actions.NotifyEmailAction', targetType: 'Member' }] },
     });
     expect(refused.status).toBe(400);
+    const stranger = await api.request('POST', rulesPath, {
+      body: { name: 'bad', actionMatch: 'all', conditions: [], actions: [{ id: 'sentry.mail.actions.NotifyEmailAction', targetType: 'Member', targetIdentifier: '999999' }] },
+    });
+    expect(stranger.status).toBe(400);
+    expect(stranger.body.detail).toBe('actions[0]: no active member with user id 999999 in this organization');
     await createRule('Mail the developer', [{ id: 'sentry.mail.actions.NotifyEmailAction', targetType: 'Member', targetIdentifier: devUserId, fallthroughType: 'ActiveMembers' }]);
 
     const issueId = await sendError('Checkout failed');

@@ -1,4 +1,5 @@
 import { Module, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
 import { EventRecorder, EventStoreModule } from '@faultline/event-store';
 import { IdentityModule } from '@faultline/identity';
 import { IssuesModule } from '@faultline/issues';
@@ -22,7 +23,7 @@ import { WorkflowMailer } from './infrastructure/workflow-mailer';
  * notification options.
  */
 @Module({
-  imports: [EventStoreModule, IdentityModule, ProjectsModule, IssuesModule, WebhooksModule],
+  imports: [CqrsModule, EventStoreModule, IdentityModule, ProjectsModule, IssuesModule, WebhooksModule],
   controllers: [NotificationsController],
   providers: [
     NotificationsRepository,

@@ -1,4 +1,4 @@
-import type { Transaction } from '@faultline/platform';
+import type { Sql, Transaction } from '@faultline/platform';
 import type { ChatService } from '../domain/issue-messages';
 
 /** Whom Sentry's e-mail action (`sentry.mail.actions.NotifyEmailAction`) mails. */
@@ -21,4 +21,6 @@ export interface IssueAlertNotice {
 export abstract class IssueAlertNotifier {
   /** Answers, per notice (same order), the delivery causes queued for it. */
   abstract notify(tx: Transaction, notices: readonly IssueAlertNotice[]): Promise<string[][]>;
+  /** Why a rule's mail target names nobody of the organization (an unknown member or team), or null when it is fine. */
+  abstract targetProblem(sql: Sql, organizationId: string, target: AlertMailTarget): Promise<string | null>;
 }

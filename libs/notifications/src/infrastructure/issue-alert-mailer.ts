@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { MemberEmails, type MemberRecipient } from '@faultline/identity';
+import { QueryBus } from '@nestjs/cqrs';
+import { FindTeamQuery, MemberEmails, type MemberRecipient, type TeamSummary } from '@faultline/identity';
 import { newHexId } from '@faultline/kernel';
-import type { Transaction } from '@faultline/platform';
+import type { Sql, Transaction } from '@faultline/platform';
 import { ProjectTeams } from '@faultline/projects';
 import { WebhookTargets } from '@faultline/webhooks';
 import { IssueAlertNotifier, type AlertMailTarget, type IssueAlertNotice } from '../contracts/issue-alert-notifier';
@@ -20,6 +21,7 @@ export class IssueAlertMailer extends IssueAlertNotifier {
     private readonly members: MemberEmails,
     private readonly projectTeams: ProjectTeams,
     private readonly targets: WebhookTargets,
+    private readonly queries: QueryBus,
   ) {
     super();
   }
@@ -47,6 +49,18 @@ export class IssueAlertMailer extends IssueAlertNotifier {
       }
     }
     return causes;
+  }
+
+  async targetProblem(sql: Sql, organizationId: string, target: AlertMailTarget): Promise<string | null> {
+    if (target.targetType === 'Member') {
+      const [member] = await this.members.ofUsers(sql, organizationId, [target.targetIdentifier]);
+      return member ? null : `no active member with user id ${target.targetIdentifier} in this organization`;
+    }
+    if (target.targetType === 'Team') {
+      const team = await this.queries.execute<FindTeamQuery, TeamSummary | null>(new FindTeamQuery(organizationId, target.targetIdentifier));
+      return team ? null : `no team with id ${target.targetIdentifier} in this organization`;
+    }
+    return null;
   }
 
   /**
