@@ -21,3 +21,6 @@ export { VersionMismatchError } from '../domain/version-mismatch';
 export * from './queries';
 export * from './integration-tokens';
 export * from './actors';
+export * from './member-emails';
+export * from './member-invites';
+export { InviteMemberCommand } from '../application/commands/invite-member/invite-member.command';

@@ -8,3 +8,4 @@ export { FindProjectKeyQuery, type ProjectKeyAccess } from '../application/queri
 export { FindProjectKeysQuery, type ProjectKeySummary } from '../application/queries/find-project-keys.query';
 export { projectDetailSql } from '../infrastructure/projects.repository';
 export { requireProject } from './require-project';
+export { ProjectTeams } from './project-teams';
