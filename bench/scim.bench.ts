@@ -67,7 +67,7 @@ async function seed(client: Client, organizationId: string): Promise<void> {
      WHERE t.organization_id = $1 AND t.slug LIKE 'team-%' AND m.id % 50 = (t.id % 50) AND m.id % 2 = 0`,
     [organizationId],
   );
-  await client.query(`VACUUM ANALYZE users, organization_members, teams, team_members`);
+  await client.query(`VACUUM ANALYZE identity.users, identity.organization_members, identity.teams, identity.team_members`);
 }
 
 /** Random members looked up one at a time with fetch; prints the latencies' percentiles as JSON. */

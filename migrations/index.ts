@@ -19,6 +19,7 @@ import { IngestDeadLetters1763800001700 } from './1763800001700-ingest-dead-lett
 import { InstallationScopes1763800001800 } from './1763800001800-installation-scopes';
 import { ScimMembershipUserName1763800001900 } from './1763800001900-scim-membership-user-name';
 import { IssueSearchIndexes1763800002100 } from './1763800002100-issue-search-indexes';
+import { ContextSchemas1763800003000 } from './1763800003000-context-schemas';
 
 /** Every migration, in order. The only way the schema changes (synchronize is off). */
 export const MIGRATIONS = [
@@ -32,4 +33,5 @@ export const MIGRATIONS = [
   InstallationScopes1763800001800,
   ScimMembershipUserName1763800001900,
   IssueSearchIndexes1763800002100,
+  ContextSchemas1763800003000,
 ];

@@ -33,10 +33,10 @@ export class BootstrapService implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     if (this.config.role === 'worker') return;
-    const [{ users }] = await this.database.query<{ users: number }>(`SELECT count(*)::int AS users FROM users`);
+    const [{ users }] = await this.database.query<{ users: number }>(`SELECT count(*)::int AS users FROM identity.users`);
     if (users > 0 && !this.config.bootstrap.token) {
       // A database in use: BOOTSTRAP_PASSWORD alone only gives the bootstrap user a password it lacks.
-      const [user] = await this.database.query<{ id: string }>(`SELECT id FROM users WHERE lower(email) = lower($1)`, [this.config.bootstrap.email]);
+      const [user] = await this.database.query<{ id: string }>(`SELECT id FROM identity.users WHERE lower(email) = lower($1)`, [this.config.bootstrap.email]);
       if (user && this.config.bootstrap.password) await this.ensurePassword(user.id);
       return;
     }
@@ -65,14 +65,14 @@ export class BootstrapService implements OnApplicationBootstrap {
   }
 
   private async ensureUser(email: string): Promise<string> {
-    const [existing] = await this.database.query<{ id: string }>(`SELECT id FROM users WHERE lower(email) = lower($1)`, [email]);
+    const [existing] = await this.database.query<{ id: string }>(`SELECT id FROM identity.users WHERE lower(email) = lower($1)`, [email]);
     if (existing) return existing.id;
     const user = await this.commands.execute<CreateUserCommand, { id: string }>(new CreateUserCommand(email, 'Administrator', true));
     return user.id;
   }
 
   private async ensureOrganization(slug: string, userId: string): Promise<string> {
-    const [existing] = await this.database.query<{ id: string }>(`SELECT id FROM organizations WHERE slug = $1`, [slug]);
+    const [existing] = await this.database.query<{ id: string }>(`SELECT id FROM identity.organizations WHERE slug = $1`, [slug]);
     if (existing) return existing.id;
     const created = await this.commands.execute<CreateOrganizationCommand, { id: string }>(new CreateOrganizationCommand(slug, slug, userId));
     return created.id;
@@ -86,7 +86,7 @@ export class BootstrapService implements OnApplicationBootstrap {
   }
 
   private async ensureProject(organizationId: string, teamSlug: string, slug: string): Promise<boolean> {
-    const [existing] = await this.database.query(`SELECT 1 FROM projects WHERE organization_id = $1 AND slug = $2`, [organizationId, slug]);
+    const [existing] = await this.database.query(`SELECT 1 FROM projects.projects WHERE organization_id = $1 AND slug = $2`, [organizationId, slug]);
     if (existing) return false;
     await this.commands.execute(new CreateProjectCommand(organizationId, teamSlug, slug, slug, null));
     return true;
@@ -98,7 +98,7 @@ export class BootstrapService implements OnApplicationBootstrap {
    */
   private async ensurePassword(userId: string): Promise<string | undefined> {
     const [user] = await this.database.query<{ email: string; has_password: boolean }>(
-      `SELECT email, password_hash IS NOT NULL AS has_password FROM users WHERE id = $1`,
+      `SELECT email, password_hash IS NOT NULL AS has_password FROM identity.users WHERE id = $1`,
       [userId],
     );
     if (user.has_password) return undefined;
@@ -110,7 +110,7 @@ export class BootstrapService implements OnApplicationBootstrap {
   /** Answers the new token's value, or undefined when the chosen token already exists. */
   private async ensureToken(userId: string, chosen: string | undefined): Promise<string | undefined> {
     if (chosen) {
-      const [existing] = await this.database.query(`SELECT 1 FROM api_tokens WHERE token_hash = $1`, [sha256Hex(chosen)]);
+      const [existing] = await this.database.query(`SELECT 1 FROM identity.api_tokens WHERE token_hash = $1`, [sha256Hex(chosen)]);
       if (existing) return undefined;
     }
     const created = await this.commands.execute<CreateApiTokenCommand, CreatedApiToken>(

@@ -68,13 +68,13 @@ async function withApp<T>(env: Env, work: (commands: CommandBus, queries: QueryB
 }
 
 async function userId(database: Database, email: string): Promise<string> {
-  const [user] = await database.query<{ id: string }>(`SELECT id FROM users WHERE lower(email) = lower($1)`, [email]);
+  const [user] = await database.query<{ id: string }>(`SELECT id FROM identity.users WHERE lower(email) = lower($1)`, [email]);
   if (!user) throw new UsageError(`no user with e-mail ${email}`);
   return user.id;
 }
 
 async function organizationId(database: Database, slug: string): Promise<string> {
-  const [org] = await database.query<{ id: string }>(`SELECT id FROM organizations WHERE slug = $1 OR id::text = $1`, [slug]);
+  const [org] = await database.query<{ id: string }>(`SELECT id FROM identity.organizations WHERE slug = $1 OR id::text = $1`, [slug]);
   if (!org) throw new UsageError(`no organization ${slug}`);
   return org.id;
 }

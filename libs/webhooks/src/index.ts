@@ -5,3 +5,4 @@ export { SENTRY_APP_TARGET, WebhookTargets, type QueuedDelivery, type WebhookTar
 export type { RequestLogFilter, RequestLogRow } from './infrastructure/deliveries.repository';
 export { SERVICE_HOOK_EVENTS, signBody, standardWebhooksSecret, verifySignature, WebhookEventTypes, type EventPayloadSource } from './domain';
 export { describeError, OutboundHttp, RESPONSE_BODY_LIMIT, type OutboundResponse } from './infrastructure/outbound-http';
+export { WEBHOOKS_PUBLISHED_VIEWS } from './contracts/published-views';

@@ -47,11 +47,11 @@ export class AuthController {
   @RequireScopes()
   async current(@CurrentPrincipal() principal: Principal) {
     const [user] = await this.database.query<{ id: string; email: string; name: string; is_superuser: boolean }>(
-      `SELECT id, email, name, is_superuser FROM users WHERE id = $1`,
+      `SELECT id, email, name, is_superuser FROM identity.users WHERE id = $1`,
       [principal.userId ?? null],
     );
     const [session] = principal.sessionId
-      ? await this.database.query<{ csrf_token: string; expires_at: Date }>(`SELECT csrf_token, expires_at FROM user_sessions WHERE id = $1`, [principal.sessionId])
+      ? await this.database.query<{ csrf_token: string; expires_at: Date }>(`SELECT csrf_token, expires_at FROM identity.user_sessions WHERE id = $1`, [principal.sessionId])
       : [];
     return {
       user: user ? { id: user.id, email: user.email, name: user.name, isSuperuser: user.is_superuser } : null,

@@ -20,3 +20,4 @@ export type { TeamChange } from '../domain/team-changes';
 export { VersionMismatchError } from '../domain/version-mismatch';
 export * from './queries';
 export * from './integration-tokens';
+export { IDENTITY_PUBLISHED_VIEWS } from './published-views';

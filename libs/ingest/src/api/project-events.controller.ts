@@ -44,7 +44,7 @@ export class ProjectEventsController {
     const window = resolveStatsWindow({ since: query.since, until: query.until, resolution: query.resolution }, Date.now() / 1000);
     if ('error' in window) throw new BadRequestException({ detail: window.error });
     const rows = await this.database.query<{ bucket: Date; count: string }>(
-      `SELECT bucket, count FROM project_stats
+      `SELECT bucket, count FROM ingest.project_stats
        WHERE project_id = $1 AND stat = $2 AND resolution = $3 AND bucket >= to_timestamp($4) AND bucket <= to_timestamp($5)`,
       [project.id, stat, window.resolution, window.start, window.end],
     );
@@ -73,7 +73,7 @@ export class ProjectEventsController {
       filter = `AND ${column} = $4`;
     }
     const rows = await this.database.query<UserRow>(
-      `SELECT hash, user_ident, email, username, ip_address, name, date_created FROM event_users
+      `SELECT hash, user_ident, email, username, ip_address, name, date_created FROM ingest.event_users
        WHERE project_id = $1 ${filter} ORDER BY date_created DESC, hash OFFSET $2 LIMIT $3`,
       params,
     );
@@ -90,10 +90,10 @@ export class ProjectEventsController {
     @Query('query') search?: string,
   ) {
     const project = await this.project(organization, idOrSlug);
-    const [exists] = await this.database.query(`SELECT 1 FROM tag_values WHERE project_id = $1 AND key = $2 LIMIT 1`, [project.id, key]);
+    const [exists] = await this.database.query(`SELECT 1 FROM ingest.tag_values WHERE project_id = $1 AND key = $2 LIMIT 1`, [project.id, key]);
     if (!exists) throw new NotFoundException();
     const rows = await this.database.query<{ value: string; times_seen: string; first_seen: Date; last_seen: Date }>(
-      `SELECT value, times_seen, first_seen, last_seen FROM tag_values
+      `SELECT value, times_seen, first_seen, last_seen FROM ingest.tag_values
        WHERE project_id = $1 AND key = $2 AND ($3::text IS NULL OR value ILIKE '%' || $3 || '%')
        ORDER BY last_seen DESC, value OFFSET $4 LIMIT $5`,
       [project.id, key, search || null, page.offset, page.fetchLimit],

@@ -68,7 +68,7 @@ export class AppWebhookOutbox {
     const installation = await this.installations.find(tx, notice.installationUuid);
     if (!installation || installation.status === 'deleted' || String(installation.organization_id) !== String(notice.organizationId)) return false;
     const [app] = await tx.query<{ uuid: string; webhook_url: string | null; events: string[]; is_alertable: boolean }>(
-      `SELECT uuid, webhook_url, events, is_alertable FROM sentry_apps WHERE id = $1`,
+      `SELECT uuid, webhook_url, events, is_alertable FROM integrations.sentry_apps WHERE id = $1`,
       [installation.app_id],
     );
     if (!app?.webhook_url) return false;
@@ -162,7 +162,7 @@ export class AppWebhookOutbox {
       `SELECT i.id, i.short_id, i.title, i.culprit, i.level, i.status, i.substatus, i.platform, i.first_seen, i.last_seen, i.times_seen,
               i.user_count, i.assignee, p.id AS project_id, p.name AS project_name, p.slug AS project_slug, p.platform AS project_platform,
               o.slug AS organization_slug
-       FROM issues i JOIN projects p ON p.id = i.project_id JOIN organizations o ON o.id = p.organization_id
+       FROM issues.issues i JOIN projects.projects p ON p.id = i.project_id JOIN identity.organizations o ON o.id = p.organization_id
        WHERE i.id = ANY($1::bigint[])`,
       [[...new Set(ids)]],
     );

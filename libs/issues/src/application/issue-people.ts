@@ -20,7 +20,7 @@ export class IssuePeople {
   /** A user token acts as its user; an organization token as an application. */
   async actorFor(principal: Principal): Promise<IssueActor> {
     if (principal.kind === 'user' && principal.userId) {
-      const [user] = await this.database.query<PersonRow>(`SELECT id::text AS id, name, email FROM users WHERE id = $1::bigint`, [
+      const [user] = await this.database.query<PersonRow>(`SELECT id::text AS id, name, email FROM identity.users WHERE id = $1::bigint`, [
         principal.userId,
       ]);
       return { type: 'user', id: principal.userId, name: user ? user.name || user.email : principal.userId };
@@ -41,7 +41,7 @@ export class IssuePeople {
     if (kind === 'team') {
       if (/^\d{1,18}$/.test(id)) {
         const [team] = await this.database.query<{ id: string; slug: string }>(
-          `SELECT id::text AS id, slug FROM teams WHERE organization_id = $1::bigint AND id = $2::bigint`,
+          `SELECT id::text AS id, slug FROM identity.teams WHERE organization_id = $1::bigint AND id = $2::bigint`,
           [organizationId, id],
         );
         if (team) assignee = { type: 'team', id: team.id, name: team.slug };
@@ -58,7 +58,7 @@ export class IssuePeople {
   /** Only active members can be assigned: a deactivated one (SCIM `active: false`) has no access. */
   private async member(organizationId: string, condition: string, value: string): Promise<IssueAssignee | undefined> {
     const [user] = await this.database.query<PersonRow>(
-      `SELECT u.id::text AS id, u.name, u.email FROM organization_members m JOIN users u ON u.id = m.user_id
+      `SELECT u.id::text AS id, u.name, u.email FROM identity.organization_members m JOIN identity.users u ON u.id = m.user_id
        WHERE m.organization_id = $1::bigint AND m.is_active AND ${condition}`,
       [organizationId, value],
     );

@@ -32,3 +32,4 @@ export type { IssueComment } from '../domain';
 export { FindIssueQuery, type IssueSummary } from '../application/queries/find-issue.query';
 export { IssueExternalLinksQuery, type IssueExternalLink } from '../application/queries/issue-external-links.query';
 export * from './issue-ingestion';
+export { ISSUES_PUBLISHED_VIEWS } from './published-views';

@@ -87,7 +87,7 @@ export class DeliveryWorker implements BackgroundWorker {
   ) {
     this.http = new OutboundHttp(config.webhooks, config.webhooks.timeoutMs);
     this.appHttp = new OutboundHttp(config.webhooks, config.webhooks.appTimeoutMs);
-    this.vacuum = new QueueVacuum(database, ['webhook_delivery_queue'], VACUUM_EVERY_ATTEMPTS, (error) =>
+    this.vacuum = new QueueVacuum(database, ['webhooks.webhook_delivery_queue'], VACUUM_EVERY_ATTEMPTS, (error) =>
       this.logger.warn(`vacuuming the delivery queue failed: ${error instanceof Error ? error.message : String(error)}`),
     );
     const registers = [metrics.registry];

@@ -33,7 +33,7 @@ export class WebhookTargets {
 
   async register(sql: Sql, target: WebhookTarget): Promise<void> {
     await sql.execute(
-      `INSERT INTO webhook_app_targets (target_kind, target_id, url, secret, status, headers) VALUES ($1, $2, $3, $4, 'active', $5::text[])
+      `INSERT INTO webhooks.webhook_app_targets (target_kind, target_id, url, secret, status, headers) VALUES ($1, $2, $3, $4, 'active', $5::text[])
        ON CONFLICT (target_kind, target_id) DO UPDATE SET url = EXCLUDED.url, secret = EXCLUDED.secret, status = 'active', headers = EXCLUDED.headers`,
       [target.kind, target.id, target.url, target.secret, [...(target.headers ?? [])]],
     );
@@ -41,7 +41,7 @@ export class WebhookTargets {
 
   /** The target's pending deliveries fail with `reason`; its log stays. */
   async remove(sql: Sql, kind: typeof SENTRY_APP_TARGET, id: string, reason: string): Promise<void> {
-    await sql.execute(`DELETE FROM webhook_app_targets WHERE target_kind = $1 AND target_id = $2`, [kind, id]);
+    await sql.execute(`DELETE FROM webhooks.webhook_app_targets WHERE target_kind = $1 AND target_id = $2`, [kind, id]);
     await this.deliveries.failPending(sql, kind, [id], reason);
   }
 

@@ -44,7 +44,7 @@ export async function checkedMetricRule(
     trigger.id = keep(trigger.id);
     for (const action of trigger.actions) action.id = keep(action.id);
   }
-  const rows = await tx.query<{ id: string; slug: string }>(`SELECT id, slug FROM projects WHERE organization_id = $1 AND slug = ANY($2::text[])`, [organizationId, definition.projects]);
+  const rows = await tx.query<{ id: string; slug: string }>(`SELECT id, slug FROM projects.projects WHERE organization_id = $1 AND slug = ANY($2::text[])`, [organizationId, definition.projects]);
   const bySlug = new Map(rows.map((row) => [row.slug, String(row.id)]));
   const unknown = definition.projects.find((slug) => !bySlug.has(slug));
   if (unknown) throw DomainError.invalid(`projects: Invalid project ${unknown}`, { field: 'projects' });

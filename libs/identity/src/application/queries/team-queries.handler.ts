@@ -22,8 +22,8 @@ export class FindUserTeamsHandler implements IQueryHandler<FindUserTeamsQuery, T
 
   execute({ organizationId, userId }: FindUserTeamsQuery): Promise<TeamSummary[]> {
     return this.database.query<TeamSummary>(
-      `SELECT t.id, t.slug, t.name FROM teams t
-       JOIN team_members tm ON tm.team_id = t.id JOIN organization_members m ON m.id = tm.member_id
+      `SELECT t.id, t.slug, t.name FROM identity.teams t
+       JOIN identity.team_members tm ON tm.team_id = t.id JOIN identity.organization_members m ON m.id = tm.member_id
        WHERE t.organization_id = $1 AND m.user_id = $2 ORDER BY t.slug`,
       [organizationId, userId],
     );

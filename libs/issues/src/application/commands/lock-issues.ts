@@ -21,8 +21,8 @@ export async function lockIssues(
   const params: unknown[] = [organizationId, unique];
   const project = projectId ? `AND project_id = $${params.push(projectId)}::bigint` : '';
   const rows = await tx.query<{ id: string }>(
-    `SELECT id::text AS id FROM issues
-     WHERE id = ANY($2::bigint[]) AND project_id IN (SELECT id FROM projects WHERE organization_id = $1::bigint) ${project}
+    `SELECT id::text AS id FROM issues.issues
+     WHERE id = ANY($2::bigint[]) AND project_id IN (SELECT id FROM projects.projects WHERE organization_id = $1::bigint) ${project}
      ORDER BY id FOR NO KEY UPDATE`,
     params,
   );

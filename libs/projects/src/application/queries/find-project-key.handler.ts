@@ -21,7 +21,7 @@ export class FindProjectKeyHandler implements IQueryHandler<FindProjectKeyQuery,
     if (!/^[0-9a-f]{32}$/.test(publicKey)) return null;
     const [row] = await this.database.query<KeyRow>(
       `SELECT k.id, k.public_key, k.is_active, k.project_id, p.slug, p.organization_id, k.rate_limit_count, k.rate_limit_window
-       FROM project_keys k JOIN projects p ON p.id = k.project_id WHERE k.public_key = $1`,
+       FROM projects.project_keys k JOIN projects.projects p ON p.id = k.project_id WHERE k.public_key = $1`,
       [publicKey],
     );
     if (!row) return null;

@@ -16,12 +16,12 @@ export class FindProjectKeysHandler implements IQueryHandler<FindProjectKeysQuer
   async execute({ organizationIdOrSlug, projectIdOrSlug }: FindProjectKeysQuery): Promise<ProjectKeySummary[] | null> {
     const byId = (value: string, alias: string) => (isNumericId(value) ? `${alias}.id = ` : `${alias}.slug = `);
     const [project] = await this.database.query<{ id: string }>(
-      `SELECT p.id FROM projects p JOIN organizations o ON o.id = p.organization_id
+      `SELECT p.id FROM projects.projects p JOIN identity.organizations o ON o.id = p.organization_id
        WHERE ${byId(organizationIdOrSlug, 'o')}$1 AND ${byId(projectIdOrSlug, 'p')}$2`,
       [organizationIdOrSlug, projectIdOrSlug],
     );
     if (!project) return null;
-    const keys = await this.database.query<ProjectKeyRow>(`SELECT * FROM project_keys WHERE project_id = $1 ORDER BY id`, [project.id]);
+    const keys = await this.database.query<ProjectKeyRow>(`SELECT * FROM projects.project_keys WHERE project_id = $1 ORDER BY id`, [project.id]);
     return keys.map((key) => ({
       publicKey: key.public_key,
       label: key.label,

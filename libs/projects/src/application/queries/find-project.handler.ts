@@ -10,7 +10,7 @@ export class FindProjectHandler implements IQueryHandler<FindProjectQuery, Proje
   async execute({ organizationId, projectIdOrSlug }: FindProjectQuery): Promise<ProjectSummary | null> {
     const where = isNumericId(projectIdOrSlug) ? 'id = $2::bigint' : 'slug = $2';
     const [row] = await this.database.query<ProjectSummary>(
-      `SELECT id, slug, name, platform, features FROM projects WHERE organization_id = $1 AND ${where}`,
+      `SELECT id, slug, name, platform, features FROM projects.projects WHERE organization_id = $1 AND ${where}`,
       [organizationId, projectIdOrSlug],
     );
     return row ?? null;

@@ -46,7 +46,7 @@ describe('TicketOpener', () => {
   }
 
   const row = async (issueId: string) =>
-    (await database.query('SELECT status, attempts, external_id, last_error FROM ticket_tracker_tickets WHERE issue_id = $1', [issueId]))[0];
+    (await database.query('SELECT status, attempts, external_id, last_error FROM ticket_tracker.ticket_tracker_tickets WHERE issue_id = $1', [issueId]))[0];
 
   const drain = async () => {
     while ((await opener.runOnce()) > 0);
@@ -54,7 +54,7 @@ describe('TicketOpener', () => {
 
   it('queues one ticket per issue, and none for issues recorded before the module was installed', async () => {
     const issueId = await queue();
-    expect(await database.query('SELECT count(*)::int AS n FROM ticket_tracker_tickets WHERE issue_id = $1', [issueId])).toEqual([{ n: 1 }]);
+    expect(await database.query('SELECT count(*)::int AS n FROM ticket_tracker.ticket_tracker_tickets WHERE issue_id = $1', [issueId])).toEqual([{ n: 1 }]);
     const old = await queue('2000-01-01T00:00:00.000Z');
     expect(await row(old)).toBeUndefined();
     await drain();

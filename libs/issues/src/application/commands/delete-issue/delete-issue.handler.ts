@@ -11,7 +11,7 @@ export class DeleteIssueHandler implements ICommandHandler<DeleteIssueCommand, v
     await this.database.transaction(async (tx) => {
       const ids = await lockIssues(tx, organizationId, issueIds, projectId);
       // error_events and issue_users go with their issue (ON DELETE CASCADE).
-      await tx.execute(`DELETE FROM issues WHERE id = ANY($1::bigint[])`, [ids]);
+      await tx.execute(`DELETE FROM issues.issues WHERE id = ANY($1::bigint[])`, [ids]);
     });
   }
 }
