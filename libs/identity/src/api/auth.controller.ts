@@ -6,6 +6,8 @@ import { APP_CONFIG, type AppConfig, CurrentPrincipal, Database, type Principal,
 import { SignInCommand } from '../application/commands/sign-in/sign-in.command';
 import type { StartedSession } from '../application/commands/sign-in/sign-in.handler';
 import { SignOutCommand } from '../application/commands/sign-out/sign-out.command';
+import { IdentityRepository } from '../infrastructure/identity.repository';
+import { SessionsRepository } from '../infrastructure/sessions.repository';
 import { SignInThrottle } from '../infrastructure/sign-in-throttle';
 import { SignInDto } from './auth.dto';
 
@@ -22,6 +24,8 @@ export class AuthController {
     private readonly commands: CommandBus,
     private readonly database: Database,
     private readonly throttle: SignInThrottle,
+    private readonly identity: IdentityRepository,
+    private readonly sessions: SessionsRepository,
   ) {}
 
   @Post('login')
@@ -46,13 +50,8 @@ export class AuthController {
   @Get()
   @RequireScopes()
   async current(@CurrentPrincipal() principal: Principal) {
-    const [user] = await this.database.query<{ id: string; email: string; name: string; is_superuser: boolean }>(
-      `SELECT id, email, name, is_superuser FROM identity.users WHERE id = $1`,
-      [principal.userId ?? null],
-    );
-    const [session] = principal.sessionId
-      ? await this.database.query<{ csrf_token: string; expires_at: Date }>(`SELECT csrf_token, expires_at FROM identity.user_sessions WHERE id = $1`, [principal.sessionId])
-      : [];
+    const user = principal.userId ? await this.identity.findUser(this.database, principal.userId) : undefined;
+    const session = principal.sessionId ? await this.sessions.findSession(this.database, principal.sessionId) : undefined;
     return {
       user: user ? { id: user.id, email: user.email, name: user.name, isSuperuser: user.is_superuser } : null,
       ...(session ? { csrfToken: session.csrf_token, expires: session.expires_at.toISOString() } : {}),

@@ -102,6 +102,38 @@ export class IdentityRepository {
     return rows.length > 0;
   }
 
+  async findUserSummary(sql: Sql, by: { email: string } | { id: string }): Promise<{ id: string; email: string; has_password: boolean } | undefined> {
+    const [row] = await sql.query<{ id: string; email: string; has_password: boolean }>(
+      `SELECT id, email, password_hash IS NOT NULL AS has_password FROM identity.users
+       WHERE ${'email' in by ? 'lower(email) = lower($1)' : 'id = $1::bigint'}`,
+      ['email' in by ? by.email : by.id],
+    );
+    return row;
+  }
+
+  async countUsers(sql: Sql): Promise<number> {
+    const [{ users }] = await sql.query<{ users: number }>(`SELECT count(*)::int AS users FROM identity.users`);
+    return users;
+  }
+
+  async tokenHashExists(sql: Sql, hash: string): Promise<boolean> {
+    return (await sql.query(`SELECT 1 FROM identity.api_tokens WHERE token_hash = $1`, [hash])).length > 0;
+  }
+
+  async findUser(sql: Sql, id: string): Promise<UserRow | undefined> {
+    const [row] = await sql.query<UserRow>(`SELECT * FROM identity.users WHERE id = $1`, [id]);
+    return row;
+  }
+
+  async userTeams(sql: Sql, organizationId: string, userId: string): Promise<Array<{ id: string; slug: string; name: string }>> {
+    return sql.query(
+      `SELECT t.id, t.slug, t.name FROM identity.teams t
+       JOIN identity.team_members tm ON tm.team_id = t.id JOIN identity.organization_members m ON m.id = tm.member_id
+       WHERE t.organization_id = $1 AND m.user_id = $2 ORDER BY t.slug`,
+      [organizationId, userId],
+    );
+  }
+
   async findOrganization(sql: Sql, idOrSlug: string): Promise<OrganizationRow | undefined> {
     const [row] = await sql.query<OrganizationRow>(`SELECT o.* FROM identity.organizations o WHERE ${byIdOrSlug('o', '$1', idOrSlug)}`, [idOrSlug]);
     return row;

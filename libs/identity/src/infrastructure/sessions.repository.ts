@@ -46,6 +46,11 @@ export class SessionsRepository {
     return row;
   }
 
+  async findSession(sql: Sql, sessionId: string): Promise<{ csrf_token: string; expires_at: Date } | undefined> {
+    const [row] = await sql.query<{ csrf_token: string; expires_at: Date }>(`SELECT csrf_token, expires_at FROM identity.user_sessions WHERE id = $1`, [sessionId]);
+    return row;
+  }
+
   /** Revokes a live session; answers its user, or undefined when it was already over. */
   async revokeSession(sql: Sql, sessionId: string): Promise<string | undefined> {
     const [row] = await sql.query<{ user_id: string }>(

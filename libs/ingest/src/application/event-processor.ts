@@ -127,8 +127,7 @@ export class EventProcessor implements BackgroundWorker {
       const handled = await this.processBatch();
       total += handled;
       if (handled > 0) continue;
-      const [{ due }] = await this.database.query<{ due: boolean }>(`SELECT EXISTS (SELECT 1 FROM ingest.ingest_queue WHERE available_at <= now()) AS due`);
-      if (!due) return total;
+      if (!(await this.queue.anyDue(this.database))) return total;
       await sleep(10);
     }
   }

@@ -145,6 +145,12 @@ export class IngestQueueRepository {
   }
 
   /** Takes due events off the queue inside `tx`; other workers skip them while `tx` is open. */
+  /** Whether any queued event is due now (claimed ones stay hidden until their batch commits). */
+  async anyDue(sql: Sql): Promise<boolean> {
+    const [{ due }] = await sql.query<{ due: boolean }>(`SELECT EXISTS (SELECT 1 FROM ingest.ingest_queue WHERE available_at <= now()) AS due`);
+    return due;
+  }
+
   async claim(sql: Sql, limit: number): Promise<QueuedEvent[]> {
     await sql.execute(CLAIM_PLAN);
     const claimed = await sql.query<QueuedEvent>(CLAIM_STATEMENT, [limit]);

@@ -53,11 +53,11 @@ export function projectKeySettings(key: ProjectKeyRow): ProjectKeySettings {
 const PROJECT_COLUMNS = `
   p.id, p.organization_id, p.slug, p.name, p.platform, p.status, p.features, p.first_event, p.date_created,
   EXISTS (SELECT 1 FROM projects.project_bookmarks b WHERE b.project_id = p.id AND b.user_id = $3::bigint) AS is_bookmarked,
-  EXISTS (SELECT 1 FROM projects.project_teams pt JOIN identity.team_members tm ON tm.team_id = pt.team_id
-          JOIN identity.organization_members m ON m.id = tm.member_id
+  EXISTS (SELECT 1 FROM projects.project_teams pt JOIN identity.team_memberships tm ON tm.team_id = pt.team_id
+          JOIN identity.member_directory m ON m.id = tm.member_id
           WHERE pt.project_id = p.id AND m.user_id = $3::bigint) AS is_member,
   COALESCE((SELECT json_agg(json_build_object('id', t.id::text, 'slug', t.slug, 'name', t.name) ORDER BY t.slug)
-            FROM projects.project_teams pt JOIN identity.teams t ON t.id = pt.team_id WHERE pt.project_id = p.id), '[]'::json) AS teams`;
+            FROM projects.project_teams pt JOIN identity.team_directory t ON t.id = pt.team_id WHERE pt.project_id = p.id), '[]'::json) AS teams`;
 
 /**
  * The one query behind project detail: parameters organization id, project id or slug, user id.
@@ -81,6 +81,42 @@ export class ProjectsRepository {
        ORDER BY p.slug OFFSET $4 LIMIT $5`,
       [organizationId, query ?? null, userId ?? null, offset, limit],
     );
+  }
+
+  async findSummary(sql: Sql, organizationId: string, idOrSlug: string): Promise<{ id: string; slug: string; name: string; platform: string | null; features: string[] } | undefined> {
+    const [row] = await sql.query<{ id: string; slug: string; name: string; platform: string | null; features: string[] }>(
+      `SELECT id, slug, name, platform, features FROM projects.projects WHERE organization_id = $1 AND ${isNumericId(idOrSlug) ? 'id = $2::bigint' : 'slug = $2'}`,
+      [organizationId, idOrSlug],
+    );
+    return row;
+  }
+
+  /** A project named by its organization's id or slug and its own id or slug. */
+  async findInOrganization(sql: Sql, organizationIdOrSlug: string, projectIdOrSlug: string): Promise<string | undefined> {
+    const byId = (value: string, alias: string) => (isNumericId(value) ? `${alias}.id = ` : `${alias}.slug = `);
+    const [project] = await sql.query<{ id: string }>(
+      `SELECT p.id FROM projects.projects p JOIN identity.organization_directory o ON o.id = p.organization_id
+       WHERE ${byId(organizationIdOrSlug, 'o')}$1 AND ${byId(projectIdOrSlug, 'p')}$2`,
+      [organizationIdOrSlug, projectIdOrSlug],
+    );
+    return project?.id;
+  }
+
+  /** The key a DSN names, with its project's slug and organization, for the ingest path. */
+  async findKeyByPublicKey(sql: Sql, publicKey: string) {
+    const [row] = await sql.query<{
+      id: string; public_key: string; is_active: boolean; project_id: string; slug: string; organization_id: string;
+      rate_limit_count: number | null; rate_limit_window: number | null;
+    }>(
+      `SELECT k.id, k.public_key, k.is_active, k.project_id, p.slug, p.organization_id, k.rate_limit_count, k.rate_limit_window
+       FROM projects.project_keys k JOIN projects.projects p ON p.id = k.project_id WHERE k.public_key = $1`,
+      [publicKey],
+    );
+    return row;
+  }
+
+  async allKeys(sql: Sql, projectId: string): Promise<ProjectKeyRow[]> {
+    return sql.query<ProjectKeyRow>(`SELECT * FROM projects.project_keys WHERE project_id = $1 ORDER BY id`, [projectId]);
   }
 
   async slugTaken(sql: Sql, organizationId: string, slug: string): Promise<boolean> {
