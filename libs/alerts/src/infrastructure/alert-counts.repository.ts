@@ -55,7 +55,7 @@ export class AlertCountsRepository {
        ) x
        GROUP BY x.issue_id, x.seconds
        UNION ALL
-       SELECT 'age', id, NULL, NULL, first_seen FROM issues.issues WHERE id = ANY($13::bigint[])
+       SELECT 'age', id, NULL, NULL, first_seen FROM issues.issue_directory WHERE id = ANY($13::bigint[])
        UNION ALL
        SELECT 'quiet', issue_id, NULL, rule_id::text, NULL FROM alerts.issue_alert_rule_issues WHERE issue_id = ANY($14::bigint[]) AND quiet_until > $12
        UNION ALL

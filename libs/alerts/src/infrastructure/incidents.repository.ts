@@ -48,7 +48,7 @@ export class IncidentsRepository {
 
   /** A new incident's id and its organization-wide identifier (Sentry's `identifier`). */
   async allocate(sql: Sql, organizationId: string): Promise<{ id: string; identifier: number }> {
-    const [{ id }] = await sql.query<{ id: string }>(`SELECT nextval(pg_get_serial_sequence('metric_alert_incidents', 'id'))::text AS id`);
+    const [{ id }] = await sql.query<{ id: string }>(`SELECT nextval(pg_get_serial_sequence('alerts.metric_alert_incidents', 'id'))::text AS id`);
     const [{ last_identifier: identifier }] = await sql.query<{ last_identifier: number }>(
       `INSERT INTO alerts.metric_alert_incident_counters (organization_id, last_identifier) VALUES ($1, 1)
        ON CONFLICT (organization_id) DO UPDATE SET last_identifier = metric_alert_incident_counters.last_identifier + 1 RETURNING last_identifier`,

@@ -76,7 +76,7 @@ export class IssueAlertFiresRepository {
       `SELECT f.issue_id, f.count, f.last_triggered, f.event_id, i.short_id, i.title, i.culprit, i.level, i.status
        FROM (SELECT issue_id, count(*)::int AS count, max(fired_at) AS last_triggered, (array_agg(event_id ORDER BY id DESC))[1] AS event_id
              FROM alerts.issue_alert_fires WHERE rule_id = $1 AND fired_at >= $2 AND fired_at <= $3 GROUP BY issue_id) f
-       JOIN issues.issues i ON i.id = f.issue_id
+       JOIN issues.issue_directory i ON i.id = f.issue_id
        ORDER BY f.count DESC, f.last_triggered DESC, f.issue_id OFFSET $4 LIMIT $5`,
       [ruleId, since, until, offset, limit],
     );
@@ -87,7 +87,7 @@ export class IssueAlertFiresRepository {
     if (causes.length === 0) return [];
     return sql.query<DeliveryOfCause>(
       `SELECT cause, guid, event_type, target_kind, target_id, status, attempts, last_status_code, created_at, finished_at
-       FROM webhooks.webhook_deliveries WHERE cause = ANY($1::text[]) AND cause LIKE '%alert:%' ORDER BY id`,
+       FROM webhooks.delivery_log WHERE cause = ANY($1::text[]) AND cause LIKE '%alert:%' ORDER BY id`,
       [[...new Set(causes)]],
     );
   }

@@ -23,9 +23,18 @@ export interface MetricRuleRow {
 }
 
 const SELECT = `SELECT r.id, r.organization_id, r.name, r.aggregate, r.query, r.time_window, r.threshold_type, r.resolve_threshold,
-         r.project_ids, ARRAY(SELECT p.slug FROM unnest(r.project_ids) WITH ORDINALITY AS u (id, n) JOIN projects.projects p ON p.id = u.id ORDER BY u.n) AS project_slugs,
+         r.project_ids, ARRAY(SELECT p.slug FROM unnest(r.project_ids) WITH ORDINALITY AS u (id, n) JOIN projects.project_directory p ON p.id = u.id ORDER BY u.n) AS project_slugs,
          r.environment, r.owner, r.triggers, r.created_by, r.created_at, r.updated_at
   FROM alerts.metric_alert_rules r`;
+
+/** The organization's projects among these slugs, by slug. */
+export async function organizationProjectsBySlug(sql: Sql, organizationId: string, slugs: readonly string[]): Promise<Map<string, string>> {
+  const rows = await sql.query<{ id: string; slug: string }>(
+    `SELECT id, slug FROM projects.project_directory WHERE organization_id = $1 AND slug = ANY($2::text[])`,
+    [organizationId, slugs],
+  );
+  return new Map(rows.map((row) => [row.slug, String(row.id)]));
+}
 
 export function metricRuleView(row: MetricRuleRow): MetricAlertRuleView {
   return {

@@ -59,7 +59,7 @@ export type SentryAppChanges = Partial<Pick<NewSentryApp, 'name' | 'webhookUrl' 
 const COLUMNS = `a.id, a.uuid, a.slug, a.name, a.owner_organization_id, o.slug AS owner_slug, a.is_internal, a.status, a.webhook_url,
   a.redirect_url, a.verify_install, a.scopes, a.events, a.is_alertable, a.schema, a.allowed_origins, a.webhook_headers, a.overview,
   a.author, a.client_id, a.client_secret, a.date_created, a.date_updated, a.date_published`;
-const FROM = `sentry_apps a JOIN identity.organizations o ON o.id = a.owner_organization_id`;
+const FROM = `integrations.sentry_apps a JOIN identity.organization_directory o ON o.id = a.owner_organization_id`;
 
 const CHANGE_COLUMNS: Record<keyof SentryAppChanges, string> = {
   name: 'name', webhookUrl: 'webhook_url', redirectUrl: 'redirect_url', verifyInstall: 'verify_install', scopes: 'scopes',

@@ -3,7 +3,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { CurrentOrganization, type OrganizationAccess, Paginate, Pagination, RequireScopes } from '@faultline/platform';
 import { type ProjectSummary, requireProject } from '@faultline/projects';
-import { type ErrorEventRow, IssueReadModel, type IssueRow } from '../application/queries/issue-read-model';
+import { type ErrorEventRow, IssueReadModel, type IssueRow } from '../infrastructure/issue-read-model';
 import { serializeEvent, serializeEventSummary } from './events.serializers';
 
 const isTrue = (value: string | undefined): boolean => value === 'true' || value === '1';

@@ -53,14 +53,14 @@ export function issueSearchConditions(search: IssueSearch, context: IssueSearchS
         return `(i.assignee->>'type' = 'user' AND i.assignee->>'id' = ${bind(target.id)})`;
       case 'email':
         return `(i.assignee->>'type' = 'user' AND i.assignee->>'id' IN (
-          SELECT m.user_id::text FROM identity.organization_members m JOIN identity.users u ON u.id = m.user_id
-          WHERE m.organization_id = ${org()} AND lower(u.email) = lower(${bind(target.email)})))`;
+          SELECT m.user_id::text FROM identity.member_directory m
+          WHERE m.organization_id = ${org()} AND lower(m.email) = lower(${bind(target.email)})))`;
       case 'team':
         return `(i.assignee->>'type' = 'team' AND i.assignee->>'id' IN (
-          SELECT t.id::text FROM identity.teams t WHERE t.organization_id = ${org()} AND lower(t.slug) = lower(${bind(target.slug)})))`;
+          SELECT t.id::text FROM identity.team_directory t WHERE t.organization_id = ${org()} AND lower(t.slug) = lower(${bind(target.slug)})))`;
       case 'member_teams':
         return `(i.assignee->>'type' = 'team' AND i.assignee->>'id' IN (
-          SELECT tm.team_id::text FROM identity.team_members tm JOIN identity.organization_members m ON m.id = tm.member_id
+          SELECT tm.team_id::text FROM identity.team_memberships tm JOIN identity.member_directory m ON m.id = tm.member_id
           WHERE m.organization_id = ${org()} AND m.user_id = ${bind(target.userId, 'bigint')}))`;
     }
   };
@@ -84,7 +84,7 @@ export function issueSearchConditions(search: IssueSearch, context: IssueSearchS
           WHERE t.issue_id = i.id AND t.key = ${bind(filter.key)} AND ${matches('t.value', filter.values)})`;
       case 'user': {
         const column = `u.${USER_COLUMNS[filter.field]}`;
-        return `${filter.negated ? 'NOT ' : ''}EXISTS (SELECT 1 FROM issues.issue_users iu JOIN ingest.event_users u ON u.project_id = i.project_id AND u.hash = iu.user_hash
+        return `${filter.negated ? 'NOT ' : ''}EXISTS (SELECT 1 FROM issues.issue_users iu JOIN ingest.project_event_users u ON u.project_id = i.project_id AND u.hash = iu.user_hash
           WHERE iu.issue_id = i.id AND ${filter.values.length ? matches(column, filter.values) : `${column} IS NOT NULL`})`;
       }
       case 'has_tag':

@@ -72,7 +72,7 @@ export class AuthProviderRepository {
 
   async tokenOwner(sql: Sql, tokenHash: string): Promise<ScimTokenOwner | undefined> {
     const [row] = await sql.query<ScimTokenOwner>(
-      `SELECT p.organization_id, o.slug, o.plan, p.scim_enabled FROM scim.auth_providers p JOIN identity.organizations o ON o.id = p.organization_id
+      `SELECT p.organization_id, o.slug, o.plan, p.scim_enabled FROM scim.auth_providers p JOIN identity.organization_directory o ON o.id = p.organization_id
        WHERE p.scim_token_hash = $1`,
       [tokenHash],
     );

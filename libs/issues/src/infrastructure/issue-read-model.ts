@@ -1,9 +1,9 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { Database, type Sql } from '@faultline/platform';
-import type { IssueAssignee } from '../../domain';
-import { issueSearchConditions, searchesLatestRelease } from '../../infrastructure/issue-search.sql';
-import { latestProjectReleases } from '../../infrastructure/project-releases';
-import { ISSUE_SORTS, type IssueSearch, type IssueSort } from './issue-search';
+import { ISSUE_SORTS, type IssueSearch, type IssueSort } from '../application/queries/issue-search';
+import type { IssueAssignee } from '../domain';
+import { issueSearchConditions, searchesLatestRelease } from './issue-search.sql';
+import { latestProjectReleases } from './project-releases';
 
 /** One issue as the `issues` read model, its project and its stream's summary give it. */
 export interface IssueRow {
@@ -106,7 +106,7 @@ export interface IssueListFilter {
   readonly limit: number;
 }
 
-const ORGANIZATION_ISSUES = 'i.project_id IN (SELECT id FROM projects.projects WHERE organization_id = $1::bigint)';
+const ORGANIZATION_ISSUES = 'i.project_id IN (SELECT id FROM projects.project_directory WHERE organization_id = $1::bigint)';
 
 const ISSUE_COLUMNS = `
   i.id::text AS id, i.project_id::text AS project_id, i.short_id, i.title, i.culprit, i.level, i.platform,
@@ -120,7 +120,7 @@ const ISSUE_COLUMNS = `
 
 /** The stream's comment count and last status event; the first event's exception. */
 const ISSUE_JOINS = `
-  JOIN projects.projects p ON p.id = i.project_id
+  JOIN projects.project_directory p ON p.id = i.project_id
   LEFT JOIN LATERAL (
     SELECT count(*) FILTER (WHERE e.event_type = 'issues.CommentAdded')
              - count(*) FILTER (WHERE e.event_type = 'issues.CommentDeleted') AS num_comments,
@@ -128,15 +128,15 @@ const ISSUE_JOINS = `
              ('issues.IssueResolved', 'issues.IssueIgnored', 'issues.IssueUnresolved')))[1] AS status_event_type,
            (array_agg(e.data ORDER BY e.version DESC) FILTER (WHERE e.event_type IN
              ('issues.IssueResolved', 'issues.IssueIgnored', 'issues.IssueUnresolved')))[1] AS status_event_data
-    FROM event_store.events e WHERE e.stream_id = 'issue-' || i.id::text
+    FROM event_store.stream_events e WHERE e.stream_id = 'issue-' || i.id::text
   ) h ON true
   LEFT JOIN LATERAL (
     SELECT COALESCE(ee.data->'exceptions'->-1, ee.data->'exception'->'values'->-1, ee.data->'exception'->-1) AS first_exception,
            ee.data->>'message' AS first_message
     FROM issues.error_events ee WHERE ee.issue_id = i.id ORDER BY ee.occurred_at, ee.id LIMIT 1
   ) f ON true
-  LEFT JOIN ingest.tag_values fr ON fr.project_id = i.project_id AND fr.key = 'release' AND fr.value = i.first_release
-  LEFT JOIN ingest.tag_values lr ON lr.project_id = i.project_id AND lr.key = 'release' AND lr.value = i.last_release`;
+  LEFT JOIN ingest.project_tag_values fr ON fr.project_id = i.project_id AND fr.key = 'release' AND fr.value = i.first_release
+  LEFT JOIN ingest.project_tag_values lr ON lr.project_id = i.project_id AND lr.key = 'release' AND lr.value = i.last_release`;
 
 const EVENT_COLUMNS = `event_id, issue_id::text AS issue_id, project_id::text AS project_id, occurred_at, received_at, data,
   (SELECT i.fingerprint_hash FROM issues.issues i WHERE i.id = error_events.issue_id) AS grouping_hash`;
@@ -204,7 +204,7 @@ export class IssueReadModel {
   /** The organization's projects (of these ones, when given). */
   private async projectIds(organizationId: string, only: readonly string[] | undefined): Promise<string[]> {
     const rows = await this.database.query<{ id: string }>(
-      `SELECT id::text AS id FROM projects.projects WHERE organization_id = $1::bigint AND ($2::bigint[] IS NULL OR id = ANY($2::bigint[]))`,
+      `SELECT id::text AS id FROM projects.project_directory WHERE organization_id = $1::bigint AND ($2::bigint[] IS NULL OR id = ANY($2::bigint[]))`,
       [organizationId, only ?? null],
     );
     return rows.map((row) => row.id);
