@@ -117,7 +117,7 @@ describe('integration platform', () => {
     expect(installed.body).toMatchObject({ app: { slug: appSlug, name: 'Ticket Bridge' }, organization: { slug: 'acme' }, status: 'pending' });
     installationUuid = installed.body.uuid;
     const list = await api.request('GET', '/api/0/organizations/acme/sentry-app-installations/');
-    expect(list.body).toEqual([{ app: { uuid: created.body.uuid, slug: appSlug, name: 'Ticket Bridge' }, organization: { slug: 'acme' }, uuid: installationUuid, status: 'pending' }]);
+    expect(list.body).toEqual([{ app: { uuid: created.body.uuid, slug: appSlug, name: 'Ticket Bridge', sentryAppId: expect.any(Number) }, organization: { slug: 'acme' }, uuid: installationUuid, status: 'pending' }]);
 
     const installationCreated = await webhook('installation.created');
     expect(installationCreated.body.data.installation).toMatchObject({ uuid: installationUuid, status: 'pending', app: { slug: appSlug }, organization: { slug: 'acme' } });

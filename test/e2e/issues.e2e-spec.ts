@@ -3,6 +3,8 @@ import { CommandBus } from '@nestjs/cqrs';
 import { CreateUserCommand } from '@faultline/identity';
 import { EventRetentionWorker, type IngestedEvent, IssueIngestion } from '@faultline/issues';
 import { Database } from '@faultline/platform';
+import { EventProcessor } from '@faultline/ingest';
+import { FixedClock } from '@faultline/kernel';
 import { BOOTSTRAP, startTestApp, type TestApp } from '../support/test-app';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -896,22 +898,65 @@ describe('issues API', () => {
       expect(events.body).toEqual([]);
       expect((await api.request('GET', `/api/0/organizations/acme/issues/${issue.id}/`)).status).toBe(200);
     });
+  });
+});
 
-    it("prunes hourly graph counts after two days and daily ones with the events", async () => {
-      const issue = await createIssue('fp-old-stats');
-      await database.execute(
-        `INSERT INTO issues.issue_stats (issue_id, resolution, bucket, count) VALUES
-           ($1, '1h', now() - interval '3 days', 1), ($1, '1h', now() - interval '1 day', 1),
-           ($1, '1d', now() - interval '3 days', 1), ($1, '1d', now() - interval '91 days', 1)`,
-        [issue.id],
-      );
-      await api.app.get(EventRetentionWorker).prune();
-      const left = await database.query<{ resolution: string; age: number }>(
-        `SELECT resolution, round(extract(epoch FROM now() - bucket) / 86400)::int AS age FROM issues.issue_stats
-         WHERE issue_id = $1 AND bucket < now() - interval '12 hours' ORDER BY resolution, bucket`,
-        [issue.id],
-      );
-      expect(left).toEqual([{ resolution: '1d', age: 3 }, { resolution: '1h', age: 1 }]);
+/**
+ * Graph counts at the edges of the UTC day, with the application's clock pinned: the graphs end
+ * with the bucket holding "now", and retention keeps hourly counts two days and daily ones as long
+ * as the events, whatever the hour the suite runs at.
+ */
+describe.each(['00:30', '23:30'])('issue graph counts with the clock at %s UTC', (time) => {
+  const HOUR = 3_600_000;
+  const DAY = 24 * HOUR;
+  const now = new Date(`2026-03-10T${time}:00.000Z`);
+  const hourOf = (ms: number) => new Date(ms - (ms % HOUR)).toISOString();
+  const dayOf = (ms: number) => new Date(ms - (ms % DAY)).toISOString();
+  let api: TestApp;
+  let database: Database;
+  let issueId: string;
+
+  beforeAll(async () => {
+    api = await startTestApp({}, { clock: new FixedClock(now) });
+    database = api.app.get(Database);
+    const project = (await api.request('GET', '/api/0/projects/acme/web/')).body;
+    const [key] = (await api.request('GET', '/api/0/projects/acme/web/keys/')).body;
+    const sent = await fetch(`${api.baseUrl}/api/${project.id}/store/?sentry_key=${key.public}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ event_id: randomUUID().replace(/-/g, ''), level: 'error', platform: 'node', message: 'Late', timestamp: (now.getTime() - 10 * MINUTE) / 1000 }),
     });
+    expect(sent.status).toBe(200);
+    await api.app.get(EventProcessor).drain();
+    [{ id: issueId }] = (await api.request('GET', '/api/0/projects/acme/web/issues/?query=')).body;
+  });
+
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  it("graphs the event in the last bucket of the issue's and the project's graphs", async () => {
+    const { stats } = (await api.request('GET', `/api/0/organizations/acme/issues/${issueId}/`)).body;
+    expect(stats['24h'].at(-1)).toEqual([Date.parse(hourOf(now.getTime())) / 1000, 1]);
+    expect(stats['30d'].at(-1)).toEqual([Date.parse(dayOf(now.getTime())) / 1000, 1]);
+    const projectStats = (await api.request('GET', '/api/0/projects/acme/web/stats/?stat=received')).body;
+    expect(projectStats.at(-1)).toEqual([Date.parse(hourOf(now.getTime())) / 1000, 1]);
+  });
+
+  it('prunes hourly graph counts after two days and daily ones with the events', async () => {
+    const at = now.getTime();
+    const old = { hourly3d: hourOf(at - 3 * DAY), hourly1d: hourOf(at - DAY), daily3d: dayOf(at - 3 * DAY), daily91d: dayOf(at - 91 * DAY) };
+    await database.execute(
+      `INSERT INTO issues.issue_stats (issue_id, resolution, bucket, count) VALUES ($1, '1h', $2, 1), ($1, '1h', $3, 1), ($1, '1d', $4, 1), ($1, '1d', $5, 1)`,
+      [issueId, old.hourly3d, old.hourly1d, old.daily3d, old.daily91d],
+    );
+    await api.app.get(EventRetentionWorker).prune();
+    const left = await database.query<{ resolution: string; bucket: Date }>(`SELECT resolution, bucket FROM issues.issue_stats WHERE issue_id = $1 ORDER BY resolution, bucket`, [issueId]);
+    expect(left.map(({ resolution, bucket }) => [resolution, bucket.toISOString()])).toEqual([
+      ['1d', old.daily3d],
+      ['1d', dayOf(at)],
+      ['1h', old.hourly1d],
+      ['1h', hourOf(at)],
+    ]);
   });
 });

@@ -1,6 +1,8 @@
-import { BadRequestException, Controller, Get, NotFoundException, Param, Query, Res } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { BadRequestException, Controller, Get, Inject, NotFoundException, Param, Query, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { CLOCK, type Clock } from '@faultline/kernel';
 import { CurrentOrganization, Database, type OrganizationAccess, Paginate, Pagination, RequireScopes } from '@faultline/platform';
 import { type ProjectSummary, requireProject } from '@faultline/projects';
 import type { FastifyReply } from 'fastify';
@@ -19,6 +21,7 @@ export class ProjectEventsController {
     private readonly database: Database,
     private readonly queries: QueryBus,
     private readonly readModels: ProjectReadModelsRepository,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   /** `[[bucket_start, count], ...]`, every bucket present; timestamps in Sentry's `<seconds>.0` form. */
@@ -33,7 +36,7 @@ export class ProjectEventsController {
     const project = await this.project(organization, idOrSlug);
     const stat = query.stat ?? 'received';
     if (!STATS.includes(stat)) throw new BadRequestException({ detail: 'Invalid stat' });
-    const window = resolveStatsWindow({ since: query.since, until: query.until, resolution: query.resolution }, Date.now() / 1000);
+    const window = resolveStatsWindow({ since: query.since, until: query.until, resolution: query.resolution }, this.clock.now().getTime() / 1000);
     if ('error' in window) throw new BadRequestException({ detail: window.error });
     const rows = await this.readModels.statBuckets(this.database, project.id, stat, window.resolution, window.start, window.end);
     const counts = new Map(rows.map((row) => [row.bucket.getTime() / 1000, Number(row.count)]));
@@ -89,6 +92,12 @@ export class ProjectEventsController {
   }
 }
 
+/** Sentry's avatar of an event user: the Gravatar of its address (of the empty address when it has none). */
+function gravatarUrl(email: string | null): string {
+  return `https://gravatar.com/avatar/${createHash('md5').update((email ?? '').toLowerCase()).digest('hex')}?s=32&d=mm`;
+}
+
+/** Sentry's event user. Its schema types the attributes as strings, so what the SDK did not report is empty, not null. */
 function serializeUser(row: EventUserRow) {
   const [kind, value] = row.user_ident
     ? ['id', row.user_ident]
@@ -100,12 +109,12 @@ function serializeUser(row: EventUserRow) {
   return {
     id: row.hash,
     tagValue: `${kind}:${value}`,
-    identifier: row.user_ident,
-    username: row.username,
-    email: row.email,
-    name: row.name ?? row.username ?? row.email ?? row.user_ident ?? row.ip_address,
-    ipAddress: row.ip_address,
-    avatarUrl: null,
+    identifier: row.user_ident ?? '',
+    username: row.username ?? '',
+    email: row.email ?? '',
+    name: row.name ?? row.username ?? row.email ?? row.user_ident ?? row.ip_address ?? '',
+    ipAddress: row.ip_address ?? '',
+    avatarUrl: gravatarUrl(row.email),
     hash: row.hash,
     dateCreated: row.date_created.toISOString(),
   };

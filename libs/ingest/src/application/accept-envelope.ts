@@ -120,11 +120,12 @@ export class AcceptEnvelope {
       events.push({ eventId: eventIdOf(payload, envelope.header.event_id), payload: text });
     }
 
+    const now = this.clock.now();
     if (key.rateLimit && events.length > 0) {
-      const now = this.clock.now();
       const window = await this.queue.countAgainstRateLimit(this.database, key.keyId, key.rateLimit.windowSeconds, events.length, now);
       if (window.count > key.rateLimit.count) {
         await this.queue.admit({
+          receivedAt: now,
           events: [],
           outcomes: [...outcomes, { projectId: key.projectId, outcome: 'rejected', category: 'error', quantity: events.length, reason: 'key_quota' }],
         });
@@ -133,6 +134,7 @@ export class AcceptEnvelope {
       }
     }
     await this.queue.admit({
+      receivedAt: now,
       events: events.map((event) => ({
         ...event, projectId: key.projectId, projectSlug: key.projectSlug, organizationId: key.organizationId, clientIp: request.clientIp,
       })),

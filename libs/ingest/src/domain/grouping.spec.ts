@@ -221,6 +221,8 @@ describe('normalizeMessage', () => {
     ['Connection from 203.0.113.9 refused', 'Connection from <ip> refused'],
     ['Connection from 2001:db8::8a2e:370:7334 refused', 'Connection from <ip> refused'],
     ['Fetch https://api.example.com/users/7?x=1 failed', 'Fetch <url> failed'],
+    ['(https://a.example/x) and <ops+alerts@example.com>', '(<url> and <<email>>'],
+    ['Mail x.ada@example.com and git+ssh://host/repo', 'Mail <email> and <url>'],
     ['Key "user:42" is locked', 'Key <quoted> is locked'],
     ["Column 'email' cannot be null", 'Column <quoted> cannot be null'],
     ["User's profile can't load", "User's profile can't load"],

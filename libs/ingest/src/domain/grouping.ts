@@ -142,8 +142,10 @@ const MESSAGE_RULES: ReadonlyArray<[RegExp, string]> = [
   [/(^|[^\w])"[^"\n]*"(?=$|[^\w])/g, '$1<quoted>'],
   [/(^|[^\w])'[^'\n]*'(?=$|[^\w])/g, '$1<quoted>'],
   [/(^|[^\w])`[^`\n]*`(?=$|[^\w])/g, '$1<quoted>'],
-  [/\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]+/gi, '<url>'],
-  [/[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+/gi, '<email>'],
+  // URLs and addresses start only where their run of characters starts: a match tried at every
+  // position inside a long run would cost the square of its length.
+  [/(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]+/gi, '<url>'],
+  [/(?<![\w.+-])[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+/gi, '<email>'],
   [UUID, '<uuid>'],
   [/\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:\s?Z|[+-]\d{2}:?\d{2})?)?\b/gi, '<date>'],
   [/\b\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?\b/g, '<time>'],

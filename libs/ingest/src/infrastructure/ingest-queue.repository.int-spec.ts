@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { openTestDatabase, type TestDatabase } from '../../../../test/support/test-database';
 import { CLAIM_PLAN, CLAIM_STATEMENT, IngestQueueRepository, type QueueRow } from './ingest-queue.repository';
 
+const RECEIVED_AT = new Date('2026-03-10T12:00:00.000Z');
+
 describe('ingest queue repository', () => {
   let db: TestDatabase;
   let queue: IngestQueueRepository;
@@ -37,7 +39,7 @@ describe('ingest queue repository', () => {
 
   it('writes concurrent admissions together, with their outcomes summed per kind', async () => {
     const received = (quantity: number) => ({ projectId, outcome: 'received' as const, category: 'error', quantity });
-    await Promise.all(Array.from({ length: 20 }, (_, n) => queue.admit({ events: [event(n)], outcomes: [received(1)] })));
+    await Promise.all(Array.from({ length: 20 }, (_, n) => queue.admit({ receivedAt: RECEIVED_AT, events: [event(n)], outcomes: [received(1)] })));
     const outcomes = await db.database.transaction((tx) => queue.claimOutcomes(tx, 100));
     expect(outcomes.reduce((sum, row) => sum + Number(row.quantity), 0)).toBe(20);
     // The first admission goes alone, the rest wait for it and go together.
@@ -56,7 +58,7 @@ describe('ingest queue repository', () => {
     expect(payload.length).toBeGreaterThan(5000);
     expect(payload.length).toBeLessThan(8000);
 
-    await queue.admit({ events: [{ ...event(9000), payload }], outcomes: [] });
+    await queue.admit({ receivedAt: RECEIVED_AT, events: [{ ...event(9000), payload }], outcomes: [] });
     const [queued] = await db.database.query<{ stored: number; size: number; method: string | null }>(
       `SELECT pg_column_size(payload) AS stored, octet_length(payload) AS size, pg_column_compression(payload) AS method FROM ingest.ingest_queue`,
     );
@@ -78,7 +80,7 @@ describe('ingest queue repository', () => {
     // A backlog is worked off but for its newest events, which keep the table from shrinking; a
     // vacuum then records a few rows in many pages; a burst fills those pages again.
     const burst = async () => {
-      for (let n = 0; n < 3000; n += 500) await queue.admit({ events: Array.from({ length: 500 }, (_, i) => event(n + i)), outcomes: [] });
+      for (let n = 0; n < 3000; n += 500) await queue.admit({ receivedAt: RECEIVED_AT, events: Array.from({ length: 500 }, (_, i) => event(n + i)), outcomes: [] });
     };
     await burst();
     await db.database.execute(`DELETE FROM ingest.ingest_queue WHERE id <= (SELECT max(id) - 100 FROM ingest.ingest_queue)`);

@@ -34,6 +34,8 @@ export interface QueueRow {
 }
 
 export interface Admission {
+  /** When the SDK's request arrived, by the application's clock: the events' and outcomes' time. */
+  readonly receivedAt: Date;
   readonly events: readonly QueueRow[];
   readonly outcomes: readonly OutcomeRow[];
 }
@@ -118,27 +120,28 @@ export class IngestQueueRepository {
    * go summed, a row per kind rather than per request.
    */
   private async write(admissions: readonly Admission[]): Promise<void> {
-    const events = admissions.flatMap((admission) => admission.events);
-    const outcomes = summed(admissions.flatMap((admission) => admission.outcomes));
+    const events = admissions.flatMap(({ events, receivedAt }) => events.map((row) => ({ ...row, receivedAt })));
+    const outcomes = summed(admissions.flatMap(({ outcomes, receivedAt }) => outcomes.map((row) => ({ ...row, receivedAt }))));
     const params: unknown[] = [
       outcomes.map((row) => row.projectId),
       outcomes.map((row) => row.outcome),
       outcomes.map((row) => row.category),
       outcomes.map((row) => row.quantity),
       outcomes.map((row) => row.reason ?? null),
+      outcomes.map((row) => row.receivedAt.toISOString()),
     ];
     const values = events.map((row) => {
-      params.push(row.projectId, row.projectSlug, row.organizationId, row.eventId, row.clientIp ?? null, row.payload);
-      const at = params.length - 6;
-      return `($${at + 1}::bigint, $${at + 2}, $${at + 3}::bigint, $${at + 4}, $${at + 5}, $${at + 6})`;
+      params.push(row.projectId, row.projectSlug, row.organizationId, row.eventId, row.receivedAt.toISOString(), row.clientIp ?? null, row.payload);
+      const at = params.length - 7;
+      return `($${at + 1}::bigint, $${at + 2}, $${at + 3}::bigint, $${at + 4}, $${at + 5}::timestamptz, $${at + 6}, $${at + 7})`;
     });
-    const outcomesInsert = `INSERT INTO ingest.ingest_outcomes (project_id, outcome, category, quantity, reason)
-       SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::integer[], $5::text[])`;
+    const outcomesInsert = `INSERT INTO ingest.ingest_outcomes (project_id, outcome, category, quantity, reason, recorded_at)
+       SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::integer[], $5::text[], $6::timestamptz[])`;
     await this.database.execute(
       values.length === 0
         ? outcomesInsert
         : `WITH queued AS (
-             INSERT INTO ingest.ingest_queue (project_id, project_slug, organization_id, event_id, client_ip, payload) VALUES ${values.join(', ')})
+             INSERT INTO ingest.ingest_queue (project_id, project_slug, organization_id, event_id, received_at, client_ip, payload) VALUES ${values.join(', ')})
            ${outcomesInsert}`,
       params,
     );
@@ -195,11 +198,11 @@ export class IngestQueueRepository {
   }
 }
 
-/** One row per project, outcome, category and reason, however many requests a write carries. */
-function summed(outcomes: readonly OutcomeRow[]): OutcomeRow[] {
-  const byKey = new Map<string, OutcomeRow>();
+/** One row per project, outcome, category, reason and second, however many requests a write carries. */
+function summed<T extends OutcomeRow & { receivedAt: Date }>(outcomes: readonly T[]): T[] {
+  const byKey = new Map<string, T>();
   for (const row of outcomes) {
-    const key = `${row.projectId}|${row.outcome}|${row.category}|${row.reason ?? ''}`;
+    const key = `${row.projectId}|${row.outcome}|${row.category}|${row.reason ?? ''}|${Math.floor(row.receivedAt.getTime() / 1000)}`;
     const sum = byKey.get(key);
     byKey.set(key, sum ? { ...sum, quantity: sum.quantity + row.quantity } : row);
   }

@@ -42,7 +42,7 @@ export function serializeSentryApp(app: SentryAppRow, options: { showSecrets: bo
 
 export function serializeInstallation(row: InstallationView, code?: string) {
   return {
-    app: { uuid: row.app_uuid, slug: row.app_slug, name: row.app_name },
+    app: { uuid: row.app_uuid, slug: row.app_slug, name: row.app_name, sentryAppId: Number(row.app_id) },
     organization: { slug: row.organization_slug },
     uuid: row.uuid,
     status: row.status,

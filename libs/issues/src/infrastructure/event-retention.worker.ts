@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CLOCK, type Clock } from '@faultline/kernel';
 import { APP_CONFIG, type AppConfig, type BackgroundWorker, Database } from '@faultline/platform';
 
 const BATCH = 1000;
@@ -19,6 +20,7 @@ export class EventRetentionWorker implements BackgroundWorker {
   constructor(
     private readonly database: Database,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   start(): void {
@@ -41,7 +43,8 @@ export class EventRetentionWorker implements BackgroundWorker {
   }
 
   /** Deletes everything past retention; answers how many events went. */
-  async prune(now = new Date()): Promise<number> {
+  async prune(): Promise<number> {
+    const now = this.clock.now();
     const cutoff = new Date(now.getTime() - this.config.eventRetentionDays * 86_400_000).toISOString();
     // Hourly counts serve only the last 24 hours' graphs; daily ones live as long as the events.
     const hourlyCutoff = new Date(now.getTime() - 2 * 86_400_000).toISOString();

@@ -1,4 +1,5 @@
-import { Injectable, NotFoundException } from '@nestjs/common';
+import { Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { CLOCK, type Clock } from '@faultline/kernel';
 import { Database, type Sql } from '@faultline/platform';
 import { ISSUE_SORTS, type IssueSearch, type IssueSort } from '../application/queries/issue-search';
 import type { IssueAssignee } from '../domain';
@@ -149,7 +150,10 @@ const NUMERIC_ID = /^\d{1,18}$/;
  */
 @Injectable()
 export class IssueReadModel {
-  constructor(private readonly database: Database) {}
+  constructor(
+    private readonly database: Database,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
 
   /** The organization's issue by numeric id or short id, or a 404 for the caller's request. */
   async require(organizationId: string, idOrShortId: string): Promise<IssueRow> {
@@ -211,9 +215,10 @@ export class IssueReadModel {
   }
 
   /** Each issue's event counts in these windows, ending with the bucket that holds `now`. */
-  async stats(issueIds: readonly string[], graphs: readonly IssueStatsWindow[], now = Date.now()): Promise<Map<string, Record<string, IssueStatsSeries>>> {
+  async stats(issueIds: readonly string[], graphs: readonly IssueStatsWindow[]): Promise<Map<string, Record<string, IssueStatsSeries>>> {
     const result = new Map<string, Record<string, IssueStatsSeries>>();
     if (issueIds.length === 0 || graphs.length === 0) return result;
+    const now = this.clock.now().getTime();
     const windows = graphs.map(({ name: period, resolution, buckets }) => {
       const size = BUCKET_MS[resolution];
       const last = now - (now % size);
