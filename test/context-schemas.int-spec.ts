@@ -29,7 +29,7 @@ describe('context schemas', () => {
 
   beforeAll(async () => {
     url = await createTestDatabaseUrl();
-    dataSource = await createDataSource({ databaseUrl: url, migrations: [...MIGRATIONS, ...ticketTracker.migrations], poolSize: 2 });
+    dataSource = await createDataSource({ databaseUrl: url, migrations: [...MIGRATIONS, ...(ticketTracker.migrations ?? [])], poolSize: 2 });
     await dataSource.initialize();
     await runMigrations(dataSource);
     database = new Database(dataSource);
