@@ -22,7 +22,7 @@ import { ProvisionMemberHandler } from './application/commands/provision-member/
 import { ProvisionTeamHandler } from './application/commands/provision-team/provision-team.handler';
 import { RemoveMemberHandler } from './application/commands/remove-member/remove-member.handler';
 import { UpdateMemberProfileHandler } from './application/commands/update-member-profile/update-member-profile.handler';
-import { ApiTokenExistsHandler, CountUsersHandler, FindOrganizationHandler, FindUserHandler } from './application/queries/directory-queries.handler';
+import { ApiTokenExistsHandler, CountUsersHandler, FindOrganizationHandler, FindUserActorHandler, FindUserHandler } from './application/queries/directory-queries.handler';
 import { FindTeamHandler, FindUserTeamsHandler } from './application/queries/team-queries.handler';
 import { AuthCache } from './infrastructure/auth-cache';
 import { IdentityAuthDirectory } from './infrastructure/identity-auth-directory';
@@ -53,6 +53,7 @@ import { SignInThrottle } from './infrastructure/sign-in-throttle';
     RevokeApiTokenHandler,
     FindTeamHandler,
     FindUserHandler,
+    FindUserActorHandler,
     CountUsersHandler,
     FindOrganizationHandler,
     ApiTokenExistsHandler,

@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { FindUserActorQuery, type UserActor } from '@faultline/identity';
 import { DomainError } from '@faultline/kernel';
 import { Database, type Principal } from '@faultline/platform';
 import type { IssueActor, IssueAssignee } from '../domain';
@@ -15,15 +17,15 @@ interface PersonRow {
  */
 @Injectable()
 export class IssuePeople {
-  constructor(private readonly database: Database) {}
+  constructor(
+    private readonly database: Database,
+    private readonly queries: QueryBus,
+  ) {}
 
-  /** A user token acts as its user; an organization token as an application. */
+  /** A user token acts as its user (as identity names users); an organization token as an application. */
   async actorFor(principal: Principal): Promise<IssueActor> {
     if (principal.kind === 'user' && principal.userId) {
-      const [user] = await this.database.query<PersonRow>(`SELECT id::text AS id, name, email FROM identity.users WHERE id = $1::bigint`, [
-        principal.userId,
-      ]);
-      return { type: 'user', id: principal.userId, name: user ? user.name || user.email : principal.userId };
+      return this.queries.execute<FindUserActorQuery, UserActor>(new FindUserActorQuery(principal.userId));
     }
     return { type: 'application', id: principal.tokenId, name: 'API token' };
   }

@@ -1,7 +1,16 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { sha256Hex } from '@faultline/kernel';
 import { Database } from '@faultline/platform';
-import { ApiTokenExistsQuery, CountUsersQuery, FindOrganizationQuery, FindUserQuery, type OrganizationSummary, type UserSummary } from '../../contracts/queries';
+import {
+  ApiTokenExistsQuery,
+  CountUsersQuery,
+  FindOrganizationQuery,
+  FindUserActorQuery,
+  FindUserQuery,
+  type OrganizationSummary,
+  type UserActor,
+  type UserSummary,
+} from '../../contracts/queries';
 import { IdentityRepository } from '../../infrastructure/identity.repository';
 
 @QueryHandler(FindUserQuery)
@@ -14,6 +23,19 @@ export class FindUserHandler implements IQueryHandler<FindUserQuery, UserSummary
   async execute({ by }: FindUserQuery): Promise<UserSummary | null> {
     const user = await this.repository.findUserSummary(this.database, by);
     return user ? { id: String(user.id), email: user.email, hasPassword: user.has_password } : null;
+  }
+}
+
+@QueryHandler(FindUserActorQuery)
+export class FindUserActorHandler implements IQueryHandler<FindUserActorQuery, UserActor> {
+  constructor(
+    private readonly database: Database,
+    private readonly repository: IdentityRepository,
+  ) {}
+
+  async execute({ userId }: FindUserActorQuery): Promise<UserActor> {
+    const user = /^\d{1,18}$/.test(userId) ? await this.repository.findUser(this.database, userId) : undefined;
+    return { type: 'user', id: String(userId), name: user?.name || user?.email || String(userId) };
   }
 }
 
