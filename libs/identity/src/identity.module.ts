@@ -22,16 +22,18 @@ import { ProvisionMemberHandler } from './application/commands/provision-member/
 import { ProvisionTeamHandler } from './application/commands/provision-team/provision-team.handler';
 import { RemoveMemberHandler } from './application/commands/remove-member/remove-member.handler';
 import { UpdateMemberProfileHandler } from './application/commands/update-member-profile/update-member-profile.handler';
-import { ApiTokenExistsHandler, CountUsersHandler, FindOrganizationHandler, FindUserActorHandler, FindUserHandler } from './application/queries/directory-queries.handler';
+import { ApiTokenExistsHandler, CountUsersHandler, FindOrganizationHandler, FindUserHandler } from './application/queries/directory-queries.handler';
 import { FindTeamHandler, FindUserTeamsHandler } from './application/queries/team-queries.handler';
 import { AuthCache } from './infrastructure/auth-cache';
 import { IdentityAuthDirectory } from './infrastructure/identity-auth-directory';
 import { IdentityRepository } from './infrastructure/identity.repository';
 import { IntegrationTokenStore } from './infrastructure/integration-token-store';
+import { Actors } from './contracts/actors';
 import { IntegrationTokens } from './contracts/integration-tokens';
 import { ProvisioningRepository } from './infrastructure/provisioning.repository';
 import { SessionsRepository } from './infrastructure/sessions.repository';
 import { SignInThrottle } from './infrastructure/sign-in-throttle';
+import { UserActors } from './infrastructure/user-actors';
 
 @Module({
   imports: [CqrsModule, EventStoreModule],
@@ -45,6 +47,7 @@ import { SignInThrottle } from './infrastructure/sign-in-throttle';
     IdentityAuthDirectory,
     { provide: AuthDirectory, useExisting: IdentityAuthDirectory },
     { provide: IntegrationTokens, useClass: IntegrationTokenStore },
+    { provide: Actors, useClass: UserActors },
     CreateUserHandler,
     CreateOrganizationHandler,
     UpdateOrganizationHandler,
@@ -53,7 +56,6 @@ import { SignInThrottle } from './infrastructure/sign-in-throttle';
     RevokeApiTokenHandler,
     FindTeamHandler,
     FindUserHandler,
-    FindUserActorHandler,
     CountUsersHandler,
     FindOrganizationHandler,
     ApiTokenExistsHandler,
@@ -68,6 +70,6 @@ import { SignInThrottle } from './infrastructure/sign-in-throttle';
     SignInHandler,
     SignOutHandler,
   ],
-  exports: [AuthDirectory, IntegrationTokens],
+  exports: [AuthDirectory, IntegrationTokens, Actors],
 })
 export class IdentityModule {}

@@ -2,7 +2,8 @@ import { Module, type OnModuleInit } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { EventRecorder, EventStoreModule } from '@faultline/event-store';
 import { IdentityModule } from '@faultline/identity';
-import { WebhooksModule } from '@faultline/webhooks';
+import { IssuesModule } from '@faultline/issues';
+import { DeliveryTargetKinds, WebhooksModule } from '@faultline/webhooks';
 import { ExternalIssueActionsController, ExternalRequestsController } from './api/components.controller';
 import { ExternalIssuesController, IssueExternalIssuesController } from './api/external-issues.controller';
 import { InstallationController, OrganizationInstallationsController } from './api/installations.controller';
@@ -27,13 +28,14 @@ import { ComponentRequester } from './infrastructure/component-requester';
 import { IssueExternalLinksHandler } from './application/queries/issue-external-links.handler';
 import { InstallationLookup } from './contracts/installation-lookup';
 import { AppWebhookOutbox } from './infrastructure/app-webhook-outbox';
+import { AppWebhookTargetKind } from './infrastructure/app-webhook-target-kind';
 import { ExternalIssuesRepository } from './infrastructure/external-issues.repository';
 import { InstallationsRepository } from './infrastructure/installations.repository';
 import { SentryAppsRepository } from './infrastructure/sentry-apps.repository';
 
 /** The integration platform: service apps, their installations (event-sourced), OAuth, external issue links and app webhooks. */
 @Module({
-  imports: [CqrsModule, EventStoreModule, IdentityModule, WebhooksModule],
+  imports: [CqrsModule, EventStoreModule, IdentityModule, IssuesModule, WebhooksModule],
   controllers: [
     SentryAppsController,
     OrganizationSentryAppsController,
@@ -49,6 +51,7 @@ import { SentryAppsRepository } from './infrastructure/sentry-apps.repository';
     InstallationsRepository,
     ExternalIssuesRepository,
     AppWebhookOutbox,
+    AppWebhookTargetKind,
     InstallationLookup,
     Installer,
     IntegrationsAccess,
@@ -75,9 +78,12 @@ export class IntegrationsModule implements OnModuleInit {
   constructor(
     private readonly recorder: EventRecorder,
     private readonly outbox: AppWebhookOutbox,
+    private readonly kinds: DeliveryTargetKinds,
+    private readonly appWebhooks: AppWebhookTargetKind,
   ) {}
 
   onModuleInit(): void {
+    this.kinds.register(this.appWebhooks);
     this.recorder.onAppended(this.outbox.onAppended);
   }
 }

@@ -1,6 +1,7 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { EventStoreModule } from '@faultline/event-store';
+import { IdentityModule } from '@faultline/identity';
 import { IssueEventsController } from './api/issue-events.controller';
 import { IssuesController } from './api/issues.controller';
 import { IssueTagsController } from './api/issue-tags.controller';
@@ -13,19 +14,22 @@ import { IssuePeople } from './infrastructure/issue-people';
 import { FindIssueHandler } from './application/queries/find-issue.handler';
 import { IssueReadModel } from './infrastructure/issue-read-model';
 import { IssueIngestion } from './contracts/issue-ingestion';
+import { IssueWebhookPayloads } from './contracts/issue-webhook-payloads';
 import { IssueIngestionService } from './infrastructure/issue-ingestion.service';
 import { EventRetentionWorker } from './infrastructure/event-retention.worker';
 import { IssueRepository } from './infrastructure/issue.repository';
+import { IssueWebhookPayloadsRepository } from './infrastructure/issue-webhook-payloads.repository';
 import { WorkerHost } from '@faultline/platform';
 
 @Module({
-  imports: [CqrsModule, EventStoreModule],
+  imports: [CqrsModule, EventStoreModule, IdentityModule],
   controllers: [IssuesController, IssueEventsController, IssueTagsController],
   providers: [
     IssueRepository,
     EventRetentionWorker,
     IssueIngestionService,
     { provide: IssueIngestion, useExisting: IssueIngestionService },
+    { provide: IssueWebhookPayloads, useClass: IssueWebhookPayloadsRepository },
     IssueReadModel,
     FindIssueHandler,
     IssuePeople,
@@ -35,7 +39,7 @@ import { WorkerHost } from '@faultline/platform';
     EditIssueCommentHandler,
     DeleteIssueCommentHandler,
   ],
-  exports: [IssueIngestion],
+  exports: [IssueIngestion, IssueWebhookPayloads],
 })
 export class IssuesModule implements OnModuleInit {
   constructor(

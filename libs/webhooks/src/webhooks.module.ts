@@ -8,12 +8,14 @@ import { DeleteServiceHookHandler } from './application/commands/delete-service-
 import { RedeliverWebhookHandler } from './application/commands/redeliver-webhook/redeliver-webhook.handler';
 import { UpdateServiceHookHandler } from './application/commands/update-service-hook/update-service-hook.handler';
 import { DeliveriesRepository } from './infrastructure/deliveries.repository';
+import { DeliveryTargetKinds } from './infrastructure/delivery-target-kinds';
 import { DeliveryWorker } from './infrastructure/delivery.worker';
 import { ServiceHookOutbox } from './infrastructure/service-hook-outbox';
+import { ServiceHookTargetKind } from './infrastructure/service-hook-target-kind';
 import { ServiceHooksRepository } from './infrastructure/service-hooks.repository';
 import { WebhookTargets } from './infrastructure/webhook-targets';
 
-/** Service hooks and the one delivery engine every outgoing webhook goes through (service apps' too, see WebhookTargets). */
+/** Service hooks and the one delivery engine every outgoing webhook goes through; each target kind registers its policy in DeliveryTargetKinds. */
 @Module({
   imports: [CqrsModule, EventStoreModule],
   controllers: [ServiceHooksController],
@@ -21,6 +23,8 @@ import { WebhookTargets } from './infrastructure/webhook-targets';
     ServiceHooksRepository,
     DeliveriesRepository,
     DeliveryWorker,
+    DeliveryTargetKinds,
+    ServiceHookTargetKind,
     ServiceHookOutbox,
     WebhookTargets,
     CreateServiceHookHandler,
@@ -28,7 +32,7 @@ import { WebhookTargets } from './infrastructure/webhook-targets';
     DeleteServiceHookHandler,
     RedeliverWebhookHandler,
   ],
-  exports: [ServiceHookOutbox, DeliveryWorker, WebhookTargets],
+  exports: [ServiceHookOutbox, DeliveryWorker, DeliveryTargetKinds, WebhookTargets],
 })
 export class WebhooksModule implements OnModuleInit {
   constructor(
@@ -36,9 +40,12 @@ export class WebhooksModule implements OnModuleInit {
     private readonly worker: DeliveryWorker,
     private readonly recorder: EventRecorder,
     private readonly outbox: ServiceHookOutbox,
+    private readonly kinds: DeliveryTargetKinds,
+    private readonly serviceHooks: ServiceHookTargetKind,
   ) {}
 
   onModuleInit(): void {
+    this.kinds.register(this.serviceHooks);
     this.workers.register(this.worker);
     this.recorder.onAppended(this.outbox.onAppended);
   }

@@ -1,2 +1,3 @@
-export { AlertRuleEventTypes, IncidentEventTypes, IssueRuleIds, eventAlertTriggeredData, metricAlertData } from '../domain';
-export type { EventAlertTriggeredData, IncidentStatus } from '../domain';
+export { AlertRuleEventTypes, IncidentEventTypes, IssueRuleIds, metricAlertData } from '../domain';
+export type { IncidentStatus } from '../domain';
+export { eventAlertTriggeredData, type EventAlertTriggeredData } from '../application/event-alert-payload';

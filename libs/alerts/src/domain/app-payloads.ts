@@ -1,88 +1,9 @@
-import type { AppActionSetting } from './issue-rule';
 import { describeValue, type IncidentStatus, type MetricAggregate, type MetricRuleDefinition } from './metric-rule';
 
 /**
- * The `data` of the service-app webhooks alerts send, shaped as Sentry sends them. The envelope
+ * The `data` of the metric alert webhooks, shaped as Sentry sends them. The envelope
  * (`action`, `installation.uuid`, `actor`) is the integration platform's.
  */
-
-export interface AlertEventSource {
-  readonly organizationSlug: string;
-  readonly projectId: string;
-  readonly projectSlug: string;
-  readonly issueId: string;
-  readonly eventId: string;
-  readonly title: string;
-  readonly culprit: string;
-  readonly message: string;
-  readonly level: string;
-  readonly platform: string;
-  /** ISO 8601 */
-  readonly datetime: string;
-  readonly release: string | null;
-  readonly environment: string;
-  readonly tags: ReadonlyArray<readonly [string, string]>;
-}
-
-export interface EventAlertTriggeredData {
-  event: {
-    event_id: string;
-    project: number;
-    issue_id: string;
-    title: string;
-    culprit: string;
-    message: string;
-    level: string;
-    platform: string;
-    datetime: string;
-    timestamp: number;
-    release: string | null;
-    environment: string;
-    tags: Array<[string, string]>;
-    url: string;
-    web_url: string;
-    issue_url: string;
-  };
-  triggered_rule: string;
-  issue_alert: { id: number; title: string; sentry_app_id: string | null; settings: AppActionSetting[] };
-}
-
-/** `event_alert.triggered`: the event that made the rule fire and the rule with the action's settings. */
-export function eventAlertTriggeredData(
-  publicUrl: string,
-  event: AlertEventSource,
-  rule: { id: string; name: string },
-  action: { settings: readonly AppActionSetting[]; sentryAppId?: string | null },
-): EventAlertTriggeredData {
-  const api = `${publicUrl}/api/0`;
-  return {
-    event: {
-      event_id: event.eventId,
-      project: Number(event.projectId),
-      issue_id: event.issueId,
-      title: event.title,
-      culprit: event.culprit,
-      message: event.message,
-      level: event.level,
-      platform: event.platform,
-      datetime: event.datetime,
-      timestamp: Date.parse(event.datetime) / 1000,
-      release: event.release,
-      environment: event.environment,
-      tags: event.tags.map(([key, value]) => [key, value]),
-      url: `${api}/projects/${event.organizationSlug}/${event.projectSlug}/events/${event.eventId}/`,
-      web_url: `${publicUrl}/organizations/${event.organizationSlug}/issues/${event.issueId}/events/${event.eventId}/`,
-      issue_url: `${api}/organizations/${event.organizationSlug}/issues/${event.issueId}/`,
-    },
-    triggered_rule: rule.name,
-    issue_alert: {
-      id: Number(rule.id),
-      title: rule.name,
-      sentry_app_id: action.sentryAppId ?? null,
-      settings: action.settings.map((setting) => ({ name: setting.name, value: setting.value })),
-    },
-  };
-}
 
 /** Sentry's numeric incident statuses. */
 export const INCIDENT_STATUS_CODES: Readonly<Record<IncidentStatus, number>> = Object.freeze({ open: 1, resolved: 2, warning: 10, critical: 20 });

@@ -3,9 +3,8 @@ import type { ErrorEventProcessedData } from '@faultline/ingest';
 import { APP_CONFIG, type AppConfig, type Transaction } from '@faultline/platform';
 import { AppWebhookOutbox } from '@faultline/integrations';
 import { type HookNotice, ServiceHookOutbox } from '@faultline/webhooks';
+import { type AlertEventSource, eventAlertTriggeredData } from '../application/event-alert-payload';
 import {
-  type AlertEventSource,
-  eventAlertTriggeredData,
   type IncidentStatus,
   type IssueRule,
   IssueRuleIds,

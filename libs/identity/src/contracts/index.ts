@@ -21,3 +21,4 @@ export { VersionMismatchError } from '../domain/version-mismatch';
 export * from './queries';
 export * from './integration-tokens';
 export { IDENTITY_PUBLISHED_VIEWS } from './published-views';
+export * from './actors';

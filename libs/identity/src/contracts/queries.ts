@@ -48,17 +48,3 @@ export interface OrganizationSummary {
 export class ApiTokenExistsQuery {
   constructor(readonly plaintext: string) {}
 }
-
-/**
- * Who a user is when they act, as events, activity and webhooks name them: `{ type: 'user', id,
- * name }`, the name being the account's name, else its e-mail, else its id. The one owner of that shape.
- */
-export class FindUserActorQuery {
-  constructor(readonly userId: string) {}
-}
-
-export interface UserActor {
-  readonly type: 'user';
-  readonly id: string;
-  readonly name: string;
-}

@@ -3,14 +3,14 @@ import { IntegrationTokens } from '@faultline/identity';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { CurrentOrganization, CurrentPrincipal, Database, type OrganizationAccess, Paginate, Pagination, type Principal, RequireScopes } from '@faultline/platform';
-import { SENTRY_APP_TARGET, WebhookTargets } from '@faultline/webhooks';
+import { WebhookTargets } from '@faultline/webhooks';
 import { CreateSentryAppCommand } from '../application/commands/create-sentry-app/create-sentry-app.command';
 import { DeleteSentryAppCommand } from '../application/commands/delete-sentry-app/delete-sentry-app.command';
 import { MintInternalTokenCommand, type MintedToken } from '../application/commands/mint-internal-token/mint-internal-token.command';
 import { RevokeInternalTokenCommand } from '../application/commands/revoke-internal-token/revoke-internal-token.command';
 import { RequestPublicationCommand } from '../application/commands/request-publication/request-publication.command';
 import { UpdateSentryAppCommand } from '../application/commands/update-sentry-app/update-sentry-app.command';
-import { APP_WEBHOOK_EVENT_TYPES, type SentryAppStatus } from '../domain';
+import { APP_WEBHOOK_EVENT_TYPES, APP_WEBHOOK_TARGET, type SentryAppStatus } from '../domain';
 import { InstallationsRepository } from '../infrastructure/installations.repository';
 import { type SentryAppRow, SentryAppsRepository } from '../infrastructure/sentry-apps.repository';
 import { IntegrationsAccess } from './integrations-access';
@@ -163,7 +163,7 @@ export class SentryAppsController {
     const { app } = await this.owned(principal, slug, 'org:read');
     if (errorsOnly !== undefined && !['true', 'false', '1', '0'].includes(errorsOnly)) throw new BadRequestException({ detail: 'errorsOnly must be true or false' });
     if (eventType && !(APP_WEBHOOK_EVENT_TYPES as readonly string[]).includes(eventType)) throw new BadRequestException({ detail: `Invalid eventType: ${eventType}` });
-    const rows = await this.targets.requestLog(SENTRY_APP_TARGET, app.uuid, {
+    const rows = await this.targets.requestLog(APP_WEBHOOK_TARGET, app.uuid, {
       eventTypes: eventType ? [eventType] : APP_WEBHOOK_EVENT_TYPES,
       errorsOnly: errorsOnly === 'true' || errorsOnly === '1',
       start: parseTime(start, 'start'),

@@ -1,9 +1,8 @@
-/** Who caused an app webhook; with no acting user, Sentry says it did. */
-export interface WebhookActor {
-  readonly type: 'user' | 'application';
-  readonly id: string;
-  readonly name: string;
-}
+import type { Actor } from '@faultline/identity';
+import type { IssueEventType } from '@faultline/issues';
+
+/** Who caused an app webhook (identity's actor shape); with no acting user, Sentry says it did. */
+export type WebhookActor = Actor;
 
 export const SENTRY_ACTOR: WebhookActor = Object.freeze({ type: 'application', id: 'sentry', name: 'Sentry' });
 
@@ -21,3 +20,22 @@ export function webhookActorOf(actor: { type: string; id: string; name: string }
   if (actor && actor.type === 'user') return { type: 'user', id: actor.id, name: actor.name };
   return SENTRY_ACTOR;
 }
+
+/** The delivery target kind of service apps: deliveries to an app's webhook URL, by app uuid. */
+export const APP_WEBHOOK_TARGET = 'sentry_app';
+
+/**
+ * The app webhook (`resource.action`) each issue event sends (spec: the issue and comment
+ * resources); `null` where Sentry sends none (unassignment).
+ */
+export const APP_WEBHOOK_BY_ISSUE_EVENT: Readonly<Record<IssueEventType, string | null>> = Object.freeze({
+  'issues.IssueCreated': 'issue.created',
+  'issues.IssueResolved': 'issue.resolved',
+  'issues.IssueUnresolved': 'issue.unresolved',
+  'issues.IssueIgnored': 'issue.ignored',
+  'issues.IssueAssigned': 'issue.assigned',
+  'issues.IssueUnassigned': null,
+  'issues.CommentAdded': 'comment.created',
+  'issues.CommentEdited': 'comment.updated',
+  'issues.CommentDeleted': 'comment.deleted',
+});

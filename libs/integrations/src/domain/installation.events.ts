@@ -1,3 +1,4 @@
+import type { Actor } from '@faultline/identity';
 import { type DomainEvent, domainEvent } from '@faultline/kernel';
 
 /**
@@ -18,11 +19,8 @@ export const InstallationEventTypes = {
 export const INSTALLATION_STREAM_TYPE = 'sentry_app_installation';
 export const installationStream = (uuid: string): string => `sentry-app-installation-${uuid}`;
 
-export interface InstallationActor {
-  readonly type: 'user' | 'application';
-  readonly id: string;
-  readonly name: string;
-}
+/** Who installed or uninstalled: identity's actor shape. */
+export type InstallationActor = Actor;
 
 export type InstallationCreatedData = {
   readonly installationUuid: string;

@@ -3,11 +3,12 @@ import type { RecordedEvent } from '@faultline/kernel';
 import { newUuid } from '@faultline/kernel';
 import { type ErrorEventProcessedData, IngestEventTypes } from '@faultline/ingest';
 import {
-  ignoredSubstatus, ignoreStatusDetails, ISSUE_WEBHOOK_ACTIONS, type IssueEvent, type IssueEventBase, type IssueEventType, isIssueEvent, resolvedStatusDetails, unresolvedSubstatus,
+  ignoredSubstatus, ignoreStatusDetails, type IssueEvent, type IssueEventBase, type IssueEventType, isIssueEvent, IssueWebhookPayloads, resolvedStatusDetails, unresolvedSubstatus,
 } from '@faultline/issues';
 import { APP_CONFIG, type AppConfig, type Sql, type Transaction } from '@faultline/platform';
-import { type QueuedDelivery, SENTRY_APP_TARGET, WebhookTargets } from '@faultline/webhooks';
-import { type AppWebhookResource, appWebhookBody, type WebhookActor, webhookActorOf } from '../domain';
+import { type QueuedDelivery, WebhookTargets } from '@faultline/webhooks';
+import { APP_WEBHOOK_BY_ISSUE_EVENT, APP_WEBHOOK_TARGET, type AppWebhookResource, appWebhookBody, type WebhookActor, webhookActorOf } from '../domain';
+import { errorPayload } from '../contracts/error-payload';
 import { InstallationsRepository } from './installations.repository';
 
 /** One app webhook to queue, in the transaction of what causes it. */
@@ -25,27 +26,6 @@ export interface AppWebhookNotice {
   readonly actor?: WebhookActor;
 }
 
-interface IssuePayloadRow {
-  id: string;
-  short_id: string;
-  title: string;
-  culprit: string;
-  level: string;
-  status: string;
-  substatus: string | null;
-  platform: string;
-  first_seen: Date;
-  last_seen: Date;
-  times_seen: string;
-  user_count: number;
-  assignee: unknown;
-  project_id: string;
-  project_name: string;
-  project_slug: string;
-  project_platform: string | null;
-  organization_slug: string;
-}
-
 /**
  * Queues service-app webhooks through the delivery engine inside the transaction of their cause,
  * signed with each app's client secret. The delivery target is the app (its URL and secret); the
@@ -56,6 +36,7 @@ export class AppWebhookOutbox {
   constructor(
     private readonly installations: InstallationsRepository,
     private readonly targets: WebhookTargets,
+    private readonly issuePayloads: IssueWebhookPayloads,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -77,7 +58,7 @@ export class AppWebhookOutbox {
     const queued = await this.targets.enqueue(tx, [
       {
         guid: newUuid(),
-        targetKind: SENTRY_APP_TARGET,
+        targetKind: APP_WEBHOOK_TARGET,
         targetId: app.uuid,
         cause: `${notice.cause}:${installation.uuid}`,
         eventType: `${notice.resource}.${notice.action}`,
@@ -89,7 +70,7 @@ export class AppWebhookOutbox {
 
   /** The event-store hook: issue, comment and error events go to every installation in the organization subscribed to them. */
   readonly onAppended = async (tx: Transaction, events: readonly RecordedEvent[]): Promise<void> => {
-    const issueEvents = events.filter((event) => isIssueEvent(event) && ISSUE_WEBHOOK_ACTIONS[event.type as IssueEventType] !== null) as unknown as Array<RecordedEvent & IssueEvent>;
+    const issueEvents = events.filter((event) => isIssueEvent(event) && APP_WEBHOOK_BY_ISSUE_EVENT[event.type as IssueEventType] !== null) as unknown as Array<RecordedEvent & IssueEvent>;
     const processed = events.filter((event) => event.type === IngestEventTypes.ErrorEventProcessed);
     if (issueEvents.length === 0 && processed.length === 0) return;
     const organizations = [
@@ -98,7 +79,7 @@ export class AppWebhookOutbox {
     ];
     const subscriptions = await this.subscriptions(tx, [...new Set(organizations)]);
     if (subscriptions.size === 0) return;
-    const issues = await this.issues(tx, [
+    const issues = await this.issuePayloads.find(tx, [
       ...issueEvents.map((event) => String(event.data.issueId)),
       ...processed.map((event) => String((event.data as unknown as ErrorEventProcessedData).issueId)),
     ]);
@@ -107,7 +88,7 @@ export class AppWebhookOutbox {
       for (const installation of subscriptions.get(`${organizationId}|${resource}`) ?? []) {
         rows.push({
           guid: newUuid(),
-          targetKind: SENTRY_APP_TARGET,
+          targetKind: APP_WEBHOOK_TARGET,
           targetId: installation.appUuid,
           cause: `${cause}:${installation.uuid}`,
           eventType: `${resource}.${action}`,
@@ -116,7 +97,7 @@ export class AppWebhookOutbox {
       }
     };
     for (const event of issueEvents) {
-      const [resource, action] = (ISSUE_WEBHOOK_ACTIONS[event.type as IssueEventType] as string).split('.');
+      const [resource, action] = (APP_WEBHOOK_BY_ISSUE_EVENT[event.type as IssueEventType] as string).split('.');
       const data = event.data as IssueEventBase & { commentId?: string; text?: string };
       const actor = webhookActorOf(data.actor);
       if (resource === 'comment') {
@@ -124,7 +105,7 @@ export class AppWebhookOutbox {
         queue(String(data.organizationId), resource, action, event.eventId, {
           comment_id: String(data.commentId),
           issue_id: Number(data.issueId),
-          project_slug: issue?.project_slug ?? null,
+          project_slug: issue?.issue.project.slug ?? null,
           timestamp: data.at,
           comment: data.text ?? null,
         }, actor);
@@ -133,14 +114,15 @@ export class AppWebhookOutbox {
         if (action === 'created') continue;
         const issue = issues.get(String(data.issueId));
         // The handler updates the read model after recording: the event says what changed.
-        if (issue) queue(String(data.organizationId), resource, action, event.eventId, { issue: { ...this.issuePayload(issue), ...changedBy(event) } }, actor);
+        if (issue) queue(String(data.organizationId), resource, action, event.eventId, { issue: { ...issue.issue, ...changedBy(event) } }, actor);
       }
     }
     for (const event of processed) {
       const data = event.data as unknown as ErrorEventProcessedData;
       const issue = issues.get(String(data.issueId));
-      if (data.isNewIssue && issue) queue(String(data.organizationId), 'issue', 'created', event.eventId, { issue: this.issuePayload(issue) }, undefined);
-      queue(String(data.organizationId), 'error', 'created', event.eventId, { error: this.errorPayload(data, issue) }, undefined);
+      if (data.isNewIssue && issue) queue(String(data.organizationId), 'issue', 'created', event.eventId, { issue: issue.issue }, undefined);
+      const error = errorPayload(this.config.publicUrl, { ...data, organizationSlug: issue?.organizationSlug });
+      queue(String(data.organizationId), 'error', 'created', event.eventId, { error }, undefined);
     }
     if (rows.length > 0) await this.targets.enqueue(tx, rows);
   };
@@ -154,72 +136,6 @@ export class AppWebhookOutbox {
       }
     }
     return byKey;
-  }
-
-  private async issues(sql: Sql, ids: string[]): Promise<Map<string, IssuePayloadRow>> {
-    if (ids.length === 0) return new Map();
-    const rows = await sql.query<IssuePayloadRow>(
-      `SELECT i.id, i.short_id, i.title, i.culprit, i.level, i.status, i.substatus, i.platform, i.first_seen, i.last_seen, i.times_seen,
-              i.user_count, i.assignee, p.id AS project_id, p.name AS project_name, p.slug AS project_slug, p.platform AS project_platform,
-              o.slug AS organization_slug
-       FROM issues.issues i JOIN projects.projects p ON p.id = i.project_id JOIN identity.organizations o ON o.id = p.organization_id
-       WHERE i.id = ANY($1::bigint[])`,
-      [[...new Set(ids)]],
-    );
-    return new Map(rows.map((row) => [String(row.id), row]));
-  }
-
-  /** The issue as Sentry's issue webhooks carry it: the spec's fields, and the usual links. */
-  private issuePayload(row: IssuePayloadRow) {
-    const base = this.config.publicUrl;
-    const id = String(row.id);
-    return {
-      id,
-      shortId: row.short_id,
-      title: row.title,
-      culprit: row.culprit,
-      level: row.level,
-      status: row.status,
-      substatus: row.substatus,
-      statusDetails: {},
-      platform: row.platform,
-      firstSeen: row.first_seen.toISOString(),
-      lastSeen: row.last_seen.toISOString(),
-      count: Number(row.times_seen),
-      userCount: row.user_count,
-      assignedTo: row.assignee ?? null,
-      metadata: { title: row.title },
-      project: { id: String(row.project_id), name: row.project_name, slug: row.project_slug, platform: row.project_platform },
-      url: `${base}/api/0/organizations/${row.organization_slug}/issues/${id}/`,
-      web_url: `${base}/organizations/${row.organization_slug}/issues/${id}/`,
-      project_url: `${base}/organizations/${row.organization_slug}/projects/${row.project_slug}/`,
-    };
-  }
-
-  private errorPayload(data: ErrorEventProcessedData, issue: IssuePayloadRow | undefined) {
-    const base = this.config.publicUrl;
-    const organization = issue?.organization_slug;
-    return {
-      event_id: data.eventId,
-      project: Number(data.projectId),
-      issue_id: String(data.issueId),
-      title: data.title,
-      message: data.message,
-      culprit: data.culprit,
-      level: data.level,
-      platform: data.platform,
-      datetime: data.datetime,
-      release: data.release,
-      environment: data.environment,
-      tags: data.tags,
-      ...(organization
-        ? {
-            url: `${base}/api/0/projects/${organization}/${data.projectSlug}/events/${data.eventId}/`,
-            web_url: `${base}/organizations/${organization}/issues/${data.issueId}/events/${data.eventId}/`,
-            issue_url: `${base}/api/0/organizations/${organization}/issues/${data.issueId}/`,
-          }
-        : {}),
-    };
   }
 }
 

@@ -135,6 +135,14 @@ export class SentryAppsRepository {
     await sql.execute(`UPDATE integrations.sentry_apps SET ${sets.join(', ')}, date_updated = now()${published} WHERE id = $1`, params);
   }
 
+  /** Where apps' webhooks go, by app uuid: apps without a webhook URL (or deleted) are absent. */
+  async webhookReceivers(sql: Sql, uuids: readonly string[]): Promise<Array<{ uuid: string; webhook_url: string; client_secret: string; webhook_headers: string[] }>> {
+    return sql.query(
+      `SELECT uuid, webhook_url, client_secret, webhook_headers FROM integrations.sentry_apps WHERE uuid = ANY($1::uuid[]) AND webhook_url IS NOT NULL`,
+      [uuids],
+    );
+  }
+
   async delete(sql: Sql, id: string): Promise<void> {
     await sql.execute(`DELETE FROM integrations.sentry_apps WHERE id = $1`, [id]);
   }

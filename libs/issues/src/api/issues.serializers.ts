@@ -2,7 +2,7 @@ import type { RecordedEvent } from '@faultline/kernel';
 import type { OrganizationAccess } from '@faultline/platform';
 import type { IssueRelease, IssueRow, IssueStatsSeries, IssueTagKeyRow, IssueTagValueRow } from '../infrastructure/issue-read-model';
 import type { IssueActor, IssueAssignee, IssueComment, IssueEvent, IssueUnresolvedReason } from '../domain';
-import { ignoreStatusDetails, IssueEventTypes, resolvedStatusDetails, shortReleaseVersion } from '../domain';
+import { ignoreStatusDetails, IssueEventTypes, issueUrl, resolvedStatusDetails, shortReleaseVersion } from '../domain';
 
 const PRIORITY_BY_LEVEL: Record<string, string> = { fatal: 'high', error: 'high', warning: 'medium', info: 'low', debug: 'low' };
 
@@ -54,7 +54,7 @@ export function serializeIssue(row: IssueRow, organization: OrganizationAccess, 
     shortId: row.short_id,
     title: row.title,
     culprit: row.culprit,
-    permalink: `${publicUrl}/organizations/${organization.slug}/issues/${row.id}/`,
+    permalink: issueUrl(publicUrl, organization.slug, row.id),
     logger: null,
     level: row.level,
     status: row.status,

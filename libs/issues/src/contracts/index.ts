@@ -1,6 +1,5 @@
 export {
   IssueEventTypes,
-  ISSUE_WEBHOOK_ACTIONS,
   ignoredSubstatus,
   ignoreStatusDetails,
   resolvedStatusDetails,
@@ -33,3 +32,5 @@ export { FindIssueQuery, type IssueSummary } from '../application/queries/find-i
 export { IssueExternalLinksQuery, type IssueExternalLink } from '../application/queries/issue-external-links.query';
 export * from './issue-ingestion';
 export { ISSUES_PUBLISHED_VIEWS } from './published-views';
+export * from './issue-webhook-payloads';
+export { issueApiUrl, issueEventUrl, issueUrl } from '../domain/issue-links';

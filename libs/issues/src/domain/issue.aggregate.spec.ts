@@ -4,7 +4,6 @@ import {
   commentAdded,
   commentDeleted,
   commentEdited,
-  ISSUE_WEBHOOK_ACTIONS,
   IssueActor,
   issueAssigned,
   issueCreated,
@@ -665,12 +664,9 @@ describe('Issue', () => {
       expect(Object.isFrozen(event.data.actor)).toBe(true);
     });
 
-    it('recognises issue events and maps them to webhook actions', () => {
+    it('recognises issue events', () => {
       expect(isIssueEvent(created)).toBe(true);
       expect(isIssueEvent({ type: 'projects.ProjectCreated', schemaVersion: 1, data: {} })).toBe(false);
-      expect(ISSUE_WEBHOOK_ACTIONS[created.type]).toBe('issue.created');
-      expect(ISSUE_WEBHOOK_ACTIONS[IssueEventTypes.CommentEdited]).toBe('comment.updated');
-      expect(ISSUE_WEBHOOK_ACTIONS[IssueEventTypes.IssueUnassigned]).toBeNull();
     });
   });
 });

@@ -221,19 +221,3 @@ const ISSUE_EVENT_TYPE_SET: ReadonlySet<string> = new Set(Object.values(IssueEve
 export function isIssueEvent(event: DomainEvent<string, unknown>): event is IssueEvent {
   return ISSUE_EVENT_TYPE_SET.has(event.type);
 }
-
-/**
- * The Sentry service-app webhook action each event corresponds to (spec: issue and comment
- * resources); `null` where Sentry sends none (unassignment).
- */
-export const ISSUE_WEBHOOK_ACTIONS: Readonly<Record<IssueEventType, string | null>> = Object.freeze({
-  [IssueEventTypes.IssueCreated]: 'issue.created',
-  [IssueEventTypes.IssueResolved]: 'issue.resolved',
-  [IssueEventTypes.IssueUnresolved]: 'issue.unresolved',
-  [IssueEventTypes.IssueIgnored]: 'issue.ignored',
-  [IssueEventTypes.IssueAssigned]: 'issue.assigned',
-  [IssueEventTypes.IssueUnassigned]: null,
-  [IssueEventTypes.CommentAdded]: 'comment.created',
-  [IssueEventTypes.CommentEdited]: 'comment.updated',
-  [IssueEventTypes.CommentDeleted]: 'comment.deleted',
-});

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { QueryBus } from '@nestjs/cqrs';
-import { FindUserActorQuery, type UserActor } from '@faultline/identity';
+import { Actors } from '@faultline/identity';
 import { DomainError } from '@faultline/kernel';
 import { Database, type Principal } from '@faultline/platform';
 import type { IssueActor, IssueAssignee } from '../domain';
@@ -19,14 +18,12 @@ interface PersonRow {
 export class IssuePeople {
   constructor(
     private readonly database: Database,
-    private readonly queries: QueryBus,
+    private readonly actors: Actors,
   ) {}
 
   /** A user token acts as its user (as identity names users); an organization token as an application. */
   async actorFor(principal: Principal): Promise<IssueActor> {
-    if (principal.kind === 'user' && principal.userId) {
-      return this.queries.execute<FindUserActorQuery, UserActor>(new FindUserActorQuery(principal.userId));
-    }
+    if (principal.kind === 'user' && principal.userId) return this.actors.user(this.database, principal.userId);
     return { type: 'application', id: principal.tokenId, name: 'API token' };
   }
 

@@ -2,13 +2,13 @@ import { eventHookPayload, microsecondIso } from './event-payload';
 
 describe('service hook event payload', () => {
   const source = {
-    issueId: '42', organizationSlug: 'acme', projectSlug: 'web', projectName: 'Web', culprit: 'app/checkout in pay',
+    issueId: '42', projectSlug: 'web', projectName: 'Web', culprit: 'app/checkout in pay',
     message: 'TypeError: x is undefined', eventId: 'ab'.repeat(16), level: 'error', platform: 'node',
     tags: [['environment', 'production'], ['release', '1.0']] as Array<[string, string]>, datetime: '2026-11-22T12:00:00.123Z',
   };
 
   it('has exactly the spec fields, tags as pairs and the datetime with microseconds', () => {
-    const payload = eventHookPayload('d'.repeat(32), source, 'https://faultline.example', ['Notify on new issues']);
+    const payload = eventHookPayload('d'.repeat(32), source, 'https://faultline.example/organizations/acme/issues/42/', ['Notify on new issues']);
     expect(payload).toEqual({
       id: 'd'.repeat(32),
       project: 'web',

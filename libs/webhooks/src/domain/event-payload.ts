@@ -1,7 +1,6 @@
 /** What the service-hook payloads say about an error event and its issue. */
 export interface EventPayloadSource {
   readonly issueId: string;
-  readonly organizationSlug: string;
   readonly projectSlug: string;
   readonly projectName: string;
   readonly culprit: string;
@@ -28,15 +27,16 @@ export interface EventHookPayload {
 /**
  * The `event.created` and `event.alert` body, with the spec's fields and nothing else. `id` is the
  * delivery's own id (the `webhook-id` header without its `msg_` prefix): the same across retries
- * and different for every hook, event and kind, so receivers can deduplicate on it.
+ * and different for every hook, event and kind, so receivers can deduplicate on it. `issueUrl` is
+ * the issue's page, as the issues context links it.
  */
-export function eventHookPayload(deliveryId: string, source: EventPayloadSource, publicUrl: string, triggeringRules: readonly string[]): EventHookPayload {
+export function eventHookPayload(deliveryId: string, source: EventPayloadSource, issueUrl: string, triggeringRules: readonly string[]): EventHookPayload {
   return {
     id: deliveryId,
     project: source.projectSlug,
     project_name: source.projectName,
     culprit: source.culprit,
-    url: `${publicUrl}/organizations/${source.organizationSlug}/issues/${source.issueId}/`,
+    url: issueUrl,
     message: source.message,
     triggering_rules: [...triggeringRules],
     event: {

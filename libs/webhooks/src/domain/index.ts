@@ -3,4 +3,3 @@ export { eventHookPayload, microsecondIso, type EventHookPayload, type EventPayl
 export { classifyResponse, nextAttemptDelaySeconds, parseRetryAfter, type AttemptOutcome } from './retry-policy';
 export * from './service-hook';
 export { signBody, standardWebhookSignature, standardWebhooksSecret, verifySignature } from './signature';
-export { SENTRY_APP_TARGET } from './target-kinds';

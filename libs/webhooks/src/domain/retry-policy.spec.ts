@@ -27,15 +27,7 @@ describe('webhook retry policy', () => {
   });
 });
 
-describe('classifyResponse for service apps', () => {
-  it('does not retry a 4xx answer, as Sentry does not', () => {
-    expect(classifyResponse(400, undefined, now, 'app')).toEqual({ kind: 'rejected', reason: 'the app answered 400' });
-    expect(classifyResponse(404, undefined, now, 'app').kind).toBe('rejected');
-  });
-  it('retries 5xx and 429', () => {
-    expect(classifyResponse(500, undefined, now, 'app')).toEqual({ kind: 'failed' });
-    expect(classifyResponse(429, '3', now, 'app')).toEqual({ kind: 'failed', retryAfterSeconds: 3 });
-  });
+describe('classifyResponse', () => {
   it('keeps retrying a service hook after a 4xx', () => {
     expect(classifyResponse(404, undefined, now)).toEqual({ kind: 'failed' });
   });

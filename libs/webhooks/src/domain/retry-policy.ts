@@ -8,15 +8,9 @@ export type AttemptOutcome =
   | { readonly kind: 'rejected'; readonly reason: string }
   | { readonly kind: 'failed'; readonly retryAfterSeconds?: number };
 
-/**
- * `hook`: service hooks retry everything but 410 Gone. `app`: service-app requests, which Sentry
- * does not retry after a 4xx (the app rejected it; sending it again changes nothing).
- */
-export type ReceiverKind = 'hook' | 'app';
-
-export function classifyResponse(statusCode: number, retryAfter: string | undefined, now: Date, receiver: ReceiverKind = 'hook'): AttemptOutcome {
+/** The common rule: everything but a 2xx is retried, except 410 Gone; 429 and 503 say when in Retry-After. Kinds may be stricter. */
+export function classifyResponse(statusCode: number, retryAfter: string | undefined, now: Date): AttemptOutcome {
   if (statusCode >= 200 && statusCode < 300) return { kind: 'delivered' };
-  if (receiver === 'app' && statusCode >= 400 && statusCode < 500 && statusCode !== 429) return { kind: 'rejected', reason: `the app answered ${statusCode}` };
   if (statusCode === 410) return { kind: 'target-gone', reason: 'the receiver answered 410 Gone' };
   if (statusCode === 429 || statusCode === 503) return { kind: 'failed', retryAfterSeconds: parseRetryAfter(retryAfter, now) };
   return { kind: 'failed' };

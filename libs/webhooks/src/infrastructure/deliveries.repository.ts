@@ -22,12 +22,6 @@ export interface ClaimedDelivery {
   /** Times it was claimed, this claim included: a worker that died mid-attempt counts too. */
   attempts: number;
   created_at: Date;
-  /** The target as it is now; null when it was deleted. */
-  target_url: string | null;
-  target_secret: string | null;
-  target_status: string | null;
-  /** Extra "Name: value" headers the target asked for. */
-  target_headers: string[] | null;
 }
 
 export interface AttemptResult {
@@ -152,10 +146,8 @@ export class DeliveriesRepository {
          FROM locked WHERE q.delivery_id = locked.delivery_id
          RETURNING q.delivery_id, q.claims
        )
-       SELECT d.id, d.guid, d.target_kind, d.target_id, d.event_type, d.body, leased.claims AS attempts, d.created_at,
-              h.url AS target_url, h.secret AS target_secret, h.status AS target_status, h.headers AS target_headers
+       SELECT d.id, d.guid, d.target_kind, d.target_id, d.event_type, d.body, leased.claims AS attempts, d.created_at
        FROM leased JOIN webhooks.webhook_deliveries d ON d.id = leased.delivery_id
-       LEFT JOIN webhooks.webhook_targets h ON h.target_kind = d.target_kind AND h.target_id = d.target_id
        ORDER BY leased.delivery_id`,
       [limit, heldTargets, heldCounts, perTargetLimit, leaseSeconds],
     );

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { RecordedEvent } from '@faultline/kernel';
 import type { ErrorEventProcessedData } from '@faultline/ingest';
 import { IngestEventTypes } from '@faultline/ingest';
+import { issueUrl } from '@faultline/issues';
 import { APP_CONFIG, type AppConfig, type Transaction } from '@faultline/platform';
 import { newHexId } from '@faultline/kernel';
 import { eventHookPayload, type EventPayloadSource, type ServiceHookEvent } from '../domain';
@@ -14,7 +15,7 @@ export interface HookNotice {
   /** Identifies the occurrence (an event-store event id, an alert fire), so it is queued once per hook. */
   readonly cause: string;
   readonly projectId: string;
-  readonly source: Omit<EventPayloadSource, 'organizationSlug' | 'projectSlug' | 'projectName'>;
+  readonly source: Omit<EventPayloadSource, 'projectSlug' | 'projectName'>;
   readonly triggeringRules?: readonly string[];
 }
 
@@ -40,8 +41,9 @@ export class ServiceHookOutbox {
       for (const hook of hooks) {
         if (hook.project_id !== notice.projectId) continue;
         const guid = newHexId();
-        const source = { ...notice.source, organizationSlug: hook.organization_slug, projectSlug: hook.project_slug, projectName: hook.project_name };
-        const body = JSON.stringify(eventHookPayload(guid, source, this.config.publicUrl, notice.triggeringRules ?? []));
+        const source = { ...notice.source, projectSlug: hook.project_slug, projectName: hook.project_name };
+        const link = issueUrl(this.config.publicUrl, hook.organization_slug, notice.source.issueId);
+        const body = JSON.stringify(eventHookPayload(guid, source, link, notice.triggeringRules ?? []));
         rows.push({ guid, targetKind: SERVICE_HOOK_TARGET, targetId: hook.id, cause: notice.cause, eventType, body });
       }
     }

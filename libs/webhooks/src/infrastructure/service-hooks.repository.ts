@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Sql } from '@faultline/platform';
-import type { ServiceHookStatus } from '../domain';
+import { SERVICE_HOOKS_FEATURE, type ServiceHookStatus } from '../domain';
 
 export const SERVICE_HOOK_TARGET = 'service_hook';
 
@@ -69,14 +69,20 @@ export class ServiceHooksRepository {
     await sql.execute(`DELETE FROM webhooks.service_hooks WHERE id = $1`, [hookId]);
   }
 
-  /** Active hooks of these projects that subscribe to `event`. */
+  /** Active hooks of these projects that subscribe to `event`, where the project has the service hooks feature. */
   async subscribed(sql: Sql, projectIds: readonly string[], event: string): Promise<SubscribedHook[]> {
     return sql.query<SubscribedHook>(
       `SELECT h.id, h.project_id, p.slug AS project_slug, p.name AS project_name, o.slug AS organization_slug
-       FROM webhooks.service_hooks h JOIN projects.projects p ON p.id = h.project_id JOIN identity.organizations o ON o.id = p.organization_id
-       WHERE h.project_id = ANY($1::bigint[]) AND h.status = 'active' AND $2 = ANY(h.events) AND 'servicehooks' = ANY(p.features)`,
-      [projectIds, event],
+       FROM webhooks.service_hooks h JOIN projects.project_directory p ON p.id = h.project_id
+         JOIN identity.organization_directory o ON o.id = p.organization_id
+       WHERE h.project_id = ANY($1::bigint[]) AND h.status = 'active' AND $2 = ANY(h.events) AND $3 = ANY(p.features)`,
+      [projectIds, event, SERVICE_HOOKS_FEATURE],
     );
+  }
+
+  /** The hooks as the delivery engine sends to them, by id; deleted ones are absent. */
+  async targets(sql: Sql, hookIds: readonly string[]): Promise<Array<{ id: string; url: string; secret: string; status: ServiceHookStatus }>> {
+    return sql.query(`SELECT id, url, secret, status FROM webhooks.service_hooks WHERE id = ANY($1::text[])`, [hookIds]);
   }
 
   async recordSuccess(sql: Sql, hookIds: readonly string[]): Promise<void> {

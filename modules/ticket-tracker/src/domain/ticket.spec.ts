@@ -5,7 +5,7 @@ describe('ticket domain', () => {
 
   it('builds the ticket with a link back to the issue, keyed by the issue', () => {
     expect(idempotencyKey('42')).toBe('faultline-issue-42');
-    expect(ticketRequest(subject, 'https://errors.example.com')).toEqual({
+    expect(ticketRequest(subject, 'https://errors.example.com/api/0/organizations/1/issues/42/')).toEqual({
       title: '[WEB-3] TypeError: boom',
       description: 'Culprit: charge(cart.js)\nLevel: error\nIssue: https://errors.example.com/api/0/organizations/1/issues/42/',
       issue: { id: '42', shortId: 'WEB-3', organizationId: '1', projectId: '2', level: 'error', url: 'https://errors.example.com/api/0/organizations/1/issues/42/' },

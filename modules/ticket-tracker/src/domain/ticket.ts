@@ -26,8 +26,8 @@ export interface TicketRequest {
 /** One ticket per issue: the tracker deduplicates on this key, so a repeated call opens nothing new. */
 export const idempotencyKey = (issueId: string): string => `faultline-issue-${issueId}`;
 
-export function ticketRequest(subject: TicketSubject, publicUrl: string): TicketRequest {
-  const url = `${publicUrl}/api/0/organizations/${subject.organizationId}/issues/${subject.issueId}/`;
+/** The ticket for an issue, linking back to it at `url`. */
+export function ticketRequest(subject: TicketSubject, url: string): TicketRequest {
   const description = [subject.culprit && `Culprit: ${subject.culprit}`, `Level: ${subject.level}`, `Issue: ${url}`]
     .filter(Boolean)
     .join('\n');

@@ -5,10 +5,8 @@ import {
   ApiTokenExistsQuery,
   CountUsersQuery,
   FindOrganizationQuery,
-  FindUserActorQuery,
   FindUserQuery,
   type OrganizationSummary,
-  type UserActor,
   type UserSummary,
 } from '../../contracts/queries';
 import { IdentityRepository } from '../../infrastructure/identity.repository';
@@ -23,19 +21,6 @@ export class FindUserHandler implements IQueryHandler<FindUserQuery, UserSummary
   async execute({ by }: FindUserQuery): Promise<UserSummary | null> {
     const user = await this.repository.findUserSummary(this.database, by);
     return user ? { id: String(user.id), email: user.email, hasPassword: user.has_password } : null;
-  }
-}
-
-@QueryHandler(FindUserActorQuery)
-export class FindUserActorHandler implements IQueryHandler<FindUserActorQuery, UserActor> {
-  constructor(
-    private readonly database: Database,
-    private readonly repository: IdentityRepository,
-  ) {}
-
-  async execute({ userId }: FindUserActorQuery): Promise<UserActor> {
-    const user = /^\d{1,18}$/.test(userId) ? await this.repository.findUser(this.database, userId) : undefined;
-    return { type: 'user', id: String(userId), name: user?.name || user?.email || String(userId) };
   }
 }
 

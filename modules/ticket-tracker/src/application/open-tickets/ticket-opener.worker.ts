@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { issueApiUrl } from '@faultline/issues';
 import { PollingLoop } from '@faultline/kernel';
 import { type BackgroundWorker, Database } from '@faultline/platform';
 import { retryDelaySeconds, ticketRequest } from '../../domain/ticket';
@@ -70,7 +71,7 @@ export class TicketOpener implements BackgroundWorker {
           culprit: ticket.culprit,
           level: ticket.level,
         },
-        this.config.publicUrl,
+        issueApiUrl(this.config.publicUrl, String(ticket.organization_id), issueId),
       ),
     );
     if (outcome.kind !== 'opened') this.logger.warn(`ticket for issue ${issueId} (attempt ${ticket.attempts}): ${outcome.error}`);

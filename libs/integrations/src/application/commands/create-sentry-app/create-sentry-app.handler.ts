@@ -1,9 +1,9 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Actors } from '@faultline/identity';
 import { CLOCK, type Clock, DomainError, newUuid, randomHex, slugify } from '@faultline/kernel';
 import { EventRecorder } from '@faultline/event-store';
 import { Database } from '@faultline/platform';
-import { SENTRY_APP_TARGET, WebhookTargets } from '@faultline/webhooks';
 import {
   appScopes,
   checkEventsAllowed,
@@ -22,10 +22,10 @@ import { CreateSentryAppCommand } from './create-sentry-app.command';
 @CommandHandler(CreateSentryAppCommand)
 export class CreateSentryAppHandler implements ICommandHandler<CreateSentryAppCommand, SentryAppRow> {
   constructor(
+    private readonly actors: Actors,
     private readonly database: Database,
     private readonly apps: SentryAppsRepository,
     private readonly recorder: EventRecorder,
-    private readonly targets: WebhookTargets,
     private readonly installer: Installer,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -66,10 +66,7 @@ export class CreateSentryAppHandler implements ICommandHandler<CreateSentryAppCo
       await this.recorder.record(tx, sentryAppStream(app.uuid), SENTRY_APP_STREAM_TYPE, [
         sentryAppCreated({ appUuid: app.uuid, slug, organizationId: organization.id, isInternal: app.is_internal, scopes, events, userId }),
       ]);
-      if (app.webhook_url) {
-        await this.targets.register(tx, { kind: SENTRY_APP_TARGET, id: app.uuid, url: app.webhook_url, secret: app.client_secret, headers: app.webhook_headers });
-      }
-      if (app.is_internal) await this.installer.install(tx, app, organization, await actorFor(tx, userId), this.clock.now().toISOString());
+      if (app.is_internal) await this.installer.install(tx, app, organization, await actorFor(this.actors, tx, userId), this.clock.now().toISOString());
       return app;
     });
   }

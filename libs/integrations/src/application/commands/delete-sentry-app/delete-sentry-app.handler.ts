@@ -1,10 +1,11 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Actors } from '@faultline/identity';
 import { CLOCK, type Clock, DomainError } from '@faultline/kernel';
 import { EventRecorder } from '@faultline/event-store';
 import { Database } from '@faultline/platform';
-import { SENTRY_APP_TARGET, WebhookTargets } from '@faultline/webhooks';
-import { SENTRY_APP_STREAM_TYPE, sentryAppDeleted, sentryAppStream } from '../../../domain';
+import { WebhookTargets } from '@faultline/webhooks';
+import { APP_WEBHOOK_TARGET, SENTRY_APP_STREAM_TYPE, sentryAppDeleted, sentryAppStream } from '../../../domain';
 import { InstallationsRepository } from '../../../infrastructure/installations.repository';
 import { SentryAppsRepository } from '../../../infrastructure/sentry-apps.repository';
 import { actorFor } from '../../actors';
@@ -14,6 +15,7 @@ import { DeleteSentryAppCommand } from './delete-sentry-app.command';
 @CommandHandler(DeleteSentryAppCommand)
 export class DeleteSentryAppHandler implements ICommandHandler<DeleteSentryAppCommand, void> {
   constructor(
+    private readonly actors: Actors,
     private readonly database: Database,
     private readonly apps: SentryAppsRepository,
     private readonly installations: InstallationsRepository,
@@ -27,13 +29,13 @@ export class DeleteSentryAppHandler implements ICommandHandler<DeleteSentryAppCo
     await this.database.transaction(async (tx) => {
       const app = await this.apps.findBySlug(tx, slug, true);
       if (!app) throw DomainError.notFound();
-      const actor = await actorFor(tx, userId);
+      const actor = await actorFor(this.actors, tx, userId);
       const at = this.clock.now().toISOString();
       for (const view of await this.installations.listLiveForApp(tx, String(app.id))) {
         const installation = await this.installations.load(tx, view.uuid);
         if (installation) await this.installer.uninstall(tx, installation, app, view.organization_slug, actor, at, false);
       }
-      await this.targets.remove(tx, SENTRY_APP_TARGET, app.uuid, 'the app was deleted');
+      await this.targets.remove(tx, APP_WEBHOOK_TARGET, app.uuid, 'the app was deleted');
       await this.recorder.record(tx, sentryAppStream(app.uuid), SENTRY_APP_STREAM_TYPE, [sentryAppDeleted({ appUuid: app.uuid, userId })]);
       await this.apps.delete(tx, String(app.id));
     });

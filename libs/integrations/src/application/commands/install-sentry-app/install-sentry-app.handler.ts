@@ -1,5 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Actors } from '@faultline/identity';
 import { CLOCK, type Clock, DomainError, grantableScopes } from '@faultline/kernel';
 import { Database } from '@faultline/platform';
 import { mayInstall } from '../../../domain';
@@ -12,6 +13,7 @@ import { InstallSentryAppCommand } from './install-sentry-app.command';
 @CommandHandler(InstallSentryAppCommand)
 export class InstallSentryAppHandler implements ICommandHandler<InstallSentryAppCommand, NewInstallation & { appSlug: string }> {
   constructor(
+    private readonly actors: Actors,
     private readonly database: Database,
     private readonly apps: SentryAppsRepository,
     private readonly installations: InstallationsRepository,
@@ -29,7 +31,7 @@ export class InstallSentryAppHandler implements ICommandHandler<InstallSentryApp
       if (app.is_internal) throw DomainError.invalid('Internal integrations are installed when they are created.');
       grantableScopes(app.scopes, installerScopes);
       if (await this.installations.findLive(tx, String(app.id), organization.id)) throw DomainError.conflict('The integration is already installed on this organization.');
-      const installed = await this.installer.install(tx, app, organization, await actorFor(tx, userId), this.clock.now().toISOString());
+      const installed = await this.installer.install(tx, app, organization, await actorFor(this.actors, tx, userId), this.clock.now().toISOString());
       return { ...installed, appSlug: app.slug };
     });
   }

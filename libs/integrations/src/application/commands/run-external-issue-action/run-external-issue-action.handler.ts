@@ -1,5 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Actors } from '@faultline/identity';
+import { issueUrl } from '@faultline/issues';
 import { DomainError } from '@faultline/kernel';
 import { EventRecorder } from '@faultline/event-store';
 import { APP_CONFIG, type AppConfig, Database } from '@faultline/platform';
@@ -14,6 +16,7 @@ import { RunExternalIssueActionCommand } from './run-external-issue-action.comma
 @CommandHandler(RunExternalIssueActionCommand)
 export class RunExternalIssueActionHandler implements ICommandHandler<RunExternalIssueActionCommand, ExternalIssueRow> {
   constructor(
+    private readonly actors: Actors,
     private readonly database: Database,
     private readonly installations: InstallationsRepository,
     private readonly apps: SentryAppsRepository,
@@ -29,13 +32,13 @@ export class RunExternalIssueActionHandler implements ICommandHandler<RunExterna
     if (!installation || installation.status === 'deleted' || !app) throw DomainError.notFound();
     if (!componentTypes(app.schema).has('issue-link')) throw DomainError.invalid('This integration has no issue-link component.');
     if (!app.webhook_url || !declaredUris(app.schema).has(uri)) throw DomainError.invalid(`${uri} is not a URI of this integration's components.`);
-    const actor = await actorFor(this.database, userId);
+    const actor = await actorFor(this.actors, this.database, userId);
     // The app is called outside any transaction: nothing is held while it answers.
     const answer = await this.requester.post({ webhookUrl: app.webhook_url, clientSecret: app.client_secret }, uri, {
       fields,
       issueId: Number(issue.id),
       installationId: installation.uuid,
-      webUrl: `${this.config.publicUrl}/organizations/${issue.organizationSlug}/issues/${issue.id}/`,
+      webUrl: issueUrl(this.config.publicUrl, issue.organizationSlug, issue.id),
       project: { slug: issue.projectSlug, id: Number(issue.projectId) },
       actor,
       action,

@@ -1,5 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Actors } from '@faultline/identity';
 import { CLOCK, type Clock, DomainError } from '@faultline/kernel';
 import { Database } from '@faultline/platform';
 import { InstallationsRepository } from '../../../infrastructure/installations.repository';
@@ -11,6 +12,7 @@ import { UninstallSentryAppCommand } from './uninstall-sentry-app.command';
 @CommandHandler(UninstallSentryAppCommand)
 export class UninstallSentryAppHandler implements ICommandHandler<UninstallSentryAppCommand, void> {
   constructor(
+    private readonly actors: Actors,
     private readonly database: Database,
     private readonly apps: SentryAppsRepository,
     private readonly installations: InstallationsRepository,
@@ -24,7 +26,7 @@ export class UninstallSentryAppHandler implements ICommandHandler<UninstallSentr
       const installation = await this.installations.load(tx, installationUuid);
       if (!view || !installation || view.status === 'deleted') throw DomainError.notFound();
       const app = (await this.apps.findById(tx, String(view.app_id))) as SentryAppRow;
-      await this.installer.uninstall(tx, installation, app, view.organization_slug, await actorFor(tx, userId), this.clock.now().toISOString());
+      await this.installer.uninstall(tx, installation, app, view.organization_slug, await actorFor(this.actors, tx, userId), this.clock.now().toISOString());
     }, { retries: 1 });
   }
 }

@@ -4,9 +4,10 @@ import { CLOCK, type Clock, DomainError, randomHex } from '@faultline/kernel';
 import { EventRecorder } from '@faultline/event-store';
 import { IntegrationTokens } from '@faultline/identity';
 import { Database, type Transaction } from '@faultline/platform';
-import { SENTRY_APP_TARGET, WebhookTargets } from '@faultline/webhooks';
+import { WebhookTargets } from '@faultline/webhooks';
 import {
   appScopes,
+  APP_WEBHOOK_TARGET,
   checkEventsAllowed,
   SENTRY_APP_STREAM_TYPE,
   sentryAppPublished,
@@ -71,10 +72,7 @@ export class UpdateSentryAppHandler implements ICommandHandler<UpdateSentryAppCo
         ...(published ? [sentryAppPublished({ appUuid: app.uuid, userId })] : []),
       ]);
       const updated = (await this.apps.findById(tx, String(app.id))) as SentryAppRow;
-      if (updated.webhook_url) {
-        await this.targets.register(tx, { kind: SENTRY_APP_TARGET, id: updated.uuid, url: updated.webhook_url, secret: updated.client_secret, headers: updated.webhook_headers });
-      }
-      else await this.targets.remove(tx, SENTRY_APP_TARGET, updated.uuid, 'the app has no webhook URL any more');
+      if (!updated.webhook_url) await this.targets.remove(tx, APP_WEBHOOK_TARGET, updated.uuid, 'the app has no webhook URL any more');
       return updated;
     }, { retries: 1 });
   }
