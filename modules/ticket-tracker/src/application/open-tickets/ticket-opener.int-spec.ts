@@ -6,6 +6,7 @@ import { answer, WebhookReceiver } from '../../../../../test/support/webhook-rec
 import { TicketRepository } from '../../infrastructure/ticket.repository';
 import { TrackerClient } from '../../infrastructure/tracker.client';
 import { TicketTracker1763900000000 } from '../../migrations/1763900000000-ticket-tracker';
+import { TicketTrackerSchema1763900000100 } from '../../migrations/1763900000100-ticket-tracker-schema';
 import type { TicketTrackerConfig } from '../../ticket-tracker.config';
 import { TicketOpener } from './ticket-opener.worker';
 
@@ -22,7 +23,7 @@ describe('TicketOpener', () => {
   beforeAll(async () => {
     await tracker.start();
     url = await createTestDatabaseUrl();
-    dataSource = await createDataSource({ databaseUrl: url, migrations: [...MIGRATIONS, TicketTracker1763900000000], poolSize: 4 });
+    dataSource = await createDataSource({ databaseUrl: url, migrations: [...MIGRATIONS, TicketTracker1763900000000, TicketTrackerSchema1763900000100], poolSize: 4 });
     await dataSource.initialize();
     await runMigrations(dataSource);
     database = new Database(dataSource);
