@@ -142,6 +142,7 @@ function check(paths) {
         if (published.get(schema)?.has(name)) continue;
         problems.push(`${at}: ${place.owner} names ${name}, which ${schema} does not publish (read it through ${schema}'s index.ts or a view in its contracts/published-views.ts)`);
       }
+      if (/\bsearch_path\b/i.test(text)) problems.push(`${at}: changes the search path, which stays the default so that every name says its schema`);
       if (!sql) continue;
       for (const match of text.matchAll(RELATION_POSITION)) {
         const name = match[2].toLowerCase();
