@@ -17,7 +17,7 @@ module.exports = {
       comment: 'Domain code and the kernel import nothing from Nest, TypeORM or the HTTP layer.',
       severity: 'error',
       from: { path: '(^libs/[^/]+/src/domain/|^libs/kernel/)' },
-      to: { path: '(^|/)node_modules/(@nestjs|typeorm|fastify|pg|@electric-sql)/' },
+      to: { path: '(^|/)node_modules/(@nestjs|typeorm|fastify|pg)/' },
     },
     {
       name: 'domain-not-outward',

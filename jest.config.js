@@ -43,12 +43,13 @@ const common = {
   setupFiles: ['reflect-metadata'],
 };
 
-// Tests that need several connections at once (concurrency, visibility) run only against a server.
-const serverOnly = process.env.DATABASE_URL ? [] : ['\\.server\\.(int|e2e)-spec\\.ts$'];
-
 /** @type {import('jest').Config} */
 const config = {
-  // Booting the embedded database takes a few seconds; tests that start the app get a minute.
+  // Without DATABASE_URL, one embedded PostgreSQL server for the whole run (test/support/global-setup.ts).
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  transform: common.transform,
+  // Tests that start the app, or a service process, get a minute.
   testTimeout: 60_000,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,modules}/**/*.spec.ts'] },
@@ -56,13 +57,11 @@ const config = {
       ...common,
       displayName: 'integration',
       testMatch: ['<rootDir>/{apps,libs,modules,test}/**/*.int-spec.ts'],
-      testPathIgnorePatterns: ['/node_modules/', ...serverOnly],
     },
     {
       ...common,
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
-      testPathIgnorePatterns: ['/node_modules/', ...serverOnly],
     },
   ],
 };

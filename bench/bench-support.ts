@@ -217,3 +217,45 @@ export function saveResults(name: string, summary: unknown): void {
   mkdirSync(directory, { recursive: true });
   writeFileSync(join(directory, name), JSON.stringify(summary, null, 2));
 }
+
+/**
+ * Proportional set size in MB of this process and the PostgreSQL processes below it (the embedded
+ * server and its backends): what the service costs in memory, shared pages split among their
+ * sharers so they count once. Other children (autocannon, a worker process) and the backends of
+ * the bench's own pools (`benchPids`) are left out.
+ */
+export function serviceMemoryMb(benchPids: ReadonlySet<number> = new Set()): number {
+  const parents = new Map<number, number>();
+  const names = new Map<number, string>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const close = stat.lastIndexOf(')');
+      names.set(Number(entry), stat.slice(stat.indexOf('(') + 1, close));
+      parents.set(Number(entry), Number(stat.slice(close + 2).split(' ')[1]));
+    } catch {
+      // ended meanwhile
+    }
+  }
+  const below = (pid: number): boolean => {
+    for (let parent = parents.get(pid); parent; parent = parents.get(parent)) if (parent === process.pid) return true;
+    return false;
+  };
+  let kilobytes = 0;
+  for (const [pid, name] of names) {
+    if (pid !== process.pid && !(name === 'postgres' && below(pid) && !benchPids.has(pid))) continue;
+    try {
+      kilobytes += Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return Math.round(kilobytes / 1024);
+}
+
+/** The PostgreSQL backends of the bench's own pools, by application_name. */
+export async function benchBackendPids(pool: Pool): Promise<Set<number>> {
+  const { rows } = await pool.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [BENCH_APPLICATION_NAME]);
+  return new Set(rows.map((row) => row.pid));
+}

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import { Pool } from 'pg';
+import { runningServerUrl } from '@faultline/embedded-postgres';
 import { loadConfig } from '@faultline/platform';
 import { createApp } from '../apps/api/src/create-app';
 import { decodeBody, DEFAULT_ENVELOPE_LIMITS, parseEnvelope } from '@faultline/ingest';
@@ -22,6 +23,8 @@ import {
   round,
   sampleBackends,
   saveResults,
+  serviceMemoryMb,
+  benchBackendPids,
   sleep,
 } from './bench-support';
 
@@ -33,7 +36,9 @@ import {
  * the largest queue backlog, and how long an accepted event takes to become visible.
  *
  * Usage: npm run -s build && node dist/bench/ingest.bench.js
- * Env: DATABASE_URL (server to create faultline_bench_ingest on), BENCH_CONNECTIONS (50),
+ * Env: DATABASE_URL (server to create faultline_bench_ingest on), BENCH_DATABASE (server; embedded:
+ *      no DATABASE_URL, the service runs its embedded PostgreSQL in a temporary DATA_DIR, as `npm
+ *      start` does, and the bench reports its process tree's memory), BENCH_CONNECTIONS (50),
  *      BENCH_DURATION (20 s), BENCH_WARMUP (3 s), BENCH_RATE (events/s offered evenly paced; unset: the most
  *      the server answers), BENCH_TOPOLOGY (all: one process; split: an api process and a worker
  *      process, as README "Scaling out" describes), DATABASE_POOL_SIZE (the app's default),
@@ -54,7 +59,9 @@ const DRAIN_TIMEOUT_MS = Number(process.env.BENCH_DRAIN_TIMEOUT ?? 900) * 1000;
 const FAULTLINE_PORT = 9201;
 const BARE_PORT = 9202;
 const FLOOR_PORT = 9203;
-const DATABASE = 'faultline_bench_ingest';
+/** `embedded`: the service starts its own PostgreSQL under a temporary DATA_DIR, as `npm start` does. */
+const EMBEDDED = process.env.BENCH_DATABASE === 'embedded';
+const DATABASE = EMBEDDED ? 'faultline' : 'faultline_bench_ingest';
 const MAX_DECOMPRESSED_BYTES = 50 * 1024 * 1024;
 
 // ---- a realistic @sentry/node error event ---------------------------------------------------
@@ -237,9 +244,9 @@ interface Probe {
 }
 
 async function main(): Promise<void> {
-  const databaseUrl = await recreateDatabase(DATABASE);
+  const dataDir = EMBEDDED ? mkdtempSync(join(tmpdir(), 'faultline-bench-embedded-')) : undefined;
   const config = loadConfig({
-    DATABASE_URL: databaseUrl,
+    ...(dataDir ? { DATA_DIR: dataDir } : { DATABASE_URL: await recreateDatabase(DATABASE) }),
     ROLE: TOPOLOGY === 'split' ? 'api' : 'all',
     PORT: String(FAULTLINE_PORT),
     LOG_LEVEL: 'warn',
@@ -250,6 +257,8 @@ async function main(): Promise<void> {
   });
   const app = await createApp(config);
   await app.listen(config.port, '127.0.0.1');
+  const databaseUrl = config.databaseUrl ?? runningServerUrl(dataDir!)!;
+  const idleMemoryMb = serviceMemoryMb();
   for (let n = 0; n < ALERT_RULES; n++) {
     const created = await fetch(`http://127.0.0.1:${FAULTLINE_PORT}/api/0/projects/acme/web/rules/`, {
       method: 'POST',
@@ -434,7 +443,12 @@ async function main(): Promise<void> {
   const workerCpuBefore = workerCpu();
   const stopSampling = sampleBackends(pool, DATABASE);
   const eluBefore = performance.eventLoopUtilization();
+  let loadMemoryMb = 0;
+  const memorySampler = setInterval(() => {
+    void benchBackendPids(pool).then((pids) => (loadMemoryMb = Math.max(loadMemoryMb, serviceMemoryMb(pids))), () => undefined);
+  }, 1000);
   const faultlineResult = await load('faultline', DURATION);
+  clearInterval(memorySampler);
   const eventLoopUtilization = round(performance.eventLoopUtilization(eluBefore).utilization, 2);
   const cpuDuringLoad = coresUsed(cpuBefore, cpuSnapshot(DATABASE));
   const workerCores = round((workerCpu() - workerCpuBefore) / ((performance.now() - started) / 1000), 2);
@@ -468,6 +482,12 @@ async function main(): Promise<void> {
     ...(await environment(databaseUrl)),
     connections: CONNECTIONS,
     topology: TOPOLOGY,
+    database: EMBEDDED ? 'embedded' : 'server',
+    /**
+     * Proportional set size of this process and the PostgreSQL processes below it (embedded: the
+     * server, without the bench's own connections), after start and at most during the load.
+     */
+    memoryMb: { afterStart: idleMemoryMb, maxDuringLoad: loadMemoryMb },
     alertRules: ALERT_RULES,
     alertFires: await count(`SELECT count(*) AS n FROM alerts.issue_alert_fires`),
     /** Wall time spent in alert evaluation (counts, rule checks, fires) per event processed, waits for PostgreSQL included. */
@@ -524,7 +544,7 @@ async function main(): Promise<void> {
     samples,
     marks,
   };
-  saveResults(`ingest-${TOPOLOGY}-c${CONNECTIONS}${RATE ? `-r${RATE}` : ''}${ALERT_RULES ? `-rules${ALERT_RULES}` : ''}.json`, summary);
+  saveResults(`ingest-${TOPOLOGY}${EMBEDDED ? '-embedded' : ''}-c${CONNECTIONS}${RATE ? `-r${RATE}` : ''}${ALERT_RULES ? `-rules${ALERT_RULES}` : ''}.json`, summary);
   console.log(JSON.stringify(summary, null, 2));
 
   const verdict = (ok: boolean) => (ok ? 'met' : '**missed**');
@@ -559,6 +579,7 @@ async function main(): Promise<void> {
       `| cores used during the load: server process${TOPOLOGY === 'split' ? ' (api) / worker process' : ''} / autocannon / PostgreSQL / other / machine | ${cpuDuringLoad.server}${TOPOLOGY === 'split' ? ` / ${workerCores}` : ''} / ${cpuDuringLoad.autocannon} / ${cpuDuringLoad.postgres} / ${TOPOLOGY === 'split' ? round(cpuDuringLoad.other - workerCores, 2) : cpuDuringLoad.other} / ${cpuDuringLoad.machine} of ${cpuDuringLoad.machineCores} | |`,
       `| event loop utilisation of the server process during the load (bare route's run) | ${eventLoopUtilization} (${bareEventLoopUtilization}) | |`,
       `| app's PostgreSQL backends during the load (average count by state) | ${Object.entries(backends).map(([what, n]) => `${what} ${n}`).join(', ')} | |`,
+      `| memory (Pss) of the bench process${EMBEDDED ? ' and the embedded PostgreSQL' : ''}: after start / most during the load | ${idleMemoryMb} / ${loadMemoryMb} MB | |`,
     ].join('\n'),
   );
 
@@ -571,6 +592,7 @@ async function main(): Promise<void> {
     worker.kill('SIGTERM');
     await new Promise((resolve) => worker.once('exit', resolve));
   }
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 }
 
 if (require.main === module) {

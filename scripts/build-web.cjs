@@ -1,7 +1,7 @@
 // Builds the web interface (apps/web/client, Preact) into dist/web: one minified script and one
 // stylesheet with content hashes in their names, and the HTML shell that loads them. `npm run build`
 // runs it, so `npm start` and the tests serve a fresh bundle.
-const { mkdirSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
+const { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { basename, join } = require('node:path');
 const { brotliCompressSync, constants, gzipSync } = require('node:zlib');
 const esbuild = require('esbuild');
@@ -35,6 +35,7 @@ async function main() {
     writeFileSync(`${path}.br`, brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
     writeFileSync(`${path}.gz`, gzipSync(content, { level: 9 }));
   }
+  copyFileSync(join(root, 'apps', 'web', 'client', 'favicon.svg'), join(out, 'favicon.svg'));
   const script = outputs.find((file) => file.endsWith('.js'));
   const stylesheet = outputs.find((file) => file.endsWith('.css'));
   writeFileSync(
@@ -45,6 +46,7 @@ async function main() {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Faultline</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/assets/${stylesheet}">
 <script type="module" src="/assets/${script}"></script>
 </head>

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Starts the service as a new user would (`npm start`, no DATABASE_URL), waits for readiness, calls
-# one authenticated endpoint and the web interface, then stops it with SIGTERM and checks it exits cleanly.
+# Starts the service as a new user would (`npm start`, no DATABASE_URL: it runs its embedded
+# PostgreSQL), waits for readiness, calls one authenticated endpoint and the web interface, then
+# stops it with SIGTERM and checks that it and its PostgreSQL server exit cleanly.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,7 +12,12 @@ unset DATABASE_URL
 DATA_DIR="$data_dir" PORT="$port" BOOTSTRAP_TOKEN=smoke-token BOOTSTRAP_ORG=acme BOOTSTRAP_PROJECT=web \
   node dist/apps/api/src/main.js >"$log" 2>&1 &
 pid=$!
-cleanup() { kill "$pid" 2>/dev/null || true; rm -rf "$data_dir" "$log"; }
+postmaster_pid="$data_dir/postgres/postmaster.pid"
+cleanup() {
+  kill "$pid" 2>/dev/null || true
+  if [ -f "$postmaster_pid" ]; then kill -QUIT "$(head -1 "$postmaster_pid")" 2>/dev/null || true; fi
+  rm -rf "$data_dir" "$log"
+}
 trap cleanup EXIT
 
 for _ in $(seq 1 60); do
@@ -29,4 +35,5 @@ kill -TERM "$pid"
 for _ in $(seq 1 20); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
 if kill -0 "$pid" 2>/dev/null; then echo "smoke: the service did not stop on SIGTERM"; exit 1; fi
 wait "$pid" || { echo "smoke: the service exited with an error"; cat "$log"; exit 1; }
+if [ -f "$postmaster_pid" ]; then echo "smoke: the embedded PostgreSQL server is still running"; exit 1; fi
 echo "smoke: 1 passed, 0 failed"

@@ -71,7 +71,7 @@ describe('admin CLI', () => {
 
   it('lists dead letters, moves them back to the queue and deletes them', async () => {
     const sql = async <T>(work: (database: Database) => Promise<T>): Promise<T> => {
-      const dataSource = await createDataSource(dataSourceOptionsFrom(loadConfig(env), MIGRATIONS));
+      const dataSource = await createDataSource(dataSourceOptionsFrom(loadConfig(env), databaseUrl as string, MIGRATIONS));
       await dataSource.initialize();
       try {
         return await work(new Database(dataSource));

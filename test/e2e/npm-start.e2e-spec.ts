@@ -51,7 +51,7 @@ describe('npm start', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('stops, releasing its data directory, when the shell npm ran it in is terminated', async () => {
+  it('stops, releasing its data directory and its database server, when the shell npm ran it in is terminated', async () => {
     const port = await freePort();
     const { DATABASE_URL: _server, ...env } = process.env;
     // The shell waits for node as npm's does, and tells its pid so the test can clean up.
@@ -67,5 +67,7 @@ describe('npm start', () => {
 
     shell.kill('SIGTERM');
     await until(async () => !(await answers(health)) && !existsSync(join(dataDir, 'faultline.lock')), 10_000);
+    // It stopped its embedded PostgreSQL server too.
+    expect(existsSync(join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
   });
 });

@@ -75,6 +75,10 @@ describe('ingestion from the @sentry/node SDK', () => {
     expect(processedFacts[0].data).toMatchObject({ projectSlug: 'web', issueId: cardError.id, isNewIssue: true, level: 'error', environment: 'e2e', release: 'shop@1.2.3' });
     expect(processedFacts[0].data.tags).toEqual(expect.arrayContaining([['feature', 'checkout']]));
 
+    const keys = (await api.request('GET', '/api/0/projects/acme/web/tags/')).body as Array<{ key: string; name: string }>;
+    expect(keys.map((tag) => tag.key)).toEqual(expect.arrayContaining(['environment', 'feature', 'release', 'user', 'user.email']));
+    expect(keys.map((tag) => tag.key)).toEqual([...keys.map((tag) => tag.key)].sort());
+    expect(keys.find((tag) => tag.key === 'release')).toEqual({ key: 'release', name: 'Release', canDelete: false });
     const environment = await api.request('GET', '/api/0/projects/acme/web/tags/environment/values/');
     expect(environment.body).toEqual([expect.objectContaining({ key: 'environment', value: 'e2e', name: 'e2e', count: 3 })]);
     const release = await api.request('GET', '/api/0/projects/acme/web/tags/release/values/');

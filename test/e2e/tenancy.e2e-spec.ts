@@ -131,6 +131,14 @@ describe('tenancy', () => {
     expect((await api.request('GET', '/api/0/organizations/', { token: mine.body.token })).status).toBe(200);
   });
 
+  it('lists every organization of the instance (show=all) to an instance administrator only', async () => {
+    const slugs = async (path: string, token?: string) => ((await api.request('GET', path, { token })).body as Array<{ slug: string }>).map((org) => org.slug).sort();
+    expect(await slugs('/api/0/organizations/')).toEqual(['acme', 'initech']);
+    expect(await slugs('/api/0/organizations/?show=all')).toEqual(['acme', 'initech', 'umbrella']);
+    expect(await slugs('/api/0/organizations/?show=all', outsiderTokens.userToken)).toEqual(['umbrella']);
+    expect(await slugs('/api/0/organizations/?show=all', outsiderTokens.organizationToken)).toEqual(['initech']);
+  });
+
   async function orgId(): Promise<string> {
     return (await api.request('GET', '/api/0/organizations/acme/')).body.id;
   }

@@ -187,13 +187,13 @@ describe('web interface (browser)', () => {
     await page.goto(`${app.baseUrl}/organizations/acme/issues/`);
     const link = page.getByRole('link', { name: /TypeError/ });
     await link.waitFor();
-    const row = (await page.locator('table.issues tbody tr', { has: link }).textContent())!;
+    const row = (await page.locator('.issue-rows li', { has: link }).textContent())!;
     expect(row).toContain('web');
-    expect(row).toContain('unresolved');
+    expect(row).toContain('WEB-');
     await screenshot(page, 'issues');
     // Another project's issues only: none yet.
-    await page.getByLabel('Project').selectOption({ label: 'Plain' });
-    await page.getByText('No issues match.').waitFor();
+    await page.getByLabel('Project').selectOption({ label: 'plain' });
+    await page.getByText('No issues match this search.').waitFor();
     await page.getByLabel('Project').selectOption({ label: 'web' });
     await link.waitFor();
     await link.click();
@@ -201,11 +201,12 @@ describe('web interface (browser)', () => {
     await page.getByText('Card declined for amount 300').first().waitFor();
     await page.locator('.frames').getByText('chargeCard').first().waitFor();
     await page.getByText('No linked issues.').waitFor();
-    await page.locator('.tags dt', { hasText: 'feature' }).waitFor();
+    await page.locator('.distributions', { hasText: 'Feature' }).waitFor();
 
-    await page.getByLabel('Add a comment').fill('Looking into it');
-    await page.getByRole('button', { name: 'Comment' }).click();
-    await page.locator('.comments').getByText('Looking into it').waitFor();
+    await page.getByRole('link', { name: 'Activity' }).click();
+    await page.getByLabel('Comment', { exact: true }).fill('Looking into it');
+    await page.getByRole('button', { name: 'Comment', exact: true }).click();
+    await page.locator('.timeline').getByText('Looking into it').waitFor();
     await screenshot(page, 'issue');
 
     const issueId = new URL(page.url()).pathname.split('/')[4];
@@ -216,7 +217,8 @@ describe('web interface (browser)', () => {
     const assignee = `user:${(await issue()).assignedTo.id}`;
     await waitUntil(async () => (await page.getByLabel('Assignee').inputValue()) === assignee);
     await page.getByRole('button', { name: 'Ignore', exact: true }).click();
-    await page.getByRole('button', { name: 'Unresolve', exact: true }).click();
+    await page.getByRole('menuitem', { name: 'Forever' }).click();
+    await page.getByRole('button', { name: 'Stop ignoring', exact: true }).click();
     await page.getByRole('button', { name: 'Resolve', exact: true }).click();
     await page.getByRole('button', { name: 'Unresolve', exact: true }).waitFor();
     expect((await issue()).status).toBe('resolved');
@@ -229,14 +231,14 @@ describe('web interface (browser)', () => {
     await app.app.get(EventProcessor).drain();
     await page.goto(`${app.baseUrl}/organizations/acme/issues/`);
     await page.getByRole('link', { name: /Cannot read properties of undefined/ }).click();
-    const current = page.locator('.context .current').first();
+    const current = page.locator('.source .current').first();
     await current.waitFor();
     expect(await current.textContent()).toContain('const total = cart.amount * 100;');
-    await screenshot(page, 'issue-with-source', 'issue');
+    await screenshot(page, 'issue-with-source');
     // Loaded afresh, the page reserves room for what arrives: nothing moves (CLS stays under 0.1, "good").
     await page.reload();
-    await page.locator('.context .current').first().waitFor();
-    await page.locator('.tags dt').first().waitFor();
+    await page.locator('.source .current').first().waitFor();
+    await page.locator('.distributions li').first().waitFor();
     await page.getByText('No linked issues.').waitFor();
     expect(await cumulativeLayoutShift(page)).toBeLessThan(0.1);
   });

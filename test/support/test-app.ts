@@ -19,8 +19,8 @@ export interface ApiResponse<T = any> {
 export interface TestApp {
   readonly app: NestFastifyApplication;
   readonly baseUrl: string;
-  /** The PostgreSQL database of this app; undefined on the embedded database. */
-  readonly databaseUrl?: string;
+  /** The PostgreSQL database of this app. */
+  readonly databaseUrl: string;
   request<T = any>(method: string, path: string, options?: { token?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<ApiResponse<T>>;
   /** Stops the service and starts it again on the same database. */
   restart(): Promise<void>;
@@ -39,8 +39,8 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * Boots the real application over HTTP on its own fresh database: a new PostgreSQL database when
- * DATABASE_URL is set, otherwise an embedded PGlite in a temporary directory. `options.clock`
+ * Boots the real application over HTTP on its own fresh database on the server of DATABASE_URL
+ * (see test-database.ts). `options.clock`
  * replaces the application's clock (a FixedClock the test advances), across restarts too.
  */
 export async function startTestApp(env: Record<string, string> = {}, options: { clock?: Clock } = {}): Promise<TestApp> {
@@ -57,7 +57,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     BOOTSTRAP_PROJECT: BOOTSTRAP.project,
     BOOTSTRAP_EMAIL: BOOTSTRAP.email,
     BOOTSTRAP_PASSWORD: BOOTSTRAP.password,
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    DATABASE_URL: databaseUrl,
     ...env,
   });
   const baseUrl = `http://127.0.0.1:${port}`;

@@ -7,21 +7,21 @@ import { MIGRATIONS } from '../../migrations';
 export interface TestDatabase {
   readonly dataSource: DataSource;
   readonly database: Database;
-  /** The connection string of this test's own database; undefined on the embedded database. */
-  readonly url?: string;
+  /** The connection string of this test's own database. */
+  readonly url: string;
   close(): Promise<void>;
 }
 
-/** The server named by DATABASE_URL, or undefined when tests run on the embedded database. */
-export const serverUrl = (): string | undefined => process.env.DATABASE_URL || undefined;
+/** The server of DATABASE_URL: the machine's, or the embedded one jest's global setup starts. */
+export function serverUrl(): string {
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error('DATABASE_URL is unset: run the tests through jest, whose global setup starts an embedded server');
+  return url;
+}
 
-/**
- * A fresh, migrated database for one test file: a new database on the PostgreSQL server of
- * DATABASE_URL, or an in-memory PGlite when it is unset.
- */
-export async function createTestDatabaseUrl(): Promise<string | undefined> {
+/** A fresh database for one test file on the PostgreSQL server of DATABASE_URL. */
+export async function createTestDatabaseUrl(): Promise<string> {
   const server = serverUrl();
-  if (!server) return undefined;
   const name = `faultline_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = new Client({ connectionString: server });
   await admin.connect();
@@ -36,8 +36,8 @@ export async function createTestDatabaseUrl(): Promise<string | undefined> {
 }
 
 export async function dropTestDatabase(url: string | undefined): Promise<void> {
+  if (!url) return;
   const server = serverUrl();
-  if (!server || !url) return;
   const name = new URL(url).pathname.slice(1);
   const admin = new Client({ connectionString: server });
   await admin.connect();

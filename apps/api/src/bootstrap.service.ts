@@ -20,6 +20,7 @@ import {
 } from '@faultline/identity';
 import { APP_CONFIG, type AppConfig } from '@faultline/platform';
 import { CreateProjectCommand, FindProjectKeysQuery, FindProjectQuery, type ProjectKeySummary, type ProjectSummary } from '@faultline/projects';
+import { formatStartBanner } from './start-banner';
 
 /**
  * Makes a new installation usable at once: on an empty database it creates an instance
@@ -29,6 +30,8 @@ import { CreateProjectCommand, FindProjectKeysQuery, FindProjectQuery, type Proj
 @Injectable()
 export class BootstrapService implements OnApplicationBootstrap {
   private readonly logger = new Logger('Bootstrap');
+  /** Secrets generated at this start, for the start banner; only their hashes are stored. */
+  private readonly generated: { password?: string; token?: string } = {};
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -56,17 +59,23 @@ export class BootstrapService implements OnApplicationBootstrap {
     const projectCreated = await this.ensureProject(organizationId, team.slug, project);
     const plaintext = await this.ensureToken(userId, token);
     const password = await this.ensurePassword(userId);
-    if (password && !this.config.bootstrap.password) {
-      // Shown once: only the scrypt hash is stored.
-      process.stdout.write(`\nFaultline web sign-in for ${email} (shown once, store it now): password ${password}\n`);
-    }
-    if (!emptyDatabase && !projectCreated && !plaintext) return;
+    if (password && !this.config.bootstrap.password) this.generated.password = password;
+    if (plaintext && !token) this.generated.token = plaintext;
+    if (emptyDatabase || projectCreated || plaintext) this.logger.log(`bootstrap: organization "${org}", project "${project}"`);
+  }
+
+  /** The start banner: the URL, the sign-in, the secrets generated now and the bootstrap project's DSN. */
+  async startBanner(): Promise<string> {
+    const { email, org, project } = this.config.bootstrap;
     const keys = await this.queries.execute<FindProjectKeysQuery, ProjectKeySummary[] | null>(new FindProjectKeysQuery(org, project));
-    this.logger.log(`bootstrap: organization "${org}", project "${project}", DSN ${keys?.[0]?.dsn ?? '(none)'}`);
-    if (plaintext && !token) {
-      // Shown once: only the hash is stored.
-      process.stdout.write(`\nFaultline API token for ${email} (shown once, store it now):\n\n  ${plaintext}\n\n`);
-    }
+    const dsn = keys?.[0]?.dsn;
+    return formatStartBanner({
+      url: this.config.publicUrl,
+      email,
+      generatedPassword: this.generated.password,
+      generatedToken: this.generated.token,
+      project: dsn ? { org, slug: project, dsn } : undefined,
+    });
   }
 
   private async ensureUser(email: string): Promise<string> {

@@ -16,6 +16,7 @@ import {
   UpdateOrganizationCommand,
   type UserSummary,
 } from '@faultline/identity';
+import { openEmbeddedDatabase, runningServerUrl } from '@faultline/embedded-postgres';
 import { type DeadLetter, type DeadLetterScope, DeleteDeadLettersCommand, ListDeadLettersQuery, RetryDeadLettersCommand } from '@faultline/ingest';
 import { createDataSource, dataSourceOptionsFrom, loadConfig, runMigrations } from '@faultline/platform';
 import { CreateProjectCommand, FindProjectKeysQuery, FindProjectQuery, type ProjectKeySummary, type ProjectSummary } from '@faultline/projects';
@@ -25,11 +26,14 @@ import { loadModules } from './extension-modules/module-loader';
 
 export const HELP = `Usage: npm run cli -- <command> [options]
 
-Administration of a Faultline instance, on the database the environment names
-(DATABASE_URL, or the embedded database in DATA_DIR while the server is stopped).
+Administration of a Faultline instance, on the database the environment names:
+DATABASE_URL, or the embedded database in DATA_DIR (the running service's server,
+or, when no service runs, one started for the command).
 
 Commands:
   migrate                                   apply pending database migrations
+  database-url                              print the connection string of the running
+                                            service's embedded PostgreSQL (for pg_dump, psql)
   create-user    --email E [--name N] [--superuser]
   create-org     --name N [--slug S] --owner EMAIL
   create-team    --org O --name N [--slug S]
@@ -112,7 +116,7 @@ async function run(positionals: string[], options: Options, env: Env, print: (li
     case 'migrate': {
       const config = loadConfig(env);
       const migrations = applicationMigrations(loadModules(config, { coreMigrations: MIGRATIONS }));
-      const dataSource = await createDataSource(dataSourceOptionsFrom(config, migrations));
+      const dataSource = await createDataSource(dataSourceOptionsFrom(config, config.databaseUrl!, migrations));
       await dataSource.initialize();
       try {
         const applied = await runMigrations(dataSource);
@@ -204,6 +208,9 @@ async function run(positionals: string[], options: Options, env: Env, print: (li
           throw new UsageError('dead-letters takes list, retry or delete');
         }
       });
+    case 'database-url':
+      print(env.DATABASE_URL ?? '');
+      return;
     default:
       throw new UsageError(command ? `unknown command: ${command}` : 'a command is required');
   }
@@ -235,5 +242,18 @@ export async function runCli(args: string[], env: Env, print: (line: string) => 
     print(HELP);
     return;
   }
-  await run(positionals, values, env, print);
+  if (env.DATABASE_URL) return run(positionals, values, env, print);
+  const config = loadConfig(env);
+  if (positionals[0] === 'database-url') {
+    const url = runningServerUrl(config.dataDir);
+    if (!url) throw new UsageError(`no embedded PostgreSQL server runs in ${config.dataDir}: start the service first`);
+    print(url);
+    return;
+  }
+  const embedded = await openEmbeddedDatabase(config.dataDir, { poolSize: config.databasePoolSize, shareWithService: true });
+  try {
+    await run(positionals, values, { ...env, DATABASE_URL: embedded.url }, print);
+  } finally {
+    await embedded.close();
+  }
 }

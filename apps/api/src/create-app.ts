@@ -9,7 +9,7 @@ import { loadModules } from './extension-modules/module-loader';
 
 /** Builds the application for a role; main.ts and the e2e tests both start it this way. */
 export async function createApp(config: AppConfig, options: { clock?: Clock } = {}): Promise<NestFastifyApplication> {
-  const logger = createLogger(config.logLevel, config.role);
+  const logger = createLogger(config.logLevel, config.role, config.logFormat);
   const modules = loadModules(config, { coreMigrations: MIGRATIONS });
   if (modules.length) logger.info({ modules: modules.map(({ name, spec }) => ({ name, spec })) }, 'extension modules loaded');
   const adapter = new FastifyAdapter({ ...fastifyOptions(config, logger), routerOptions: { ignoreTrailingSlash: true } } as never);

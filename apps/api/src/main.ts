@@ -1,5 +1,7 @@
 import 'reflect-metadata';
+import { EmbeddedDatabaseError } from '@faultline/embedded-postgres';
 import { ConfigError, loadConfig } from '@faultline/platform';
+import { BootstrapService } from './bootstrap.service';
 import { createApp } from './create-app';
 import { ModuleLoadError } from './extension-modules/module-loader';
 
@@ -46,12 +48,13 @@ async function main(): Promise<void> {
     { url: config.publicUrl, role: config.role, database: config.databaseUrl ? 'postgresql' : `embedded (${config.dataDir})` },
     'Faultline is listening',
   );
+  if (config.role !== 'worker') process.stdout.write(await app.get(BootstrapService).startBanner());
 }
 
 main().catch((error: unknown) => {
   const message = error instanceof ConfigError
     ? `Configuration error: ${error.message}`
-    : error instanceof ModuleLoadError
+    : error instanceof ModuleLoadError || error instanceof EmbeddedDatabaseError
       ? error.message
       : error instanceof Error ? (error.stack ?? error.message) : String(error);
   process.stderr.write(`${message}\n`);

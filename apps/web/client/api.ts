@@ -25,6 +25,7 @@ export class ApiError extends Error {
 export interface Page<T> {
   items: T[];
   nextCursor?: string;
+  previousCursor?: string;
 }
 
 /** Only a 400 concerns the input; a 401, 403 or 404 is about the request as a whole, whatever it names. */
@@ -77,8 +78,10 @@ export function whenUnauthenticated(handler: () => void): void {
 /** A list page with the cursor of the next one, from Sentry's Link header. */
 export async function list<T = any>(path: string): Promise<Page<T>> {
   const { body, headers } = await api<T[]>('GET', path);
-  const next = /<[^>]*>;\s*rel="next";\s*results="true";\s*cursor="([^"]+)"/.exec(headers.get('link') ?? '');
-  return { items: body, nextCursor: next?.[1] };
+  const link = headers.get('link') ?? '';
+  const next = /<[^>]*>;\s*rel="next";\s*results="true";\s*cursor="([^"]+)"/.exec(link);
+  const previous = /<[^>]*>;\s*rel="previous";\s*results="true";\s*cursor="([^"]+)"/.exec(link);
+  return { items: body, nextCursor: next?.[1], previousCursor: previous?.[1] };
 }
 
 export const enc = encodeURIComponent;

@@ -164,3 +164,112 @@ export function formatDate(value: string | null | undefined): string {
 export function Status(props: { value: string }) {
   return <span class={`status status-${props.value}`}>{props.value}</span>;
 }
+
+/** A labelled multi-line input (certificates, keys), with its error below it. */
+export function TextArea(props: { label: string; name: string; value: string; onInput: (value: string) => void; error?: string; hint?: string; rows?: number; placeholder?: string }) {
+  const id = useFieldId(props.name);
+  const describedBy = [props.hint ? `${id}-hint` : '', props.error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  return (
+    <div class="field">
+      <label for={id}>{props.label}</label>
+      <textarea
+        id={id}
+        name={props.name}
+        rows={props.rows ?? 6}
+        value={props.value}
+        placeholder={props.placeholder}
+        spellcheck={false}
+        aria-invalid={props.error ? 'true' : undefined}
+        aria-describedby={describedBy}
+        onInput={(event) => props.onInput((event.currentTarget as HTMLTextAreaElement).value)}
+      />
+      {props.hint && <p class="hint" id={`${id}-hint`}>{props.hint}</p>}
+      <FieldError id={`${id}-error`} message={props.error} />
+    </div>
+  );
+}
+
+/** A labelled select; options are [value, label] pairs. */
+export function SelectField(props: { label: string; name: string; value: string; options: ReadonlyArray<readonly [string, string]>; onChange: (value: string) => void; error?: string; hint?: string }) {
+  const id = useFieldId(props.name);
+  const describedBy = [props.hint ? `${id}-hint` : '', props.error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  return (
+    <div class="field">
+      <label for={id}>{props.label}</label>
+      <select id={id} name={props.name} value={props.value} aria-invalid={props.error ? 'true' : undefined} aria-describedby={describedBy} onChange={(event) => props.onChange((event.currentTarget as HTMLSelectElement).value)}>
+        {props.options.map(([value, label]) => (
+          <option key={value} value={value}>
+            {label}
+          </option>
+        ))}
+      </select>
+      {props.hint && <p class="hint" id={`${id}-hint`}>{props.hint}</p>}
+      <FieldError id={`${id}-error`} message={props.error} />
+    </div>
+  );
+}
+
+async function writeClipboard(text: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    // Without the Clipboard API (an insecure origin): the older way, through a selected textarea.
+    const area = document.createElement('textarea');
+    area.value = text;
+    area.setAttribute('readonly', '');
+    area.style.position = 'fixed';
+    area.style.opacity = '0';
+    document.body.append(area);
+    area.select();
+    const copied = document.execCommand('copy');
+    area.remove();
+    if (!copied) throw new Error('copy refused');
+  }
+}
+
+/** Copies a value; says so (announced) for two seconds. */
+export function CopyButton(props: { value: string; label: string }) {
+  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
+  useEffect(() => {
+    if (state === 'idle') return;
+    const timer = setTimeout(() => setState('idle'), 2000);
+    return () => clearTimeout(timer);
+  }, [state]);
+  const copy = () => writeClipboard(props.value).then(() => setState('copied'), () => setState('failed'));
+  return (
+    <span class="copy">
+      <button type="button" class="copy-button" onClick={copy} aria-label={props.label}>
+        Copy
+      </button>
+      <span class="copy-state" role="status">
+        {state === 'copied' ? 'Copied' : state === 'failed' ? 'Select and copy it by hand' : ''}
+      </span>
+    </span>
+  );
+}
+
+/** A value to copy (a DSN, a command): shown in full, wrapping, with its copy button. */
+export function CopyableCode(props: { value: string; label: string; block?: boolean }) {
+  return (
+    <div class={props.block ? 'copyable block' : 'copyable'}>
+      {props.block ? (
+        <pre tabIndex={0}>
+          <code>{props.value}</code>
+        </pre>
+      ) : (
+        <code tabIndex={0}>{props.value}</code>
+      )}
+      <CopyButton value={props.value} label={props.label} />
+    </div>
+  );
+}
+
+/** The first API error message for a field, among the names the API may use for it. */
+export function errorFor(error: unknown, ...names: string[]): string | undefined {
+  if (!(error instanceof ApiError)) return undefined;
+  for (const name of names) {
+    const message = error.field(name);
+    if (message) return message;
+  }
+  return undefined;
+}

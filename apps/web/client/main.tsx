@@ -6,7 +6,9 @@ import { Link, navigate, usePath } from './router';
 import { Skeleton } from './components';
 import { SignInPage } from './pages/sign-in';
 import { ApiTokensPage } from './pages/api-tokens';
-import { NewServiceHookPage, ProjectSettingsPage, ProjectsPage, ServiceHookPage, ServiceHooksPage } from './pages/service-hooks';
+import { NewServiceHookPage, ServiceHookPage, ServiceHooksPage } from './pages/service-hooks';
+import { NewProjectPage, ProjectKeysPage, ProjectPage, ProjectSettingsPage, ProjectsPage } from './pages/projects';
+import { InstanceAdminPage } from './pages/instance-admin';
 import { IssuePage, IssuesPage } from './pages/issues';
 import { AuthProviderPage, MembersPage, TeamsPage } from './pages/organization';
 import { DeveloperSettingsPage, IntegrationsPage, NewIntegrationPage, SentryAppPage, SentryAppRequestsPage } from './pages/developer-settings';
@@ -25,6 +27,7 @@ const ROUTES: Array<[string, Page]> = [
   ['/settings/:org/', ProjectsPage],
   ['/settings/:org/projects/', ProjectsPage],
   ['/settings/:org/projects/:project/', ProjectSettingsPage],
+  ['/settings/:org/projects/:project/keys/', ProjectKeysPage],
   ['/settings/:org/projects/:project/hooks/', ServiceHooksPage],
   ['/settings/:org/projects/:project/hooks/new/', NewServiceHookPage],
   ['/settings/:org/projects/:project/hooks/:hookId/', ServiceHookPage],
@@ -37,46 +40,67 @@ const ROUTES: Array<[string, Page]> = [
   ['/settings/:org/developer-settings/:app/', SentryAppPage],
   ['/settings/:org/developer-settings/:app/dashboard/', SentryAppRequestsPage],
   ['/settings/:org/integrations/', IntegrationsPage],
+  ['/organizations/:org/projects/', ProjectsPage],
+  ['/organizations/:org/projects/new/', NewProjectPage],
+  ['/organizations/:org/projects/:project/', ProjectPage],
+  ['/manage/', InstanceAdminPage],
+  ['/manage/organizations/', InstanceAdminPage],
   ['/organizations/:org/issues/', IssuesPage],
   ['/organizations/:org/issues/:issueId/', IssuePage],
+  ['/organizations/:org/issues/:issueId/events/', (props) => <IssuePage {...props} tab="events" />],
+  ['/organizations/:org/issues/:issueId/events/:eventId/', IssuePage],
+  ['/organizations/:org/issues/:issueId/activity/', (props) => <IssuePage {...props} tab="activity" />],
 ];
 
 function Navigation(props: { session: Session; path: string; onSignOut: () => void }) {
   const org = /^\/(?:settings|organizations)\/([^/]+)/.exec(props.path)?.[1];
   const slug = org && org !== 'account' ? org : props.session.organizations[0]?.slug;
-  const links: Array<[string, string]> = slug
-    ? [
-        [`/organizations/${slug}/issues/`, 'Issues'],
-        [`/settings/${slug}/projects/`, 'Projects'],
-        [`/settings/${slug}/members/`, 'Members'],
-        [`/settings/${slug}/teams/`, 'Teams'],
-        [`/settings/${slug}/auth/`, 'Auth & SCIM'],
-        [`/settings/${slug}/developer-settings/`, 'Developer settings'],
-        [`/settings/${slug}/integrations/`, 'Integrations'],
-        ['/settings/account/api/auth-tokens/', 'API tokens'],
-      ]
-    : [['/settings/account/api/auth-tokens/', 'API tokens']];
+  const [open, setOpen] = useState(false);
+  // A narrow screen shows the links behind the menu button; choosing one closes it.
+  useEffect(() => setOpen(false), [props.path]);
+  const links: Array<[string, string]> = [
+    ...(slug
+      ? ([
+          [`/organizations/${slug}/issues/`, 'Issues'],
+          [`/settings/${slug}/projects/`, 'Projects'],
+          [`/settings/${slug}/members/`, 'Members'],
+          [`/settings/${slug}/teams/`, 'Teams'],
+          [`/settings/${slug}/auth/`, 'Auth & SCIM'],
+          [`/settings/${slug}/developer-settings/`, 'Developer settings'],
+          [`/settings/${slug}/integrations/`, 'Integrations'],
+        ] as Array<[string, string]>)
+      : []),
+    ['/settings/account/api/auth-tokens/', 'API tokens'],
+    ...(props.session.user.isSuperuser ? ([['/manage/organizations/', 'Admin']] as Array<[string, string]>) : []),
+  ];
+  const current = (href: string) => props.path.startsWith(href) || (href.endsWith('/projects/') && props.path.startsWith(href.replace('/settings/', '/organizations/')));
   return (
     <header class="topbar">
       <Link href="/" class="brand">
+        <img src="/favicon.svg" alt="" width={22} height={22} />
         Faultline
       </Link>
-      <nav aria-label="Main">
-        <ul>
-          {links.map(([href, label]) => (
-            <li key={href}>
-              <Link href={href} aria-current={props.path.startsWith(href) ? 'page' : undefined}>
-                {label}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
-      <div class="account">
-        <span class="muted">{props.session.user.email}</span>
-        <button type="button" class="link-button" onClick={props.onSignOut}>
-          Sign out
-        </button>
+      <button type="button" class="menu-button" aria-expanded={open} aria-controls="main-menu" onClick={() => setOpen(!open)}>
+        Menu
+      </button>
+      <div id="main-menu" class={open ? 'topbar-menu open' : 'topbar-menu'}>
+        <nav aria-label="Main">
+          <ul>
+            {links.map(([href, label]) => (
+              <li key={href}>
+                <Link href={href} aria-current={current(href) ? 'page' : undefined}>
+                  {label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div class="account">
+          <span class="account-email">{props.session.user.email}</span>
+          <button type="button" class="link-button" onClick={props.onSignOut}>
+            Sign out
+          </button>
+        </div>
       </div>
     </header>
   );

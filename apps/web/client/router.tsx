@@ -27,15 +27,30 @@ export function usePath(): string {
 }
 
 /** A link that navigates without reloading the page (modified clicks open tabs as usual). */
-export function Link(props: { href: string; children: ComponentChildren; class?: string; 'aria-current'?: 'page' }) {
+export function Link(props: { href: string; children: ComponentChildren; class?: string; 'aria-current'?: 'page'; 'aria-label'?: string }) {
   const onClick = (event: MouseEvent) => {
     if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     event.preventDefault();
     navigate(props.href);
   };
   return (
-    <a href={props.href} class={props.class} onClick={onClick} aria-current={props['aria-current']}>
+    <a href={props.href} class={props.class} onClick={onClick} aria-current={props['aria-current']} aria-label={props['aria-label']}>
       {props.children}
     </a>
   );
+}
+
+/** The current query string (`?query=…&sort=…`), re-rendering when a navigation changes it. */
+export function useSearch(): string {
+  const [search, setSearch] = useState(location.search);
+  useEffect(() => {
+    const update = () => setSearch(location.search);
+    listeners.add(update);
+    window.addEventListener('popstate', update);
+    return () => {
+      listeners.delete(update);
+      window.removeEventListener('popstate', update);
+    };
+  }, []);
+  return search;
 }

@@ -8,7 +8,7 @@ import type { FastifyReply } from 'fastify';
  * interface's script routes by path (history fallback). Everything under /api/, /health, /metrics
  * and the SDK endpoints stays with the API.
  */
-export const WEB_ROUTES = ['/', '/auth/*', '/settings', '/settings/*', '/organizations', '/organizations/*'] as const;
+export const WEB_ROUTES = ['/', '/auth/*', '/settings', '/settings/*', '/organizations', '/organizations/*', '/manage', '/manage/*'] as const;
 
 /** Only our own scripts and styles, no framing, no referrer to other sites. */
 const PAGE_HEADERS = {
@@ -60,4 +60,13 @@ export function serveWebInterface(app: NestFastifyApplication, directory = webAs
     return reply.headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(html);
   };
   for (const url of WEB_ROUTES) fastify.get(url, page);
+  // Browsers ask for /favicon.ico whatever the page links; both answer the one SVG icon.
+  const faviconFile = join(directory, 'favicon.svg');
+  const favicon = existsSync(faviconFile) ? readFileSync(faviconFile) : undefined;
+  const icon = async (_request: unknown, reply: FastifyReply) => {
+    if (!favicon) return reply.status(404).send({ detail: 'The web interface is not built.' });
+    return reply.header('cache-control', 'public, max-age=86400').type('image/svg+xml').send(favicon);
+  };
+  fastify.get('/favicon.svg', icon);
+  fastify.get('/favicon.ico', icon);
 }

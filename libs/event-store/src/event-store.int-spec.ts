@@ -26,7 +26,7 @@ describe('EventStore', () => {
     await db.database.execute(
       'CREATE TABLE test_handled (subscriber text NOT NULL, event_id uuid NOT NULL, PRIMARY KEY (subscriber, event_id))',
     );
-  }, 60_000); // the embedded database boots a WASM Postgres and migrates it
+  }, 60_000);
 
   afterAll(async () => {
     await db?.close();

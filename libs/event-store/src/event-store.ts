@@ -260,7 +260,7 @@ function toPosition(position: GlobalPosition | bigint): string {
   return text;
 }
 
-/** TypeORM wraps driver errors (pg or PGlite) and copies their fields; look at both layers. */
+/** TypeORM wraps pg's errors and copies their fields; look at both layers. */
 function isStreamVersionConflict(error: unknown): boolean {
   const layers = [error, (error as { driverError?: unknown } | null)?.driverError];
   return layers.some((layer) => {

@@ -7,8 +7,8 @@ import type { EventStore } from './event-store';
 
 /**
  * Handles one batch inside the transaction that will also advance the checkpoint, so the effect and
- * the checkpoint commit together. Write through `tx` only (on the embedded database, which has a
- * single connection, another connection would wait for this transaction forever).
+ * the checkpoint commit together. Write through `tx` only: a write on another connection commits
+ * apart from the checkpoint, and one that touches rows this transaction holds waits for it.
  */
 export type SubscriptionHandler = (events: RecordedEvent[], tx: Transaction) => Promise<void>;
 

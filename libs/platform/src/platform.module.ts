@@ -3,6 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { CLOCK, type Clock, systemClock } from '@faultline/kernel';
 import { DataSource, type MigrationInterface } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from './config';
+import { type EmbeddedDatabase, openEmbeddedDatabase } from '@faultline/embedded-postgres';
 import { createDataSource, Database, dataSourceOptionsFrom, poolStats, runMigrations } from './database';
 import { InFlightRequests } from './lifecycle/in-flight';
 import { WorkerHost } from './lifecycle/worker-host';
@@ -19,12 +20,16 @@ export interface PlatformOptions {
 /** How long shutdown waits for running request handlers before closing the database anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
+/** The embedded PostgreSQL server this process runs; null with DATABASE_URL. */
+const EMBEDDED_DATABASE = Symbol('EmbeddedDatabase');
+
 class DatabaseLifecycle implements OnApplicationShutdown {
   private readonly logger = new Logger('Shutdown');
 
   constructor(
     @Inject(DataSource) private readonly dataSource: DataSource,
     @Inject(InFlightRequests) private readonly inFlight: InFlightRequests,
+    @Inject(EMBEDDED_DATABASE) private readonly embedded: EmbeddedDatabase | null,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
@@ -32,6 +37,7 @@ class DatabaseLifecycle implements OnApplicationShutdown {
       this.logger.warn(`closing the database with ${this.inFlight.size} request handler(s) still running`);
     }
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
+    await this.embedded?.close();
   }
 
   /**
@@ -65,13 +71,30 @@ export class PlatformModule {
         { provide: APP_CONFIG, useValue: options.config },
         { provide: CLOCK, useValue: options.clock ?? systemClock },
         {
+          provide: EMBEDDED_DATABASE,
+          useFactory: async () =>
+            options.config.databaseUrl
+              ? null
+              : openEmbeddedDatabase(options.config.dataDir, {
+                  poolSize: options.config.databasePoolSize,
+                  log: (message) => logger.warn(message),
+                }),
+        },
+        {
           provide: DataSource,
-          useFactory: async () => {
-            const dataSource = await createDataSource(dataSourceOptionsFrom(options.config, options.migrations));
-            await dataSource.initialize();
-            const applied = await runMigrations(dataSource);
-            if (applied.length) logger.log(`applied migrations: ${applied.join(', ')}`);
-            return dataSource;
+          inject: [EMBEDDED_DATABASE],
+          useFactory: async (embedded: EmbeddedDatabase | null) => {
+            const url = options.config.databaseUrl ?? embedded!.url;
+            try {
+              const dataSource = await createDataSource(dataSourceOptionsFrom(options.config, url, options.migrations));
+              await dataSource.initialize();
+              const applied = await runMigrations(dataSource);
+              if (applied.length) logger.log(`applied migrations: ${applied.join(', ')}`);
+              return dataSource;
+            } catch (error) {
+              await embedded?.close();
+              throw error;
+            }
           },
         },
         {

@@ -112,78 +112,107 @@ export function DeveloperSettingsPage(props: { params: Record<string, string> })
 
 const APP_FIELDS = ['name', 'webhookUrl', 'redirectUrl', 'events', 'scopes', 'isAlertable', 'verifyInstall'];
 
-export function NewIntegrationPage(props: { params: Record<string, string>; internal: boolean }) {
-  const { org } = props.params;
-  const kind = props.internal ? 'internal' : 'public';
-  useTitle(`New ${kind} integration`);
-  const [name, setName] = useState('');
-  const [webhookUrl, setWebhookUrl] = useState('');
-  const [redirectUrl, setRedirectUrl] = useState('');
-  const [events, setEvents] = useState<string[]>([]);
-  const [scopes, setScopes] = useState<string[]>(['project:read', 'event:read']);
-  const [isAlertable, setAlertable] = useState(false);
-  const [verifyInstall, setVerifyInstall] = useState(false);
+interface AppFields {
+  name: string;
+  webhookUrl: string;
+  redirectUrl: string;
+  events: string[];
+  scopes: string[];
+  isAlertable: boolean;
+  verifyInstall: boolean;
+}
+
+/** The fields of an integration, for creating one and for changing it later. */
+function AppForm(props: { internal: boolean; initial: AppFields; submitLabel: string; onSubmit: (fields: AppFields) => Promise<void> }) {
+  const [fields, setFields] = useState(props.initial);
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
+  const [saved, setSaved] = useState(false);
+  const set = (changes: Partial<AppFields>) => setFields({ ...fields, ...changes });
   const save = async (event: Event) => {
     event.preventDefault();
     setBusy(true);
     setError(undefined);
+    setSaved(false);
     try {
-      const { body } = await api<SentryApp>(
-        'POST',
-        '/api/0/sentry-apps/',
-        {
-          name,
-          organization: org,
-          isInternal: props.internal,
-          webhookUrl: webhookUrl || null,
-          ...(props.internal ? {} : { redirectUrl: redirectUrl || null, verifyInstall }),
-          events,
-          scopes,
-          isAlertable,
-        },
-        APP_FIELDS,
-      );
-      navigate(`${settings(org)}${enc(body.slug)}/`);
+      await props.onSubmit(fields);
+      setSaved(true);
     } catch (failure) {
       setError(failure);
+    } finally {
       setBusy(false);
     }
   };
   const fieldError = (field: string) => (error instanceof ApiError ? error.field(field) : undefined);
   if (isPlatformMissing(error)) return <PlatformMissing />;
   return (
+    <form onSubmit={save} noValidate>
+      <Section title="Details">
+        <Field label="Name" name="name" value={fields.name} onInput={(name) => set({ name })} error={fieldError('name')} required />
+        {!props.internal && <Field label="Redirect URL" name="redirectUrl" type="url" value={fields.redirectUrl} onInput={(redirectUrl) => set({ redirectUrl })} error={fieldError('redirectUrl')} />}
+      </Section>
+      <Section title="Webhooks">
+        <Field label="Webhook URL" name="webhookUrl" type="url" value={fields.webhookUrl} onInput={(webhookUrl) => set({ webhookUrl })} error={fieldError('webhookUrl')} />
+        <label class="choice">
+          <input type="checkbox" name="isAlertable" checked={fields.isAlertable} onChange={(event) => set({ isAlertable: (event.currentTarget as HTMLInputElement).checked })} /> Alert rule action
+        </label>
+        {!props.internal && (
+          <label class="choice">
+            <input type="checkbox" name="verifyInstall" checked={fields.verifyInstall} onChange={(event) => set({ verifyInstall: (event.currentTarget as HTMLInputElement).checked })} /> Verify installations
+          </label>
+        )}
+        <Checkboxes legend="Resource subscriptions" name="events" options={RESOURCES} selected={fields.events} onChange={(events) => set({ events })} error={fieldError('events')} />
+      </Section>
+      <Section title="Permissions">
+        <Checkboxes legend="Scopes" name="scopes" options={APP_SCOPES} selected={fields.scopes} onChange={(scopes) => set({ scopes })} error={fieldError('scopes')} />
+      </Section>
+      {error instanceof ApiError && APP_FIELDS.some((field) => error.field(field)) ? null : <ErrorNote error={error} />}
+      <div class="actions">
+        <button type="submit" class="primary" disabled={busy}>
+          {props.submitLabel}
+        </button>
+        {saved && (
+          <span role="status" class="saved">
+            Saved
+          </span>
+        )}
+      </div>
+    </form>
+  );
+}
+
+/** What the API takes from the form: empty URLs are none. */
+function appBody(fields: AppFields, internal: boolean) {
+  return {
+    name: fields.name,
+    webhookUrl: fields.webhookUrl || null,
+    ...(internal ? {} : { redirectUrl: fields.redirectUrl || null, verifyInstall: fields.verifyInstall }),
+    events: fields.events,
+    scopes: fields.scopes,
+    isAlertable: fields.isAlertable,
+  };
+}
+
+export function NewIntegrationPage(props: { params: Record<string, string>; internal: boolean }) {
+  const { org } = props.params;
+  const kind = props.internal ? 'internal' : 'public';
+  useTitle(`New ${kind} integration`);
+  const create = async (fields: AppFields) => {
+    const { body } = await api<SentryApp>('POST', '/api/0/sentry-apps/', { ...appBody(fields, props.internal), organization: org, isInternal: props.internal }, APP_FIELDS);
+    navigate(`${settings(org)}${enc(body.slug)}/`);
+  };
+  return (
     <>
       <p>
         <Link href={settings(org)}>← Developer settings</Link>
       </p>
       <h1>New {kind} integration</h1>
-      <form onSubmit={save} noValidate>
-        <Section title="Details">
-          <Field label="Name" name="name" value={name} onInput={setName} error={fieldError('name')} required />
-          {!props.internal && <Field label="Redirect URL" name="redirectUrl" type="url" value={redirectUrl} onInput={setRedirectUrl} error={fieldError('redirectUrl')} />}
-        </Section>
-        <Section title="Webhooks">
-          <Field label="Webhook URL" name="webhookUrl" type="url" value={webhookUrl} onInput={setWebhookUrl} error={fieldError('webhookUrl')} />
-          <label class="choice">
-            <input type="checkbox" name="isAlertable" checked={isAlertable} onChange={(event) => setAlertable((event.currentTarget as HTMLInputElement).checked)} /> Alert rule action
-          </label>
-          {!props.internal && (
-            <label class="choice">
-              <input type="checkbox" name="verifyInstall" checked={verifyInstall} onChange={(event) => setVerifyInstall((event.currentTarget as HTMLInputElement).checked)} /> Verify installations
-            </label>
-          )}
-          <Checkboxes legend="Resource subscriptions" name="events" options={RESOURCES} selected={events} onChange={setEvents} error={fieldError('events')} />
-        </Section>
-        <Section title="Permissions">
-          <Checkboxes legend="Scopes" name="scopes" options={APP_SCOPES} selected={scopes} onChange={setScopes} error={fieldError('scopes')} />
-        </Section>
-        {error instanceof ApiError && APP_FIELDS.some((field) => error.field(field)) ? null : <ErrorNote error={error} />}
-        <button type="submit" class="primary" disabled={busy}>
-          Save integration
-        </button>
-      </form>
+      <AppForm
+        internal={props.internal}
+        initial={{ name: '', webhookUrl: '', redirectUrl: '', events: [], scopes: ['project:read', 'event:read'], isAlertable: false, verifyInstall: false }}
+        submitLabel="Save integration"
+        onSubmit={create}
+      />
     </>
   );
 }
@@ -304,6 +333,30 @@ export function SentryAppPage(props: { params: Record<string, string> }) {
           )}
         </Section>
       )}
+      {data && (
+        <>
+          <h2 class="section-title">Edit</h2>
+          <AppForm
+            key={data.uuid}
+            internal={isInternal}
+            initial={{
+              name: data.name,
+              webhookUrl: data.webhookUrl ?? '',
+              redirectUrl: data.redirectUrl ?? '',
+              events: data.events,
+              scopes: data.scopes,
+              isAlertable: data.isAlertable,
+              verifyInstall: data.verifyInstall,
+            }}
+            submitLabel="Save changes"
+            onSubmit={async (fields) => {
+              const { body } = await api<SentryApp>('PUT', path, appBody(fields, isInternal), APP_FIELDS);
+              if (body.slug !== slug) navigate(`${settings(org)}${enc(body.slug)}/`, { replace: true });
+              else app.reload();
+            }}
+          />
+        </>
+      )}
       <div class="actions">
         <button type="button" class="danger" onClick={remove} disabled={!data}>
           Delete integration
@@ -383,6 +436,7 @@ export function IntegrationsPage(props: { params: Record<string, string> }) {
   if (isPlatformMissing(installations.error)) return <PlatformMissing />;
   const installed = new Set(installations.data?.map((installation) => installation.app.slug));
   const names = new Map(apps.data?.map((app) => [app.slug, app.name]));
+  const available = apps.data?.filter((app) => !installed.has(app.slug)) ?? [];
   return (
     <>
       <h1>Integrations</h1>
@@ -426,22 +480,25 @@ export function IntegrationsPage(props: { params: Record<string, string> }) {
           <p class="empty">Nothing is installed.</p>
         )}
       </Section>
-      <Section title="Available">
-        {!apps.data ? (
+      <Section title="Available to install">
+        {!apps.data || !installations.data ? (
           <Skeleton rows={2} />
-        ) : (
+        ) : available.length ? (
           <ul class="plain-list">
-            {apps.data
-              .filter((app) => !installed.has(app.slug))
-              .map((app) => (
-                <li key={app.slug}>
-                  {app.name} <Status value={app.status} />{' '}
-                  <button type="button" aria-label={`Install ${app.name}`} onClick={() => act(() => api('POST', `/api/0/organizations/${enc(org)}/sentry-app-installations/`, { slug: app.slug }))}>
-                    Install
-                  </button>
-                </li>
-              ))}
+            {available.map((app) => (
+              <li key={app.slug}>
+                {app.name} <Status value={app.status} />{' '}
+                <button type="button" aria-label={`Install ${app.name}`} onClick={() => act(() => api('POST', `/api/0/organizations/${enc(org)}/sentry-app-installations/`, { slug: app.slug }))}>
+                  Install
+                </button>
+              </li>
+            ))}
           </ul>
+        ) : (
+          <p class="empty">
+            {apps.data.length ? 'Every integration of this organization is installed.' : 'Nothing to install yet.'} Integrations you build in{' '}
+            <Link href={settings(org)}>Developer settings</Link> appear here to install.
+          </p>
         )}
       </Section>
     </>

@@ -1,6 +1,8 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError, enc, list } from '../api';
-import { ErrorNote, Field, formatDate, Section, ShownOnce, Skeleton, Status, useLoad, useTitle } from '../components';
+import { ErrorNote, Field, formatDate, Section, ShownOnce, Skeleton, Status, TextArea, useLoad, useTitle } from '../components';
+import type { Session } from '../main';
+import { Link } from '../router';
 
 interface Member {
   id: string;
@@ -142,19 +144,13 @@ export function TeamsPage(props: { params: Record<string, string> }) {
 const PROVIDER_FIELDS = ['idpEntityId', 'ssoUrl', 'x509cert', 'scimEnabled'];
 
 /** The SAML identity provider and the SCIM switch (the plan must allow them: business or enterprise). */
-export function AuthProviderPage(props: { params: Record<string, string> }) {
+export function AuthProviderPage(props: { params: Record<string, string>; session: Session }) {
   const { org } = props.params;
   useTitle('Authentication');
   const path = `/api/0/organizations/${enc(org)}/auth-provider/`;
   const organization = useLoad(() => api<{ plan: string }>('GET', `/api/0/organizations/${enc(org)}/`).then(({ body }) => body), [org]);
-  const provider = useLoad(async () => {
-    try {
-      return (await api<AuthProvider>('GET', path)).body;
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 404) return null;
-      throw error;
-    }
-  }, [path]);
+  // 204 (no body) when no provider is configured yet.
+  const provider = useLoad(async () => (await api<AuthProvider | undefined>('GET', path)).body ?? null, [path]);
   const [form, setForm] = useState({ idpEntityId: '', ssoUrl: '', x509cert: '' });
   const [error, setError] = useState<unknown>();
   const [scimToken, setScimToken] = useState<string>();
@@ -191,7 +187,12 @@ export function AuthProviderPage(props: { params: Record<string, string> }) {
       <ErrorNote error={organization.error ?? provider.error} />
       {organization.data && !planAllows ? (
         <p class="notice" role="status">
-          Single sign-on and SCIM need the business or enterprise plan; this organization is on the <strong>{plan}</strong> plan. An instance administrator can change it.
+          Single sign-on and SCIM need the business or enterprise plan; this organization is on the <strong>{plan}</strong> plan.{' '}
+          {props.session.user.isSuperuser ? (
+            <Link href={`/manage/organizations/#org-${enc(org)}`}>Change the plan</Link>
+          ) : (
+            'An instance administrator can change it.'
+          )}
         </p>
       ) : null}
       <Section title="SAML identity provider">
@@ -206,7 +207,15 @@ export function AuthProviderPage(props: { params: Record<string, string> }) {
             )}
             <Field label="IdP entity ID" name="idpEntityId" value={form.idpEntityId} onInput={(value) => setForm({ ...form, idpEntityId: value })} error={fieldError('idpEntityId')} />
             <Field label="SSO URL" name="ssoUrl" type="url" value={form.ssoUrl} onInput={(value) => setForm({ ...form, ssoUrl: value })} error={fieldError('ssoUrl')} />
-            <Field label="X.509 certificate" name="x509cert" value={form.x509cert} onInput={(value) => setForm({ ...form, x509cert: value })} error={fieldError('x509cert')} hint="PEM or base64 DER" />
+            <TextArea
+              label="X.509 certificate"
+              name="x509cert"
+              value={form.x509cert}
+              onInput={(value) => setForm({ ...form, x509cert: value })}
+              error={fieldError('x509cert')}
+              hint="The identity provider's signing certificate: PEM (-----BEGIN CERTIFICATE----- …) or base64 DER."
+              rows={8}
+            />
             {error instanceof ApiError && PROVIDER_FIELDS.some((field) => error.field(field)) ? null : <ErrorNote error={error} />}
             <button type="submit" class="primary" disabled={!planAllows}>
               {current ? 'Update provider' : 'Add provider'}

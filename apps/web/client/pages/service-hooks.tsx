@@ -1,7 +1,6 @@
-import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { api, ApiError, enc } from '../api';
-import { Checkboxes, ErrorNote, Field, formatDate, Section, Skeleton, Status, useLoad, useTitle } from '../components';
+import { Checkboxes, ErrorNote, errorFor, Field, formatDate, Section, Skeleton, Status, useLoad, useTitle } from '../components';
 import { Link, navigate } from '../router';
 
 const HOOK_EVENTS = ['event.alert', 'event.created'] as const;
@@ -38,85 +37,16 @@ interface Delivery {
 const hooksPath = (org: string, project: string) => `/api/0/projects/${enc(org)}/${enc(project)}/hooks/`;
 const hooksPage = (org: string, project: string) => `/settings/${enc(org)}/projects/${enc(project)}/hooks/`;
 
-/** The project list of an organization, each linking to its service hooks. */
-export function ProjectsPage(props: { params: Record<string, string> }) {
-  const { org } = props.params;
-  useTitle('Projects');
-  const projects = useLoad(() => api<Array<{ slug: string; name: string; platform: string | null }>>('GET', `/api/0/organizations/${enc(org)}/projects/`).then(({ body }) => body), [org]);
-  return (
-    <>
-      <h1>Projects</h1>
-      <Section title="Projects">
-        <ErrorNote error={projects.error} />
-        {projects.loading && !projects.data ? (
-          <Skeleton rows={3} />
-        ) : (
-          <ul class="plain-list">
-            {projects.data?.map((project) => (
-              <li key={project.slug}>
-                <Link href={`/settings/${enc(org)}/projects/${enc(project.slug)}/`}>{project.name}</Link> <span class="muted">{project.slug}</span> ·{' '}
-                <Link href={hooksPage(org, project.slug)}>Service hooks</Link>
-              </li>
-            ))}
-          </ul>
-        )}
-      </Section>
-    </>
-  );
-}
-
-/** A project's settings: its DSN and features, with the way to its service hooks. */
-export function ProjectSettingsPage(props: { params: Record<string, string> }) {
-  const { org, project } = props.params;
-  useTitle(project);
-  const details = useLoad(
-    () =>
-      Promise.all([
-        api<{ name: string; slug: string; features: string[] }>('GET', `/api/0/projects/${enc(org)}/${enc(project)}/`).then(({ body }) => body),
-        api<Array<{ id: string; name: string; dsn: { public: string } }>>('GET', `/api/0/projects/${enc(org)}/${enc(project)}/keys/`).then(({ body }) => body),
-      ]),
-    [org, project],
-  );
-  const [info, keys] = details.data ?? [];
-  return (
-    <>
-      <p>
-        <Link href={`/settings/${enc(org)}/projects/`}>← Projects</Link>
-      </p>
-      <h1>{info?.name ?? project}</h1>
-      <ErrorNote error={details.error} />
-      {!details.data ? (
-        !details.error && <Skeleton rows={4} />
-      ) : (
-        <Section title="Client keys (DSN)" actions={<Link href={hooksPage(org, project)} class="button">Service hooks</Link>}>
-          <dl class="details">
-            {keys?.map((key) => (
-              <Fragment key={key.id}>
-                <dt>{key.name}</dt>
-                <dd>
-                  <code>{key.dsn.public}</code>
-                </dd>
-              </Fragment>
-            ))}
-            <dt>Features</dt>
-            <dd>{info?.features.join(', ') || '—'}</dd>
-          </dl>
-        </Section>
-      )}
-    </>
-  );
-}
-
 /** Missing feature: the API answers 403 "You do not have that feature enabled". */
 function isFeatureMissing(error: unknown): boolean {
   return error instanceof ApiError && error.status === 403 && /feature/i.test(error.detail);
 }
 
-function FeatureMissing() {
+function FeatureMissing(props: { org: string; project: string }) {
   return (
     <p class="notice" role="status">
-      Service hooks are not enabled for this project. An organization owner can add the <code>servicehooks</code> feature to the project (
-      <code>PUT /api/0/projects/&#123;org&#125;/&#123;project&#125;/</code> with <code>features</code>).
+      Service hooks are not enabled for this project. An organization owner can turn on its <code>servicehooks</code> feature in the{' '}
+      <Link href={`/settings/${enc(props.org)}/projects/${enc(props.project)}/`}>project settings</Link>.
     </p>
   );
 }
@@ -132,7 +62,7 @@ export function ServiceHooksPage(props: { params: Record<string, string> }) {
         Project <strong>{project}</strong>: each hook receives a signed POST for the events it subscribes to.
       </p>
       {isFeatureMissing(hooks.error) ? (
-        <FeatureMissing />
+        <FeatureMissing org={org} project={project} />
       ) : (
         <Section
           title="Hooks"
@@ -199,7 +129,7 @@ export function NewServiceHookPage(props: { params: Record<string, string> }) {
     }
   };
   const fieldError = (field: string) => (error instanceof ApiError ? error.field(field) : undefined);
-  if (isFeatureMissing(error)) return <FeatureMissing />;
+  if (isFeatureMissing(error)) return <FeatureMissing org={org} project={project} />;
   return (
     <>
       <h1>Add a service hook</h1>
@@ -259,6 +189,45 @@ function DeliveryRow(props: { delivery: Delivery; onRedeliver: () => void }) {
   );
 }
 
+/** Changes a hook's URL and events; its secret and deliveries stay. */
+function EditHook(props: { path: string; hook: Hook; onSaved: () => void }) {
+  const [url, setUrl] = useState(props.hook.url);
+  const [events, setEvents] = useState<string[]>(props.hook.events);
+  const [error, setError] = useState<unknown>();
+  const [saved, setSaved] = useState(false);
+  const save = async (event: Event) => {
+    event.preventDefault();
+    setError(undefined);
+    setSaved(false);
+    try {
+      await api('PUT', props.path, { url, events }, ['url', 'events']);
+      setSaved(true);
+      props.onSaved();
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+  return (
+    <Section title="Edit">
+      <form onSubmit={save} noValidate>
+        <Field label="Callback URL" name="url" type="url" value={url} onInput={setUrl} error={errorFor(error, 'url')} required />
+        <Checkboxes legend="Events" name="events" options={HOOK_EVENTS} selected={events} onChange={setEvents} error={errorFor(error, 'events')} />
+        {error instanceof ApiError && Object.keys(error.fields).length ? null : <ErrorNote error={error} />}
+        <div class="actions">
+          <button type="submit" class="primary">
+            Save changes
+          </button>
+          {saved && (
+            <span role="status" class="saved">
+              Saved
+            </span>
+          )}
+        </div>
+      </form>
+    </Section>
+  );
+}
+
 export function ServiceHookPage(props: { params: Record<string, string> }) {
   const { org, project, hookId } = props.params;
   useTitle('Service hook');
@@ -285,7 +254,7 @@ export function ServiceHookPage(props: { params: Record<string, string> }) {
       navigate(hooksPage(org, project));
     });
 
-  if (isFeatureMissing(hook.error)) return <FeatureMissing />;
+  if (isFeatureMissing(hook.error)) return <FeatureMissing org={org} project={project} />;
   const data = hook.data;
   // Details and deliveries appear together, so the deliveries never move down under the reader.
   const deliveriesSettled = deliveries.data !== undefined || deliveries.error !== undefined;
@@ -368,6 +337,7 @@ export function ServiceHookPage(props: { params: Record<string, string> }) {
               !deliveries.error && <p class="empty">No deliveries yet. They appear here when an event the hook subscribes to happens.</p>
             )}
           </Section>
+          <EditHook key={data.id} path={path} hook={data} onSaved={hook.reload} />
         </>
       )}
     </>

@@ -1,3 +1,4 @@
+import { IfPresent } from '@faultline/platform';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
 
@@ -16,12 +17,12 @@ export class IssueAlertRuleDto {
   actionMatch!: string;
 
   @ApiPropertyOptional({ enum: ['all', 'any', 'none'], description: 'how the filters combine (default all)' })
-  @IsOptional()
+  @IfPresent()
   @IsString()
   filterMatch?: string;
 
   @ApiPropertyOptional({ description: 'minimum minutes between two fires of the rule for one issue (5 to 43200, default 30)' })
-  @IsOptional()
+  @IfPresent()
   @IsInt()
   frequency?: number;
 
@@ -44,7 +45,7 @@ export class IssueAlertRuleDto {
   conditions!: Array<Record<string, unknown>>;
 
   @ApiPropertyOptional({ type: 'array', items: { type: 'object' } })
-  @IsOptional()
+  @IfPresent()
   @IsArray()
   @ArrayMaxSize(50)
   @IsObject({ each: true })
@@ -57,7 +58,7 @@ export class IssueAlertRuleDto {
   actions!: Array<Record<string, unknown>>;
 
   @ApiPropertyOptional({ type: [String], description: 'accepted for compatibility; a rule belongs to the project of its path' })
-  @IsOptional()
+  @IfPresent()
   @IsArray()
   @IsString({ each: true })
   projects?: string[];
@@ -65,16 +66,16 @@ export class IssueAlertRuleDto {
 
 /** PUT takes the same fields, each optional (missing ones keep their value). */
 export class UpdateIssueAlertRuleDto {
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(256) name?: string;
-  @ApiPropertyOptional() @IsOptional() @IsString() actionMatch?: string;
-  @ApiPropertyOptional() @IsOptional() @IsString() filterMatch?: string;
-  @ApiPropertyOptional() @IsOptional() @IsInt() frequency?: number;
+  @ApiPropertyOptional() @IfPresent() @IsString() @MaxLength(256) name?: string;
+  @ApiPropertyOptional() @IfPresent() @IsString() actionMatch?: string;
+  @ApiPropertyOptional() @IfPresent() @IsString() filterMatch?: string;
+  @ApiPropertyOptional() @IfPresent() @IsInt() frequency?: number;
   @ApiPropertyOptional({ type: 'string', nullable: true }) @IsOptional() @ValidateIf((_, value) => value !== null) @IsString() environment?: string | null;
   @ApiPropertyOptional({ type: 'string', nullable: true }) @IsOptional() @ValidateIf((_, value) => value !== null) @IsString() owner?: string | null;
-  @ApiPropertyOptional({ type: 'array', items: { type: 'object' } }) @IsOptional() @IsArray() @ArrayMaxSize(50) @IsObject({ each: true }) conditions?: Array<Record<string, unknown>>;
-  @ApiPropertyOptional({ type: 'array', items: { type: 'object' } }) @IsOptional() @IsArray() @ArrayMaxSize(50) @IsObject({ each: true }) filters?: Array<Record<string, unknown>>;
-  @ApiPropertyOptional({ type: 'array', items: { type: 'object' } }) @IsOptional() @IsArray() @ArrayMaxSize(50) @IsObject({ each: true }) actions?: Array<Record<string, unknown>>;
-  @ApiPropertyOptional({ type: [String] }) @IsOptional() @IsArray() @IsString({ each: true }) projects?: string[];
+  @ApiPropertyOptional({ type: 'array', items: { type: 'object' } }) @IfPresent() @IsArray() @ArrayMaxSize(50) @IsObject({ each: true }) conditions?: Array<Record<string, unknown>>;
+  @ApiPropertyOptional({ type: 'array', items: { type: 'object' } }) @IfPresent() @IsArray() @ArrayMaxSize(50) @IsObject({ each: true }) filters?: Array<Record<string, unknown>>;
+  @ApiPropertyOptional({ type: 'array', items: { type: 'object' } }) @IfPresent() @IsArray() @ArrayMaxSize(50) @IsObject({ each: true }) actions?: Array<Record<string, unknown>>;
+  @ApiPropertyOptional({ type: [String] }) @IfPresent() @IsArray() @IsString({ each: true }) projects?: string[];
 }
 
 /** Sentry's metric alert rule body; triggers and their actions are checked in the domain. */
@@ -105,7 +106,7 @@ export class MetricAlertRuleDto {
   triggers!: Array<Record<string, unknown>>;
 
   @ApiPropertyOptional({ enum: [0, 1], description: '0: above the thresholds, 1: below' })
-  @IsOptional()
+  @IfPresent()
   @IsIn([0, 1])
   thresholdType?: number;
 
@@ -116,12 +117,12 @@ export class MetricAlertRuleDto {
   resolveThreshold?: number | null;
 
   @ApiPropertyOptional({ description: 'must be empty: search filters are not supported' })
-  @IsOptional()
+  @IfPresent()
   @IsString()
   query?: string;
 
   @ApiPropertyOptional({ enum: ['events', 'errors'] })
-  @IsOptional()
+  @IfPresent()
   @IsString()
   dataset?: string;
 
@@ -138,35 +139,35 @@ export class MetricAlertRuleDto {
   owner?: string | null;
 
   @ApiPropertyOptional({ type: [String], description: 'accepted for compatibility: always errors' })
-  @IsOptional()
+  @IfPresent()
   @IsArray()
   @IsString({ each: true })
   eventTypes?: string[];
 
   @ApiPropertyOptional({ description: 'accepted for compatibility: always 1' })
-  @IsOptional()
+  @IfPresent()
   @IsNumber()
   thresholdPeriod?: number;
 
   @ApiPropertyOptional({ description: 'accepted for compatibility: always 1' })
-  @IsOptional()
+  @IfPresent()
   @IsNumber()
   resolution?: number;
 }
 
 export class UpdateMetricAlertRuleDto {
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(256) name?: string;
-  @ApiPropertyOptional() @IsOptional() @IsString() aggregate?: string;
-  @ApiPropertyOptional() @IsOptional() @IsNumber() timeWindow?: number;
-  @ApiPropertyOptional({ type: [String] }) @IsOptional() @IsArray() @ArrayMaxSize(100) @IsString({ each: true }) projects?: string[];
-  @ApiPropertyOptional({ type: 'array', items: { type: 'object' } }) @IsOptional() @IsArray() @ArrayMaxSize(2) @IsObject({ each: true }) triggers?: Array<Record<string, unknown>>;
-  @ApiPropertyOptional() @IsOptional() @IsIn([0, 1]) thresholdType?: number;
+  @ApiPropertyOptional() @IfPresent() @IsString() @MaxLength(256) name?: string;
+  @ApiPropertyOptional() @IfPresent() @IsString() aggregate?: string;
+  @ApiPropertyOptional() @IfPresent() @IsNumber() timeWindow?: number;
+  @ApiPropertyOptional({ type: [String] }) @IfPresent() @IsArray() @ArrayMaxSize(100) @IsString({ each: true }) projects?: string[];
+  @ApiPropertyOptional({ type: 'array', items: { type: 'object' } }) @IfPresent() @IsArray() @ArrayMaxSize(2) @IsObject({ each: true }) triggers?: Array<Record<string, unknown>>;
+  @ApiPropertyOptional() @IfPresent() @IsIn([0, 1]) thresholdType?: number;
   @ApiPropertyOptional({ type: 'number', nullable: true }) @IsOptional() @ValidateIf((_, value) => value !== null) @IsNumber() resolveThreshold?: number | null;
-  @ApiPropertyOptional() @IsOptional() @IsString() query?: string;
-  @ApiPropertyOptional() @IsOptional() @IsString() dataset?: string;
+  @ApiPropertyOptional() @IfPresent() @IsString() query?: string;
+  @ApiPropertyOptional() @IfPresent() @IsString() dataset?: string;
   @ApiPropertyOptional({ type: 'string', nullable: true }) @IsOptional() @ValidateIf((_, value) => value !== null) @IsString() environment?: string | null;
   @ApiPropertyOptional({ type: 'string', nullable: true }) @IsOptional() @ValidateIf((_, value) => value !== null) @IsString() owner?: string | null;
-  @ApiPropertyOptional({ type: [String] }) @IsOptional() @IsArray() @IsString({ each: true }) eventTypes?: string[];
-  @ApiPropertyOptional() @IsOptional() @IsNumber() thresholdPeriod?: number;
-  @ApiPropertyOptional() @IsOptional() @IsNumber() resolution?: number;
+  @ApiPropertyOptional({ type: [String] }) @IfPresent() @IsArray() @IsString({ each: true }) eventTypes?: string[];
+  @ApiPropertyOptional() @IfPresent() @IsNumber() thresholdPeriod?: number;
+  @ApiPropertyOptional() @IfPresent() @IsNumber() resolution?: number;
 }

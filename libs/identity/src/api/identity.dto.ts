@@ -1,8 +1,8 @@
 import { ApiPropertyOptional, ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsString, Length, Matches } from 'class-validator';
 import { PLANS } from '../domain/roles';
-import { NameField, OptionalSlugField } from '@faultline/platform';
+import { NameField, OptionalSlugField, IfPresent } from '@faultline/platform';
 
 export class CreateOrganizationDto {
   @NameField(64)
@@ -12,7 +12,7 @@ export class CreateOrganizationDto {
   slug?: string;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @IfPresent()
   @IsBoolean()
   agreeTerms?: boolean;
 }
@@ -25,12 +25,12 @@ export class UpdateOrganizationDto {
   slug?: string;
 
   @ApiPropertyOptional({ enum: PLANS, description: 'Instance administrators only.' })
-  @IsOptional()
+  @IfPresent()
   @IsIn(PLANS)
   plan?: string;
 
   @ApiPropertyOptional({ type: [String], description: 'Feature flags; instance administrators only.' })
-  @IsOptional()
+  @IfPresent()
   @IsArray()
   @ArrayMaxSize(100)
   @IsString({ each: true })
@@ -53,7 +53,7 @@ export class CreateApiTokenDto {
   scopes: string[];
 
   @ApiPropertyOptional({ maxLength: 255 })
-  @IsOptional()
+  @IfPresent()
   @IsString()
   @Length(0, 255)
   name?: string;
@@ -72,7 +72,7 @@ export class CreateOrgTokenDto {
 
 export class RevokeApiTokenDto {
   @ApiPropertyOptional()
-  @IsOptional()
+  @IfPresent()
   @Transform(({ value }) => (typeof value === 'number' ? String(value) : value))
   @IsString()
   @Matches(/^\d+$/, { message: 'tokenId must be a numeric id' })

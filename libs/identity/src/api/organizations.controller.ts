@@ -31,12 +31,13 @@ export class OrganizationsController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  /** `show=all` (Sentry's) lists every organization of the instance, for instance administrators. */
   @Get()
   @RequireScopes('org:read')
-  async list(@CurrentPrincipal() principal: Principal, @Paginate() page: Pagination, @Query('query') query?: string) {
+  async list(@CurrentPrincipal() principal: Principal, @Paginate() page: Pagination, @Query('query') query?: string, @Query('show') show?: string) {
     const rows = await this.repository.listOrganizations(
       this.database,
-      { userId: principal.userId, organizationId: principal.organizationId },
+      { userId: principal.userId, organizationId: principal.organizationId, all: show === 'all' && principal.isSuperuser },
       query || undefined,
       page.offset,
       page.fetchLimit,

@@ -155,14 +155,15 @@ export class IdentityRepository {
   }
 
   /** Organizations the user belongs to (user tokens) or the token's own organization. */
-  async listOrganizations(sql: Sql, scope: { userId?: string; organizationId?: string }, query: string | undefined, offset: number, limit: number): Promise<OrganizationRow[]> {
+  async listOrganizations(sql: Sql, scope: { userId?: string; organizationId?: string; all?: boolean }, query: string | undefined, offset: number, limit: number): Promise<OrganizationRow[]> {
     return sql.query<OrganizationRow>(
       `SELECT o.* FROM identity.organizations o
-       WHERE (($1::bigint IS NOT NULL AND EXISTS (SELECT 1 FROM identity.organization_members m WHERE m.organization_id = o.id AND m.user_id = $1 AND m.is_active))
+       WHERE ($6::boolean
+              OR ($1::bigint IS NOT NULL AND EXISTS (SELECT 1 FROM identity.organization_members m WHERE m.organization_id = o.id AND m.user_id = $1 AND m.is_active))
               OR o.id = $2::bigint)
          AND ($3::text IS NULL OR o.slug ILIKE '%' || $3 || '%' OR o.name ILIKE '%' || $3 || '%')
        ORDER BY o.name, o.id OFFSET $4 LIMIT $5`,
-      [scope.userId ?? null, scope.organizationId ?? null, query ?? null, offset, limit],
+      [scope.userId ?? null, scope.organizationId ?? null, query ?? null, offset, limit, scope.all === true],
     );
   }
 

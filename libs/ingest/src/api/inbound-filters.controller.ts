@@ -1,9 +1,9 @@
 import { BadRequestException, Body, Controller, Get, HttpCode, NotFoundException, Param, Put } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
-import { CurrentOrganization, Database, type OrganizationAccess, RequireScopes } from '@faultline/platform';
+import { CurrentOrganization, Database, type OrganizationAccess, RequireScopes, IfPresent } from '@faultline/platform';
 import { type ProjectSummary, requireProject } from '@faultline/projects';
-import { ArrayMaxSize, IsArray, IsBoolean, IsOptional, IsString, Length } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsString, Length } from 'class-validator';
 import { INBOUND_FILTER_LIMITS } from '../domain';
 import { InboundFiltersRepository } from '../infrastructure/inbound-filters.repository';
 
@@ -12,7 +12,7 @@ type FilterId = (typeof FILTER_IDS)[number];
 
 export class UpdateInboundFilterDto {
   @ApiPropertyOptional({ description: 'localhost: turn the filter on or off; the pattern filters are active while they have patterns' })
-  @IsOptional()
+  @IfPresent()
   @IsBoolean()
   active?: boolean;
 
@@ -21,7 +21,7 @@ export class UpdateInboundFilterDto {
     maxItems: INBOUND_FILTER_LIMITS.maxPatterns,
     description: `error-messages and releases: glob patterns (\`*\`, \`?\`), each of 1 to ${INBOUND_FILTER_LIMITS.maxPatternLength} characters`,
   })
-  @IsOptional()
+  @IfPresent()
   @IsArray()
   @ArrayMaxSize(INBOUND_FILTER_LIMITS.maxPatterns, { message: `at most ${INBOUND_FILTER_LIMITS.maxPatterns} patterns` })
   @IsString({ each: true })

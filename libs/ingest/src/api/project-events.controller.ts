@@ -4,12 +4,15 @@ import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { CLOCK, type Clock } from '@faultline/kernel';
 import { CurrentOrganization, Database, type OrganizationAccess, Paginate, Pagination, RequireScopes } from '@faultline/platform';
+import { tagKeyLabel } from '@faultline/issues';
 import { type ProjectSummary, requireProject } from '@faultline/projects';
 import type { FastifyReply } from 'fastify';
 import { resolveStatsWindow } from '../domain';
 import { type EventUserField, type EventUserRow, ProjectReadModelsRepository } from '../infrastructure/project-read-models.repository';
 
 const STATS = ['received', 'rejected', 'blacklisted', 'generated'];
+/** More keys than a search box can suggest is a sign of values sent as keys; the first ones do. */
+const TAG_KEYS_LIMIT = 1000;
 const USER_QUERY_FIELDS: Record<string, EventUserField> = { id: 'user_ident', email: 'email', username: 'username', ip: 'ip_address' };
 
 /** The spec's project endpoints answered from the read models the event processor keeps. */
@@ -63,6 +66,15 @@ export class ProjectEventsController {
     }
     const rows = await this.readModels.users(this.database, project.id, filter, page.offset, page.fetchLimit);
     return page.respond(rows).map(serializeUser);
+  }
+
+  /** The project's tag keys (Sentry's `GET …/tags/`) with their labels. */
+  @Get('tags')
+  @RequireScopes('project:read')
+  async tagKeys(@CurrentOrganization() organization: OrganizationAccess, @Param('project_id_or_slug') idOrSlug: string) {
+    const project = await this.project(organization, idOrSlug);
+    const rows = await this.readModels.tagKeys(this.database, project.id, TAG_KEYS_LIMIT);
+    return rows.map((row) => ({ key: row.key, name: tagKeyLabel(row.key), canDelete: false }));
   }
 
   @Get('tags/:key/values')

@@ -32,6 +32,20 @@ export class ProjectReadModelsRepository {
     );
   }
 
+  /** The project's first `limit` tag keys, walked one key at a time through the primary key, so a key with a million values costs one probe. */
+  async tagKeys(sql: Sql, projectId: string, limit: number): Promise<Array<{ key: string }>> {
+    return sql.query<{ key: string }>(
+      `WITH RECURSIVE tag_keys(key) AS (
+         (SELECT key FROM ingest.tag_values WHERE project_id = $1 ORDER BY key LIMIT 1)
+         UNION ALL
+         SELECT (SELECT next.key FROM ingest.tag_values next WHERE next.project_id = $1 AND next.key > tag_keys.key ORDER BY next.key LIMIT 1)
+         FROM tag_keys WHERE tag_keys.key IS NOT NULL
+       )
+       SELECT key FROM tag_keys WHERE key IS NOT NULL LIMIT $2`,
+      [projectId, limit],
+    );
+  }
+
   async tagKeyExists(sql: Sql, projectId: string, key: string): Promise<boolean> {
     return (await sql.query(`SELECT 1 FROM ingest.tag_values WHERE project_id = $1 AND key = $2 LIMIT 1`, [projectId, key])).length > 0;
   }

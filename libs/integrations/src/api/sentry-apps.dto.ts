@@ -1,3 +1,4 @@
+import { IfPresent } from '@faultline/platform';
 import { ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsObject, IsOptional, IsString, IsUrl, Length, MaxLength, ValidateIf } from 'class-validator';
 
@@ -15,7 +16,7 @@ export class CreateSentryAppDto {
   organization!: string;
 
   @ApiPropertyOptional({ description: 'An internal integration: installed on its organization only, can mint tokens' })
-  @IsOptional()
+  @IfPresent()
   @IsBoolean()
   isInternal?: boolean;
 
@@ -34,43 +35,43 @@ export class CreateSentryAppDto {
   redirectUrl?: string | null;
 
   @ApiPropertyOptional({ description: 'Installs stay pending until the app confirms them (default true)' })
-  @IsOptional()
+  @IfPresent()
   @IsBoolean()
   verifyInstall?: boolean;
 
   @ApiPropertyOptional({ type: [String] })
-  @IsOptional()
+  @IfPresent()
   @IsArray()
   @ArrayMaxSize(30)
   @IsString({ each: true })
   scopes?: string[];
 
   @ApiPropertyOptional({ type: [String], description: 'Webhook resources: issue, error, comment' })
-  @IsOptional()
+  @IfPresent()
   @IsArray()
   @ArrayMaxSize(10)
   @IsString({ each: true })
   events?: string[];
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @IfPresent()
   @IsBoolean()
   isAlertable?: boolean;
 
   @ApiPropertyOptional({ description: 'UI components: {"elements": [{"type": "issue-link", ...}]}' })
-  @IsOptional()
+  @IfPresent()
   @IsObject()
   schema?: Record<string, unknown>;
 
   @ApiPropertyOptional({ type: [String] })
-  @IsOptional()
+  @IfPresent()
   @IsArray()
   @ArrayMaxSize(50)
   @IsString({ each: true })
   allowedOrigins?: string[];
 
   @ApiPropertyOptional({ type: [String], description: 'Headers sent with every webhook request, each "Name: value"' })
-  @IsOptional()
+  @IfPresent()
   @IsArray()
   @ArrayMaxSize(20)
   @IsString({ each: true })
@@ -95,7 +96,7 @@ export class CreateSentryAppDto {
 /** The create body without its owner, every field optional; `status` approves a publication request. */
 export class UpdateSentryAppDto extends PartialType(OmitType(CreateSentryAppDto, ['organization'] as const)) {
   @ApiPropertyOptional({ enum: ['published'], description: 'Approves a publication request (instance administrators)' })
-  @IsOptional()
+  @IfPresent()
   @IsIn(['published'])
   status?: string;
 }

@@ -1,3 +1,4 @@
+import { IfPresent } from '@faultline/platform';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsISO8601, IsObject, IsOptional, IsString, Length, Max, Min, ValidateNested } from 'class-validator';
@@ -8,55 +9,55 @@ const ONE_YEAR_MINUTES = 525_600;
 
 export class IssueStatusDetailsDto {
   @ApiPropertyOptional({ description: 'Resolved in this release version; `latest` is the project\'s latest release.' })
-  @IsOptional()
+  @IfPresent()
   @IsString()
   @Length(1, 200)
   inRelease?: string;
 
   @ApiPropertyOptional({ description: 'Resolved in the release after the project\'s latest: events from that release or older ones do not reopen it.' })
-  @IsOptional()
+  @IfPresent()
   @IsBoolean()
   inNextRelease?: boolean;
 
   @ApiPropertyOptional({ description: 'Not supported: answers 400.' })
-  @IsOptional()
+  @IfPresent()
   inCommit?: unknown;
 
   @ApiPropertyOptional({ description: 'Ignore for this many minutes.' })
-  @IsOptional()
+  @IfPresent()
   @IsInt()
   @Min(1)
   @Max(ONE_YEAR_MINUTES)
   ignoreDuration?: number;
 
   @ApiPropertyOptional({ description: 'Ignore until this many more events arrive.' })
-  @IsOptional()
+  @IfPresent()
   @IsInt()
   @Min(1)
   @Max(1_000_000_000)
   ignoreCount?: number;
 
   @ApiPropertyOptional({ description: 'Ignore until this time (ISO 8601).' })
-  @IsOptional()
+  @IfPresent()
   @IsISO8601()
   ignoreUntil?: string;
 
   @ApiPropertyOptional({ description: 'Accepted; the count is applied over the whole ignore.' })
-  @IsOptional()
+  @IfPresent()
   @IsInt()
   @Min(1)
   @Max(10_080)
   ignoreWindow?: number;
 
   @ApiPropertyOptional({ description: 'Ignore until this many more users are affected.' })
-  @IsOptional()
+  @IfPresent()
   @IsInt()
   @Min(1)
   @Max(1_000_000_000)
   ignoreUserCount?: number;
 
   @ApiPropertyOptional({ description: 'Accepted; the user count is applied over the whole ignore.' })
-  @IsOptional()
+  @IfPresent()
   @IsInt()
   @Min(1)
   @Max(10_080)
@@ -66,12 +67,12 @@ export class IssueStatusDetailsDto {
 /** Sentry's issue update; the per-user flags (hasSeen, isBookmarked, isSubscribed) are accepted and not kept. */
 export class UpdateIssueDto {
   @ApiPropertyOptional({ enum: ISSUE_STATUS_CHANGES })
-  @IsOptional()
+  @IfPresent()
   @IsIn([...ISSUE_STATUS_CHANGES])
   status?: IssueStatusChange;
 
   @ApiPropertyOptional({ type: IssueStatusDetailsDto })
-  @IsOptional()
+  @IfPresent()
   @IsObject()
   @ValidateNested()
   @Type(() => IssueStatusDetailsDto)
@@ -89,37 +90,37 @@ export class UpdateIssueDto {
   assignedTo?: string | null;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @IfPresent()
   @IsBoolean()
   hasSeen?: boolean;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @IfPresent()
   @IsBoolean()
   isBookmarked?: boolean;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @IfPresent()
   @IsBoolean()
   isSubscribed?: boolean;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @IfPresent()
   @IsBoolean()
   inbox?: boolean;
 
   @ApiPropertyOptional({ description: 'Sharing is not supported: only false is accepted.' })
-  @IsOptional()
+  @IfPresent()
   @IsBoolean()
   isPublic?: boolean;
 
   @ApiPropertyOptional({ description: 'Merging is not supported: only false is accepted.' })
-  @IsOptional()
+  @IfPresent()
   @IsBoolean()
   merge?: boolean;
 
   @ApiPropertyOptional({ description: 'Discarding is not supported: only false is accepted.' })
-  @IsOptional()
+  @IfPresent()
   @IsBoolean()
   discard?: boolean;
 }

@@ -17,6 +17,7 @@ describe('loadConfig', () => {
       DATA_DIR: '/tmp/fl',
       PUBLIC_URL: 'https://errors.example.com/',
       LOG_LEVEL: 'debug',
+      LOG_FORMAT: 'pretty',
       ROLE: 'worker',
       DEFAULT_PROJECT_FEATURES: 'servicehooks, similarity-indexing',
     });
@@ -27,6 +28,7 @@ describe('loadConfig', () => {
       dataDir: '/tmp/fl',
       publicUrl: 'https://errors.example.com',
       logLevel: 'debug',
+      logFormat: 'pretty',
       role: 'worker',
       defaultProjectFeatures: ['servicehooks', 'similarity-indexing'],
     });
@@ -36,6 +38,7 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PORT: 'x' })).toThrow(new ConfigError('PORT must be an integer between 0 and 65535, got "x"'));
     expect(() => loadConfig({ ROLE: 'both' })).toThrow(/ROLE/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
+    expect(() => loadConfig({ LOG_FORMAT: 'xml' })).toThrow(new ConfigError('LOG_FORMAT must be one of json, pretty, got "xml"'));
   });
 
   it('reads the extension modules to load, in order, and keeps the environment for them', () => {

@@ -2,17 +2,20 @@ import { resolve } from 'node:path';
 import ipaddr from 'ipaddr.js';
 
 export type Role = 'all' | 'api' | 'worker';
+export type LogFormat = 'json' | 'pretty';
 
 export interface AppConfig {
   readonly role: Role;
   readonly port: number;
   readonly host: string;
-  /** PostgreSQL connection string; undefined means the embedded PGlite database under dataDir. */
+  /** PostgreSQL connection string; undefined means the embedded PostgreSQL server under dataDir. */
   readonly databaseUrl?: string;
   readonly databasePoolSize: number;
   readonly dataDir: string;
   readonly publicUrl: string;
   readonly logLevel: string;
+  /** `pretty` (readable lines, for a terminal) or `json` (one object a line, for collectors); LOG_FORMAT, by default pretty on a terminal. */
+  readonly logFormat: LogFormat;
   readonly bodyLimitBytes: number;
   /**
    * Which proxies' X-Forwarded-For / -Proto / -Host to believe (TRUST_PROXY): none (the socket's
@@ -87,6 +90,7 @@ export class ConfigError extends Error {}
 
 const ROLES: readonly Role[] = ['all', 'api', 'worker'];
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const LOG_FORMATS: readonly LogFormat[] = ['json', 'pretty'];
 export const DEFAULT_PROJECT_FEATURES = ['servicehooks'];
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -115,6 +119,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
   }
+  // Unset: readable on a terminal, JSON lines for whatever collects the output.
+  const logFormat = (env.LOG_FORMAT || (process.stdout.isTTY ? 'pretty' : 'json')) as LogFormat;
+  if (!LOG_FORMATS.includes(logFormat)) throw new ConfigError(`LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')}, got "${logFormat}"`);
   const port = integer(env, 'PORT', 9000, 0, 65535);
   const host = env.HOST || '127.0.0.1';
   const databaseUrl = env.DATABASE_URL || undefined;
@@ -136,6 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     dataDir: resolve(env.DATA_DIR || './data'),
     publicUrl,
     logLevel,
+    logFormat,
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 256 * 1024 * 1024),
     trustProxy: trustedProxies(env.TRUST_PROXY),
     defaultProjectFeatures: list(env.DEFAULT_PROJECT_FEATURES, DEFAULT_PROJECT_FEATURES),

@@ -71,10 +71,7 @@ export class Database implements Sql {
     return (await this.pool().query(text, params as unknown[] | undefined)).rowCount ?? 0;
   }
 
-  /**
-   * Single statements outside a transaction go straight to the driver's pool (`pg.Pool`, or the
-   * PGlite pool with its exclusive lease): the hot read path skips TypeORM's per-query runner.
-   */
+  /** Single statements outside a transaction go straight to `pg.Pool`: the hot read path skips TypeORM's per-query runner. */
   private pool(): DriverPool {
     const pool = (this.dataSource.driver as unknown as { master?: DriverPool }).master;
     if (!pool) throw new Error('The database is not connected');

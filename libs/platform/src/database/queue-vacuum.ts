@@ -3,10 +3,10 @@ import type { Sql } from './database';
 /**
  * Vacuums queue tables after every `everyRows` rows taken off them. A queue table turns over its
  * whole content every few seconds under load; left to autovacuum (a pass a minute at best; some
- * servers run without it, and embedded PGlite, a standalone backend, has none) it grows by a
- * minute of traffic or without end: hundreds of megabytes of dead rows that crowd live pages out
- * of shared buffers and that every scan of its indexes wades through. One pass at a time per
- * process; `SKIP_LOCKED` skips a table another process is vacuuming.
+ * servers run without it) it grows by a minute of traffic or without end: hundreds of megabytes
+ * of dead rows that crowd live pages out of shared buffers and that every scan of its indexes
+ * wades through. One pass at a time per process; `SKIP_LOCKED` skips a table another process is
+ * vacuuming.
  */
 export class QueueVacuum {
   private taken = 0;

@@ -1,10 +1,11 @@
 import { BadRequestException, type ArgumentMetadata, ValidationPipe, type ValidationError } from '@nestjs/common';
+import { humanMessage } from './validation-messages';
 
 function flatten(errors: ValidationError[], prefix = ''): Record<string, string[]> {
   const result: Record<string, string[]> = {};
   for (const error of errors) {
     const path = prefix ? `${prefix}.${error.property}` : error.property;
-    if (error.constraints) result[path] = Object.values(error.constraints);
+    if (error.constraints) result[path] = Object.entries(error.constraints).map(([constraint, message]) => humanMessage(constraint, message));
     if (error.children?.length) Object.assign(result, flatten(error.children, path));
   }
   return result;
@@ -12,7 +13,7 @@ function flatten(errors: ValidationError[], prefix = ''): Record<string, string[
 
 /**
  * class-validator at the edge: unknown fields are refused, and the 400 names each field:
- * `{"detail": "Invalid request: slug: ...", "errors": {"slug": ["..."]}}`.
+ * `{"detail": "Invalid request: slug: ...", "errors": {"slug": ["..."]}}`, in sentences a form can show.
  */
 export class ApiValidationPipe extends ValidationPipe {
   constructor() {

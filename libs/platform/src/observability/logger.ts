@@ -1,14 +1,19 @@
 import type { LoggerService } from '@nestjs/common';
 import pino, { type Logger } from 'pino';
+import pretty from 'pino-pretty';
+import type { LogFormat } from '../config';
 
-export function createLogger(level: string, role: string): Logger {
-  return pino({ level, base: { service: 'faultline', role }, timestamp: pino.stdTimeFunctions.isoTime });
+export function createLogger(level: string, role: string, format: LogFormat = 'json'): Logger {
+  const options = { level, base: { service: 'faultline', role }, timestamp: pino.stdTimeFunctions.isoTime };
+  if (format !== 'pretty') return pino(options);
+  // Synchronous, in this thread: nothing is lost when the process exits right after a line.
+  return pino(options, pretty({ sync: true, colorize: Boolean(process.stdout.isTTY), translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,service,role' }));
 }
 
 /** Start-up chatter (one line per module and route) that only matters when debugging. */
 const QUIET_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer']);
 
-/** Nest's own log lines through the same pino logger, as JSON. */
+/** Nest's own log lines through the same pino logger. */
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
 

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Max, Min, ValidateIf, ValidateNested } from 'class-validator';
-import { NameField, OptionalSlugField } from '@faultline/platform';
+import { NameField, OptionalSlugField, IfPresent } from '@faultline/platform';
 import { BROWSER_SDK_VERSIONS } from '../domain/project-key';
 
 export class CreateProjectDto {
@@ -18,7 +18,7 @@ export class CreateProjectDto {
   platform?: string | null;
 
   @ApiPropertyOptional({ description: 'Accepted for compatibility; Faultline creates no default alert rules yet.' })
-  @IsOptional()
+  @IfPresent()
   @IsBoolean()
   default_rules?: boolean;
 }
@@ -37,12 +37,12 @@ export class UpdateProjectDto {
   platform?: string | null;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @IfPresent()
   @IsBoolean()
   isBookmarked?: boolean;
 
   @ApiPropertyOptional({ type: [String], description: 'Project features (for example servicehooks); organization owners only.' })
-  @IsOptional()
+  @IfPresent()
   @IsArray()
   @ArrayMaxSize(100)
   @IsString({ each: true })
@@ -69,13 +69,13 @@ export class CreateProjectKeyDto {
   name?: string;
 
   @ApiPropertyOptional({ type: RateLimitDto })
-  @IsOptional()
+  @IfPresent()
   @ValidateNested()
   @Type(() => RateLimitDto)
   rateLimit?: RateLimitDto;
 
   @ApiPropertyOptional({ enum: ['user'] })
-  @IsOptional()
+  @IfPresent()
   @IsIn(['user'])
   useCase?: string;
 }

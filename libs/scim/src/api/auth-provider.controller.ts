@@ -1,6 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, NotFoundException, Post, Put } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Post, Put, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
 import type { EventMetadata } from '@faultline/kernel';
 import {
   APP_CONFIG,
@@ -33,11 +34,15 @@ export class AuthProviderController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  /** No provider is a valid state, not a missing resource: 204, as Sentry answers. */
   @Get()
   @RequireScopes('org:read')
-  async detail(@CurrentOrganization() organization: OrganizationAccess) {
+  async detail(@CurrentOrganization() organization: OrganizationAccess, @Res({ passthrough: true }) reply: FastifyReply) {
     const provider = await this.repository.find(this.database, organization.id);
-    if (!provider) throw new NotFoundException();
+    if (!provider) {
+      void reply.status(204);
+      return undefined;
+    }
     return this.serialize(organization, provider);
   }
 

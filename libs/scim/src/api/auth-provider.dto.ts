@@ -1,5 +1,6 @@
+import { IfPresent } from '@faultline/platform';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsOptional, IsString, IsUrl, Length, MaxLength } from 'class-validator';
+import { IsBoolean, IsIn, IsString, IsUrl, Length, MaxLength } from 'class-validator';
 
 const URL_OPTIONS = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
 
@@ -24,37 +25,37 @@ export class CreateAuthProviderDto {
   x509cert: string;
 
   @ApiPropertyOptional({ description: 'Turns SCIM provisioning on: the answer then carries the SCIM token, once' })
-  @IsOptional()
+  @IfPresent()
   @IsBoolean()
   scimEnabled?: boolean;
 }
 
 export class UpdateAuthProviderDto {
   @ApiPropertyOptional({ enum: ['saml2'] })
-  @IsOptional()
+  @IfPresent()
   @IsIn(['saml2'])
   provider?: 'saml2';
 
   @ApiPropertyOptional({ maxLength: 1024 })
-  @IsOptional()
+  @IfPresent()
   @IsString()
   @Length(1, 1024)
   idpEntityId?: string;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @IfPresent()
   @IsUrl(URL_OPTIONS)
   @MaxLength(2048)
   ssoUrl?: string;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @IfPresent()
   @IsString()
   @Length(1, 20_000)
   x509cert?: string;
 
   @ApiPropertyOptional({ description: 'true issues a SCIM token (answered once); false revokes it' })
-  @IsOptional()
+  @IfPresent()
   @IsBoolean()
   scimEnabled?: boolean;
 }

@@ -1,5 +1,6 @@
+import { IfPresent } from '@faultline/platform';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsString, MaxLength } from 'class-validator';
 
 export class CreateServiceHookDto {
   @ApiProperty({ description: 'Absolute http(s) URL that receives the POSTs', maxLength: 2048 })
@@ -16,20 +17,20 @@ export class CreateServiceHookDto {
 
 export class UpdateServiceHookDto {
   @ApiPropertyOptional({ maxLength: 2048 })
-  @IsOptional()
+  @IfPresent()
   @IsString()
   @MaxLength(2048)
   url?: string;
 
   @ApiPropertyOptional({ type: [String] })
-  @IsOptional()
+  @IfPresent()
   @IsArray()
   @ArrayMaxSize(10)
   @IsString({ each: true })
   events?: string[];
 
   @ApiPropertyOptional({ description: 'false disables the hook (nothing is sent), true enables it again' })
-  @IsOptional()
+  @IfPresent()
   @IsBoolean()
   isActive?: boolean;
 }

@@ -3,10 +3,7 @@ import type { Transaction } from '@faultline/platform';
 import { openTestDatabase, type TestDatabase } from '../../../test/support/test-database';
 import { EventStore, SubscriptionRunner } from '.';
 
-/**
- * Behaviour that needs several connections at once, so only a PostgreSQL server can show it
- * (the embedded database is a single session).
- */
+/** Behaviour that needs several connections at once. */
 
 const happened = (n: number) => domainEvent('test.Happened', { n });
 

@@ -1,11 +1,9 @@
 import { startTestApp, type TestApp } from '../support/test-app';
 import { enableScim, PATCH_OP, scimClient, USER_SCHEMA } from '../support/scim';
 
-// Concurrent requests only contend on a PostgreSQL server (the embedded database runs one at a
-// time), so this file runs only with DATABASE_URL (see jest.config.js).
 const patch = (...operations: unknown[]) => ({ schemas: [PATCH_OP], Operations: operations });
 
-describe('SCIM under concurrent PATCHes (PostgreSQL)', () => {
+describe('SCIM under concurrent PATCHes', () => {
   let api: TestApp;
   let scim: ReturnType<typeof scimClient>;
 

@@ -5,8 +5,8 @@ import { IssueRuleIds } from '../domain';
 import { IssueAlertFiresRepository } from './issue-alert-fires.repository';
 import { IssueRulesRepository } from './issue-rules.repository';
 
-/** The action interval under concurrency: only a PostgreSQL server runs transactions side by side. */
-describe('IssueAlertFiresRepository on a PostgreSQL server', () => {
+/** The action interval under concurrency: transactions side by side. */
+describe('IssueAlertFiresRepository under concurrency', () => {
   let db: TestDatabase;
   const fires = new IssueAlertFiresRepository();
   let ruleId: string;

@@ -1,0 +1,3 @@
+import './issues.css';
+export { IssuesPage } from './stream';
+export { IssuePage } from './issue-page';

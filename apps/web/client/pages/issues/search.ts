@@ -1,0 +1,130 @@
+/** The issue stream's state as Sentry keeps it in the URL, and the search box's token arithmetic. */
+
+export const DEFAULT_QUERY = 'is:unresolved';
+
+export const SORTS: ReadonlyArray<[string, string]> = [
+  ['date', 'Last seen'],
+  ['new', 'First seen'],
+  ['freq', 'Events'],
+  ['user', 'Users'],
+];
+
+export interface StreamState {
+  query: string;
+  sort: string;
+  environments: string[];
+  projects: string[];
+  cursor?: string;
+}
+
+/** No `query` parameter is Sentry's default search; an empty one is every issue. */
+export function readStreamState(search: string): StreamState {
+  const params = new URLSearchParams(search);
+  const sort = params.get('sort') ?? 'date';
+  return {
+    query: params.has('query') ? params.get('query')! : DEFAULT_QUERY,
+    sort: SORTS.some(([value]) => value === sort) ? sort : 'date',
+    environments: params.getAll('environment').filter(Boolean),
+    projects: params.getAll('project').filter(Boolean),
+    cursor: params.get('cursor') || undefined,
+  };
+}
+
+/** The page's query string: what the URL of this view of the stream says. */
+export function streamSearch(state: StreamState): string {
+  const params = new URLSearchParams();
+  params.set('query', state.query);
+  if (state.sort !== 'date') params.set('sort', state.sort);
+  for (const environment of state.environments) params.append('environment', environment);
+  for (const project of state.projects) params.append('project', project);
+  if (state.cursor) params.set('cursor', state.cursor);
+  return `?${params.toString()}`;
+}
+
+/** The API request for that view: the same parameters, one page of 25. */
+export function issuesRequest(org: string, state: StreamState): string {
+  const params = new URLSearchParams({ query: state.query, sort: state.sort, per_page: '25' });
+  for (const environment of state.environments) params.append('environment', environment);
+  for (const project of state.projects) params.append('project', project);
+  if (state.cursor) params.set('cursor', state.cursor);
+  return `/api/0/organizations/${encodeURIComponent(org)}/issues/?${params.toString()}`;
+}
+
+export interface Token {
+  start: number;
+  end: number;
+  /** `!` when the term is negated. */
+  negation: string;
+  /** The key before the first colon, or undefined while the term has none. */
+  key?: string;
+  /** The text being typed: the key so far, or the value after the colon (quotes removed). */
+  partial: string;
+}
+
+/** The term around the caret: terms are split by spaces outside double quotes. */
+export function tokenAt(query: string, caret: number): Token {
+  let start = 0;
+  let quoted = false;
+  for (let index = 0; index < caret; index++) {
+    const char = query[index];
+    if (char === '"') quoted = !quoted;
+    else if (char === ' ' && !quoted) start = index + 1;
+  }
+  let end = caret;
+  while (end < query.length && (quoted || query[end] !== ' ')) {
+    if (query[end] === '"') quoted = !quoted;
+    end++;
+  }
+  const term = query.slice(start, end);
+  const negation = term.startsWith('!') ? '!' : '';
+  const body = term.slice(negation.length);
+  const colon = body.indexOf(':');
+  if (colon < 0) return { start, end, negation, partial: body };
+  return { start, end, negation, key: body.slice(0, colon), partial: body.slice(colon + 1).replace(/^"|"$/g, '') };
+}
+
+/** A value as the search syntax needs it: quoted when it holds a space, a quote or a colon's neighbours. */
+export function quoteValue(value: string): string {
+  return /[\s"]/.test(value) || value === '' ? `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"` : value;
+}
+
+/**
+ * Puts a chosen suggestion in place of the term: a key becomes `key:` (the caret after the colon,
+ * ready for a value), a value completes the term and adds a space for the next one.
+ */
+export function applySuggestion(query: string, token: Token, suggestion: { key: string; value?: string }): { query: string; caret: number } {
+  const before = query.slice(0, token.start);
+  const after = query.slice(token.end);
+  if (suggestion.value === undefined) {
+    const term = `${token.negation}${suggestion.key}:`;
+    return { query: `${before}${term}${after}`, caret: before.length + term.length };
+  }
+  const term = `${token.negation}${suggestion.key}:${quoteValue(suggestion.value)} `;
+  return { query: `${before}${term}${after.replace(/^ /, '')}`, caret: before.length + term.length };
+}
+
+/** Replaces every `key:` term (negated or not) with `key:value`, or removes them when value is empty. */
+export function setTerm(query: string, key: string, value: string): string {
+  const terms: string[] = [];
+  let current = '';
+  let quoted = false;
+  for (const char of query) {
+    if (char === '"') quoted = !quoted;
+    if (char === ' ' && !quoted) {
+      if (current) terms.push(current);
+      current = '';
+    } else current += char;
+  }
+  if (current) terms.push(current);
+  const kept = terms.filter((term) => !term.replace(/^!/, '').startsWith(`${key}:`));
+  if (value) kept.push(`${key}:${quoteValue(value)}`);
+  return kept.join(' ');
+}
+
+/** The value of the first un-negated `key:` term, unquoted; empty when there is none. */
+export function termValue(query: string, key: string): string {
+  const found = new RegExp(`(?:^|\\s)${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:("(?:[^"\\\\]|\\\\.)*"|\\S+)`).exec(query);
+  if (!found) return '';
+  const raw = found[1];
+  return raw.startsWith('"') ? raw.slice(1, -1).replace(/\\(.)/g, '$1') : raw;
+}

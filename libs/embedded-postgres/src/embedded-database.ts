@@ -1,0 +1,107 @@
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { EmbeddedPostgres, runningServerUrl } from './embedded-postgres';
+
+export interface EmbeddedDatabase {
+  /** The connection string of the application's database. */
+  readonly url: string;
+  /** Stops the server if this process started it, and releases DATA_DIR. */
+  close(): Promise<void>;
+}
+
+/** Connections beyond the process's pool that the server accepts: the CLI, a pg_dump, an admin's psql. */
+const SPARE_CONNECTIONS = 10;
+
+export interface OpenEmbeddedOptions {
+  /** The connection pool size of the process (DATABASE_POOL_SIZE). */
+  readonly poolSize: number;
+  /**
+   * A service needs DATA_DIR to itself. A command-line run may share it: it uses the server of the
+   * service that holds DATA_DIR, and starts one itself only when no service runs.
+   */
+  readonly shareWithService?: boolean;
+  readonly log?: (message: string) => void;
+}
+
+export class EmbeddedDatabaseError extends Error {}
+
+/** The previous embedded database, PostgreSQL compiled to WebAssembly, kept its cluster here. */
+export const PGLITE_DIR = 'pglite';
+
+export function pgliteMigrationMessage(dataDir: string): string {
+  return (
+    `${join(dataDir, PGLITE_DIR)} holds a database written by an earlier Faultline version (PGlite), which this ` +
+    'version no longer reads: it runs PostgreSQL itself. Move the data over once with ' +
+    `\`npm run migrate:pglite -- ${dataDir}\` (see README, "Embedded database"), then start again.`
+  );
+}
+
+/**
+ * The embedded PostgreSQL server in DATA_DIR, started unless a service already runs it (then, for
+ * a shared opening, its connection string). A lock file holds DATA_DIR for one Faultline process.
+ */
+export async function openEmbeddedDatabase(dataDir: string, options: OpenEmbeddedOptions): Promise<EmbeddedDatabase> {
+  if (existsSync(join(dataDir, PGLITE_DIR, 'PG_VERSION'))) throw new EmbeddedDatabaseError(pgliteMigrationMessage(dataDir));
+  mkdirSync(dataDir, { recursive: true });
+  const lock = lockDataDir(dataDir);
+  if ('heldBy' in lock) {
+    const url = options.shareWithService ? runningServerUrl(dataDir) : undefined;
+    if (url) return { url, close: async () => undefined };
+    throw new EmbeddedDatabaseError(
+      `The embedded database in ${dataDir} is in use by another Faultline process (pid ${lock.heldBy}). ` +
+        'Stop it first, or set DATABASE_URL to share a PostgreSQL server between processes.',
+    );
+  }
+  let server: EmbeddedPostgres;
+  try {
+    server = await EmbeddedPostgres.start(dataDir, { maxConnections: options.poolSize + SPARE_CONNECTIONS, log: options.log });
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+  return {
+    url: server.url,
+    async close() {
+      try {
+        await server.stop();
+      } finally {
+        lock.release();
+      }
+    },
+  };
+}
+
+function lockDataDir(dataDir: string): { release: () => void } | { heldBy: number } {
+  const path = join(dataDir, 'faultline.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(path, 'wx');
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return {
+        release: () => {
+          try {
+            unlinkSync(path);
+          } catch {
+            // already gone
+          }
+        },
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const pid = Number(readFileSync(path, 'utf8'));
+      if (pid && pid !== process.pid && isAlive(pid)) return { heldBy: pid };
+      unlinkSync(path);
+    }
+  }
+  throw new Error(`Could not lock the embedded database in ${dataDir}`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

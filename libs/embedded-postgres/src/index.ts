@@ -1,0 +1,2 @@
+export { type EmbeddedDatabase, EmbeddedDatabaseError, openEmbeddedDatabase, PGLITE_DIR } from './embedded-database';
+export { EmbeddedPostgres, type EmbeddedPostgresOptions, embeddedPaths, runningServerUrl } from './embedded-postgres';
