@@ -6,8 +6,8 @@
  *     schema only the views that context publishes in `src/contracts/published-views.ts`;
  *     apps (the composition root) own no schema and may name published views only;
  *   - every table the migrations create is named schema-qualified (the search_path stays default);
- *   - SQL appears only in `infrastructure/` (the event store and the platform's database adapter
- *     are infrastructure libraries as a whole); migrations
+ *   - SQL appears only in `infrastructure/` (the event store, the embedded PostgreSQL server and
+ *     the platform's database adapter are infrastructure libraries as a whole); migrations
  *     and tests (`*.spec.ts`, `*.int-spec.ts`, test/, bench/) are exempt.
  * Usage: node scripts/check-sql-boundaries.cjs [paths...]   (default: apps libs modules)
  */
@@ -20,8 +20,10 @@ const ROOT = path.join(__dirname, '..');
 /** The schema each context owns, by its directory under libs/ or modules/. */
 const LIB_SCHEMAS = {
   alerts: 'alerts', 'event-store': 'event_store', identity: 'identity', ingest: 'ingest', integrations: 'integrations',
-  issues: 'issues', projects: 'projects', scim: 'scim', webhooks: 'webhooks', kernel: null, platform: null,
+  issues: 'issues', projects: 'projects', scim: 'scim', webhooks: 'webhooks', kernel: null, platform: null, 'embedded-postgres': null,
 };
+/** Libraries that are infrastructure as a whole (the platform's database adapter is too). */
+const INFRASTRUCTURE_LIBS = new Set(['event-store', 'embedded-postgres']);
 const moduleSchema = (name) => name.replace(/-/g, '_');
 
 function listFiles(dir) {
@@ -115,7 +117,7 @@ function placeOf(file) {
   if (context) {
     const [, kind, dir, inner] = context;
     const schema = kind === 'libs' ? LIB_SCHEMAS[dir] ?? dir.replace(/-/g, '_') : moduleSchema(dir);
-    const sqlAllowed = /(^|\/)infrastructure\//.test(inner) || (kind === 'libs' && (dir === 'event-store' || (dir === 'platform' && inner.startsWith('database/'))));
+    const sqlAllowed = /(^|\/)infrastructure\//.test(inner) || (kind === 'libs' && (INFRASTRUCTURE_LIBS.has(dir) || (dir === 'platform' && inner.startsWith('database/'))));
     return { rel, owner: `${kind}/${dir}`, schema, sqlAllowed, exempt };
   }
   const app = rel.match(/(?:^|\/)apps\/([^/]+)\/(.*)$/);
