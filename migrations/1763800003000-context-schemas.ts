@@ -126,6 +126,14 @@ export class ContextSchemas1763800003000 implements MigrationInterface {
       for (const table of tables) await db.query(`ALTER TABLE ${schema}.${table} SET SCHEMA public`);
     }
     await db.query(memberTriggerFunctions('public'));
-    for (const { schema } of OWNERS) await db.query(`DROP SCHEMA ${schema}`);
+    // A schema that later migrations also create into (issues.user_reports) stays for them to drop.
+    for (const { schema } of OWNERS) {
+      const [{ empty }] = await db.query(
+        `SELECT NOT EXISTS (SELECT 1 FROM pg_class WHERE relnamespace = $1::regnamespace)
+            AND NOT EXISTS (SELECT 1 FROM pg_proc WHERE pronamespace = $1::regnamespace) AS empty`,
+        [schema],
+      );
+      if (empty) await db.query(`DROP SCHEMA ${schema}`);
+    }
   }
 }

@@ -19,6 +19,8 @@ import { IngestDeadLetters1763800001700 } from './1763800001700-ingest-dead-lett
 import { InstallationScopes1763800001800 } from './1763800001800-installation-scopes';
 import { ScimMembershipUserName1763800001900 } from './1763800001900-scim-membership-user-name';
 import { IssueSearchIndexes1763800002100 } from './1763800002100-issue-search-indexes';
+import { EventSearchIndex1763800002800 } from './1763800002800-event-search-index';
+import { UserReports1763800002900 } from './1763800002900-user-reports';
 import { ContextSchemas1763800003000 } from './1763800003000-context-schemas';
 
 /** Every migration, in order. The only way the schema changes (synchronize is off). */
@@ -33,5 +35,7 @@ export const MIGRATIONS = [
   InstallationScopes1763800001800,
   ScimMembershipUserName1763800001900,
   IssueSearchIndexes1763800002100,
+  EventSearchIndex1763800002800,
+  UserReports1763800002900,
   ContextSchemas1763800003000,
 ];

@@ -101,6 +101,43 @@ describe('alert rules', () => {
     return n;
   }
 
+  describe('the combined rules list', () => {
+    it("lists the organization's issue and metric rules together, newest first, typed, paginated", async () => {
+      const combined = '/api/0/organizations/acme/combined-rules/';
+      const first = await api.request('POST', rulesPath, { body: { name: 'Combined issue rule', actionMatch: 'all', conditions: [{ id: FIRST_SEEN }], actions: [{ id: NOTIFY_EVENT }] } });
+      clock.advance(1_000);
+      const metric = await api.request('POST', '/api/0/organizations/acme/alert-rules/', {
+        body: { name: 'Combined metric rule', aggregate: 'count()', timeWindow: 5, projects: ['web'], triggers: [{ label: 'critical', alertThreshold: 1000 }] },
+      });
+      clock.advance(1_000);
+      const second = await api.request('POST', rulesPath, { body: { name: 'Second issue rule', actionMatch: 'all', conditions: [{ id: FIRST_SEEN }], actions: [{ id: NOTIFY_EVENT }] } });
+      expect([first.status, metric.status, second.status]).toEqual([201, 201, 201]);
+
+      const listed = await api.request('GET', combined);
+      expect(listed.status).toBe(200);
+      expect(listed.body.map((rule: { type: string; id: string }) => [rule.type, rule.id])).toEqual([
+        ['rule', second.body.id], ['alert_rule', metric.body.id], ['rule', first.body.id],
+      ]);
+      // Each in its own list's shape.
+      expect(listed.body[0]).toEqual({ ...(await api.request('GET', `${rulesPath}${second.body.id}/`)).body, type: 'rule' });
+      expect(listed.body[1]).toEqual({ ...(await api.request('GET', `/api/0/organizations/acme/alert-rules/${metric.body.id}/`)).body, type: 'alert_rule' });
+
+      const page = await api.request('GET', `${combined}?per_page=2`);
+      expect(page.body).toHaveLength(2);
+      expect(page.headers.get('link')).toContain('rel="next"; results="true"');
+      expect((await api.request('GET', `${combined}?per_page=2&cursor=0:2:0`)).body.map((rule: { id: string }) => rule.id)).toEqual([first.body.id]);
+
+      const reader = await api.request('POST', '/api/0/api-tokens/', { body: { scopes: ['alerts:read'] } });
+      expect((await api.request('GET', combined, { token: reader.body.token })).body).toHaveLength(3);
+      await api.request('POST', '/api/0/organizations/', { body: { name: 'Combined Corp', slug: 'combined-corp' } });
+      expect((await api.request('GET', '/api/0/organizations/combined-corp/combined-rules/')).body).toEqual([]);
+
+      await api.request('DELETE', `${rulesPath}${first.body.id}/`);
+      await api.request('DELETE', `${rulesPath}${second.body.id}/`);
+      await api.request('DELETE', `/api/0/organizations/acme/alert-rules/${metric.body.id}/`);
+    });
+  });
+
   describe('the issue alert rules API', () => {
     it('creates, reads, lists, updates and deletes a rule in Sentry\'s shape', async () => {
       const created = await api.request('POST', rulesPath, {

@@ -656,6 +656,31 @@ describe('issues API', () => {
     });
   });
 
+  describe('notes and activities', () => {
+    it("answers Sentry's notes/ as the same comments and activities/ as the detail's activity feed", async () => {
+      const issue = `/api/0/organizations/acme/issues/${issues.B.id}/`;
+      const note = await api.request('POST', `${issue}notes/`, { body: { text: 'Seen in checkout' } });
+      expect(note.status).toBe(201);
+      expect(note.body).toMatchObject({ type: 'note', data: { text: 'Seen in checkout' }, user: { id: adminId } });
+      expect((await api.request('GET', `${issue}comments/`)).body[0].id).toBe(note.body.id);
+      expect((await api.request('GET', `${issue}notes/`)).body).toEqual((await api.request('GET', `${issue}comments/`)).body);
+
+      const edited = await api.request('PUT', `${issue}notes/${note.body.id}/`, { body: { text: 'Seen in checkout and cart' } });
+      expect(edited.body).toMatchObject({ id: note.body.id, data: { text: 'Seen in checkout and cart' } });
+      expect((await api.request('PUT', `${issue}notes/${note.body.id}/`, { body: { text: ' ' } })).status).toBe(400);
+
+      const activities = await api.request('GET', `${issue}activities/`);
+      expect(activities.status).toBe(200);
+      expect(activities.body).toEqual({ activity: (await api.request('GET', issue)).body.activity });
+      expect(activities.body.activity[0]).toMatchObject({ id: note.body.id, type: 'note', data: { text: 'Seen in checkout and cart' } });
+      expect(activities.body.activity.at(-1)).toMatchObject({ type: 'first_seen' });
+
+      expect((await api.request('DELETE', `${issue}notes/${note.body.id}/`)).status).toBe(204);
+      expect((await api.request('GET', `${issue}activities/`)).body.activity.map((entry: { id: string }) => entry.id)).not.toContain(note.body.id);
+      expect((await api.request('GET', `/api/0/organizations/acme/issues/999999999/activities/`)).status).toBe(404);
+    });
+  });
+
   describe('events', () => {
     it('lists an issue\'s events newest first, paginated', async () => {
       const all = await api.request('GET', `/api/0/organizations/acme/issues/${issues.A.id}/events/`);
@@ -828,6 +853,11 @@ describe('issues API', () => {
           ['POST', `${issue}/comments/`, { text: 'intrusion' }],
           ['PUT', `${issue}/comments/${comment.body.id}/`, { text: 'intrusion' }],
           ['DELETE', `${issue}/comments/${comment.body.id}/`],
+          ['GET', `${issue}/notes/`],
+          ['POST', `${issue}/notes/`, { text: 'intrusion' }],
+          ['PUT', `${issue}/notes/${comment.body.id}/`, { text: 'intrusion' }],
+          ['DELETE', `${issue}/notes/${comment.body.id}/`],
+          ['GET', `${issue}/activities/`],
           ['GET', `${issue}/events/`],
           ['GET', `${issue}/events/latest/`],
           ['GET', `${issue}/events/oldest/`],

@@ -40,6 +40,8 @@ describe('web sessions', () => {
     const csrf = response.body.csrfToken as string;
     const me = await app.request('GET', '/api/0/auth/', { token: null, headers: { cookie } });
     expect(me.body).toMatchObject({ user: { email: BOOTSTRAP.email }, csrfToken: csrf });
+    // Sentry's shape too: the user's own fields at the top, as API clients read them.
+    expect(me.body).toMatchObject({ id: me.body.user.id, email: BOOTSTRAP.email, name: me.body.user.name, username: BOOTSTRAP.email });
     expect((await app.request('GET', '/api/0/organizations/acme/projects/', { token: null, headers: { cookie } })).status).toBe(200);
 
     const body = { name: 'From the browser' };

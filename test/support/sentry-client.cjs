@@ -54,6 +54,21 @@ function unstorable() {
 }
 
 async function main() {
+  if (scenario === 'feedback') {
+    // A user reports what they were doing when the error happened, and writes once more without one.
+    Sentry.setUser({ id: 'u-9', email: 'grace@example.com', username: 'grace' });
+    let eventId;
+    try {
+      chargeCard(900);
+    } catch (error) {
+      eventId = Sentry.captureException(error);
+    }
+    Sentry.captureFeedback({ message: 'I was charged twice', name: 'Grace', email: 'grace@example.com', associatedEventId: eventId });
+    Sentry.captureFeedback({ message: 'The receipt page is slow' });
+    await flush();
+    console.log(eventId);
+    return;
+  }
   if (scenario === 'checkout-details') {
     failCheckout();
     return flush();

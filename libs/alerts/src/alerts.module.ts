@@ -4,6 +4,7 @@ import { EventRecorder, EventStoreModule } from '@faultline/event-store';
 import { WorkerHost } from '@faultline/platform';
 import { IntegrationsModule } from '@faultline/integrations';
 import { WebhooksModule } from '@faultline/webhooks';
+import { CombinedRulesController } from './api/combined-rules.controller';
 import { IssueAlertRulesController } from './api/issue-alert-rules.controller';
 import { IncidentsController, MetricAlertRulesController } from './api/metric-alert-rules.controller';
 import { CreateIssueAlertRuleHandler } from './application/commands/create-issue-alert-rule/create-issue-alert-rule.handler';
@@ -15,6 +16,7 @@ import { UpdateMetricAlertRuleHandler } from './application/commands/update-metr
 import { AlertCountsRepository } from './infrastructure/alert-counts.repository';
 import { AlertDispatcher } from './infrastructure/alert-dispatcher';
 import { AlertRuleCache } from './infrastructure/alert-rule-cache';
+import { CombinedRulesRepository } from './infrastructure/combined-rules.repository';
 import { IncidentsRepository } from './infrastructure/incidents.repository';
 import { IssueAlertEvaluator } from './infrastructure/issue-alert-evaluator';
 import { IssueAlertFiresRepository } from './infrastructure/issue-alert-fires.repository';
@@ -29,10 +31,11 @@ import { MetricRulesRepository } from './infrastructure/metric-rules.repository'
  */
 @Module({
   imports: [CqrsModule, EventStoreModule, WebhooksModule, IntegrationsModule],
-  controllers: [IssueAlertRulesController, MetricAlertRulesController, IncidentsController],
+  controllers: [IssueAlertRulesController, MetricAlertRulesController, IncidentsController, CombinedRulesController],
   providers: [
     IssueRulesRepository,
     MetricRulesRepository,
+    CombinedRulesRepository,
     IncidentsRepository,
     IssueAlertFiresRepository,
     AlertCountsRepository,

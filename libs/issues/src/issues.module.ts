@@ -5,6 +5,8 @@ import { IdentityModule } from '@faultline/identity';
 import { IssueEventsController } from './api/issue-events.controller';
 import { IssuesController } from './api/issues.controller';
 import { IssueTagsController } from './api/issue-tags.controller';
+import { OrganizationEventsController } from './api/organization-events.controller';
+import { UserReportsController } from './api/user-reports.controller';
 import { AddIssueCommentHandler } from './application/commands/add-issue-comment/add-issue-comment.handler';
 import { DeleteIssueHandler } from './application/commands/delete-issue/delete-issue.handler';
 import { DeleteIssueCommentHandler } from './application/commands/delete-issue-comment/delete-issue-comment.handler';
@@ -15,22 +17,28 @@ import { FindIssueHandler } from './application/queries/find-issue.handler';
 import { IssueReadModel } from './infrastructure/issue-read-model';
 import { IssueIngestion } from './contracts/issue-ingestion';
 import { IssueWebhookPayloads } from './contracts/issue-webhook-payloads';
+import { UserReportIntake } from './contracts/user-report-intake';
 import { IssueIngestionService } from './infrastructure/issue-ingestion.service';
 import { EventRetentionWorker } from './infrastructure/event-retention.worker';
+import { EventSearchReader } from './infrastructure/event-search.sql';
 import { IssueRepository } from './infrastructure/issue.repository';
 import { IssueWebhookPayloadsRepository } from './infrastructure/issue-webhook-payloads.repository';
+import { UserReportsRepository } from './infrastructure/user-reports.repository';
 import { WorkerHost } from '@faultline/platform';
 
 @Module({
   imports: [CqrsModule, EventStoreModule, IdentityModule],
-  controllers: [IssuesController, IssueEventsController, IssueTagsController],
+  controllers: [IssuesController, IssueEventsController, IssueTagsController, OrganizationEventsController, UserReportsController],
   providers: [
     IssueRepository,
     EventRetentionWorker,
     IssueIngestionService,
     { provide: IssueIngestion, useExisting: IssueIngestionService },
     { provide: IssueWebhookPayloads, useClass: IssueWebhookPayloadsRepository },
+    UserReportsRepository,
+    { provide: UserReportIntake, useExisting: UserReportsRepository },
     IssueReadModel,
+    EventSearchReader,
     FindIssueHandler,
     IssuePeople,
     UpdateIssueHandler,
@@ -39,7 +47,7 @@ import { WorkerHost } from '@faultline/platform';
     EditIssueCommentHandler,
     DeleteIssueCommentHandler,
   ],
-  exports: [IssueIngestion, IssueWebhookPayloads],
+  exports: [IssueIngestion, IssueWebhookPayloads, UserReportIntake],
 })
 export class IssuesModule implements OnModuleInit {
   constructor(

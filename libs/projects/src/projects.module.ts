@@ -9,6 +9,7 @@ import { UpdateProjectKeyHandler } from './application/commands/update-project-k
 import { CreateProjectHandler } from './application/commands/create-project/create-project.handler';
 import { DeleteProjectHandler } from './application/commands/delete-project/delete-project.handler';
 import { UpdateProjectHandler } from './application/commands/update-project/update-project.handler';
+import { FindOrganizationProjectsHandler } from './application/queries/find-organization-projects.handler';
 import { FindProjectHandler } from './application/queries/find-project.handler';
 import { FindProjectKeyHandler } from './application/queries/find-project-key.handler';
 import { FindProjectKeysHandler } from './application/queries/find-project-keys.handler';
@@ -17,6 +18,6 @@ import { ProjectsRepository } from './infrastructure/projects.repository';
 @Module({
   imports: [CqrsModule, EventStoreModule],
   controllers: [ProjectsController, ProjectKeysController],
-  providers: [ProjectsRepository, CreateProjectHandler, UpdateProjectHandler, DeleteProjectHandler, CreateProjectKeyHandler, UpdateProjectKeyHandler, DeleteProjectKeyHandler, FindProjectKeysHandler, FindProjectKeyHandler, FindProjectHandler],
+  providers: [ProjectsRepository, CreateProjectHandler, UpdateProjectHandler, DeleteProjectHandler, CreateProjectKeyHandler, UpdateProjectKeyHandler, DeleteProjectKeyHandler, FindProjectKeysHandler, FindProjectKeyHandler, FindProjectHandler, FindOrganizationProjectsHandler],
 })
 export class ProjectsModule {}

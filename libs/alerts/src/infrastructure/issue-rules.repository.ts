@@ -79,6 +79,10 @@ export class IssueRulesRepository {
     return sql.query<IssueRuleRow>(`SELECT ${COLUMNS} FROM alerts.issue_alert_rules WHERE project_id = $1 ORDER BY id DESC OFFSET $2 LIMIT $3`, [projectId, offset, limit]);
   }
 
+  async byIds(sql: Sql, projectIds: readonly string[], ruleIds: readonly string[]): Promise<IssueRuleRow[]> {
+    return sql.query<IssueRuleRow>(`SELECT ${COLUMNS} FROM alerts.issue_alert_rules WHERE project_id = ANY($1::bigint[]) AND id = ANY($2::bigint[])`, [projectIds, ruleIds]);
+  }
+
   async forProjects(sql: Sql, projectIds: readonly string[]): Promise<IssueRuleRow[]> {
     return sql.query<IssueRuleRow>(`SELECT ${COLUMNS} FROM alerts.issue_alert_rules WHERE project_id = ANY($1::bigint[]) ORDER BY id`, [projectIds]);
   }

@@ -96,6 +96,10 @@ export class MetricRulesRepository {
     return row;
   }
 
+  async byIds(sql: Sql, organizationId: string, ruleIds: readonly string[]): Promise<MetricRuleRow[]> {
+    return sql.query<MetricRuleRow>(`${SELECT} WHERE r.organization_id = $1 AND r.id = ANY($2::bigint[])`, [organizationId, ruleIds]);
+  }
+
   async list(sql: Sql, organizationId: string, offset: number, limit: number): Promise<MetricRuleRow[]> {
     return sql.query<MetricRuleRow>(`${SELECT} WHERE r.organization_id = $1 ORDER BY r.id DESC OFFSET $2 LIMIT $3`, [organizationId, offset, limit]);
   }

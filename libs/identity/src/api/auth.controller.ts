@@ -46,14 +46,19 @@ export class AuthController {
     return { user: session.user, csrfToken: session.csrfToken, expires: session.expiresAt.toISOString() };
   }
 
-  /** Who is signed in; for a session also its CSRF token, so a reloaded page can go on. */
+  /**
+   * Who is signed in: Sentry's user fields at the top (what its tools read, such as the MCP
+   * server's whoami), and `user`; for a session also its CSRF token, so a reloaded page can go on.
+   */
   @Get()
   @RequireScopes()
   async current(@CurrentPrincipal() principal: Principal) {
     const user = principal.userId ? await this.identity.findUser(this.database, principal.userId) : undefined;
     const session = principal.sessionId ? await this.sessions.findSession(this.database, principal.sessionId) : undefined;
+    const self = user ? { id: String(user.id), email: user.email, name: user.name, isSuperuser: user.is_superuser } : null;
     return {
-      user: user ? { id: user.id, email: user.email, name: user.name, isSuperuser: user.is_superuser } : null,
+      ...(self ? { ...self, username: self.email, isActive: true } : {}),
+      user: self,
       ...(session ? { csrfToken: session.csrf_token, expires: session.expires_at.toISOString() } : {}),
     };
   }

@@ -2,8 +2,20 @@ import { Inject, Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { CLOCK, type Clock } from '@faultline/kernel';
 import { Database } from '@faultline/platform';
+import { UserReportIntake, type UserReportInput } from '@faultline/issues';
 import { FindProjectKeyQuery, type ProjectKeyAccess } from '@faultline/projects';
-import { decodeBody, decodeBodyPrefix, decodeStoreBody, EnvelopeError, parseEnvelope, publicKeyFrom, readEnvelopeHeader, type Envelope } from '../domain';
+import {
+  decodeBody,
+  decodeBodyPrefix,
+  decodeStoreBody,
+  EnvelopeError,
+  parseEnvelope,
+  publicKeyFrom,
+  readEnvelopeHeader,
+  reportOfItem,
+  type Envelope,
+  type ParsedUserReport,
+} from '../domain';
 import { IngestQueueRepository, type OutcomeRow } from '../infrastructure/ingest-queue.repository';
 
 /** Documented limits of the SDK endpoints (README, "Sending events"). */
@@ -39,7 +51,7 @@ export type AcceptResult =
 
 const EVENT_ITEM_TYPES = new Set(['event']);
 
-/** Item types kept as outcomes only (accepted and counted, not processed yet). */
+/** The outcome category of each item type (events are queued, user reports kept, the rest counted). */
 function categoryOf(type: string): string {
   switch (type) {
     case 'event':
@@ -73,6 +85,7 @@ export class AcceptEnvelope {
     private readonly database: Database,
     private readonly queries: QueryBus,
     private readonly queue: IngestQueueRepository,
+    private readonly userReports: UserReportIntake,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -97,11 +110,16 @@ export class AcceptEnvelope {
 
     const events: Array<{ eventId: string; payload: string }> = [];
     const outcomes: OutcomeRow[] = [];
+    const reports: ParsedUserReport[] = [];
     for (const [index, item] of envelope.items.entries()) {
       // store/ sends one event, not an envelope of items.
       const where = request.kind === 'envelope' ? `item ${index + 1}: ` : '';
       const category = categoryOf(item.type);
       outcomes.push({ projectId: key.projectId, outcome: 'received', category, quantity: 1 });
+      const report = reportOfItem(item.type, item.payload);
+      // A malformed report is dropped and counted; the envelope's events are kept.
+      if (report && 'problem' in report) outcomes.push({ projectId: key.projectId, outcome: 'rejected', category, quantity: 1, reason: 'invalid' });
+      else if (report) reports.push(report);
       if (!EVENT_ITEM_TYPES.has(item.type)) continue;
       if (item.payload.length > INGEST_LIMITS.maxEventBytes) {
         return { status: 413, body: { detail: `${where}event of ${item.payload.length} bytes exceeds ${INGEST_LIMITS.maxEventBytes}` } };
@@ -133,6 +151,9 @@ export class AcceptEnvelope {
         return { status: 429, body: { detail: 'Rate limit of this DSN key exceeded' }, retryAfterSeconds };
       }
     }
+    // Reports first: kept idempotently by their id, so an SDK retrying after a failed admission
+    // sends them again harmlessly, and a 200 means both are durable.
+    await this.userReports.record(reports.map((report): UserReportInput => ({ ...report, projectId: key.projectId, receivedAt: now.toISOString() })));
     await this.queue.admit({
       receivedAt: now,
       events: events.map((event) => ({

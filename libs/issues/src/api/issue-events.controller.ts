@@ -1,9 +1,13 @@
-import { Controller, Get, NotFoundException, Param, Query } from '@nestjs/common';
+import { Controller, Get, Inject, NotFoundException, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { CLOCK, type Clock } from '@faultline/kernel';
 import { CurrentOrganization, type OrganizationAccess, Paginate, Pagination, RequireScopes } from '@faultline/platform';
 import { type ProjectSummary, requireProject } from '@faultline/projects';
+import { parseEventSearch } from '../application/queries/event-search';
+import { EventSearchReader } from '../infrastructure/event-search.sql';
 import { type ErrorEventRow, IssueReadModel, type IssueRow } from '../infrastructure/issue-read-model';
+import { eventTimeRange, list, one } from './event-search-params';
 import { serializeEvent, serializeEventSummary } from './events.serializers';
 
 const isTrue = (value: string | undefined): boolean => value === 'true' || value === '1';
@@ -19,8 +23,14 @@ export class IssueEventsController {
   constructor(
     private readonly queries: QueryBus,
     private readonly readModel: IssueReadModel,
+    private readonly search: EventSearchReader,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
+  /**
+   * Newest first; `query` (Sentry's event search), `statsPeriod` or `start` and `end`, and
+   * `environment` narrow them, through the one event search.
+   */
   @Get('organizations/:organization_id_or_slug/issues/:issue_id/events')
   @RequireScopes('event:read')
   async issueEvents(
@@ -28,10 +38,33 @@ export class IssueEventsController {
     @Param('issue_id') issueId: string,
     @Paginate() page: Pagination,
     @Query('full') full?: string,
+    @Query('query') query?: string | string[],
+    @Query('statsPeriod') statsPeriod?: string | string[],
+    @Query('start') start?: string | string[],
+    @Query('end') end?: string | string[],
+    @Query('environment') environment?: string | string[],
   ) {
     const issue = await this.issue(organization, issueId);
-    const rows = await this.readModel.events(issue.id, page.offset, page.fetchLimit);
+    const narrowed = [query, statsPeriod, start, end, environment].some((value) => value !== undefined && value !== '');
+    const rows = narrowed
+      ? await this.searched(issue, page, { query: one(query, 'query'), statsPeriod: one(statsPeriod, 'statsPeriod'), start: one(start, 'start'), end: one(end, 'end'), environments: list(environment) })
+      : await this.readModel.events(issue.id, page.offset, page.fetchLimit);
     return page.respond(rows).map((row) => (isTrue(full) ? serializeEvent(row) : serializeEventSummary(row)));
+  }
+
+  private async searched(issue: IssueRow, page: Pagination, params: { query?: string; statsPeriod?: string; start?: string; end?: string; environments: string[] }) {
+    const now = this.clock.now();
+    const search = parseEventSearch({ fields: ['id'], query: params.query, sort: [], now });
+    const found = await this.search.search(search, {
+      projectIds: [issue.project_id],
+      issueId: issue.id,
+      ...eventTimeRange(now, params, { unbounded: true }),
+      environments: params.environments.filter((entry) => entry !== ''),
+      projectSlugs: new Map([[issue.project_id, issue.project_slug]]),
+      offset: page.offset,
+      limit: page.fetchLimit,
+    });
+    return this.readModel.eventsByIds(issue.id, found.map((row) => String(row.c0)));
   }
 
   /** `latest`, `oldest` (Sentry's `recommended` is the latest here) or an event id of the issue. */

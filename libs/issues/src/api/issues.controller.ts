@@ -225,9 +225,16 @@ export class IssuesController {
     await this.commands.execute(new DeleteIssueCommand(organization.id, [issue.id]));
   }
 
-  // ---- comments ----------------------------------------------------------------------------
+  // ---- comments (`notes/` is Sentry's other name for them) and the activity feed -----------
 
-  @Get('organizations/:organization_id_or_slug/issues/:issue_id/comments')
+  @Get('organizations/:organization_id_or_slug/issues/:issue_id/activities')
+  @RequireScopes('event:read')
+  async activities(@CurrentOrganization() organization: OrganizationAccess, @Param('issue_id') issueId: string) {
+    const issue = await this.issue(organization, issueId);
+    return { activity: serializeActivity(await this.repository.history(this.database, String(issue.id))) };
+  }
+
+  @Get(['organizations/:organization_id_or_slug/issues/:issue_id/comments', 'organizations/:organization_id_or_slug/issues/:issue_id/notes'])
   @RequireScopes('event:read')
   async listComments(
     @CurrentOrganization() organization: OrganizationAccess,
@@ -240,7 +247,7 @@ export class IssuesController {
     return page.respond(comments.slice(page.offset, page.offset + page.fetchLimit)).map(serializeComment);
   }
 
-  @Post('organizations/:organization_id_or_slug/issues/:issue_id/comments')
+  @Post(['organizations/:organization_id_or_slug/issues/:issue_id/comments', 'organizations/:organization_id_or_slug/issues/:issue_id/notes'])
   @HttpCode(201)
   @RequireScopes('event:write')
   async addComment(
@@ -257,7 +264,7 @@ export class IssuesController {
     return serializeComment(comment);
   }
 
-  @Put('organizations/:organization_id_or_slug/issues/:issue_id/comments/:comment_id')
+  @Put(['organizations/:organization_id_or_slug/issues/:issue_id/comments/:comment_id', 'organizations/:organization_id_or_slug/issues/:issue_id/notes/:comment_id'])
   @RequireScopes('event:write')
   async editComment(
     @CurrentOrganization() organization: OrganizationAccess,
@@ -274,7 +281,7 @@ export class IssuesController {
     return serializeComment(comment);
   }
 
-  @Delete('organizations/:organization_id_or_slug/issues/:issue_id/comments/:comment_id')
+  @Delete(['organizations/:organization_id_or_slug/issues/:issue_id/comments/:comment_id', 'organizations/:organization_id_or_slug/issues/:issue_id/notes/:comment_id'])
   @HttpCode(204)
   @RequireScopes('event:admin')
   async deleteComment(

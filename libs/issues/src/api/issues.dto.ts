@@ -1,7 +1,7 @@
 import { IfPresent } from '@faultline/platform';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsISO8601, IsObject, IsOptional, IsString, Length, Max, Min, ValidateNested } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsISO8601, IsObject, IsOptional, IsString, Length, Matches, Max, Min, ValidateNested } from 'class-validator';
 import { ISSUE_STATUS_CHANGES, type IssueStatusChange } from '../application/commands/update-issue/update-issue.command';
 
 const SUBSTATUSES = ['archived_until_escalating', 'archived_until_condition_met', 'archived_forever', 'escalating', 'ongoing', 'regressed', 'new'];
@@ -129,4 +129,35 @@ export class IssueCommentDto {
   @ApiProperty({ maxLength: 5000 })
   @IsString()
   text: string;
+}
+
+/** Text PostgreSQL can store: no NUL, no lone surrogate. */
+// eslint-disable-next-line no-control-regex -- NUL is one of the characters it refuses
+const STORABLE = /^[^\u0000\ud800-\udfff]*$/u;
+const STORABLE_MESSAGE = 'must not contain NUL or unpaired surrogate characters';
+
+/** Sentry's legacy user feedback: a report about one event, with Sentry's field limits. */
+export class UserFeedbackDto {
+  @ApiProperty({ description: 'The event the report is about (32 hexadecimal digits).' })
+  @IsString()
+  @Length(32, 36)
+  event_id: string;
+
+  @ApiProperty({ maxLength: 128 })
+  @IsString()
+  @Length(0, 128)
+  @Matches(STORABLE, { message: `name ${STORABLE_MESSAGE}` })
+  name: string;
+
+  @ApiProperty({ maxLength: 75 })
+  @IsString()
+  @Length(0, 75)
+  @Matches(STORABLE, { message: `email ${STORABLE_MESSAGE}` })
+  email: string;
+
+  @ApiProperty({ maxLength: 4096 })
+  @IsString()
+  @Length(1, 4096)
+  @Matches(STORABLE, { message: `comments ${STORABLE_MESSAGE}` })
+  comments: string;
 }

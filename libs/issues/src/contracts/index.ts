@@ -34,3 +34,5 @@ export * from './issue-ingestion';
 export { ISSUES_PUBLISHED_VIEWS } from './published-views';
 export * from './issue-webhook-payloads';
 export { issueApiUrl, issueEventUrl, issueUrl } from '../domain/issue-links';
+export * from './user-report-intake';
+export { EVENT_FIELDS, type EventFieldType } from '../application/queries/event-search';

@@ -313,6 +313,16 @@ export class IssueReadModel {
     );
   }
 
+  /** The issue's events with these ids, in the order given. */
+  async eventsByIds(issueId: string, eventIds: readonly string[]): Promise<ErrorEventRow[]> {
+    const rows = await this.database.query<ErrorEventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM issues.error_events WHERE issue_id = $1::bigint AND event_id = ANY($2::text[])`,
+      [issueId, eventIds],
+    );
+    const byId = new Map(rows.map((row) => [row.event_id, row]));
+    return eventIds.flatMap((id) => byId.get(id) ?? []);
+  }
+
   /** The events of a project, newest first. */
   async projectEvents(projectId: string, offset: number, limit: number): Promise<ErrorEventRow[]> {
     return this.database.query<ErrorEventRow>(

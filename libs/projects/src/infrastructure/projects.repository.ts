@@ -1,6 +1,7 @@
 import { isNumericId } from '@faultline/kernel';
 import { Injectable } from '@nestjs/common';
 import type { Sql } from '@faultline/platform';
+import type { ProjectSummary } from '../application/queries/find-project.query';
 
 export interface ProjectRow {
   id: string;
@@ -69,6 +70,14 @@ export const projectDetailSql = (idOrSlug: string): string =>
 
 @Injectable()
 export class ProjectsRepository {
+  /** Every project of the organization, in id order, as other contexts see a project. */
+  async summaries(sql: Sql, organizationId: string): Promise<ProjectSummary[]> {
+    return sql.query<ProjectSummary>(
+      `SELECT id::text AS id, slug, name, platform, features FROM projects.projects WHERE organization_id = $1::bigint ORDER BY id`,
+      [organizationId],
+    );
+  }
+
   async find(sql: Sql, organizationId: string, idOrSlug: string, userId?: string): Promise<ProjectRow | undefined> {
     const [row] = await sql.query<ProjectRow>(projectDetailSql(idOrSlug), [organizationId, idOrSlug, userId ?? null]);
     return row;

@@ -146,7 +146,7 @@ const UNSUPPORTED_PREFIXES = [
 ];
 
 /** Sentry's answer to a query it cannot parse, with what is wrong. */
-function invalid(message: string): DomainError {
+export function invalid(message: string): DomainError {
   return DomainError.invalid(`Error parsing search query: ${message}`);
 }
 
@@ -160,12 +160,12 @@ export function parseIssueSort(sort: string | undefined): IssueSort {
 
 // ---- scanning ----------------------------------------------------------------------------------
 
-type RawValue =
+export type RawValue =
   | { readonly form: 'plain'; readonly text: string }
   | { readonly form: 'quoted'; readonly text: string }
   | { readonly form: 'list'; readonly items: readonly string[] };
 
-type Term =
+export type Term =
   | { readonly type: 'filter'; readonly negated: boolean; readonly key: string; readonly explicitTag: boolean; readonly operator: ComparisonOperator | undefined; readonly value: RawValue; readonly source: string }
   | { readonly type: 'text'; readonly text: string; readonly quoted: boolean };
 
@@ -240,6 +240,12 @@ class Scanner {
     let end = this.position;
     while (end < this.query.length && KEY_CHAR.test(this.query[end])) end++;
     if (end === this.position) return undefined;
+    // An aggregate key, `count():>10` or `count_unique(user):>2`.
+    if (this.query[end] === '(') {
+      const close = this.query.indexOf(')', end);
+      if (close < 0 || !/^[A-Za-z0-9_.,[\] ]*$/.test(this.query.slice(end + 1, close))) return undefined;
+      end = close + 1;
+    }
     const name = this.query.slice(this.position, end);
     this.position = end;
     return { name, explicitTag: false };
@@ -347,6 +353,19 @@ class Scanner {
   }
 }
 
+/**
+ * The terms of a query in Sentry's search syntax (shared by issue and event search): filters and
+ * free text, with the length, term and list limits and the refusal of AND / OR.
+ */
+export function scanSearchQuery(query: string): Term[] {
+  if (query.length > MAX_QUERY_LENGTH) throw invalid(`a query is at most ${MAX_QUERY_LENGTH} characters long.`);
+  const terms = new Scanner(query).terms();
+  if (terms.some((term) => term.type === 'text' && !term.quoted && /^(AND|OR)$/i.test(term.text))) {
+    throw invalid('Boolean statements containing "OR" or "AND" are not supported in this search');
+  }
+  return terms;
+}
+
 // ---- meaning -----------------------------------------------------------------------------------
 
 const escapeLike = (char: string): string => (char === '%' || char === '_' || char === '\\' ? `\\${char}` : char);
@@ -385,10 +404,10 @@ function messageFilter(texts: readonly string[], negated: boolean): IssueSearchF
   return { kind: 'message', negated, matches };
 }
 
-const values = (value: RawValue): string[] => (value.form === 'list' ? [...value.items] : [value.text]);
+export const values = (value: RawValue): string[] => (value.form === 'list' ? [...value.items] : [value.text]);
 
 /** `!key:value` and `key:!=value` negate; other operators of a text key belong to its value (Sentry). */
-function textTerm(term: Extract<Term, { type: 'filter' }>): { negated: boolean; values: string[] } {
+export function textTerm(term: Extract<Term, { type: 'filter' }>): { negated: boolean; values: string[] } {
   if (term.operator === '!=') return { negated: !term.negated, values: values(term.value) };
   if (term.operator === undefined || term.operator === '=') return { negated: term.negated, values: values(term.value) };
   if (term.value.form === 'list') throw invalid(`Invalid operator '${term.operator}' before a list in '${term.source}'`);
@@ -426,6 +445,11 @@ function absoluteDate(key: string, text: string): { at: number; wholeDay: boolea
  * `<=2024-01-01T10:00:00Z`, or a bare date (that day) or date-time (five minutes either side).
  */
 function dateFilters(column: 'first_seen' | 'last_seen', term: Extract<Term, { type: 'filter' }>, now: Date): IssueSearchFilter[] {
+  return dateBounds(term, now).map((bound) => ({ kind: 'date', column, ...bound }));
+}
+
+/** The bounds a date term sets (one, or two for a bare date or date-time), each an operator and an ISO time. */
+export function dateBounds(term: Extract<Term, { type: 'filter' }>, now: Date): Array<{ operator: ComparisonOperator; at: string }> {
   const text = term.value.form === 'list' ? '' : term.value.text;
   if (term.negated || term.operator === '!=' || term.value.form !== 'plain') {
     throw invalid(`${term.key}: a date takes one value, compared with >, >=, < or <=; it cannot be negated.`);
@@ -435,15 +459,15 @@ function dateFilters(column: 'first_seen' | 'last_seen', term: Extract<Term, { t
   if (relative) {
     const at = now.getTime() - Number(relative[2]) * UNIT_MS[relative[3]];
     const operator = term.operator && term.operator !== '=' ? term.operator : relative[1] === '-' ? '>=' : '<=';
-    return [{ kind: 'date', column, operator, at: iso(at) }];
+    return [{ operator, at: iso(at) }];
   }
   const absolute = absoluteDate(term.key, text);
   if (!absolute) throw invalidDate(term.key, text);
-  if (term.operator && term.operator !== '=') return [{ kind: 'date', column, operator: term.operator, at: iso(absolute.at) }];
+  if (term.operator && term.operator !== '=') return [{ operator: term.operator, at: iso(absolute.at) }];
   const [from, to] = absolute.wholeDay ? [absolute.at, absolute.at + UNIT_MS.d] : [absolute.at - FIVE_MINUTES, absolute.at + FIVE_MINUTES];
   return [
-    { kind: 'date', column, operator: '>=', at: iso(from) },
-    { kind: 'date', column, operator: '<', at: iso(to) },
+    { operator: '>=', at: iso(from) },
+    { operator: '<', at: iso(to) },
   ];
 }
 
@@ -451,7 +475,7 @@ const NUMBER = /^(\d{1,15})(?:\.(\d{0,6}))?([kmb])?$/;
 const NUMBER_SUFFIX: Record<string, number> = { k: 1_000, m: 1_000_000, b: 1_000_000_000 };
 
 /** `500`, `1.5k`, `2m`: a non-negative number as a decimal string. */
-function number(key: string, text: string): string {
+export function number(key: string, text: string): string {
   const match = NUMBER.exec(text);
   if (!match) throw invalid(`${key}: Invalid number: ${text}. Expected number then optional k, m, or b suffix (e.g. 500k).`);
   const value = Number(`${match[1]}.${match[2] || '0'}`) * (match[3] ? NUMBER_SUFFIX[match[3]] : 1);
@@ -530,6 +554,7 @@ function tagFilter(key: string, term: Extract<Term, { type: 'filter' }>, match: 
 
 function fieldFilters(term: Extract<Term, { type: 'filter' }>, context: IssueSearchContext): IssueSearchFilter[] {
   if (term.explicitTag) return [tagFilter(term.key, term, textMatch)];
+  if (term.key.includes('(')) throw invalid(`Invalid key for this search: ${term.key} (aggregates are searched in events, not issues)`);
   const field = KEY_ALIASES[term.key] ?? term.key;
   switch (field) {
     case 'is':
@@ -588,17 +613,13 @@ function fieldFilters(term: Extract<Term, { type: 'filter' }>, context: IssueSea
  */
 export function parseIssueSearch(query: string | undefined, context: IssueSearchContext): IssueSearch {
   const text = query ?? DEFAULT_ISSUE_QUERY;
-  if (text.length > MAX_QUERY_LENGTH) throw invalid(`a query is at most ${MAX_QUERY_LENGTH} characters long.`);
   const filters: IssueSearchFilter[] = [];
   let phrase: string[] = [];
   const endPhrase = () => {
     if (phrase.length) filters.push(messageFilter([phrase.join(' ')], false));
     phrase = [];
   };
-  for (const term of new Scanner(text).terms()) {
-    if (term.type === 'text' && !term.quoted && /^(AND|OR)$/i.test(term.text)) {
-      throw invalid('Boolean statements containing "OR" or "AND" are not supported in this search');
-    }
+  for (const term of scanSearchQuery(text)) {
     if (term.type === 'text' && !term.quoted) {
       phrase.push(term.text);
       continue;

@@ -1,0 +1,131 @@
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { EventProcessor } from '@faultline/ingest';
+import { Database } from '@faultline/platform';
+import { startTestApp, type TestApp } from '../support/test-app';
+
+const run = promisify(execFile);
+
+/** User feedback from the @sentry/node SDK, the legacy user_report item and the user-feedback API. */
+describe('user feedback', () => {
+  let api: TestApp;
+  let dsn: string;
+  let projectId: string;
+  let publicKey: string;
+  let sdkEventId: string;
+  let issueId: string;
+  let outsiderToken: string;
+
+  async function processed(): Promise<void> {
+    const database = api.app.get(Database);
+    for (let attempt = 0; attempt < 200; attempt++) {
+      await api.app.get(EventProcessor).drain();
+      const [{ pending }] = await database.query<{ pending: number }>(`SELECT (SELECT count(*) FROM ingest.ingest_queue) + (SELECT count(*) FROM ingest.ingest_outcomes) AS pending`);
+      if (Number(pending) === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error('events were not processed in time');
+  }
+
+  const envelope = (items: Array<[Record<string, unknown>, unknown]>) =>
+    fetch(`${api.baseUrl}/api/${projectId}/envelope/?sentry_key=${publicKey}`, {
+      method: 'POST',
+      body: [JSON.stringify({}), ...items.flatMap(([header, payload]) => [JSON.stringify(header), typeof payload === 'string' ? payload : JSON.stringify(payload)])].join('\n'),
+    });
+
+  beforeAll(async () => {
+    api = await startTestApp();
+    const keys = await api.request('GET', '/api/0/projects/acme/web/keys/');
+    dsn = keys.body[0].dsn.public;
+    publicKey = keys.body[0].public;
+    projectId = String(keys.body[0].projectId);
+    const { stdout } = await run(process.execPath, [join(__dirname, '..', 'support', 'sentry-client.cjs'), dsn, 'feedback'], { timeout: 30_000 });
+    sdkEventId = stdout.trim();
+    await processed();
+    [{ id: issueId }] = (await api.request('GET', '/api/0/organizations/acme/issues/?query=')).body;
+    await api.request('POST', '/api/0/organizations/', { body: { name: 'Initech', slug: 'initech' } });
+    outsiderToken = (await api.request('POST', '/api/0/organizations/initech/org-auth-tokens/', { body: { name: 'all', scopes: ['org:admin', 'project:admin', 'event:admin'] } })).body.token;
+  });
+
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  it("keeps the SDK's feedback, lists it on the issue of its event and on the project, in Sentry's shape", async () => {
+    const onIssue = await api.request('GET', `/api/0/organizations/acme/issues/${issueId}/user-reports/`);
+    expect(onIssue.status).toBe(200);
+    expect(onIssue.body).toEqual([
+      {
+        id: expect.any(String),
+        eventID: sdkEventId,
+        name: 'Grace',
+        email: 'grace@example.com',
+        comments: 'I was charged twice',
+        dateCreated: expect.stringMatching(/Z$/),
+        user: { id: 'u-9', email: 'grace@example.com', username: 'grace', ipAddress: null, name: null },
+        event: { id: sdkEventId, eventID: sdkEventId },
+        issue: { id: issueId },
+      },
+    ]);
+    const onProject = await api.request('GET', '/api/0/projects/acme/web/user-reports/');
+    expect(onProject.body.map((report: { comments: string }) => report.comments).sort()).toEqual(['I was charged twice', 'The receipt page is slow']);
+    const unattached = onProject.body.find((report: { comments: string }) => report.comments === 'The receipt page is slow');
+    expect(unattached).toMatchObject({ eventID: null, email: 'grace@example.com', name: 'grace', issue: null });
+  });
+
+  it('keeps the legacy user_report item and the API report, a resend replacing the first, and keeps the envelope\'s events whatever the report', async () => {
+    const eventId = randomUUID().replace(/-/g, '');
+    const sent = await envelope([
+      [{ type: 'event' }, { event_id: eventId, message: 'Order failed', level: 'error' }],
+      [{ type: 'user_report' }, { event_id: eventId, name: 'Ada', email: 'ada@example.com', comments: 'First try' }],
+      [{ type: 'user_report' }, { event_id: 'not-an-id', comments: 'dropped' }],
+      [{ type: 'feedback' }, '{broken'],
+    ]);
+    expect(sent.status).toBe(200);
+    await processed();
+    const [issue] = (await api.request('GET', '/api/0/organizations/acme/issues/?query=Order')).body;
+    expect(issue).toBeDefined();
+    const api1 = await api.request('POST', '/api/0/projects/acme/web/user-feedback/', { body: { event_id: eventId, name: 'Ada L.', email: 'ada@example.com', comments: 'It failed at payment' } });
+    expect(api1.status).toBe(200);
+    expect(api1.body).toMatchObject({ eventID: eventId, name: 'Ada L.', comments: 'It failed at payment', issue: { id: issue.id } });
+    const reports = (await api.request('GET', `/api/0/organizations/acme/issues/${issue.id}/user-reports/`)).body;
+    expect(reports.map((report: { comments: string }) => report.comments)).toEqual(['It failed at payment']);
+  });
+
+  it.each([
+    [{ event_id: 'nope', name: '', email: '', comments: 'x' }],
+    [{ event_id: 'a'.repeat(32), name: '', email: '', comments: '' }],
+    [{ event_id: 'a'.repeat(32), name: 'n'.repeat(129), email: '', comments: 'x' }],
+    [{ event_id: 'a'.repeat(32), name: '', email: '', comments: 'nul \u0000' }],
+    [{ event_id: 'a'.repeat(32), name: '', email: '' }],
+  ])('refuses a bad report with 400 and keeps nothing: %j', async (body) => {
+    const before = (await api.request('GET', '/api/0/projects/acme/web/user-reports/')).body.length;
+    const response = await api.request('POST', '/api/0/projects/acme/web/user-feedback/', { body });
+    expect(response.status).toBe(400);
+    expect(response.body.detail).toEqual(expect.any(String));
+    expect((await api.request('GET', '/api/0/projects/acme/web/user-reports/')).body).toHaveLength(before);
+  });
+
+  it('deletes the reports with their project', async () => {
+    const created = await api.request('POST', '/api/0/teams/acme/acme/projects/', { body: { name: 'Short lived', slug: 'short-lived' } });
+    const sent = await api.request('POST', '/api/0/projects/acme/short-lived/user-feedback/', { body: { event_id: 'c'.repeat(32), name: '', email: '', comments: 'gone soon' } });
+    expect(sent.status).toBe(200);
+    expect((await api.request('DELETE', '/api/0/projects/acme/short-lived/')).status).toBeLessThan(300);
+    const database = api.app.get(Database);
+    await expect(database.query(`SELECT 1 FROM issues.user_reports WHERE project_id = $1`, [created.body.id])).resolves.toEqual([]);
+  });
+
+  it("answers 404 to another organization's token on every route", async () => {
+    for (const [method, path, body] of [
+      ['GET', `/api/0/organizations/acme/issues/${issueId}/user-reports/`],
+      ['GET', '/api/0/projects/acme/web/user-reports/'],
+      ['POST', '/api/0/projects/acme/web/user-feedback/', { event_id: sdkEventId, name: '', email: '', comments: 'intrusion' }],
+      ['GET', `/api/0/organizations/initech/issues/${issueId}/user-reports/`],
+      ['GET', `/api/0/projects/initech/web/user-reports/`],
+    ] as Array<[string, string, unknown?]>) {
+      expect({ path, status: (await api.request(method, path, { token: outsiderToken, body })).status }).toEqual({ path, status: 404 });
+    }
+  });
+});
