@@ -19,6 +19,7 @@ import { IngestDeadLetters1763800001700 } from './1763800001700-ingest-dead-lett
 import { InstallationScopes1763800001800 } from './1763800001800-installation-scopes';
 import { ScimMembershipUserName1763800001900 } from './1763800001900-scim-membership-user-name';
 import { IssueSearchIndexes1763800002100 } from './1763800002100-issue-search-indexes';
+import { Releases1763800002600 } from './1763800002600-releases';
 import { EventSearchIndex1763800002800 } from './1763800002800-event-search-index';
 import { UserReports1763800002900 } from './1763800002900-user-reports';
 import { ContextSchemas1763800003000 } from './1763800003000-context-schemas';
@@ -35,6 +36,7 @@ export const MIGRATIONS = [
   InstallationScopes1763800001800,
   ScimMembershipUserName1763800001900,
   IssueSearchIndexes1763800002100,
+  Releases1763800002600,
   EventSearchIndex1763800002800,
   UserReports1763800002900,
   ContextSchemas1763800003000,

@@ -134,7 +134,8 @@ describe('embedded PostgreSQL under DATA_DIR', () => {
     const created = await cli('create-user', '--email', 'ops@example.com');
     expect(created).toEqual({ code: 0, output: expect.stringMatching(/^Created user \d+\n$/) });
     const dsn = await cli('dsn', '--org', 'acme', '--project', 'web');
-    expect(dsn).toEqual({ code: 0, output: expect.stringMatching(/^http:\/\/[0-9a-f]{32}@/) });
+    // The CLI has neither PORT nor PUBLIC_URL: its DSN names the port the service listens at.
+    expect(dsn).toEqual({ code: 0, output: expect.stringMatching(new RegExp(`^http://[0-9a-f]{32}@127\\.0\\.0\\.1:${port}/\\d+\\n$`)) });
 
     const { code, output } = await cli('database-url');
     expect(code).toBe(0);

@@ -89,6 +89,11 @@ describe('SCIM and accounts shared between organizations', () => {
       expect((await beta('GET', `/Groups/${group.body.id}`)).body.members).toEqual([{ value: memberId, display: 'mallory2@evil.example' }]);
     });
 
+    it('a membership it gave the instance administrator does not narrow what the administrator may do there', async () => {
+      expect((await api.request('PUT', '/api/0/organizations/beta/', { body: { plan: 'free' } })).status).toBe(200);
+      expect((await api.request('PUT', '/api/0/organizations/beta/', { body: { plan: 'business' } })).status).toBe(200);
+    });
+
     it('deactivating and deleting end only the membership in that organization', async () => {
       expect((await beta('PATCH', `/Users/${memberId}`, patch({ op: 'replace', value: { active: false } }))).status).toBe(200);
       expect(await accountOf(BOOTSTRAP.email)).toMatchObject({ email: BOOTSTRAP.email });

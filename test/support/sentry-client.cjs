@@ -1,13 +1,16 @@
 // A real application using the official @sentry/node SDK: reports errors to the DSN it is given.
 // Usage: node sentry-client.cjs <dsn> <scenario>
+const { setTimeout: sleep } = require('node:timers/promises');
 const Sentry = require('@sentry/node');
 
 const [dsn, scenario = 'checkout'] = process.argv.slice(2);
 
+// A first production deploy reports as such; the other scenarios as an end-to-end run.
+const deploy = scenario === 'first-errors' ? { release: 'shop@1.0.0', environment: 'production' } : { release: 'shop@1.2.3', environment: 'e2e' };
+
 Sentry.init({
   dsn,
-  release: 'shop@1.2.3',
-  environment: 'e2e',
+  ...deploy,
   defaultIntegrations: false,
   // The request on the scope becomes the event's `request`; frames get their source lines.
   integrations: [Sentry.requestDataIntegration(), Sentry.contextLinesIntegration()],
@@ -53,6 +56,34 @@ function unstorable() {
   Sentry.captureMessage('Disk\u0000full on volume \ud83d\udcbe', 'error');
 }
 
+/** The same checkout failure for two shoppers, one after the other: one issue with two events in order. */
+async function firstErrors() {
+  Sentry.setTag('feature', 'checkout');
+  Sentry.setContext('cart', { items: 2, currency: 'EUR' });
+  Sentry.addBreadcrumb({ category: 'navigation', message: 'opened /cart' });
+  Sentry.addBreadcrumb({ type: 'http', category: 'http', level: 'warning', data: { url: 'https://pay.example.com/charge', method: 'POST', status_code: 502 } });
+  Sentry.getIsolationScope().setSDKProcessingMetadata({
+    normalizedRequest: {
+      url: 'https://shop.example.com/cart/checkout?coupon=SPRING',
+      method: 'POST',
+      query_string: 'coupon=SPRING',
+      headers: { 'content-type': 'application/json', 'user-agent': 'e2e-agent/1.0' },
+      data: '{"items":2,"coupon":"SPRING"}',
+    },
+  });
+  for (const [shopper, amount] of [['first', 150], ['second', 175]]) {
+    // Apart in time, so the second is the newer; thrown after a wait each, so from the same stack.
+    await sleep(20);
+    Sentry.setUser({ id: `u-${shopper}`, email: `${shopper}@example.com`, username: shopper });
+    try {
+      chargeCard(amount);
+    } catch (error) {
+      Sentry.captureException(error);
+    }
+  }
+  await flush();
+}
+
 async function main() {
   if (scenario === 'feedback') {
     // A user reports what they were doing when the error happened, and writes once more without one.
@@ -69,6 +100,7 @@ async function main() {
     console.log(eventId);
     return;
   }
+  if (scenario === 'first-errors') return firstErrors();
   if (scenario === 'checkout-details') {
     failCheckout();
     return flush();

@@ -12,6 +12,7 @@ import { ProjectsModule } from '@faultline/projects';
 import { WebhooksModule } from '@faultline/webhooks';
 import { ScimModule } from '@faultline/scim';
 import { AlertsModule } from '@faultline/alerts';
+import { ReleasesModule } from '@faultline/releases';
 import { MIGRATIONS } from '../../../migrations';
 import { BootstrapService } from './bootstrap.service';
 import { type LoadedModule, loadModules } from './extension-modules/module-loader';
@@ -43,6 +44,7 @@ export class AppModule {
         ScimModule,
         IntegrationsModule,
         AlertsModule,
+        ReleasesModule,
         ...modules.map((module) => module.nestModule),
       ],
       providers: [{ provide: APP_GUARD, useClass: AuthGuard }, ...(options.bootstrap === false ? [] : [BootstrapService])],

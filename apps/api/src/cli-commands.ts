@@ -18,7 +18,7 @@ import {
 } from '@faultline/identity';
 import { openEmbeddedDatabase, runningServerUrl } from '@faultline/embedded-postgres';
 import { type DeadLetter, type DeadLetterScope, DeleteDeadLettersCommand, ListDeadLettersQuery, RetryDeadLettersCommand } from '@faultline/ingest';
-import { createDataSource, dataSourceOptionsFrom, loadConfig, runMigrations } from '@faultline/platform';
+import { createDataSource, dataSourceOptionsFrom, loadConfig, recordedPublicUrl, runMigrations } from '@faultline/platform';
 import { CreateProjectCommand, FindProjectKeysQuery, FindProjectQuery, type ProjectKeySummary, type ProjectSummary } from '@faultline/projects';
 import { MIGRATIONS } from '../../../migrations';
 import { AppModule, applicationMigrations } from './app.module';
@@ -242,6 +242,8 @@ export async function runCli(args: string[], env: Env, print: (line: string) => 
     print(HELP);
     return;
   }
+  const recorded = env.PUBLIC_URL || env.PORT ? undefined : recordedPublicUrl(loadConfig(env).dataDir);
+  if (recorded) env = { ...env, PUBLIC_URL: recorded };
   if (env.DATABASE_URL) return run(positionals, values, env, print);
   const config = loadConfig(env);
   if (positionals[0] === 'database-url') {

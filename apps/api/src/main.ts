@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { EmbeddedDatabaseError } from '@faultline/embedded-postgres';
-import { ConfigError, loadConfig } from '@faultline/platform';
+import { ConfigError, loadConfig, recordPublicUrl } from '@faultline/platform';
 import { BootstrapService } from './bootstrap.service';
 import { createApp } from './create-app';
 import { ModuleLoadError } from './extension-modules/module-loader';
@@ -44,6 +44,7 @@ async function main(): Promise<void> {
   }
   stopWhenOrphaned();
   await app.listen(config.port, config.host);
+  recordPublicUrl(config.dataDir, config.publicUrl);
   app.getHttpAdapter().getInstance().log.info(
     { url: config.publicUrl, role: config.role, database: config.databaseUrl ? 'postgresql' : `embedded (${config.dataDir})` },
     'Faultline is listening',

@@ -10,6 +10,7 @@ import { NewServiceHookPage, ServiceHookPage, ServiceHooksPage } from './pages/s
 import { NewProjectPage, ProjectKeysPage, ProjectPage, ProjectSettingsPage, ProjectsPage } from './pages/projects';
 import { InstanceAdminPage } from './pages/instance-admin';
 import { IssuePage, IssuesPage } from './pages/issues';
+import { ReleasesPage } from './pages/releases';
 import { AuthProviderPage, MembersPage, TeamsPage } from './pages/organization';
 import { DeveloperSettingsPage, IntegrationsPage, NewIntegrationPage, SentryAppPage, SentryAppRequestsPage } from './pages/developer-settings';
 import './styles.css';
@@ -50,6 +51,7 @@ const ROUTES: Array<[string, Page]> = [
   ['/organizations/:org/issues/:issueId/events/', (props) => <IssuePage {...props} tab="events" />],
   ['/organizations/:org/issues/:issueId/events/:eventId/', IssuePage],
   ['/organizations/:org/issues/:issueId/activity/', (props) => <IssuePage {...props} tab="activity" />],
+  ['/organizations/:org/releases/', ReleasesPage],
 ];
 
 function Navigation(props: { session: Session; path: string; onSignOut: () => void }) {
@@ -62,6 +64,7 @@ function Navigation(props: { session: Session; path: string; onSignOut: () => vo
     ...(slug
       ? ([
           [`/organizations/${slug}/issues/`, 'Issues'],
+          [`/organizations/${slug}/releases/`, 'Releases'],
           [`/settings/${slug}/projects/`, 'Projects'],
           [`/settings/${slug}/members/`, 'Members'],
           [`/settings/${slug}/teams/`, 'Teams'],

@@ -3,6 +3,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { EventStoreModule } from '@faultline/event-store';
 import { AuthDirectory } from '@faultline/platform';
 import { ApiTokensController, OrgAuthTokensController } from './api/api-tokens.controller';
+import { ApiIndexController } from './api/api-index.controller';
 import { AuthController } from './api/auth.controller';
 import { MembersController } from './api/members.controller';
 import { OrganizationsController } from './api/organizations.controller';
@@ -37,7 +38,7 @@ import { UserActors } from './infrastructure/user-actors';
 
 @Module({
   imports: [CqrsModule, EventStoreModule],
-  controllers: [AuthController, OrganizationsController, MembersController, TeamsController, ApiTokensController, OrgAuthTokensController],
+  controllers: [ApiIndexController, AuthController, OrganizationsController, MembersController, TeamsController, ApiTokensController, OrgAuthTokensController],
   providers: [
     IdentityRepository,
     ProvisioningRepository,

@@ -5,6 +5,7 @@ import { EventRecorder, EventStoreModule } from '@faultline/event-store';
 import { IssuesModule } from '@faultline/issues';
 import { WorkerHost } from '@faultline/platform';
 import { ProjectEventTypes } from '@faultline/projects';
+import { ReleasesModule } from '@faultline/releases';
 import type { FastifyInstance } from 'fastify';
 import { DeadLettersController } from './api/dead-letters.controller';
 import { InboundFiltersController } from './api/inbound-filters.controller';
@@ -23,7 +24,7 @@ import { RollupsRepository } from './infrastructure/rollups.repository';
 
 /** The SDK protocol, event processing (with its dead letters), and the project read models built from events. */
 @Module({
-  imports: [CqrsModule, EventStoreModule, IssuesModule],
+  imports: [CqrsModule, EventStoreModule, IssuesModule, ReleasesModule],
   controllers: [ProjectEventsController, InboundFiltersController, DeadLettersController],
   providers: [
     ProjectReadModelsRepository,

@@ -166,9 +166,11 @@ function deriveAccess(principal: Principal, row: OrganizationLookup): Organizati
   if (principal.kind === 'organization') {
     return principal.organizationId === row.id ? { ...base, scopes: principal.scopes } : null;
   }
+  // An instance administrator reaches every organization with the token's own scopes, whatever
+  // role a membership gives it there: an organization (or its SCIM) cannot narrow the operator.
+  if (principal.isSuperuser) return { ...base, ...(row.role && isMemberRole(row.role) ? { role: row.role } : {}), scopes: principal.scopes };
   if (row.role && isMemberRole(row.role)) {
     return { ...base, role: row.role, scopes: intersectScopes(principal.scopes, ROLE_SCOPES[row.role as MemberRole]) };
   }
-  // An instance administrator reaches every organization with the token's own scopes.
-  return principal.isSuperuser ? { ...base, scopes: principal.scopes } : null;
+  return null;
 }

@@ -5,8 +5,9 @@ import { ConcurrencyError, PollingLoop } from '@faultline/kernel';
 import { eventTags, type IngestedEvent, IssueIngestion } from '@faultline/issues';
 import { type BackgroundWorker, Database, Metrics, QueueVacuum, type Transaction } from '@faultline/platform';
 import { EventRecorder } from '@faultline/event-store';
+import { ReleaseSightings, SourceMapSymbolicator } from '@faultline/releases';
 import { Counter, Gauge } from 'prom-client';
-import { ERROR_EVENT_STREAM_TYPE, errorEventProcessed, errorEventStream, groupingHash, matchingFilter, normalizeEvent, type NormalizedEvent, parseStorableJson } from '../domain';
+import { culpritFromExceptions, ERROR_EVENT_STREAM_TYPE, EVENT_LIMITS, errorEventProcessed, errorEventStream, groupingHash, matchingFilter, normalizeEvent, type NormalizedEvent, parseStorableJson } from '../domain';
 import { DeadLettersRepository } from '../infrastructure/dead-letters.repository';
 import { InboundFiltersRepository } from '../infrastructure/inbound-filters.repository';
 import { IngestQueueRepository, type QueuedEvent } from '../infrastructure/ingest-queue.repository';
@@ -79,6 +80,8 @@ export class EventProcessor implements BackgroundWorker {
     private readonly filters: InboundFiltersRepository,
     private readonly recorder: EventRecorder,
     private readonly deadLetters: DeadLettersRepository,
+    private readonly symbolicator: SourceMapSymbolicator,
+    private readonly releaseSightings: ReleaseSightings,
     metrics: Metrics,
   ) {
     this.vacuum = new QueueVacuum(database, ['ingest.ingest_queue', 'ingest.ingest_outcomes'], VACUUM_EVERY_EVENTS, (error) =>
@@ -186,6 +189,35 @@ export class EventProcessor implements BackgroundWorker {
   }
 
   /**
+   * Maps the event's JavaScript exception frames to their original source before it is grouped,
+   * keeping the frames as sent in `rawStacktrace`, and the culprit follows the mapped frames.
+   */
+  private async symbolicate(tx: Transaction, queued: QueuedEvent, event: NormalizedEvent): Promise<void> {
+    if (!SOURCE_MAPPED_PLATFORMS.has(event.platform)) return;
+    const traced = event.exceptions.filter((exception) => exception.stacktrace && exception.stacktrace.frames.length > 0);
+    if (traced.length === 0) return;
+    const result = await this.symbolicator.symbolicate(tx, {
+      organizationId: queued.organization_id,
+      projectId: queued.project_id,
+      release: event.release,
+      dist: event.dist,
+      debugImages: event.debugMeta?.images,
+      stacktraces: traced.map((exception) => exception.stacktrace?.frames ?? []),
+    });
+    const derivedCulprit = culpritFromExceptions(event.exceptions);
+    traced.forEach((exception, index) => {
+      const frames = result.stacktraces[index];
+      if (!frames || !exception.stacktrace) return;
+      exception.rawStacktrace = exception.stacktrace;
+      exception.stacktrace = { ...exception.stacktrace, frames };
+    });
+    if (result.errors.length > 0) event.errors = result.errors;
+    if (derivedCulprit !== undefined && event.culprit === derivedCulprit.slice(0, EVENT_LIMITS.culprit)) {
+      event.culprit = (culpritFromExceptions(event.exceptions) ?? event.culprit).slice(0, EVENT_LIMITS.culprit);
+    }
+  }
+
+  /**
    * Rows every batch updates (issue counters, tag values, users, stats buckets) come last, so a
    * concurrent batch waits for them only at the end of this one.
    */
@@ -204,6 +236,7 @@ export class EventProcessor implements BackgroundWorker {
         generated.push({ projectId: queued.project_id, stat: 'blacklisted', at: queued.received_at, quantity: 1 });
         continue;
       }
+      await this.symbolicate(tx, queued, event);
       const user = userIdentity(event.user);
       const issueTags: Array<[string, string]> = [
         ...event.tags,
@@ -250,6 +283,13 @@ export class EventProcessor implements BackgroundWorker {
     }
     const stored = await this.issues.recordEvents(tx, ingested);
     const byKey = new Map(ingested.map((event) => [`${event.projectId}|${event.eventId}`, event]));
+    await this.releaseSightings.record(
+      tx,
+      stored.flatMap(({ projectId, eventId, isNewIssue }) => {
+        const { organizationId, release, occurredAt } = byKey.get(`${projectId}|${eventId}`) as IngestedEvent;
+        return release ? [{ organizationId, projectId, release, occurredAt, isNewIssue }] : [];
+      }),
+    );
     await this.recorder.recordNewStreams(
       tx,
       stored.map(({ projectId, eventId, issueId, isNewIssue }) => {
@@ -277,6 +317,9 @@ export class EventProcessor implements BackgroundWorker {
     await this.rollups.addStats(tx, generated);
   }
 }
+
+/** Platforms whose frames are mapped through uploaded source maps, as Sentry's JavaScript processing does. */
+const SOURCE_MAPPED_PLATFORMS = new Set(['javascript', 'node']);
 
 interface StatCount {
   projectId: string;

@@ -30,6 +30,7 @@ export {
 export {
   EVENT_LIMITS,
   normalizeEvent,
+  culpritFromExceptions,
   parseTimestamp,
   type EventLevel,
   type JsonObject,

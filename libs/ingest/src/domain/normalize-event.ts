@@ -71,6 +71,15 @@ export interface NormalizedException {
   threadId?: string | number;
   mechanism?: NormalizedMechanism;
   stacktrace?: NormalizedStacktrace;
+  /** The stack trace as the SDK sent it, when `stacktrace` was mapped through source maps. */
+  rawStacktrace?: NormalizedStacktrace;
+}
+
+/** A problem met while processing the event (e.g. a missing source map), as Sentry lists them. */
+export interface ProcessingErrorEntry {
+  type: string;
+  message: string;
+  data: Record<string, string | number>;
 }
 
 export interface NormalizedThread {
@@ -183,6 +192,8 @@ export interface NormalizedEvent {
   template?: NormalizedFrame;
   debugMeta?: NormalizedDebugMeta;
   securityReports?: Partial<Record<SecurityReportType, JsonObject>>;
+  /** Problems met while processing the event, shown as the event API's `errors`. */
+  errors?: ProcessingErrorEntry[];
   culprit: string;
   title: string;
 }
@@ -806,7 +817,7 @@ function normalizeFingerprint(value: unknown): string[] | undefined {
 // ---- culprit and title -----------------------------------------------------------------------
 
 /** Sentry's rule: the newest in-app frame of the last stack trace, else its newest frame. */
-function culpritFromExceptions(exceptions: NormalizedException[]): string | undefined {
+export function culpritFromExceptions(exceptions: NormalizedException[]): string | undefined {
   const frames = exceptions.findLast((exception) => exception.stacktrace)?.stacktrace?.frames;
   if (!frames) return undefined;
   let fallback: string | undefined;

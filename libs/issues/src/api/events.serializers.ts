@@ -116,7 +116,7 @@ function exceptionEntry(exceptions: Json[]) {
     module: text(exception.module) ?? null,
     mechanism: mechanismOf(exception.mechanism),
     threadId: (text(exception.threadId) ?? integer(exception.threadId)) ?? null,
-    rawStacktrace: null,
+    rawStacktrace: stacktraceOf(exception.rawStacktrace),
     stacktrace: stacktraceOf(exception.stacktrace),
   }));
   return { type: 'exception', data: { values, hasSystemFrames: values.some((value) => value.stacktrace?.hasSystemFrames), excOmitted: null } };
@@ -322,7 +322,7 @@ export function serializeEvent(row: ErrorEventRow, neighbours: { previous: strin
     contexts: contextsOf(data.contexts),
     context: isObject(data.extra) ? data.extra : {},
     packages: isObject(data.modules) ? data.modules : {},
-    errors: [],
+    errors: Array.isArray(data.errors) ? data.errors.filter(isObject) : [],
     occurrence: null,
     _meta: {},
     crashFile,

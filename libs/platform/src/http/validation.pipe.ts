@@ -38,6 +38,12 @@ export class ApiValidationPipe extends ValidationPipe {
     if (isDtoBody && value !== undefined && (value === null || typeof value !== 'object' || Array.isArray(value))) {
       throw new BadRequestException({ detail: 'Request body must be a JSON object.' });
     }
+    // A parameter declared as one string, given twice (`?query=a&query=b`), is refused rather than
+    // joined into "a,b" or passed on as an array.
+    if (metadata.type === 'query' && metadata.data && metadata.metatype === String && Array.isArray(value)) {
+      throw new BadRequestException({ detail: `${metadata.data} may be given only once` });
+    }
     return super.transform(isDtoBody && value === undefined ? {} : value, metadata);
   }
 }
+

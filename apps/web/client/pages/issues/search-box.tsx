@@ -30,6 +30,12 @@ export function SearchBox(props: { query: string; onSearch: (query: string) => v
   const generation = useRef(0);
   useEffect(() => setText(props.query), [props.query]);
 
+  /** Closes the list; suggestions still on their way (a slow answer after a search) are dropped. */
+  const close = () => {
+    generation.current++;
+    setSuggestions([]);
+  };
+
   const suggest = async (value: string, caret: number) => {
     const current = tokenAt(value, caret);
     setToken(current);
@@ -51,10 +57,13 @@ export function SearchBox(props: { query: string; onSearch: (query: string) => v
     if (!token) return;
     const next = applySuggestion(text, token, suggestion);
     setText(next.query);
-    requestAnimationFrame(() => {
-      input.current?.setSelectionRange(next.caret, next.caret);
-      input.current?.focus();
-    });
+    // Written now, caret included, not a frame later: keys typed meanwhile go after the suggestion.
+    const box = input.current;
+    if (box) {
+      box.value = next.query;
+      box.focus();
+      box.setSelectionRange(next.caret, next.caret);
+    }
     void suggest(next.query, next.caret);
   };
 
@@ -71,7 +80,7 @@ export function SearchBox(props: { query: string; onSearch: (query: string) => v
       take(suggestions[active]);
     } else if (event.key === 'Escape' && open) {
       event.preventDefault();
-      setSuggestions([]);
+      close();
     }
   };
 
@@ -81,7 +90,7 @@ export function SearchBox(props: { query: string; onSearch: (query: string) => v
       role="search"
       onSubmit={(event) => {
         event.preventDefault();
-        setSuggestions([]);
+        close();
         props.onSearch(text.trim());
       }}
     >
@@ -110,7 +119,7 @@ export function SearchBox(props: { query: string; onSearch: (query: string) => v
           const target = event.currentTarget as HTMLInputElement;
           void suggest(target.value, target.selectionStart ?? target.value.length);
         }}
-        onBlur={() => setTimeout(() => setSuggestions([]), 150)}
+        onBlur={() => setTimeout(close, 150)}
         onKeyDown={onKeyDown}
       />
       <span id="issue-search-hint" class="visually-hidden">

@@ -1,0 +1,4 @@
+export { SourceMapSymbolicator, type SymbolicationRequest, type SymbolicationResult } from '../infrastructure/source-map-symbolicator';
+export { ReleaseSightings, type ReleaseEventSeen } from '../infrastructure/release-sightings';
+export type { JsFrame, ProcessingError, ProcessingErrorType } from '../domain/symbolicate-frames';
+export { ReleaseEventTypes } from '../domain/release.events';

@@ -1,0 +1,2 @@
+export { ReleasesModule } from './releases.module';
+export * from './contracts';

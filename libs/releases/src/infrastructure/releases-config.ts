@@ -1,0 +1,47 @@
+import { APP_CONFIG, type AppConfig, ConfigError } from '@faultline/platform';
+import type { BundleLimits } from './artifact-bundle-reader';
+
+export const RELEASES_CONFIG = Symbol('RELEASES_CONFIG');
+
+export interface ReleasesConfig {
+  /** Largest artifact bundle sentry-cli may upload (its `maxFileSize`). */
+  readonly maxBundleBytes: number;
+  readonly chunkBytes: number;
+  /** Largest upload request: a multiple of the chunk size. */
+  readonly maxRequestBytes: number;
+  readonly bundle: BundleLimits;
+  /** Parsed source maps kept in memory per process, by their size. */
+  readonly sourceMapCacheBytes: number;
+}
+
+const MIB = 1024 * 1024;
+
+function integer(env: Readonly<Record<string, string | undefined>>, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
+  return value;
+}
+
+/** The releases context's limits, from the environment the application was configured with (see the README). */
+export function releasesConfig(env: Readonly<Record<string, string | undefined>>): ReleasesConfig {
+  const chunkBytes = 8 * MIB;
+  return {
+    maxBundleBytes: integer(env, 'ARTIFACT_BUNDLE_MAX_BYTES', 64 * MIB, MIB, 1024 * MIB),
+    chunkBytes,
+    maxRequestBytes: 4 * chunkBytes,
+    bundle: {
+      maxFiles: integer(env, 'ARTIFACT_BUNDLE_MAX_FILES', 10_000, 1, 1_000_000),
+      maxFileBytes: integer(env, 'ARTIFACT_FILE_MAX_BYTES', 32 * MIB, 1024, 512 * MIB),
+      maxTotalBytes: integer(env, 'ARTIFACT_BUNDLE_MAX_UNCOMPRESSED_BYTES', 256 * MIB, MIB, 1024 * MIB),
+    },
+    sourceMapCacheBytes: integer(env, 'SOURCE_MAP_CACHE_BYTES', 256 * MIB, 0, 16 * 1024 * MIB),
+  };
+}
+
+export const releasesConfigProvider = {
+  provide: RELEASES_CONFIG,
+  inject: [APP_CONFIG],
+  useFactory: (config: AppConfig) => releasesConfig(config.environment),
+};

@@ -1,0 +1,63 @@
+import { Inject, Module, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { CqrsModule } from '@nestjs/cqrs';
+import type { FastifyInstance } from 'fastify';
+import { EventStoreModule } from '@faultline/event-store';
+import { ArtifactsController } from './api/artifacts.controller';
+import { ReleaseFilesController } from './api/release-files.controller';
+import { ReleasesController } from './api/releases.controller';
+import { RepositoriesController } from './api/repositories.controller';
+import { AssembleArtifactBundleHandler } from './application/commands/assemble-artifact-bundle/assemble-artifact-bundle.handler';
+import { CreateDeployHandler } from './application/commands/create-deploy/create-deploy.handler';
+import { CreateReleaseHandler } from './application/commands/create-release/create-release.handler';
+import { CreateRepositoryHandler } from './application/commands/create-repository/create-repository.handler';
+import { DeleteReleaseHandler } from './application/commands/delete-release/delete-release.handler';
+import { UpdateReleaseHandler } from './application/commands/update-release/update-release.handler';
+import { UploadChunksHandler } from './application/commands/upload-chunks/upload-chunks.handler';
+import { DeleteReleaseFileHandler } from './application/commands/delete-release-file/delete-release-file.handler';
+import { UploadReleaseFileHandler } from './application/commands/upload-release-file/upload-release-file.handler';
+import { ArtifactsRepository } from './infrastructure/artifacts.repository';
+import { ReleaseSightings } from './infrastructure/release-sightings';
+import { RELEASES_CONFIG, releasesConfigProvider, type ReleasesConfig } from './infrastructure/releases-config';
+import { ReleasesRepository } from './infrastructure/releases.repository';
+import { SourceMapSymbolicator } from './infrastructure/source-map-symbolicator';
+
+/**
+ * Releases (created by hand, by sentry-cli, or on the first event that names them), their deploys
+ * and commits, the source-map artifacts uploaded for them, and the symbolication of JavaScript
+ * frames through those maps, which ingest calls before grouping.
+ */
+@Module({
+  imports: [CqrsModule, EventStoreModule],
+  controllers: [ReleasesController, ArtifactsController, ReleaseFilesController, RepositoriesController],
+  providers: [
+    releasesConfigProvider,
+    ReleasesRepository,
+    ArtifactsRepository,
+    ReleaseSightings,
+    SourceMapSymbolicator,
+    CreateReleaseHandler,
+    UpdateReleaseHandler,
+    DeleteReleaseHandler,
+    CreateDeployHandler,
+    UploadChunksHandler,
+    AssembleArtifactBundleHandler,
+    UploadReleaseFileHandler,
+    CreateRepositoryHandler,
+    DeleteReleaseFileHandler,
+  ],
+  exports: [ReleaseSightings, SourceMapSymbolicator],
+})
+export class ReleasesModule implements OnModuleInit {
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    @Inject(RELEASES_CONFIG) private readonly config: ReleasesConfig,
+  ) {}
+
+  /** Chunk uploads are multipart bodies, up to the request size sentry-cli is told. */
+  onModuleInit(): void {
+    const fastify = this.adapterHost.httpAdapter?.getInstance<FastifyInstance>();
+    if (!fastify || fastify.hasContentTypeParser('multipart/form-data')) return;
+    fastify.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: this.config.maxRequestBytes }, (_request, body, done) => done(null, body));
+  }
+}
