@@ -12,7 +12,10 @@ const OWNERS: ReadonlyArray<{ schema: string; tables: string[]; views?: string[]
   { schema: 'event_store', tables: ['events', 'event_checkpoints'], functions: ['events_reject_change'] },
   {
     schema: 'identity',
-    tables: ['users', 'organizations', 'organization_members', 'organization_member_counts', 'teams', 'team_members', 'api_tokens', 'user_sessions'],
+    tables: [
+      'users', 'organizations', 'organization_members', 'organization_member_counts', 'teams', 'team_members', 'api_tokens', 'user_sessions',
+      'organization_invites',
+    ],
     views: ['scim_users', 'scim_groups', 'scim_group_members'],
     functions: ['count_organization_members', 'organization_member_user_name'],
   },

@@ -19,6 +19,8 @@ import { IngestDeadLetters1763800001700 } from './1763800001700-ingest-dead-lett
 import { InstallationScopes1763800001800 } from './1763800001800-installation-scopes';
 import { ScimMembershipUserName1763800001900 } from './1763800001900-scim-membership-user-name';
 import { IssueSearchIndexes1763800002100 } from './1763800002100-issue-search-indexes';
+import { Notifications1763800002500 } from './1763800002500-notifications';
+import { MemberInvites1763800002550 } from './1763800002550-member-invites';
 import { Releases1763800002600 } from './1763800002600-releases';
 import { EventSearchIndex1763800002800 } from './1763800002800-event-search-index';
 import { UserReports1763800002900 } from './1763800002900-user-reports';
@@ -36,6 +38,8 @@ export const MIGRATIONS = [
   InstallationScopes1763800001800,
   ScimMembershipUserName1763800001900,
   IssueSearchIndexes1763800002100,
+  Notifications1763800002500,
+  MemberInvites1763800002550,
   Releases1763800002600,
   EventSearchIndex1763800002800,
   UserReports1763800002900,

@@ -19,7 +19,7 @@ const ROOT = path.join(__dirname, '..');
 
 /** The schema each context owns, by its directory under libs/ or modules/. */
 const LIB_SCHEMAS = {
-  alerts: 'alerts', 'event-store': 'event_store', identity: 'identity', ingest: 'ingest', integrations: 'integrations',
+  alerts: 'alerts', 'event-store': 'event_store', identity: 'identity', ingest: 'ingest', integrations: 'integrations', notifications: 'notifications',
   issues: 'issues', projects: 'projects', releases: 'releases', scim: 'scim', webhooks: 'webhooks', kernel: null, platform: null, 'embedded-postgres': null,
 };
 /** Libraries that are infrastructure as a whole (the platform's database adapter is too). */

@@ -44,7 +44,7 @@ describe('context schemas', () => {
     const objects = await objectsBySchema(database);
     expect(objects.public).toEqual(['migrations:r']);
     expect(Object.keys(objects).sort()).toEqual(
-      ['alerts', 'event_store', 'identity', 'ingest', 'integrations', 'issues', 'projects', 'public', 'releases', 'scim', 'ticket_tracker', 'webhooks'].sort(),
+      ['alerts', 'event_store', 'identity', 'ingest', 'integrations', 'issues', 'notifications', 'projects', 'public', 'releases', 'scim', 'ticket_tracker', 'webhooks'].sort(),
     );
     expect(objects.identity).toEqual(expect.arrayContaining(['users:r', 'organizations:r', 'organization_members:r', 'count_organization_members:f', 'member_directory:v']));
     expect(objects.ingest).toEqual(expect.arrayContaining(['tag_values:r', 'event_users:r', 'project_stats:r', 'project_tag_values:v']));

@@ -13,6 +13,7 @@ import { WebhooksModule } from '@faultline/webhooks';
 import { ScimModule } from '@faultline/scim';
 import { AlertsModule } from '@faultline/alerts';
 import { ReleasesModule } from '@faultline/releases';
+import { NotificationsModule } from '@faultline/notifications';
 import { MIGRATIONS } from '../../../migrations';
 import { BootstrapService } from './bootstrap.service';
 import { type LoadedModule, loadModules } from './extension-modules/module-loader';
@@ -43,6 +44,7 @@ export class AppModule {
         WebhooksModule,
         ScimModule,
         IntegrationsModule,
+        NotificationsModule,
         AlertsModule,
         ReleasesModule,
         ...modules.map((module) => module.nestModule),

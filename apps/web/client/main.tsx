@@ -6,6 +6,7 @@ import { Link, navigate, usePath } from './router';
 import { Skeleton } from './components';
 import { SignInPage } from './pages/sign-in';
 import { ApiTokensPage } from './pages/api-tokens';
+import { AlertRulesPage, InviteMembersPage, NotificationSettingsPage } from './pages/notifications';
 import { NewServiceHookPage, ServiceHookPage, ServiceHooksPage } from './pages/service-hooks';
 import { NewProjectPage, ProjectKeysPage, ProjectPage, ProjectSettingsPage, ProjectsPage } from './pages/projects';
 import { InstanceAdminPage } from './pages/instance-admin';
@@ -25,6 +26,9 @@ type Page = (props: { params: Record<string, string>; session: Session }) => pre
 /** Sentry's URLs, most specific first. */
 const ROUTES: Array<[string, Page]> = [
   ['/settings/account/api/auth-tokens/', ApiTokensPage],
+  ['/settings/account/notifications/', NotificationSettingsPage],
+  ['/settings/:org/members/invite/', InviteMembersPage],
+  ['/organizations/:org/alerts/rules/', AlertRulesPage],
   ['/settings/:org/', ProjectsPage],
   ['/settings/:org/projects/', ProjectsPage],
   ['/settings/:org/projects/:project/', ProjectSettingsPage],
@@ -66,6 +70,7 @@ function Navigation(props: { session: Session; path: string; onSignOut: () => vo
           [`/organizations/${slug}/issues/`, 'Issues'],
           [`/organizations/${slug}/releases/`, 'Releases'],
           [`/settings/${slug}/projects/`, 'Projects'],
+          [`/organizations/${slug}/alerts/rules/`, 'Alerts'],
           [`/settings/${slug}/members/`, 'Members'],
           [`/settings/${slug}/teams/`, 'Teams'],
           [`/settings/${slug}/auth/`, 'Auth & SCIM'],
@@ -99,7 +104,9 @@ function Navigation(props: { session: Session; path: string; onSignOut: () => vo
           </ul>
         </nav>
         <div class="account">
-          <span class="account-email">{props.session.user.email}</span>
+          <Link href="/settings/account/notifications/" class="account-email">
+            {props.session.user.email}
+          </Link>
           <button type="button" class="link-button" onClick={props.onSignOut}>
             Sign out
           </button>

@@ -3,9 +3,12 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { EventRecorder, EventStoreModule } from '@faultline/event-store';
 import { WorkerHost } from '@faultline/platform';
 import { IntegrationsModule } from '@faultline/integrations';
+import { IssuesModule } from '@faultline/issues';
+import { NotificationsModule } from '@faultline/notifications';
 import { WebhooksModule } from '@faultline/webhooks';
 import { CombinedRulesController } from './api/combined-rules.controller';
-import { IssueAlertRulesController } from './api/issue-alert-rules.controller';
+import { IssueAlertRulesController, RuleActionsController } from './api/issue-alert-rules.controller';
+import { SendTestNotificationHandler } from './application/commands/send-test-notification/send-test-notification.handler';
 import { IncidentsController, MetricAlertRulesController } from './api/metric-alert-rules.controller';
 import { CreateIssueAlertRuleHandler } from './application/commands/create-issue-alert-rule/create-issue-alert-rule.handler';
 import { CreateMetricAlertRuleHandler } from './application/commands/create-metric-alert-rule/create-metric-alert-rule.handler';
@@ -30,8 +33,8 @@ import { MetricRulesRepository } from './infrastructure/metric-rules.repository'
  * goes out through.
  */
 @Module({
-  imports: [CqrsModule, EventStoreModule, WebhooksModule, IntegrationsModule],
-  controllers: [IssueAlertRulesController, MetricAlertRulesController, IncidentsController, CombinedRulesController],
+  imports: [CqrsModule, EventStoreModule, WebhooksModule, IntegrationsModule, NotificationsModule, IssuesModule],
+  controllers: [IssueAlertRulesController, RuleActionsController, MetricAlertRulesController, IncidentsController, CombinedRulesController],
   providers: [
     IssueRulesRepository,
     MetricRulesRepository,
@@ -49,6 +52,7 @@ import { MetricRulesRepository } from './infrastructure/metric-rules.repository'
     CreateMetricAlertRuleHandler,
     UpdateMetricAlertRuleHandler,
     DeleteMetricAlertRuleHandler,
+    SendTestNotificationHandler,
   ],
   exports: [MetricAlertWorker],
 })

@@ -30,6 +30,16 @@ import { IdentityAuthDirectory } from './infrastructure/identity-auth-directory'
 import { IdentityRepository } from './infrastructure/identity.repository';
 import { IntegrationTokenStore } from './infrastructure/integration-token-store';
 import { Actors } from './contracts/actors';
+import { MemberEmails } from './contracts/member-emails';
+import { MemberEmailsRepository } from './infrastructure/member-emails.repository';
+import { MemberInvites } from './contracts/member-invites';
+import { InvitesRepository } from './infrastructure/invites.repository';
+import { MemberInvitesReader } from './infrastructure/member-invites';
+import { AcceptInviteHandler } from './application/commands/accept-invite/accept-invite.handler';
+import { InviteMemberHandler } from './application/commands/invite-member/invite-member.handler';
+import { ReinviteMemberHandler } from './application/commands/reinvite-member/reinvite-member.handler';
+import { RevokeInviteHandler } from './application/commands/revoke-invite/revoke-invite.handler';
+import { AcceptInviteController } from './api/accept-invite.controller';
 import { IntegrationTokens } from './contracts/integration-tokens';
 import { ProvisioningRepository } from './infrastructure/provisioning.repository';
 import { SessionsRepository } from './infrastructure/sessions.repository';
@@ -38,7 +48,7 @@ import { UserActors } from './infrastructure/user-actors';
 
 @Module({
   imports: [CqrsModule, EventStoreModule],
-  controllers: [ApiIndexController, AuthController, OrganizationsController, MembersController, TeamsController, ApiTokensController, OrgAuthTokensController],
+  controllers: [ApiIndexController, AcceptInviteController, AuthController, OrganizationsController, MembersController, TeamsController, ApiTokensController, OrgAuthTokensController],
   providers: [
     IdentityRepository,
     ProvisioningRepository,
@@ -49,6 +59,13 @@ import { UserActors } from './infrastructure/user-actors';
     { provide: AuthDirectory, useExisting: IdentityAuthDirectory },
     { provide: IntegrationTokens, useClass: IntegrationTokenStore },
     { provide: Actors, useClass: UserActors },
+    { provide: MemberEmails, useClass: MemberEmailsRepository },
+    InvitesRepository,
+    { provide: MemberInvites, useClass: MemberInvitesReader },
+    InviteMemberHandler,
+    ReinviteMemberHandler,
+    RevokeInviteHandler,
+    AcceptInviteHandler,
     CreateUserHandler,
     CreateOrganizationHandler,
     UpdateOrganizationHandler,
@@ -71,6 +88,6 @@ import { UserActors } from './infrastructure/user-actors';
     SignInHandler,
     SignOutHandler,
   ],
-  exports: [AuthDirectory, IntegrationTokens, Actors],
+  exports: [AuthDirectory, IntegrationTokens, Actors, MemberEmails, MemberInvites],
 })
 export class IdentityModule {}

@@ -24,6 +24,8 @@ import { EventSearchReader } from './infrastructure/event-search.sql';
 import { IssueRepository } from './infrastructure/issue.repository';
 import { IssueWebhookPayloadsRepository } from './infrastructure/issue-webhook-payloads.repository';
 import { UserReportsRepository } from './infrastructure/user-reports.repository';
+import { IssueTopFrames } from './contracts/issue-top-frames';
+import { IssueTopFramesRepository } from './infrastructure/issue-top-frames.repository';
 import { WorkerHost } from '@faultline/platform';
 
 @Module({
@@ -37,6 +39,7 @@ import { WorkerHost } from '@faultline/platform';
     { provide: IssueWebhookPayloads, useClass: IssueWebhookPayloadsRepository },
     UserReportsRepository,
     { provide: UserReportIntake, useExisting: UserReportsRepository },
+    { provide: IssueTopFrames, useClass: IssueTopFramesRepository },
     IssueReadModel,
     EventSearchReader,
     FindIssueHandler,
@@ -47,7 +50,7 @@ import { WorkerHost } from '@faultline/platform';
     EditIssueCommentHandler,
     DeleteIssueCommentHandler,
   ],
-  exports: [IssueIngestion, IssueWebhookPayloads, UserReportIntake],
+  exports: [IssueIngestion, IssueWebhookPayloads, UserReportIntake, IssueTopFrames],
 })
 export class IssuesModule implements OnModuleInit {
   constructor(

@@ -13,11 +13,14 @@ import { FindOrganizationProjectsHandler } from './application/queries/find-orga
 import { FindProjectHandler } from './application/queries/find-project.handler';
 import { FindProjectKeyHandler } from './application/queries/find-project-key.handler';
 import { FindProjectKeysHandler } from './application/queries/find-project-keys.handler';
+import { ProjectTeams } from './contracts/project-teams';
+import { ProjectTeamsRepository } from './infrastructure/project-teams.repository';
 import { ProjectsRepository } from './infrastructure/projects.repository';
 
 @Module({
   imports: [CqrsModule, EventStoreModule],
   controllers: [ProjectsController, ProjectKeysController],
-  providers: [ProjectsRepository, CreateProjectHandler, UpdateProjectHandler, DeleteProjectHandler, CreateProjectKeyHandler, UpdateProjectKeyHandler, DeleteProjectKeyHandler, FindProjectKeysHandler, FindProjectKeyHandler, FindProjectHandler, FindOrganizationProjectsHandler],
+  providers: [ProjectsRepository, { provide: ProjectTeams, useClass: ProjectTeamsRepository }, CreateProjectHandler, UpdateProjectHandler, DeleteProjectHandler, CreateProjectKeyHandler, UpdateProjectKeyHandler, DeleteProjectKeyHandler, FindProjectKeysHandler, FindProjectKeyHandler, FindProjectHandler, FindOrganizationProjectsHandler],
+  exports: [ProjectTeams],
 })
 export class ProjectsModule {}

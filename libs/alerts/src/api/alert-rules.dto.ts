@@ -171,3 +171,11 @@ export class UpdateMetricAlertRuleDto {
   @ApiPropertyOptional() @IfPresent() @IsNumber() thresholdPeriod?: number;
   @ApiPropertyOptional() @IfPresent() @IsNumber() resolution?: number;
 }
+
+/** The actions of a rule being written, to test. */
+export class TestNotificationDto {
+  @ApiProperty({ type: 'array', items: { type: 'object' } })
+  @IsArray()
+  @ArrayMaxSize(50)
+  actions!: unknown[];
+}

@@ -10,7 +10,8 @@ import { UpdateIssueAlertRuleCommand } from '../application/commands/update-issu
 import { issueRuleConfiguration } from '../domain';
 import { IssueAlertFiresRepository } from '../infrastructure/issue-alert-fires.repository';
 import { type IssueRuleRow, IssueRulesRepository } from '../infrastructure/issue-rules.repository';
-import { IssueAlertRuleDto, UpdateIssueAlertRuleDto } from './alert-rules.dto';
+import { IssueAlertRuleDto, TestNotificationDto, UpdateIssueAlertRuleDto } from './alert-rules.dto';
+import { SendTestNotificationCommand } from '../application/commands/send-test-notification/send-test-notification.command';
 import { serializeFire, serializeIssueRule } from './alert-rules.serializers';
 
 const DEFAULT_HISTORY_DAYS = 14;
@@ -150,5 +151,28 @@ export class IssueAlertRulesController {
     const rule = await this.rules.find(this.database, project.id, ruleId);
     if (!rule) throw new NotFoundException();
     return rule;
+  }
+}
+
+/**
+ * Sentry's "send test notification" for the rule editor: the mail and chat actions given send now,
+ * about the project's most recently seen issue (webhook actions are not tested here).
+ */
+@ApiTags('Alert rules')
+@ApiBearerAuth()
+@Controller('api/0/projects/:organization_id_or_slug/:project_id_or_slug/rule-actions')
+export class RuleActionsController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Post()
+  @HttpCode(200)
+  @RequireScopes('alerts:write', 'project:write')
+  async test(@CurrentOrganization() organization: OrganizationAccess, @Param('project_id_or_slug') projectIdOrSlug: string, @Body() body: TestNotificationDto) {
+    const project = await requireProject(this.queries, organization.id, projectIdOrSlug);
+    const queued = await this.commands.execute<SendTestNotificationCommand, number>(new SendTestNotificationCommand(organization.id, project.id, body.actions));
+    return { queued };
   }
 }

@@ -50,7 +50,31 @@ describe('validateIssueRule', () => {
     ]);
   });
 
+  it('keeps the e-mail action\'s target as Sentry names it, and a chat action\'s webhook URL', () => {
+    const checked = validateIssueRule(
+      {
+        ...valid,
+        actions: [
+          { id: Ids.NotifyEmail, targetType: 'Member', targetIdentifier: '42' },
+          { id: Ids.NotifyEmail, targetType: 'IssueOwners', targetIdentifier: '', fallthroughType: 'NoOne' },
+          { id: Ids.NotifyDiscordWebhook, webhookUrl: ' https://discord.com/api/webhooks/1/abc ' },
+        ],
+      },
+      uuid,
+    );
+    expect('ok' in checked && checked.ok.actions).toEqual([
+      { id: Ids.NotifyEmail, uuid: uuid(), targetType: 'Member', targetIdentifier: '42', fallthroughType: 'ActiveMembers' },
+      { id: Ids.NotifyEmail, uuid: uuid(), targetType: 'IssueOwners', targetIdentifier: null, fallthroughType: 'NoOne' },
+      { id: Ids.NotifyDiscordWebhook, uuid: uuid(), webhookUrl: 'https://discord.com/api/webhooks/1/abc' },
+    ]);
+  });
+
   it.each([
+    [{ ...valid, actions: [{ id: Ids.NotifyEmail, targetType: 'Team' }] }, 'actions'],
+    [{ ...valid, actions: [{ id: Ids.NotifyEmail, targetType: 'Everyone' }] }, 'actions'],
+    [{ ...valid, actions: [{ id: Ids.NotifyEmail, targetType: 'IssueOwners', fallthroughType: 'Some' }] }, 'actions'],
+    [{ ...valid, actions: [{ id: Ids.NotifySlackWebhook, webhookUrl: 'ftp://example.com/hook' }] }, 'actions'],
+    [{ ...valid, actions: [{ id: Ids.NotifyMattermostWebhook }] }, 'actions'],
     [{ ...valid, name: '' }, 'name'],
     [{ ...valid, actionMatch: undefined }, 'actionMatch'],
     [{ ...valid, filterMatch: 'most' }, 'filterMatch'],

@@ -14,7 +14,26 @@ export const IssueRuleIds = {
   AgeComparisonFilter: 'sentry.rules.filters.age_comparison.AgeComparisonFilter',
   NotifyEvent: 'sentry.rules.actions.notify_event.NotifyEventAction',
   NotifyEventSentryApp: 'sentry.rules.actions.notify_event_sentry_app.NotifyEventSentryAppAction',
+  NotifyEmail: 'sentry.mail.actions.NotifyEmailAction',
+  /** Chat by incoming-webhook URL (`webhookUrl`): Sentry's chat actions need an OAuth integration, these do not. */
+  NotifySlackWebhook: 'faultline.rules.actions.notify_chat.SlackWebhookAction',
+  NotifyDiscordWebhook: 'faultline.rules.actions.notify_chat.DiscordWebhookAction',
+  NotifyMsTeamsWebhook: 'faultline.rules.actions.notify_chat.MsTeamsWebhookAction',
+  NotifyMattermostWebhook: 'faultline.rules.actions.notify_chat.MattermostWebhookAction',
 } as const;
+
+/** The chat service each chat action posts to, in that service's message format. */
+export const CHAT_ACTION_SERVICES = {
+  [IssueRuleIds.NotifySlackWebhook]: 'slack',
+  [IssueRuleIds.NotifyDiscordWebhook]: 'discord',
+  [IssueRuleIds.NotifyMsTeamsWebhook]: 'msteams',
+  [IssueRuleIds.NotifyMattermostWebhook]: 'mattermost',
+} as const;
+export type ChatActionId = keyof typeof CHAT_ACTION_SERVICES;
+const isChatAction = (id: string): id is ChatActionId => id in CHAT_ACTION_SERVICES;
+
+export const MAIL_TARGET_TYPES = ['IssueOwners', 'Team', 'Member'] as const;
+export const MAIL_FALLTHROUGH_TYPES = ['ActiveMembers', 'AllMembers', 'NoOne'] as const;
 
 export type MatchKind = 'all' | 'any' | 'none';
 const MATCH_KINDS: readonly MatchKind[] = ['all', 'any', 'none'];
@@ -49,7 +68,15 @@ export interface AppActionSetting {
 
 export type IssueRuleAction =
   | { id: typeof IssueRuleIds.NotifyEvent; uuid: string }
-  | { id: typeof IssueRuleIds.NotifyEventSentryApp; uuid: string; sentryAppInstallationUuid: string; settings: AppActionSetting[]; hasSchemaFormConfig?: boolean };
+  | { id: typeof IssueRuleIds.NotifyEventSentryApp; uuid: string; sentryAppInstallationUuid: string; settings: AppActionSetting[]; hasSchemaFormConfig?: boolean }
+  | {
+      id: typeof IssueRuleIds.NotifyEmail;
+      uuid: string;
+      targetType: (typeof MAIL_TARGET_TYPES)[number];
+      targetIdentifier: string | null;
+      fallthroughType: (typeof MAIL_FALLTHROUGH_TYPES)[number];
+    }
+  | { id: ChatActionId; uuid: string; webhookUrl: string };
 
 /** A rule's definition, validated and normalised. */
 export interface IssueRuleDefinition {
@@ -223,7 +250,40 @@ function validateAction(raw: unknown, index: number, newUuid: () => string): Che
         },
       };
     }
+    case IssueRuleIds.NotifyEmail: {
+      const targetType = raw.targetType;
+      if (!MAIL_TARGET_TYPES.includes(targetType as never)) return { error: `actions[${index}]: targetType must be one of ${MAIL_TARGET_TYPES.join(', ')}`, field };
+      const fallthroughType = raw.fallthroughType ?? 'ActiveMembers';
+      if (!MAIL_FALLTHROUGH_TYPES.includes(fallthroughType as never)) {
+        return { error: `actions[${index}]: fallthroughType must be one of ${MAIL_FALLTHROUGH_TYPES.join(', ')}`, field };
+      }
+      const identifier = integerOf(raw.targetIdentifier);
+      if (targetType !== 'IssueOwners' && (identifier === undefined || identifier < 1)) {
+        return { error: `actions[${index}]: targetIdentifier must be the id of the ${targetType === 'Team' ? 'team' : 'member\'s user'}`, field };
+      }
+      return {
+        ok: {
+          id: raw.id, uuid,
+          targetType: targetType as (typeof MAIL_TARGET_TYPES)[number],
+          targetIdentifier: targetType === 'IssueOwners' ? null : String(identifier),
+          fallthroughType: fallthroughType as (typeof MAIL_FALLTHROUGH_TYPES)[number],
+        },
+      };
+    }
     default:
+      if (isChatAction(raw.id)) {
+        const url = typeof raw.webhookUrl === 'string' ? raw.webhookUrl.trim() : '';
+        let parsed: URL | undefined;
+        try {
+          parsed = new URL(url);
+        } catch {
+          parsed = undefined;
+        }
+        if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') || url.length > 2000) {
+          return { error: `actions[${index}]: webhookUrl must be the http(s) URL of the channel's incoming webhook`, field };
+        }
+        return { ok: { id: raw.id, uuid, webhookUrl: url } };
+      }
       return { error: `actions[${index}]: unknown action ${raw.id}`, field };
   }
 }
@@ -391,7 +451,28 @@ const INTERVAL_CHOICES: Array<[string, string]> = [['1m', 'one minute'], ['5m', 
 export function issueRuleConfiguration() {
   const item = (id: string, label: string, formFields?: Record<string, unknown>) => ({ id, label, enabled: true, ...(formFields ? { formFields } : {}) });
   return {
-    actions: [{ ...item(IssueRuleIds.NotifyEvent, 'Send a notification to all legacy integrations'), prompt: 'Send a notification to all legacy integrations' }],
+    actions: [
+      { ...item(IssueRuleIds.NotifyEvent, 'Send a notification to all legacy integrations'), prompt: 'Send a notification to all legacy integrations' },
+      {
+        ...item(IssueRuleIds.NotifyEmail, 'Send a notification to {targetType}', {
+          targetType: choices([['IssueOwners', 'Suggested Assignees'], ['Team', 'Team'], ['Member', 'Member']]),
+          targetIdentifier: { type: 'string', placeholder: 'team or user id' },
+          fallthroughType: choices([['ActiveMembers', 'Recently Active Members'], ['AllMembers', 'All Project Members'], ['NoOne', 'No One']]),
+        }),
+        prompt: 'Send an email',
+      },
+      ...(
+        [
+          [IssueRuleIds.NotifySlackWebhook, 'Slack', 'https://hooks.slack.example/services/T0/B0/secret'],
+          [IssueRuleIds.NotifyDiscordWebhook, 'Discord', 'https://discord.example/api/webhooks/0/secret'],
+          [IssueRuleIds.NotifyMsTeamsWebhook, 'Microsoft Teams', 'https://teams.example/webhookb2/secret'],
+          [IssueRuleIds.NotifyMattermostWebhook, 'Mattermost', 'https://mattermost.example/hooks/secret'],
+        ] as const
+      ).map(([id, service, placeholder]) => ({
+        ...item(id, `Send a ${service} message to {webhookUrl}`, { webhookUrl: { type: 'string', placeholder } }),
+        prompt: `Send a ${service} message`,
+      })),
+    ],
     conditions: [
       item(IssueRuleIds.FirstSeenEvent, 'A new issue is created'),
       item(IssueRuleIds.RegressionEvent, 'The issue changes state from resolved to unresolved'),

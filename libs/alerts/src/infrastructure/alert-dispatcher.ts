@@ -2,11 +2,14 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ErrorEventProcessedData } from '@faultline/ingest';
 import { APP_CONFIG, type AppConfig, type Transaction } from '@faultline/platform';
 import { AppWebhookOutbox } from '@faultline/integrations';
+import { type IssueAlertNotice, IssueAlertNotifier } from '@faultline/notifications';
 import { type HookNotice, ServiceHookOutbox } from '@faultline/webhooks';
 import { type AlertEventSource, eventAlertTriggeredData } from '../application/event-alert-payload';
 import {
+  CHAT_ACTION_SERVICES,
   type IncidentStatus,
   type IssueRule,
+  type IssueRuleAction,
   IssueRuleIds,
   metricAlertData,
   type MetricAlertIncidentView,
@@ -58,6 +61,7 @@ export class AlertDispatcher {
   constructor(
     private readonly serviceHooks: ServiceHookOutbox,
     private readonly appWebhooks: AppWebhookOutbox,
+    private readonly notifier: IssueAlertNotifier,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -119,7 +123,32 @@ export class AlertDispatcher {
         }
       }
     }
+    await this.notify(tx, fires, causes);
     return causes;
+  }
+
+  /** Mail and chat actions, through the notifications context: one notice per action and event. */
+  private async notify(tx: Transaction, fires: readonly IssueRuleFire[], causes: string[][]): Promise<void> {
+    const notices: IssueAlertNotice[] = [];
+    const fireOf: number[] = [];
+    fires.forEach((fire, index) => {
+      const { event } = fire;
+      for (const notice of noticesOf(fire.rule.actions, {
+        organizationId: event.organizationId, projectId: event.projectId, issueId: event.issueId, ruleName: fire.rule.name,
+        cause: (action) => `issue-alert:${fire.rule.id}:${action.uuid}:${event.projectId}:${event.eventId}`,
+      })) {
+        notices.push(notice);
+        fireOf.push(index);
+      }
+    });
+    const queued = await this.notifier.notify(tx, notices);
+    queued.forEach((noticeCauses, noticeIndex) => causes[fireOf[noticeIndex]].push(...noticeCauses));
+  }
+
+  /** A rule's mail and chat actions, now, about one issue; answers how many messages were queued. */
+  async sendTest(tx: Transaction, test: { organizationId: string; projectId: string; issueId: string; actions: readonly IssueRuleAction[]; testId: string }): Promise<number> {
+    const notices = noticesOf(test.actions, { ...test, ruleName: 'Test notification', cause: (action) => `test-notification:${test.testId}:${action.uuid}` });
+    return (await this.notifier.notify(tx, notices)).filter((queued) => queued.length > 0).length;
   }
 
   /**
@@ -170,4 +199,24 @@ export class AlertDispatcher {
     const rows = await tx.query<{ id: string; slug: string }>(`SELECT id, slug FROM identity.organization_directory WHERE id = ANY($1::bigint[])`, [[...new Set(organizationIds)]]);
     return new Map(rows.map((row) => [String(row.id), row.slug]));
   }
+}
+
+/** The notices of a rule's mail and chat actions (its other actions are webhooks, sent above). */
+function noticesOf(
+  actions: readonly IssueRuleAction[],
+  base: { organizationId: string; projectId: string; issueId: string; ruleName: string; cause: (action: IssueRuleAction) => string },
+): IssueAlertNotice[] {
+  const notices: IssueAlertNotice[] = [];
+  for (const action of actions) {
+    const common = { organizationId: base.organizationId, projectId: base.projectId, issueId: base.issueId, ruleName: base.ruleName, cause: base.cause(action) };
+    if (action.id === IssueRuleIds.NotifyEmail) {
+      const target = action.targetType === 'IssueOwners'
+        ? { targetType: action.targetType, fallthroughType: action.fallthroughType }
+        : { targetType: action.targetType, targetIdentifier: action.targetIdentifier ?? '' };
+      notices.push({ ...common, channel: { kind: 'email', target } });
+    } else if ('webhookUrl' in action) {
+      notices.push({ ...common, channel: { kind: 'chat', service: CHAT_ACTION_SERVICES[action.id], webhookUrl: action.webhookUrl } });
+    }
+  }
+  return notices;
 }

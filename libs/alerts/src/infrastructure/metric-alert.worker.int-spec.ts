@@ -1,6 +1,7 @@
 import { EventRecorder, EventStore } from '@faultline/event-store';
 import { FixedClock } from '@faultline/kernel';
 import { loadConfig } from '@faultline/platform';
+import type { IssueAlertNotifier } from '@faultline/notifications';
 import type { AppWebhookOutbox } from '@faultline/integrations';
 import type { ServiceHookOutbox } from '@faultline/webhooks';
 import { openTestDatabase, type TestDatabase } from '../../../../test/support/test-database';
@@ -28,8 +29,8 @@ describe('MetricAlertWorker', () => {
     db = await openTestDatabase();
     const store = new EventStore(db.database);
     const recorder = new EventRecorder(store);
-    // These rules name no actions: neither outbox is asked.
-    const dispatcher = new AlertDispatcher({} as ServiceHookOutbox, {} as AppWebhookOutbox, config);
+    // These rules name no actions: no outbox is asked.
+    const dispatcher = new AlertDispatcher({} as ServiceHookOutbox, {} as AppWebhookOutbox, {} as IssueAlertNotifier, config);
     const make = () =>
       new MetricAlertWorker(db.database, new MetricRulesRepository(), new AlertCountsRepository(), new IncidentsRepository(store), recorder, dispatcher, clock, config);
     workers = [make(), make(), make()];

@@ -78,3 +78,44 @@ export class RevokeApiTokenDto {
   @Matches(/^\d+$/, { message: 'tokenId must be a numeric id' })
   tokenId?: string;
 }
+
+/** Sentry's invite body; the role and teams are checked by the command. */
+export class InviteMemberDto {
+  @ApiProperty({ maxLength: 320 })
+  @IsString()
+  @Length(3, 320)
+  email!: string;
+
+  @ApiPropertyOptional({ description: 'billing, member, admin, manager or owner (default member)' })
+  @IfPresent()
+  @IsString()
+  orgRole?: string;
+
+  @ApiPropertyOptional({ deprecated: true, description: 'The older name of orgRole' })
+  @IfPresent()
+  @IsString()
+  role?: string;
+
+  @ApiPropertyOptional({ type: [String], description: 'Team slugs' })
+  @IfPresent()
+  @IsArray()
+  @ArrayMaxSize(100)
+  teams?: string[];
+
+  @ApiPropertyOptional({ description: 'Always true here: the invitation is mailed' })
+  @IfPresent()
+  @IsBoolean()
+  sendInvite?: boolean;
+}
+
+export class UpdatePendingMemberDto {
+  @ApiPropertyOptional()
+  @IfPresent()
+  @IsBoolean()
+  reinvite?: boolean;
+
+  @ApiPropertyOptional({ description: 'Sentry sends it with reinvite; a reinvite always makes a new link' })
+  @IfPresent()
+  @IsBoolean()
+  regenerate?: boolean;
+}

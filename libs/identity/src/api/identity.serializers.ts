@@ -1,6 +1,7 @@
 import type { OrganizationAccess } from '@faultline/platform';
 import { ROLE_NAMES, type MemberRole } from '../domain/roles';
 import type { MemberRow, OrganizationRow, TeamRow, TokenRow } from '../infrastructure/identity.repository';
+import type { InviteRow } from '../infrastructure/invites.repository';
 
 const LETTER_AVATAR = { avatarType: 'letter_avatar', avatarUuid: null, avatarUrl: null };
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
@@ -131,5 +132,24 @@ export function serializeOrgToken(token: TokenRow, plaintext?: string) {
     dateLastUsed: iso(token.last_used_at),
     projectLastUsedId: null,
     ...(plaintext ? { token: plaintext } : {}),
+  };
+}
+
+/** A pending member (an invitation) as Sentry's members API shows one. */
+export function serializeInvite(invite: InviteRow, now: Date) {
+  return {
+    id: invite.id,
+    email: invite.email,
+    name: invite.email,
+    user: null,
+    orgRole: invite.role,
+    role: invite.role,
+    roleName: ROLE_NAMES[invite.role as MemberRole] ?? invite.role,
+    pending: true,
+    expired: invite.expires_at.getTime() <= now.getTime(),
+    inviteStatus: 'approved',
+    inviterName: invite.inviter_name,
+    teams: invite.team_slugs,
+    dateCreated: invite.date_created.toISOString(),
   };
 }

@@ -1,8 +1,16 @@
-import { Controller, Get, NotFoundException, Param } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, Post, Put, Query } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import { CurrentOrganization, Database, type OrganizationAccess, Paginate, Pagination, RequireScopes } from '@faultline/platform';
+import { CLOCK, type Clock } from '@faultline/kernel';
+import { Inject } from '@nestjs/common';
+import { CurrentOrganization, CurrentPrincipal, Database, type OrganizationAccess, Paginate, Pagination, type Principal, RequireScopes } from '@faultline/platform';
+import { InviteMemberCommand } from '../application/commands/invite-member/invite-member.command';
+import { ReinviteMemberCommand } from '../application/commands/reinvite-member/reinvite-member.command';
+import { RevokeInviteCommand } from '../application/commands/revoke-invite/revoke-invite.command';
 import { IdentityRepository } from '../infrastructure/identity.repository';
-import { serializeMember } from './identity.serializers';
+import { type InviteRow, InvitesRepository } from '../infrastructure/invites.repository';
+import { InviteMemberDto, UpdatePendingMemberDto } from './identity.dto';
+import { serializeInvite, serializeMember } from './identity.serializers';
 
 @ApiTags('Members')
 @ApiBearerAuth()
@@ -11,20 +19,58 @@ export class MembersController {
   constructor(
     private readonly database: Database,
     private readonly repository: IdentityRepository,
+    private readonly invites: InvitesRepository,
+    private readonly commands: CommandBus,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   @Get()
   @RequireScopes('member:read')
-  async list(@CurrentOrganization() organization: OrganizationAccess, @Paginate() page: Pagination) {
+  async list(@CurrentOrganization() organization: OrganizationAccess, @Paginate() page: Pagination, @Query('query') query?: string) {
+    // Sentry's `isInvited:true` search: the pending members (invitations) instead.
+    if (/^\s*isInvited:true\s*$/.test(query ?? '')) {
+      const invites = await this.invites.list(this.database, organization.id, page.offset, page.fetchLimit);
+      return page.respond(invites).map((invite) => serializeInvite(invite, this.clock.now()));
+    }
     const rows = await this.repository.listMembers(this.database, organization.id, page.offset, page.fetchLimit);
     return page.respond(rows).map(serializeMember);
+  }
+
+  /** Invites someone by e-mail (Sentry's body: `email`, `orgRole`, `teams`): a pending member, mailed a link to join. */
+  @Post()
+  @HttpCode(201)
+  @RequireScopes('member:write')
+  async invite(@CurrentOrganization() organization: OrganizationAccess, @CurrentPrincipal() principal: Principal, @Body() body: InviteMemberDto) {
+    const invite = await this.commands.execute<InviteMemberCommand, InviteRow>(
+      new InviteMemberCommand(organization.id, body.email, body.orgRole ?? body.role, body.teams, principal.userId ?? null, organization.scopes),
+    );
+    return serializeInvite(invite, this.clock.now());
   }
 
   @Get(':member_id')
   @RequireScopes('member:read')
   async detail(@CurrentOrganization() organization: OrganizationAccess, @Param('member_id') memberId: string) {
     const member = await this.repository.findMember(this.database, organization.id, memberId);
-    if (!member) throw new NotFoundException();
-    return serializeMember(member);
+    if (member) return serializeMember(member);
+    const invite = await this.invites.find(this.database, memberId, organization.id);
+    if (!invite) throw new NotFoundException();
+    return serializeInvite(invite, this.clock.now());
+  }
+
+  /** `{"reinvite": true}` sends a pending member's invitation again, with a new link. */
+  @Put(':member_id')
+  @RequireScopes('member:write')
+  async update(@CurrentOrganization() organization: OrganizationAccess, @CurrentPrincipal() principal: Principal, @Param('member_id') memberId: string, @Body() body: UpdatePendingMemberDto) {
+    if (body.reinvite !== true) throw new NotFoundException('Only a pending member\'s invitation can be sent again here ({"reinvite": true}).');
+    const invite = await this.commands.execute<ReinviteMemberCommand, InviteRow>(new ReinviteMemberCommand(organization.id, memberId, principal.userId ?? null));
+    return serializeInvite(invite, this.clock.now());
+  }
+
+  /** Revokes a pending member's invitation. */
+  @Delete(':member_id')
+  @HttpCode(204)
+  @RequireScopes('member:write')
+  async revoke(@CurrentOrganization() organization: OrganizationAccess, @Param('member_id') memberId: string): Promise<void> {
+    await this.commands.execute(new RevokeInviteCommand(organization.id, memberId));
   }
 }

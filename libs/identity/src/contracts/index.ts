@@ -22,3 +22,6 @@ export * from './queries';
 export * from './integration-tokens';
 export { IDENTITY_PUBLISHED_VIEWS } from './published-views';
 export * from './actors';
+export * from './member-emails';
+export * from './member-invites';
+export { InviteMemberCommand } from '../application/commands/invite-member/invite-member.command';

@@ -16,6 +16,9 @@ export const IdentityEventTypes = {
   MemberDeactivated: 'identity.MemberDeactivated',
   MemberReactivated: 'identity.MemberReactivated',
   MemberRemoved: 'identity.MemberRemoved',
+  MemberInvited: 'identity.MemberInvited',
+  InviteRevoked: 'identity.InviteRevoked',
+  InviteAccepted: 'identity.InviteAccepted',
   TeamRenamed: 'identity.TeamRenamed',
   TeamMembersChanged: 'identity.TeamMembersChanged',
   TeamUpdated: 'identity.TeamUpdated',
@@ -87,6 +90,18 @@ export const userPasswordChanged = (data: { userId: string }) => domainEvent(Ide
 export const sessionStarted = (data: { sessionId: string; userId: string; expiresAt: string }) => domainEvent(IdentityEventTypes.SessionStarted, data);
 
 export const sessionEnded = (data: { sessionId: string; userId: string }) => domainEvent(IdentityEventTypes.SessionEnded, data);
+
+/**
+ * Someone was invited by e-mail (again, when `reinvite`): a pending member under `memberId`. The
+ * event never carries the invite's token; the mail reads it through the MemberInvites contract.
+ */
+export const memberInvited = (data: { organizationId: string; memberId: string; email: string; role: string; expiresAt: string; inviterUserId: string | null; reinvite: boolean }) =>
+  domainEvent(IdentityEventTypes.MemberInvited, data);
+
+export const inviteRevoked = (data: { organizationId: string; memberId: string }) => domainEvent(IdentityEventTypes.InviteRevoked, data);
+
+/** The invitee joined: the pending member became a member of the same id. */
+export const inviteAccepted = (data: { organizationId: string; memberId: string; userId: string; newUser: boolean }) => domainEvent(IdentityEventTypes.InviteAccepted, data);
 
 export const memberStream = (memberId: string): string => `member-${memberId}`;
 export const MEMBER_STREAM_TYPE = 'member';

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig, Database } from '@faultline/platform';
-import { type AttemptOutcome, classifyResponse, type DeliveryTarget, type DeliveryTargetKind, type OutgoingDelivery, signBody } from '@faultline/webhooks';
+import { type AttemptOutcome, classifyResponse, type DeliveryTarget, type HttpDeliveryTargetKind, type OutgoingDelivery, signBody } from '@faultline/webhooks';
 import { APP_WEBHOOK_TARGET } from '../domain';
 import { SentryAppsRepository } from './sentry-apps.repository';
 
@@ -23,7 +23,7 @@ export function classifyAppResponse(statusCode: number, retryAfter: string | und
  * secret applies to queued deliveries too.
  */
 @Injectable()
-export class AppWebhookTargetKind implements DeliveryTargetKind<AppReceiver> {
+export class AppWebhookTargetKind implements HttpDeliveryTargetKind<AppReceiver> {
   readonly name = APP_WEBHOOK_TARGET;
   readonly timeoutMs: number;
   readonly retryScheduleSeconds: readonly number[];

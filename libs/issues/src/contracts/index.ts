@@ -36,3 +36,4 @@ export * from './issue-webhook-payloads';
 export { issueApiUrl, issueEventUrl, issueUrl } from '../domain/issue-links';
 export * from './user-report-intake';
 export { EVENT_FIELDS, type EventFieldType } from '../application/queries/event-search';
+export { IssueTopFrames } from './issue-top-frames';

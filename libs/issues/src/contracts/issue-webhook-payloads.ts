@@ -35,4 +35,6 @@ export interface IssueWebhookView {
 export abstract class IssueWebhookPayloads {
   /** The issues that exist, by id. */
   abstract find(sql: Sql, issueIds: readonly string[]): Promise<Map<string, IssueWebhookView>>;
+  /** The id of the project's most recently seen issue (what a test notification shows), or null. */
+  abstract latestOfProject(sql: Sql, projectId: string): Promise<string | null>;
 }

@@ -43,6 +43,11 @@ export class IssueWebhookPayloadsRepository extends IssueWebhookPayloads {
     return new Map(rows.map((row) => [String(row.id), { organizationSlug: row.organization_slug, issue: this.payload(row) }]));
   }
 
+  async latestOfProject(sql: Sql, projectId: string): Promise<string | null> {
+    const [row] = await sql.query<{ id: string }>(`SELECT id::text FROM issues.issues WHERE project_id = $1 ORDER BY last_seen DESC LIMIT 1`, [projectId]);
+    return row?.id ?? null;
+  }
+
   private payload(row: IssuePayloadRow): IssueWebhookPayload {
     const base = this.config.publicUrl;
     const id = String(row.id);

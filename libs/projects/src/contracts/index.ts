@@ -9,3 +9,4 @@ export { FindProjectKeysQuery, type ProjectKeySummary } from '../application/que
 export { projectDetailSql } from '../infrastructure/projects.repository';
 export { requireProject } from './require-project';
 export { PROJECTS_PUBLISHED_VIEWS } from './published-views';
+export { ProjectTeams } from './project-teams';

@@ -64,6 +64,15 @@ export interface AttemptRow {
   response_body: string | null;
 }
 
+/** Where one delivery stands. */
+export interface DeliveryState {
+  guid: string;
+  status: string;
+  attempts: number;
+  last_error: string | null;
+  finished_at: Date | null;
+}
+
 /** One request of a target's request log: an attempt and its delivery. */
 export interface RequestLogRow {
   guid: string;
@@ -270,6 +279,22 @@ export class DeliveriesRepository {
        ) logged
        ORDER BY logged.attempted_at DESC, logged.id DESC`,
       [targetKind, targetId, filter.eventTypes, filter.start?.toISOString() ?? null, filter.end?.toISOString() ?? null, filter.errorsOnly === true, filter.perEventType],
+    );
+  }
+
+  /** Which of these delivery guids exist (a repeated cause queues nothing). */
+  async existing(sql: Sql, guids: readonly string[]): Promise<string[]> {
+    if (guids.length === 0) return [];
+    const rows = await sql.query<{ guid: string }>(`SELECT guid FROM webhooks.webhook_deliveries WHERE guid = ANY($1::text[])`, [guids]);
+    return rows.map((row) => row.guid);
+  }
+
+  /** How these deliveries of a kind stand now, by guid. */
+  async states(targetKind: string, guids: readonly string[]): Promise<DeliveryState[]> {
+    if (guids.length === 0) return [];
+    return this.database.query<DeliveryState>(
+      `SELECT guid, status, attempts, last_error, finished_at FROM webhooks.webhook_deliveries WHERE target_kind = $1 AND guid = ANY($2::text[])`,
+      [targetKind, guids],
     );
   }
 

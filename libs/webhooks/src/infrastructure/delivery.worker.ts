@@ -3,7 +3,7 @@ import { PollingLoop } from '@faultline/kernel';
 import { APP_CONFIG, type AppConfig, type BackgroundWorker, Database, Metrics, QueueVacuum } from '@faultline/platform';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import type { DeliveryTarget, DeliveryTargetKind, TargetAttemptOutcome } from '../contracts/delivery-target-kind';
-import { nextAttemptDelaySeconds } from '../domain';
+import { type AttemptOutcome, nextAttemptDelaySeconds } from '../domain';
 import { type AttemptResult, type ClaimedDelivery, DeliveriesRepository } from './deliveries.repository';
 import { DeliveryTargetKinds } from './delivery-target-kinds';
 import { describeError, OutboundHttp } from './outbound-http';
@@ -216,16 +216,30 @@ export class DeliveryWorker implements BackgroundWorker {
       });
       return;
     }
-    const headers = kind.headers({ guid: delivery.guid, eventType: delivery.event_type, body: delivery.body }, target, attemptedAt);
+    const outgoing = { guid: delivery.guid, eventType: delivery.event_type, body: delivery.body };
     const settle = (ok: boolean, gone?: string) => this.settled.push({ kind, outcome: gone === undefined ? { targetId: target.id, ok } : { targetId: target.id, ok, gone } });
     const started = performance.now();
+    let requestHeaders: Record<string, string> = {};
     let result: AttemptResult;
     try {
-      const response = await this.client(kind.timeoutMs).post(target.url, headers, delivery.body);
-      const outcome = kind.classify(response.statusCode, response.headers['retry-after'], new Date());
+      let answer: { outcome: AttemptOutcome; statusCode: number | null; error: string; responseHeaders: Record<string, string> | null; responseBody: string | null };
+      if (kind.send) {
+        const sent = await kind.send(outgoing, target, AbortSignal.timeout(kind.timeoutMs));
+        requestHeaders = sent.request ?? {};
+        answer = { outcome: sent.outcome, statusCode: null, error: sent.response ?? 'not delivered', responseHeaders: null, responseBody: sent.response ?? null };
+      } else {
+        requestHeaders = kind.headers(outgoing, target, attemptedAt);
+        const response = await this.client(kind.timeoutMs).post(target.url, requestHeaders, delivery.body);
+        const error = response.statusCode >= 300 && response.statusCode < 400 ? `redirect (${response.statusCode}) not followed` : `HTTP ${response.statusCode}`;
+        answer = {
+          outcome: kind.classify(response.statusCode, response.headers['retry-after'], new Date()),
+          statusCode: response.statusCode, error, responseHeaders: response.headers, responseBody: response.body,
+        };
+      }
+      const { outcome } = answer;
       const base = {
-        deliveryId: delivery.id, attemptedAt, durationMs: performance.now() - started, statusCode: response.statusCode,
-        requestHeaders: headers, responseHeaders: response.headers, responseBody: response.body,
+        deliveryId: delivery.id, attemptedAt, durationMs: performance.now() - started, statusCode: answer.statusCode,
+        requestHeaders, responseHeaders: answer.responseHeaders, responseBody: answer.responseBody,
       };
       if (outcome.kind === 'delivered') {
         result = { ...base, status: 'delivered', error: null };
@@ -236,8 +250,7 @@ export class DeliveryWorker implements BackgroundWorker {
         result = { ...base, status: 'failed', error: outcome.reason };
         settle(false, outcome.reason);
       } else {
-        const error = response.statusCode >= 300 && response.statusCode < 400 ? `redirect (${response.statusCode}) not followed` : `HTTP ${response.statusCode}`;
-        result = { ...base, ...this.retry(delivery, kind, error, outcome.kind === 'failed' ? outcome.retryAfterSeconds : undefined) };
+        result = { ...base, ...this.retry(delivery, kind, answer.error, outcome.kind === 'failed' ? outcome.retryAfterSeconds : undefined) };
         settle(false);
       }
     } catch (error) {
@@ -245,7 +258,7 @@ export class DeliveryWorker implements BackgroundWorker {
       if (refused) this.logger.warn(`delivery ${delivery.guid} to ${kind.name} ${target.id}: ${message}`);
       result = {
         deliveryId: delivery.id, attemptedAt, durationMs: performance.now() - started, statusCode: null,
-        requestHeaders: headers, responseHeaders: null, responseBody: null,
+        requestHeaders, responseHeaders: null, responseBody: null,
         ...this.retry(delivery, kind, message, undefined),
       };
       settle(false);

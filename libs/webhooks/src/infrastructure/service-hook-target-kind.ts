@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EventRecorder } from '@faultline/event-store';
 import { APP_CONFIG, type AppConfig, Database } from '@faultline/platform';
-import type { DeliveryTarget, DeliveryTargetKind, OutgoingDelivery, TargetAttemptOutcome } from '../contracts/delivery-target-kind';
+import type { DeliveryTarget, HttpDeliveryTargetKind, OutgoingDelivery, TargetAttemptOutcome } from '../contracts/delivery-target-kind';
 import { type AttemptOutcome, classifyResponse, SERVICE_HOOK_STREAM_TYPE, serviceHookDisabled, serviceHookStream, signBody, standardWebhookSignature } from '../domain';
 import { DeliveriesRepository } from './deliveries.repository';
 import { SERVICE_HOOK_TARGET, ServiceHooksRepository } from './service-hooks.repository';
@@ -15,7 +15,7 @@ const HEALTH_RECHECK_MS = 60_000;
  * `WEBHOOK_DISABLE_AFTER_HOURS` disabled.
  */
 @Injectable()
-export class ServiceHookTargetKind implements DeliveryTargetKind {
+export class ServiceHookTargetKind implements HttpDeliveryTargetKind {
   readonly name = SERVICE_HOOK_TARGET;
   readonly timeoutMs: number;
   readonly retryScheduleSeconds: readonly number[];

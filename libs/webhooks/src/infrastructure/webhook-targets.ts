@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Sql, Transaction } from '@faultline/platform';
-import { DeliveriesRepository, type NewDelivery, type RequestLogFilter, type RequestLogRow } from './deliveries.repository';
+import { DeliveriesRepository, type DeliveryState, type NewDelivery, type RequestLogFilter, type RequestLogRow } from './deliveries.repository';
 import { DeliveryWorker } from './delivery.worker';
 
 export type QueuedDelivery = NewDelivery;
@@ -27,6 +27,16 @@ export class WebhookTargets {
     const queued = await this.deliveries.insert(tx, deliveries);
     if (queued > 0) tx.afterCommit(() => this.worker.wake());
     return queued;
+  }
+
+  /** Which of these guids were queued (a repeated cause is not). */
+  async queuedGuids(sql: Sql, guids: readonly string[]): Promise<string[]> {
+    return this.deliveries.existing(sql, guids);
+  }
+
+  /** Where these deliveries of a kind stand now. */
+  async states(kind: string, guids: readonly string[]): Promise<DeliveryState[]> {
+    return this.deliveries.states(kind, guids);
   }
 
   async requestLog(kind: string, id: string, filter: RequestLogFilter): Promise<RequestLogRow[]> {

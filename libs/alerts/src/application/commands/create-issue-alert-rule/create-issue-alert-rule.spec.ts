@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventRecorder } from '@faultline/event-store';
 import type { InstallationLookup, InstalledApp } from '@faultline/integrations';
+import type { IssueAlertNotifier } from '@faultline/notifications';
 import { DomainError, FixedClock } from '@faultline/kernel';
 import type { Database, Transaction } from '@faultline/platform';
 import { IssueRuleIds } from '../../../domain';
@@ -31,7 +32,12 @@ function setUp(installed: InstalledApp | null = null) {
   const forgotten: string[] = [];
   const cache = { forget: (ids: string[]) => forgotten.push(...ids) } as unknown as AlertRuleCache;
   const installations = { find: jest.fn(async () => installed) } as unknown as InstallationLookup;
-  const handler = new CreateIssueAlertRuleHandler(database, rules, recorder, cache, installations, new FixedClock(new Date('2026-11-22T12:00:00Z')));
+  // User 42 is the only member; no team exists.
+  const notifier = {
+    targetProblem: jest.fn(async (_sql: unknown, _org: string, target: { targetType: string; targetIdentifier?: string }) =>
+      target.targetType === 'Member' && target.targetIdentifier === '42' ? null : `no such ${target.targetType.toLowerCase()}`),
+  } as unknown as IssueAlertNotifier;
+  const handler = new CreateIssueAlertRuleHandler(database, rules, recorder, cache, installations, notifier, new FixedClock(new Date('2026-11-22T12:00:00Z')));
   return { handler, inserted, recorded, forgotten };
 }
 
@@ -67,5 +73,19 @@ describe('CreateIssueAlertRuleHandler', () => {
 
     const alertable = setUp({ ...app, app: { ...app.app, isAlertable: true } });
     await expect(alertable.handler.execute(new CreateIssueAlertRuleCommand('1', '3', appAction, null))).resolves.toMatchObject({ id: '7' });
+  });
+
+  it('refuses an e-mail action naming no member or team of the organization, and stores nothing', async () => {
+    const { handler, inserted, recorded } = setUp();
+    const mail = (target: Record<string, unknown>) => ({ ...valid, actions: [{ id: IssueRuleIds.NotifyEmail, ...target }] });
+    await expect(handler.execute(new CreateIssueAlertRuleCommand('1', '3', mail({ targetType: 'Member', targetIdentifier: 43 }), '5'))).rejects.toMatchObject({
+      message: 'actions[0]: no such member',
+    });
+    await expect(handler.execute(new CreateIssueAlertRuleCommand('1', '3', mail({ targetType: 'Team', targetIdentifier: 9 }), '5'))).rejects.toBeInstanceOf(DomainError);
+    expect(inserted).toEqual([]);
+    expect(recorded).toEqual([]);
+    await handler.execute(new CreateIssueAlertRuleCommand('1', '3', mail({ targetType: 'Member', targetIdentifier: '42' }), '5'));
+    await handler.execute(new CreateIssueAlertRuleCommand('1', '3', mail({ targetType: 'IssueOwners', fallthroughType: 'NoOne' }), '5'));
+    expect(inserted).toHaveLength(2);
   });
 });

@@ -5,8 +5,10 @@ import { CLOCK, type Clock, DomainError } from '@faultline/kernel';
 import { EventRecorder } from '@faultline/event-store';
 import { Database } from '@faultline/platform';
 import { InstallationLookup } from '@faultline/integrations';
+import { IssueAlertNotifier } from '@faultline/notifications';
 import { alertRuleEvent, AlertRuleEventTypes, ISSUE_ALERT_RULE_STREAM_TYPE, issueAlertRuleStream, validateIssueRule } from '../../../domain';
 import { appActionsOf, checkAppActions } from '../app-actions';
+import { checkMailActions } from '../mail-actions';
 import { AlertRuleCache } from '../../../infrastructure/alert-rule-cache';
 import { type IssueRuleRow, IssueRulesRepository } from '../../../infrastructure/issue-rules.repository';
 import { UpdateIssueAlertRuleCommand } from './update-issue-alert-rule.command';
@@ -19,6 +21,7 @@ export class UpdateIssueAlertRuleHandler implements ICommandHandler<UpdateIssueA
     private readonly recorder: EventRecorder,
     private readonly cache: AlertRuleCache,
     private readonly installations: InstallationLookup,
+    private readonly notifier: IssueAlertNotifier,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -30,6 +33,7 @@ export class UpdateIssueAlertRuleHandler implements ICommandHandler<UpdateIssueA
       const checked = validateIssueRule({ ...definitionOf(existing), ...body }, randomUUID);
       if ('error' in checked) throw DomainError.invalid(checked.error, { field: checked.field });
       await checkAppActions(tx, this.installations, organizationId, appActionsOf(checked.ok.actions), 'actions');
+      await checkMailActions(tx, this.notifier, organizationId, checked.ok.actions);
       const updated = (await this.rules.update(tx, projectId, ruleId, checked.ok, this.clock.now())) as IssueRuleRow;
       await this.recorder.record(tx, issueAlertRuleStream(ruleId), ISSUE_ALERT_RULE_STREAM_TYPE, [
         alertRuleEvent(AlertRuleEventTypes.IssueAlertRuleUpdated, { ruleId, scopeId: projectId, actorId, definition: checked.ok }),
