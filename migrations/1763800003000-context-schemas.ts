@@ -42,10 +42,14 @@ const OWNERS: ReadonlyArray<{ schema: string; tables: string[]; views?: string[]
   },
 ];
 
-/** The trigger functions whose bodies name tables, as written for the schema they live in. */
+/**
+ * The trigger functions whose bodies name tables, and the column default that names a sequence's
+ * table as text (invites take their ids from the members' sequence), as written for the schema they live in.
+ */
 function memberTriggerFunctions(schema: string): string {
   const at = schema === 'public' ? '' : `${schema}.`;
   return `
+    ALTER TABLE ${schema}.organization_invites ALTER COLUMN id SET DEFAULT nextval(pg_get_serial_sequence('${at}organization_members', 'id'));
     CREATE OR REPLACE FUNCTION ${at}count_organization_members() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
       IF TG_OP = 'INSERT' THEN

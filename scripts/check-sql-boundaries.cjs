@@ -107,6 +107,8 @@ function literalsOf(file) {
 
 const SQL = /\bselect\b[\s\S]*\bfrom\b|\binsert\s+into\b|\bupdate\s+\S+\s+(?:\S+\s+)?set\b|\bdelete\s+from\b|\btruncate\b\s+\S|\bvacuum\b|\bwith\s+\S+\s+as\s*(?:materialized\s*)?\(|\b(?:create|alter|drop)\s+(?:table|view|index|schema|function)\b|\b(?:from|join)\s+"?[a-z_]+"?\s*\.\s*"?[a-z_]|\bjoin\s+[\s\S]*\bon\b|\bon\s+conflict\b|\breturning\b|\bwhere\b[^'"`]*\$\d/i;
 const QUALIFIED = /(?<![\w$."])("?)([a-z_][a-z0-9_$]*)\1\s*\.\s*("?)([a-z_][a-z0-9_$]*)\3/gi;
+/** A relation named as text, resolved at run time: `nextval('x')`, `pg_get_serial_sequence('x', …)`, `'x'::regclass`. */
+const RELATION_TEXT = /\b(?:nextval|currval|setval|pg_get_serial_sequence|to_regclass)\s*\(\s*'([a-z_][a-z0-9_]*)'|'([a-z_][a-z0-9_]*)'\s*::\s*regclass/gi;
 const RELATION_POSITION = /\b(?:from|join|into|update|table|truncate|only|vacuum(?:\s*\([^)]*\))?|analyze|lateral)\s+("?)([a-z_][a-z0-9_]*)\1(?!\s*\.|\s*\()/gi;
 
 /** Where a file sits: the schema it owns, whether it is the composition root, whether SQL may live there. */
@@ -148,6 +150,10 @@ function check(paths) {
       if (!sql) continue;
       for (const match of text.matchAll(RELATION_POSITION)) {
         const name = match[2].toLowerCase();
+        if (catalog.has(name)) problems.push(`${at}: ${name} is named without its schema`);
+      }
+      for (const match of text.matchAll(RELATION_TEXT)) {
+        const name = (match[1] ?? match[2]).toLowerCase();
         if (catalog.has(name)) problems.push(`${at}: ${name} is named without its schema`);
       }
     }

@@ -58,7 +58,7 @@ describe('context schemas', () => {
     await expect(database.query('SELECT 1 FROM users')).rejects.toThrow(/relation "users" does not exist/);
   });
 
-  it('keeps the member triggers working from their new schema', async () => {
+  it('keeps the member triggers and the invites\' id default working from their new schema', async () => {
     const [{ id: organizationId }] = await database.query<{ id: string }>(`INSERT INTO identity.organizations (slug, name) VALUES ('acme', 'Acme') RETURNING id`);
     const [{ id: userId }] = await database.query<{ id: string }>(`INSERT INTO identity.users (email) VALUES ('ada@example.com') RETURNING id`);
     await database.execute(`INSERT INTO identity.organization_members (organization_id, user_id, role) VALUES ($1, $2, 'member')`, [organizationId, userId]);
@@ -66,5 +66,10 @@ describe('context schemas', () => {
     const [count] = await database.query<{ members: string }>(`SELECT members FROM identity.scim_member_counts WHERE organization_id = $1`, [organizationId]);
     expect(member.user_name).toBe('ada@example.com');
     expect(Number(count.members)).toBe(1);
+    const [invite] = await database.query<{ id: string }>(
+      `INSERT INTO identity.organization_invites (organization_id, email, role, token, expires_at) VALUES ($1, 'grace@example.com', 'member', 't', now()) RETURNING id`,
+      [organizationId],
+    );
+    expect(Number(invite.id)).toBeGreaterThan(0);
   });
 });
