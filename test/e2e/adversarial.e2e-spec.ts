@@ -132,6 +132,17 @@ describe('adversarial input', () => {
     }
   });
 
+  it('refuses text PostgreSQL cannot store before any handler runs, on every write route', async () => {
+    for (const route of writeRoutes().filter((r) => r.method !== 'DELETE')) {
+      for (const body of ['{"name":"x\\udfffy"}', '{"name":"a\\u0000b"}', '{"\\ud800":1}']) {
+        const before = await fingerprint();
+        const response = await api.request(route.method, `${concrete(route.path)}/`, { rawBody: body, headers: { 'content-type': 'application/json' } });
+        expect({ route: route.path, body, status: response.status }).toEqual({ route: route.path, body, status: 400 });
+        expect(await fingerprint()).toEqual(before);
+      }
+    }
+  });
+
   it('still serves the organization it was attacking', async () => {
     expect((await api.request('GET', '/api/0/organizations/acme/')).status).toBe(200);
     expect((await api.request('GET', `/api/0/organizations/acme/issues/${ids.issue_id}/`)).status).toBe(200);

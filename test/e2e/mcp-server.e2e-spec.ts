@@ -15,14 +15,15 @@ const MCP_SCOPES = ['org:read', 'project:read', 'project:write', 'team:read', 't
 const ERROR_TRIAGE_TOOLS = [
   'whoami', 'find_organizations', 'find_teams', 'find_projects', 'find_dsns', 'search_issues', 'get_issue_tag_values',
   'search_issue_events', 'search_events', 'update_issue', 'get_sentry_resource', 'create_team', 'create_project', 'update_project', 'create_dsn',
+  'find_releases',
 ];
 /** Tools reached through `execute_tool` (the catalog), not listed at the top level. */
 const CATALOG_TRIAGE_TOOLS = ['get_issue_details', 'get_issue_activity', 'add_issue_note'];
 /**
- * Tools the server lists that are not about errors (releases are another context's work; Seer
- * and the docs are sentry.io services), so a new tool in a later version shows up here.
+ * Tools the server lists that are not about errors (Seer and the docs are sentry.io services), so
+ * a new tool in a later version shows up here.
  */
-const OTHER_TOOLS = ['find_releases', 'get_replay_details', 'get_event_attachment', 'analyze_issue_with_seer', 'search_docs', 'get_doc', 'get_profile_details'];
+const OTHER_TOOLS = ['get_replay_details', 'get_event_attachment', 'analyze_issue_with_seer', 'search_docs', 'get_doc', 'get_profile_details'];
 
 /**
  * Sentry's own MCP server against Faultline, end to end: errors sent by the official @sentry/node
@@ -87,6 +88,11 @@ describe("Sentry's MCP server against Faultline", () => {
     expect(await tool('find_projects', { organizationSlug: 'acme' })).toContain('web');
     const dsns = await tool('find_dsns', { organizationSlug: 'acme', projectSlug: 'web' });
     expect(dsns).toContain((await api.request('GET', '/api/0/projects/acme/web/keys/')).body[0].dsn.public);
+  });
+
+  it('finds the release the SDK named, in the organization and in the project', async () => {
+    expect(await tool('find_releases', { organizationSlug: 'acme' })).toContain('shop@1.2.3');
+    expect(await tool('find_releases', { organizationSlug: 'acme', projectSlug: 'web', query: '1.2' })).toContain('shop@1.2.3');
   });
 
   it('searches issues and reads one in full: details, stack trace, breadcrumbs, tags, events and activity', async () => {

@@ -8,6 +8,7 @@ import type { AppConfig } from '../config';
 import { Metrics } from '../observability/metrics';
 import { AllExceptionsFilter } from './all-exceptions.filter';
 import { PUBLIC_URL_KEY } from './pagination';
+import { holdsUnstorableText } from './storable-input';
 import { ApiValidationPipe } from './validation.pipe';
 
 /**
@@ -40,6 +41,12 @@ export function configureHttp(app: NestFastifyApplication, config: AppConfig): v
   fastify.decorate(PUBLIC_URL_KEY, config.publicUrl);
   fastify.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
+  });
+  // Refused before anything runs, so no handler meets it half-way through its writes.
+  fastify.addHook('preHandler', async (request, reply) => {
+    if (request.body !== undefined && holdsUnstorableText(request.body)) {
+      await reply.status(400).send({ detail: 'The request contains a character that cannot be stored (U+0000 or a lone surrogate).' });
+    }
   });
   fastify.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
