@@ -20,9 +20,12 @@ export class MailTargetKind implements TransportDeliveryTargetKind, OnApplicatio
   readonly removedReason = 'the recipient was removed';
   readonly config: MailConfig;
   private readonly transport?: Transporter;
+  /** Only worker processes (`ROLE` all or worker) send; an API process or the CLI has nothing to say. */
+  private readonly sends: boolean;
   private readonly logger = new Logger('Mail');
 
   constructor(@Inject(APP_CONFIG) appConfig: AppConfig) {
+    this.sends = appConfig.role !== 'api';
     this.config = mailConfig(appConfig.environment, appConfig.publicUrl);
     this.timeoutMs = this.config.timeoutMs;
     this.retryScheduleSeconds = this.config.retryScheduleSeconds;
@@ -32,9 +35,9 @@ export class MailTargetKind implements TransportDeliveryTargetKind, OnApplicatio
     }
   }
 
-  /** Said once at start, so an operator knows why nobody gets mail. */
+  /** Said once at start by the processes that send, so an operator knows why nobody gets mail. */
   announce(): void {
-    if (!this.transport) this.logger.warn('SMTP_URL is not set: mail is not sent, only kept in the delivery log (GET /api/0/organizations/{org}/mail-deliveries/)');
+    if (!this.transport && this.sends) this.logger.warn('SMTP_URL is not set: mail is not sent, only kept in the delivery log (GET /api/0/organizations/{org}/mail-deliveries/)');
   }
 
   async resolve(addresses: readonly string[]): Promise<ReadonlyMap<string, DeliveryTarget>> {

@@ -1,4 +1,5 @@
 /** U+0000, or half of a surrogate pair without its other half: text PostgreSQL cannot store. */
+// eslint-disable-next-line no-control-regex -- U+0000 is exactly what is looked for
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /**
