@@ -32,16 +32,16 @@ const SEARCHES = [
 
 async function seed(database: Database, projectId: string): Promise<void> {
   await database.execute(
-    `INSERT INTO issues (project_id, fingerprint_hash, short_id, title, culprit, level, platform, status, first_seen, last_seen, times_seen, user_count)
+    `INSERT INTO issues.issues (project_id, fingerprint_hash, short_id, title, culprit, level, platform, status, first_seen, last_seen, times_seen, user_count)
      SELECT $1, 'fp' || g, 'WEB-' || g, 'TypeError: thing ' || g || ' is undefined', 'app/f' || g || '.js', 'error', 'node', 'unresolved',
        now() - interval '1 day', now(), 1, 1
      FROM generate_series(1, $2::integer) g`,
     [projectId, ISSUES],
   );
-  const [{ first }] = await database.query<{ first: string }>(`SELECT min(id)::text AS first FROM issues WHERE project_id = $1`, [projectId]);
+  const [{ first }] = await database.query<{ first: string }>(`SELECT min(id)::text AS first FROM issues.issues WHERE project_id = $1`, [projectId]);
   // Issue sizes follow a long tail (a cube), as real projects' do; events are spread evenly over 24 hours.
   await database.execute(
-    `INSERT INTO error_events (project_id, issue_id, event_id, occurred_at, received_at, data)
+    `INSERT INTO issues.error_events (project_id, issue_id, event_id, occurred_at, received_at, data)
      SELECT $1, $2::bigint + issue, md5(g::text), t, t,
        json_build_object('title', 'TypeError: thing ' || issue || ' is undefined', 'level', CASE WHEN g % 10 = 0 THEN 'warning' ELSE 'error' END,
          'platform', 'node', 'release', 'shop@' || (g % 20), 'environment', 'production', 'culprit', 'app/f.js',
@@ -59,7 +59,7 @@ async function main(): Promise<void> {
   const app = await createApp(config);
   await app.listen(config.port, '127.0.0.1');
   const database = app.get(Database);
-  const [project] = await database.query<{ id: string }>(`SELECT id::text AS id FROM projects WHERE slug = 'web'`);
+  const [project] = await database.query<{ id: string }>(`SELECT id::text AS id FROM projects.projects WHERE slug = 'web'`);
   const loadStarted = performance.now();
   await seed(database, project.id);
   await database.execute('VACUUM ANALYZE');
@@ -69,7 +69,7 @@ async function main(): Promise<void> {
   let statement: [string, unknown[]] | undefined;
   const query = database.query.bind(database);
   database.query = (async (text: string, params?: readonly unknown[]) => {
-    if (text.includes('FROM error_events e')) statement = [text, [...(params ?? [])]];
+    if (text.includes('FROM issues.error_events e')) statement = [text, [...(params ?? [])]];
     return query(text, params);
   }) as typeof database.query;
 

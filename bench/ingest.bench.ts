@@ -330,7 +330,7 @@ async function main(): Promise<void> {
   const pool = new Pool({ connectionString: databaseUrl, max: 6, application_name: BENCH_APPLICATION_NAME });
   const [project] = (
     await pool.query<{ id: string; public_key: string }>(
-      `SELECT p.id, k.public_key FROM projects p JOIN project_keys k ON k.project_id = p.id WHERE p.slug = 'web' ORDER BY k.id LIMIT 1`,
+      `SELECT p.id, k.public_key FROM projects.projects p JOIN projects.project_keys k ON k.project_id = p.id WHERE p.slug = 'web' ORDER BY k.id LIMIT 1`,
     )
   ).rows;
   const dsn = `http://${project.public_key}@127.0.0.1:${FAULTLINE_PORT}/${project.id}`;
@@ -364,10 +364,10 @@ async function main(): Promise<void> {
     return Number(/^alert_rule_evaluation_seconds_sum (\S+)$/m.exec(text)?.[1] ?? 0);
   };
   const count = async (sql: string) => Number((await pool.query<{ n: string }>(sql)).rows[0].n);
-  const queued = () => count(`SELECT count(*) AS n FROM ingest_queue`);
+  const queued = () => count(`SELECT count(*) AS n FROM ingest.ingest_queue`);
   // Stored events, as the daily stats rollup counts them in the transaction that stores them:
   // counting error_events itself would read its whole heap every second, on the measured server.
-  const processed = () => count(`SELECT coalesce(sum(count), 0) AS n FROM project_stats WHERE stat = 'generated' AND resolution = '1d'`);
+  const processed = () => count(`SELECT coalesce(sum(count), 0) AS n FROM ingest.project_stats WHERE stat = 'generated' AND resolution = '1d'`);
   async function drain(timeoutMs: number, onSample?: (queue: number) => void): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
@@ -424,7 +424,7 @@ async function main(): Promise<void> {
     const accepted = performance.now();
     if (response.status !== 200) return { acceptMs: accepted - sent, visibleMs: NaN, status: response.status };
     while (performance.now() - accepted < DRAIN_TIMEOUT_MS) {
-      const { rowCount } = await pool.query(`SELECT 1 FROM error_events WHERE project_id = $1 AND event_id = $2`, [project.id, eventId]);
+      const { rowCount } = await pool.query(`SELECT 1 FROM issues.error_events WHERE project_id = $1 AND event_id = $2`, [project.id, eventId]);
       if (rowCount) return { acceptMs: accepted - sent, visibleMs: performance.now() - accepted, status: 200 };
       // Fine-grained for the first second, then coarser so many waiting probes do not add load.
       await sleep(performance.now() - accepted < 1000 ? 10 : 100);
@@ -489,7 +489,7 @@ async function main(): Promise<void> {
      */
     memoryMb: { afterStart: idleMemoryMb, maxDuringLoad: loadMemoryMb },
     alertRules: ALERT_RULES,
-    alertFires: await count(`SELECT count(*) AS n FROM issue_alert_fires`),
+    alertFires: await count(`SELECT count(*) AS n FROM alerts.issue_alert_fires`),
     /** Wall time spent in alert evaluation (counts, rule checks, fires) per event processed, waits for PostgreSQL included. */
     alertEvaluationMsPerEvent: round((evaluationSeconds * 1000) / Math.max(1, processedTotal), 4),
     offeredPerSecond: RATE ?? 'as fast as answered',

@@ -36,7 +36,7 @@ const QUERIES = [
 
 async function seed(database: Database, projectId: string, issues: number): Promise<void> {
   await database.execute(
-    `INSERT INTO issues (project_id, fingerprint_hash, short_id, title, culprit, level, platform, status, first_seen, last_seen, times_seen, user_count, first_release)
+    `INSERT INTO issues.issues (project_id, fingerprint_hash, short_id, title, culprit, level, platform, status, first_seen, last_seen, times_seen, user_count, first_release)
      SELECT $1, 'fp' || g, 'P-' || g, 'TypeError: thing ' || g || ' is undefined', 'app/f' || (g % 300) || '.js',
        (ARRAY['error', 'warning', 'info'])[1 + g % 3], 'javascript', (ARRAY['unresolved', 'unresolved', 'resolved', 'ignored'])[1 + g % 4],
        now() - make_interval(mins => g * 7), now() - make_interval(mins => g), 1 + g % 97, g % 13, 'shop@' || (g % 50)
@@ -44,8 +44,8 @@ async function seed(database: Database, projectId: string, issues: number): Prom
     [projectId, issues],
   );
   await database.execute(
-    `INSERT INTO issue_tag_values (issue_id, key, value, times_seen, first_seen, last_seen)
-     SELECT i.id, t.key, t.value, 1, i.first_seen, i.last_seen FROM issues i CROSS JOIN LATERAL (VALUES
+    `INSERT INTO issues.issue_tag_values (issue_id, key, value, times_seen, first_seen, last_seen)
+     SELECT i.id, t.key, t.value, 1, i.first_seen, i.last_seen FROM issues.issues i CROSS JOIN LATERAL (VALUES
        ('environment', CASE WHEN i.id % 5 = 0 THEN 'staging' ELSE 'production' END), ('release', 'shop@' || (i.id % 50)),
        ('region', (ARRAY['eu', 'us', 'ap'])[1 + i.id % 3]), ('browser', 'Chrome ' || (i.id % 10)), ('level', i.level),
        ('user', 'id:' || (i.id % 1000)), ('route', '/r/' || (i.id % 200))) AS t (key, value)
@@ -62,13 +62,13 @@ async function main(): Promise<void> {
   const app = await createApp(config);
   await app.listen(config.port, '127.0.0.1');
   const database = app.get(Database);
-  const [small] = await database.query<{ id: string }>(`SELECT id::text AS id FROM projects WHERE slug = 'web'`);
-  const [largeOrganization] = await database.query<{ id: string }>(`INSERT INTO organizations (slug, name) VALUES ('large', 'Large') RETURNING id::text AS id`);
+  const [small] = await database.query<{ id: string }>(`SELECT id::text AS id FROM projects.projects WHERE slug = 'web'`);
+  const [largeOrganization] = await database.query<{ id: string }>(`INSERT INTO identity.organizations (slug, name) VALUES ('large', 'Large') RETURNING id::text AS id`);
   const [large] = await database.query<{ id: string }>(
-    `INSERT INTO projects (organization_id, slug, name) VALUES ($1, 'web', 'Web') RETURNING id::text AS id`,
+    `INSERT INTO projects.projects (organization_id, slug, name) VALUES ($1, 'web', 'Web') RETURNING id::text AS id`,
     [largeOrganization.id],
   );
-  await database.execute(`INSERT INTO organization_members (organization_id, user_id, role) SELECT $1, user_id, 'owner' FROM organization_members WHERE organization_id <> $1`, [largeOrganization.id]);
+  await database.execute(`INSERT INTO identity.organization_members (organization_id, user_id, role) SELECT $1, user_id, 'owner' FROM identity.organization_members WHERE organization_id <> $1`, [largeOrganization.id]);
   await seed(database, small.id, SMALL);
   await seed(database, large.id, LARGE);
   await database.execute('VACUUM ANALYZE');
@@ -77,7 +77,7 @@ async function main(): Promise<void> {
   let statement: [string, unknown[]] | undefined;
   const query = database.query.bind(database);
   database.query = (async (text: string, params?: readonly unknown[]) => {
-    if (text.includes('FROM issues i WHERE')) statement = [text, [...(params ?? [])]];
+    if (text.includes('FROM issues.issues i WHERE')) statement = [text, [...(params ?? [])]];
     return query(text, params);
   }) as typeof database.query;
 

@@ -67,7 +67,7 @@ async function main(): Promise<void> {
   await app.listen(config.port, '127.0.0.1');
 
   const pool = new Pool({ connectionString: databaseUrl, max: config.databasePoolSize });
-  const [ids] = (await pool.query(`SELECT o.id AS org, u.id AS user FROM organizations o, users u WHERE o.slug = 'acme' LIMIT 1`)).rows;
+  const [ids] = (await pool.query(`SELECT o.id AS org, u.id AS user FROM identity.organizations o, identity.users u WHERE o.slug = 'acme' LIMIT 1`)).rows;
   const bare = Fastify();
   bare.get('/bare/:project', async (request) => {
     const { project } = request.params as { project: string };

@@ -47,27 +47,27 @@ aA==
 
 async function seed(client: Client, organizationId: string): Promise<void> {
   await client.query(
-    `INSERT INTO users (email, name) SELECT 'member' || n || '@bench.example', 'Member ' || n FROM generate_series(1, $1::integer) AS n`,
+    `INSERT INTO identity.users (email, name) SELECT 'member' || n || '@bench.example', 'Member ' || n FROM generate_series(1, $1::integer) AS n`,
     [MEMBERS],
   );
   await client.query(
-    `INSERT INTO organization_members (organization_id, user_id, role, external_id, display_name, name_parts, emails, idp_provisioned)
+    `INSERT INTO identity.organization_members (organization_id, user_id, role, external_id, display_name, name_parts, emails, idp_provisioned)
      SELECT $1, u.id, 'member', 'ext-' || u.id, u.name, jsonb_build_object('givenName', 'Member', 'familyName', u.id::text),
             jsonb_build_array(jsonb_build_object('value', u.email, 'type', 'work', 'primary', true)), true
-     FROM users u WHERE u.email LIKE '%@bench.example' ORDER BY u.id`,
+     FROM identity.users u WHERE u.email LIKE '%@bench.example' ORDER BY u.id`,
     [organizationId],
   );
   await client.query(
-    `INSERT INTO teams (organization_id, slug, name, idp_provisioned) SELECT $1, 'team-' || n, 'Team ' || n, true FROM generate_series(1, 50) AS n`,
+    `INSERT INTO identity.teams (organization_id, slug, name, idp_provisioned) SELECT $1, 'team-' || n, 'Team ' || n, true FROM generate_series(1, 50) AS n`,
     [organizationId],
   );
   await client.query(
-    `INSERT INTO team_members (team_id, member_id)
-     SELECT t.id, m.id FROM teams t JOIN organization_members m ON m.organization_id = t.organization_id
+    `INSERT INTO identity.team_members (team_id, member_id)
+     SELECT t.id, m.id FROM identity.teams t JOIN identity.organization_members m ON m.organization_id = t.organization_id
      WHERE t.organization_id = $1 AND t.slug LIKE 'team-%' AND m.id % 50 = (t.id % 50) AND m.id % 2 = 0`,
     [organizationId],
   );
-  await client.query(`VACUUM ANALYZE users, organization_members, teams, team_members`);
+  await client.query(`VACUUM ANALYZE identity.users, identity.organization_members, identity.teams, identity.team_members`);
 }
 
 /** Random members looked up one at a time with fetch; prints the latencies' percentiles as JSON. */
@@ -180,11 +180,11 @@ async function main(): Promise<void> {
 
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
-  const [{ id: organizationId }] = (await client.query<{ id: string }>(`SELECT id FROM organizations WHERE slug = 'acme'`)).rows;
+  const [{ id: organizationId }] = (await client.query<{ id: string }>(`SELECT id FROM identity.organizations WHERE slug = 'acme'`)).rows;
   const seedStarted = performance.now();
   await seed(client, organizationId);
   const seedSeconds = round((performance.now() - seedStarted) / 1000);
-  const [{ members }] = (await client.query<{ members: number }>(`SELECT count(*)::int AS members FROM organization_members WHERE organization_id = $1`, [organizationId])).rows;
+  const [{ members }] = (await client.query<{ members: number }>(`SELECT count(*)::int AS members FROM identity.organization_members WHERE organization_id = $1`, [organizationId])).rows;
 
   // 1. userName lookups: random members, one request at a time from another process, then autocannon on one of them.
   const userNameUrl = (n: number) => `${scimBase}/Users?filter=${encodeURIComponent(`userName eq "Member${n}@bench.example"`)}&startIndex=1&count=100`;
@@ -218,7 +218,7 @@ async function main(): Promise<void> {
   // 3. Provisioning, one request at a time, from another process.
   const provisioningCpu = cpuSnapshot(DATABASE);
   const provisioning = await sequentialClient<{ users: number; seconds: number; perSecond: number; p50: number; p99: number; max: number }>(PROVISION_CLIENT, { BASE: scimBase, TOKEN: scimToken, USERS: String(PROVISION) });
-  const created = (await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM users WHERE email LIKE '%@provisioned.example'`)).rows[0].n;
+  const created = (await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM identity.users WHERE email LIKE '%@provisioned.example'`)).rows[0].n;
   if (created !== PROVISION) throw new Error(`provisioned ${created} of ${PROVISION}`);
   const provisionSeconds = provisioning.seconds;
   // Where the time went: cores used by this process (the server), the client process and PostgreSQL.
@@ -230,13 +230,13 @@ async function main(): Promise<void> {
     (await client.query<{ 'QUERY PLAN': Array<{ 'Execution Time': number }> }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params)).rows[0]['QUERY PLAN'][0]['Execution Time'];
   // What PostgreSQL alone spends: the userName match, skipping to the last page, and the count the member counts spare.
   const sqlMs = {
-    userNameMatch: await explain(`SELECT v.id FROM scim_users v WHERE v.organization_id = $1 AND (lower(v.user_name) = lower($2))`, [organizationId, 'member5@bench.example']),
-    lastPageSkip: await explain(`SELECT v.id FROM scim_users v WHERE v.organization_id = $1 ORDER BY v.id OFFSET $2 LIMIT 100`, [organizationId, members - 100]),
-    lastPageAfterPreviousPage: await explain(`SELECT v.id FROM scim_users v WHERE v.organization_id = $1 AND v.id > $2 ORDER BY v.id LIMIT 100`, [
+    userNameMatch: await explain(`SELECT v.id FROM identity.scim_users v WHERE v.organization_id = $1 AND (lower(v.user_name) = lower($2))`, [organizationId, 'member5@bench.example']),
+    lastPageSkip: await explain(`SELECT v.id FROM identity.scim_users v WHERE v.organization_id = $1 ORDER BY v.id OFFSET $2 LIMIT 100`, [organizationId, members - 100]),
+    lastPageAfterPreviousPage: await explain(`SELECT v.id FROM identity.scim_users v WHERE v.organization_id = $1 AND v.id > $2 ORDER BY v.id LIMIT 100`, [
       organizationId,
-      (await client.query<{ id: string }>(`SELECT id FROM organization_members WHERE organization_id = $1 ORDER BY id OFFSET $2 LIMIT 1`, [organizationId, members - 101])).rows[0].id,
+      (await client.query<{ id: string }>(`SELECT id FROM identity.organization_members WHERE organization_id = $1 ORDER BY id OFFSET $2 LIMIT 1`, [organizationId, members - 101])).rows[0].id,
     ]),
-    countAllMembers: await explain(`SELECT count(*) FROM organization_members WHERE organization_id = $1`, [organizationId]),
+    countAllMembers: await explain(`SELECT count(*) FROM identity.organization_members WHERE organization_id = $1`, [organizationId]),
   };
   await client.end();
 

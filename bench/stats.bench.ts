@@ -39,7 +39,7 @@ async function seed(client: Client, projectId: string, nowSeconds: number): Prom
     [nowSeconds, DAYS * 86400, EVENTS],
   );
   await client.query(
-    `INSERT INTO project_stats (project_id, stat, resolution, bucket, count)
+    `INSERT INTO ingest.project_stats (project_id, stat, resolution, bucket, count)
      SELECT $1::bigint, stat, resolution, to_timestamp(floor(extract(epoch FROM at) / seconds) * seconds) AS bucket, count(*)
      FROM bench_arrivals
      CROSS JOIN (VALUES ('10s', 10), ('1h', 3600), ('1d', 86400)) AS r (resolution, seconds)
@@ -48,7 +48,7 @@ async function seed(client: Client, projectId: string, nowSeconds: number): Prom
     [projectId],
   );
   await client.query(`DROP TABLE bench_arrivals`);
-  await client.query(`VACUUM ANALYZE project_stats`);
+  await client.query(`VACUUM ANALYZE ingest.project_stats`);
 }
 
 async function main(): Promise<void> {
@@ -67,14 +67,14 @@ async function main(): Promise<void> {
 
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
-  const [{ id: projectId }] = (await client.query<{ id: string }>(`SELECT id FROM projects WHERE slug = 'web'`)).rows;
+  const [{ id: projectId }] = (await client.query<{ id: string }>(`SELECT id FROM projects.projects WHERE slug = 'web'`)).rows;
   const nowSeconds = Math.floor(Date.now() / 1000);
   const seedStarted = performance.now();
   await seed(client, projectId, nowSeconds);
   const seedSeconds = (performance.now() - seedStarted) / 1000;
   const rows = Object.fromEntries(
     (await client.query<{ resolution: string; rows: string; events: string }>(
-      `SELECT resolution, count(*) AS rows, sum(count) AS events FROM project_stats WHERE stat = 'received' GROUP BY resolution ORDER BY resolution`,
+      `SELECT resolution, count(*) AS rows, sum(count) AS events FROM ingest.project_stats WHERE stat = 'received' GROUP BY resolution ORDER BY resolution`,
     )).rows.map((row) => [row.resolution, { rows: Number(row.rows), events: Number(row.events) }]),
   );
   const [{ size }] = (await client.query<{ size: string }>(`SELECT pg_size_pretty(pg_total_relation_size('project_stats')) AS size`)).rows;
@@ -95,7 +95,7 @@ async function main(): Promise<void> {
   // What PostgreSQL alone spends on the endpoint's statement.
   const explain = (
     await client.query<{ 'QUERY PLAN': Array<{ 'Execution Time': number; 'Planning Time': number; Plan: { 'Node Type': string; 'Index Name'?: string } }> }>(
-      `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT bucket, count FROM project_stats
+      `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT bucket, count FROM ingest.project_stats
        WHERE project_id = $1 AND stat = $2 AND resolution = $3 AND bucket >= to_timestamp($4) AND bucket <= to_timestamp($5)`,
       [projectId, 'received', RESOLUTION, Math.floor(since / STEP) * STEP, Math.floor(nowSeconds / STEP) * STEP],
     )

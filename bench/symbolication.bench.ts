@@ -142,7 +142,7 @@ async function main(): Promise<void> {
     if (injected.some((bundle) => !bundle.debugId)) throw new Error('sentry-cli injected no debug IDs');
 
     const database = app.get(Database);
-    const [key] = await database.query<{ public_key: string; project_id: string }>(`SELECT public_key, project_id::text FROM project_keys LIMIT 1`);
+    const [key] = await database.query<{ public_key: string; project_id: string }>(`SELECT public_key, project_id::text FROM projects.project_keys LIMIT 1`);
     const storeUrl = `http://127.0.0.1:${PORT}/api/${key.project_id}/store/?sentry_key=${key.public_key}`;
     const processor = app.get(EventProcessor);
 
@@ -158,7 +158,7 @@ async function main(): Promise<void> {
       }
     }
     const symbolicator = app.get(SourceMapSymbolicator);
-    const [project] = await database.query<{ id: string; organization_id: string }>(`SELECT id::text, organization_id::text FROM projects WHERE slug = 'web'`);
+    const [project] = await database.query<{ id: string; organization_id: string }>(`SELECT id::text, organization_id::text FROM projects.projects WHERE slug = 'web'`);
     const calls = 2000;
     const requests = injected.map((bundle, n) => {
       const sent = event(bundle, true, n);

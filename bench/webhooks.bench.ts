@@ -81,11 +81,11 @@ async function main(): Promise<void> {
     body: JSON.stringify({ url: `http://127.0.0.1:${receiver.port}/hook`, events: ['event.created'] }),
   });
   if (hook.status !== 201) throw new Error(`creating the hook: ${hook.status} ${await hook.text()}`);
-  const [{ id: projectId }] = (await pool.query<{ id: string }>(`SELECT id FROM projects WHERE slug = 'web'`)).rows;
-  const [{ id: organizationId }] = (await pool.query<{ id: string }>(`SELECT id FROM organizations WHERE slug = 'acme'`)).rows;
+  const [{ id: projectId }] = (await pool.query<{ id: string }>(`SELECT id FROM projects.projects WHERE slug = 'web'`)).rows;
+  const [{ id: organizationId }] = (await pool.query<{ id: string }>(`SELECT id FROM identity.organizations WHERE slug = 'acme'`)).rows;
   const [{ id: issueId }] = (
     await pool.query<{ id: string }>(
-      `INSERT INTO issues (project_id, fingerprint_hash, short_id, title, culprit, level, platform, status, substatus, first_seen, last_seen)
+      `INSERT INTO issues.issues (project_id, fingerprint_hash, short_id, title, culprit, level, platform, status, substatus, first_seen, last_seen)
        VALUES ($1, 'bench', 'WEB-1', 'TypeError: x', 'app in handler', 'error', 'node', 'unresolved', 'new', now(), now()) RETURNING id`,
       [projectId],
     )
@@ -109,7 +109,7 @@ async function main(): Promise<void> {
   }
   /** Every delivery recorded so far is logged as delivered (the receiver answers 200): none is queued. */
   async function untilDelivered(): Promise<void> {
-    while ((await pool.query(`SELECT EXISTS (SELECT 1 FROM webhook_delivery_queue) AS queued`)).rows[0].queued) await sleep(20);
+    while ((await pool.query(`SELECT EXISTS (SELECT 1 FROM webhooks.webhook_delivery_queue) AS queued`)).rows[0].queued) await sleep(20);
   }
 
   // Warm-up: JIT, connections, the keep-alive sockets to the receiver.
@@ -173,7 +173,7 @@ async function main(): Promise<void> {
   const receipts = await receiver.collect();
   const latencies = receipts.filter(([id]) => committed.has(id)).map(([id, at]) => at - (committed.get(id) as number));
 
-  const [{ attempts }] = (await pool.query<{ attempts: string }>(`SELECT count(*) AS attempts FROM webhook_attempts`)).rows;
+  const [{ attempts }] = (await pool.query<{ attempts: string }>(`SELECT count(*) AS attempts FROM webhooks.webhook_attempts`)).rows;
   const summary = {
     ...(await environment(databaseUrl)),
     deliveries: DELIVERIES,

@@ -24,6 +24,7 @@ import { MemberInvites1763800002550 } from './1763800002550-member-invites';
 import { Releases1763800002600 } from './1763800002600-releases';
 import { EventSearchIndex1763800002800 } from './1763800002800-event-search-index';
 import { UserReports1763800002900 } from './1763800002900-user-reports';
+import { ContextSchemas1763800003000 } from './1763800003000-context-schemas';
 
 /** Every migration, in order. The only way the schema changes (synchronize is off). */
 export const MIGRATIONS = [
@@ -42,4 +43,5 @@ export const MIGRATIONS = [
   Releases1763800002600,
   EventSearchIndex1763800002800,
   UserReports1763800002900,
+  ContextSchemas1763800003000,
 ];

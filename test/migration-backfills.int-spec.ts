@@ -4,6 +4,7 @@ import { IssueReleasesAndStats1763800001500 } from '../migrations/1763800001500-
 import { InstallationEventTypes, installationStream } from '@faultline/integrations';
 import { IssueTagValues1763800001600 } from '../migrations/1763800001600-issue-tag-values';
 import { InstallationScopes1763800001800 } from '../migrations/1763800001800-installation-scopes';
+import { ContextSchemas1763800003000 } from '../migrations/1763800003000-context-schemas';
 import { insertProject, rerunMigration } from './support/migration-test';
 import { openTestDatabase, type TestDatabase } from './support/test-database';
 
@@ -25,7 +26,7 @@ describe('migration backfills', () => {
     const projectId = await insertProject(db);
     const issue = async (shortId: string, status: string, timesSeen: number) => {
       const [{ id }] = await database.query<{ id: string }>(
-        `INSERT INTO issues (project_id, fingerprint_hash, short_id, title, culprit, level, platform, status, substatus, first_seen, last_seen, times_seen, user_count)
+        `INSERT INTO issues.issues (project_id, fingerprint_hash, short_id, title, culprit, level, platform, status, substatus, first_seen, last_seen, times_seen, user_count)
          VALUES ($1, $2, $2, 'TypeError: x', 'app', 'error', 'node', $3, 'ongoing', now(), now(), $4, 3) RETURNING id`,
         [projectId, shortId, status, timesSeen],
       );
@@ -33,13 +34,13 @@ describe('migration backfills', () => {
     };
     const storeEvents = (issueId: string, receivedAt: string[]) =>
       database.execute(
-        `INSERT INTO error_events (project_id, issue_id, event_id, occurred_at, received_at, data)
+        `INSERT INTO issues.error_events (project_id, issue_id, event_id, occurred_at, received_at, data)
          SELECT $1, $2, md5(random()::text), at, at, '{}' FROM unnest($3::timestamptz[]) AS at`,
         [projectId, issueId, receivedAt],
       );
     const ignoredAt = async (issueId: string, version: number, at: string) =>
       database.execute(
-        `INSERT INTO events (stream_id, stream_type, version, event_id, event_type, data) VALUES ($1, 'issue', $2, $3, 'issues.IssueIgnored', $4)`,
+        `INSERT INTO event_store.events (stream_id, stream_type, version, event_id, event_type, data) VALUES ($1, 'issue', $2, $3, 'issues.IssueIgnored', $4)`,
         [`issue-${issueId}`, version, randomUUID(), JSON.stringify({ issueId, at, untilCount: 10 })],
       );
 
@@ -52,7 +53,7 @@ describe('migration backfills', () => {
     await rerunMigration(db, new IssueIgnoreCount1763800001300());
 
     const rows = await database.query<{ id: string; times_seen_at_ignore: string | null; user_count_at_ignore: number | null }>(
-      `SELECT id, times_seen_at_ignore, user_count_at_ignore FROM issues WHERE id = ANY($1::bigint[]) ORDER BY id`,
+      `SELECT id, times_seen_at_ignore, user_count_at_ignore FROM issues.issues WHERE id = ANY($1::bigint[]) ORDER BY id`,
       [[reignored, unresolved]],
     );
     // 7 seen, 2 of the stored events arrived after the last ignore; 3 users, as no ignore had a user condition.
@@ -68,7 +69,7 @@ describe('migration backfills', () => {
     const projectId = await insertProject(db);
     const issue = async (shortId: string) => {
       const [{ id }] = await database.query<{ id: string }>(
-        `INSERT INTO issues (project_id, fingerprint_hash, short_id, title, culprit, level, platform, first_seen, last_seen, times_seen)
+        `INSERT INTO issues.issues (project_id, fingerprint_hash, short_id, title, culprit, level, platform, first_seen, last_seen, times_seen)
          VALUES ($1, $2, $2, 'TypeError: x', 'app', 'error', 'node', now(), now(), 4) RETURNING id`,
         [projectId, shortId],
       );
@@ -84,7 +85,7 @@ describe('migration backfills', () => {
       [unreleased, '2026-01-02T05:00:00Z', null],
     ];
     await database.execute(
-      `INSERT INTO error_events (project_id, issue_id, event_id, occurred_at, received_at, data)
+      `INSERT INTO issues.error_events (project_id, issue_id, event_id, occurred_at, received_at, data)
        SELECT $1, issue_id, md5(random()::text), at, at, CASE WHEN release IS NULL THEN '{}' ELSE json_build_object('release', release) END
        FROM unnest($2::bigint[], $3::timestamptz[], $4::text[]) AS e (issue_id, at, release)`,
       [projectId, events.map((e) => e[0]), events.map((e) => e[1]), events.map((e) => e[2])],
@@ -93,7 +94,7 @@ describe('migration backfills', () => {
     await rerunMigration(db, new IssueReleasesAndStats1763800001500(), { timeZone: 'America/New_York' });
 
     const releases = await database.query<{ id: string; first_release: string | null; last_release: string | null }>(
-      `SELECT id::text AS id, first_release, last_release FROM issues WHERE id = ANY($1::bigint[]) ORDER BY id`,
+      `SELECT id::text AS id, first_release, last_release FROM issues.issues WHERE id = ANY($1::bigint[]) ORDER BY id`,
       [[released, unreleased]],
     );
     expect(releases).toEqual([
@@ -101,7 +102,7 @@ describe('migration backfills', () => {
       { id: unreleased, first_release: null, last_release: null },
     ]);
     const stats = await database.query<{ resolution: string; bucket: Date; count: string }>(
-      `SELECT resolution, bucket, count::text AS count FROM issue_stats WHERE issue_id = $1 ORDER BY resolution, bucket`,
+      `SELECT resolution, bucket, count::text AS count FROM issues.issue_stats WHERE issue_id = $1 ORDER BY resolution, bucket`,
       [released],
     );
     expect(stats.map((row) => [row.resolution, new Date(row.bucket).toISOString(), Number(row.count)])).toEqual([
@@ -118,7 +119,7 @@ describe('migration backfills', () => {
     const { database } = db;
     const projectId = await insertProject(db);
     const [{ id: issueId }] = await database.query<{ id: string }>(
-      `INSERT INTO issues (project_id, fingerprint_hash, short_id, title, culprit, level, platform, first_seen, last_seen, times_seen)
+      `INSERT INTO issues.issues (project_id, fingerprint_hash, short_id, title, culprit, level, platform, first_seen, last_seen, times_seen)
        VALUES ($1, 'fp', 'WEB-1', 'TypeError: x', 'app', 'error', 'node', now(), now(), 3) RETURNING id`,
       [projectId],
     );
@@ -128,7 +129,7 @@ describe('migration backfills', () => {
       ['2026-01-03T00:00:00Z', { level: 'warning', tags: {}, user: { username: '', email: 'b@example.com' } }],
     ];
     await database.execute(
-      `INSERT INTO error_events (project_id, issue_id, event_id, occurred_at, received_at, data)
+      `INSERT INTO issues.error_events (project_id, issue_id, event_id, occurred_at, received_at, data)
        SELECT $1, $2, md5(random()::text), at, at, data FROM unnest($3::timestamptz[], $4::json[]) AS e (at, data)`,
       [projectId, issueId, events.map((e) => e[0]), events.map((e) => JSON.stringify(e[1]))],
     );
@@ -136,7 +137,7 @@ describe('migration backfills', () => {
     await rerunMigration(db, new IssueTagValues1763800001600());
 
     const rows = await database.query<{ key: string; value: string; times_seen: string; first_seen: Date; last_seen: Date }>(
-      `SELECT key, value, times_seen::text AS times_seen, first_seen, last_seen FROM issue_tag_values WHERE issue_id = $1 ORDER BY key, value`,
+      `SELECT key, value, times_seen::text AS times_seen, first_seen, last_seen FROM issues.issue_tag_values WHERE issue_id = $1 ORDER BY key, value`,
       [issueId],
     );
     expect(rows.map((row) => [row.key, row.value, Number(row.times_seen), new Date(row.first_seen).toISOString().slice(0, 10), new Date(row.last_seen).toISOString().slice(0, 10)])).toEqual([
@@ -155,9 +156,9 @@ describe('migration backfills', () => {
   /** Installations from before migration 1800 keep the scopes their app has, as their tokens were issued. */
   it('1800 records, on each live installation and its stream, the scopes of its app', async () => {
     const { database } = db;
-    const [{ id: organizationId }] = await database.query<{ id: string }>(`INSERT INTO organizations (slug, name) VALUES ($1, 'Acme') RETURNING id`, [`acme-${randomUUID()}`]);
+    const [{ id: organizationId }] = await database.query<{ id: string }>(`INSERT INTO identity.organizations (slug, name) VALUES ($1, 'Acme') RETURNING id`, [`acme-${randomUUID()}`]);
     const [{ id: appId }] = await database.query<{ id: string }>(
-      `INSERT INTO sentry_apps (uuid, slug, name, owner_organization_id, is_internal, status, scopes, client_id, client_secret)
+      `INSERT INTO integrations.sentry_apps (uuid, slug, name, owner_organization_id, is_internal, status, scopes, client_id, client_secret)
        VALUES ($1, $2, 'Bridge', $3, false, 'published', '{project:read,event:write}', $2, 'secret') RETURNING id`,
       [randomUUID(), `bridge-${randomUUID()}`, organizationId],
     );
@@ -165,11 +166,11 @@ describe('migration backfills', () => {
       const uuid = randomUUID();
       const created = { installationUuid: uuid, appId: String(appId), organizationId: String(organizationId), status: 'installed', grantCodeHash: 'h', grantExpiresAt: '2026-01-01T00:10:00.000Z', actor: { type: 'user', id: '1', name: 'Jane' }, at: '2026-01-01T00:00:00.000Z' };
       await database.execute(
-        `INSERT INTO events (stream_id, stream_type, version, event_id, event_type, data) VALUES ($1, 'sentry_app_installation', 1, $2, $3, $4)`,
+        `INSERT INTO event_store.events (stream_id, stream_type, version, event_id, event_type, data) VALUES ($1, 'sentry_app_installation', 1, $2, $3, $4)`,
         [installationStream(uuid), randomUUID(), InstallationEventTypes.InstallationCreated, JSON.stringify(created)],
       );
       await database.execute(
-        `INSERT INTO sentry_app_installations (uuid, app_id, organization_id, status, version, date_created, date_updated) VALUES ($1, $2, $3, $4, 1, $5, $5)`,
+        `INSERT INTO integrations.sentry_app_installations (uuid, app_id, organization_id, status, version, date_created, date_updated) VALUES ($1, $2, $3, $4, 1, $5, $5)`,
         [uuid, appId, organizationId, status, created.at],
       );
       return uuid;
@@ -180,12 +181,12 @@ describe('migration backfills', () => {
     await rerunMigration(db, new InstallationScopes1763800001800());
 
     const rows = await database.query<{ uuid: string; scopes: string[]; version: number; date_updated: Date }>(
-      `SELECT uuid, scopes, version, date_updated FROM sentry_app_installations WHERE uuid = ANY($1::uuid[]) ORDER BY version DESC`,
+      `SELECT uuid, scopes, version, date_updated FROM integrations.sentry_app_installations WHERE uuid = ANY($1::uuid[]) ORDER BY version DESC`,
       [[live, deleted]],
     );
     expect(rows.map((row) => [row.uuid, row.scopes, row.version])).toEqual([[live, ['event:write', 'project:read'], 2], [deleted, [], 1]]);
     const events = await database.query<{ stream_id: string; version: number; event_type: string; data: Record<string, unknown> }>(
-      `SELECT stream_id, version, event_type, data FROM events WHERE stream_id = ANY($1::text[]) AND version > 1`,
+      `SELECT stream_id, version, event_type, data FROM event_store.events WHERE stream_id = ANY($1::text[]) AND version > 1`,
       [[installationStream(live), installationStream(deleted)]],
     );
     expect(events).toEqual([{
@@ -194,5 +195,53 @@ describe('migration backfills', () => {
       event_type: InstallationEventTypes.InstallationScopesChanged,
       data: { installationUuid: live, scopes: ['event:write', 'project:read'], at: rows[0].date_updated.toISOString() },
     }]);
+  });
+
+  /**
+   * An installation from before migration 3000 keeps every row as its tables move into their
+   * contexts' schemas: identity sequences go on from where they were, foreign keys still hold
+   * across schemas, and the views and trigger functions read the moved tables.
+   */
+  it("3000 moves each context's tables into its schema with every row, sequence, key and trigger", async () => {
+    const { database } = db;
+    const migration = new ContextSchemas1763800003000();
+    const runner = db.dataSource.createQueryRunner();
+    try {
+      await migration.down(runner);
+      const [{ id: organizationId }] = await runner.query(`INSERT INTO organizations (slug, name) VALUES ('moved', 'Moved') RETURNING id`);
+      const [{ id: userId }] = await runner.query(`INSERT INTO users (email) VALUES ('grace@example.com') RETURNING id`);
+      await runner.query(`INSERT INTO organization_members (organization_id, user_id, role) VALUES ($1, $2, 'owner')`, [organizationId, userId]);
+      const [{ id: projectId }] = await runner.query(`INSERT INTO projects (organization_id, slug, name) VALUES ($1, 'web', 'Web') RETURNING id`, [organizationId]);
+      const [{ id: issueId }] = await runner.query(
+        `INSERT INTO issues (project_id, fingerprint_hash, short_id, title, level, platform, first_seen, last_seen)
+         VALUES ($1, 'f', 'WEB-1', 'TypeError', 'error', 'node', now(), now()) RETURNING id`,
+        [projectId],
+      );
+      await runner.query(`INSERT INTO tag_values (project_id, key, value, times_seen, first_seen, last_seen) VALUES ($1, 'release', '1.0', 3, now(), now())`, [projectId]);
+      await runner.query(`INSERT INTO events (stream_id, stream_type, version, event_id, event_type, data) VALUES ($1, 'issue', 1, $2, 'issues.IssueCreated', '{}')`, [`issue-${issueId}`, randomUUID()]);
+      await migration.up(runner);
+    } finally {
+      await runner.release();
+    }
+
+    const counts = await database.query<{ members: string; scim_users: number; projects: number; issues: number; tags: number; events: number }>(
+      `SELECT (SELECT members FROM identity.scim_member_counts WHERE organization_id = $1) AS members,
+              (SELECT count(*)::int FROM identity.scim_users WHERE organization_id = $1 AND user_name = 'grace@example.com') AS scim_users,
+              (SELECT count(*)::int FROM projects.project_directory WHERE organization_id = $1) AS projects,
+              (SELECT count(*)::int FROM issues.issue_directory i JOIN projects.projects p ON p.id = i.project_id WHERE p.organization_id = $1) AS issues,
+              (SELECT count(*)::int FROM ingest.project_tag_values t JOIN projects.projects p ON p.id = t.project_id WHERE p.organization_id = $1) AS tags,
+              (SELECT count(*)::int FROM event_store.stream_events e JOIN issues.issues i ON e.stream_id = 'issue-' || i.id
+                 JOIN projects.projects p ON p.id = i.project_id WHERE p.organization_id = $1) AS events`,
+      [(await database.query<{ id: string }>(`SELECT id FROM identity.organizations WHERE slug = 'moved'`))[0].id],
+    );
+    expect(counts.map((row) => ({ ...row, members: Number(row.members) }))).toEqual([{ members: 1, scim_users: 1, projects: 1, issues: 1, tags: 1, events: 1 }]);
+
+    const [{ id: newer }] = await database.query<{ id: string }>(`INSERT INTO identity.organizations (slug, name) VALUES ('after', 'After') RETURNING id`);
+    const [{ id: moved }] = await database.query<{ id: string }>(`SELECT id FROM identity.organizations WHERE slug = 'moved'`);
+    expect(BigInt(newer)).toBeGreaterThan(BigInt(moved));
+    await expect(database.execute(`INSERT INTO projects.projects (organization_id, slug, name) VALUES (-1, 'orphan', 'Orphan')`)).rejects.toThrow(/foreign key/);
+    await expect(database.execute(`UPDATE event_store.events SET event_type = 'x'`)).rejects.toThrow(/append-only/);
+    await database.execute(`DELETE FROM identity.organizations WHERE id = $1`, [moved]);
+    expect(await database.query(`SELECT 1 FROM issues.issues i JOIN projects.projects p ON p.id = i.project_id WHERE p.slug = 'web' AND p.organization_id = $1`, [moved])).toEqual([]);
   });
 });

@@ -97,7 +97,7 @@ describe('alert rules', () => {
 
   /** event.alert notices queued (one per event, whatever the number of hooks). */
   async function alertDeliveries(): Promise<number> {
-    const [{ n }] = await api.app.get(Database).query<{ n: number }>(`SELECT count(DISTINCT cause)::int AS n FROM webhook_deliveries WHERE event_type = 'event.alert'`);
+    const [{ n }] = await api.app.get(Database).query<{ n: number }>(`SELECT count(DISTINCT cause)::int AS n FROM webhooks.webhook_deliveries WHERE event_type = 'event.alert'`);
     return n;
   }
 
@@ -188,7 +188,7 @@ describe('alert rules', () => {
       expect((await api.request('DELETE', `${rulesPath}${id}/`)).status).toBe(202);
       expect((await api.request('GET', `${rulesPath}${id}/`)).status).toBe(404);
       expect((await api.request('DELETE', `${rulesPath}${id}/`)).status).toBe(404);
-      const facts = await api.app.get(Database).query<{ event_type: string }>(`SELECT event_type FROM events WHERE stream_id = $1 ORDER BY version`, [`alert-rule-${id}`]);
+      const facts = await api.app.get(Database).query<{ event_type: string }>(`SELECT event_type FROM event_store.events WHERE stream_id = $1 ORDER BY version`, [`alert-rule-${id}`]);
       expect(facts.map((f) => f.event_type)).toEqual(['alerts.IssueAlertRuleCreated', 'alerts.IssueAlertRuleUpdated', 'alerts.IssueAlertRuleDeleted']);
     });
 
@@ -514,7 +514,7 @@ describe('alert rules', () => {
         ['resolved', 'critical', 'resolved', 0],
       ]);
       const facts = await api.app.get(Database).query<{ event_type: string; event_id: string }>(
-        `SELECT event_type, event_id FROM events WHERE stream_id = $1 ORDER BY version`,
+        `SELECT event_type, event_id FROM event_store.events WHERE stream_id = $1 ORDER BY version`,
         [`incident-${incident.id}`],
       );
       expect(facts.map((f) => f.event_type)).toEqual(['alerts.IncidentOpened', 'alerts.IncidentStatusChanged', 'alerts.IncidentResolved']);

@@ -81,9 +81,9 @@ describe('admin CLI', () => {
     };
     await sql((database) =>
       database.execute(
-        `INSERT INTO ingest_dead_letters (project_id, project_slug, organization_id, event_id, received_at, payload, attempts, reason)
+        `INSERT INTO ingest.ingest_dead_letters (project_id, project_slug, organization_id, event_id, received_at, payload, attempts, reason)
          SELECT p.id, p.slug, p.organization_id, e.event_id, now(), '{"message":"x"}', 1, 'value too long'
-         FROM projects p, (VALUES ('a'), ('b')) AS e (event_id) WHERE p.slug = 'web-app'`,
+         FROM projects.projects p, (VALUES ('a'), ('b')) AS e (event_id) WHERE p.slug = 'web-app'`,
       ),
     );
     const listed = await cli('dead-letters', 'list', '--org', 'example', '--project', 'web-app');
@@ -93,7 +93,7 @@ describe('admin CLI', () => {
     expect(await cli('dead-letters', 'retry', '--id', oldest)).toEqual(['Moved 1 dead letter(s) back to the queue.']);
     expect(await cli('dead-letters', 'delete', '--all', '--org', 'example')).toEqual(['Deleted 1 dead letter(s).']);
     expect(await cli('dead-letters', 'list', '--org', 'example')).toEqual(['No dead letters.']);
-    expect(await sql((database) => database.query(`SELECT event_id, attempts FROM ingest_queue`))).toEqual([{ event_id: 'a', attempts: 0 }]);
+    expect(await sql((database) => database.query(`SELECT event_id, attempts FROM ingest.ingest_queue`))).toEqual([{ event_id: 'a', attempts: 0 }]);
 
     await expect(cli('dead-letters', 'retry')).rejects.toThrow('give either --id N or --all');
     await expect(cli('dead-letters', 'delete', '--id', '1', '--all')).rejects.toThrow('give either --id N or --all');

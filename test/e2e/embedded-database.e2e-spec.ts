@@ -142,7 +142,7 @@ describe('embedded PostgreSQL under DATA_DIR', () => {
     const client = new Client({ connectionString: output.trim() });
     await client.connect();
     try {
-      expect((await client.query(`SELECT email FROM users WHERE email = 'ops@example.com'`)).rowCount).toBe(1);
+      expect((await client.query(`SELECT email FROM identity.users WHERE email = 'ops@example.com'`)).rowCount).toBe(1);
     } finally {
       await client.end();
     }

@@ -33,7 +33,7 @@ describe('accepted events that processing cannot store as sent', () => {
     for (let attempt = 0; attempt < 200; attempt++) {
       await api.app.get(EventProcessor).drain();
       const [{ pending }] = await database().query<{ pending: number }>(
-        `SELECT (SELECT count(*) FROM ingest_queue) + (SELECT count(*) FROM ingest_outcomes) AS pending`,
+        `SELECT (SELECT count(*) FROM ingest.ingest_queue) + (SELECT count(*) FROM ingest.ingest_outcomes) AS pending`,
       );
       if (Number(pending) === 0) return;
       await new Promise((resolve) => setTimeout(resolve, 25));
@@ -63,7 +63,7 @@ describe('accepted events that processing cannot store as sent', () => {
     expect(event.context).toEqual({ 'extra\uFFFDkey': { 'nested\uFFFDkey': 'nested\uFFFDvalue' } });
     const values = await api.request('GET', `/api/0/projects/acme/web/tags/${encodeURIComponent('nul\uFFFDkey')}/values/`);
     expect(values.body).toEqual([expect.objectContaining({ value: 'nul\uFFFDvalue', count: 1 })]);
-    const [fact] = await database().query<{ data: { message: string } }>(`SELECT data FROM events WHERE event_type = 'ingest.ErrorEventProcessed'`);
+    const [fact] = await database().query<{ data: { message: string } }>(`SELECT data FROM event_store.events WHERE event_type = 'ingest.ErrorEventProcessed'`);
     expect(fact.data.message).toBe('Disk\uFFFDfull on volume 💾');
     expect((await api.request('GET', '/api/0/projects/acme/web/dead-letters/')).body).toEqual([]);
   });
@@ -79,7 +79,7 @@ describe('accepted events that processing cannot store as sent', () => {
 
     beforeAll(async () => {
       // A rule of the database that one event breaks and the others keep: the genuine failure of a statement.
-      await database().execute(`ALTER TABLE error_events ADD CONSTRAINT no_poison CHECK (data->>'message' IS DISTINCT FROM 'poison pill') NOT VALID`);
+      await database().execute(`ALTER TABLE issues.error_events ADD CONSTRAINT no_poison CHECK (data->>'message' IS DISTINCT FROM 'poison pill') NOT VALID`);
     });
 
     it('is set aside as a dead letter with its reason while the rest of its batch is stored', async () => {
@@ -89,7 +89,7 @@ describe('accepted events that processing cannot store as sent', () => {
       expect(accepted.status).toBe(200);
       await processed();
 
-      const stored = await database().query<{ message: string }>(`SELECT data->>'message' AS message FROM error_events WHERE data->>'message' LIKE 'good %'`);
+      const stored = await database().query<{ message: string }>(`SELECT data->>'message' AS message FROM issues.error_events WHERE data->>'message' LIKE 'good %'`);
       expect(stored.map((row) => row.message).sort()).toEqual(['good four', 'good one', 'good three', 'good two']);
       const letters = await api.request('GET', '/api/0/projects/acme/web/dead-letters/');
       expect(letters.status).toBe(200);
@@ -145,14 +145,14 @@ describe('accepted events that processing cannot store as sent', () => {
         const accepted = await fetch(`${api.baseUrl}/api/${projectId}/envelope/?sentry_key=${key}`, { method: 'POST', body: envelope(['flaky', 'steady']) });
         expect(accepted.status).toBe(200);
         await api.app.get(EventProcessor).drain();
-        expect((await database().query(`SELECT 1 FROM error_events WHERE data->>'message' = 'steady'`)).length).toBe(1);
+        expect((await database().query(`SELECT 1 FROM issues.error_events WHERE data->>'message' = 'steady'`)).length).toBe(1);
         const queued = await database().query<{ attempts: number; last_error: string; later: boolean }>(
-          `SELECT attempts, last_error, available_at > now() AS later FROM ingest_queue`,
+          `SELECT attempts, last_error, available_at > now() AS later FROM ingest.ingest_queue`,
         );
         expect(queued).toEqual([{ attempts: 1, last_error: 'deadlock detected', later: true }]);
         expect((await api.request('GET', '/api/0/projects/acme/web/dead-letters/')).body).toHaveLength(1);
 
-        await database().execute(`UPDATE ingest_queue SET attempts = 9, available_at = now()`);
+        await database().execute(`UPDATE ingest.ingest_queue SET attempts = 9, available_at = now()`);
         await processed();
         const letters = (await api.request('GET', '/api/0/projects/acme/web/dead-letters/')).body;
         expect(letters[0]).toMatchObject({ attempts: 10, reason: 'deadlock detected' });
@@ -166,7 +166,7 @@ describe('accepted events that processing cannot store as sent', () => {
 
     it('is processed when retried after its cause is gone', async () => {
       const [letter] = (await api.request('GET', '/api/0/projects/acme/web/dead-letters/')).body;
-      await database().execute(`ALTER TABLE error_events DROP CONSTRAINT no_poison`);
+      await database().execute(`ALTER TABLE issues.error_events DROP CONSTRAINT no_poison`);
       const retried = await api.request('POST', `/api/0/projects/acme/web/dead-letters/${letter.id}/retry/`);
       expect([retried.status, retried.body]).toEqual([200, { retried: 1 }]);
       expect((await api.request('POST', `/api/0/projects/acme/web/dead-letters/${letter.id}/retry/`)).status).toBe(404);

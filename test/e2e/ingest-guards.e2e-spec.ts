@@ -29,7 +29,7 @@ describe('ingest guards', () => {
     fetch(`${api.baseUrl}${path}`, { method: 'POST', body, headers: { 'content-type': 'application/x-sentry-envelope', ...headers } });
   const envelope = (event: object, header: object = {}) =>
     `${JSON.stringify(header)}\n${JSON.stringify({ type: 'event' })}\n${JSON.stringify(event)}\n`;
-  const queued = async () => (await api.app.get(Database).query<{ n: number }>(`SELECT count(*)::int AS n FROM ingest_queue`))[0].n;
+  const queued = async () => (await api.app.get(Database).query<{ n: number }>(`SELECT count(*)::int AS n FROM ingest.ingest_queue`))[0].n;
   const detail = async (response: Response) => ((await response.json()) as { detail: string }).detail;
 
   describe('inbound filters', () => {
@@ -65,7 +65,7 @@ describe('ingest guards', () => {
       }
       await api.app.get(EventProcessor).drain();
       const stored = await api.app.get(Database).query<{ project_id: string; message: string }>(
-        `SELECT project_id::text, data->>'message' AS message FROM error_events`,
+        `SELECT project_id::text, data->>'message' AS message FROM issues.error_events`,
       );
       expect(stored).toHaveLength(2);
       expect(stored).toEqual(expect.arrayContaining([

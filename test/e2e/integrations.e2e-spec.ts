@@ -245,7 +245,7 @@ describe('integration platform', () => {
       InstallationEventTypes.InstallationTokenRefreshed,
       InstallationEventTypes.InstallationDeleted,
     ]);
-    const [row] = await database.query(`SELECT status, token_ids, version FROM sentry_app_installations WHERE uuid = $1`, [installationUuid]);
+    const [row] = await database.query(`SELECT status, token_ids, version FROM integrations.sentry_app_installations WHERE uuid = $1`, [installationUuid]);
     expect(row).toEqual({ status: 'deleted', token_ids: [], version: history.length });
     expect(history[4].data).toMatchObject({ revokedTokenIds: [refreshed.body.id] });
   });
@@ -521,7 +521,7 @@ describe('integration platform', () => {
     expect((await api.request('GET', `${logPath}?eventType=comment.created`)).body).toHaveLength(1);
     expect((await api.request('GET', `${logPath}?eventType=nonsense`)).status).toBe(400);
     // Settled without a retry: a retried delivery would still be pending.
-    const [comment] = await api.app.get(Database).query(`SELECT status, attempts FROM webhook_deliveries WHERE event_type = 'comment.created' AND body LIKE '%for flaky%'`);
+    const [comment] = await api.app.get(Database).query(`SELECT status, attempts FROM webhooks.webhook_deliveries WHERE event_type = 'comment.created' AND body LIKE '%for flaky%'`);
     expect(comment).toEqual({ status: 'failed', attempts: 1 });
   });
 

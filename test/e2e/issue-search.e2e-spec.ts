@@ -105,14 +105,14 @@ describe('issue search', () => {
     issues.foreign = await record(event('billing', 'checkout', HOUR, { environment: 'production', release: 'shop@4.12.0', tags: [['region', 'eu']] }));
     // The project's releases, as the ingest path's release rollup records them (these events skip it).
     await database.execute(
-      `INSERT INTO tag_values (project_id, key, value, times_seen, first_seen, last_seen) VALUES
+      `INSERT INTO ingest.tag_values (project_id, key, value, times_seen, first_seen, last_seen) VALUES
          ($1, 'release', 'shop@4.11.0', 1, $3::timestamptz - interval '10 days', $3), ($1, 'release', 'shop@4.12.0', 1, $3::timestamptz - interval '2 days', $3),
          ($2, 'release', 'api@2.0.0', 1, $3, $3)`,
       [projects.web, projects.api, NOW.toISOString()],
     );
     // The users events named, as the ingest path's user rollup records them.
     await database.execute(
-      `INSERT INTO event_users (project_id, hash, user_ident, email, date_created) VALUES ($1, 'u0', NULL, 'ann@shop.test', $2), ($1, 'u1', 'u1', 'bob@shop.test', $2)`,
+      `INSERT INTO ingest.event_users (project_id, hash, user_ident, email, date_created) VALUES ($1, 'u0', NULL, 'ann@shop.test', $2), ($1, 'u1', 'u1', 'bob@shop.test', $2)`,
       [projects.web, NOW.toISOString()],
     );
   });

@@ -117,14 +117,14 @@ describe('issues API', () => {
   /** Releases the project has seen, as ingestion's release rollup records them (events here skip ingestion). */
   async function seenReleases(...versions: string[]) {
     await database.execute(
-      `INSERT INTO tag_values (project_id, key, value, times_seen, first_seen, last_seen)
+      `INSERT INTO ingest.tag_values (project_id, key, value, times_seen, first_seen, last_seen)
        SELECT $1, 'release', version, 1, now(), now() FROM unnest($2::text[]) AS version ON CONFLICT DO NOTHING`,
       [projectId, versions],
     );
   }
 
   async function streamEvents(issueId: string): Promise<Array<{ event_type: string; data: any }>> {
-    return database.query(`SELECT event_type, data FROM events WHERE stream_id = $1 ORDER BY version`, [`issue-${issueId}`]);
+    return database.query(`SELECT event_type, data FROM event_store.events WHERE stream_id = $1 ORDER BY version`, [`issue-${issueId}`]);
   }
 
   const ids = (body: Array<{ id: string }>) => body.map((issue) => issue.id);
@@ -135,13 +135,13 @@ describe('issues API', () => {
     organizationId = (await api.request('GET', '/api/0/organizations/acme/')).body.id;
     projectId = (await api.request('GET', '/api/0/projects/acme/web/')).body.id;
     teamId = (await api.request('GET', '/api/0/teams/acme/acme/')).body.id;
-    [{ id: adminId }] = await database.query<{ id: string }>(`SELECT id::text AS id FROM users WHERE email = $1`, [BOOTSTRAP.email]);
+    [{ id: adminId }] = await database.query<{ id: string }>(`SELECT id::text AS id FROM identity.users WHERE email = $1`, [BOOTSTRAP.email]);
 
     // A second member of acme, and a user who belongs to no organization of ours.
     const commands = api.app.get(CommandBus);
     const created = await commands.execute<CreateUserCommand, { id: string }>(new CreateUserCommand('carol@acme.test', 'Carol'));
     carol = { id: String(created.id), email: 'carol@acme.test' };
-    await database.execute(`INSERT INTO organization_members (organization_id, user_id, role) VALUES ($1, $2, 'member')`, [organizationId, carol.id]);
+    await database.execute(`INSERT INTO identity.organization_members (organization_id, user_id, role) VALUES ($1, $2, 'member')`, [organizationId, carol.id]);
     outsiderEmail = 'dave@elsewhere.test';
     await commands.execute(new CreateUserCommand(outsiderEmail, 'Dave'));
 
@@ -169,7 +169,7 @@ describe('issues API', () => {
     );
     for (const [name, fingerprint] of [['A', 'fp-a'], ['B', 'fp-b'], ['C', 'fp-c']]) {
       const [row] = await database.query<{ id: string; short_id: string }>(
-        `SELECT id::text AS id, short_id FROM issues WHERE project_id = $1 AND fingerprint_hash = $2`,
+        `SELECT id::text AS id, short_id FROM issues.issues WHERE project_id = $1 AND fingerprint_hash = $2`,
         [projectId, fingerprint],
       );
       issues[name] = { id: row.id, shortId: row.short_id };
@@ -370,7 +370,7 @@ describe('issues API', () => {
 
       // What ingestion's release rollup knows: 1.1.0 is the release the project saw first last.
       await database.execute(
-        `INSERT INTO tag_values (project_id, key, value, times_seen, first_seen, last_seen) VALUES
+        `INSERT INTO ingest.tag_values (project_id, key, value, times_seen, first_seen, last_seen) VALUES
            ($1, 'release', 'web@1.1.0', 1, $2, $2), ($1, 'release', 'web@1.0.0', 5, $3, $2)`,
         [projectId, at(5), at(0)],
       );
@@ -811,7 +811,7 @@ describe('issues API', () => {
 
     it('deletes an issue with its events (202, then 404)', async () => {
       const doomed = await createIssue('fp-doomed');
-      const [{ event_id: eventId }] = await database.query<{ event_id: string }>(`SELECT event_id FROM error_events WHERE issue_id = $1`, [doomed.id]);
+      const [{ event_id: eventId }] = await database.query<{ event_id: string }>(`SELECT event_id FROM issues.error_events WHERE issue_id = $1`, [doomed.id]);
       expect((await api.request('DELETE', `/api/0/organizations/acme/issues/${doomed.id}/`, { token: readOnlyToken })).status).toBe(403);
       const deleted = await api.request('DELETE', `/api/0/organizations/acme/issues/${doomed.id}/`);
       expect(deleted.status).toBe(202);
@@ -819,7 +819,7 @@ describe('issues API', () => {
       expect((await api.request('GET', `/api/0/organizations/acme/issues/${doomed.id}/events/`)).status).toBe(404);
       expect((await api.request('GET', `/api/0/projects/acme/web/events/${eventId}/`)).status).toBe(404);
       expect((await api.request('DELETE', `/api/0/organizations/acme/issues/${doomed.id}/`)).status).toBe(404);
-      expect(await database.query(`SELECT 1 FROM error_events WHERE issue_id = $1`, [doomed.id])).toEqual([]);
+      expect(await database.query(`SELECT 1 FROM issues.error_events WHERE issue_id = $1`, [doomed.id])).toEqual([]);
 
       const bulk = [await createIssue('fp-bulk-1'), await createIssue('fp-bulk-2')];
       const response = await api.request('DELETE', `/api/0/projects/acme/web/issues/?id=${bulk[0].id}&id=${bulk[1].id}`);
@@ -922,7 +922,7 @@ describe('issues API', () => {
 
     it('prunes stored events past retention and keeps the issue', async () => {
       const issue = await createIssue('fp-old');
-      await database.execute(`UPDATE error_events SET received_at = now() - interval '91 days' WHERE issue_id = $1`, [issue.id]);
+      await database.execute(`UPDATE issues.error_events SET received_at = now() - interval '91 days' WHERE issue_id = $1`, [issue.id]);
       expect(await api.app.get(EventRetentionWorker).prune()).toBeGreaterThanOrEqual(1);
       const events = await api.request('GET', `/api/0/organizations/acme/issues/${issue.id}/events/`);
       expect(events.body).toEqual([]);
@@ -977,11 +977,11 @@ describe.each(['00:30', '23:30'])('issue graph counts with the clock at %s UTC',
     const at = now.getTime();
     const old = { hourly3d: hourOf(at - 3 * DAY), hourly1d: hourOf(at - DAY), daily3d: dayOf(at - 3 * DAY), daily91d: dayOf(at - 91 * DAY) };
     await database.execute(
-      `INSERT INTO issue_stats (issue_id, resolution, bucket, count) VALUES ($1, '1h', $2, 1), ($1, '1h', $3, 1), ($1, '1d', $4, 1), ($1, '1d', $5, 1)`,
+      `INSERT INTO issues.issue_stats (issue_id, resolution, bucket, count) VALUES ($1, '1h', $2, 1), ($1, '1h', $3, 1), ($1, '1d', $4, 1), ($1, '1d', $5, 1)`,
       [issueId, old.hourly3d, old.hourly1d, old.daily3d, old.daily91d],
     );
     await api.app.get(EventRetentionWorker).prune();
-    const left = await database.query<{ resolution: string; bucket: Date }>(`SELECT resolution, bucket FROM issue_stats WHERE issue_id = $1 ORDER BY resolution, bucket`, [issueId]);
+    const left = await database.query<{ resolution: string; bucket: Date }>(`SELECT resolution, bucket FROM issues.issue_stats WHERE issue_id = $1 ORDER BY resolution, bucket`, [issueId]);
     expect(left.map(({ resolution, bucket }) => [resolution, bucket.toISOString()])).toEqual([
       ['1d', old.daily3d],
       ['1d', dayOf(at)],

@@ -45,7 +45,7 @@ describe('releases and source maps with sentry-cli', () => {
     const database = api.app.get(Database);
     for (let attempt = 0; attempt < 200; attempt++) {
       await api.app.get(EventProcessor).drain();
-      const [{ pending }] = await database.query<{ pending: number }>(`SELECT (SELECT count(*) FROM ingest_queue) + (SELECT count(*) FROM ingest_outcomes) AS pending`);
+      const [{ pending }] = await database.query<{ pending: number }>(`SELECT (SELECT count(*) FROM ingest.ingest_queue) + (SELECT count(*) FROM ingest.ingest_outcomes) AS pending`);
       if (Number(pending) === 0) return;
       await new Promise((resolve) => setTimeout(resolve, 25));
     }

@@ -367,18 +367,18 @@ describe('SCIM 2.0', () => {
     it('deletes the user (204): the member is gone, the user account stays', async () => {
       expect((await scim('DELETE', `/Users/${userId}`)).status).toBe(204);
       expectScimError(await scim('GET', `/Users/${userId}`), 404);
-      const accounts = await api.app.get(Database).query(`SELECT 1 FROM users WHERE email = 'renamed_user@contoso.example'`);
+      const accounts = await api.app.get(Database).query(`SELECT 1 FROM identity.users WHERE email = 'renamed_user@contoso.example'`);
       expect(accounts).toHaveLength(1);
       expect((await scim('GET', `/Groups/${groupId}`)).body.members).toHaveLength(1);
     });
 
     it('provisions the kept user account again as a new member', async () => {
-      const [account] = await api.app.get(Database).query<{ id: string }>(`SELECT id FROM users WHERE email = 'renamed_user@contoso.example'`);
+      const [account] = await api.app.get(Database).query<{ id: string }>(`SELECT id FROM identity.users WHERE email = 'renamed_user@contoso.example'`);
       const again = await scim('POST', '/Users', { schemas: [USER_SCHEMA], userName: 'Renamed_User@contoso.example', active: true });
       expect(again.status).toBe(201);
       expect(again.body.id).not.toBe(userId);
       expect(again.body.userName).toBe('renamed_user@contoso.example');
-      const [member] = await api.app.get(Database).query<{ user_id: string }>(`SELECT user_id FROM organization_members WHERE id = $1`, [again.body.id]);
+      const [member] = await api.app.get(Database).query<{ user_id: string }>(`SELECT user_id FROM identity.organization_members WHERE id = $1`, [again.body.id]);
       expect(member.user_id).toBe(account.id);
     });
 
@@ -392,7 +392,7 @@ describe('SCIM 2.0', () => {
     it('an inactive member loses all access and gets it back when reactivated', async () => {
       const created = await scim('POST', '/Users', { schemas: [USER_SCHEMA], userName: 'access.check@example.com', active: true, sentryOrgRole: 'manager' });
       expect(created.body.sentryOrgRole).toBe('manager');
-      const [account] = await api.app.get(Database).query<{ id: string }>(`SELECT id FROM users WHERE email = 'access.check@example.com'`);
+      const [account] = await api.app.get(Database).query<{ id: string }>(`SELECT id FROM identity.users WHERE email = 'access.check@example.com'`);
       const issued = await api.app.get(CommandBus).execute<CreateApiTokenCommand, CreatedApiToken>(
         new CreateApiTokenCommand('user', { userId: account.id }, 'member token', ['org:read', 'member:read'], expandScopes(ALL_SCOPES)),
       );
@@ -505,7 +505,7 @@ describe('SCIM 2.0', () => {
     it('answers the total of an unfiltered list from the member counts, kept as members come and go', async () => {
       const database = api.app.get(Database);
       const members = async () =>
-        (await database.query<{ n: number }>(`SELECT count(*)::int AS n FROM organization_members m JOIN organizations o ON o.id = m.organization_id WHERE o.slug = 'acme'`))[0].n;
+        (await database.query<{ n: number }>(`SELECT count(*)::int AS n FROM identity.organization_members m JOIN identity.organizations o ON o.id = m.organization_id WHERE o.slug = 'acme'`))[0].n;
       const total = async () => (await scim('GET', '/Users?count=0')).body.totalResults;
       expect(await total()).toBe(await members());
       const extra = await scim('POST', '/Users', { schemas: [USER_SCHEMA], userName: 'counted@filters.example' });
@@ -624,7 +624,7 @@ describe('SCIM 2.0', () => {
   describe('domain events', () => {
     it('records provisioning for audit, on one stream per member and team', async () => {
       const rows = await api.app.get(Database).query<{ event_type: string; metadata: { actorType?: string } }>(
-        `SELECT event_type, metadata FROM events WHERE event_type LIKE 'identity.%' OR event_type LIKE 'scim.%' ORDER BY global_position`,
+        `SELECT event_type, metadata FROM event_store.events WHERE event_type LIKE 'identity.%' OR event_type LIKE 'scim.%' ORDER BY global_position`,
       );
       const types = new Set(rows.map((row) => row.event_type));
       for (const type of [

@@ -37,7 +37,7 @@ describe('ingestion from the @sentry/node SDK', () => {
     for (let attempt = 0; attempt < 200; attempt++) {
       await api.app.get(EventProcessor).drain();
       const [{ pending }] = await database.query<{ pending: number }>(
-        `SELECT (SELECT count(*) FROM ingest_queue) + (SELECT count(*) FROM ingest_outcomes) AS pending`,
+        `SELECT (SELECT count(*) FROM ingest.ingest_queue) + (SELECT count(*) FROM ingest.ingest_outcomes) AS pending`,
       );
       if (Number(pending) === 0) return;
       await new Promise((resolve) => setTimeout(resolve, 25));
@@ -52,7 +52,7 @@ describe('ingestion from the @sentry/node SDK', () => {
 
     const database = api.app.get(Database);
     const issues = await database.query<{ id: string; short_id: string; title: string; times_seen: string; user_count: number; culprit: string }>(
-      `SELECT id, short_id, title, times_seen, user_count, culprit FROM issues WHERE project_id = $1 ORDER BY id`,
+      `SELECT id, short_id, title, times_seen, user_count, culprit FROM issues.issues WHERE project_id = $1 ORDER BY id`,
       [projectId],
     );
     expect(issues).toHaveLength(2);
@@ -67,7 +67,7 @@ describe('ingestion from the @sentry/node SDK', () => {
 
     // Each stored event and each new issue is a fact in the event store, for webhooks and modules.
     const facts = await database.query<{ event_type: string; data: Record<string, unknown> }>(
-      `SELECT event_type, data FROM events WHERE event_type IN ('ingest.ErrorEventProcessed', 'issues.IssueCreated') ORDER BY global_position`,
+      `SELECT event_type, data FROM event_store.events WHERE event_type IN ('ingest.ErrorEventProcessed', 'issues.IssueCreated') ORDER BY global_position`,
     );
     expect(facts.filter((f) => f.event_type === 'issues.IssueCreated')).toHaveLength(2);
     const processedFacts = facts.filter((f) => f.event_type === 'ingest.ErrorEventProcessed');
@@ -129,7 +129,7 @@ describe('ingestion from the @sentry/node SDK', () => {
     expect(latest.body.title).toBe('TypeError: Card declined for amount 200');
 
     const transitions = await api.app.get(Database).query<{ event_type: string; data: { reason?: string } }>(
-      `SELECT event_type, data FROM events WHERE stream_id = $1 ORDER BY version`,
+      `SELECT event_type, data FROM event_store.events WHERE stream_id = $1 ORDER BY version`,
       [`issue-${issue.id}`],
     );
     expect(transitions.map((t) => [t.event_type, t.data.reason])).toEqual([
@@ -199,7 +199,7 @@ describe('ingestion from the @sentry/node SDK', () => {
   });
 
   describe('refusals store nothing', () => {
-    const queued = async () => (await api.app.get(Database).query<{ n: number }>(`SELECT count(*)::int AS n FROM ingest_queue`))[0].n;
+    const queued = async () => (await api.app.get(Database).query<{ n: number }>(`SELECT count(*)::int AS n FROM ingest.ingest_queue`))[0].n;
     const post = (path: string, body: Buffer | string, headers: Record<string, string> = {}) =>
       fetch(`${api.baseUrl}${path}`, { method: 'POST', body, headers: { 'content-type': 'application/x-sentry-envelope', ...headers } });
     const key = () => new URL(dsn).username;
@@ -239,7 +239,7 @@ describe('ingestion from the @sentry/node SDK', () => {
       }
       await processed();
       const stored = await api.app.get(Database).query<{ message: string }>(
-        `SELECT data->>'message' AS message FROM error_events WHERE data->>'message' LIKE 'stored as base64%' ORDER BY 1`,
+        `SELECT data->>'message' AS message FROM issues.error_events WHERE data->>'message' LIKE 'stored as base64%' ORDER BY 1`,
       );
       expect(stored.map((row) => row.message)).toEqual(['stored as base64', 'stored as base64 zlib']);
     });
@@ -268,7 +268,7 @@ describe('ingestion from the @sentry/node SDK', () => {
       }
       await processed();
       const kept = await api.app.get(Database).query<{ title: string }>(
-        `SELECT i.title FROM error_events e JOIN issues i ON i.id = e.issue_id WHERE e.data->>'message' IN ('Maintenance window started', 'from a laptop', 'beta build', 'kept by every filter')`,
+        `SELECT i.title FROM issues.error_events e JOIN issues.issues i ON i.id = e.issue_id WHERE e.data->>'message' IN ('Maintenance window started', 'from a laptop', 'beta build', 'kept by every filter')`,
       );
       expect(kept.map((row) => row.title)).toEqual(['kept by every filter']);
       const until = Math.ceil(Date.now() / 1000) + 10;
@@ -333,7 +333,7 @@ describe('ingestion from the @sentry/node SDK', () => {
       expect((await api.request('PUT', path, { body: { name: 'gone' } })).status).toBe(404);
       expect((await api.request('DELETE', path)).status).toBe(404);
       const history = await api.app.get(Database).query<{ event_type: string; data: { changes?: object } }>(
-        `SELECT event_type, data FROM events WHERE stream_id = $1 AND data->>'publicKey' = $2 ORDER BY global_position`,
+        `SELECT event_type, data FROM event_store.events WHERE stream_id = $1 AND data->>'publicKey' = $2 ORDER BY global_position`,
         [`project-${projectId}`, created.body.public],
       );
       expect(history.map((event) => event.event_type)).toEqual([

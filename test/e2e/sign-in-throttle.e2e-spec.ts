@@ -28,7 +28,7 @@ async function autoUserAddress(api: TestApp, headers: Record<string, string>): P
 
 async function sessionAddress(api: TestApp, headers: Record<string, string>): Promise<string | null> {
   expect((await signIn(api, BOOTSTRAP.email, BOOTSTRAP.password, headers)).status).toBe(200);
-  const [session] = await api.app.get(Database).query<{ ip_address: string | null }>(`SELECT ip_address FROM user_sessions ORDER BY id DESC LIMIT 1`);
+  const [session] = await api.app.get(Database).query<{ ip_address: string | null }>(`SELECT ip_address FROM identity.user_sessions ORDER BY id DESC LIMIT 1`);
   return session.ip_address;
 }
 

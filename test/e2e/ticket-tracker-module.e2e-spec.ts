@@ -58,7 +58,7 @@ describe('the ticket tracker extension module', () => {
       async () => {
         await api.app.get(EventProcessor).drain();
         const [{ pending }] = await database.query<{ pending: number }>(
-          'SELECT (SELECT count(*) FROM ingest_queue) + (SELECT count(*) FROM ingest_outcomes) AS pending',
+          'SELECT (SELECT count(*) FROM ingest.ingest_queue) + (SELECT count(*) FROM ingest.ingest_outcomes) AS pending',
         );
         return Number(pending);
       },
@@ -163,12 +163,12 @@ describe('the ticket tracker extension module', () => {
     // Every IssueCreated delivered again (a subscriber rewound after a crash): nothing is re-sent.
     const database = api.app.get(Database);
     const requestsSoFar = tracker.requests.length;
-    const [{ position }] = await database.query<{ position: string }>("SELECT position FROM event_checkpoints WHERE subscriber = 'ticket-tracker.issue-created'");
+    const [{ position }] = await database.query<{ position: string }>("SELECT position FROM event_store.event_checkpoints WHERE subscriber = 'ticket-tracker.issue-created'");
     expect(Number(position)).toBeGreaterThan(0);
-    await database.execute("UPDATE event_checkpoints SET position = 0 WHERE subscriber = 'ticket-tracker.issue-created'");
+    await database.execute("UPDATE event_store.event_checkpoints SET position = 0 WHERE subscriber = 'ticket-tracker.issue-created'");
     await api.restart();
     await until(
-      async () => (await api.app.get(Database).query<{ position: string }>("SELECT position FROM event_checkpoints WHERE subscriber = 'ticket-tracker.issue-created'"))[0].position,
+      async () => (await api.app.get(Database).query<{ position: string }>("SELECT position FROM event_store.event_checkpoints WHERE subscriber = 'ticket-tracker.issue-created'"))[0].position,
       (now) => now === position,
     );
     // And the restarted service still opens tickets for new issues.
@@ -176,7 +176,7 @@ describe('the ticket tracker extension module', () => {
     const next = await issueWithTitle('Inventory service refused');
     await until(() => tickets(next.id), (response) => response.body?.[0]?.status === 'opened');
     expect(tracker.requests.slice(requestsSoFar).map((call) => call.headers['idempotency-key'])).toEqual([`faultline-issue-${next.id}`]);
-    const [{ count }] = await api.app.get(Database).query<{ count: string }>('SELECT count(*) AS count FROM ticket_tracker_tickets');
+    const [{ count }] = await api.app.get(Database).query<{ count: string }>('SELECT count(*) AS count FROM ticket_tracker.ticket_tracker_tickets');
     expect(Number(count)).toBe(3);
   });
 });

@@ -53,12 +53,12 @@ describe('webhook delivery across worker processes', () => {
   async function queue(cause: string): Promise<void> {
     await pool.query(
       `WITH queued AS (
-         INSERT INTO webhook_deliveries (guid, target_kind, target_id, cause, event_type, body)
+         INSERT INTO webhooks.webhook_deliveries (guid, target_kind, target_id, cause, event_type, body)
          SELECT md5($2 || n), 'service_hook', $1, $2 || n, 'event.created', json_build_object('n', n)::text
          FROM generate_series(1, $3) AS n
          RETURNING id, target_kind, target_id
        )
-       INSERT INTO webhook_delivery_queue (delivery_id, target_kind, target_id) SELECT id, target_kind, target_id FROM queued`,
+       INSERT INTO webhooks.webhook_delivery_queue (delivery_id, target_kind, target_id) SELECT id, target_kind, target_id FROM queued`,
       [hookId, cause, DELIVERIES],
     );
   }
@@ -86,7 +86,7 @@ describe('webhook delivery across worker processes', () => {
   }
 
   const delivered = async (cause: string) =>
-    Number((await pool.query(`SELECT count(*) AS n FROM webhook_deliveries WHERE cause LIKE $1 || '%' AND status = 'delivered'`, [cause])).rows[0].n);
+    Number((await pool.query(`SELECT count(*) AS n FROM webhooks.webhook_deliveries WHERE cause LIKE $1 || '%' AND status = 'delivered'`, [cause])).rows[0].n);
 
   /** Requests received, and distinct deliveries among them (by webhook-id). */
   function receipts(): { total: number; unique: number } {
@@ -102,7 +102,7 @@ describe('webhook delivery across worker processes', () => {
     await new Promise((resolve) => first.once('exit', resolve));
     // Claimed and not recorded when it died: the only deliveries that may arrive twice.
     const inFlight = Number(
-      (await pool.query(`SELECT count(*) AS n FROM webhook_delivery_queue WHERE claims > 0 AND due_at > now()`)).rows[0].n,
+      (await pool.query(`SELECT count(*) AS n FROM webhooks.webhook_delivery_queue WHERE claims > 0 AND due_at > now()`)).rows[0].n,
     );
     const receivedAtKill = receiver.to('/crash').length;
     expect(receivedAtKill).toBeLessThan(DELIVERIES);
@@ -127,7 +127,7 @@ describe('webhook delivery across worker processes', () => {
     const code = await new Promise((resolve) => worker.once('exit', resolve));
     expect(code).toBe(0);
     const leased = Number(
-      (await pool.query(`SELECT count(*) AS n FROM webhook_delivery_queue WHERE due_at > now()`)).rows[0].n,
+      (await pool.query(`SELECT count(*) AS n FROM webhooks.webhook_delivery_queue WHERE due_at > now()`)).rows[0].n,
     );
     expect(leased).toBe(0);
     await startWorker();

@@ -61,7 +61,7 @@ describe('delivery target kinds', () => {
     const deadline = Date.now() + 10_000;
     for (;;) {
       const [row] = await api.app.get(Database).query<{ status: string; attempts: number; last_error: string | null }>(
-        `SELECT status, attempts, last_error FROM webhook_deliveries WHERE guid = $1`,
+        `SELECT status, attempts, last_error FROM webhooks.webhook_deliveries WHERE guid = $1`,
         [guid],
       );
       if (row && row.status !== 'pending') return row;

@@ -129,12 +129,12 @@ describe('service hooks and webhook delivery', () => {
     it('answers 403 without the servicehooks feature and creates nothing', async () => {
       const created = await api.request('POST', '/api/0/teams/acme/acme/projects/', { body: { name: 'Plain', slug: 'plain' } });
       expect(created.status).toBe(201);
-      await api.app.get(Database).execute(`UPDATE projects SET features = '{}' WHERE slug = 'plain'`);
+      await api.app.get(Database).execute(`UPDATE projects.projects SET features = '{}' WHERE slug = 'plain'`);
       const response = await api.request('POST', '/api/0/projects/acme/plain/hooks/', { body: { url: `${receiver.url}/x`, events: ['event.created'] } });
       expect(response.status).toBe(403);
       expect(response.body).toEqual({ detail: 'You do not have that feature enabled' });
       expect((await api.request('GET', '/api/0/projects/acme/plain/hooks/')).status).toBe(403);
-      const [{ n }] = await api.app.get(Database).query<{ n: number }>(`SELECT count(*)::int AS n FROM service_hooks`);
+      const [{ n }] = await api.app.get(Database).query<{ n: number }>(`SELECT count(*)::int AS n FROM webhooks.service_hooks`);
       expect(n).toBe(0);
     });
 
@@ -264,7 +264,7 @@ describe('service hooks and webhook delivery', () => {
       const detail = await until(async () => (await api.request('GET', `${hooksPath}${hook.id}/`)).body, (body) => body.status === 'disabled');
       expect(detail.disabledReason).toMatch(/410/);
       const [fact] = await api.app.get(Database).query<{ data: { reason: string } }>(
-        `SELECT data FROM events WHERE event_type = 'webhooks.ServiceHookDisabled' AND stream_id = $1`,
+        `SELECT data FROM event_store.events WHERE event_type = 'webhooks.ServiceHookDisabled' AND stream_id = $1`,
         [`service-hook-${hook.id}`],
       );
       expect(fact.data.reason).toMatch(/410/);

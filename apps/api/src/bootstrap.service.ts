@@ -1,19 +1,25 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ALL_SCOPES, expandScopes, sha256Hex } from '@faultline/kernel';
+import { ALL_SCOPES, expandScopes } from '@faultline/kernel';
 import {
+  ApiTokenExistsQuery,
+  CountUsersQuery,
   CreateApiTokenCommand,
   type CreatedApiToken,
   CreateOrganizationCommand,
   CreateTeamCommand,
   CreateUserCommand,
+  FindOrganizationQuery,
   FindTeamQuery,
+  FindUserQuery,
   generatePassword,
+  type OrganizationSummary,
   SetUserPasswordCommand,
   type TeamSummary,
+  type UserSummary,
 } from '@faultline/identity';
-import { APP_CONFIG, type AppConfig, Database } from '@faultline/platform';
-import { CreateProjectCommand, FindProjectKeysQuery, type ProjectKeySummary } from '@faultline/projects';
+import { APP_CONFIG, type AppConfig } from '@faultline/platform';
+import { CreateProjectCommand, FindProjectKeysQuery, FindProjectQuery, type ProjectKeySummary, type ProjectSummary } from '@faultline/projects';
 import { formatStartBanner } from './start-banner';
 
 /**
@@ -29,17 +35,16 @@ export class BootstrapService implements OnApplicationBootstrap {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly database: Database,
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     if (this.config.role === 'worker') return;
-    const [{ users }] = await this.database.query<{ users: number }>(`SELECT count(*)::int AS users FROM users`);
+    const users = await this.queries.execute<CountUsersQuery, number>(new CountUsersQuery());
     if (users > 0 && !this.config.bootstrap.token) {
       // A database in use: BOOTSTRAP_PASSWORD alone only gives the bootstrap user a password it lacks.
-      const [user] = await this.database.query<{ id: string }>(`SELECT id FROM users WHERE lower(email) = lower($1)`, [this.config.bootstrap.email]);
+      const user = await this.findUser({ email: this.config.bootstrap.email });
       if (user && this.config.bootstrap.password) await this.ensurePassword(user.id);
       return;
     }
@@ -74,14 +79,14 @@ export class BootstrapService implements OnApplicationBootstrap {
   }
 
   private async ensureUser(email: string): Promise<string> {
-    const [existing] = await this.database.query<{ id: string }>(`SELECT id FROM users WHERE lower(email) = lower($1)`, [email]);
+    const existing = await this.findUser({ email });
     if (existing) return existing.id;
     const user = await this.commands.execute<CreateUserCommand, { id: string }>(new CreateUserCommand(email, 'Administrator', true));
     return user.id;
   }
 
   private async ensureOrganization(slug: string, userId: string): Promise<string> {
-    const [existing] = await this.database.query<{ id: string }>(`SELECT id FROM organizations WHERE slug = $1`, [slug]);
+    const existing = await this.queries.execute<FindOrganizationQuery, OrganizationSummary | null>(new FindOrganizationQuery(slug));
     if (existing) return existing.id;
     const created = await this.commands.execute<CreateOrganizationCommand, { id: string }>(new CreateOrganizationCommand(slug, slug, userId));
     return created.id;
@@ -95,7 +100,7 @@ export class BootstrapService implements OnApplicationBootstrap {
   }
 
   private async ensureProject(organizationId: string, teamSlug: string, slug: string): Promise<boolean> {
-    const [existing] = await this.database.query(`SELECT 1 FROM projects WHERE organization_id = $1 AND slug = $2`, [organizationId, slug]);
+    const existing = await this.queries.execute<FindProjectQuery, ProjectSummary | null>(new FindProjectQuery(organizationId, slug));
     if (existing) return false;
     await this.commands.execute(new CreateProjectCommand(organizationId, teamSlug, slug, slug, null));
     return true;
@@ -106,21 +111,21 @@ export class BootstrapService implements OnApplicationBootstrap {
    * Answers the password set, or undefined when the user already had one (it is never overwritten).
    */
   private async ensurePassword(userId: string): Promise<string | undefined> {
-    const [user] = await this.database.query<{ email: string; has_password: boolean }>(
-      `SELECT email, password_hash IS NOT NULL AS has_password FROM users WHERE id = $1`,
-      [userId],
-    );
-    if (user.has_password) return undefined;
+    const user = (await this.findUser({ id: userId })) as UserSummary;
+    if (user.hasPassword) return undefined;
     const password = this.config.bootstrap.password ?? generatePassword();
     await this.commands.execute(new SetUserPasswordCommand(user.email, password));
     return password;
   }
 
+  private findUser(by: { email: string } | { id: string }): Promise<UserSummary | null> {
+    return this.queries.execute<FindUserQuery, UserSummary | null>(new FindUserQuery(by));
+  }
+
   /** Answers the new token's value, or undefined when the chosen token already exists. */
   private async ensureToken(userId: string, chosen: string | undefined): Promise<string | undefined> {
     if (chosen) {
-      const [existing] = await this.database.query(`SELECT 1 FROM api_tokens WHERE token_hash = $1`, [sha256Hex(chosen)]);
-      if (existing) return undefined;
+      if (await this.queries.execute<ApiTokenExistsQuery, boolean>(new ApiTokenExistsQuery(chosen))) return undefined;
     }
     const created = await this.commands.execute<CreateApiTokenCommand, CreatedApiToken>(
       new CreateApiTokenCommand('user', { userId }, 'Bootstrap token', [...ALL_SCOPES], expandScopes(ALL_SCOPES), chosen),

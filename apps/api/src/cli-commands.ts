@@ -8,13 +8,17 @@ import {
   CreateOrganizationCommand,
   CreateTeamCommand,
   CreateUserCommand,
+  FindOrganizationQuery,
+  FindUserQuery,
   generatePassword,
+  type OrganizationSummary,
   SetUserPasswordCommand,
   UpdateOrganizationCommand,
+  type UserSummary,
 } from '@faultline/identity';
 import { openEmbeddedDatabase, runningServerUrl } from '@faultline/embedded-postgres';
 import { type DeadLetter, type DeadLetterScope, DeleteDeadLettersCommand, ListDeadLettersQuery, RetryDeadLettersCommand } from '@faultline/ingest';
-import { createDataSource, Database, dataSourceOptionsFrom, loadConfig, recordedPublicUrl, runMigrations } from '@faultline/platform';
+import { createDataSource, dataSourceOptionsFrom, loadConfig, recordedPublicUrl, runMigrations } from '@faultline/platform';
 import { CreateProjectCommand, FindProjectKeysQuery, FindProjectQuery, type ProjectKeySummary, type ProjectSummary } from '@faultline/projects';
 import { MIGRATIONS } from '../../../migrations';
 import { AppModule, applicationMigrations } from './app.module';
@@ -61,30 +65,30 @@ export class UsageError extends Error {}
 
 type Env = NodeJS.ProcessEnv;
 
-async function withApp<T>(env: Env, work: (commands: CommandBus, queries: QueryBus, database: Database) => Promise<T>): Promise<T> {
+async function withApp<T>(env: Env, work: (commands: CommandBus, queries: QueryBus) => Promise<T>): Promise<T> {
   const config = loadConfig({ ...env, ROLE: 'api', LOG_LEVEL: env.LOG_LEVEL ?? 'warn' });
   const app = await NestFactory.createApplicationContext(AppModule.forRoot(config, { bootstrap: false }), { logger: ['error', 'warn'] });
   try {
-    return await work(app.get(CommandBus), app.get(QueryBus), app.get(Database));
+    return await work(app.get(CommandBus), app.get(QueryBus));
   } finally {
     await app.close();
   }
 }
 
-async function userId(database: Database, email: string): Promise<string> {
-  const [user] = await database.query<{ id: string }>(`SELECT id FROM users WHERE lower(email) = lower($1)`, [email]);
+async function userId(queries: QueryBus, email: string): Promise<string> {
+  const user = await queries.execute<FindUserQuery, UserSummary | null>(new FindUserQuery({ email }));
   if (!user) throw new UsageError(`no user with e-mail ${email}`);
   return user.id;
 }
 
-async function organizationId(database: Database, slug: string): Promise<string> {
-  const [org] = await database.query<{ id: string }>(`SELECT id FROM organizations WHERE slug = $1 OR id::text = $1`, [slug]);
+async function organizationId(queries: QueryBus, slug: string): Promise<string> {
+  const org = await queries.execute<FindOrganizationQuery, OrganizationSummary | null>(new FindOrganizationQuery(slug));
   if (!org) throw new UsageError(`no organization ${slug}`);
   return org.id;
 }
 
 /** The dead letters the options name: the instance's, an organization's, or a project's. */
-async function deadLetterScope(options: Options, database: Database, queries: QueryBus, selection: 'list' | 'change'): Promise<DeadLetterScope> {
+async function deadLetterScope(options: Options, queries: QueryBus, selection: 'list' | 'change'): Promise<DeadLetterScope> {
   let ids: string[] | undefined;
   if (selection === 'change') {
     if ((options.all === true) === (options.id !== undefined)) throw new UsageError('give either --id N or --all');
@@ -97,7 +101,7 @@ async function deadLetterScope(options: Options, database: Database, queries: Qu
     if (options.project) throw new UsageError('--project needs --org');
     return { ids };
   }
-  const organizationIdOf = await organizationId(database, required(options, 'org'));
+  const organizationIdOf = await organizationId(queries, required(options, 'org'));
   if (!options.project) return { organizationId: organizationIdOf, ids };
   const project = await queries.execute<FindProjectQuery, ProjectSummary | null>(new FindProjectQuery(organizationIdOf, required(options, 'project')));
   if (!project) throw new UsageError(`no project ${options.project} in ${options.org}`);
@@ -130,33 +134,33 @@ async function run(positionals: string[], options: Options, env: Env, print: (li
         print(`Created user ${user.id}`);
       });
     case 'create-org':
-      return withApp(env, async (commands, _queries, database) => {
-        const owner = await userId(database, required(options, 'owner'));
+      return withApp(env, async (commands, queries) => {
+        const owner = await userId(queries, required(options, 'owner'));
         const org = await commands.execute<CreateOrganizationCommand, { id: string; slug: string }>(
           new CreateOrganizationCommand(required(options, 'name'), options.slug as string | undefined, owner),
         );
         print(`Created organization ${org.slug} (id ${org.id})`);
       });
     case 'create-team':
-      return withApp(env, async (commands, _queries, database) => {
-        const org = await organizationId(database, required(options, 'org'));
+      return withApp(env, async (commands, queries) => {
+        const org = await organizationId(queries, required(options, 'org'));
         const teamId = await commands.execute<CreateTeamCommand, string>(new CreateTeamCommand(org, required(options, 'name'), options.slug as string | undefined));
         print(`Created team ${teamId}`);
       });
     case 'create-project':
-      return withApp(env, async (commands, queries, database) => {
+      return withApp(env, async (commands, queries) => {
         const org = required(options, 'org');
         const projectId = await commands.execute<CreateProjectCommand, string>(
-          new CreateProjectCommand(await organizationId(database, org), required(options, 'team'), required(options, 'name'), options.slug as string | undefined, (options.platform as string) ?? null),
+          new CreateProjectCommand(await organizationId(queries, org), required(options, 'team'), required(options, 'name'), options.slug as string | undefined, (options.platform as string) ?? null),
         );
         const keys = await queries.execute<FindProjectKeysQuery, ProjectKeySummary[] | null>(new FindProjectKeysQuery(org, projectId));
         print(`Created project ${projectId}\nDSN: ${keys?.[0]?.dsn}`);
       });
     case 'create-token':
-      return withApp(env, async (commands, _queries, database) => {
+      return withApp(env, async (commands, queries) => {
         const owner = options.org
-          ? { kind: 'organization' as const, owner: { organizationId: await organizationId(database, required(options, 'org')) } }
-          : { kind: 'user' as const, owner: { userId: await userId(database, required(options, 'email')) } };
+          ? { kind: 'organization' as const, owner: { organizationId: await organizationId(queries, required(options, 'org')) } }
+          : { kind: 'user' as const, owner: { userId: await userId(queries, required(options, 'email')) } };
         const created = await commands.execute<CreateApiTokenCommand, CreatedApiToken>(
           new CreateApiTokenCommand(owner.kind, owner.owner, (options.name as string) ?? 'CLI token', scopesOf(options.scopes), expandScopes(ALL_SCOPES)),
         );
@@ -171,8 +175,8 @@ async function run(positionals: string[], options: Options, env: Env, print: (li
         for (const key of keys) print(key.dsn);
       });
     case 'set-plan':
-      return withApp(env, async (commands, _queries, database) => {
-        const org = await organizationId(database, required(options, 'org'));
+      return withApp(env, async (commands, queries) => {
+        const org = await organizationId(queries, required(options, 'org'));
         await commands.execute(new UpdateOrganizationCommand(org, { plan: required(options, 'plan') }, true));
         print(`Plan set to ${options.plan}`);
       });
@@ -185,20 +189,20 @@ async function run(positionals: string[], options: Options, env: Env, print: (li
         print(chosen ? `Password set for ${options.email}` : `Password for ${options.email}: ${password}`);
       });
     case 'dead-letters':
-      return withApp(env, async (commands, queries, database) => {
+      return withApp(env, async (commands, queries) => {
         const action = positionals[1];
         if (action === 'list') {
-          const scope = await deadLetterScope(options, database, queries, 'list');
+          const scope = await deadLetterScope(options, queries, 'list');
           const letters = await queries.execute<ListDeadLettersQuery, DeadLetter[]>(new ListDeadLettersQuery(scope, 0, 1000));
           if (letters.length === 0) print('No dead letters.');
           for (const letter of letters) {
             print([letter.id, letter.dateFailed, `project ${letter.projectId} (${letter.projectSlug})`, `event ${letter.eventId}`, `${letter.attempts} attempt(s)`, letter.reason].join('\t'));
           }
         } else if (action === 'retry') {
-          const retried = await commands.execute<RetryDeadLettersCommand, number>(new RetryDeadLettersCommand(await deadLetterScope(options, database, queries, 'change')));
+          const retried = await commands.execute<RetryDeadLettersCommand, number>(new RetryDeadLettersCommand(await deadLetterScope(options, queries, 'change')));
           print(`Moved ${retried} dead letter(s) back to the queue.`);
         } else if (action === 'delete') {
-          const deleted = await commands.execute<DeleteDeadLettersCommand, number>(new DeleteDeadLettersCommand(await deadLetterScope(options, database, queries, 'change')));
+          const deleted = await commands.execute<DeleteDeadLettersCommand, number>(new DeleteDeadLettersCommand(await deadLetterScope(options, queries, 'change')));
           print(`Deleted ${deleted} dead letter(s).`);
         } else {
           throw new UsageError('dead-letters takes list, retry or delete');

@@ -140,10 +140,10 @@ describe('EventStore', () => {
     });
 
     it('never updates or deletes a recorded event', async () => {
-      await expect(db.database.execute(`UPDATE events SET data = '{}' WHERE stream_id = 'conflict-1'`)).rejects.toThrow(
+      await expect(db.database.execute(`UPDATE event_store.events SET data = '{}' WHERE stream_id = 'conflict-1'`)).rejects.toThrow(
         /append-only/,
       );
-      await expect(db.database.execute(`DELETE FROM events WHERE stream_id = 'conflict-1'`)).rejects.toThrow(/append-only/);
+      await expect(db.database.execute(`DELETE FROM event_store.events WHERE stream_id = 'conflict-1'`)).rejects.toThrow(/append-only/);
       expect(await streamVersions('conflict-1')).toEqual([1, 2, 3, 4]);
     });
   });

@@ -73,11 +73,11 @@ export class EventStore {
     // retried unit gets a fresh, newer id). Either way nothing is written and the caller sees a
     // ConcurrencyError. Two writers at the same expected version both pass it; the constraint decides.
     const text = `
-      INSERT INTO events (stream_id, stream_type, version, event_id, event_type, schema_version, data, metadata)
+      INSERT INTO event_store.events (stream_id, stream_type, version, event_id, event_type, schema_version, data, metadata)
       SELECT $1::text, $2::text, v.version, v.event_id, v.event_type, v.schema_version, v.data, $3::jsonb
       FROM (VALUES ${rows.join(', ')}) AS v (version, event_id, event_type, schema_version, data)
       WHERE $4::integer = 0 OR EXISTS (
-        SELECT 1 FROM events prior
+        SELECT 1 FROM event_store.events prior
         WHERE prior.stream_id = $1::text AND prior.version = $4::integer
           AND prior.transaction_id <= pg_current_xact_id())
       ORDER BY v.version
@@ -116,7 +116,7 @@ export class EventStore {
     });
     // Only what the database decides comes back; the rest is what was written (no jsonb parsed back).
     const inserted = await tx.query<{ global_position: string; event_id: string; recorded_at: Date | string }>(
-      `INSERT INTO events (stream_id, stream_type, version, event_id, event_type, schema_version, data, metadata)
+      `INSERT INTO event_store.events (stream_id, stream_type, version, event_id, event_type, schema_version, data, metadata)
        VALUES ${rows.join(', ')}
        ON CONFLICT ON CONSTRAINT ${STREAM_VERSION_CONSTRAINT} DO NOTHING
        RETURNING global_position, event_id, recorded_at`,
@@ -136,7 +136,7 @@ export class EventStore {
   /** The events of one stream with a version greater than `fromVersion` (0: all), in version order. */
   async readStream(sql: Sql, streamId: string, fromVersion = 0): Promise<RecordedEvent[]> {
     const rows = await sql.query<EventRow>(
-      `SELECT ${COLUMNS} FROM events WHERE stream_id = $1 AND version > $2 ORDER BY version`,
+      `SELECT ${COLUMNS} FROM event_store.events WHERE stream_id = $1 AND version > $2 ORDER BY version`,
       [streamId, fromVersion],
     );
     return rows.map(toRecordedEvent);
@@ -178,9 +178,9 @@ export class EventStore {
     }
     const rows = await sql.query<EventRow>(
       `SELECT ${COLUMN_NAMES.map((name) => `e.${name}`).join(', ')}
-       FROM events e
+       FROM event_store.events e
        WHERE (e.transaction_id, e.global_position) > (
-               COALESCE((SELECT c.transaction_id FROM events c WHERE c.global_position = $1::bigint), '0'::xid8),
+               COALESCE((SELECT c.transaction_id FROM event_store.events c WHERE c.global_position = $1::bigint), '0'::xid8),
                $1::bigint)
          AND e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())
          ${conditions.map((condition) => `AND ${condition}`).join(' ')}
@@ -194,7 +194,7 @@ export class EventStore {
   /** A subscriber's checkpoint: the position of the last event it handled, '0' when it has none. */
   async readCheckpoint(sql: Sql, subscriber: string): Promise<GlobalPosition> {
     const [row] = await sql.query<{ position: string }>(
-      'SELECT position FROM event_checkpoints WHERE subscriber = $1',
+      'SELECT position FROM event_store.event_checkpoints WHERE subscriber = $1',
       [subscriber],
     );
     return row ? String(row.position) : '0';
@@ -207,11 +207,11 @@ export class EventStore {
    */
   async lockCheckpoint(tx: Transaction, subscriber: string): Promise<GlobalPosition> {
     await tx.execute(
-      'INSERT INTO event_checkpoints (subscriber) VALUES ($1) ON CONFLICT (subscriber) DO NOTHING',
+      'INSERT INTO event_store.event_checkpoints (subscriber) VALUES ($1) ON CONFLICT (subscriber) DO NOTHING',
       [subscriber],
     );
     const [row] = await tx.query<{ position: string }>(
-      'SELECT position FROM event_checkpoints WHERE subscriber = $1 FOR UPDATE',
+      'SELECT position FROM event_store.event_checkpoints WHERE subscriber = $1 FOR UPDATE',
       [subscriber],
     );
     return String(row.position);
@@ -220,7 +220,7 @@ export class EventStore {
   /** Records that `subscriber` handled everything up to the event at `position`; use the effect's transaction. */
   async saveCheckpoint(tx: Sql, subscriber: string, position: GlobalPosition | bigint): Promise<void> {
     await tx.execute(
-      `INSERT INTO event_checkpoints (subscriber, position, updated_at) VALUES ($1, $2::bigint, now())
+      `INSERT INTO event_store.event_checkpoints (subscriber, position, updated_at) VALUES ($1, $2::bigint, now())
        ON CONFLICT (subscriber) DO UPDATE SET position = EXCLUDED.position, updated_at = EXCLUDED.updated_at`,
       [subscriber, toPosition(position)],
     );
@@ -228,7 +228,7 @@ export class EventStore {
 
   private async currentVersion(sql: Sql, streamId: string): Promise<number> {
     const [row] = await sql.query<{ version: number }>(
-      'SELECT version FROM events WHERE stream_id = $1 ORDER BY version DESC LIMIT 1',
+      'SELECT version FROM event_store.events WHERE stream_id = $1 ORDER BY version DESC LIMIT 1',
       [streamId],
     );
     return row ? Number(row.version) : 0;

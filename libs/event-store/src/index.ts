@@ -1,4 +1,4 @@
-export type { ExpectedVersion, GlobalPosition, ReadAllFilter } from './contracts';
+export { EVENT_STORE_PUBLISHED_VIEWS, type ExpectedVersion, type GlobalPosition, type ReadAllFilter } from './contracts';
 export { EventRecorder, type AppendedHandler, type CommittedListener, type RecordOptions } from './event-recorder';
 export { EventStore } from './event-store';
 export { EventStoreModule } from './event-store.module';

@@ -23,6 +23,7 @@ import { ProvisionMemberHandler } from './application/commands/provision-member/
 import { ProvisionTeamHandler } from './application/commands/provision-team/provision-team.handler';
 import { RemoveMemberHandler } from './application/commands/remove-member/remove-member.handler';
 import { UpdateMemberProfileHandler } from './application/commands/update-member-profile/update-member-profile.handler';
+import { ApiTokenExistsHandler, CountUsersHandler, FindOrganizationHandler, FindUserHandler } from './application/queries/directory-queries.handler';
 import { FindTeamHandler, FindUserTeamsHandler } from './application/queries/team-queries.handler';
 import { AuthCache } from './infrastructure/auth-cache';
 import { IdentityAuthDirectory } from './infrastructure/identity-auth-directory';
@@ -72,6 +73,10 @@ import { UserActors } from './infrastructure/user-actors';
     CreateApiTokenHandler,
     RevokeApiTokenHandler,
     FindTeamHandler,
+    FindUserHandler,
+    CountUsersHandler,
+    FindOrganizationHandler,
+    ApiTokenExistsHandler,
     FindUserTeamsHandler,
     ProvisionMemberHandler,
     UpdateMemberProfileHandler,

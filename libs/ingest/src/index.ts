@@ -6,3 +6,4 @@ export { RetryDeadLettersCommand } from './application/commands/retry-dead-lette
 export { DeleteDeadLettersCommand } from './application/commands/delete-dead-letters/delete-dead-letters.command';
 export { ListDeadLettersQuery, type DeadLetter } from './application/queries/list-dead-letters.query';
 export type { DeadLetterScope } from './infrastructure/dead-letters.repository';
+export { INGEST_PUBLISHED_VIEWS } from './contracts/published-views';

@@ -19,6 +19,7 @@ import { ListDeadLettersHandler } from './application/queries/list-dead-letters.
 import { DeadLettersRepository } from './infrastructure/dead-letters.repository';
 import { InboundFiltersRepository } from './infrastructure/inbound-filters.repository';
 import { IngestQueueRepository } from './infrastructure/ingest-queue.repository';
+import { ProjectReadModelsRepository } from './infrastructure/project-read-models.repository';
 import { RollupsRepository } from './infrastructure/rollups.repository';
 
 /** The SDK protocol, event processing (with its dead letters), and the project read models built from events. */
@@ -26,6 +27,7 @@ import { RollupsRepository } from './infrastructure/rollups.repository';
   imports: [CqrsModule, EventStoreModule, IssuesModule, ReleasesModule],
   controllers: [ProjectEventsController, InboundFiltersController, DeadLettersController],
   providers: [
+    ProjectReadModelsRepository,
     AcceptEnvelope, EventProcessor, IngestQueueRepository, RollupsRepository, InboundFiltersRepository, DeadLettersRepository,
     RetryDeadLettersHandler, DeleteDeadLettersHandler, ListDeadLettersHandler,
   ],

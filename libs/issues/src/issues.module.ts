@@ -12,9 +12,9 @@ import { DeleteIssueHandler } from './application/commands/delete-issue/delete-i
 import { DeleteIssueCommentHandler } from './application/commands/delete-issue-comment/delete-issue-comment.handler';
 import { EditIssueCommentHandler } from './application/commands/edit-issue-comment/edit-issue-comment.handler';
 import { UpdateIssueHandler } from './application/commands/update-issue/update-issue.handler';
-import { IssuePeople } from './application/issue-people';
+import { IssuePeople } from './infrastructure/issue-people';
 import { FindIssueHandler } from './application/queries/find-issue.handler';
-import { IssueReadModel } from './application/queries/issue-read-model';
+import { IssueReadModel } from './infrastructure/issue-read-model';
 import { IssueIngestion } from './contracts/issue-ingestion';
 import { IssueWebhookPayloads } from './contracts/issue-webhook-payloads';
 import { UserReportIntake } from './contracts/user-report-intake';

@@ -7,3 +7,4 @@ export { WebhookTargets, type QueuedDelivery } from './infrastructure/webhook-ta
 export type { DeliveryState, RequestLogFilter, RequestLogRow } from './infrastructure/deliveries.repository';
 export { type AttemptOutcome, classifyResponse, SERVICE_HOOK_EVENTS, signBody, standardWebhooksSecret, verifySignature, WebhookEventTypes, type EventPayloadSource } from './domain';
 export { describeError, OutboundHttp, RESPONSE_BODY_LIMIT, type OutboundResponse } from './infrastructure/outbound-http';
+export { WEBHOOKS_PUBLISHED_VIEWS } from './contracts/published-views';

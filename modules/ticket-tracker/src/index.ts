@@ -1,5 +1,6 @@
 import { defineFaultlineModule } from '@faultline/platform';
 import { TicketTracker1763900000000 } from './migrations/1763900000000-ticket-tracker';
+import { TicketTrackerSchema1763900000100 } from './migrations/1763900000100-ticket-tracker-schema';
 import { TicketTrackerModule } from './ticket-tracker.module';
 import { ticketTrackerConfig } from './ticket-tracker.config';
 
@@ -11,7 +12,7 @@ import { ticketTrackerConfig } from './ticket-tracker.config';
 export const faultlineModule = defineFaultlineModule({
   name: 'ticket-tracker',
   module: ({ config }) => TicketTrackerModule.forRoot(ticketTrackerConfig(config)),
-  migrations: [TicketTracker1763900000000],
+  migrations: [TicketTracker1763900000000, TicketTrackerSchema1763900000100],
 });
 
 export { TicketTrackerModule } from './ticket-tracker.module';

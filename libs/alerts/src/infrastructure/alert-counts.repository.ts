@@ -29,12 +29,12 @@ export class AlertCountsRepository {
     const u = batch.users;
     const rows = await sql.query<{ kind: string; issue_id: string; seconds: number | null; n: string | null; first_seen: Date | null }>(
       `WITH added_events AS (
-         INSERT INTO alert_issue_minutes (issue_id, bucket, project_id, events)
+         INSERT INTO alerts.alert_issue_minutes (issue_id, bucket, project_id, events)
          SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::bigint[], $4::integer[]) ORDER BY 1, 2
          ON CONFLICT (issue_id, bucket) DO UPDATE SET events = alert_issue_minutes.events + EXCLUDED.events
          RETURNING 1),
        added_users AS (
-         INSERT INTO alert_issue_minute_users (issue_id, bucket, user_tag, project_id)
+         INSERT INTO alerts.alert_issue_minute_users (issue_id, bucket, user_tag, project_id)
          SELECT * FROM unnest($5::bigint[], $6::timestamptz[], $7::text[], $8::bigint[]) ORDER BY 1, 2, 3
          ON CONFLICT DO NOTHING
          RETURNING 1),
@@ -43,21 +43,21 @@ export class AlertCountsRepository {
        counted AS (SELECT * FROM unnest($9::bigint[]) AS i (issue_id))
        SELECT 'events' AS kind, i.issue_id, w.seconds, sum(m.events)::text AS n, NULL::timestamptz AS first_seen
        FROM counted i CROSS JOIN windows w
-       JOIN alert_issue_minutes m ON m.issue_id = i.issue_id AND m.bucket > $12::timestamptz - make_interval(secs => w.seconds)
+       JOIN alerts.alert_issue_minutes m ON m.issue_id = i.issue_id AND m.bucket > $12::timestamptz - make_interval(secs => w.seconds)
        GROUP BY i.issue_id, w.seconds
        UNION ALL
        SELECT 'users', x.issue_id, x.seconds, count(*)::text, NULL
        FROM (
          SELECT i.issue_id, w.seconds, m.user_tag FROM counted i CROSS JOIN user_windows w
-         JOIN alert_issue_minute_users m ON m.issue_id = i.issue_id AND m.bucket > $12::timestamptz - make_interval(secs => w.seconds)
+         JOIN alerts.alert_issue_minute_users m ON m.issue_id = i.issue_id AND m.bucket > $12::timestamptz - make_interval(secs => w.seconds)
          UNION
          SELECT b.issue_id, w.seconds, b.user_tag FROM unnest($5::bigint[], $7::text[]) AS b (issue_id, user_tag) CROSS JOIN user_windows w
        ) x
        GROUP BY x.issue_id, x.seconds
        UNION ALL
-       SELECT 'age', id, NULL, NULL, first_seen FROM issues WHERE id = ANY($13::bigint[])
+       SELECT 'age', id, NULL, NULL, first_seen FROM issues.issue_directory WHERE id = ANY($13::bigint[])
        UNION ALL
-       SELECT 'quiet', issue_id, NULL, rule_id::text, NULL FROM issue_alert_rule_issues WHERE issue_id = ANY($14::bigint[]) AND quiet_until > $12
+       SELECT 'quiet', issue_id, NULL, rule_id::text, NULL FROM alerts.issue_alert_rule_issues WHERE issue_id = ANY($14::bigint[]) AND quiet_until > $12
        UNION ALL
        SELECT 'done', NULL, NULL, ((SELECT count(*) FROM added_events) + (SELECT count(*) FROM added_users))::text, NULL`,
       [
@@ -101,9 +101,9 @@ export class AlertCountsRepository {
          GROUP BY rule_id)
        SELECT r.rule_id,
               CASE WHEN r.users
-                THEN (SELECT count(DISTINCT u.user_tag) FROM alert_issue_minute_users u
+                THEN (SELECT count(DISTINCT u.user_tag) FROM alerts.alert_issue_minute_users u
                       WHERE u.project_id = ANY(r.projects) AND u.bucket > $5::timestamptz - make_interval(secs => r.seconds) AND u.bucket <= $5::timestamptz)
-                ELSE (SELECT coalesce(sum(c.events), 0) FROM alert_issue_minutes c
+                ELSE (SELECT coalesce(sum(c.events), 0) FROM alerts.alert_issue_minutes c
                       WHERE c.project_id = ANY(r.projects) AND c.bucket > $5::timestamptz - make_interval(secs => r.seconds) AND c.bucket <= $5::timestamptz)
               END::float8 AS value
        FROM r`,
@@ -115,11 +115,11 @@ export class AlertCountsRepository {
   /** Drops minutes older than the longest window any rule reads; a bounded batch per call. */
   async prune(sql: Sql, before: Date, limit: number): Promise<number> {
     const events = await sql.query(
-      `DELETE FROM alert_issue_minutes WHERE (issue_id, bucket) IN (SELECT issue_id, bucket FROM alert_issue_minutes WHERE bucket < $1 LIMIT $2) RETURNING 1`,
+      `DELETE FROM alerts.alert_issue_minutes WHERE (issue_id, bucket) IN (SELECT issue_id, bucket FROM alerts.alert_issue_minutes WHERE bucket < $1 LIMIT $2) RETURNING 1`,
       [before, limit],
     );
     const users = await sql.query(
-      `DELETE FROM alert_issue_minute_users WHERE (issue_id, bucket, user_tag) IN (SELECT issue_id, bucket, user_tag FROM alert_issue_minute_users WHERE bucket < $1 LIMIT $2) RETURNING 1`,
+      `DELETE FROM alerts.alert_issue_minute_users WHERE (issue_id, bucket, user_tag) IN (SELECT issue_id, bucket, user_tag FROM alerts.alert_issue_minute_users WHERE bucket < $1 LIMIT $2) RETURNING 1`,
       [before, limit],
     );
     return events.length + users.length;

@@ -37,7 +37,7 @@ export class AlertRuleCache {
     if (missing.length === 0) return found;
     const rows = await this.rules.forProjects(sql, missing);
     const metric = await sql.query<{ project_id: string; aggregate: string }>(
-      `SELECT DISTINCT p.project_id, r.aggregate FROM metric_alert_rules r CROSS JOIN LATERAL unnest(r.project_ids) AS p (project_id)
+      `SELECT DISTINCT p.project_id, r.aggregate FROM alerts.metric_alert_rules r CROSS JOIN LATERAL unnest(r.project_ids) AS p (project_id)
        WHERE r.project_ids && $1::bigint[] AND p.project_id = ANY($1::bigint[])`,
       [missing],
     );

@@ -48,9 +48,9 @@ export class IncidentsRepository {
 
   /** A new incident's id and its organization-wide identifier (Sentry's `identifier`). */
   async allocate(sql: Sql, organizationId: string): Promise<{ id: string; identifier: number }> {
-    const [{ id }] = await sql.query<{ id: string }>(`SELECT nextval(pg_get_serial_sequence('metric_alert_incidents', 'id'))::text AS id`);
+    const [{ id }] = await sql.query<{ id: string }>(`SELECT nextval(pg_get_serial_sequence('alerts.metric_alert_incidents', 'id'))::text AS id`);
     const [{ last_identifier: identifier }] = await sql.query<{ last_identifier: number }>(
-      `INSERT INTO metric_alert_incident_counters (organization_id, last_identifier) VALUES ($1, 1)
+      `INSERT INTO alerts.metric_alert_incident_counters (organization_id, last_identifier) VALUES ($1, 1)
        ON CONFLICT (organization_id) DO UPDATE SET last_identifier = metric_alert_incident_counters.last_identifier + 1 RETURNING last_identifier`,
       [organizationId],
     );
@@ -59,20 +59,20 @@ export class IncidentsRepository {
 
   async insert(sql: Sql, row: { id: string; organizationId: string; identifier: number; ruleId: string; title: string; status: IncidentStatus; at: Date }): Promise<void> {
     await sql.execute(
-      `INSERT INTO metric_alert_incidents (id, organization_id, identifier, rule_id, title, status, date_started, date_detected)
+      `INSERT INTO alerts.metric_alert_incidents (id, organization_id, identifier, rule_id, title, status, date_started, date_detected)
        OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3, $4, $5, $6, $7, $7)`,
       [row.id, row.organizationId, row.identifier, row.ruleId, row.title, row.status, row.at],
     );
   }
 
   async setStatus(sql: Sql, id: string, status: IncidentStatus, closedAt: Date | null): Promise<void> {
-    await sql.execute(`UPDATE metric_alert_incidents SET status = $2, date_closed = $3 WHERE id = $1`, [id, status, closedAt]);
+    await sql.execute(`UPDATE alerts.metric_alert_incidents SET status = $2, date_closed = $3 WHERE id = $1`, [id, status, closedAt]);
   }
 
   async addActivity(sql: Sql, rows: ReadonlyArray<{ incidentId: string; eventId: string; previousStatus: IncidentStatus | null; status: IncidentStatus; value: number; at: Date; causes: string[] }>): Promise<void> {
     for (const row of rows) {
       await sql.execute(
-        `INSERT INTO metric_alert_incident_activity (incident_id, event_id, previous_status, status, value, at, delivery_causes) VALUES ($1, $2, $3, $4, $5, $6, $7::text[])`,
+        `INSERT INTO alerts.metric_alert_incident_activity (incident_id, event_id, previous_status, status, value, at, delivery_causes) VALUES ($1, $2, $3, $4, $5, $6, $7::text[])`,
         [row.incidentId, row.eventId, row.previousStatus, row.status, row.value, row.at, row.causes],
       );
     }
@@ -80,7 +80,7 @@ export class IncidentsRepository {
 
   /** The active (not resolved) incidents of these rules. */
   async activeOf(sql: Sql, ruleIds: readonly string[]): Promise<IncidentRow[]> {
-    return sql.query<IncidentRow>(`SELECT ${COLUMNS} FROM metric_alert_incidents WHERE rule_id = ANY($1::bigint[]) AND status <> 'resolved'`, [ruleIds]);
+    return sql.query<IncidentRow>(`SELECT ${COLUMNS} FROM alerts.metric_alert_incidents WHERE rule_id = ANY($1::bigint[]) AND status <> 'resolved'`, [ruleIds]);
   }
 
   /** Rebuilds an incident from its stream. */
@@ -91,7 +91,7 @@ export class IncidentsRepository {
 
   async find(sql: Sql, organizationId: string, identifier: string): Promise<IncidentRow | undefined> {
     if (!/^\d{1,9}$/.test(identifier)) return undefined;
-    const [row] = await sql.query<IncidentRow>(`SELECT ${COLUMNS} FROM metric_alert_incidents WHERE organization_id = $1 AND identifier = $2`, [organizationId, identifier]);
+    const [row] = await sql.query<IncidentRow>(`SELECT ${COLUMNS} FROM alerts.metric_alert_incidents WHERE organization_id = $1 AND identifier = $2`, [organizationId, identifier]);
     return row;
   }
 
@@ -106,14 +106,14 @@ export class IncidentsRepository {
     if (filter.status === 'closed') where.push(`status = 'resolved'`);
     params.push(offset, limit);
     return sql.query<IncidentRow>(
-      `SELECT ${COLUMNS} FROM metric_alert_incidents WHERE ${where.join(' AND ')} ORDER BY id DESC OFFSET $${params.length - 1} LIMIT $${params.length}`,
+      `SELECT ${COLUMNS} FROM alerts.metric_alert_incidents WHERE ${where.join(' AND ')} ORDER BY id DESC OFFSET $${params.length - 1} LIMIT $${params.length}`,
       params,
     );
   }
 
   async activity(sql: Sql, incidentId: string): Promise<ActivityRow[]> {
     return sql.query<ActivityRow>(
-      `SELECT id, incident_id, event_id, previous_status, status, value, at, delivery_causes FROM metric_alert_incident_activity WHERE incident_id = $1 ORDER BY id`,
+      `SELECT id, incident_id, event_id, previous_status, status, value, at, delivery_causes FROM alerts.metric_alert_incident_activity WHERE incident_id = $1 ORDER BY id`,
       [incidentId],
     );
   }

@@ -14,12 +14,12 @@ describe('IssueAlertFiresRepository under concurrency', () => {
 
   beforeAll(async () => {
     db = await openTestDatabase();
-    const [org] = await db.database.query<{ id: string }>(`INSERT INTO organizations (slug, name) VALUES ('acme', 'Acme') RETURNING id`);
-    const [project] = await db.database.query<{ id: string }>(`INSERT INTO projects (organization_id, slug, name) VALUES ($1, 'web', 'Web') RETURNING id`, [org.id]);
+    const [org] = await db.database.query<{ id: string }>(`INSERT INTO identity.organizations (slug, name) VALUES ('acme', 'Acme') RETURNING id`);
+    const [project] = await db.database.query<{ id: string }>(`INSERT INTO projects.projects (organization_id, slug, name) VALUES ($1, 'web', 'Web') RETURNING id`, [org.id]);
     issueIds = [];
     for (let n = 1; n <= 20; n++) {
       const [issue] = await db.database.query<{ id: string }>(
-        `INSERT INTO issues (project_id, fingerprint_hash, short_id, title, level, platform, first_seen, last_seen) VALUES ($1, $2, $3, 't', 'error', 'node', now(), now()) RETURNING id`,
+        `INSERT INTO issues.issues (project_id, fingerprint_hash, short_id, title, level, platform, first_seen, last_seen) VALUES ($1, $2, $3, 't', 'error', 'node', now(), now()) RETURNING id`,
         [project.id, `f${n}`, `WEB-${n}`],
       );
       issueIds.push(String(issue.id));

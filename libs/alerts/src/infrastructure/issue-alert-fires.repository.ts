@@ -37,12 +37,12 @@ export class IssueAlertFiresRepository {
     // Most candidates are inside their rule's interval: the plain read in the SELECT drops them, so
     // only those that may fire reach the upsert and its row lock (taken even when nothing changes).
     const rows = await sql.query<{ rule_id: string; issue_id: string }>(
-      `INSERT INTO issue_alert_rule_issues (rule_id, issue_id, last_fired_at, quiet_until)
+      `INSERT INTO alerts.issue_alert_rule_issues (rule_id, issue_id, last_fired_at, quiet_until)
        SELECT c.rule_id, c.issue_id, $3::timestamptz, $3::timestamptz + make_interval(mins => c.minutes)
        FROM unnest($1::bigint[], $2::bigint[], $4::integer[]) WITH ORDINALITY AS c (rule_id, issue_id, minutes, n)
        -- A rule deleted since this process cached it does not fire (and does not fail the batch).
-       JOIN issue_alert_rules r ON r.id = c.rule_id
-       WHERE NOT EXISTS (SELECT 1 FROM issue_alert_rule_issues s WHERE s.rule_id = c.rule_id AND s.issue_id = c.issue_id AND s.quiet_until > $3)
+       JOIN alerts.issue_alert_rules r ON r.id = c.rule_id
+       WHERE NOT EXISTS (SELECT 1 FROM alerts.issue_alert_rule_issues s WHERE s.rule_id = c.rule_id AND s.issue_id = c.issue_id AND s.quiet_until > $3)
        ORDER BY c.n
        ON CONFLICT (rule_id, issue_id) DO UPDATE SET last_fired_at = EXCLUDED.last_fired_at, quiet_until = EXCLUDED.quiet_until
          WHERE issue_alert_rule_issues.quiet_until <= EXCLUDED.last_fired_at
@@ -55,7 +55,7 @@ export class IssueAlertFiresRepository {
   async record(sql: Sql, fires: ReadonlyArray<{ ruleId: string; projectId: string; issueId: string; eventId: string; causes: string[] }>, now: Date): Promise<void> {
     if (fires.length === 0) return;
     await sql.execute(
-      `INSERT INTO issue_alert_fires (rule_id, project_id, issue_id, event_id, fired_at, delivery_causes)
+      `INSERT INTO alerts.issue_alert_fires (rule_id, project_id, issue_id, event_id, fired_at, delivery_causes)
        SELECT rule_id, project_id, issue_id, event_id, $5::timestamptz, ARRAY(SELECT json_array_elements_text(causes))
        FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $6::json[]) AS f (rule_id, project_id, issue_id, event_id, causes)`,
       [fires.map((f) => f.ruleId), fires.map((f) => f.projectId), fires.map((f) => f.issueId), fires.map((f) => f.eventId), now, fires.map((f) => JSON.stringify(f.causes))],
@@ -65,7 +65,7 @@ export class IssueAlertFiresRepository {
   /** A rule's fires, newest first. */
   async list(sql: Sql, ruleId: string, offset: number, limit: number): Promise<FireRow[]> {
     return sql.query<FireRow>(
-      `SELECT id, rule_id, project_id, issue_id, event_id, fired_at, delivery_causes FROM issue_alert_fires WHERE rule_id = $1 ORDER BY id DESC OFFSET $2 LIMIT $3`,
+      `SELECT id, rule_id, project_id, issue_id, event_id, fired_at, delivery_causes FROM alerts.issue_alert_fires WHERE rule_id = $1 ORDER BY id DESC OFFSET $2 LIMIT $3`,
       [ruleId, offset, limit],
     );
   }
@@ -75,8 +75,8 @@ export class IssueAlertFiresRepository {
     return sql.query<{ issue_id: string; count: number; last_triggered: Date; event_id: string; short_id: string; title: string; culprit: string; level: string; status: string }>(
       `SELECT f.issue_id, f.count, f.last_triggered, f.event_id, i.short_id, i.title, i.culprit, i.level, i.status
        FROM (SELECT issue_id, count(*)::int AS count, max(fired_at) AS last_triggered, (array_agg(event_id ORDER BY id DESC))[1] AS event_id
-             FROM issue_alert_fires WHERE rule_id = $1 AND fired_at >= $2 AND fired_at <= $3 GROUP BY issue_id) f
-       JOIN issues i ON i.id = f.issue_id
+             FROM alerts.issue_alert_fires WHERE rule_id = $1 AND fired_at >= $2 AND fired_at <= $3 GROUP BY issue_id) f
+       JOIN issues.issue_directory i ON i.id = f.issue_id
        ORDER BY f.count DESC, f.last_triggered DESC, f.issue_id OFFSET $4 LIMIT $5`,
       [ruleId, since, until, offset, limit],
     );
@@ -87,7 +87,7 @@ export class IssueAlertFiresRepository {
     if (causes.length === 0) return [];
     return sql.query<DeliveryOfCause>(
       `SELECT cause, guid, event_type, target_kind, target_id, status, attempts, last_status_code, created_at, finished_at
-       FROM webhook_deliveries WHERE cause = ANY($1::text[]) AND cause LIKE '%alert:%' ORDER BY id`,
+       FROM webhooks.delivery_log WHERE cause = ANY($1::text[]) AND cause LIKE '%alert:%' ORDER BY id`,
       [[...new Set(causes)]],
     );
   }

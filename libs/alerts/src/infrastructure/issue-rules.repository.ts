@@ -41,7 +41,7 @@ export function issueRuleOf(row: IssueRuleRow): IssueRule {
 export class IssueRulesRepository {
   async insert(sql: Sql, projectId: string, rule: IssueRuleDefinition, createdBy: string | null, at: Date): Promise<IssueRuleRow> {
     const [row] = await sql.query<IssueRuleRow>(
-      `INSERT INTO issue_alert_rules (project_id, name, environment, action_match, filter_match, frequency_minutes, conditions, filters, actions, owner, created_by, created_at, updated_at)
+      `INSERT INTO alerts.issue_alert_rules (project_id, name, environment, action_match, filter_match, frequency_minutes, conditions, filters, actions, owner, created_by, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12) RETURNING ${COLUMNS}`,
       [projectId, rule.name, rule.environment, rule.actionMatch, rule.filterMatch, rule.frequency, JSON.stringify(rule.conditions),
         JSON.stringify(rule.filters), JSON.stringify(rule.actions), rule.owner, createdBy, at],
@@ -51,7 +51,7 @@ export class IssueRulesRepository {
 
   async update(sql: Sql, projectId: string, ruleId: string, rule: IssueRuleDefinition, at: Date): Promise<IssueRuleRow | undefined> {
     const [row] = await sql.query<IssueRuleRow>(
-      `UPDATE issue_alert_rules SET name = $3, environment = $4, action_match = $5, filter_match = $6, frequency_minutes = $7,
+      `UPDATE alerts.issue_alert_rules SET name = $3, environment = $4, action_match = $5, filter_match = $6, frequency_minutes = $7,
               conditions = $8, filters = $9, actions = $10, owner = $11, updated_at = $12
        WHERE project_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
       [projectId, ruleId, rule.name, rule.environment, rule.actionMatch, rule.filterMatch, rule.frequency, JSON.stringify(rule.conditions),
@@ -61,14 +61,14 @@ export class IssueRulesRepository {
   }
 
   async delete(sql: Sql, projectId: string, ruleId: string): Promise<boolean> {
-    const rows = await sql.query(`DELETE FROM issue_alert_rules WHERE project_id = $1 AND id = $2 RETURNING id`, [projectId, ruleId]);
+    const rows = await sql.query(`DELETE FROM alerts.issue_alert_rules WHERE project_id = $1 AND id = $2 RETURNING id`, [projectId, ruleId]);
     return rows.length > 0;
   }
 
   async find(sql: Sql, projectId: string, ruleId: string, lock = false): Promise<IssueRuleRow | undefined> {
     if (!/^\d{1,18}$/.test(ruleId)) return undefined;
     const [row] = await sql.query<IssueRuleRow>(
-      `SELECT ${COLUMNS} FROM issue_alert_rules WHERE project_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`,
+      `SELECT ${COLUMNS} FROM alerts.issue_alert_rules WHERE project_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`,
       [projectId, ruleId],
     );
     return row;
@@ -76,14 +76,14 @@ export class IssueRulesRepository {
 
   /** Newest first, as Sentry lists them. */
   async list(sql: Sql, projectId: string, offset: number, limit: number): Promise<IssueRuleRow[]> {
-    return sql.query<IssueRuleRow>(`SELECT ${COLUMNS} FROM issue_alert_rules WHERE project_id = $1 ORDER BY id DESC OFFSET $2 LIMIT $3`, [projectId, offset, limit]);
+    return sql.query<IssueRuleRow>(`SELECT ${COLUMNS} FROM alerts.issue_alert_rules WHERE project_id = $1 ORDER BY id DESC OFFSET $2 LIMIT $3`, [projectId, offset, limit]);
   }
 
   async byIds(sql: Sql, projectIds: readonly string[], ruleIds: readonly string[]): Promise<IssueRuleRow[]> {
-    return sql.query<IssueRuleRow>(`SELECT ${COLUMNS} FROM issue_alert_rules WHERE project_id = ANY($1::bigint[]) AND id = ANY($2::bigint[])`, [projectIds, ruleIds]);
+    return sql.query<IssueRuleRow>(`SELECT ${COLUMNS} FROM alerts.issue_alert_rules WHERE project_id = ANY($1::bigint[]) AND id = ANY($2::bigint[])`, [projectIds, ruleIds]);
   }
 
   async forProjects(sql: Sql, projectIds: readonly string[]): Promise<IssueRuleRow[]> {
-    return sql.query<IssueRuleRow>(`SELECT ${COLUMNS} FROM issue_alert_rules WHERE project_id = ANY($1::bigint[]) ORDER BY id`, [projectIds]);
+    return sql.query<IssueRuleRow>(`SELECT ${COLUMNS} FROM alerts.issue_alert_rules WHERE project_id = ANY($1::bigint[]) ORDER BY id`, [projectIds]);
   }
 }

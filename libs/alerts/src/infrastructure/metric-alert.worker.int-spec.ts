@@ -35,11 +35,11 @@ describe('MetricAlertWorker', () => {
       new MetricAlertWorker(db.database, new MetricRulesRepository(), new AlertCountsRepository(), new IncidentsRepository(store), recorder, dispatcher, clock, config);
     workers = [make(), make(), make()];
 
-    const [org] = await db.database.query<{ id: string }>(`INSERT INTO organizations (slug, name) VALUES ('acme', 'Acme') RETURNING id`);
+    const [org] = await db.database.query<{ id: string }>(`INSERT INTO identity.organizations (slug, name) VALUES ('acme', 'Acme') RETURNING id`);
     organizationId = String(org.id);
-    const [project] = await db.database.query<{ id: string }>(`INSERT INTO projects (organization_id, slug, name) VALUES ($1, 'web', 'Web') RETURNING id`, [organizationId]);
+    const [project] = await db.database.query<{ id: string }>(`INSERT INTO projects.projects (organization_id, slug, name) VALUES ($1, 'web', 'Web') RETURNING id`, [organizationId]);
     const [issue] = await db.database.query<{ id: string }>(
-      `INSERT INTO issues (project_id, fingerprint_hash, short_id, title, level, platform, first_seen, last_seen) VALUES ($1, 'f', 'WEB-1', 't', 'error', 'node', now(), now()) RETURNING id`,
+      `INSERT INTO issues.issues (project_id, fingerprint_hash, short_id, title, level, platform, first_seen, last_seen) VALUES ($1, 'f', 'WEB-1', 't', 'error', 'node', now(), now()) RETURNING id`,
       [project.id],
     );
     const rules = new MetricRulesRepository();
@@ -68,14 +68,14 @@ describe('MetricAlertWorker', () => {
     const evaluated = await Promise.all(workers.map((worker) => worker.evaluateDue()));
     expect(evaluated.reduce((a, b) => a + b, 0)).toBe(RULES);
 
-    const incidents = await db.database.query<{ rule_id: string; status: string; identifier: number }>(`SELECT rule_id, status, identifier FROM metric_alert_incidents`);
+    const incidents = await db.database.query<{ rule_id: string; status: string; identifier: number }>(`SELECT rule_id, status, identifier FROM alerts.metric_alert_incidents`);
     expect(incidents).toHaveLength(RULES);
     expect(new Set(incidents.map((i) => i.rule_id)).size).toBe(RULES);
     expect(new Set(incidents.map((i) => i.identifier)).size).toBe(RULES);
     expect(incidents.every((i) => i.status === 'critical')).toBe(true);
-    const [{ n }] = await db.database.query<{ n: number }>(`SELECT count(*)::int AS n FROM events WHERE stream_type = 'incident'`);
+    const [{ n }] = await db.database.query<{ n: number }>(`SELECT count(*)::int AS n FROM event_store.events WHERE stream_type = 'incident'`);
     expect(n).toBe(RULES * 2);
-    const [{ due }] = await db.database.query<{ due: number }>(`SELECT count(*)::int AS due FROM metric_alert_rules WHERE next_evaluation_at <= $1`, [clock.now()]);
+    const [{ due }] = await db.database.query<{ due: number }>(`SELECT count(*)::int AS due FROM alerts.metric_alert_rules WHERE next_evaluation_at <= $1`, [clock.now()]);
     expect(due).toBe(0);
   });
 
@@ -84,9 +84,9 @@ describe('MetricAlertWorker', () => {
     clock.advance(6 * 60_000);
     const evaluated = await Promise.all(workers.map((worker) => worker.evaluateDue()));
     expect(evaluated.reduce((a, b) => a + b, 0)).toBe(RULES);
-    const [{ resolved }] = await db.database.query<{ resolved: number }>(`SELECT count(*)::int AS resolved FROM metric_alert_incidents WHERE status = 'resolved' AND date_closed = $1`, [clock.now()]);
+    const [{ resolved }] = await db.database.query<{ resolved: number }>(`SELECT count(*)::int AS resolved FROM alerts.metric_alert_incidents WHERE status = 'resolved' AND date_closed = $1`, [clock.now()]);
     expect(resolved).toBe(RULES);
-    const [{ n }] = await db.database.query<{ n: number }>(`SELECT count(*)::int AS n FROM events WHERE event_type = 'alerts.IncidentResolved'`);
+    const [{ n }] = await db.database.query<{ n: number }>(`SELECT count(*)::int AS n FROM event_store.events WHERE event_type = 'alerts.IncidentResolved'`);
     expect(n).toBe(RULES);
   });
 

@@ -135,7 +135,7 @@ export class MetricAlertWorker implements BackgroundWorker {
   }
 
   private async organizationSlugs(tx: Transaction, organizationIds: readonly string[]): Promise<Map<string, string>> {
-    const rows = await tx.query<{ id: string; slug: string }>(`SELECT id, slug FROM organizations WHERE id = ANY($1::bigint[])`, [[...new Set(organizationIds)]]);
+    const rows = await tx.query<{ id: string; slug: string }>(`SELECT id, slug FROM identity.organization_directory WHERE id = ANY($1::bigint[])`, [[...new Set(organizationIds)]]);
     return new Map(rows.map((row) => [String(row.id), row.slug]));
   }
 

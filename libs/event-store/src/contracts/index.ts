@@ -12,3 +12,4 @@ export interface ReadAllFilter {
 
 /** A global position as the database gives it: a bigint rendered as a decimal string. */
 export type GlobalPosition = string;
+export { EVENT_STORE_PUBLISHED_VIEWS } from './published-views';

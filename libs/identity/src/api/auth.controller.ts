@@ -6,6 +6,8 @@ import { APP_CONFIG, type AppConfig, CurrentPrincipal, Database, type Principal,
 import { SignInCommand } from '../application/commands/sign-in/sign-in.command';
 import type { StartedSession } from '../application/commands/sign-in/sign-in.handler';
 import { SignOutCommand } from '../application/commands/sign-out/sign-out.command';
+import { IdentityRepository } from '../infrastructure/identity.repository';
+import { SessionsRepository } from '../infrastructure/sessions.repository';
 import { SignInThrottle } from '../infrastructure/sign-in-throttle';
 import { SignInDto } from './auth.dto';
 
@@ -22,6 +24,8 @@ export class AuthController {
     private readonly commands: CommandBus,
     private readonly database: Database,
     private readonly throttle: SignInThrottle,
+    private readonly identity: IdentityRepository,
+    private readonly sessions: SessionsRepository,
   ) {}
 
   @Post('login')
@@ -49,13 +53,8 @@ export class AuthController {
   @Get()
   @RequireScopes()
   async current(@CurrentPrincipal() principal: Principal) {
-    const [user] = await this.database.query<{ id: string; email: string; name: string; is_superuser: boolean }>(
-      `SELECT id, email, name, is_superuser FROM users WHERE id = $1`,
-      [principal.userId ?? null],
-    );
-    const [session] = principal.sessionId
-      ? await this.database.query<{ csrf_token: string; expires_at: Date }>(`SELECT csrf_token, expires_at FROM user_sessions WHERE id = $1`, [principal.sessionId])
-      : [];
+    const user = principal.userId ? await this.identity.findUser(this.database, principal.userId) : undefined;
+    const session = principal.sessionId ? await this.sessions.findSession(this.database, principal.sessionId) : undefined;
     const self = user ? { id: String(user.id), email: user.email, name: user.name, isSuperuser: user.is_superuser } : null;
     return {
       ...(self ? { ...self, username: self.email, isActive: true } : {}),

@@ -20,6 +20,7 @@ export type { TeamChange } from '../domain/team-changes';
 export { VersionMismatchError } from '../domain/version-mismatch';
 export * from './queries';
 export * from './integration-tokens';
+export { IDENTITY_PUBLISHED_VIEWS } from './published-views';
 export * from './actors';
 export * from './member-emails';
 export * from './member-invites';

@@ -19,3 +19,32 @@ export class FindUserTeamsQuery {
     readonly userId: string,
   ) {}
 }
+
+/** Finds a user account by e-mail (case-insensitive) or id; answers UserSummary or null. */
+export class FindUserQuery {
+  constructor(readonly by: { readonly email: string } | { readonly id: string }) {}
+}
+
+export interface UserSummary {
+  readonly id: string;
+  readonly email: string;
+  readonly hasPassword: boolean;
+}
+
+/** How many user accounts the instance has; answers a number. */
+export class CountUsersQuery {}
+
+/** Finds an organization by slug or numeric id; answers OrganizationSummary or null. */
+export class FindOrganizationQuery {
+  constructor(readonly idOrSlug: string) {}
+}
+
+export interface OrganizationSummary {
+  readonly id: string;
+  readonly slug: string;
+}
+
+/** Whether an API token with this value exists; answers a boolean. */
+export class ApiTokenExistsQuery {
+  constructor(readonly plaintext: string) {}
+}

@@ -107,7 +107,7 @@ export class IdentityAuthDirectory extends AuthDirectory {
   private async loadToken(hash: string): Promise<TokenEntry | null> {
     const [found] = await this.database.query<TokenLookup>(
       `SELECT t.id, t.kind, t.user_id, t.organization_id, t.scopes, t.expires_at, t.last_used_at, u.is_superuser, u.is_active
-       FROM api_tokens t LEFT JOIN users u ON u.id = t.user_id WHERE t.token_hash = $1`,
+       FROM identity.api_tokens t LEFT JOIN identity.users u ON u.id = t.user_id WHERE t.token_hash = $1`,
       [hash],
     );
     if (!found) return null;
@@ -126,7 +126,7 @@ export class IdentityAuthDirectory extends AuthDirectory {
   private async loadSession(hash: string): Promise<SessionEntry | null> {
     const [found] = await this.database.query<SessionLookup>(
       `SELECT s.id, s.user_id, s.csrf_token, s.expires_at, s.revoked_at, u.is_superuser, u.is_active
-       FROM user_sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = $1`,
+       FROM identity.user_sessions s JOIN identity.users u ON u.id = s.user_id WHERE s.token_hash = $1`,
       [hash],
     );
     if (!found) return null;
@@ -146,8 +146,8 @@ export class IdentityAuthDirectory extends AuthDirectory {
     const where = isNumericId(idOrSlug) ? 'o.id = $1::bigint' : 'o.slug = $1';
     const [found] = await this.database.query<OrganizationLookup>(
       `SELECT o.id, o.slug, o.name, o.plan, o.features, o.date_created, m.role
-       FROM organizations o
-       LEFT JOIN organization_members m ON m.organization_id = o.id AND m.user_id = $2::bigint AND m.is_active
+       FROM identity.organizations o
+       LEFT JOIN identity.organization_members m ON m.organization_id = o.id AND m.user_id = $2::bigint AND m.is_active
        WHERE ${where}`,
       [idOrSlug, principal.userId ?? null],
     );
@@ -157,7 +157,7 @@ export class IdentityAuthDirectory extends AuthDirectory {
   /** Records when a token was last used, at most once a minute, off the request's path. */
   private touch(row: TokenLookup): void {
     if (row.last_used_at && Date.now() - row.last_used_at.getTime() < LAST_USED_RESOLUTION_MS) return;
-    this.database.execute(`UPDATE api_tokens SET last_used_at = now() WHERE id = $1`, [row.id]).catch(() => undefined);
+    this.database.execute(`UPDATE identity.api_tokens SET last_used_at = now() WHERE id = $1`, [row.id]).catch(() => undefined);
   }
 }
 

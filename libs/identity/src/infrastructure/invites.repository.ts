@@ -17,8 +17,8 @@ export interface InviteRow {
 }
 
 const INVITE = `SELECT i.id::text, i.organization_id::text, o.slug AS organization_slug, o.name AS organization_name, i.email, i.role,
-    i.team_ids::text[] AS team_ids, ARRAY(SELECT t.slug FROM teams t WHERE t.id = ANY(i.team_ids) ORDER BY t.slug) AS team_slugs, i.token, i.expires_at, COALESCE(NULLIF(u.name, ''), u.email) AS inviter_name, i.date_created
-  FROM organization_invites i JOIN organizations o ON o.id = i.organization_id LEFT JOIN users u ON u.id = i.inviter_user_id`;
+    i.team_ids::text[] AS team_ids, ARRAY(SELECT t.slug FROM identity.teams t WHERE t.id = ANY(i.team_ids) ORDER BY t.slug) AS team_slugs, i.token, i.expires_at, COALESCE(NULLIF(u.name, ''), u.email) AS inviter_name, i.date_created
+  FROM identity.organization_invites i JOIN identity.organizations o ON o.id = i.organization_id LEFT JOIN identity.users u ON u.id = i.inviter_user_id`;
 
 /** Pending members invited by e-mail. */
 @Injectable()
@@ -29,7 +29,7 @@ export class InvitesRepository {
     invite: { organizationId: string; email: string; role: string; teamIds: readonly string[]; token: string; expiresAt: Date; inviterUserId: string | null },
   ): Promise<string | null> {
     const [row] = await sql.query<{ id: string }>(
-      `INSERT INTO organization_invites (organization_id, email, role, team_ids, token, expires_at, inviter_user_id)
+      `INSERT INTO identity.organization_invites (organization_id, email, role, team_ids, token, expires_at, inviter_user_id)
        VALUES ($1, $2, $3, $4::bigint[], $5, $6, $7) ON CONFLICT DO NOTHING RETURNING id::text`,
       [invite.organizationId, invite.email, invite.role, invite.teamIds, invite.token, invite.expiresAt.toISOString(), invite.inviterUserId],
     );
@@ -38,7 +38,7 @@ export class InvitesRepository {
 
   async isMember(sql: Sql, organizationId: string, email: string): Promise<boolean> {
     const rows = await sql.query(
-      `SELECT 1 FROM organization_members m JOIN users u ON u.id = m.user_id WHERE m.organization_id = $1 AND lower(u.email) = lower($2)`,
+      `SELECT 1 FROM identity.organization_members m JOIN identity.users u ON u.id = m.user_id WHERE m.organization_id = $1 AND lower(u.email) = lower($2)`,
       [organizationId, email],
     );
     return rows.length > 0;
@@ -48,7 +48,7 @@ export class InvitesRepository {
   async teamIds(sql: Sql, organizationId: string, slugs: readonly string[]): Promise<Map<string, string>> {
     if (slugs.length === 0) return new Map();
     const rows = await sql.query<{ id: string; slug: string }>(
-      `SELECT id::text, slug FROM teams WHERE organization_id = $1 AND (slug = ANY($2::text[]) OR id::text = ANY($2::text[]))`,
+      `SELECT id::text, slug FROM identity.teams WHERE organization_id = $1 AND (slug = ANY($2::text[]) OR id::text = ANY($2::text[]))`,
       [organizationId, slugs],
     );
     const bySlug = new Map<string, string>();
@@ -74,26 +74,26 @@ export class InvitesRepository {
   }
 
   async renew(sql: Sql, id: string, token: string, expiresAt: Date): Promise<void> {
-    await sql.execute(`UPDATE organization_invites SET token = $2, expires_at = $3 WHERE id = $1`, [id, token, expiresAt.toISOString()]);
+    await sql.execute(`UPDATE identity.organization_invites SET token = $2, expires_at = $3 WHERE id = $1`, [id, token, expiresAt.toISOString()]);
   }
 
   async delete(sql: Sql, id: string): Promise<void> {
-    await sql.execute(`DELETE FROM organization_invites WHERE id = $1`, [id]);
+    await sql.execute(`DELETE FROM identity.organization_invites WHERE id = $1`, [id]);
   }
 
   async createUser(sql: Sql, email: string, passwordHash: string): Promise<string> {
-    const [row] = await sql.query<{ id: string }>(`INSERT INTO users (email, password_hash) VALUES ($1, $2) RETURNING id::text`, [email, passwordHash]);
+    const [row] = await sql.query<{ id: string }>(`INSERT INTO identity.users (email, password_hash) VALUES ($1, $2) RETURNING id::text`, [email, passwordHash]);
     return row.id;
   }
 
   /** The pending member becomes a member under its id, in its teams. */
   async join(sql: Sql, invite: InviteRow, userId: string): Promise<void> {
     await sql.execute(
-      `INSERT INTO organization_members (id, organization_id, user_id, role) OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3, $4)`,
+      `INSERT INTO identity.organization_members (id, organization_id, user_id, role) OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3, $4)`,
       [invite.id, invite.organization_id, userId, invite.role],
     );
     await sql.execute(
-      `INSERT INTO team_members (team_id, member_id) SELECT t.id, $1 FROM teams t WHERE t.id = ANY($2::bigint[]) AND t.organization_id = $3 ON CONFLICT DO NOTHING`,
+      `INSERT INTO identity.team_members (team_id, member_id) SELECT t.id, $1 FROM identity.teams t WHERE t.id = ANY($2::bigint[]) AND t.organization_id = $3 ON CONFLICT DO NOTHING`,
       [invite.id, invite.team_ids, invite.organization_id],
     );
   }

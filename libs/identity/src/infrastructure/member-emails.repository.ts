@@ -3,7 +3,7 @@ import type { Sql } from '@faultline/platform';
 import { MemberEmails, type MemberRecipient } from '../contracts/member-emails';
 
 const RECIPIENT = `SELECT DISTINCT u.id::text AS "userId", u.email, u.name
-  FROM organization_members m JOIN users u ON u.id = m.user_id
+  FROM identity.organization_members m JOIN identity.users u ON u.id = m.user_id
   WHERE m.organization_id = $1::bigint AND m.is_active AND u.is_active AND u.email <> ''`;
 
 @Injectable()
@@ -16,7 +16,7 @@ export class MemberEmailsRepository extends MemberEmails {
   async ofTeams(sql: Sql, organizationId: string, teamIds: readonly string[]): Promise<MemberRecipient[]> {
     if (teamIds.length === 0) return [];
     return sql.query<MemberRecipient>(
-      `${RECIPIENT} AND m.id IN (SELECT member_id FROM team_members WHERE team_id = ANY($2::bigint[])) ORDER BY u.email`,
+      `${RECIPIENT} AND m.id IN (SELECT member_id FROM identity.team_members WHERE team_id = ANY($2::bigint[])) ORDER BY u.email`,
       [organizationId, teamIds],
     );
   }

@@ -56,13 +56,13 @@ export class ProvisioningRepository {
   async insertMemberWithUser(sql: Sql, organizationId: string, profile: MemberProfile, userName: string): Promise<ProvisionedMember | undefined> {
     const [row] = await sql.query<ProvisionedMemberRow>(
       `WITH created_user AS (
-         INSERT INTO users (email, name, provisioned_by_organization_id) VALUES ($2, $3, $1) ON CONFLICT ((lower(email))) DO NOTHING RETURNING id, email
+         INSERT INTO identity.users (email, name, provisioned_by_organization_id) VALUES ($2, $3, $1) ON CONFLICT ((lower(email))) DO NOTHING RETURNING id, email
        ), the_user AS (
          SELECT id, email FROM created_user
          UNION ALL
-         SELECT id, email FROM users WHERE lower(email) = lower($2) AND NOT EXISTS (SELECT 1 FROM created_user)
+         SELECT id, email FROM identity.users WHERE lower(email) = lower($2) AND NOT EXISTS (SELECT 1 FROM created_user)
        ), m AS (
-         INSERT INTO organization_members (organization_id, user_id, user_name, role, is_active, external_id, display_name, name_parts, emails, idp_provisioned)
+         INSERT INTO identity.organization_members (organization_id, user_id, user_name, role, is_active, external_id, display_name, name_parts, emails, idp_provisioned)
          SELECT $1, id, email, $4, $5, $6, $7, $8::jsonb, $9::jsonb, true FROM the_user
          ON CONFLICT DO NOTHING
          RETURNING *
@@ -76,11 +76,11 @@ export class ProvisioningRepository {
   /** The user with this e-mail (compared without case), created as the organization's own when there is none. */
   async findOrCreateUser(sql: Sql, organizationId: string, email: string, name: string): Promise<string> {
     const [created] = await sql.query<{ id: string }>(
-      `INSERT INTO users (email, name, provisioned_by_organization_id) VALUES ($1, $2, $3) ON CONFLICT ((lower(email))) DO NOTHING RETURNING id`,
+      `INSERT INTO identity.users (email, name, provisioned_by_organization_id) VALUES ($1, $2, $3) ON CONFLICT ((lower(email))) DO NOTHING RETURNING id`,
       [email, name, organizationId],
     );
     if (created) return created.id;
-    const [existing] = await sql.query<{ id: string }>(`SELECT id FROM users WHERE lower(email) = lower($1)`, [email]);
+    const [existing] = await sql.query<{ id: string }>(`SELECT id FROM identity.users WHERE lower(email) = lower($1)`, [email]);
     return existing.id;
   }
 
@@ -88,8 +88,8 @@ export class ProvisioningRepository {
   async insertMemberOfUser(sql: Sql, organizationId: string, userId: string, profile: MemberProfile): Promise<ProvisionedMember | undefined> {
     const [row] = await sql.query<ProvisionedMemberRow>(
       `WITH m AS (
-         INSERT INTO organization_members (organization_id, user_id, user_name, role, is_active, external_id, display_name, name_parts, emails, idp_provisioned)
-         SELECT $1, id, email, $3, $4, $5, $6, $7::jsonb, $8::jsonb, true FROM users WHERE id = $2
+         INSERT INTO identity.organization_members (organization_id, user_id, user_name, role, is_active, external_id, display_name, name_parts, emails, idp_provisioned)
+         SELECT $1, id, email, $3, $4, $5, $6, $7::jsonb, $8::jsonb, true FROM identity.users WHERE id = $2
          ON CONFLICT DO NOTHING RETURNING *
        )
        SELECT ${MEMBER_COLUMNS} FROM m`,
@@ -104,7 +104,7 @@ export class ProvisioningRepository {
     await queueFor(sql, `member-${memberId}`);
     const [row] = await sql.query<ProvisionedMemberRow>(
       `SELECT ${MEMBER_COLUMNS}
-       FROM organization_members m
+       FROM identity.organization_members m
        WHERE m.organization_id = $1 AND m.id = $2::bigint FOR UPDATE`,
       [organizationId, memberId],
     );
@@ -113,7 +113,7 @@ export class ProvisioningRepository {
 
   async updateMember(sql: Sql, memberId: string, profile: MemberProfile): Promise<{ version: number; date_updated: Date }> {
     const [row] = await sql.query<{ version: number; date_updated: Date }>(
-      `UPDATE organization_members SET user_name = $2, role = $3, is_active = $4, external_id = $5, display_name = $6, name_parts = $7::jsonb,
+      `UPDATE identity.organization_members SET user_name = $2, role = $3, is_active = $4, external_id = $5, display_name = $6, name_parts = $7::jsonb,
               emails = $8::jsonb, version = version + 1, date_updated = now()
        WHERE id = $1 RETURNING version, date_updated`,
       [memberId, profile.userName, profile.role, profile.active, profile.externalId, profile.displayName, json(profile.name), JSON.stringify(profile.emails)],
@@ -124,7 +124,7 @@ export class ProvisioningRepository {
   /** Whether another member of the organization has this userName (compared without case). */
   async userNameTakenByAnother(sql: Sql, organizationId: string, userName: string, memberId: string): Promise<boolean> {
     const rows = await sql.query(
-      `SELECT 1 FROM organization_members WHERE organization_id = $1 AND lower(user_name) = lower($2) AND id <> $3`,
+      `SELECT 1 FROM identity.organization_members WHERE organization_id = $1 AND lower(user_name) = lower($2) AND id <> $3`,
       [organizationId, userName, memberId],
     );
     return rows.length > 0;
@@ -138,39 +138,39 @@ export class ProvisioningRepository {
    */
   async ownsAccount(sql: Sql, organizationId: string, userId: string): Promise<boolean> {
     const [account] = await sql.query<{ owned: boolean }>(
-      `SELECT provisioned_by_organization_id IS NOT DISTINCT FROM $2::bigint AND NOT is_superuser AS owned FROM users WHERE id = $1 FOR UPDATE`,
+      `SELECT provisioned_by_organization_id IS NOT DISTINCT FROM $2::bigint AND NOT is_superuser AS owned FROM identity.users WHERE id = $1 FOR UPDATE`,
       [userId, organizationId],
     );
     if (!account?.owned) return false;
-    const elsewhere = await sql.query(`SELECT 1 FROM organization_members WHERE user_id = $1 AND organization_id <> $2 LIMIT 1`, [userId, organizationId]);
+    const elsewhere = await sql.query(`SELECT 1 FROM identity.organization_members WHERE user_id = $1 AND organization_id <> $2 LIMIT 1`, [userId, organizationId]);
     return elsewhere.length === 0;
   }
 
   async emailTakenByAnother(sql: Sql, email: string, userId: string): Promise<boolean> {
-    const rows = await sql.query(`SELECT 1 FROM users WHERE lower(email) = lower($1) AND id <> $2`, [email, userId]);
+    const rows = await sql.query(`SELECT 1 FROM identity.users WHERE lower(email) = lower($1) AND id <> $2`, [email, userId]);
     return rows.length > 0;
   }
 
   async changeUserEmail(sql: Sql, userId: string, email: string): Promise<void> {
-    await sql.execute(`UPDATE users SET email = $2 WHERE id = $1`, [userId, email]);
+    await sql.execute(`UPDATE identity.users SET email = $2 WHERE id = $1`, [userId, email]);
   }
 
   /** Whether another active owner would be left if this member lost its ownership or access. */
   async otherActiveOwnerExists(sql: Sql, organizationId: string, memberId: string): Promise<boolean> {
     const rows = await sql.query(
-      `SELECT 1 FROM organization_members WHERE organization_id = $1 AND id <> $2 AND role = 'owner' AND is_active LIMIT 1`,
+      `SELECT 1 FROM identity.organization_members WHERE organization_id = $1 AND id <> $2 AND role = 'owner' AND is_active LIMIT 1`,
       [organizationId, memberId],
     );
     return rows.length > 0;
   }
 
   async deleteMember(sql: Sql, memberId: string): Promise<void> {
-    await sql.execute(`DELETE FROM organization_members WHERE id = $1`, [memberId]);
+    await sql.execute(`DELETE FROM identity.organization_members WHERE id = $1`, [memberId]);
   }
 
   async insertTeam(sql: Sql, team: { organizationId: string; slug: string; name: string; externalId: string | null }): Promise<string> {
     const [row] = await sql.query<{ id: string }>(
-      `INSERT INTO teams (organization_id, slug, name, external_id, idp_provisioned) VALUES ($1, $2, $3, $4, true) RETURNING id`,
+      `INSERT INTO identity.teams (organization_id, slug, name, external_id, idp_provisioned) VALUES ($1, $2, $3, $4, true) RETURNING id`,
       [team.organizationId, team.slug, team.name, team.externalId],
     );
     return row.id;
@@ -180,14 +180,14 @@ export class ProvisioningRepository {
     if (!/^\d{1,18}$/.test(teamId)) return undefined;
     await queueFor(sql, `team-${teamId}`);
     const [row] = await sql.query<LockedTeam>(
-      `SELECT id, slug, name, external_id, version FROM teams WHERE organization_id = $1 AND id = $2::bigint FOR UPDATE`,
+      `SELECT id, slug, name, external_id, version FROM identity.teams WHERE organization_id = $1 AND id = $2::bigint FOR UPDATE`,
       [organizationId, teamId],
     );
     return row;
   }
 
   async teamMemberIds(sql: Sql, teamId: string): Promise<string[]> {
-    const rows = await sql.query<{ member_id: string }>(`SELECT member_id FROM team_members WHERE team_id = $1 ORDER BY member_id`, [teamId]);
+    const rows = await sql.query<{ member_id: string }>(`SELECT member_id FROM identity.team_members WHERE team_id = $1 ORDER BY member_id`, [teamId]);
     return rows.map((row) => row.member_id);
   }
 
@@ -195,7 +195,7 @@ export class ProvisioningRepository {
   async unknownMemberIds(sql: Sql, organizationId: string, memberIds: readonly string[]): Promise<string[]> {
     const wellFormed = memberIds.filter((id) => /^\d{1,18}$/.test(id));
     const rows = await sql.query<{ id: string }>(
-      `SELECT id FROM organization_members WHERE organization_id = $1 AND id = ANY($2::bigint[])`,
+      `SELECT id FROM identity.organization_members WHERE organization_id = $1 AND id = ANY($2::bigint[])`,
       [organizationId, wellFormed],
     );
     const known = new Set(rows.map((row) => row.id));
@@ -205,26 +205,26 @@ export class ProvisioningRepository {
   async addTeamMembers(sql: Sql, teamId: string, memberIds: readonly string[]): Promise<void> {
     if (memberIds.length === 0) return;
     await sql.execute(
-      `INSERT INTO team_members (team_id, member_id) SELECT $1, unnest($2::bigint[]) ON CONFLICT DO NOTHING`,
+      `INSERT INTO identity.team_members (team_id, member_id) SELECT $1, unnest($2::bigint[]) ON CONFLICT DO NOTHING`,
       [teamId, memberIds],
     );
   }
 
   async removeTeamMembers(sql: Sql, teamId: string, memberIds: readonly string[]): Promise<void> {
     if (memberIds.length === 0) return;
-    await sql.execute(`DELETE FROM team_members WHERE team_id = $1 AND member_id = ANY($2::bigint[])`, [teamId, memberIds]);
+    await sql.execute(`DELETE FROM identity.team_members WHERE team_id = $1 AND member_id = ANY($2::bigint[])`, [teamId, memberIds]);
   }
 
   async updateTeam(sql: Sql, teamId: string, team: { slug: string; name: string; externalId: string | null }): Promise<number> {
     const [row] = await sql.query<{ version: number }>(
-      `UPDATE teams SET slug = $2, name = $3, external_id = $4, version = version + 1, date_updated = now() WHERE id = $1 RETURNING version`,
+      `UPDATE identity.teams SET slug = $2, name = $3, external_id = $4, version = version + 1, date_updated = now() WHERE id = $1 RETURNING version`,
       [teamId, team.slug, team.name, team.externalId],
     );
     return row.version;
   }
 
   async deleteTeam(sql: Sql, teamId: string): Promise<void> {
-    await sql.execute(`DELETE FROM teams WHERE id = $1`, [teamId]);
+    await sql.execute(`DELETE FROM identity.teams WHERE id = $1`, [teamId]);
   }
 }
 

@@ -23,14 +23,14 @@ export interface SignInCandidate {
 export class SessionsRepository {
   async findUserByEmail(sql: Sql, email: string): Promise<SignInCandidate | undefined> {
     const [row] = await sql.query<SignInCandidate>(
-      `SELECT id, email, name, is_superuser, is_active, password_hash FROM users WHERE lower(email) = lower($1)`,
+      `SELECT id, email, name, is_superuser, is_active, password_hash FROM identity.users WHERE lower(email) = lower($1)`,
       [email],
     );
     return row;
   }
 
   async setPassword(sql: Sql, userId: string, passwordHash: string): Promise<boolean> {
-    const rows = await sql.query(`UPDATE users SET password_hash = $2 WHERE id = $1 RETURNING id`, [userId, passwordHash]);
+    const rows = await sql.query(`UPDATE identity.users SET password_hash = $2 WHERE id = $1 RETURNING id`, [userId, passwordHash]);
     return rows.length > 0;
   }
 
@@ -39,17 +39,22 @@ export class SessionsRepository {
     session: { userId: string; tokenHash: string; csrfToken: string; expiresAt: Date; userAgent: string | null; ipAddress: string | null },
   ): Promise<SessionRow> {
     const [row] = await sql.query<SessionRow>(
-      `INSERT INTO user_sessions (user_id, token_hash, csrf_token, expires_at, user_agent, ip_address)
+      `INSERT INTO identity.user_sessions (user_id, token_hash, csrf_token, expires_at, user_agent, ip_address)
        VALUES ($1, $2, $3, $4, $5, $6) RETURNING id, user_id, csrf_token, expires_at, revoked_at`,
       [session.userId, session.tokenHash, session.csrfToken, session.expiresAt, session.userAgent, session.ipAddress],
     );
     return row;
   }
 
+  async findSession(sql: Sql, sessionId: string): Promise<{ csrf_token: string; expires_at: Date } | undefined> {
+    const [row] = await sql.query<{ csrf_token: string; expires_at: Date }>(`SELECT csrf_token, expires_at FROM identity.user_sessions WHERE id = $1`, [sessionId]);
+    return row;
+  }
+
   /** Revokes a live session; answers its user, or undefined when it was already over. */
   async revokeSession(sql: Sql, sessionId: string): Promise<string | undefined> {
     const [row] = await sql.query<{ user_id: string }>(
-      `UPDATE user_sessions SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING user_id`,
+      `UPDATE identity.user_sessions SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING user_id`,
       [sessionId],
     );
     return row?.user_id;
@@ -57,6 +62,6 @@ export class SessionsRepository {
 
   /** Sessions past their expiry (revoked ones included) are of no use to anyone. */
   async pruneExpired(sql: Sql, before: Date): Promise<void> {
-    await sql.execute(`DELETE FROM user_sessions WHERE expires_at < $1`, [before]);
+    await sql.execute(`DELETE FROM identity.user_sessions WHERE expires_at < $1`, [before]);
   }
 }

@@ -8,21 +8,12 @@ import { tagKeyLabel } from '@faultline/issues';
 import { type ProjectSummary, requireProject } from '@faultline/projects';
 import type { FastifyReply } from 'fastify';
 import { resolveStatsWindow } from '../domain';
+import { type EventUserField, type EventUserRow, ProjectReadModelsRepository } from '../infrastructure/project-read-models.repository';
 
 const STATS = ['received', 'rejected', 'blacklisted', 'generated'];
 /** More keys than a search box can suggest is a sign of values sent as keys; the first ones do. */
 const TAG_KEYS_LIMIT = 1000;
-const USER_QUERY_FIELDS: Record<string, string> = { id: 'user_ident', email: 'email', username: 'username', ip: 'ip_address' };
-
-interface UserRow {
-  hash: string;
-  user_ident: string | null;
-  email: string | null;
-  username: string | null;
-  ip_address: string | null;
-  name: string | null;
-  date_created: Date;
-}
+const USER_QUERY_FIELDS: Record<string, EventUserField> = { id: 'user_ident', email: 'email', username: 'username', ip: 'ip_address' };
 
 /** The spec's project endpoints answered from the read models the event processor keeps. */
 @ApiTags('Projects')
@@ -32,6 +23,7 @@ export class ProjectEventsController {
   constructor(
     private readonly database: Database,
     private readonly queries: QueryBus,
+    private readonly readModels: ProjectReadModelsRepository,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -49,11 +41,7 @@ export class ProjectEventsController {
     if (!STATS.includes(stat)) throw new BadRequestException({ detail: 'Invalid stat' });
     const window = resolveStatsWindow({ since: query.since, until: query.until, resolution: query.resolution }, this.clock.now().getTime() / 1000);
     if ('error' in window) throw new BadRequestException({ detail: window.error });
-    const rows = await this.database.query<{ bucket: Date; count: string }>(
-      `SELECT bucket, count FROM project_stats
-       WHERE project_id = $1 AND stat = $2 AND resolution = $3 AND bucket >= to_timestamp($4) AND bucket <= to_timestamp($5)`,
-      [project.id, stat, window.resolution, window.start, window.end],
-    );
+    const rows = await this.readModels.statBuckets(this.database, project.id, stat, window.resolution, window.start, window.end);
     const counts = new Map(rows.map((row) => [row.bucket.getTime() / 1000, Number(row.count)]));
     const points: string[] = [];
     for (let at = window.start; at <= window.end; at += window.step) points.push(`[${at}.0,${counts.get(at) ?? 0}]`);
@@ -69,41 +57,23 @@ export class ProjectEventsController {
     @Query('query') search?: string,
   ) {
     const project = await this.project(organization, idOrSlug);
-    let filter = '';
-    const params: unknown[] = [project.id, page.offset, page.fetchLimit];
+    let filter: { field: EventUserField; value: string } | undefined;
     if (search) {
       const match = /^(\w+):(.+)$/.exec(search);
-      const column = match && USER_QUERY_FIELDS[match[1]];
-      if (!match || !column) throw new BadRequestException({ detail: 'query must be field:value with field one of id, email, username, ip' });
-      params.push(match[2]);
-      filter = `AND ${column} = $4`;
+      const field = match && USER_QUERY_FIELDS[match[1]];
+      if (!match || !field) throw new BadRequestException({ detail: 'query must be field:value with field one of id, email, username, ip' });
+      filter = { field, value: match[2] };
     }
-    const rows = await this.database.query<UserRow>(
-      `SELECT hash, user_ident, email, username, ip_address, name, date_created FROM event_users
-       WHERE project_id = $1 ${filter} ORDER BY date_created DESC, hash OFFSET $2 LIMIT $3`,
-      params,
-    );
+    const rows = await this.readModels.users(this.database, project.id, filter, page.offset, page.fetchLimit);
     return page.respond(rows).map(serializeUser);
   }
 
-  /**
-   * The project's tag keys (Sentry's `GET …/tags/`) with their labels, walked one key at a time
-   * through the primary key, so a key with a million values costs one probe.
-   */
+  /** The project's tag keys (Sentry's `GET …/tags/`) with their labels. */
   @Get('tags')
   @RequireScopes('project:read')
   async tagKeys(@CurrentOrganization() organization: OrganizationAccess, @Param('project_id_or_slug') idOrSlug: string) {
     const project = await this.project(organization, idOrSlug);
-    const rows = await this.database.query<{ key: string }>(
-      `WITH RECURSIVE tag_keys(key) AS (
-         (SELECT key FROM tag_values WHERE project_id = $1 ORDER BY key LIMIT 1)
-         UNION ALL
-         SELECT (SELECT next.key FROM tag_values next WHERE next.project_id = $1 AND next.key > tag_keys.key ORDER BY next.key LIMIT 1)
-         FROM tag_keys WHERE tag_keys.key IS NOT NULL
-       )
-       SELECT key FROM tag_keys WHERE key IS NOT NULL LIMIT ${TAG_KEYS_LIMIT}`,
-      [project.id],
-    );
+    const rows = await this.readModels.tagKeys(this.database, project.id, TAG_KEYS_LIMIT);
     return rows.map((row) => ({ key: row.key, name: tagKeyLabel(row.key), canDelete: false }));
   }
 
@@ -117,14 +87,8 @@ export class ProjectEventsController {
     @Query('query') search?: string,
   ) {
     const project = await this.project(organization, idOrSlug);
-    const [exists] = await this.database.query(`SELECT 1 FROM tag_values WHERE project_id = $1 AND key = $2 LIMIT 1`, [project.id, key]);
-    if (!exists) throw new NotFoundException();
-    const rows = await this.database.query<{ value: string; times_seen: string; first_seen: Date; last_seen: Date }>(
-      `SELECT value, times_seen, first_seen, last_seen FROM tag_values
-       WHERE project_id = $1 AND key = $2 AND ($3::text IS NULL OR value ILIKE '%' || $3 || '%')
-       ORDER BY last_seen DESC, value OFFSET $4 LIMIT $5`,
-      [project.id, key, search || null, page.offset, page.fetchLimit],
-    );
+    if (!(await this.readModels.tagKeyExists(this.database, project.id, key))) throw new NotFoundException();
+    const rows = await this.readModels.tagValues(this.database, project.id, key, search || null, page.offset, page.fetchLimit);
     return page.respond(rows).map((row) => ({
       key,
       name: row.value,
@@ -146,7 +110,7 @@ function gravatarUrl(email: string | null): string {
 }
 
 /** Sentry's event user. Its schema types the attributes as strings, so what the SDK did not report is empty, not null. */
-function serializeUser(row: UserRow) {
+function serializeUser(row: EventUserRow) {
   const [kind, value] = row.user_ident
     ? ['id', row.user_ident]
     : row.username

@@ -84,7 +84,7 @@ export class EventProcessor implements BackgroundWorker {
     private readonly releaseSightings: ReleaseSightings,
     metrics: Metrics,
   ) {
-    this.vacuum = new QueueVacuum(database, ['ingest_queue', 'ingest_outcomes'], VACUUM_EVERY_EVENTS, (error) =>
+    this.vacuum = new QueueVacuum(database, ['ingest.ingest_queue', 'ingest.ingest_outcomes'], VACUUM_EVERY_EVENTS, (error) =>
       this.logger.warn(`vacuuming the ingest queue failed: ${describe(error)}`),
     );
     this.deadLettered = new Counter({
@@ -130,8 +130,7 @@ export class EventProcessor implements BackgroundWorker {
       const handled = await this.processBatch();
       total += handled;
       if (handled > 0) continue;
-      const [{ due }] = await this.database.query<{ due: boolean }>(`SELECT EXISTS (SELECT 1 FROM ingest_queue WHERE available_at <= now()) AS due`);
-      if (!due) return total;
+      if (!(await this.queue.anyDue(this.database))) return total;
       await sleep(10);
     }
   }

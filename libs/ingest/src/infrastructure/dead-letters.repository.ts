@@ -39,7 +39,7 @@ const COLUMNS = `id, project_id, project_slug, organization_id, event_id, receiv
 export class DeadLettersRepository {
   async add(sql: Sql, event: QueuedEvent, attempts: number, reason: string): Promise<void> {
     await sql.execute(
-      `INSERT INTO ingest_dead_letters (project_id, project_slug, organization_id, event_id, received_at, client_ip, payload, attempts, reason)
+      `INSERT INTO ingest.ingest_dead_letters (project_id, project_slug, organization_id, event_id, received_at, client_ip, payload, attempts, reason)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
       [event.project_id, event.project_slug, event.organization_id, event.event_id, event.received_at, event.client_ip, event.payload, attempts, reason.slice(0, MAX_REASON)],
     );
@@ -47,7 +47,7 @@ export class DeadLettersRepository {
 
   /** Newest first. */
   async list(sql: Sql, scope: DeadLetterScope, offset: number, limit: number): Promise<DeadLetterRow[]> {
-    return sql.query<DeadLetterRow>(`SELECT ${COLUMNS} FROM ingest_dead_letters WHERE ${SCOPE} ORDER BY id DESC OFFSET $4 LIMIT $5`, [
+    return sql.query<DeadLetterRow>(`SELECT ${COLUMNS} FROM ingest.ingest_dead_letters WHERE ${SCOPE} ORDER BY id DESC OFFSET $4 LIMIT $5`, [
       ...scopeParams(scope),
       offset,
       limit,
@@ -55,27 +55,27 @@ export class DeadLettersRepository {
   }
 
   async find(sql: Sql, projectId: string, id: string): Promise<DeadLetterDetailRow | undefined> {
-    const [row] = await sql.query<DeadLetterDetailRow>(`SELECT ${COLUMNS}, payload FROM ingest_dead_letters WHERE ${SCOPE}`, scopeParams({ projectId, ids: [id] }));
+    const [row] = await sql.query<DeadLetterDetailRow>(`SELECT ${COLUMNS}, payload FROM ingest.ingest_dead_letters WHERE ${SCOPE}`, scopeParams({ projectId, ids: [id] }));
     return row;
   }
 
   /** Moves them back to the queue as new arrivals (attempts start again); answers how many. */
   async requeue(sql: Sql, scope: DeadLetterScope): Promise<number> {
     return sql.execute(
-      `WITH moved AS (DELETE FROM ingest_dead_letters WHERE ${SCOPE} RETURNING *)
-       INSERT INTO ingest_queue (project_id, project_slug, organization_id, event_id, received_at, client_ip, payload)
+      `WITH moved AS (DELETE FROM ingest.ingest_dead_letters WHERE ${SCOPE} RETURNING *)
+       INSERT INTO ingest.ingest_queue (project_id, project_slug, organization_id, event_id, received_at, client_ip, payload)
        SELECT project_id, project_slug, organization_id, event_id, received_at, client_ip, payload FROM moved ORDER BY id`,
       scopeParams(scope),
     );
   }
 
   async delete(sql: Sql, scope: DeadLetterScope): Promise<number> {
-    return sql.execute(`DELETE FROM ingest_dead_letters WHERE ${SCOPE}`, scopeParams(scope));
+    return sql.execute(`DELETE FROM ingest.ingest_dead_letters WHERE ${SCOPE}`, scopeParams(scope));
   }
 
   /** In the whole instance. */
   async count(sql: Sql): Promise<number> {
-    const [{ count }] = await sql.query<{ count: number }>(`SELECT count(*)::int AS count FROM ingest_dead_letters`);
+    const [{ count }] = await sql.query<{ count: number }>(`SELECT count(*)::int AS count FROM ingest.ingest_dead_letters`);
     return count;
   }
 }

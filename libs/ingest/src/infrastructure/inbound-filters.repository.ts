@@ -10,7 +10,7 @@ export class InboundFiltersRepository {
 
   async find(sql: Sql, projectId: string): Promise<InboundFilters> {
     const [row] = await sql.query<{ localhost: boolean; error_messages: string[]; releases: string[] }>(
-      `SELECT localhost, error_messages, releases FROM project_inbound_filters WHERE project_id = $1`,
+      `SELECT localhost, error_messages, releases FROM ingest.project_inbound_filters WHERE project_id = $1`,
       [projectId],
     );
     return row ? { localhost: row.localhost, errorMessages: row.error_messages, releases: row.releases } : NO_FILTERS;
@@ -30,7 +30,7 @@ export class InboundFiltersRepository {
 
   async save(sql: Sql, projectId: string, change: Partial<InboundFilters>): Promise<void> {
     await sql.execute(
-      `INSERT INTO project_inbound_filters (project_id, localhost, error_messages, releases)
+      `INSERT INTO ingest.project_inbound_filters (project_id, localhost, error_messages, releases)
        VALUES ($1, COALESCE($2, false), COALESCE($3::text[], '{}'), COALESCE($4::text[], '{}'))
        ON CONFLICT (project_id) DO UPDATE SET
          localhost = COALESCE($2, project_inbound_filters.localhost),

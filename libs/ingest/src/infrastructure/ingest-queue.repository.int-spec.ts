@@ -13,9 +13,9 @@ describe('ingest queue repository', () => {
   beforeAll(async () => {
     db = await openTestDatabase();
     queue = new IngestQueueRepository(db.database);
-    [{ id: organizationId }] = await db.database.query<{ id: string }>(`INSERT INTO organizations (slug, name) VALUES ('acme', 'Acme') RETURNING id::text`);
+    [{ id: organizationId }] = await db.database.query<{ id: string }>(`INSERT INTO identity.organizations (slug, name) VALUES ('acme', 'Acme') RETURNING id::text`);
     [{ id: projectId }] = await db.database.query<{ id: string }>(
-      `INSERT INTO projects (organization_id, slug, name) VALUES ($1, 'web', 'Web') RETURNING id::text`,
+      `INSERT INTO projects.projects (organization_id, slug, name) VALUES ($1, 'web', 'Web') RETURNING id::text`,
       [organizationId],
     );
   }, 60_000);
@@ -60,7 +60,7 @@ describe('ingest queue repository', () => {
 
     await queue.admit({ receivedAt: RECEIVED_AT, events: [{ ...event(9000), payload }], outcomes: [] });
     const [queued] = await db.database.query<{ stored: number; size: number; method: string | null }>(
-      `SELECT pg_column_size(payload) AS stored, octet_length(payload) AS size, pg_column_compression(payload) AS method FROM ingest_queue`,
+      `SELECT pg_column_size(payload) AS stored, octet_length(payload) AS size, pg_column_compression(payload) AS method FROM ingest.ingest_queue`,
     );
     const [{ lz4 }] = await db.database.query<{ lz4: boolean }>(
       `SELECT 'lz4' = ANY(enumvals) AS lz4 FROM pg_settings WHERE name = 'default_toast_compression'`,
@@ -71,7 +71,7 @@ describe('ingest queue repository', () => {
     } else {
       expect(queued.stored).toBeGreaterThanOrEqual(queued.size);
     }
-    const [{ toast }] = await db.database.query<{ toast: string }>(`SELECT reltoastrelid::regclass::text AS toast FROM pg_class WHERE oid = 'ingest_queue'::regclass`);
+    const [{ toast }] = await db.database.query<{ toast: string }>(`SELECT reltoastrelid::regclass::text AS toast FROM pg_class WHERE oid = 'ingest.ingest_queue'::regclass`);
     expect(await db.database.query(`SELECT 1 FROM ${toast}`)).toHaveLength(0);
     expect(await drain()).toBe(1);
   });
@@ -83,8 +83,8 @@ describe('ingest queue repository', () => {
       for (let n = 0; n < 3000; n += 500) await queue.admit({ receivedAt: RECEIVED_AT, events: Array.from({ length: 500 }, (_, i) => event(n + i)), outcomes: [] });
     };
     await burst();
-    await db.database.execute(`DELETE FROM ingest_queue WHERE id <= (SELECT max(id) - 100 FROM ingest_queue)`);
-    await db.database.execute(`VACUUM ingest_queue`);
+    await db.database.execute(`DELETE FROM ingest.ingest_queue WHERE id <= (SELECT max(id) - 100 FROM ingest.ingest_queue)`);
+    await db.database.execute(`VACUUM ingest.ingest_queue`);
     await burst();
 
     const plan = (

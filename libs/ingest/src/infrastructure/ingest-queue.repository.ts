@@ -53,8 +53,8 @@ interface PendingAdmission {
  * just deleted and takes the next ones, and so claimed tens of thousands of events at once.
  */
 export const CLAIM_STATEMENT = `WITH claimed AS MATERIALIZED (
-    SELECT id FROM ingest_queue WHERE available_at <= now() ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
-  DELETE FROM ingest_queue q USING claimed WHERE q.id = claimed.id
+    SELECT id FROM ingest.ingest_queue WHERE available_at <= now() ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
+  DELETE FROM ingest.ingest_queue q USING claimed WHERE q.id = claimed.id
   RETURNING q.id, q.project_id, q.project_slug, q.organization_id, q.event_id, q.received_at, q.client_ip, q.payload, q.attempts`;
 
 /**
@@ -135,19 +135,25 @@ export class IngestQueueRepository {
       const at = params.length - 7;
       return `($${at + 1}::bigint, $${at + 2}, $${at + 3}::bigint, $${at + 4}, $${at + 5}::timestamptz, $${at + 6}, $${at + 7})`;
     });
-    const outcomesInsert = `INSERT INTO ingest_outcomes (project_id, outcome, category, quantity, reason, recorded_at)
+    const outcomesInsert = `INSERT INTO ingest.ingest_outcomes (project_id, outcome, category, quantity, reason, recorded_at)
        SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::integer[], $5::text[], $6::timestamptz[])`;
     await this.database.execute(
       values.length === 0
         ? outcomesInsert
         : `WITH queued AS (
-             INSERT INTO ingest_queue (project_id, project_slug, organization_id, event_id, received_at, client_ip, payload) VALUES ${values.join(', ')})
+             INSERT INTO ingest.ingest_queue (project_id, project_slug, organization_id, event_id, received_at, client_ip, payload) VALUES ${values.join(', ')})
            ${outcomesInsert}`,
       params,
     );
   }
 
   /** Takes due events off the queue inside `tx`; other workers skip them while `tx` is open. */
+  /** Whether any queued event is due now (claimed ones stay hidden until their batch commits). */
+  async anyDue(sql: Sql): Promise<boolean> {
+    const [{ due }] = await sql.query<{ due: boolean }>(`SELECT EXISTS (SELECT 1 FROM ingest.ingest_queue WHERE available_at <= now()) AS due`);
+    return due;
+  }
+
   async claim(sql: Sql, limit: number): Promise<QueuedEvent[]> {
     await sql.execute(CLAIM_PLAN);
     const claimed = await sql.query<QueuedEvent>(CLAIM_STATEMENT, [limit]);
@@ -159,7 +165,7 @@ export class IngestQueueRepository {
   async retryLater(sql: Sql, event: QueuedEvent, error: string): Promise<void> {
     const delaySeconds = Math.min(3600, 2 ** Math.min(event.attempts, 12));
     await sql.execute(
-      `INSERT INTO ingest_queue (project_id, project_slug, organization_id, event_id, received_at, client_ip, payload, attempts, available_at, last_error)
+      `INSERT INTO ingest.ingest_queue (project_id, project_slug, organization_id, event_id, received_at, client_ip, payload, attempts, available_at, last_error)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now() + make_interval(secs => $9), $10)`,
       [
         event.project_id, event.project_slug, event.organization_id, event.event_id, event.received_at, event.client_ip,
@@ -171,8 +177,8 @@ export class IngestQueueRepository {
   /** Takes recorded outcomes off their table to fold them into the stats rollups. */
   async claimOutcomes(sql: Sql, limit: number): Promise<Array<{ project_id: string; outcome: Outcome; quantity: number; recorded_at: Date }>> {
     return sql.query(
-      `WITH claimed AS MATERIALIZED (SELECT id FROM ingest_outcomes ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
-       DELETE FROM ingest_outcomes o USING claimed WHERE o.id = claimed.id
+      `WITH claimed AS MATERIALIZED (SELECT id FROM ingest.ingest_outcomes ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
+       DELETE FROM ingest.ingest_outcomes o USING claimed WHERE o.id = claimed.id
        RETURNING o.project_id, o.outcome, o.quantity, o.recorded_at`,
       [limit],
     );
@@ -183,7 +189,7 @@ export class IngestQueueRepository {
     const windowMs = windowSeconds * 1000;
     const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
     const [row] = await sql.query<{ count: number }>(
-      `INSERT INTO ingest_rate_windows (key_id, window_start, count) VALUES ($1, $2, $3)
+      `INSERT INTO ingest.ingest_rate_windows (key_id, window_start, count) VALUES ($1, $2, $3)
        ON CONFLICT (key_id, window_start) DO UPDATE SET count = ingest_rate_windows.count + EXCLUDED.count
        RETURNING count`,
       [keyId, windowStart.toISOString(), quantity],

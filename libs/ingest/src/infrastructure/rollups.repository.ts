@@ -35,7 +35,7 @@ export class RollupsRepository {
     // Sorted keys: concurrent workers lock rows in one order and cannot deadlock. Arrays rather
     // than a VALUES list: PostgreSQL parses and plans one parameter per column, not per value.
     await sql.execute(
-      `INSERT INTO tag_values (project_id, key, value, times_seen, first_seen, last_seen)
+      `INSERT INTO ingest.tag_values (project_id, key, value, times_seen, first_seen, last_seen)
        SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::bigint[], $5::timestamptz[], $6::timestamptz[])
          AS v (project_id, key, value, times_seen, first_seen, last_seen)
        ORDER BY project_id, key, value
@@ -57,7 +57,7 @@ export class RollupsRepository {
   async addUsers(sql: Sql, users: UserObservation[]): Promise<void> {
     if (users.length === 0) return;
     await sql.execute(
-      `INSERT INTO event_users (project_id, hash, user_ident, email, username, ip_address, name, date_created)
+      `INSERT INTO ingest.event_users (project_id, hash, user_ident, email, username, ip_address, name, date_created)
        SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamptz[])
          AS v (project_id, hash, user_ident, email, username, ip_address, name, date_created)
        ORDER BY project_id, hash
@@ -94,7 +94,7 @@ export class RollupsRepository {
     }
     const entries = [...merged.values()];
     await sql.execute(
-      `INSERT INTO project_stats (project_id, stat, resolution, bucket, count)
+      `INSERT INTO ingest.project_stats (project_id, stat, resolution, bucket, count)
        SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::timestamptz[], $5::bigint[]) AS v (project_id, stat, resolution, bucket, count)
        ORDER BY project_id, stat, resolution, bucket
        ON CONFLICT (project_id, stat, resolution, bucket) DO UPDATE SET count = project_stats.count + EXCLUDED.count`,

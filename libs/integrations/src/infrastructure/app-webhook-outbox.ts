@@ -49,7 +49,7 @@ export class AppWebhookOutbox {
     const installation = await this.installations.find(tx, notice.installationUuid);
     if (!installation || installation.status === 'deleted' || String(installation.organization_id) !== String(notice.organizationId)) return false;
     const [app] = await tx.query<{ uuid: string; webhook_url: string | null; events: string[]; is_alertable: boolean }>(
-      `SELECT uuid, webhook_url, events, is_alertable FROM sentry_apps WHERE id = $1`,
+      `SELECT uuid, webhook_url, events, is_alertable FROM integrations.sentry_apps WHERE id = $1`,
       [installation.app_id],
     );
     if (!app?.webhook_url) return false;

@@ -17,14 +17,14 @@ export interface ExternalIssueRow {
 }
 
 const SELECT = `SELECT e.id, e.app_id, a.slug AS app_slug, a.name AS app_name, e.installation_uuid, e.organization_id, e.issue_id,
-  e.web_url, e.project, e.identifier, e.date_created FROM external_issues e JOIN sentry_apps a ON a.id = e.app_id`;
+  e.web_url, e.project, e.identifier, e.date_created FROM integrations.external_issues e JOIN integrations.sentry_apps a ON a.id = e.app_id`;
 
 @Injectable()
 export class ExternalIssuesRepository {
   /** One link per (issue, app): linking again replaces the ticket it points at. */
   async upsert(sql: Sql, link: { appId: string; installationUuid: string; organizationId: string; issueId: string; webUrl: string; project: string; identifier: string }): Promise<ExternalIssueRow> {
     const [{ id }] = await sql.query<{ id: string }>(
-      `INSERT INTO external_issues (app_id, installation_uuid, organization_id, issue_id, web_url, project, identifier)
+      `INSERT INTO integrations.external_issues (app_id, installation_uuid, organization_id, issue_id, web_url, project, identifier)
        VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (issue_id, app_id) DO UPDATE SET installation_uuid = EXCLUDED.installation_uuid, web_url = EXCLUDED.web_url,
          project = EXCLUDED.project, identifier = EXCLUDED.identifier
@@ -42,7 +42,7 @@ export class ExternalIssuesRepository {
   }
 
   async delete(sql: Sql, id: string): Promise<void> {
-    await sql.execute(`DELETE FROM external_issues WHERE id = $1`, [id]);
+    await sql.execute(`DELETE FROM integrations.external_issues WHERE id = $1`, [id]);
   }
 
   async listForInstallation(sql: Sql, installationUuid: string, offset: number, limit: number): Promise<ExternalIssueRow[]> {

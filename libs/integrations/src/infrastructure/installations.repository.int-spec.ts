@@ -22,7 +22,7 @@ describe('installation and app repositories', () => {
     db = await openTestDatabase();
     store = new EventStore(db.database);
     installations = new InstallationsRepository(store, new EventRecorder(store));
-    [{ id: organizationId }] = await db.database.query<{ id: string }>(`INSERT INTO organizations (slug, name) VALUES ('acme', 'Acme') RETURNING id`);
+    [{ id: organizationId }] = await db.database.query<{ id: string }>(`INSERT INTO identity.organizations (slug, name) VALUES ('acme', 'Acme') RETURNING id`);
     organizationId = String(organizationId);
     app = await apps.insert(db.database, {
       uuid: newUuid(), slug: 'bridge', name: 'Bridge', ownerOrganizationId: organizationId, isInternal: false, webhookUrl: 'https://bridge.example/hooks',
@@ -37,7 +37,7 @@ describe('installation and app repositories', () => {
 
   /** The table's row and a replay of the stream agree, field for field. */
   async function expectReplayMatchesTable(uuid: string): Promise<void> {
-    const [row] = await db.database.query<InstallationRow>(`SELECT * FROM sentry_app_installations WHERE uuid = $1`, [uuid]);
+    const [row] = await db.database.query<InstallationRow>(`SELECT * FROM integrations.sentry_app_installations WHERE uuid = $1`, [uuid]);
     const history = await store.readStream(db.database, installationStream(uuid));
     const replayed = Installation.fromHistory(history as never);
     expect(stateOfRow(row)).toEqual(replayed.snapshot);
@@ -100,9 +100,9 @@ describe('installation and app repositories', () => {
   });
 
   it('keeps one external issue link per issue and app', async () => {
-    const [{ id: projectId }] = await db.database.query<{ id: string }>(`INSERT INTO projects (organization_id, slug, name) VALUES ($1, 'web', 'Web') RETURNING id`, [organizationId]);
+    const [{ id: projectId }] = await db.database.query<{ id: string }>(`INSERT INTO projects.projects (organization_id, slug, name) VALUES ($1, 'web', 'Web') RETURNING id`, [organizationId]);
     const [{ id: issueId }] = await db.database.query<{ id: string }>(
-      `INSERT INTO issues (project_id, fingerprint_hash, short_id, title, level, platform, first_seen, last_seen) VALUES ($1, 'f', 'WEB-1', 'Boom', 'error', 'node', now(), now()) RETURNING id`,
+      `INSERT INTO issues.issues (project_id, fingerprint_hash, short_id, title, level, platform, first_seen, last_seen) VALUES ($1, 'f', 'WEB-1', 'Boom', 'error', 'node', now(), now()) RETURNING id`,
       [projectId],
     );
     const live = (await installations.findLive(db.database, String(app.id), organizationId))!;

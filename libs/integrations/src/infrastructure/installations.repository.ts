@@ -29,7 +29,7 @@ export interface InstallationView extends InstallationRow {
 }
 
 const VIEW = `SELECT i.*, a.uuid AS app_uuid, a.slug AS app_slug, a.name AS app_name, o.slug AS organization_slug, o.name AS organization_name
-  FROM sentry_app_installations i JOIN sentry_apps a ON a.id = i.app_id JOIN organizations o ON o.id = i.organization_id`;
+  FROM integrations.sentry_app_installations i JOIN integrations.sentry_apps a ON a.id = i.app_id JOIN identity.organization_directory o ON o.id = i.organization_id`;
 
 /**
  * Loads installations from their streams and saves new events with optimistic concurrency, writing
@@ -58,7 +58,7 @@ export class InstallationsRepository {
       metadata,
     });
     await tx.execute(
-      `INSERT INTO sentry_app_installations (uuid, app_id, organization_id, status, grant_code_hash, grant_expires_at, token_ids,
+      `INSERT INTO integrations.sentry_app_installations (uuid, app_id, organization_id, status, grant_code_hash, grant_expires_at, token_ids,
          refresh_token_hash, current_token_id, version, date_created, date_updated, scopes)
        VALUES ($1, $2, $3, $4, $5, $6, $7::text[], $8, $9, $10, $11, $12, $13::text[])
        ON CONFLICT (uuid) DO UPDATE SET status = EXCLUDED.status, scopes = EXCLUDED.scopes, grant_code_hash = EXCLUDED.grant_code_hash,
@@ -112,7 +112,7 @@ export class InstallationsRepository {
     if (organizationIds.length === 0) return [];
     return sql.query(
       `SELECT i.*, a.uuid AS app_uuid, a.slug AS app_slug, a.name AS app_name, a.events AS app_events, o.slug AS organization_slug, o.name AS organization_name
-       FROM sentry_app_installations i JOIN sentry_apps a ON a.id = i.app_id JOIN organizations o ON o.id = i.organization_id
+       FROM integrations.sentry_app_installations i JOIN integrations.sentry_apps a ON a.id = i.app_id JOIN identity.organization_directory o ON o.id = i.organization_id
        WHERE i.organization_id = ANY($1::bigint[]) AND i.status <> 'deleted' AND a.webhook_url IS NOT NULL AND cardinality(a.events) > 0`,
       [organizationIds],
     );

@@ -59,7 +59,7 @@ export type SentryAppChanges = Partial<Pick<NewSentryApp, 'name' | 'webhookUrl' 
 const COLUMNS = `a.id, a.uuid, a.slug, a.name, a.owner_organization_id, o.slug AS owner_slug, a.is_internal, a.status, a.webhook_url,
   a.redirect_url, a.verify_install, a.scopes, a.events, a.is_alertable, a.schema, a.allowed_origins, a.webhook_headers, a.overview,
   a.author, a.client_id, a.client_secret, a.date_created, a.date_updated, a.date_published`;
-const FROM = `sentry_apps a JOIN organizations o ON o.id = a.owner_organization_id`;
+const FROM = `integrations.sentry_apps a JOIN identity.organization_directory o ON o.id = a.owner_organization_id`;
 
 const CHANGE_COLUMNS: Record<keyof SentryAppChanges, string> = {
   name: 'name', webhookUrl: 'webhook_url', redirectUrl: 'redirect_url', verifyInstall: 'verify_install', scopes: 'scopes',
@@ -71,7 +71,7 @@ const CHANGE_COLUMNS: Record<keyof SentryAppChanges, string> = {
 export class SentryAppsRepository {
   async insert(sql: Sql, app: NewSentryApp): Promise<SentryAppRow> {
     const [{ id }] = await sql.query<{ id: string }>(
-      `INSERT INTO sentry_apps (uuid, slug, name, owner_organization_id, is_internal, status, webhook_url, redirect_url, verify_install,
+      `INSERT INTO integrations.sentry_apps (uuid, slug, name, owner_organization_id, is_internal, status, webhook_url, redirect_url, verify_install,
          scopes, events, is_alertable, schema, allowed_origins, overview, author, client_id, client_secret, created_by, webhook_headers)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::text[], $11::text[], $12, $13::jsonb, $14::text[], $15, $16, $17, $18, $19, $20::text[])
        RETURNING id`,
@@ -85,7 +85,7 @@ export class SentryAppsRepository {
   }
 
   async slugTaken(sql: Sql, slug: string): Promise<boolean> {
-    const rows = await sql.query(`SELECT 1 FROM sentry_apps WHERE slug = $1`, [slug]);
+    const rows = await sql.query(`SELECT 1 FROM integrations.sentry_apps WHERE slug = $1`, [slug]);
     return rows.length > 0;
   }
 
@@ -132,18 +132,18 @@ export class SentryAppsRepository {
     }
     if (sets.length === 0) return;
     const published = changes.status === 'published' ? ', date_published = now()' : '';
-    await sql.execute(`UPDATE sentry_apps SET ${sets.join(', ')}, date_updated = now()${published} WHERE id = $1`, params);
+    await sql.execute(`UPDATE integrations.sentry_apps SET ${sets.join(', ')}, date_updated = now()${published} WHERE id = $1`, params);
   }
 
   /** Where apps' webhooks go, by app uuid: apps without a webhook URL (or deleted) are absent. */
   async webhookReceivers(sql: Sql, uuids: readonly string[]): Promise<Array<{ uuid: string; webhook_url: string; client_secret: string; webhook_headers: string[] }>> {
     return sql.query(
-      `SELECT uuid, webhook_url, client_secret, webhook_headers FROM sentry_apps WHERE uuid = ANY($1::uuid[]) AND webhook_url IS NOT NULL`,
+      `SELECT uuid, webhook_url, client_secret, webhook_headers FROM integrations.sentry_apps WHERE uuid = ANY($1::uuid[]) AND webhook_url IS NOT NULL`,
       [uuids],
     );
   }
 
   async delete(sql: Sql, id: string): Promise<void> {
-    await sql.execute(`DELETE FROM sentry_apps WHERE id = $1`, [id]);
+    await sql.execute(`DELETE FROM integrations.sentry_apps WHERE id = $1`, [id]);
   }
 }

@@ -1,4 +1,4 @@
-import type { ErrorEventRow } from '../application/queries/issue-read-model';
+import type { ErrorEventRow } from '../infrastructure/issue-read-model';
 import { serializeEvent } from './events.serializers';
 
 const row = (data: Record<string, unknown>): ErrorEventRow => ({

@@ -8,7 +8,7 @@ import {
   type IssueTagKeyRow,
   type IssueTagValueRow,
   type IssueTagValueSort,
-} from '../application/queries/issue-read-model';
+} from '../infrastructure/issue-read-model';
 import { serializeIssueTagKey, serializeTagValue } from './issues.serializers';
 
 const DEFAULT_TOP_VALUES = 10;

@@ -36,9 +36,9 @@ import {
   type IssueChangesResult,
   UpdateIssueCommand,
 } from '../application/commands/update-issue/update-issue.command';
-import { IssuePeople } from '../application/issue-people';
+import { IssuePeople } from '../infrastructure/issue-people';
 import { type IssueExternalLink, IssueExternalLinksQuery } from '../application/queries/issue-external-links.query';
-import { ISSUE_STATS_PERIODS, IssueReadModel, type IssueRow, type IssueStatsWindow } from '../application/queries/issue-read-model';
+import { ISSUE_STATS_PERIODS, IssueReadModel, type IssueRow, type IssueStatsWindow } from '../infrastructure/issue-read-model';
 import { parseIssueSearch, parseIssueSort } from '../application/queries/issue-search';
 import type { IssueComment } from '../domain';
 import { IssueRepository } from '../infrastructure/issue.repository';

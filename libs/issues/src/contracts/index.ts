@@ -31,6 +31,7 @@ export type { IssueComment } from '../domain';
 export { FindIssueQuery, type IssueSummary } from '../application/queries/find-issue.query';
 export { IssueExternalLinksQuery, type IssueExternalLink } from '../application/queries/issue-external-links.query';
 export * from './issue-ingestion';
+export { ISSUES_PUBLISHED_VIEWS } from './published-views';
 export * from './issue-webhook-payloads';
 export { issueApiUrl, issueEventUrl, issueUrl } from '../domain/issue-links';
 export * from './user-report-intake';

@@ -49,12 +49,12 @@ export class EventRetentionWorker implements BackgroundWorker {
     // Hourly counts serve only the last 24 hours' graphs; daily ones live as long as the events.
     const hourlyCutoff = new Date(now.getTime() - 2 * 86_400_000).toISOString();
     await this.inBatches(
-      `DELETE FROM issue_stats WHERE ctid = ANY(ARRAY(SELECT ctid FROM issue_stats
+      `DELETE FROM issues.issue_stats WHERE ctid = ANY(ARRAY(SELECT ctid FROM issues.issue_stats
          WHERE bucket < $1 AND (resolution = '1h' OR bucket < $2) LIMIT $3))`,
       [hourlyCutoff, cutoff],
     );
     return this.inBatches(
-      `DELETE FROM error_events WHERE id IN (SELECT id FROM error_events WHERE received_at < $1 ORDER BY received_at LIMIT $2)`,
+      `DELETE FROM issues.error_events WHERE id IN (SELECT id FROM issues.error_events WHERE received_at < $1 ORDER BY received_at LIMIT $2)`,
       [cutoff],
     );
   }

@@ -24,7 +24,7 @@ const FIELD_SQL: Record<EventFieldName, string> = {
   id: 'e.event_id',
   title: `e.data->>'title'`,
   message: `COALESCE(NULLIF(e.data->>'message', ''), e.data->>'title')`,
-  issue: '(SELECT i.short_id FROM issues i WHERE i.id = e.issue_id)',
+  issue: '(SELECT i.short_id FROM issues.issues i WHERE i.id = e.issue_id)',
   'issue.id': 'e.issue_id',
   project: 'e.project_id',
   'project.id': 'e.project_id',
@@ -158,7 +158,7 @@ export function eventSearchStatement(search: EventSearch, scope: EventSearchScop
   if (!search.grouped) order.push('e.occurred_at DESC', 'e.id DESC');
   else order.push(...groups.map((_, index) => `${index + 1 + search.columns.length}`));
   const tiebreak = search.grouped ? groups.map((group, index) => `${group} AS g${index}`) : [];
-  const text = `SELECT ${[...select, ...tiebreak].join(', ')} FROM error_events e
+  const text = `SELECT ${[...select, ...tiebreak].join(', ')} FROM issues.error_events e
     WHERE ${where.join(' AND ')}
     ${search.grouped && groups.length ? `GROUP BY ${groups.join(', ')}` : ''}
     ${having.length ? `HAVING ${having.join(' AND ')}` : ''}

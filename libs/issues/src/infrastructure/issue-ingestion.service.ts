@@ -74,7 +74,7 @@ export class IssueIngestionService extends IssueIngestion {
     if (insertedByIssue.size === 0) return [];
     const locked = await tx.query<LockedIssueRow>(
       `SELECT id, status, times_seen - times_seen_at_ignore AS events_since_ignored, user_count - user_count_at_ignore AS users_since_ignored
-       FROM issues WHERE id = ANY($1::bigint[]) ORDER BY id FOR NO KEY UPDATE`,
+       FROM issues.issues WHERE id = ANY($1::bigint[]) ORDER BY id FOR NO KEY UPDATE`,
       [[...insertedByIssue.keys()]],
     );
     const newUsers = await this.addUsers(tx, insertedByIssue);
@@ -97,7 +97,7 @@ export class IssueIngestionService extends IssueIngestion {
 
   private async findIssues(tx: Transaction, firsts: readonly IngestedEvent[]): Promise<Map<string, FoundIssue>> {
     const rows = await tx.query<{ id: string; project_id: string; fingerprint_hash: string }>(
-      `SELECT id, project_id, fingerprint_hash FROM issues
+      `SELECT id, project_id, fingerprint_hash FROM issues.issues
        WHERE (project_id, fingerprint_hash) IN (SELECT * FROM unnest($1::bigint[], $2::text[]))`,
       [firsts.map((event) => event.projectId), firsts.map((event) => event.fingerprintHash)],
     );
@@ -165,7 +165,7 @@ export class IssueIngestionService extends IssueIngestion {
     }
     // Events arrive in any order: what is first and newest is decided by event time, across batches.
     await tx.execute(
-      `UPDATE issues SET times_seen = issues.times_seen + v.seen, user_count = issues.user_count + v.users,
+      `UPDATE issues.issues SET times_seen = issues.times_seen + v.seen, user_count = issues.user_count + v.users,
               last_seen = GREATEST(issues.last_seen, v.last_seen), first_seen = LEAST(issues.first_seen, v.first_seen),
               (first_release, first_release_at) = (SELECT * FROM (VALUES (v.first_release, v.first_release_at), (issues.first_release, issues.first_release_at)) AS r (release, at)
                                                    WHERE r.release IS NOT NULL ORDER BY r.at LIMIT 1),
@@ -178,7 +178,7 @@ export class IssueIngestionService extends IssueIngestion {
     );
     const stats = [...buckets].map(([key, count]) => [...key.split('|'), count] as const);
     await tx.execute(
-      `INSERT INTO issue_stats (issue_id, resolution, bucket, count)
+      `INSERT INTO issues.issue_stats (issue_id, resolution, bucket, count)
        SELECT v.issue_id, v.resolution, to_timestamp(v.bucket / 1000.0), v.count
        FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::bigint[]) AS v (issue_id, resolution, bucket, count)
        ON CONFLICT (issue_id, resolution, bucket) DO UPDATE SET count = issue_stats.count + EXCLUDED.count`,
@@ -210,7 +210,7 @@ export class IssueIngestionService extends IssueIngestion {
     if (observed.size === 0) return;
     const tags = [...observed.values()];
     await tx.execute(
-      `INSERT INTO issue_tag_values (issue_id, key, value, times_seen, first_seen, last_seen)
+      `INSERT INTO issues.issue_tag_values (issue_id, key, value, times_seen, first_seen, last_seen)
        SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::bigint[], $5::timestamptz[], $6::timestamptz[])
        ON CONFLICT (issue_id, key, value) DO UPDATE SET
          times_seen = issue_tag_values.times_seen + EXCLUDED.times_seen,
@@ -229,14 +229,14 @@ export class IssueIngestionService extends IssueIngestion {
 
   private async createIssue(tx: Transaction, event: IngestedEvent): Promise<IssueRow> {
     const [{ last_number: number }] = await tx.query<{ last_number: number }>(
-      `INSERT INTO issue_counters (project_id, last_number) VALUES ($1, 1)
+      `INSERT INTO issues.issue_counters (project_id, last_number) VALUES ($1, 1)
        ON CONFLICT (project_id) DO UPDATE SET last_number = issue_counters.last_number + 1 RETURNING last_number`,
       [event.projectId],
     );
     const shortId = shortIdFor(event.projectSlug, number);
     const level = (LEVELS.has(event.level) ? event.level : 'error') as IssueLevel;
     const [row] = await tx.query<IssueRow>(
-      `INSERT INTO issues (project_id, fingerprint_hash, short_id, title, culprit, level, platform, status, substatus, first_seen, last_seen)
+      `INSERT INTO issues.issues (project_id, fingerprint_hash, short_id, title, culprit, level, platform, status, substatus, first_seen, last_seen)
        VALUES ($1, $2, $3, $4, $5, $6, $7, 'unresolved', 'new', $8, $8)
        RETURNING id, status`,
       [event.projectId, event.fingerprintHash, shortId, event.title, event.culprit, level, event.platform, event.occurredAt],
@@ -267,7 +267,7 @@ export class IssueIngestionService extends IssueIngestion {
       return `($${at + 1}::bigint, $${at + 2}::bigint, $${at + 3}, $${at + 4}::timestamptz, $${at + 5}::timestamptz, $${at + 6}::json)`;
     });
     const rows = await tx.query<{ project_id: string; event_id: string }>(
-      `INSERT INTO error_events (project_id, issue_id, event_id, occurred_at, received_at, data) VALUES ${values.join(', ')}
+      `INSERT INTO issues.error_events (project_id, issue_id, event_id, occurred_at, received_at, data) VALUES ${values.join(', ')}
        ON CONFLICT (project_id, event_id) DO NOTHING RETURNING project_id, event_id`,
       params,
     );
@@ -288,7 +288,7 @@ export class IssueIngestionService extends IssueIngestion {
     const newUsers = new Map<string, Set<string>>();
     if (hashes.length === 0) return newUsers;
     const rows = await tx.query<{ issue_id: string; user_hash: string }>(
-      `INSERT INTO issue_users (issue_id, user_hash) SELECT * FROM unnest($1::bigint[], $2::text[])
+      `INSERT INTO issues.issue_users (issue_id, user_hash) SELECT * FROM unnest($1::bigint[], $2::text[])
        ON CONFLICT DO NOTHING RETURNING issue_id, user_hash`,
       [issueIds, hashes],
     );

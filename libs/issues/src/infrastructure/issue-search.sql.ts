@@ -53,14 +53,14 @@ export function issueSearchConditions(search: IssueSearch, context: IssueSearchS
         return `(i.assignee->>'type' = 'user' AND i.assignee->>'id' = ${bind(target.id)})`;
       case 'email':
         return `(i.assignee->>'type' = 'user' AND i.assignee->>'id' IN (
-          SELECT m.user_id::text FROM organization_members m JOIN users u ON u.id = m.user_id
-          WHERE m.organization_id = ${org()} AND lower(u.email) = lower(${bind(target.email)})))`;
+          SELECT m.user_id::text FROM identity.member_directory m
+          WHERE m.organization_id = ${org()} AND lower(m.email) = lower(${bind(target.email)})))`;
       case 'team':
         return `(i.assignee->>'type' = 'team' AND i.assignee->>'id' IN (
-          SELECT t.id::text FROM teams t WHERE t.organization_id = ${org()} AND lower(t.slug) = lower(${bind(target.slug)})))`;
+          SELECT t.id::text FROM identity.team_directory t WHERE t.organization_id = ${org()} AND lower(t.slug) = lower(${bind(target.slug)})))`;
       case 'member_teams':
         return `(i.assignee->>'type' = 'team' AND i.assignee->>'id' IN (
-          SELECT tm.team_id::text FROM team_members tm JOIN organization_members m ON m.id = tm.member_id
+          SELECT tm.team_id::text FROM identity.team_memberships tm JOIN identity.member_directory m ON m.id = tm.member_id
           WHERE m.organization_id = ${org()} AND m.user_id = ${bind(target.userId, 'bigint')}))`;
     }
   };
@@ -80,15 +80,15 @@ export function issueSearchConditions(search: IssueSearch, context: IssueSearchS
       case 'first_release':
         return negate(filter.negated, matches('i.first_release', filter.values));
       case 'tag':
-        return `${filter.negated ? 'NOT ' : ''}EXISTS (SELECT 1 FROM issue_tag_values t
+        return `${filter.negated ? 'NOT ' : ''}EXISTS (SELECT 1 FROM issues.issue_tag_values t
           WHERE t.issue_id = i.id AND t.key = ${bind(filter.key)} AND ${matches('t.value', filter.values)})`;
       case 'user': {
         const column = `u.${USER_COLUMNS[filter.field]}`;
-        return `${filter.negated ? 'NOT ' : ''}EXISTS (SELECT 1 FROM issue_users iu JOIN event_users u ON u.project_id = i.project_id AND u.hash = iu.user_hash
+        return `${filter.negated ? 'NOT ' : ''}EXISTS (SELECT 1 FROM issues.issue_users iu JOIN ingest.project_event_users u ON u.project_id = i.project_id AND u.hash = iu.user_hash
           WHERE iu.issue_id = i.id AND ${filter.values.length ? matches(column, filter.values) : `${column} IS NOT NULL`})`;
       }
       case 'has_tag':
-        return `${filter.negated ? 'NOT ' : ''}EXISTS (SELECT 1 FROM issue_tag_values t WHERE t.issue_id = i.id AND t.key = ${bind(filter.key)})`;
+        return `${filter.negated ? 'NOT ' : ''}EXISTS (SELECT 1 FROM issues.issue_tag_values t WHERE t.issue_id = i.id AND t.key = ${bind(filter.key)})`;
       case 'has_column':
         if (filter.column === 'always') return filter.negated ? 'false' : 'true';
         return `i.${filter.column} IS ${filter.negated ? '' : 'NOT '}NULL`;

@@ -20,7 +20,7 @@ export class IssueTopFramesRepository extends IssueTopFrames {
     const rows = await sql.query<FrameRow>(
       `SELECT ids.id::text AS issue_id, frame.value->>'function' AS function, COALESCE(frame.value->>'filename', frame.value->>'module') AS filename, frame.value->>'lineno' AS lineno
        FROM unnest($1::bigint[]) AS ids (id)
-       CROSS JOIN LATERAL (SELECT data FROM error_events WHERE issue_id = ids.id ORDER BY occurred_at DESC, id DESC LIMIT 1) latest
+       CROSS JOIN LATERAL (SELECT data FROM issues.error_events WHERE issue_id = ids.id ORDER BY occurred_at DESC, id DESC LIMIT 1) latest
        CROSS JOIN LATERAL (
          SELECT f.value FROM json_array_elements(
            CASE WHEN json_typeof(COALESCE(latest.data->'exceptions'->-1->'stacktrace'->'frames', latest.data->'stacktrace'->'frames')) = 'array'

@@ -36,7 +36,7 @@ export class IssueWebhookPayloadsRepository extends IssueWebhookPayloads {
       `SELECT i.id, i.short_id, i.title, i.culprit, i.level, i.status, i.substatus, i.platform, i.first_seen, i.last_seen, i.times_seen,
               i.user_count, i.assignee, p.id AS project_id, p.name AS project_name, p.slug AS project_slug, p.platform AS project_platform,
               o.slug AS organization_slug
-       FROM issues i JOIN projects p ON p.id = i.project_id JOIN organizations o ON o.id = p.organization_id
+       FROM issues.issues i JOIN projects.project_directory p ON p.id = i.project_id JOIN identity.organization_directory o ON o.id = p.organization_id
        WHERE i.id = ANY($1::bigint[])`,
       [[...new Set(issueIds)]],
     );
@@ -44,7 +44,7 @@ export class IssueWebhookPayloadsRepository extends IssueWebhookPayloads {
   }
 
   async latestOfProject(sql: Sql, projectId: string): Promise<string | null> {
-    const [row] = await sql.query<{ id: string }>(`SELECT id::text FROM issues WHERE project_id = $1 ORDER BY last_seen DESC LIMIT 1`, [projectId]);
+    const [row] = await sql.query<{ id: string }>(`SELECT id::text FROM issues.issues WHERE project_id = $1 ORDER BY last_seen DESC LIMIT 1`, [projectId]);
     return row?.id ?? null;
   }
 

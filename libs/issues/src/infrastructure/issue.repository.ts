@@ -35,7 +35,7 @@ export class IssueRepository {
       expectedVersion: expectedVersion === 0 ? 'no_stream' : expectedVersion,
     });
     await tx.execute(
-      `UPDATE issues SET status = $2, substatus = $3, assignee = $4::jsonb,
+      `UPDATE issues.issues SET status = $2, substatus = $3, assignee = $4::jsonb,
               times_seen_at_ignore = CASE WHEN $5 THEN times_seen ELSE times_seen_at_ignore END,
               user_count_at_ignore = CASE WHEN $5 THEN user_count ELSE user_count_at_ignore END
        WHERE id = $1`,

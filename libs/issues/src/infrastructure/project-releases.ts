@@ -17,7 +17,7 @@ export async function latestProjectReleases(sql: Sql, projectIds: readonly strin
   const rows = await sql.query<{ project_id: string; value: string }>(
     `SELECT p.id::text AS project_id, r.value FROM unnest($1::bigint[]) AS p (id)
      CROSS JOIN LATERAL (
-       SELECT value FROM tag_values WHERE project_id = p.id AND key = 'release' ORDER BY first_seen DESC, value DESC LIMIT $2
+       SELECT value FROM ingest.project_tag_values WHERE project_id = p.id AND key = 'release' ORDER BY first_seen DESC, value DESC LIMIT $2
      ) r`,
     [projectIds, RELEASES_WEIGHED],
   );
@@ -33,6 +33,6 @@ export async function latestProjectReleases(sql: Sql, projectIds: readonly strin
 
 /** Whether an event of the project named this release. */
 export async function projectHasRelease(sql: Sql, projectId: string, release: string): Promise<boolean> {
-  const [row] = await sql.query(`SELECT 1 FROM tag_values WHERE project_id = $1::bigint AND key = 'release' AND value = $2`, [projectId, release]);
+  const [row] = await sql.query(`SELECT 1 FROM ingest.project_tag_values WHERE project_id = $1::bigint AND key = 'release' AND value = $2`, [projectId, release]);
   return row !== undefined;
 }

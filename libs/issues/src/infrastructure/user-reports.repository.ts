@@ -18,7 +18,7 @@ export interface UserReportRow {
 const COLUMNS = `r.id::text AS id, r.project_id::text AS project_id, r.event_id, r.name, r.email, r.comments, r.date_created,
   e.issue_id::text AS issue_id, e.data->'user' AS "user"`;
 /** The event a report is about, in the report's project (events are unique per project). */
-const EVENT_JOIN = 'LEFT JOIN error_events e ON e.project_id = r.project_id AND e.event_id = r.event_id';
+const EVENT_JOIN = 'LEFT JOIN issues.error_events e ON e.project_id = r.project_id AND e.event_id = r.event_id';
 
 /** The `issues.user_reports` table: what users wrote about errors, kept per project. */
 @Injectable()
@@ -57,7 +57,7 @@ export class UserReportsRepository extends UserReportIntake {
   /** The reports on the issue's events, newest first. */
   async forIssue(issueId: string, offset: number, limit: number): Promise<UserReportRow[]> {
     return this.database.query<UserReportRow>(
-      `SELECT ${COLUMNS} FROM issues.user_reports r JOIN error_events e ON e.project_id = r.project_id AND e.event_id = r.event_id
+      `SELECT ${COLUMNS} FROM issues.user_reports r JOIN issues.error_events e ON e.project_id = r.project_id AND e.event_id = r.event_id
        WHERE e.issue_id = $1::bigint ORDER BY r.date_created DESC, r.id DESC OFFSET $2 LIMIT $3`,
       [issueId, offset, limit],
     );

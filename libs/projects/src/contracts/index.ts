@@ -8,4 +8,5 @@ export { FindProjectKeyQuery, type ProjectKeyAccess } from '../application/queri
 export { FindProjectKeysQuery, type ProjectKeySummary } from '../application/queries/find-project-keys.query';
 export { projectDetailSql } from '../infrastructure/projects.repository';
 export { requireProject } from './require-project';
+export { PROJECTS_PUBLISHED_VIEWS } from './published-views';
 export { ProjectTeams } from './project-teams';

@@ -37,7 +37,7 @@ const COLUMNS = `id, organization_id, provider, idp_entity_id, sso_url, x509cert
 export class AuthProviderRepository {
   async find(sql: Sql, organizationId: string, options: { lock?: boolean } = {}): Promise<AuthProviderRow | undefined> {
     const [row] = await sql.query<AuthProviderRow>(
-      `SELECT ${COLUMNS} FROM auth_providers WHERE organization_id = $1${options.lock ? ' FOR UPDATE' : ''}`,
+      `SELECT ${COLUMNS} FROM scim.auth_providers WHERE organization_id = $1${options.lock ? ' FOR UPDATE' : ''}`,
       [organizationId],
     );
     return row;
@@ -45,7 +45,7 @@ export class AuthProviderRepository {
 
   async insert(sql: Sql, organizationId: string, write: AuthProviderWrite): Promise<AuthProviderRow> {
     const [row] = await sql.query<AuthProviderRow>(
-      `INSERT INTO auth_providers (organization_id, provider, idp_entity_id, sso_url, x509cert, scim_enabled, scim_token_hash, scim_token_last_characters)
+      `INSERT INTO scim.auth_providers (organization_id, provider, idp_entity_id, sso_url, x509cert, scim_enabled, scim_token_hash, scim_token_last_characters)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (organization_id) DO NOTHING RETURNING ${COLUMNS}`,
       [organizationId, write.provider, write.idpEntityId, write.ssoUrl, write.x509cert, write.scimEnabled, write.scimToken?.hash ?? null, write.scimToken?.lastCharacters ?? null],
     );
@@ -56,7 +56,7 @@ export class AuthProviderRepository {
   async update(sql: Sql, organizationId: string, write: AuthProviderWrite): Promise<AuthProviderRow> {
     const keep = write.scimToken === undefined;
     const [row] = await sql.query<AuthProviderRow>(
-      `UPDATE auth_providers SET provider = $2, idp_entity_id = $3, sso_url = $4, x509cert = $5, scim_enabled = $6,
+      `UPDATE scim.auth_providers SET provider = $2, idp_entity_id = $3, sso_url = $4, x509cert = $5, scim_enabled = $6,
               scim_token_hash = CASE WHEN $7::boolean THEN scim_token_hash ELSE $8 END,
               scim_token_last_characters = CASE WHEN $7::boolean THEN scim_token_last_characters ELSE $9 END,
               date_updated = now()
@@ -67,12 +67,12 @@ export class AuthProviderRepository {
   }
 
   async delete(sql: Sql, organizationId: string): Promise<boolean> {
-    return (await sql.execute(`DELETE FROM auth_providers WHERE organization_id = $1`, [organizationId])) > 0;
+    return (await sql.execute(`DELETE FROM scim.auth_providers WHERE organization_id = $1`, [organizationId])) > 0;
   }
 
   async tokenOwner(sql: Sql, tokenHash: string): Promise<ScimTokenOwner | undefined> {
     const [row] = await sql.query<ScimTokenOwner>(
-      `SELECT p.organization_id, o.slug, o.plan, p.scim_enabled FROM auth_providers p JOIN organizations o ON o.id = p.organization_id
+      `SELECT p.organization_id, o.slug, o.plan, p.scim_enabled FROM scim.auth_providers p JOIN identity.organization_directory o ON o.id = p.organization_id
        WHERE p.scim_token_hash = $1`,
       [tokenHash],
     );

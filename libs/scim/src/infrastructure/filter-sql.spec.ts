@@ -35,7 +35,7 @@ describe('SCIM filters in SQL', () => {
     );
     expect(sql('emails.value eq "a@b"').text).toBe("EXISTS (SELECT 1 FROM jsonb_array_elements(v.emails) AS e(x) WHERE true AND (lower((e.x->>'value')) = lower($2)))");
     expect(sql('members.value eq "12"', GROUP_FILTER_SCHEMA)).toEqual({
-      text: 'EXISTS (SELECT 1 FROM scim_group_members gm WHERE gm.team_id = v.id AND (gm.member_id = $2::bigint))',
+      text: 'EXISTS (SELECT 1 FROM identity.scim_group_members gm WHERE gm.team_id = v.id AND (gm.member_id = $2::bigint))',
       params: ['12'],
     });
   });

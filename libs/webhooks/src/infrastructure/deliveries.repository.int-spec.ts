@@ -24,8 +24,8 @@ describe('deliveries repository: the queue holds exactly the pending deliveries'
   });
 
   beforeEach(async () => {
-    await db.database.execute(`DELETE FROM webhook_delivery_queue`);
-    await db.database.execute(`DELETE FROM webhook_deliveries`);
+    await db.database.execute(`DELETE FROM webhooks.webhook_delivery_queue`);
+    await db.database.execute(`DELETE FROM webhooks.webhook_deliveries`);
   });
 
   const claimAll = () => deliveries.claim(100, [], [], 100, 30);
@@ -33,8 +33,8 @@ describe('deliveries repository: the queue holds exactly the pending deliveries'
   /** Pending deliveries without a queue row, and queue rows of deliveries that are not pending. */
   async function strays(): Promise<number> {
     const [{ n }] = await db.database.query<{ n: number }>(
-      `SELECT (SELECT count(*) FROM webhook_deliveries d WHERE d.status = 'pending' AND NOT EXISTS (SELECT 1 FROM webhook_delivery_queue q WHERE q.delivery_id = d.id))
-            + (SELECT count(*) FROM webhook_delivery_queue q WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.id = q.delivery_id AND d.status = 'pending')) AS n`,
+      `SELECT (SELECT count(*) FROM webhooks.webhook_deliveries d WHERE d.status = 'pending' AND NOT EXISTS (SELECT 1 FROM webhooks.webhook_delivery_queue q WHERE q.delivery_id = d.id))
+            + (SELECT count(*) FROM webhooks.webhook_delivery_queue q WHERE NOT EXISTS (SELECT 1 FROM webhooks.webhook_deliveries d WHERE d.id = q.delivery_id AND d.status = 'pending')) AS n`,
     );
     return Number(n);
   }
@@ -53,9 +53,9 @@ describe('deliveries repository: the queue holds exactly the pending deliveries'
 
     const again = await claimAll();
     expect(again.map((row) => [row.id, row.attempts])).toEqual([[claimed[2].id, 1]]);
-    const rows = await db.database.query<{ status: string; attempts: number }>(`SELECT status, attempts FROM webhook_deliveries ORDER BY id`);
+    const rows = await db.database.query<{ status: string; attempts: number }>(`SELECT status, attempts FROM webhooks.webhook_deliveries ORDER BY id`);
     expect(rows).toEqual([{ status: 'delivered', attempts: 1 }, { status: 'pending', attempts: 1 }, { status: 'pending', attempts: 0 }]);
-    const [{ n }] = await db.database.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_attempts`);
+    const [{ n }] = await db.database.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhooks.webhook_attempts`);
     expect(n).toBe(2);
   });
 
@@ -71,7 +71,7 @@ describe('deliveries repository: the queue holds exactly the pending deliveries'
 
     await db.database.transaction((tx) => deliveries.deleteForTarget(tx, 'service_hook', 'hook-2'));
     expect(await strays()).toBe(0);
-    const [{ n }] = await db.database.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_delivery_queue`);
+    const [{ n }] = await db.database.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhooks.webhook_delivery_queue`);
     expect(n).toBe(1);
   });
 });

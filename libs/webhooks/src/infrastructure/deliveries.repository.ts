@@ -120,11 +120,11 @@ export class DeliveriesRepository {
     });
     return tx.execute(
       `WITH inserted AS (
-         INSERT INTO webhook_deliveries (guid, target_kind, target_id, cause, event_type, body) VALUES ${values.join(', ')}
+         INSERT INTO webhooks.webhook_deliveries (guid, target_kind, target_id, cause, event_type, body) VALUES ${values.join(', ')}
          ON CONFLICT (target_kind, target_id, cause, event_type) DO NOTHING
          RETURNING id, target_kind, target_id
        )
-       INSERT INTO webhook_delivery_queue (delivery_id, target_kind, target_id) SELECT id, target_kind, target_id FROM inserted`,
+       INSERT INTO webhooks.webhook_delivery_queue (delivery_id, target_kind, target_id) SELECT id, target_kind, target_id FROM inserted`,
       params,
     );
   }
@@ -139,7 +139,7 @@ export class DeliveriesRepository {
   async claim(limit: number, heldTargets: readonly string[], heldCounts: readonly number[], perTargetLimit: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
     return this.database.query<ClaimedDelivery>(
       `WITH due AS (
-         SELECT delivery_id, target_id, due_at FROM webhook_delivery_queue WHERE due_at <= now() ORDER BY due_at LIMIT $1 * 4
+         SELECT delivery_id, target_id, due_at FROM webhooks.webhook_delivery_queue WHERE due_at <= now() ORDER BY due_at LIMIT $1 * 4
        ), chosen AS (
          SELECT ranked.delivery_id FROM (
            SELECT due.*, row_number() OVER (PARTITION BY target_id ORDER BY due_at, delivery_id) AS rank FROM due
@@ -147,16 +147,16 @@ export class DeliveriesRepository {
          WHERE ranked.rank + COALESCE(held.n, 0) <= $4
          ORDER BY ranked.due_at LIMIT $1
        ), locked AS (
-         SELECT q.delivery_id FROM webhook_delivery_queue q
+         SELECT q.delivery_id FROM webhooks.webhook_delivery_queue q
          WHERE q.delivery_id IN (SELECT delivery_id FROM chosen) AND q.due_at <= now()
          FOR UPDATE SKIP LOCKED
        ), leased AS (
-         UPDATE webhook_delivery_queue q SET due_at = now() + make_interval(secs => $5), claims = q.claims + 1
+         UPDATE webhooks.webhook_delivery_queue q SET due_at = now() + make_interval(secs => $5), claims = q.claims + 1
          FROM locked WHERE q.delivery_id = locked.delivery_id
          RETURNING q.delivery_id, q.claims
        )
        SELECT d.id, d.guid, d.target_kind, d.target_id, d.event_type, d.body, leased.claims AS attempts, d.created_at
-       FROM leased JOIN webhook_deliveries d ON d.id = leased.delivery_id
+       FROM leased JOIN webhooks.webhook_deliveries d ON d.id = leased.delivery_id
        ORDER BY leased.delivery_id`,
       [limit, heldTargets, heldCounts, perTargetLimit, leaseSeconds],
     );
@@ -166,7 +166,7 @@ export class DeliveriesRepository {
   async release(deliveryIds: readonly string[]): Promise<void> {
     if (deliveryIds.length === 0) return;
     await this.database.execute(
-      `UPDATE webhook_delivery_queue SET due_at = now(), claims = claims - 1 WHERE delivery_id = ANY($1::bigint[])`,
+      `UPDATE webhooks.webhook_delivery_queue SET due_at = now(), claims = claims - 1 WHERE delivery_id = ANY($1::bigint[])`,
       [deliveryIds],
     );
   }
@@ -179,17 +179,17 @@ export class DeliveriesRepository {
          SELECT * FROM unnest($1::bigint[], $2::text[], $3::timestamptz[], $4::integer[], $5::text[])
            AS r (id, status, next_attempt_at, status_code, error)
        ), dequeued AS (
-         DELETE FROM webhook_delivery_queue q USING result r WHERE q.delivery_id = r.id AND r.status <> 'pending'
+         DELETE FROM webhooks.webhook_delivery_queue q USING result r WHERE q.delivery_id = r.id AND r.status <> 'pending'
        ), requeued AS (
-         UPDATE webhook_delivery_queue q SET due_at = r.next_attempt_at FROM result r WHERE q.delivery_id = r.id AND r.status = 'pending'
+         UPDATE webhooks.webhook_delivery_queue q SET due_at = r.next_attempt_at FROM result r WHERE q.delivery_id = r.id AND r.status = 'pending'
        ), updated AS (
-         UPDATE webhook_deliveries d SET status = r.status, attempts = d.attempts + 1,
+         UPDATE webhooks.webhook_deliveries d SET status = r.status, attempts = d.attempts + 1,
                 next_attempt_at = COALESCE(r.next_attempt_at, d.next_attempt_at),
                 last_status_code = r.status_code, last_error = r.error,
                 finished_at = CASE WHEN r.status = 'pending' THEN NULL ELSE now() END
          FROM result r WHERE d.id = r.id
        )
-       INSERT INTO webhook_attempts (delivery_id, attempted_at, duration_ms, status_code, error, request_headers, response_headers, response_body)
+       INSERT INTO webhooks.webhook_attempts (delivery_id, attempted_at, duration_ms, status_code, error, request_headers, response_headers, response_body)
        SELECT * FROM unnest($1::bigint[], $6::timestamptz[], $7::integer[], $4::integer[], $5::text[], $8::json[], $9::json[], $10::text[])`,
       [
         results.map((r) => r.deliveryId),
@@ -211,11 +211,11 @@ export class DeliveriesRepository {
     if (targetIds.length === 0) return;
     await sql.execute(
       `WITH failed AS (
-         UPDATE webhook_deliveries SET status = 'failed', last_error = $3, finished_at = now()
+         UPDATE webhooks.webhook_deliveries SET status = 'failed', last_error = $3, finished_at = now()
          WHERE target_kind = $1 AND target_id = ANY($2::text[]) AND status = 'pending'
          RETURNING id
        )
-       DELETE FROM webhook_delivery_queue WHERE delivery_id IN (SELECT id FROM failed)`,
+       DELETE FROM webhooks.webhook_delivery_queue WHERE delivery_id IN (SELECT id FROM failed)`,
       [targetKind, targetIds, reason],
     );
   }
@@ -223,8 +223,8 @@ export class DeliveriesRepository {
   /** Deletes a target's deliveries, queued ones included, and with them their attempts. */
   async deleteForTarget(sql: Sql, targetKind: string, targetId: string): Promise<void> {
     await sql.execute(
-      `WITH deleted AS (DELETE FROM webhook_deliveries WHERE target_kind = $1 AND target_id = $2 RETURNING id)
-       DELETE FROM webhook_delivery_queue WHERE delivery_id IN (SELECT id FROM deleted)`,
+      `WITH deleted AS (DELETE FROM webhooks.webhook_deliveries WHERE target_kind = $1 AND target_id = $2 RETURNING id)
+       DELETE FROM webhooks.webhook_delivery_queue WHERE delivery_id IN (SELECT id FROM deleted)`,
       [targetKind, targetId],
     );
   }
@@ -233,7 +233,7 @@ export class DeliveriesRepository {
     return this.database.query<DeliveryRow>(
       `SELECT id, guid, event_type, status, attempts, next_attempt_at, last_status_code, last_error, created_at, finished_at,
               left(body, ${LOGGED_REQUEST_BYTES}) AS request_body
-       FROM webhook_deliveries WHERE target_kind = $1 AND target_id = $2 ${options.failedOnly ? `AND (status = 'failed' OR (status = 'pending' AND last_error IS NOT NULL))` : ''}
+       FROM webhooks.webhook_deliveries WHERE target_kind = $1 AND target_id = $2 ${options.failedOnly ? `AND (status = 'failed' OR (status = 'pending' AND last_error IS NOT NULL))` : ''}
        ORDER BY id DESC OFFSET $3 LIMIT $4`,
       [targetKind, targetId, options.offset, options.limit],
     );
@@ -243,7 +243,7 @@ export class DeliveriesRepository {
     const [row] = await sql.query<DeliveryRow>(
       `SELECT id, guid, event_type, status, attempts, next_attempt_at, last_status_code, last_error, created_at, finished_at,
               left(body, ${LOGGED_REQUEST_BYTES}) AS request_body
-       FROM webhook_deliveries WHERE target_kind = $1 AND target_id = $2 AND guid = $3`,
+       FROM webhooks.webhook_deliveries WHERE target_kind = $1 AND target_id = $2 AND guid = $3`,
       [targetKind, targetId, guid],
     );
     return row ?? null;
@@ -255,7 +255,7 @@ export class DeliveriesRepository {
     return this.database.query<AttemptRow>(
       `SELECT a.delivery_id, a.attempted_at, a.duration_ms, a.status_code, a.error, a.request_headers, a.response_headers, a.response_body
        FROM unnest($1::bigint[]) AS d (id)
-       CROSS JOIN LATERAL (SELECT * FROM webhook_attempts WHERE delivery_id = d.id ORDER BY id DESC LIMIT $2) a`,
+       CROSS JOIN LATERAL (SELECT * FROM webhooks.webhook_attempts WHERE delivery_id = d.id ORDER BY id DESC LIMIT $2) a`,
       [deliveryIds, perDelivery],
     );
   }
@@ -270,7 +270,7 @@ export class DeliveriesRepository {
        FROM unnest($3::text[]) AS types (event_type)
        CROSS JOIN LATERAL (
          SELECT a.id, d.guid, d.event_type, d.status, d.body, d.created_at, a.attempted_at, a.status_code, a.error, a.response_body
-         FROM webhook_deliveries d JOIN webhook_attempts a ON a.delivery_id = d.id
+         FROM webhooks.webhook_deliveries d JOIN webhooks.webhook_attempts a ON a.delivery_id = d.id
          WHERE d.target_kind = $1 AND d.target_id = $2 AND d.event_type = types.event_type
            AND ($4::timestamptz IS NULL OR a.attempted_at >= $4)
            AND ($5::timestamptz IS NULL OR a.attempted_at <= $5)
@@ -285,7 +285,7 @@ export class DeliveriesRepository {
   /** Which of these delivery guids exist (a repeated cause queues nothing). */
   async existing(sql: Sql, guids: readonly string[]): Promise<string[]> {
     if (guids.length === 0) return [];
-    const rows = await sql.query<{ guid: string }>(`SELECT guid FROM webhook_deliveries WHERE guid = ANY($1::text[])`, [guids]);
+    const rows = await sql.query<{ guid: string }>(`SELECT guid FROM webhooks.webhook_deliveries WHERE guid = ANY($1::text[])`, [guids]);
     return rows.map((row) => row.guid);
   }
 
@@ -293,7 +293,7 @@ export class DeliveriesRepository {
   async states(targetKind: string, guids: readonly string[]): Promise<DeliveryState[]> {
     if (guids.length === 0) return [];
     return this.database.query<DeliveryState>(
-      `SELECT guid, status, attempts, last_error, finished_at FROM webhook_deliveries WHERE target_kind = $1 AND guid = ANY($2::text[])`,
+      `SELECT guid, status, attempts, last_error, finished_at FROM webhooks.webhook_deliveries WHERE target_kind = $1 AND guid = ANY($2::text[])`,
       [targetKind, guids],
     );
   }
@@ -302,10 +302,10 @@ export class DeliveriesRepository {
   async redeliver(sql: Sql, deliveryId: string): Promise<void> {
     await sql.execute(
       `WITH pending AS (
-         UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now(), finished_at = NULL WHERE id = $1
+         UPDATE webhooks.webhook_deliveries SET status = 'pending', next_attempt_at = now(), finished_at = NULL WHERE id = $1
          RETURNING id, target_kind, target_id
        )
-       INSERT INTO webhook_delivery_queue (delivery_id, target_kind, target_id) SELECT id, target_kind, target_id FROM pending
+       INSERT INTO webhooks.webhook_delivery_queue (delivery_id, target_kind, target_id) SELECT id, target_kind, target_id FROM pending
        ON CONFLICT (delivery_id) DO UPDATE SET due_at = now()`,
       [deliveryId],
     );
@@ -314,12 +314,12 @@ export class DeliveriesRepository {
   /** Deletes attempts, and finished deliveries, older than `before`, a batch at a time. */
   async prune(before: Date, batch: number): Promise<number> {
     const attempts = await this.database.execute(
-      `DELETE FROM webhook_attempts WHERE id IN (SELECT id FROM webhook_attempts WHERE attempted_at < $1 ORDER BY attempted_at LIMIT $2)`,
+      `DELETE FROM webhooks.webhook_attempts WHERE id IN (SELECT id FROM webhooks.webhook_attempts WHERE attempted_at < $1 ORDER BY attempted_at LIMIT $2)`,
       [before.toISOString(), batch],
     );
     const deliveries = await this.database.execute(
-      `DELETE FROM webhook_deliveries WHERE id IN (
-         SELECT id FROM webhook_deliveries WHERE status <> 'pending' AND finished_at < $1 ORDER BY id LIMIT $2)`,
+      `DELETE FROM webhooks.webhook_deliveries WHERE id IN (
+         SELECT id FROM webhooks.webhook_deliveries WHERE status <> 'pending' AND finished_at < $1 ORDER BY id LIMIT $2)`,
       [before.toISOString(), batch],
     );
     return attempts + deliveries;

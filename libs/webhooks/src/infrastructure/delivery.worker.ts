@@ -69,7 +69,7 @@ export class DeliveryWorker implements BackgroundWorker {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     metrics: Metrics,
   ) {
-    this.vacuum = new QueueVacuum(database, ['webhook_delivery_queue'], VACUUM_EVERY_ATTEMPTS, (error) =>
+    this.vacuum = new QueueVacuum(database, ['webhooks.webhook_delivery_queue'], VACUUM_EVERY_ATTEMPTS, (error) =>
       this.logger.warn(`vacuuming the delivery queue failed: ${error instanceof Error ? error.message : String(error)}`),
     );
     const registers = [metrics.registry];

@@ -35,9 +35,9 @@ export class TicketRepository {
     let queued = 0;
     for (const subject of subjects) {
       queued += await tx.execute(
-        `INSERT INTO ticket_tracker_tickets (issue_id, organization_id, project_id, short_id, title, culprit, level, source_event_id)
+        `INSERT INTO ticket_tracker.ticket_tracker_tickets (issue_id, organization_id, project_id, short_id, title, culprit, level, source_event_id)
          SELECT $1::bigint, $2::bigint, $3::bigint, $4, $5, $6, $7, $8::uuid
-         WHERE $9::timestamptz >= (SELECT installed_at FROM ticket_tracker_installation)
+         WHERE $9::timestamptz >= (SELECT installed_at FROM ticket_tracker.ticket_tracker_installation)
          ON CONFLICT (issue_id) DO NOTHING`,
         [subject.issueId, subject.organizationId, subject.projectId, subject.shortId, subject.title, subject.culprit, subject.level, subject.sourceEventId, subject.recordedAt],
       );
@@ -51,10 +51,10 @@ export class TicketRepository {
    */
   async claimDue(sql: Sql, limit: number, leaseMs: number): Promise<TicketRow[]> {
     return sql.query<TicketRow>(
-      `UPDATE ticket_tracker_tickets t
+      `UPDATE ticket_tracker.ticket_tracker_tickets t
        SET attempts = t.attempts + 1, next_attempt_at = now() + $2::integer * interval '1 millisecond'
        WHERE t.issue_id IN (
-         SELECT issue_id FROM ticket_tracker_tickets
+         SELECT issue_id FROM ticket_tracker.ticket_tracker_tickets
          WHERE status = 'pending' AND next_attempt_at <= now()
          ORDER BY next_attempt_at
          LIMIT $1::integer
@@ -68,18 +68,18 @@ export class TicketRepository {
   async record(sql: Sql, issueId: string, outcome: CallOutcome, retryInSeconds: number): Promise<void> {
     if (outcome.kind === 'opened') {
       await sql.execute(
-        `UPDATE ticket_tracker_tickets SET status = 'opened', external_id = $2, url = $3, last_error = NULL, opened_at = now()
+        `UPDATE ticket_tracker.ticket_tracker_tickets SET status = 'opened', external_id = $2, url = $3, last_error = NULL, opened_at = now()
          WHERE issue_id = $1::bigint AND status = 'pending'`,
         [issueId, outcome.externalId, outcome.url],
       );
     } else if (outcome.kind === 'failed') {
       await sql.execute(
-        `UPDATE ticket_tracker_tickets SET status = 'failed', last_error = $2 WHERE issue_id = $1::bigint AND status = 'pending'`,
+        `UPDATE ticket_tracker.ticket_tracker_tickets SET status = 'failed', last_error = $2 WHERE issue_id = $1::bigint AND status = 'pending'`,
         [issueId, outcome.error],
       );
     } else {
       await sql.execute(
-        `UPDATE ticket_tracker_tickets SET last_error = $2, next_attempt_at = now() + $3::double precision * interval '1 second'
+        `UPDATE ticket_tracker.ticket_tracker_tickets SET last_error = $2, next_attempt_at = now() + $3::double precision * interval '1 second'
          WHERE issue_id = $1::bigint AND status = 'pending'`,
         [issueId, outcome.error, retryInSeconds],
       );
@@ -89,7 +89,7 @@ export class TicketRepository {
   /** An issue's tickets (at most one today; a list so that the API can grow), newest first. */
   async listForIssue(sql: Sql, organizationId: string, issueId: string, status: string | undefined, offset: number, limit: number): Promise<TicketRow[]> {
     return sql.query<TicketRow>(
-      `SELECT ${COLUMNS} FROM ticket_tracker_tickets
+      `SELECT ${COLUMNS} FROM ticket_tracker.ticket_tracker_tickets
        WHERE organization_id = $1::bigint AND issue_id = $2::bigint AND ($3::text IS NULL OR status = $3::text)
        ORDER BY created_at DESC, issue_id DESC
        OFFSET $4::integer LIMIT $5::integer`,

@@ -2,7 +2,7 @@ import { DomainError } from '@faultline/kernel';
 import type { InstallationLookup } from '@faultline/integrations';
 import type { Sql } from '@faultline/platform';
 import { type MetricRuleDefinition, validateMetricRule } from '../../domain';
-import type { MetricRulesRepository } from '../../infrastructure/metric-rules.repository';
+import { type MetricRulesRepository, organizationProjectsBySlug } from '../../infrastructure/metric-rules.repository';
 import { checkAppActions } from './app-actions';
 
 /**
@@ -44,8 +44,7 @@ export async function checkedMetricRule(
     trigger.id = keep(trigger.id);
     for (const action of trigger.actions) action.id = keep(action.id);
   }
-  const rows = await tx.query<{ id: string; slug: string }>(`SELECT id, slug FROM projects WHERE organization_id = $1 AND slug = ANY($2::text[])`, [organizationId, definition.projects]);
-  const bySlug = new Map(rows.map((row) => [row.slug, String(row.id)]));
+  const bySlug = await organizationProjectsBySlug(tx, organizationId, definition.projects);
   const unknown = definition.projects.find((slug) => !bySlug.has(slug));
   if (unknown) throw DomainError.invalid(`projects: Invalid project ${unknown}`, { field: 'projects' });
   await checkAppActions(

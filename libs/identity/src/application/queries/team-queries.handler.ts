@@ -18,14 +18,12 @@ export class FindTeamHandler implements IQueryHandler<FindTeamQuery, TeamSummary
 
 @QueryHandler(FindUserTeamsQuery)
 export class FindUserTeamsHandler implements IQueryHandler<FindUserTeamsQuery, TeamSummary[]> {
-  constructor(private readonly database: Database) {}
+  constructor(
+    private readonly database: Database,
+    private readonly repository: IdentityRepository,
+  ) {}
 
   execute({ organizationId, userId }: FindUserTeamsQuery): Promise<TeamSummary[]> {
-    return this.database.query<TeamSummary>(
-      `SELECT t.id, t.slug, t.name FROM teams t
-       JOIN team_members tm ON tm.team_id = t.id JOIN organization_members m ON m.id = tm.member_id
-       WHERE t.organization_id = $1 AND m.user_id = $2 ORDER BY t.slug`,
-      [organizationId, userId],
-    );
+    return this.repository.userTeams(this.database, organizationId, userId);
   }
 }

@@ -6,6 +6,7 @@ import { answer, WebhookReceiver } from '../../../../../test/support/webhook-rec
 import { TicketRepository } from '../../infrastructure/ticket.repository';
 import { TrackerClient } from '../../infrastructure/tracker.client';
 import { TicketTracker1763900000000 } from '../../migrations/1763900000000-ticket-tracker';
+import { TicketTrackerSchema1763900000100 } from '../../migrations/1763900000100-ticket-tracker-schema';
 import type { TicketTrackerConfig } from '../../ticket-tracker.config';
 import { TicketOpener } from './ticket-opener.worker';
 
@@ -22,7 +23,7 @@ describe('TicketOpener', () => {
   beforeAll(async () => {
     await tracker.start();
     url = await createTestDatabaseUrl();
-    dataSource = await createDataSource({ databaseUrl: url, migrations: [...MIGRATIONS, TicketTracker1763900000000], poolSize: 4 });
+    dataSource = await createDataSource({ databaseUrl: url, migrations: [...MIGRATIONS, TicketTracker1763900000000, TicketTrackerSchema1763900000100], poolSize: 4 });
     await dataSource.initialize();
     await runMigrations(dataSource);
     database = new Database(dataSource);
@@ -46,7 +47,7 @@ describe('TicketOpener', () => {
   }
 
   const row = async (issueId: string) =>
-    (await database.query('SELECT status, attempts, external_id, last_error FROM ticket_tracker_tickets WHERE issue_id = $1', [issueId]))[0];
+    (await database.query('SELECT status, attempts, external_id, last_error FROM ticket_tracker.ticket_tracker_tickets WHERE issue_id = $1', [issueId]))[0];
 
   const drain = async () => {
     while ((await opener.runOnce()) > 0);
@@ -54,7 +55,7 @@ describe('TicketOpener', () => {
 
   it('queues one ticket per issue, and none for issues recorded before the module was installed', async () => {
     const issueId = await queue();
-    expect(await database.query('SELECT count(*)::int AS n FROM ticket_tracker_tickets WHERE issue_id = $1', [issueId])).toEqual([{ n: 1 }]);
+    expect(await database.query('SELECT count(*)::int AS n FROM ticket_tracker.ticket_tracker_tickets WHERE issue_id = $1', [issueId])).toEqual([{ n: 1 }]);
     const old = await queue('2000-01-01T00:00:00.000Z');
     expect(await row(old)).toBeUndefined();
     await drain();

@@ -17,7 +17,7 @@ const existing: MetricRuleRow = {
 
 function setUp() {
   const tx = {
-    query: jest.fn(async (sql: string) => (sql.includes('FROM projects') ? [{ id: '3', slug: 'web' }, { id: '8', slug: 'api' }] : [])),
+    query: jest.fn(async (sql: string) => (sql.includes('FROM projects.project_directory') ? [{ id: '3', slug: 'web' }, { id: '8', slug: 'api' }] : [])),
   } as unknown as Transaction;
   const database = { transaction: (work: (tx: Transaction) => Promise<unknown>) => work(tx) } as unknown as Database;
   let next = 100;

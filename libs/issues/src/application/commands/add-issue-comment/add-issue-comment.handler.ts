@@ -5,7 +5,7 @@ import { CLOCK, type Clock, DomainError } from '@faultline/kernel';
 import { Database } from '@faultline/platform';
 import type { IssueComment } from '../../../domain';
 import { IssueRepository } from '../../../infrastructure/issue.repository';
-import { lockIssues } from '../lock-issues';
+import { lockIssues } from '../../../infrastructure/lock-issues';
 import { AddIssueCommentCommand } from './add-issue-comment.command';
 
 @CommandHandler(AddIssueCommentCommand)

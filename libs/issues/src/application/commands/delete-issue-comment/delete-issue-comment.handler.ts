@@ -3,7 +3,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock, DomainError } from '@faultline/kernel';
 import { Database } from '@faultline/platform';
 import { IssueRepository } from '../../../infrastructure/issue.repository';
-import { lockIssues } from '../lock-issues';
+import { lockIssues } from '../../../infrastructure/lock-issues';
 import { DeleteIssueCommentCommand } from './delete-issue-comment.command';
 
 @CommandHandler(DeleteIssueCommentCommand)

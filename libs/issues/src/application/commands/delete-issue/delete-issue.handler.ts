@@ -1,6 +1,6 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { Database } from '@faultline/platform';
-import { lockIssues } from '../lock-issues';
+import { deleteIssues, lockIssues } from '../../../infrastructure/lock-issues';
 import { DeleteIssueCommand } from './delete-issue.command';
 
 @CommandHandler(DeleteIssueCommand)
@@ -9,9 +9,7 @@ export class DeleteIssueHandler implements ICommandHandler<DeleteIssueCommand, v
 
   async execute({ organizationId, issueIds, projectId }: DeleteIssueCommand): Promise<void> {
     await this.database.transaction(async (tx) => {
-      const ids = await lockIssues(tx, organizationId, issueIds, projectId);
-      // error_events and issue_users go with their issue (ON DELETE CASCADE).
-      await tx.execute(`DELETE FROM issues WHERE id = ANY($1::bigint[])`, [ids]);
+      await deleteIssues(tx, await lockIssues(tx, organizationId, issueIds, projectId));
     });
   }
 }

@@ -14,8 +14,8 @@ import {
 } from '../../../domain';
 import { IssueRepository } from '../../../infrastructure/issue.repository';
 import { latestProjectRelease, projectHasRelease } from '../../../infrastructure/project-releases';
-import { IssuePeople } from '../../issue-people';
-import { lockIssues } from '../lock-issues';
+import { IssuePeople } from '../../../infrastructure/issue-people';
+import { lockIssues } from '../../../infrastructure/lock-issues';
 import { type IssueChanges, type IssueChangesResult, UpdateIssueCommand } from './update-issue.command';
 
 type ResolveIntent = { readonly kind: 'resolve'; readonly inRelease?: string; readonly inNextRelease: boolean };

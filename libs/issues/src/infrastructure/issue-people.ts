@@ -21,7 +21,7 @@ export class IssuePeople {
     private readonly actors: Actors,
   ) {}
 
-  /** A user token acts as its user; an organization token as an application. */
+  /** A user token acts as its user (as identity names users); an organization token as an application. */
   async actorFor(principal: Principal): Promise<IssueActor> {
     if (principal.kind === 'user' && principal.userId) return this.actors.user(this.database, principal.userId);
     return { type: 'application', id: principal.tokenId, name: 'API token' };
@@ -40,15 +40,15 @@ export class IssuePeople {
     if (kind === 'team') {
       if (/^\d{1,18}$/.test(id)) {
         const [team] = await this.database.query<{ id: string; slug: string }>(
-          `SELECT id::text AS id, slug FROM teams WHERE organization_id = $1::bigint AND id = $2::bigint`,
+          `SELECT id::text AS id, slug FROM identity.team_directory WHERE organization_id = $1::bigint AND id = $2::bigint`,
           [organizationId, id],
         );
         if (team) assignee = { type: 'team', id: team.id, name: team.slug };
       }
     } else if (/^\d{1,18}$/.test(id)) {
-      assignee = await this.member(organizationId, 'u.id = $2::bigint', id);
+      assignee = await this.member(organizationId, 'm.user_id = $2::bigint', id);
     } else if (!kind && id.includes('@')) {
-      assignee = await this.member(organizationId, 'lower(u.email) = lower($2)', id);
+      assignee = await this.member(organizationId, 'lower(m.email) = lower($2)', id);
     }
     if (!assignee) throw DomainError.invalid('Unknown assignee');
     return assignee;
@@ -57,7 +57,7 @@ export class IssuePeople {
   /** Only active members can be assigned: a deactivated one (SCIM `active: false`) has no access. */
   private async member(organizationId: string, condition: string, value: string): Promise<IssueAssignee | undefined> {
     const [user] = await this.database.query<PersonRow>(
-      `SELECT u.id::text AS id, u.name, u.email FROM organization_members m JOIN users u ON u.id = m.user_id
+      `SELECT m.user_id::text AS id, m.name, m.email FROM identity.member_directory m
        WHERE m.organization_id = $1::bigint AND m.is_active AND ${condition}`,
       [organizationId, value],
     );

@@ -21,11 +21,16 @@ export async function lockIssues(
   const params: unknown[] = [organizationId, unique];
   const project = projectId ? `AND project_id = $${params.push(projectId)}::bigint` : '';
   const rows = await tx.query<{ id: string }>(
-    `SELECT id::text AS id FROM issues
-     WHERE id = ANY($2::bigint[]) AND project_id IN (SELECT id FROM projects WHERE organization_id = $1::bigint) ${project}
+    `SELECT id::text AS id FROM issues.issues
+     WHERE id = ANY($2::bigint[]) AND project_id IN (SELECT id FROM projects.project_directory WHERE organization_id = $1::bigint) ${project}
      ORDER BY id FOR NO KEY UPDATE`,
     params,
   );
   if (rows.length !== unique.length) throw DomainError.notFound();
   return rows.map((row) => row.id);
+}
+
+/** Deletes issues locked by lockIssues; their stored events and users go with them (ON DELETE CASCADE). */
+export async function deleteIssues(tx: Transaction, ids: readonly string[]): Promise<void> {
+  await tx.execute(`DELETE FROM issues.issues WHERE id = ANY($1::bigint[])`, [ids]);
 }

@@ -1,10 +1,10 @@
 import { Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { CLOCK, type Clock } from '@faultline/kernel';
 import { Database, type Sql } from '@faultline/platform';
-import type { IssueAssignee } from '../../domain';
-import { issueSearchConditions, searchesLatestRelease } from '../../infrastructure/issue-search.sql';
-import { latestProjectReleases } from '../../infrastructure/project-releases';
-import { ISSUE_SORTS, type IssueSearch, type IssueSort } from './issue-search';
+import { ISSUE_SORTS, type IssueSearch, type IssueSort } from '../application/queries/issue-search';
+import type { IssueAssignee } from '../domain';
+import { issueSearchConditions, searchesLatestRelease } from './issue-search.sql';
+import { latestProjectReleases } from './project-releases';
 
 /** One issue as the `issues` read model, its project and its stream's summary give it. */
 export interface IssueRow {
@@ -107,7 +107,7 @@ export interface IssueListFilter {
   readonly limit: number;
 }
 
-const ORGANIZATION_ISSUES = 'i.project_id IN (SELECT id FROM projects WHERE organization_id = $1::bigint)';
+const ORGANIZATION_ISSUES = 'i.project_id IN (SELECT id FROM projects.project_directory WHERE organization_id = $1::bigint)';
 
 const ISSUE_COLUMNS = `
   i.id::text AS id, i.project_id::text AS project_id, i.short_id, i.title, i.culprit, i.level, i.platform,
@@ -121,7 +121,7 @@ const ISSUE_COLUMNS = `
 
 /** The stream's comment count and last status event; the first event's exception. */
 const ISSUE_JOINS = `
-  JOIN projects p ON p.id = i.project_id
+  JOIN projects.project_directory p ON p.id = i.project_id
   LEFT JOIN LATERAL (
     SELECT count(*) FILTER (WHERE e.event_type = 'issues.CommentAdded')
              - count(*) FILTER (WHERE e.event_type = 'issues.CommentDeleted') AS num_comments,
@@ -129,18 +129,18 @@ const ISSUE_JOINS = `
              ('issues.IssueResolved', 'issues.IssueIgnored', 'issues.IssueUnresolved')))[1] AS status_event_type,
            (array_agg(e.data ORDER BY e.version DESC) FILTER (WHERE e.event_type IN
              ('issues.IssueResolved', 'issues.IssueIgnored', 'issues.IssueUnresolved')))[1] AS status_event_data
-    FROM events e WHERE e.stream_id = 'issue-' || i.id::text
+    FROM event_store.stream_events e WHERE e.stream_id = 'issue-' || i.id::text
   ) h ON true
   LEFT JOIN LATERAL (
     SELECT COALESCE(ee.data->'exceptions'->-1, ee.data->'exception'->'values'->-1, ee.data->'exception'->-1) AS first_exception,
            ee.data->>'message' AS first_message
-    FROM error_events ee WHERE ee.issue_id = i.id ORDER BY ee.occurred_at, ee.id LIMIT 1
+    FROM issues.error_events ee WHERE ee.issue_id = i.id ORDER BY ee.occurred_at, ee.id LIMIT 1
   ) f ON true
-  LEFT JOIN tag_values fr ON fr.project_id = i.project_id AND fr.key = 'release' AND fr.value = i.first_release
-  LEFT JOIN tag_values lr ON lr.project_id = i.project_id AND lr.key = 'release' AND lr.value = i.last_release`;
+  LEFT JOIN ingest.project_tag_values fr ON fr.project_id = i.project_id AND fr.key = 'release' AND fr.value = i.first_release
+  LEFT JOIN ingest.project_tag_values lr ON lr.project_id = i.project_id AND lr.key = 'release' AND lr.value = i.last_release`;
 
 const EVENT_COLUMNS = `event_id, issue_id::text AS issue_id, project_id::text AS project_id, occurred_at, received_at, data,
-  (SELECT i.fingerprint_hash FROM issues i WHERE i.id = error_events.issue_id) AS grouping_hash`;
+  (SELECT i.fingerprint_hash FROM issues.issues i WHERE i.id = error_events.issue_id) AS grouping_hash`;
 
 const NUMERIC_ID = /^\d{1,18}$/;
 
@@ -175,7 +175,7 @@ export class IssueReadModel {
     }
     if (projectId) conditions.push(`i.project_id = $${params.push(projectId)}::bigint`);
     const [row] = await sql.query<IssueRow>(
-      `SELECT ${ISSUE_COLUMNS} FROM issues i ${ISSUE_JOINS} WHERE ${conditions.join(' AND ')} ORDER BY i.id LIMIT 1`,
+      `SELECT ${ISSUE_COLUMNS} FROM issues.issues i ${ISSUE_JOINS} WHERE ${conditions.join(' AND ')} ORDER BY i.id LIMIT 1`,
       params,
     );
     return row ?? null;
@@ -197,7 +197,7 @@ export class IssueReadModel {
     // The page is chosen first, so the per-issue joins run for its rows only, not for every match.
     return this.database.query<IssueRow>(
       `SELECT ${ISSUE_COLUMNS} FROM (
-         SELECT * FROM issues i WHERE ${conditions.join(' AND ')}
+         SELECT * FROM issues.issues i WHERE ${conditions.join(' AND ')}
          ORDER BY i.${column} DESC, i.id DESC OFFSET $${offset} LIMIT $${limit}
        ) i ${ISSUE_JOINS}
        ORDER BY i.${column} DESC, i.id DESC`,
@@ -208,7 +208,7 @@ export class IssueReadModel {
   /** The organization's projects (of these ones, when given). */
   private async projectIds(organizationId: string, only: readonly string[] | undefined): Promise<string[]> {
     const rows = await this.database.query<{ id: string }>(
-      `SELECT id::text AS id FROM projects WHERE organization_id = $1::bigint AND ($2::bigint[] IS NULL OR id = ANY($2::bigint[]))`,
+      `SELECT id::text AS id FROM projects.project_directory WHERE organization_id = $1::bigint AND ($2::bigint[] IS NULL OR id = ANY($2::bigint[]))`,
       [organizationId, only ?? null],
     );
     return rows.map((row) => row.id);
@@ -228,7 +228,7 @@ export class IssueReadModel {
     for (const { resolution, first } of windows) since.set(resolution, Math.min(first, since.get(resolution) ?? first));
     const rows = await this.database.query<{ issue_id: string; resolution: string; bucket: Date; count: string }>(
       `SELECT s.issue_id::text AS issue_id, s.resolution, s.bucket, s.count::text AS count
-       FROM issue_stats s JOIN unnest($2::text[], $3::timestamptz[]) AS w (resolution, since) ON w.resolution = s.resolution
+       FROM issues.issue_stats s JOIN unnest($2::text[], $3::timestamptz[]) AS w (resolution, since) ON w.resolution = s.resolution
        WHERE s.issue_id = ANY($1::bigint[]) AND s.bucket >= w.since`,
       [issueIds, [...since.keys()], [...since.values()].map((first) => new Date(first).toISOString())],
     );
@@ -258,7 +258,7 @@ export class IssueReadModel {
   /** The issue's tag keys (or the one asked for), by key. */
   async tagKeys(issueId: string, keys?: readonly string[]): Promise<IssueTagKeyRow[]> {
     return this.database.query<IssueTagKeyRow>(
-      `SELECT key, sum(times_seen)::text AS total_values, count(*)::int AS unique_values FROM issue_tag_values
+      `SELECT key, sum(times_seen)::text AS total_values, count(*)::int AS unique_values FROM issues.issue_tag_values
        WHERE issue_id = $1::bigint AND ($2::text[] IS NULL OR key = ANY($2::text[])) GROUP BY key ORDER BY key`,
       [issueId, keys ?? null],
     );
@@ -266,7 +266,7 @@ export class IssueReadModel {
 
   /** Whether any of the issue's events carried the tag key. */
   async hasTagKey(issueId: string, key: string): Promise<boolean> {
-    const [row] = await this.database.query(`SELECT 1 FROM issue_tag_values WHERE issue_id = $1::bigint AND key = $2 LIMIT 1`, [issueId, key]);
+    const [row] = await this.database.query(`SELECT 1 FROM issues.issue_tag_values WHERE issue_id = $1::bigint AND key = $2 LIMIT 1`, [issueId, key]);
     return row !== undefined;
   }
 
@@ -276,7 +276,7 @@ export class IssueReadModel {
       `SELECT t.key, t.value, t.times_seen::text AS times_seen, t.first_seen, t.last_seen
        FROM unnest($2::text[]) AS k (key)
        CROSS JOIN LATERAL (
-         SELECT * FROM issue_tag_values v WHERE v.issue_id = $1::bigint AND v.key = k.key
+         SELECT * FROM issues.issue_tag_values v WHERE v.issue_id = $1::bigint AND v.key = k.key
          ORDER BY v.times_seen DESC, v.last_seen DESC, v.value LIMIT $3
        ) t`,
       [issueId, keys, limit],
@@ -286,7 +286,7 @@ export class IssueReadModel {
   /** A page of the values of one tag key of the issue. */
   async tagValues(issueId: string, key: string, sort: IssueTagValueSort, offset: number, limit: number): Promise<IssueTagValueRow[]> {
     return this.database.query<IssueTagValueRow>(
-      `SELECT key, value, times_seen::text AS times_seen, first_seen, last_seen FROM issue_tag_values
+      `SELECT key, value, times_seen::text AS times_seen, first_seen, last_seen FROM issues.issue_tag_values
        WHERE issue_id = $1::bigint AND key = $2
        ORDER BY ${ISSUE_TAG_VALUE_SORTS[sort]} DESC, value OFFSET $3 LIMIT $4`,
       [issueId, key, offset, limit],
@@ -298,7 +298,7 @@ export class IssueReadModel {
     const params: unknown[] = [organizationId, ids];
     const project = projectId ? `AND i.project_id = $${params.push(projectId)}::bigint` : '';
     const rows = await this.database.query<{ id: string }>(
-      `SELECT i.id::text AS id FROM issues i WHERE ${ORGANIZATION_ISSUES} AND i.id = ANY($2::bigint[]) ${project}`,
+      `SELECT i.id::text AS id FROM issues.issues i WHERE ${ORGANIZATION_ISSUES} AND i.id = ANY($2::bigint[]) ${project}`,
       params,
     );
     return rows.map((row) => row.id);
@@ -307,7 +307,7 @@ export class IssueReadModel {
   /** The events of an issue, newest first. */
   async events(issueId: string, offset: number, limit: number): Promise<ErrorEventRow[]> {
     return this.database.query<ErrorEventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM error_events WHERE issue_id = $1::bigint
+      `SELECT ${EVENT_COLUMNS} FROM issues.error_events WHERE issue_id = $1::bigint
        ORDER BY occurred_at DESC, id DESC OFFSET $2 LIMIT $3`,
       [issueId, offset, limit],
     );
@@ -316,7 +316,7 @@ export class IssueReadModel {
   /** The issue's events with these ids, in the order given. */
   async eventsByIds(issueId: string, eventIds: readonly string[]): Promise<ErrorEventRow[]> {
     const rows = await this.database.query<ErrorEventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM error_events WHERE issue_id = $1::bigint AND event_id = ANY($2::text[])`,
+      `SELECT ${EVENT_COLUMNS} FROM issues.error_events WHERE issue_id = $1::bigint AND event_id = ANY($2::text[])`,
       [issueId, eventIds],
     );
     const byId = new Map(rows.map((row) => [row.event_id, row]));
@@ -326,7 +326,7 @@ export class IssueReadModel {
   /** The events of a project, newest first. */
   async projectEvents(projectId: string, offset: number, limit: number): Promise<ErrorEventRow[]> {
     return this.database.query<ErrorEventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM error_events WHERE project_id = $1::bigint
+      `SELECT ${EVENT_COLUMNS} FROM issues.error_events WHERE project_id = $1::bigint
        ORDER BY occurred_at DESC, id DESC OFFSET $2 LIMIT $3`,
       [projectId, offset, limit],
     );
@@ -336,7 +336,7 @@ export class IssueReadModel {
   async edgeEvent(issueId: string, which: 'latest' | 'oldest'): Promise<ErrorEventRow | null> {
     const direction = which === 'latest' ? 'DESC' : 'ASC';
     const [row] = await this.database.query<ErrorEventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM error_events WHERE issue_id = $1::bigint
+      `SELECT ${EVENT_COLUMNS} FROM issues.error_events WHERE issue_id = $1::bigint
        ORDER BY occurred_at ${direction}, id ${direction} LIMIT 1`,
       [issueId],
     );
@@ -351,7 +351,7 @@ export class IssueReadModel {
     if (scope.projectId) conditions.push(`project_id = $${params.push(scope.projectId)}::bigint`);
     if (scope.issueId) conditions.push(`issue_id = $${params.push(scope.issueId)}::bigint`);
     const [row] = await this.database.query<ErrorEventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM error_events WHERE ${conditions.join(' AND ')} LIMIT 1`,
+      `SELECT ${EVENT_COLUMNS} FROM issues.error_events WHERE ${conditions.join(' AND ')} LIMIT 1`,
       params,
     );
     return row ?? null;
@@ -361,11 +361,11 @@ export class IssueReadModel {
   async neighbours(event: ErrorEventRow): Promise<{ previous: string | null; next: string | null }> {
     const [row] = await this.database.query<{ previous: string | null; next: string | null }>(
       `SELECT
-         (SELECT event_id FROM error_events o WHERE o.issue_id = e.issue_id
+         (SELECT event_id FROM issues.error_events o WHERE o.issue_id = e.issue_id
             AND (o.occurred_at, o.id) < (e.occurred_at, e.id) ORDER BY o.occurred_at DESC, o.id DESC LIMIT 1) AS previous,
-         (SELECT event_id FROM error_events o WHERE o.issue_id = e.issue_id
+         (SELECT event_id FROM issues.error_events o WHERE o.issue_id = e.issue_id
             AND (o.occurred_at, o.id) > (e.occurred_at, e.id) ORDER BY o.occurred_at, o.id LIMIT 1) AS next
-       FROM error_events e WHERE e.project_id = $1::bigint AND e.event_id = $2`,
+       FROM issues.error_events e WHERE e.project_id = $1::bigint AND e.event_id = $2`,
       [event.project_id, event.event_id],
     );
     return row ?? { previous: null, next: null };
