@@ -1,8 +1,8 @@
 import { openTestDatabase, type TestDatabase } from '../../../../test/support/test-database';
 import { type AttemptResult, DeliveriesRepository, type NewDelivery } from './deliveries.repository';
 
-const delivery = (cause: string, targetId = 'hook-1'): NewDelivery => ({
-  guid: `guid-${cause}-${targetId}`, targetKind: 'service_hook', targetId, cause, eventType: 'event.created', body: `{"cause":"${cause}"}`,
+const delivery = (cause: string, targetId = 'hook-1', targetKind = 'service_hook'): NewDelivery => ({
+  guid: `guid-${cause}-${targetId}`, targetKind, targetId, cause, eventType: 'event.created', body: `{"cause":"${cause}"}`,
 });
 
 const result = (deliveryId: string, status: AttemptResult['status'], nextAttemptAt?: Date): AttemptResult => ({
@@ -28,7 +28,7 @@ describe('deliveries repository: the queue holds exactly the pending deliveries'
     await db.database.execute(`DELETE FROM webhooks.webhook_deliveries`);
   });
 
-  const claimAll = () => deliveries.claim(100, [], [], 100, 30);
+  const claimAll = () => deliveries.claim(100, [], [], 100, new Map(), 30);
 
   /** Pending deliveries without a queue row, and queue rows of deliveries that are not pending. */
   async function strays(): Promise<number> {
@@ -61,7 +61,7 @@ describe('deliveries repository: the queue holds exactly the pending deliveries'
 
   it('dequeues what fails, is deleted with its target, and queues a redelivery again', async () => {
     await db.database.transaction((tx) => deliveries.insert(tx, [delivery('a'), delivery('b'), delivery('c', 'hook-2')]));
-    const [first] = await deliveries.claim(1, [], [], 100, 30);
+    const [first] = await deliveries.claim(1, [], [], 100, new Map(), 30);
     await deliveries.complete([result(first.id, 'delivered')]);
 
     await db.database.transaction((tx) => deliveries.failPending(tx, 'service_hook', ['hook-1'], 'the hook is disabled'));
@@ -73,5 +73,15 @@ describe('deliveries repository: the queue holds exactly the pending deliveries'
     expect(await strays()).toBe(0);
     const [{ n }] = await db.database.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhooks.webhook_delivery_queue`);
     expect(n).toBe(1);
+  });
+
+  it("leases each delivery for its own kind's time, and a kind it was not told of for the default", async () => {
+    await db.database.transaction((tx) => deliveries.insert(tx, [delivery('a'), delivery('b', 'ops@example.com', 'email'), delivery('c', 'x', 'unknown')]));
+    await deliveries.claim(100, [], [], 100, new Map([['service_hook', 20], ['email', 70]]), 90);
+    const leases = await db.database.query<{ kind: string; seconds: number }>(
+      `SELECT d.target_kind AS kind, round(extract(epoch FROM q.due_at - now()))::int AS seconds
+       FROM webhooks.webhook_delivery_queue q JOIN webhooks.webhook_deliveries d ON d.id = q.delivery_id ORDER BY d.id`,
+    );
+    expect(leases).toEqual([{ kind: 'service_hook', seconds: 20 }, { kind: 'email', seconds: 70 }, { kind: 'unknown', seconds: 90 }]);
   });
 });

@@ -136,7 +136,18 @@ export class DeliveriesRepository {
    * Candidates are read without locks and only the chosen ones locked (each lock is a write),
    * re-checked as still due, so a concurrent claim of the same rows skips them.
    */
-  async claim(limit: number, heldTargets: readonly string[], heldCounts: readonly number[], perTargetLimit: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
+  /**
+   * Leases due deliveries: each for its kind's lease (`leases`), or `defaultLeaseSeconds` for a
+   * kind not named there, so a slow kind (mail) never holds a fast one's deliveries longer.
+   */
+  async claim(
+    limit: number,
+    heldTargets: readonly string[],
+    heldCounts: readonly number[],
+    perTargetLimit: number,
+    leases: ReadonlyMap<string, number>,
+    defaultLeaseSeconds: number,
+  ): Promise<ClaimedDelivery[]> {
     return this.database.query<ClaimedDelivery>(
       `WITH due AS (
          SELECT delivery_id, target_id, due_at FROM webhooks.webhook_delivery_queue WHERE due_at <= now() ORDER BY due_at LIMIT $1 * 4
@@ -151,14 +162,16 @@ export class DeliveriesRepository {
          WHERE q.delivery_id IN (SELECT delivery_id FROM chosen) AND q.due_at <= now()
          FOR UPDATE SKIP LOCKED
        ), leased AS (
-         UPDATE webhooks.webhook_delivery_queue q SET due_at = now() + make_interval(secs => $5), claims = q.claims + 1
-         FROM locked WHERE q.delivery_id = locked.delivery_id
+         UPDATE webhooks.webhook_delivery_queue q SET due_at = now() + make_interval(secs => COALESCE(lease.seconds, $5)), claims = q.claims + 1
+         FROM locked JOIN webhooks.webhook_deliveries kind_of ON kind_of.id = locked.delivery_id
+         LEFT JOIN unnest($6::text[], $7::integer[]) AS lease (kind, seconds) ON lease.kind = kind_of.target_kind
+         WHERE q.delivery_id = locked.delivery_id
          RETURNING q.delivery_id, q.claims
        )
        SELECT d.id, d.guid, d.target_kind, d.target_id, d.event_type, d.body, leased.claims AS attempts, d.created_at
        FROM leased JOIN webhooks.webhook_deliveries d ON d.id = leased.delivery_id
        ORDER BY leased.delivery_id`,
-      [limit, heldTargets, heldCounts, perTargetLimit, leaseSeconds],
+      [limit, heldTargets, heldCounts, perTargetLimit, defaultLeaseSeconds, [...leases.keys()], [...leases.values()]],
     );
   }
 

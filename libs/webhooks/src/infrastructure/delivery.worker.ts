@@ -13,6 +13,9 @@ const PRUNE_INTERVAL_MS = 10 * 60_000;
 const PRUNE_BATCH = 5000;
 /** Beyond the request deadline, time to record the attempt before another worker may take it again. */
 const LEASE_MARGIN_SECONDS = 10;
+
+/** A claimed delivery may wait one request time-out behind others of its target, then take one. */
+const leaseSeconds = (timeoutMs: number): number => 2 * Math.ceil(timeoutMs / 1000) + LEASE_MARGIN_SECONDS;
 const FLUSH_DELAY_MS = 5;
 /** Finished attempts between vacuum passes of the delivery queue (each attempt leaves two dead rows). */
 const VACUUM_EVERY_ATTEMPTS = 10_000;
@@ -132,8 +135,8 @@ export class DeliveryWorker implements BackgroundWorker {
     const room = 2 * concurrency - this.claimedCount();
     if (room < concurrency) return 0;
     const held = [...this.claimedByTarget];
-    const leaseSeconds = 2 * Math.ceil(this.longestTimeoutMs() / 1000) + LEASE_MARGIN_SECONDS;
-    const claimed = await this.deliveries.claim(room, held.map(([id]) => id), held.map(([, n]) => n), 2 * targetConcurrency, leaseSeconds);
+    const leases = new Map(this.kinds.all().map((kind) => [kind.name, leaseSeconds(kind.timeoutMs)]));
+    const claimed = await this.deliveries.claim(room, held.map(([id]) => id), held.map(([, n]) => n), 2 * targetConcurrency, leases, leaseSeconds(this.longestTimeoutMs()));
     for (const ready of await this.resolveTargets(claimed)) {
       this.ready.push(ready);
       this.claimedByTarget.set(ready.delivery.target_id, (this.claimedByTarget.get(ready.delivery.target_id) ?? 0) + 1);
@@ -141,7 +144,7 @@ export class DeliveryWorker implements BackgroundWorker {
     return claimed.length;
   }
 
-  /** The lease must outlast the slowest kind's request. */
+  /** A kind this process does not know is leased for the slowest known kind's request. */
   private longestTimeoutMs(): number {
     return Math.max(this.config.webhooks.timeoutMs, ...this.kinds.all().map((kind) => kind.timeoutMs));
   }
