@@ -191,7 +191,7 @@ describe('foundation API', () => {
         expect(typeof response.body.detail).toBe('string');
         if (field) expect(response.body.errors[field]).toBeDefined();
       }
-      const nul = { detail: 'The request contains a character that cannot be stored (U+0000).' };
+      const nul = { detail: 'The request contains a character that cannot be stored (U+0000 or a lone surrogate).' };
       expect(await api.request('GET', '/api/0/projects/acme/w%00b/')).toMatchObject({ status: 400, body: nul });
       expect(await api.request('POST', '/api/0/organizations/', { body: { name: 'a\u0000b' } })).toMatchObject({ status: 400, body: nul });
       expect(await api.request('GET', `/api/0/projects/acme/web/keys/${'k'.repeat(5000)}/`)).toMatchObject({ status: 414, body: { detail: 'A part of the path is too long.' } });

@@ -39,7 +39,7 @@ import { AcceptInviteHandler } from './application/commands/accept-invite/accept
 import { InviteMemberHandler } from './application/commands/invite-member/invite-member.handler';
 import { ReinviteMemberHandler } from './application/commands/reinvite-member/reinvite-member.handler';
 import { RevokeInviteHandler } from './application/commands/revoke-invite/revoke-invite.handler';
-import { AcceptInviteController } from './api/accept-invite.controller';
+import { AcceptInviteController, AcceptInvitePageController } from './api/accept-invite.controller';
 import { IntegrationTokens } from './contracts/integration-tokens';
 import { ProvisioningRepository } from './infrastructure/provisioning.repository';
 import { SessionsRepository } from './infrastructure/sessions.repository';
@@ -48,7 +48,7 @@ import { UserActors } from './infrastructure/user-actors';
 
 @Module({
   imports: [CqrsModule, EventStoreModule],
-  controllers: [ApiIndexController, AcceptInviteController, AuthController, OrganizationsController, MembersController, TeamsController, ApiTokensController, OrgAuthTokensController],
+  controllers: [ApiIndexController, AcceptInviteController, AcceptInvitePageController, AuthController, OrganizationsController, MembersController, TeamsController, ApiTokensController, OrgAuthTokensController],
   providers: [
     IdentityRepository,
     ProvisioningRepository,

@@ -6,7 +6,7 @@ import { IssuesModule } from '@faultline/issues';
 import { ProjectsModule } from '@faultline/projects';
 import { WorkerHost } from '@faultline/platform';
 import { DeliveryTargetKinds, WebhooksModule } from '@faultline/webhooks';
-import { NotificationsController } from './api/notifications.controller';
+import { NotificationsController, UnsubscribeController } from './api/notifications.controller';
 import { IssueAlertNotifier } from './contracts/issue-alert-notifier';
 import { ChatTargetKind } from './infrastructure/chat-target-kind';
 import { InvitationMailer } from './infrastructure/invitation-mailer';
@@ -24,7 +24,7 @@ import { WorkflowMailer } from './infrastructure/workflow-mailer';
  */
 @Module({
   imports: [CqrsModule, EventStoreModule, IdentityModule, ProjectsModule, IssuesModule, WebhooksModule],
-  controllers: [NotificationsController],
+  controllers: [NotificationsController, UnsubscribeController],
   providers: [
     NotificationsRepository,
     MailTargetKind,

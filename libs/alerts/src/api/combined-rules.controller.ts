@@ -15,7 +15,7 @@ import { serializeIssueRule } from './alert-rules.serializers';
  */
 @ApiTags('Alert rules')
 @ApiBearerAuth()
-@Controller('api/0/organizations/:organization_id_or_slug/combined-rules')
+@Controller('api/0')
 export class CombinedRulesController {
   constructor(
     private readonly database: Database,
@@ -25,7 +25,7 @@ export class CombinedRulesController {
     private readonly metricRules: MetricRulesRepository,
   ) {}
 
-  @Get()
+  @Get('organizations/:organization_id_or_slug/combined-rules')
   @RequireScopes('alerts:read', 'org:read')
   async list(@CurrentOrganization() organization: OrganizationAccess, @Paginate() page: Pagination) {
     const projects = await this.queries.execute<FindOrganizationProjectsQuery, ProjectSummary[]>(new FindOrganizationProjectsQuery(organization.id));

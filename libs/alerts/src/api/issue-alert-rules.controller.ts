@@ -19,7 +19,7 @@ const DEFAULT_HISTORY_DAYS = 14;
 /** Issue alert rules of a project on Sentry's paths, with their fire history. */
 @ApiTags('Alert rules')
 @ApiBearerAuth()
-@Controller('api/0/projects/:organization_id_or_slug/:project_id_or_slug/rules')
+@Controller('api/0')
 export class IssueAlertRulesController {
   constructor(
     private readonly database: Database,
@@ -30,7 +30,7 @@ export class IssueAlertRulesController {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  @Get()
+  @Get('projects/:organization_id_or_slug/:project_id_or_slug/rules')
   @RequireScopes('alerts:read', 'project:read')
   async list(@CurrentOrganization() organization: OrganizationAccess, @Param('project_id_or_slug') projectIdOrSlug: string, @Paginate() page: Pagination) {
     const project = await requireProject(this.queries, organization.id, projectIdOrSlug);
@@ -38,7 +38,7 @@ export class IssueAlertRulesController {
     return rows.map((row) => serializeIssueRule(row, project.slug));
   }
 
-  @Post()
+  @Post('projects/:organization_id_or_slug/:project_id_or_slug/rules')
   @HttpCode(201)
   @RequireScopes('alerts:write', 'project:write')
   async create(
@@ -59,21 +59,21 @@ export class IssueAlertRulesController {
    * Service-app actions are not listed here: they name an installation (`sentryAppInstallationUuid`)
    * from the organization's sentry-app-installations, and its app's `alert-rule-action` settings.
    */
-  @Get('configuration')
+  @Get('projects/:organization_id_or_slug/:project_id_or_slug/rules/configuration')
   @RequireScopes('alerts:read', 'project:read')
   async configuration(@CurrentOrganization() organization: OrganizationAccess, @Param('project_id_or_slug') projectIdOrSlug: string) {
     await requireProject(this.queries, organization.id, projectIdOrSlug);
     return issueRuleConfiguration();
   }
 
-  @Get(':rule_id')
+  @Get('projects/:organization_id_or_slug/:project_id_or_slug/rules/:rule_id')
   @RequireScopes('alerts:read', 'project:read')
   async detail(@CurrentOrganization() organization: OrganizationAccess, @Param('project_id_or_slug') projectIdOrSlug: string, @Param('rule_id') ruleId: string) {
     const project = await requireProject(this.queries, organization.id, projectIdOrSlug);
     return serializeIssueRule(await this.rule(project, ruleId), project.slug);
   }
 
-  @Put(':rule_id')
+  @Put('projects/:organization_id_or_slug/:project_id_or_slug/rules/:rule_id')
   @RequireScopes('alerts:write', 'project:write')
   async update(
     @CurrentOrganization() organization: OrganizationAccess,
@@ -90,7 +90,7 @@ export class IssueAlertRulesController {
   }
 
   /** Sentry answers 202 (it deletes rules in the background); here it is gone when this answers. */
-  @Delete(':rule_id')
+  @Delete('projects/:organization_id_or_slug/:project_id_or_slug/rules/:rule_id')
   @HttpCode(202)
   @RequireScopes('alerts:write', 'project:write')
   async remove(
@@ -104,7 +104,7 @@ export class IssueAlertRulesController {
   }
 
   /** Sentry's rule group history: the issues the rule fired for, how often and when last. */
-  @Get(':rule_id/group-history')
+  @Get('projects/:organization_id_or_slug/:project_id_or_slug/rules/:rule_id/group-history')
   @RequireScopes('alerts:read', 'project:read')
   @ApiQuery({ name: 'start', required: false, description: 'ISO 8601; default 14 days before end' })
   @ApiQuery({ name: 'end', required: false, description: 'ISO 8601; default now' })
@@ -132,7 +132,7 @@ export class IssueAlertRulesController {
   }
 
   /** Every fire of the rule, newest first: when, for which issue and event, and the webhooks it queued. */
-  @Get(':rule_id/history')
+  @Get('projects/:organization_id_or_slug/:project_id_or_slug/rules/:rule_id/history')
   @RequireScopes('alerts:read', 'project:read')
   async history(
     @CurrentOrganization() organization: OrganizationAccess,
@@ -160,14 +160,14 @@ export class IssueAlertRulesController {
  */
 @ApiTags('Alert rules')
 @ApiBearerAuth()
-@Controller('api/0/projects/:organization_id_or_slug/:project_id_or_slug/rule-actions')
+@Controller('api/0')
 export class RuleActionsController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
   ) {}
 
-  @Post()
+  @Post('projects/:organization_id_or_slug/:project_id_or_slug/rule-actions')
   @HttpCode(200)
   @RequireScopes('alerts:write', 'project:write')
   async test(@CurrentOrganization() organization: OrganizationAccess, @Param('project_id_or_slug') projectIdOrSlug: string, @Body() body: TestNotificationDto) {

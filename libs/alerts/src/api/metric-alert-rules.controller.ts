@@ -15,7 +15,7 @@ import { serializeActivity, serializeIncident } from './alert-rules.serializers'
 /** Metric alert rules of an organization on Sentry's paths. */
 @ApiTags('Alert rules')
 @ApiBearerAuth()
-@Controller('api/0/organizations/:organization_id_or_slug/alert-rules')
+@Controller('api/0')
 export class MetricAlertRulesController {
   constructor(
     private readonly database: Database,
@@ -23,14 +23,14 @@ export class MetricAlertRulesController {
     private readonly rules: MetricRulesRepository,
   ) {}
 
-  @Get()
+  @Get('organizations/:organization_id_or_slug/alert-rules')
   @RequireScopes('alerts:read', 'org:read')
   async list(@CurrentOrganization() organization: OrganizationAccess, @Paginate() page: Pagination) {
     const rows = page.respond(await this.rules.list(this.database, organization.id, page.offset, page.fetchLimit));
     return rows.map((row) => serializeMetricRule(metricRuleView(row)));
   }
 
-  @Post()
+  @Post('organizations/:organization_id_or_slug/alert-rules')
   @HttpCode(201)
   @RequireScopes('alerts:write', 'org:write')
   async create(@CurrentOrganization() organization: OrganizationAccess, @CurrentPrincipal() principal: Principal, @Body() body: MetricAlertRuleDto) {
@@ -40,7 +40,7 @@ export class MetricAlertRulesController {
     return serializeMetricRule(metricRuleView(row));
   }
 
-  @Get(':alert_rule_id')
+  @Get('organizations/:organization_id_or_slug/alert-rules/:alert_rule_id')
   @RequireScopes('alerts:read', 'org:read')
   async detail(@CurrentOrganization() organization: OrganizationAccess, @Param('alert_rule_id') ruleId: string) {
     const row = await this.rules.find(this.database, organization.id, ruleId);
@@ -48,7 +48,7 @@ export class MetricAlertRulesController {
     return serializeMetricRule(metricRuleView(row));
   }
 
-  @Put(':alert_rule_id')
+  @Put('organizations/:organization_id_or_slug/alert-rules/:alert_rule_id')
   @RequireScopes('alerts:write', 'org:write')
   async update(
     @CurrentOrganization() organization: OrganizationAccess,
@@ -62,7 +62,7 @@ export class MetricAlertRulesController {
     return serializeMetricRule(metricRuleView(row));
   }
 
-  @Delete(':alert_rule_id')
+  @Delete('organizations/:organization_id_or_slug/alert-rules/:alert_rule_id')
   @HttpCode(204)
   @RequireScopes('alerts:write', 'org:write')
   async remove(@CurrentOrganization() organization: OrganizationAccess, @CurrentPrincipal() principal: Principal, @Param('alert_rule_id') ruleId: string): Promise<void> {
@@ -73,7 +73,7 @@ export class MetricAlertRulesController {
 /** The incidents of metric alert rules (Sentry's paths) and their moves with the webhooks each queued. */
 @ApiTags('Alert rules')
 @ApiBearerAuth()
-@Controller('api/0/organizations/:organization_id_or_slug/incidents')
+@Controller('api/0')
 export class IncidentsController {
   constructor(
     private readonly database: Database,
@@ -82,7 +82,7 @@ export class IncidentsController {
     private readonly fires: IssueAlertFiresRepository,
   ) {}
 
-  @Get()
+  @Get('organizations/:organization_id_or_slug/incidents')
   @RequireScopes('alerts:read', 'org:read')
   @ApiQuery({ name: 'alertRule', required: false, description: 'only the incidents of this metric alert rule' })
   @ApiQuery({ name: 'status', required: false, enum: ['open', 'closed'] })
@@ -103,7 +103,7 @@ export class IncidentsController {
     });
   }
 
-  @Get(':incident_identifier')
+  @Get('organizations/:organization_id_or_slug/incidents/:incident_identifier')
   @RequireScopes('alerts:read', 'org:read')
   async detail(@CurrentOrganization() organization: OrganizationAccess, @Param('incident_identifier') identifier: string) {
     const row = await this.incidents.find(this.database, organization.id, identifier);
@@ -112,7 +112,7 @@ export class IncidentsController {
     return serializeIncident(row, rule ? serializeMetricRule(metricRuleView(rule)) : null, rule?.project_slugs ?? []);
   }
 
-  @Get(':incident_identifier/activity')
+  @Get('organizations/:organization_id_or_slug/incidents/:incident_identifier/activity')
   @RequireScopes('alerts:read', 'org:read')
   async activity(@CurrentOrganization() organization: OrganizationAccess, @Param('incident_identifier') identifier: string) {
     const row = await this.incidents.find(this.database, organization.id, identifier);

@@ -44,8 +44,18 @@ document.getElementById('form').addEventListener('submit', (event) => {
 });
 </script></body></html>`;
 
-@ApiTags('Members')
+/** The page an invitation link opens (a page, not the API: no prefix). */
 @Controller()
+export class AcceptInvitePageController {
+  @Public()
+  @Get('accept/:member_id/:token')
+  page(@Res() reply: FastifyReply) {
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').send(ACCEPT_PAGE);
+  }
+}
+
+@ApiTags('Members')
+@Controller('api/0')
 export class AcceptInviteController {
   constructor(
     private readonly database: Database,
@@ -56,15 +66,9 @@ export class AcceptInviteController {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  @Public()
-  @Get('accept/:member_id/:token')
-  page(@Res() reply: FastifyReply) {
-    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').send(ACCEPT_PAGE);
-  }
-
   /** What the link invites to (Sentry's accept-invite details), without signing in. */
   @Public()
-  @Get('api/0/accept-invite/:member_id/:token')
+  @Get('accept-invite/:member_id/:token')
   async details(@Param('member_id') memberId: string, @Param('token') token: string) {
     const invite = await this.invites.find(this.database, memberId);
     if (!invite || !inviteTokenMatches(invite.token, token)) throw new NotFoundException('This invitation link is not valid.');
@@ -79,7 +83,7 @@ export class AcceptInviteController {
 
   /** Joins: sets the new account's password, or checks the existing account's (throttled as sign-in is). */
   @Public()
-  @Post('api/0/accept-invite/:member_id/:token')
+  @Post('accept-invite/:member_id/:token')
   @HttpCode(200)
   async accept(@Param('member_id') memberId: string, @Param('token') token: string, @Body() body: AcceptInviteDto, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const admission = this.throttle.admit([`invite:${memberId}`, `ip:${request.ip}`]);

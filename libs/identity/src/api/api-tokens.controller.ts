@@ -29,7 +29,7 @@ function userOf(principal: Principal): string {
 /** User tokens: `/api/0/api-tokens/`. The token is shown once, when created. */
 @ApiTags('API tokens')
 @ApiBearerAuth()
-@Controller('api/0/api-tokens')
+@Controller('api/0')
 export class ApiTokensController {
   constructor(
     private readonly commands: CommandBus,
@@ -37,14 +37,14 @@ export class ApiTokensController {
     private readonly repository: IdentityRepository,
   ) {}
 
-  @Get()
+  @Get('api-tokens')
   @RequireScopes()
   async list(@CurrentPrincipal() principal: Principal, @Paginate() page: Pagination) {
     const rows = await this.repository.listTokens(this.database, { userId: userOf(principal) }, page.offset, page.fetchLimit);
     return page.respond(rows).map((row) => serializeUserToken(row));
   }
 
-  @Post()
+  @Post('api-tokens')
   @RequireScopes()
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateApiTokenDto) {
     const created = await this.commands.execute<CreateApiTokenCommand, CreatedApiToken>(
@@ -54,7 +54,7 @@ export class ApiTokensController {
   }
 
   /** Sentry's form: the token id in the body or the query string. */
-  @Delete()
+  @Delete('api-tokens')
   @HttpCode(204)
   @RequireScopes()
   async revokeByBody(@CurrentPrincipal() principal: Principal, @Body() body: RevokeApiTokenDto | undefined, @Query('tokenId') tokenId?: string) {
@@ -63,7 +63,7 @@ export class ApiTokensController {
     await this.commands.execute(new RevokeApiTokenCommand(id, { userId: userOf(principal) }));
   }
 
-  @Delete(':token_id')
+  @Delete('api-tokens/:token_id')
   @HttpCode(204)
   @RequireScopes()
   async revoke(@CurrentPrincipal() principal: Principal, @Param('token_id') tokenId: string) {
@@ -74,7 +74,7 @@ export class ApiTokensController {
 /** Organization tokens: reach only their organization. */
 @ApiTags('API tokens')
 @ApiBearerAuth()
-@Controller('api/0/organizations/:organization_id_or_slug/org-auth-tokens')
+@Controller('api/0')
 export class OrgAuthTokensController {
   constructor(
     private readonly commands: CommandBus,
@@ -82,14 +82,14 @@ export class OrgAuthTokensController {
     private readonly repository: IdentityRepository,
   ) {}
 
-  @Get()
+  @Get('organizations/:organization_id_or_slug/org-auth-tokens')
   @RequireScopes('org:read')
   async list(@CurrentOrganization() organization: OrganizationAccess, @Paginate() page: Pagination) {
     const rows = await this.repository.listTokens(this.database, { organizationId: organization.id }, page.offset, page.fetchLimit);
     return page.respond(rows).map((row) => serializeOrgToken(row));
   }
 
-  @Post()
+  @Post('organizations/:organization_id_or_slug/org-auth-tokens')
   @RequireScopes('org:write')
   async create(@CurrentOrganization() organization: OrganizationAccess, @Body() body: CreateOrgTokenDto) {
     const created = await this.commands.execute<CreateApiTokenCommand, CreatedApiToken>(
@@ -98,7 +98,7 @@ export class OrgAuthTokensController {
     return serializeOrgToken(created.row, created.plaintext);
   }
 
-  @Get(':token_id')
+  @Get('organizations/:organization_id_or_slug/org-auth-tokens/:token_id')
   @RequireScopes('org:read')
   async detail(@CurrentOrganization() organization: OrganizationAccess, @Param('token_id') tokenId: string) {
     const row = await this.repository.findToken(this.database, { organizationId: organization.id }, tokenId);
@@ -106,7 +106,7 @@ export class OrgAuthTokensController {
     return serializeOrgToken(row);
   }
 
-  @Delete(':token_id')
+  @Delete('organizations/:organization_id_or_slug/org-auth-tokens/:token_id')
   @HttpCode(204)
   @RequireScopes('org:write')
   async revoke(@CurrentOrganization() organization: OrganizationAccess, @Param('token_id') tokenId: string) {

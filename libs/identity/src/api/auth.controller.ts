@@ -17,7 +17,7 @@ import { SignInDto } from './auth.dto';
  * CSRF token, which the interface sends in X-CSRFToken; sign-out revokes the session.
  */
 @ApiTags('Authentication')
-@Controller('api/0/auth')
+@Controller('api/0')
 export class AuthController {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -28,7 +28,7 @@ export class AuthController {
     private readonly sessions: SessionsRepository,
   ) {}
 
-  @Post('login')
+  @Post('auth/login')
   @Public()
   @HttpCode(200)
   async signIn(@Body() body: SignInDto, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
@@ -50,7 +50,7 @@ export class AuthController {
    * Who is signed in: Sentry's user fields at the top (what its tools read, such as the MCP
    * server's whoami), and `user`; for a session also its CSRF token, so a reloaded page can go on.
    */
-  @Get()
+  @Get('auth')
   @RequireScopes()
   async current(@CurrentPrincipal() principal: Principal) {
     const user = principal.userId ? await this.identity.findUser(this.database, principal.userId) : undefined;
@@ -63,7 +63,7 @@ export class AuthController {
     };
   }
 
-  @Delete()
+  @Delete('auth')
   @HttpCode(204)
   @RequireScopes()
   async signOut(@CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {

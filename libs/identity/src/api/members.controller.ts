@@ -14,7 +14,7 @@ import { serializeInvite, serializeMember } from './identity.serializers';
 
 @ApiTags('Members')
 @ApiBearerAuth()
-@Controller('api/0/organizations/:organization_id_or_slug/members')
+@Controller('api/0')
 export class MembersController {
   constructor(
     private readonly database: Database,
@@ -24,7 +24,7 @@ export class MembersController {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  @Get()
+  @Get('organizations/:organization_id_or_slug/members')
   @RequireScopes('member:read')
   async list(@CurrentOrganization() organization: OrganizationAccess, @Paginate() page: Pagination, @Query('query') query?: string) {
     // Sentry's `isInvited:true` search: the pending members (invitations) instead.
@@ -37,7 +37,7 @@ export class MembersController {
   }
 
   /** Invites someone by e-mail (Sentry's body: `email`, `orgRole`, `teams`): a pending member, mailed a link to join. */
-  @Post()
+  @Post('organizations/:organization_id_or_slug/members')
   @HttpCode(201)
   @RequireScopes('member:write')
   async invite(@CurrentOrganization() organization: OrganizationAccess, @CurrentPrincipal() principal: Principal, @Body() body: InviteMemberDto) {
@@ -47,7 +47,7 @@ export class MembersController {
     return serializeInvite(invite, this.clock.now());
   }
 
-  @Get(':member_id')
+  @Get('organizations/:organization_id_or_slug/members/:member_id')
   @RequireScopes('member:read')
   async detail(@CurrentOrganization() organization: OrganizationAccess, @Param('member_id') memberId: string) {
     const member = await this.repository.findMember(this.database, organization.id, memberId);
@@ -58,7 +58,7 @@ export class MembersController {
   }
 
   /** `{"reinvite": true}` sends a pending member's invitation again, with a new link. */
-  @Put(':member_id')
+  @Put('organizations/:organization_id_or_slug/members/:member_id')
   @RequireScopes('member:write')
   async update(@CurrentOrganization() organization: OrganizationAccess, @CurrentPrincipal() principal: Principal, @Param('member_id') memberId: string, @Body() body: UpdatePendingMemberDto) {
     if (body.reinvite !== true) throw new NotFoundException('Only a pending member\'s invitation can be sent again here ({"reinvite": true}).');
@@ -67,7 +67,7 @@ export class MembersController {
   }
 
   /** Revokes a pending member's invitation. */
-  @Delete(':member_id')
+  @Delete('organizations/:organization_id_or_slug/members/:member_id')
   @HttpCode(204)
   @RequireScopes('member:write')
   async revoke(@CurrentOrganization() organization: OrganizationAccess, @Param('member_id') memberId: string): Promise<void> {

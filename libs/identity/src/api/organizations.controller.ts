@@ -22,7 +22,7 @@ import { fromAccess, fromRow, serializeOrganization, serializeOrganizationDetail
 
 @ApiTags('Organizations')
 @ApiBearerAuth()
-@Controller('api/0/organizations')
+@Controller('api/0')
 export class OrganizationsController {
   constructor(
     private readonly commands: CommandBus,
@@ -32,7 +32,7 @@ export class OrganizationsController {
   ) {}
 
   /** `show=all` (Sentry's) lists every organization of the instance, for instance administrators. */
-  @Get()
+  @Get('organizations')
   @RequireScopes('org:read')
   async list(@CurrentPrincipal() principal: Principal, @Paginate() page: Pagination, @Query('query') query?: string, @Query('show') show?: string) {
     const rows = await this.repository.listOrganizations(
@@ -45,7 +45,7 @@ export class OrganizationsController {
     return page.respond(rows).map((row) => serializeOrganization(fromRow(row), this.config.publicUrl));
   }
 
-  @Post()
+  @Post('organizations')
   @RequireScopes('org:write')
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateOrganizationDto) {
     if (principal.kind !== 'user' || !principal.userId) {
@@ -57,13 +57,13 @@ export class OrganizationsController {
     return serializeOrganizationDetail(fromRow(row), this.config.publicUrl, { role: 'owner', scopes: ROLE_SCOPES.owner });
   }
 
-  @Get(':organization_id_or_slug')
+  @Get('organizations/:organization_id_or_slug')
   @RequireScopes('org:read')
   detail(@CurrentOrganization() organization: OrganizationAccess) {
     return serializeOrganizationDetail(fromAccess(organization), this.config.publicUrl, organization);
   }
 
-  @Put(':organization_id_or_slug')
+  @Put('organizations/:organization_id_or_slug')
   @HttpCode(200)
   @RequireScopes('org:write')
   async update(

@@ -15,7 +15,7 @@ import { DeadLettersRepository } from '../infrastructure/dead-letters.repository
  */
 @ApiTags('Projects')
 @ApiBearerAuth()
-@Controller('api/0/projects/:organization_id_or_slug/:project_id_or_slug/dead-letters')
+@Controller('api/0')
 export class DeadLettersController {
   constructor(
     private readonly commands: CommandBus,
@@ -24,7 +24,7 @@ export class DeadLettersController {
     private readonly deadLetters: DeadLettersRepository,
   ) {}
 
-  @Get()
+  @Get('projects/:organization_id_or_slug/:project_id_or_slug/dead-letters')
   @RequireScopes('project:admin')
   async list(@CurrentOrganization() organization: OrganizationAccess, @Param('project_id_or_slug') idOrSlug: string, @Paginate() page: Pagination) {
     const projectId = await this.projectId(organization, idOrSlug);
@@ -33,7 +33,7 @@ export class DeadLettersController {
   }
 
   /** Every dead letter of the project back to the queue. */
-  @Post('retry')
+  @Post('projects/:organization_id_or_slug/:project_id_or_slug/dead-letters/retry')
   @HttpCode(200)
   @RequireScopes('project:admin')
   async retryAll(@CurrentOrganization() organization: OrganizationAccess, @Param('project_id_or_slug') idOrSlug: string) {
@@ -42,7 +42,7 @@ export class DeadLettersController {
   }
 
   /** With the event as the SDK sent it. */
-  @Get(':dead_letter_id')
+  @Get('projects/:organization_id_or_slug/:project_id_or_slug/dead-letters/:dead_letter_id')
   @RequireScopes('project:admin')
   async detail(@CurrentOrganization() organization: OrganizationAccess, @Param('project_id_or_slug') idOrSlug: string, @Param('dead_letter_id') id: string) {
     const row = await this.deadLetters.find(this.database, await this.projectId(organization, idOrSlug), deadLetterId(id));
@@ -50,7 +50,7 @@ export class DeadLettersController {
     return { ...deadLetterOf(row), payload: JSON.parse(row.payload) as unknown };
   }
 
-  @Post(':dead_letter_id/retry')
+  @Post('projects/:organization_id_or_slug/:project_id_or_slug/dead-letters/:dead_letter_id/retry')
   @HttpCode(200)
   @RequireScopes('project:admin')
   async retry(@CurrentOrganization() organization: OrganizationAccess, @Param('project_id_or_slug') idOrSlug: string, @Param('dead_letter_id') id: string) {
@@ -60,7 +60,7 @@ export class DeadLettersController {
     return { retried };
   }
 
-  @Delete(':dead_letter_id')
+  @Delete('projects/:organization_id_or_slug/:project_id_or_slug/dead-letters/:dead_letter_id')
   @HttpCode(204)
   @RequireScopes('project:admin')
   async remove(@CurrentOrganization() organization: OrganizationAccess, @Param('project_id_or_slug') idOrSlug: string, @Param('dead_letter_id') id: string) {

@@ -38,7 +38,7 @@ export class UpdateInboundFilterDto {
  */
 @ApiTags('Projects')
 @ApiBearerAuth()
-@Controller('api/0/projects/:organization_id_or_slug/:project_id_or_slug/filters')
+@Controller('api/0')
 export class InboundFiltersController {
   constructor(
     private readonly database: Database,
@@ -46,7 +46,7 @@ export class InboundFiltersController {
     private readonly filters: InboundFiltersRepository,
   ) {}
 
-  @Get()
+  @Get('projects/:organization_id_or_slug/:project_id_or_slug/filters')
   @RequireScopes('project:read')
   async list(@CurrentOrganization() organization: OrganizationAccess, @Param('project_id_or_slug') idOrSlug: string) {
     const project = await this.project(organization, idOrSlug);
@@ -58,7 +58,7 @@ export class InboundFiltersController {
     ];
   }
 
-  @Put(':filter_id')
+  @Put('projects/:organization_id_or_slug/:project_id_or_slug/filters/:filter_id')
   @HttpCode(204)
   @RequireScopes('project:write')
   async update(

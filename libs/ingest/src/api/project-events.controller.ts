@@ -18,7 +18,7 @@ const USER_QUERY_FIELDS: Record<string, EventUserField> = { id: 'user_ident', em
 /** The spec's project endpoints answered from the read models the event processor keeps. */
 @ApiTags('Projects')
 @ApiBearerAuth()
-@Controller('api/0/projects/:organization_id_or_slug/:project_id_or_slug')
+@Controller('api/0')
 export class ProjectEventsController {
   constructor(
     private readonly database: Database,
@@ -28,7 +28,7 @@ export class ProjectEventsController {
   ) {}
 
   /** `[[bucket_start, count], ...]`, every bucket present; timestamps in Sentry's `<seconds>.0` form. */
-  @Get('stats')
+  @Get('projects/:organization_id_or_slug/:project_id_or_slug/stats')
   @RequireScopes('project:read')
   async stats(
     @CurrentOrganization() organization: OrganizationAccess,
@@ -48,7 +48,7 @@ export class ProjectEventsController {
     return reply.type('application/json; charset=utf-8').send(`[${points.join(',')}]`);
   }
 
-  @Get('users')
+  @Get('projects/:organization_id_or_slug/:project_id_or_slug/users')
   @RequireScopes('project:read')
   async users(
     @CurrentOrganization() organization: OrganizationAccess,
@@ -69,7 +69,7 @@ export class ProjectEventsController {
   }
 
   /** The project's tag keys (Sentry's `GET …/tags/`) with their labels. */
-  @Get('tags')
+  @Get('projects/:organization_id_or_slug/:project_id_or_slug/tags')
   @RequireScopes('project:read')
   async tagKeys(@CurrentOrganization() organization: OrganizationAccess, @Param('project_id_or_slug') idOrSlug: string) {
     const project = await this.project(organization, idOrSlug);
@@ -77,7 +77,7 @@ export class ProjectEventsController {
     return rows.map((row) => ({ key: row.key, name: tagKeyLabel(row.key), canDelete: false }));
   }
 
-  @Get('tags/:key/values')
+  @Get('projects/:organization_id_or_slug/:project_id_or_slug/tags/:key/values')
   @RequireScopes('project:read')
   async tagValues(
     @CurrentOrganization() organization: OrganizationAccess,

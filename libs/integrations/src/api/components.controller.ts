@@ -14,7 +14,7 @@ import { serializeExternalIssue } from './integrations.serializers';
 /** UI components: the service asks the app for a select field's options (Sentry's `external-requests`). */
 @ApiTags('Integration platform')
 @ApiBearerAuth()
-@Controller('api/0/sentry-app-installations/:uuid/external-requests')
+@Controller('api/0')
 export class ExternalRequestsController {
   constructor(
     private readonly database: Database,
@@ -23,7 +23,7 @@ export class ExternalRequestsController {
     private readonly access: IntegrationsAccess,
   ) {}
 
-  @Get()
+  @Get('sentry-app-installations/:uuid/external-requests')
   @RequireScopes()
   @ApiQuery({ name: 'uri', required: true })
   @ApiQuery({ name: 'projectId', required: false })
@@ -51,7 +51,7 @@ export class ExternalRequestsController {
 /** UI components: create or link a ticket in the app from an issue; the link the app answers is kept. */
 @ApiTags('Integration platform')
 @ApiBearerAuth()
-@Controller('api/0/organizations/:organization_id_or_slug/issues/:issue_id/sentry-app-installations/:uuid/external-issue-actions')
+@Controller('api/0')
 export class ExternalIssueActionsController {
   constructor(
     private readonly database: Database,
@@ -60,7 +60,7 @@ export class ExternalIssueActionsController {
     private readonly installations: InstallationsRepository,
   ) {}
 
-  @Post()
+  @Post('organizations/:organization_id_or_slug/issues/:issue_id/sentry-app-installations/:uuid/external-issue-actions')
   @HttpCode(200)
   @RequireScopes('event:write')
   async run(

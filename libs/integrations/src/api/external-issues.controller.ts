@@ -15,7 +15,7 @@ const MAX_FIELD = 2048;
 /** An installation's links between issues and its tickets. */
 @ApiTags('Integration platform')
 @ApiBearerAuth()
-@Controller('api/0/sentry-app-installations/:uuid/external-issues')
+@Controller('api/0')
 export class ExternalIssuesController {
   constructor(
     private readonly database: Database,
@@ -25,7 +25,7 @@ export class ExternalIssuesController {
     private readonly access: IntegrationsAccess,
   ) {}
 
-  @Get()
+  @Get('sentry-app-installations/:uuid/external-issues')
   @RequireScopes()
   async list(@CurrentPrincipal() principal: Principal, @Param('uuid') uuid: string, @Paginate() page: Pagination) {
     const installation = await this.installation(principal, uuid, 'event:read');
@@ -34,7 +34,7 @@ export class ExternalIssuesController {
   }
 
   /** `{issueId, webUrl, project, identifier}`; an issue of another organization is a 404; linking again updates the link. 200, as Sentry answers. */
-  @Post()
+  @Post('sentry-app-installations/:uuid/external-issues')
   @HttpCode(200)
   @RequireScopes()
   async link(@CurrentPrincipal() principal: Principal, @Param('uuid') uuid: string, @Body() body: Record<string, unknown>) {
@@ -58,7 +58,7 @@ export class ExternalIssuesController {
     return serializeExternalIssue(row);
   }
 
-  @Delete(':id')
+  @Delete('sentry-app-installations/:uuid/external-issues/:id')
   @HttpCode(204)
   @RequireScopes()
   async unlink(@CurrentPrincipal() principal: Principal, @Param('uuid') uuid: string, @Param('id') id: string): Promise<void> {
@@ -77,7 +77,7 @@ export class ExternalIssuesController {
 /** The external tickets linked to an issue, across apps. */
 @ApiTags('Integration platform')
 @ApiBearerAuth()
-@Controller('api/0/organizations/:organization_id_or_slug/issues/:issue_id/external-issues')
+@Controller('api/0')
 export class IssueExternalIssuesController {
   constructor(
     private readonly database: Database,
@@ -85,7 +85,7 @@ export class IssueExternalIssuesController {
     private readonly links: ExternalIssuesRepository,
   ) {}
 
-  @Get()
+  @Get('organizations/:organization_id_or_slug/issues/:issue_id/external-issues')
   @RequireScopes('event:read')
   async list(@CurrentOrganization() organization: OrganizationAccess, @Param('issue_id') issueIdOrShortId: string) {
     const issue = await this.queries.execute<FindIssueQuery, IssueSummary | null>(new FindIssueQuery(organization.id, issueIdOrShortId));

@@ -16,7 +16,7 @@ import { InstallSentryAppDto, UpdateInstallationDto } from './sentry-apps.dto';
 /** An organization's installations. */
 @ApiTags('Integration platform')
 @ApiBearerAuth()
-@Controller('api/0/organizations/:organization_id_or_slug/sentry-app-installations')
+@Controller('api/0')
 export class OrganizationInstallationsController {
   constructor(
     private readonly database: Database,
@@ -24,7 +24,7 @@ export class OrganizationInstallationsController {
     private readonly installations: InstallationsRepository,
   ) {}
 
-  @Get()
+  @Get('organizations/:organization_id_or_slug/sentry-app-installations')
   @RequireScopes('org:read')
   async list(@CurrentOrganization() organization: OrganizationAccess, @Paginate() page: Pagination) {
     const rows = await this.installations.listForOrganization(this.database, organization.id, page.offset, page.fetchLimit);
@@ -32,7 +32,7 @@ export class OrganizationInstallationsController {
   }
 
   /** Installs an app: answers the installation with its grant code, and tells the app (`installation.created`). */
-  @Post()
+  @Post('organizations/:organization_id_or_slug/sentry-app-installations')
   @HttpCode(201)
   @RequireScopes('org:integrations')
   async install(@CurrentOrganization() organization: OrganizationAccess, @CurrentPrincipal() principal: Principal, @Body() body: InstallSentryAppDto) {
@@ -47,7 +47,7 @@ export class OrganizationInstallationsController {
 /** One installation, its OAuth token endpoint. */
 @ApiTags('Integration platform')
 @ApiBearerAuth()
-@Controller('api/0/sentry-app-installations/:uuid')
+@Controller('api/0')
 export class InstallationController {
   constructor(
     private readonly database: Database,
@@ -57,7 +57,7 @@ export class InstallationController {
     private readonly access: IntegrationsAccess,
   ) {}
 
-  @Get()
+  @Get('sentry-app-installations/:uuid')
   @RequireScopes()
   async detail(@CurrentPrincipal() principal: Principal, @Param('uuid') uuid: string) {
     const installation = await this.live(uuid);
@@ -66,7 +66,7 @@ export class InstallationController {
   }
 
   /** `{"status": "installed"}` with the installation's own token (or an organization manager's) verifies a pending install. */
-  @Put()
+  @Put('sentry-app-installations/:uuid')
   @RequireScopes()
   async update(@CurrentPrincipal() principal: Principal, @Param('uuid') uuid: string, @Body() _body: UpdateInstallationDto) {
     const installation = await this.live(uuid);
@@ -75,7 +75,7 @@ export class InstallationController {
     return serializeInstallation((await this.installations.find(this.database, installation.uuid)) as InstallationView);
   }
 
-  @Delete()
+  @Delete('sentry-app-installations/:uuid')
   @HttpCode(204)
   @RequireScopes()
   async uninstall(@CurrentPrincipal() principal: Principal, @Param('uuid') uuid: string): Promise<void> {
@@ -85,7 +85,7 @@ export class InstallationController {
   }
 
   /** OAuth token endpoint: the client authenticates with its id and secret in the body, no bearer token. */
-  @Post('authorizations')
+  @Post('sentry-app-installations/:uuid/authorizations')
   @HttpCode(201)
   @Public()
   async authorize(@Param('uuid') uuid: string, @Body() body: Record<string, unknown>) {

@@ -25,7 +25,7 @@ const LOGGED_BODY_CHARACTERS = 1024;
 /** Developer settings: service apps (Sentry's `sentry-apps` paths). */
 @ApiTags('Integration platform')
 @ApiBearerAuth()
-@Controller('api/0/sentry-apps')
+@Controller('api/0')
 export class SentryAppsController {
   constructor(
     private readonly database: Database,
@@ -37,7 +37,7 @@ export class SentryAppsController {
     private readonly tokens: IntegrationTokens,
   ) {}
 
-  @Post()
+  @Post('sentry-apps')
   @HttpCode(201)
   @RequireScopes()
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateSentryAppDto) {
@@ -63,7 +63,7 @@ export class SentryAppsController {
   }
 
   /** Published apps, which any organization may install; other states for instance administrators. */
-  @Get()
+  @Get('sentry-apps')
   @RequireScopes()
   @ApiQuery({ name: 'status', required: false, enum: LISTABLE_STATUSES as SentryAppStatus[] })
   async list(@CurrentPrincipal() principal: Principal, @Paginate() page: Pagination, @Query('status') status = 'published') {
@@ -73,14 +73,14 @@ export class SentryAppsController {
     return page.respond(rows).map((app) => serializeSentryApp(app, { showSecrets: false }));
   }
 
-  @Get(':slug')
+  @Get('sentry-apps/:slug')
   @RequireScopes()
   async detail(@CurrentPrincipal() principal: Principal, @Param('slug') slug: string) {
     const { app, owner } = await this.visible(principal, slug);
     return serializeSentryApp(app, { showSecrets: !!owner?.scopes.has('org:write') });
   }
 
-  @Put(':slug')
+  @Put('sentry-apps/:slug')
   @RequireScopes()
   async update(@CurrentPrincipal() principal: Principal, @Param('slug') slug: string, @Body() body: UpdateSentryAppDto) {
     const { app, owner } = await this.owned(principal, slug, 'org:write');
@@ -91,7 +91,7 @@ export class SentryAppsController {
     return serializeSentryApp(updated, { showSecrets: true });
   }
 
-  @Delete(':slug')
+  @Delete('sentry-apps/:slug')
   @HttpCode(204)
   @RequireScopes()
   async remove(@CurrentPrincipal() principal: Principal, @Param('slug') slug: string): Promise<void> {
@@ -99,7 +99,7 @@ export class SentryAppsController {
     await this.commands.execute(new DeleteSentryAppCommand(app.slug, principal.userId ?? null));
   }
 
-  @Post(':slug/publish-request')
+  @Post('sentry-apps/:slug/publish-request')
   @HttpCode(201)
   @RequireScopes()
   async requestPublication(@CurrentPrincipal() principal: Principal, @Param('slug') slug: string): Promise<void> {
@@ -107,7 +107,7 @@ export class SentryAppsController {
     await this.commands.execute(new RequestPublicationCommand(app.slug, principal.userId ?? null));
   }
 
-  @Post(':slug/rotate-secret')
+  @Post('sentry-apps/:slug/rotate-secret')
   @RequireScopes()
   async rotateSecret(@CurrentPrincipal() principal: Principal, @Param('slug') slug: string) {
     const { app, owner } = await this.owned(principal, slug, 'org:write');
@@ -118,7 +118,7 @@ export class SentryAppsController {
   }
 
   /** An internal app's tokens: minted by its organization, no expiry. */
-  @Post(':slug/api-tokens')
+  @Post('sentry-apps/:slug/api-tokens')
   @HttpCode(201)
   @RequireScopes()
   async mintToken(@CurrentPrincipal() principal: Principal, @Param('slug') slug: string) {
@@ -127,7 +127,7 @@ export class SentryAppsController {
   }
 
   /** An internal app's minted tokens (last four characters only). */
-  @Get(':slug/api-tokens')
+  @Get('sentry-apps/:slug/api-tokens')
   @RequireScopes()
   async listTokens(@CurrentPrincipal() principal: Principal, @Param('slug') slug: string) {
     const { app } = await this.owned(principal, slug, 'org:write');
@@ -137,7 +137,7 @@ export class SentryAppsController {
     return tokens.map((token) => ({ id: token.id, tokenLastCharacters: token.lastCharacters, scopes: token.scopes, dateCreated: token.dateCreated, expiresAt: token.expiresAt }));
   }
 
-  @Delete(':slug/api-tokens/:token_id')
+  @Delete('sentry-apps/:slug/api-tokens/:token_id')
   @HttpCode(204)
   @RequireScopes()
   async revokeToken(@CurrentPrincipal() principal: Principal, @Param('slug') slug: string, @Param('token_id') tokenId: string): Promise<void> {
@@ -146,7 +146,7 @@ export class SentryAppsController {
   }
 
   /** The requests sent to the app's webhook URL (each attempt is one), newest first: the last 100 per event type. */
-  @Get(':slug/requests')
+  @Get('sentry-apps/:slug/requests')
   @RequireScopes()
   @ApiQuery({ name: 'eventType', required: false })
   @ApiQuery({ name: 'errorsOnly', required: false })
@@ -209,14 +209,14 @@ export class SentryAppsController {
 /** The apps an organization owns. */
 @ApiTags('Integration platform')
 @ApiBearerAuth()
-@Controller('api/0/organizations/:organization_id_or_slug/sentry-apps')
+@Controller('api/0')
 export class OrganizationSentryAppsController {
   constructor(
     private readonly database: Database,
     private readonly apps: SentryAppsRepository,
   ) {}
 
-  @Get()
+  @Get('organizations/:organization_id_or_slug/sentry-apps')
   @RequireScopes('org:read')
   async list(@CurrentOrganization() organization: OrganizationAccess, @Paginate() page: Pagination) {
     const rows = await this.apps.listOwned(this.database, organization.id, page.offset, page.fetchLimit);

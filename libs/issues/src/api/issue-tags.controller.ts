@@ -21,11 +21,11 @@ const MAX_TOP_VALUES = 100;
  */
 @ApiTags('Events')
 @ApiBearerAuth()
-@Controller('api/0/organizations/:organization_id_or_slug/issues/:issue_id/tags')
+@Controller('api/0')
 export class IssueTagsController {
   constructor(private readonly readModel: IssueReadModel) {}
 
-  @Get()
+  @Get('organizations/:organization_id_or_slug/issues/:issue_id/tags')
   @RequireScopes('event:read')
   @ApiQuery({ name: 'key', required: false, type: [String], description: 'Only these keys (repeat the parameter).' })
   @ApiQuery({ name: 'limit', required: false, description: `Top values per key (default ${DEFAULT_TOP_VALUES}, at most ${MAX_TOP_VALUES}).` })
@@ -40,7 +40,7 @@ export class IssueTagsController {
     return this.withTopValues(issue, keys, topValuesLimit(limit));
   }
 
-  @Get(':key')
+  @Get('organizations/:organization_id_or_slug/issues/:issue_id/tags/:key')
   @RequireScopes('event:read')
   async tag(
     @CurrentOrganization() organization: OrganizationAccess,
@@ -54,7 +54,7 @@ export class IssueTagsController {
     return found;
   }
 
-  @Get(':key/values')
+  @Get('organizations/:organization_id_or_slug/issues/:issue_id/tags/:key/values')
   @RequireScopes('event:read')
   @ApiQuery({ name: 'sort', required: false, enum: ['date', 'age', 'count', 'id'], description: 'Newest first (date, and id, the default), first seen newest first (age) or most frequent first (count).' })
   async values(

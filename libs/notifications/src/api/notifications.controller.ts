@@ -14,10 +14,10 @@ const page = (title: string, body: string): string =>
   `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${title}</title></head>` +
   `<body style="font-family:sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem"><h1>${title}</h1>${body}</body></html>`;
 
-/** The organization's mail log, each user's notification options, and the unsubscribe links of mail. */
+/** The organization's mail log and each user's notification options. */
 @ApiTags('Notifications')
 @ApiBearerAuth()
-@Controller()
+@Controller('api/0')
 export class NotificationsController {
   constructor(
     private readonly database: Database,
@@ -26,7 +26,7 @@ export class NotificationsController {
   ) {}
 
   /** The mail the organization's notifications queued, newest first, with where each delivery stands. */
-  @Get('api/0/organizations/:organization_id_or_slug/mail-deliveries')
+  @Get('organizations/:organization_id_or_slug/mail-deliveries')
   @RequireScopes('org:write')
   async mailDeliveries(@CurrentOrganization() organization: OrganizationAccess, @Paginate() pagination: Pagination) {
     const rows = pagination.respond(await this.repository.mails(this.database, organization.id, pagination.offset, pagination.fetchLimit));
@@ -50,7 +50,7 @@ export class NotificationsController {
   }
 
   /** Sentry's user notification options (`scopeType` user only): the types Faultline mails and their values. */
-  @Get('api/0/users/me/notification-options')
+  @Get('users/me/notification-options')
   @RequireScopes()
   async options(@CurrentPrincipal() principal: Principal) {
     const userId = this.userOf(principal);
@@ -58,7 +58,7 @@ export class NotificationsController {
     return NOTIFICATION_TYPES.map((type) => this.option(userId, type, settings.get(type) ?? 'always'));
   }
 
-  @Put('api/0/users/me/notification-options')
+  @Put('users/me/notification-options')
   @RequireScopes()
   async setOption(@CurrentPrincipal() principal: Principal, @Body() body: Record<string, unknown>) {
     const userId = this.userOf(principal);
@@ -72,6 +72,25 @@ export class NotificationsController {
     await this.repository.setSetting(this.database, userId, type, body.value);
     return this.option(userId, type as NotificationType, body.value);
   }
+
+  private userOf(principal: Principal): string {
+    if (!principal.userId) throw new BadRequestException('notification options belong to a user: use a user token or sign in');
+    return principal.userId;
+  }
+
+  private option(userId: string, type: NotificationType, value: string) {
+    return { id: `${userId}-${type}`, scopeType: 'user', scopeIdentifier: userId, type, value, user_id: userId, team_id: null };
+  }
+}
+
+/** The pages the unsubscribe link of every mail opens (pages, not the API: no prefix). */
+@ApiTags('Notifications')
+@Controller()
+export class UnsubscribeController {
+  constructor(
+    private readonly database: Database,
+    private readonly repository: NotificationsRepository,
+  ) {}
 
   /** The page an unsubscribe link opens: it asks, so that a mail scanner following links changes nothing. */
   @Public()
@@ -93,14 +112,5 @@ export class NotificationsController {
     if (!target) throw new NotFoundException('This unsubscribe link is not valid.');
     await this.repository.setSetting(this.database, target.userId, target.type, 'never');
     return reply.type('text/html; charset=utf-8').send(page('Unsubscribed', `<p>You will get no more ${target.type === 'alerts' ? 'alert' : 'workflow'} e-mail. Change this in your notification settings.</p>`));
-  }
-
-  private userOf(principal: Principal): string {
-    if (!principal.userId) throw new BadRequestException('notification options belong to a user: use a user token or sign in');
-    return principal.userId;
-  }
-
-  private option(userId: string, type: NotificationType, value: string) {
-    return { id: `${userId}-${type}`, scopeType: 'user', scopeIdentifier: userId, type, value, user_id: userId, team_id: null };
   }
 }

@@ -8,7 +8,7 @@ import type { AppConfig } from '../config';
 import { Metrics } from '../observability/metrics';
 import { AllExceptionsFilter } from './all-exceptions.filter';
 import { PUBLIC_URL_KEY } from './pagination';
-import { holdsUnstorableText } from './storable-input';
+import { holdsUnstorableText, UNSTORABLE_TEXT_DETAIL } from './storable-input';
 import { ApiValidationPipe } from './validation.pipe';
 
 /**
@@ -45,7 +45,7 @@ export function configureHttp(app: NestFastifyApplication, config: AppConfig): v
   // Refused before anything runs, so no handler meets it half-way through its writes.
   fastify.addHook('preHandler', async (request, reply) => {
     if (request.body !== undefined && holdsUnstorableText(request.body)) {
-      await reply.status(400).send({ detail: 'The request contains a character that cannot be stored (U+0000 or a lone surrogate).' });
+      await reply.status(400).send({ detail: UNSTORABLE_TEXT_DETAIL });
     }
   });
   fastify.addHook('onResponse', async (request, reply) => {

@@ -1,5 +1,6 @@
 import { HttpException } from '@nestjs/common';
 import { DomainError, type DomainErrorCode } from '@faultline/kernel';
+import { UNSTORABLE_TEXT_DETAIL } from './storable-input';
 
 export interface ErrorResponse {
   status: number;
@@ -59,7 +60,7 @@ export function toErrorResponse(error: unknown): ErrorResponse | undefined {
   }
   // A NUL character (in a path, a query or a JSON string) that PostgreSQL text cannot hold.
   if (candidate?.code === '22021' || candidate?.code === '22P05') {
-    return { status: 400, body: { detail: 'The request contains a character that cannot be stored (U+0000).' } };
+    return { status: 400, body: { detail: UNSTORABLE_TEXT_DETAIL } };
   }
   return undefined;
 }

@@ -1,3 +1,6 @@
+/** The answer to a request carrying text PostgreSQL cannot store, wherever it was found. */
+export const UNSTORABLE_TEXT_DETAIL = 'The request contains a character that cannot be stored (U+0000 or a lone surrogate).';
+
 /** U+0000, or half of a surrogate pair without its other half: text PostgreSQL cannot store. */
 // eslint-disable-next-line no-control-regex -- U+0000 is exactly what is looked for
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;

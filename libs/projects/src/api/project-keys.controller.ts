@@ -21,7 +21,7 @@ import { serializeProjectKey } from './projects.serializers';
 /** DSN keys of a project. A key's id in the API is its public part, as in Sentry. */
 @ApiTags('Projects')
 @ApiBearerAuth()
-@Controller('api/0/projects/:organization_id_or_slug/:project_id_or_slug/keys')
+@Controller('api/0')
 export class ProjectKeysController {
   constructor(
     private readonly commands: CommandBus,
@@ -30,7 +30,7 @@ export class ProjectKeysController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  @Get()
+  @Get('projects/:organization_id_or_slug/:project_id_or_slug/keys')
   @RequireScopes('project:read')
   async list(@CurrentOrganization() organization: OrganizationAccess, @Param('project_id_or_slug') idOrSlug: string, @Paginate() page: Pagination) {
     const projectId = await this.projectId(organization, idOrSlug);
@@ -38,7 +38,7 @@ export class ProjectKeysController {
     return page.respond(keys).map((key) => serializeProjectKey(key, this.config.publicUrl));
   }
 
-  @Post()
+  @Post('projects/:organization_id_or_slug/:project_id_or_slug/keys')
   @RequireScopes('project:write')
   async create(@CurrentOrganization() organization: OrganizationAccess, @Param('project_id_or_slug') idOrSlug: string, @Body() body: CreateProjectKeyDto) {
     const projectId = await this.projectId(organization, idOrSlug);
@@ -48,7 +48,7 @@ export class ProjectKeysController {
     return serializeProjectKey(key, this.config.publicUrl);
   }
 
-  @Get(':key_id')
+  @Get('projects/:organization_id_or_slug/:project_id_or_slug/keys/:key_id')
   @RequireScopes('project:read')
   async detail(@CurrentOrganization() organization: OrganizationAccess, @Param('project_id_or_slug') idOrSlug: string, @Param('key_id') keyId: string) {
     const key = await this.repository.findKey(this.database, await this.projectId(organization, idOrSlug), keyId);
@@ -57,7 +57,7 @@ export class ProjectKeysController {
   }
 
   /** SDK requests see a change at once in this process, within 5 seconds in others (their key cache). */
-  @Put(':key_id')
+  @Put('projects/:organization_id_or_slug/:project_id_or_slug/keys/:key_id')
   @RequireScopes('project:write')
   async update(
     @CurrentOrganization() organization: OrganizationAccess,
@@ -70,7 +70,7 @@ export class ProjectKeysController {
     return serializeProjectKey(key, this.config.publicUrl);
   }
 
-  @Delete(':key_id')
+  @Delete('projects/:organization_id_or_slug/:project_id_or_slug/keys/:key_id')
   @HttpCode(204)
   @RequireScopes('project:admin')
   async remove(@CurrentOrganization() organization: OrganizationAccess, @Param('project_id_or_slug') idOrSlug: string, @Param('key_id') keyId: string) {

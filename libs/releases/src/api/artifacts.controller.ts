@@ -22,7 +22,7 @@ const CHUNKS_PER_REQUEST = 64;
  */
 @ApiTags('Releases')
 @ApiBearerAuth()
-@Controller('api/0/organizations/:organization_id_or_slug')
+@Controller('api/0')
 export class ArtifactsController {
   constructor(
     private readonly commands: CommandBus,
@@ -32,7 +32,7 @@ export class ArtifactsController {
   ) {}
 
   /** sentry-cli's upload options: where and how big; `accept` says artifact bundles are understood. */
-  @Get('chunk-upload')
+  @Get('organizations/:organization_id_or_slug/chunk-upload')
   @RequireScopes('project:releases', 'project:write')
   options(@CurrentOrganization() organization: OrganizationAccess) {
     return {
@@ -48,7 +48,7 @@ export class ArtifactsController {
     };
   }
 
-  @Post('chunk-upload')
+  @Post('organizations/:organization_id_or_slug/chunk-upload')
   @HttpCode(200)
   @RequireScopes('project:releases', 'project:write')
   async upload(@CurrentOrganization() organization: OrganizationAccess, @Req() request: FastifyRequest) {
@@ -70,7 +70,7 @@ export class ArtifactsController {
     return {};
   }
 
-  @Post('artifactbundle/assemble')
+  @Post('organizations/:organization_id_or_slug/artifactbundle/assemble')
   @HttpCode(200)
   @RequireScopes('project:releases', 'project:write')
   async assemble(@CurrentOrganization() organization: OrganizationAccess, @Body() body: AssembleArtifactBundleDto): Promise<AssembleResult> {

@@ -30,7 +30,7 @@ export function serializeRepository(repository: RepositoryRow) {
  */
 @ApiTags('Releases')
 @ApiBearerAuth()
-@Controller('api/0/organizations/:organization_id_or_slug/repos')
+@Controller('api/0')
 export class RepositoriesController {
   constructor(
     private readonly database: Database,
@@ -38,13 +38,13 @@ export class RepositoriesController {
     private readonly releases: ReleasesRepository,
   ) {}
 
-  @Get()
+  @Get('organizations/:organization_id_or_slug/repos')
   @RequireScopes('org:read', 'project:releases')
   async list(@CurrentOrganization() organization: OrganizationAccess, @Paginate() page: Pagination) {
     return page.respond(await this.releases.listRepositories(this.database, organization.id, page.offset, page.fetchLimit)).map(serializeRepository);
   }
 
-  @Post()
+  @Post('organizations/:organization_id_or_slug/repos')
   @HttpCode(201)
   @RequireScopes('org:write', 'org:integrations')
   async create(@CurrentOrganization() organization: OrganizationAccess, @Body() body: CreateRepositoryDto) {

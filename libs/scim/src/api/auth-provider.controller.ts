@@ -25,7 +25,7 @@ const actor = (principal: Principal): EventMetadata =>
 /** An organization's SAML identity provider, and the switch that turns SCIM provisioning on. */
 @ApiTags('Auth provider')
 @ApiBearerAuth()
-@Controller('api/0/organizations/:organization_id_or_slug/auth-provider')
+@Controller('api/0')
 export class AuthProviderController {
   constructor(
     private readonly commands: CommandBus,
@@ -35,7 +35,7 @@ export class AuthProviderController {
   ) {}
 
   /** No provider is a valid state, not a missing resource: 204, as Sentry answers. */
-  @Get()
+  @Get('organizations/:organization_id_or_slug/auth-provider')
   @RequireScopes('org:read')
   async detail(@CurrentOrganization() organization: OrganizationAccess, @Res({ passthrough: true }) reply: FastifyReply) {
     const provider = await this.repository.find(this.database, organization.id);
@@ -46,7 +46,7 @@ export class AuthProviderController {
     return this.serialize(organization, provider);
   }
 
-  @Post()
+  @Post('organizations/:organization_id_or_slug/auth-provider')
   @HttpCode(201)
   @RequireScopes('org:write')
   async create(@CurrentOrganization() organization: OrganizationAccess, @CurrentPrincipal() principal: Principal, @Body() body: CreateAuthProviderDto) {
@@ -56,7 +56,7 @@ export class AuthProviderController {
     return this.serialize(organization, result.provider, result.scimToken);
   }
 
-  @Put()
+  @Put('organizations/:organization_id_or_slug/auth-provider')
   @RequireScopes('org:write')
   async update(@CurrentOrganization() organization: OrganizationAccess, @CurrentPrincipal() principal: Principal, @Body() body: UpdateAuthProviderDto) {
     const result = await this.commands.execute<ConfigureAuthProviderCommand, ConfiguredAuthProvider>(
@@ -65,7 +65,7 @@ export class AuthProviderController {
     return this.serialize(organization, result.provider, result.scimToken);
   }
 
-  @Delete()
+  @Delete('organizations/:organization_id_or_slug/auth-provider')
   @HttpCode(204)
   @RequireScopes('org:write')
   async remove(@CurrentOrganization() organization: OrganizationAccess, @CurrentPrincipal() principal: Principal) {

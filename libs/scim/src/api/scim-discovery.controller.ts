@@ -15,36 +15,36 @@ const SCHEMAS = [USER_SCHEMA_DEFINITION, GROUP_SCHEMA_DEFINITION];
 @Public()
 @UseGuards(ScimAuthGuard)
 @UseFilters(ScimExceptionFilter)
-@Controller('api/0/organizations/:organization_id_or_slug/scim/v2')
+@Controller('api/0')
 export class ScimDiscoveryController {
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
-  @Get('ServiceProviderConfig')
+  @Get('organizations/:organization_id_or_slug/scim/v2/ServiceProviderConfig')
   serviceProviderConfig(@CurrentScimOrganization() organization: ScimOrganization) {
     const base = this.base(organization);
     return { ...serviceProviderConfig(`${this.config.publicUrl}/api/docs`), meta: { resourceType: 'ServiceProviderConfig', location: `${base}/ServiceProviderConfig` } };
   }
 
-  @Get('ResourceTypes')
+  @Get('organizations/:organization_id_or_slug/scim/v2/ResourceTypes')
   resourceTypes(@CurrentScimOrganization() organization: ScimOrganization) {
     const resources = RESOURCE_TYPES.map((type) => this.located(type, `${this.base(organization)}/ResourceTypes/${type.id}`));
     return listResponse(resources, resources.length, 1);
   }
 
-  @Get('ResourceTypes/:id')
+  @Get('organizations/:organization_id_or_slug/scim/v2/ResourceTypes/:id')
   resourceType(@CurrentScimOrganization() organization: ScimOrganization, @Param('id') id: string) {
     const type = RESOURCE_TYPES.find((candidate) => candidate.id === id);
     if (!type) throw ScimError.notFound();
     return this.located(type, `${this.base(organization)}/ResourceTypes/${id}`);
   }
 
-  @Get('Schemas')
+  @Get('organizations/:organization_id_or_slug/scim/v2/Schemas')
   schemas(@CurrentScimOrganization() organization: ScimOrganization) {
     const resources = SCHEMAS.map((schema) => this.located(schema, `${this.base(organization)}/Schemas/${schema.id}`));
     return listResponse(resources, resources.length, 1);
   }
 
-  @Get('Schemas/:id')
+  @Get('organizations/:organization_id_or_slug/scim/v2/Schemas/:id')
   schema(@CurrentScimOrganization() organization: ScimOrganization, @Param('id') id: string) {
     const schema = SCHEMAS.find((candidate) => candidate.id === id);
     if (!schema) throw ScimError.notFound();

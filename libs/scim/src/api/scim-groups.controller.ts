@@ -25,7 +25,7 @@ function attribute(document: Record<string, unknown>, name: string): unknown {
 @Public()
 @UseGuards(ScimAuthGuard)
 @UseFilters(ScimExceptionFilter)
-@Controller('api/0/organizations/:organization_id_or_slug/scim/v2/Groups')
+@Controller('api/0')
 export class ScimGroupsController {
   constructor(
     private readonly commands: CommandBus,
@@ -35,7 +35,7 @@ export class ScimGroupsController {
   ) {}
 
   /** Entra ID looks groups up with `excludedAttributes=members&filter=displayName eq "..."`. */
-  @Get()
+  @Get('organizations/:organization_id_or_slug/scim/v2/Groups')
   async list(@CurrentScimOrganization() organization: ScimOrganization, @Query() query: Record<string, unknown>) {
     const request = parseListQuery(query);
     const page = await this.read.listGroups(this.database, organization.id, request.filter, request.startIndex - 1, request.count);
@@ -44,7 +44,7 @@ export class ScimGroupsController {
     return listResponse(resources, page.total, request.startIndex);
   }
 
-  @Get(':team_id')
+  @Get('organizations/:organization_id_or_slug/scim/v2/Groups/:team_id')
   async detail(
     @CurrentScimOrganization() organization: ScimOrganization,
     @Param('team_id') teamId: string,
@@ -58,7 +58,7 @@ export class ScimGroupsController {
     return project(this.resource(organization, row, members), projection.attributes, projection.excludedAttributes);
   }
 
-  @Post()
+  @Post('organizations/:organization_id_or_slug/scim/v2/Groups')
   @HttpCode(201)
   async create(@CurrentScimOrganization() organization: ScimOrganization, @Body() raw: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     const document = jsonObject(raw);
@@ -73,7 +73,7 @@ export class ScimGroupsController {
     return resource;
   }
 
-  @Put(':team_id')
+  @Put('organizations/:organization_id_or_slug/scim/v2/Groups/:team_id')
   async replace(
     @CurrentScimOrganization() organization: ScimOrganization,
     @Param('team_id') teamId: string,
@@ -88,7 +88,7 @@ export class ScimGroupsController {
   }
 
   /** Renames and member changes; answers 204 as Entra ID expects (Okta accepts it too). */
-  @Patch(':team_id')
+  @Patch('organizations/:organization_id_or_slug/scim/v2/Groups/:team_id')
   @HttpCode(204)
   async patch(
     @CurrentScimOrganization() organization: ScimOrganization,
@@ -101,7 +101,7 @@ export class ScimGroupsController {
     await this.commands.execute(new ChangeTeamCommand(organization.id, team.id, changes, versionFromIfMatch(ifMatch), SCIM_METADATA));
   }
 
-  @Delete(':team_id')
+  @Delete('organizations/:organization_id_or_slug/scim/v2/Groups/:team_id')
   @HttpCode(204)
   async remove(@CurrentScimOrganization() organization: ScimOrganization, @Param('team_id') teamId: string, @Headers('if-match') ifMatch: string | undefined) {
     const team = await this.find(organization, teamId);

@@ -38,7 +38,7 @@ function userRow(organization: ScimOrganization, member: ProvisionedMember): Sci
 @Public()
 @UseGuards(ScimAuthGuard)
 @UseFilters(ScimExceptionFilter)
-@Controller('api/0/organizations/:organization_id_or_slug/scim/v2/Users')
+@Controller('api/0')
 export class ScimUsersController {
   constructor(
     private readonly commands: CommandBus,
@@ -47,7 +47,7 @@ export class ScimUsersController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  @Get()
+  @Get('organizations/:organization_id_or_slug/scim/v2/Users')
   async list(@CurrentScimOrganization() organization: ScimOrganization, @Query() query: Record<string, unknown>) {
     const request = parseListQuery(query);
     const page = await this.read.listUsers(this.database, organization.id, request.filter, request.startIndex - 1, request.count, !leavesOut(request, 'groups'));
@@ -55,7 +55,7 @@ export class ScimUsersController {
     return listResponse(resources, page.total, request.startIndex);
   }
 
-  @Get(':member_id')
+  @Get('organizations/:organization_id_or_slug/scim/v2/Users/:member_id')
   async detail(
     @CurrentScimOrganization() organization: ScimOrganization,
     @Param('member_id') memberId: string,
@@ -68,7 +68,7 @@ export class ScimUsersController {
     return project(this.respond(organization, row, reply), projection.attributes, projection.excludedAttributes);
   }
 
-  @Post()
+  @Post('organizations/:organization_id_or_slug/scim/v2/Users')
   @HttpCode(201)
   async create(@CurrentScimOrganization() organization: ScimOrganization, @Body() raw: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     const profile = profileFromDocument(jsonObject(raw), { active: true, role: 'member' });
@@ -79,7 +79,7 @@ export class ScimUsersController {
     return resource;
   }
 
-  @Put(':member_id')
+  @Put('organizations/:organization_id_or_slug/scim/v2/Users/:member_id')
   async replace(
     @CurrentScimOrganization() organization: ScimOrganization,
     @Param('member_id') memberId: string,
@@ -101,7 +101,7 @@ export class ScimUsersController {
   }
 
   /** Okta deactivates with a path-less `{"active": false}`; Entra ID sends ops in any case and string booleans. */
-  @Patch(':member_id')
+  @Patch('organizations/:organization_id_or_slug/scim/v2/Users/:member_id')
   async patch(
     @CurrentScimOrganization() organization: ScimOrganization,
     @Param('member_id') memberId: string,
@@ -117,7 +117,7 @@ export class ScimUsersController {
   }
 
   /** Removes the member from the organization; the user account stays. */
-  @Delete(':member_id')
+  @Delete('organizations/:organization_id_or_slug/scim/v2/Users/:member_id')
   @HttpCode(204)
   async remove(@CurrentScimOrganization() organization: ScimOrganization, @Param('member_id') memberId: string, @Headers('if-match') ifMatch: string | undefined) {
     await this.commands.execute(new RemoveMemberCommand(organization.id, memberId, versionFromIfMatch(ifMatch), SCIM_METADATA));

@@ -27,7 +27,7 @@ const ATTEMPTS_PER_DELIVERY = 5;
 /** Project service hooks (Sentry's paths) with their delivery log and redelivery. */
 @ApiTags('Service hooks')
 @ApiBearerAuth()
-@Controller('api/0/projects/:organization_id_or_slug/:project_id_or_slug/hooks')
+@Controller('api/0')
 export class ServiceHooksController {
   constructor(
     private readonly database: Database,
@@ -37,7 +37,7 @@ export class ServiceHooksController {
     private readonly deliveries: DeliveriesRepository,
   ) {}
 
-  @Get()
+  @Get('projects/:organization_id_or_slug/:project_id_or_slug/hooks')
   @RequireScopes('project:read')
   @ApiQuery({ name: 'status', required: false, enum: ['active', 'disabled'] })
   async list(
@@ -52,7 +52,7 @@ export class ServiceHooksController {
     return page.respond(rows).map(serializeServiceHook);
   }
 
-  @Post()
+  @Post('projects/:organization_id_or_slug/:project_id_or_slug/hooks')
   @HttpCode(201)
   @RequireScopes('project:write')
   async create(
@@ -68,14 +68,14 @@ export class ServiceHooksController {
     return serializeServiceHook(hook);
   }
 
-  @Get(':hook_id')
+  @Get('projects/:organization_id_or_slug/:project_id_or_slug/hooks/:hook_id')
   @RequireScopes('project:read')
   async detail(@CurrentOrganization() organization: OrganizationAccess, @Param('project_id_or_slug') projectIdOrSlug: string, @Param('hook_id') hookId: string) {
     const project = await this.project(organization, projectIdOrSlug);
     return serializeServiceHook(await this.hook(project, hookId));
   }
 
-  @Put(':hook_id')
+  @Put('projects/:organization_id_or_slug/:project_id_or_slug/hooks/:hook_id')
   @RequireScopes('project:write')
   async update(
     @CurrentOrganization() organization: OrganizationAccess,
@@ -91,7 +91,7 @@ export class ServiceHooksController {
     return serializeServiceHook(hook);
   }
 
-  @Delete(':hook_id')
+  @Delete('projects/:organization_id_or_slug/:project_id_or_slug/hooks/:hook_id')
   @HttpCode(204)
   @RequireScopes('project:write')
   async remove(
@@ -104,7 +104,7 @@ export class ServiceHooksController {
     await this.commands.execute(new DeleteServiceHookCommand(project.id, hookId, principal.userId ?? null));
   }
 
-  @Get(':hook_id/deliveries')
+  @Get('projects/:organization_id_or_slug/:project_id_or_slug/hooks/:hook_id/deliveries')
   @RequireScopes('project:read')
   @ApiQuery({ name: 'status', required: false, enum: ['failed'], description: 'only deliveries that failed or are failing (waiting for a retry)' })
   async deliveryLog(
@@ -124,7 +124,7 @@ export class ServiceHooksController {
     return rows.map((row) => serializeDelivery(row, attempts.filter((attempt) => String(attempt.delivery_id) === String(row.id))));
   }
 
-  @Post(':hook_id/deliveries/:delivery_id/redeliver')
+  @Post('projects/:organization_id_or_slug/:project_id_or_slug/hooks/:hook_id/deliveries/:delivery_id/redeliver')
   @HttpCode(202)
   @RequireScopes('project:write')
   async redeliver(
