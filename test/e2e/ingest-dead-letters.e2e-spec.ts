@@ -6,6 +6,7 @@ import { EventProcessor } from '@faultline/ingest';
 import { IssueIngestion } from '@faultline/issues';
 import { Database } from '@faultline/platform';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { eventsProcessed } from '../support/events-processed';
 
 const run = promisify(execFile);
 
@@ -29,17 +30,7 @@ describe('accepted events that processing cannot store as sent', () => {
   const database = () => api.app.get(Database);
 
   /** Waits until nothing accepted is waiting: the queue and the outcomes are empty. */
-  async function processed(): Promise<void> {
-    for (let attempt = 0; attempt < 200; attempt++) {
-      await api.app.get(EventProcessor).drain();
-      const [{ pending }] = await database().query<{ pending: number }>(
-        `SELECT (SELECT count(*) FROM ingest.ingest_queue) + (SELECT count(*) FROM ingest.ingest_outcomes) AS pending`,
-      );
-      if (Number(pending) === 0) return;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    throw new Error('events were not processed in time');
-  }
+  const processed = () => eventsProcessed(api);
 
   const metric = async (name: string) => {
     const text = (await api.request('GET', '/metrics', { token: null })).body as string;

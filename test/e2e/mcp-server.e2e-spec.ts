@@ -1,10 +1,9 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { EventProcessor } from '@faultline/ingest';
-import { Database } from '@faultline/platform';
 import { McpClient } from '../support/mcp-client';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { eventsProcessed } from '../support/events-processed';
 
 const run = promisify(execFile);
 
@@ -37,16 +36,7 @@ describe("Sentry's MCP server against Faultline", () => {
   let catalog: McpClient;
   let token: string;
 
-  async function processed(): Promise<void> {
-    const database = api.app.get(Database);
-    for (let attempt = 0; attempt < 200; attempt++) {
-      await api.app.get(EventProcessor).drain();
-      const [{ pending }] = await database.query<{ pending: number }>(`SELECT (SELECT count(*) FROM ingest.ingest_queue) + (SELECT count(*) FROM ingest.ingest_outcomes) AS pending`);
-      if (Number(pending) === 0) return;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    throw new Error('events were not processed in time');
-  }
+  const processed = () => eventsProcessed(api);
 
   /** Calls a tool and keeps its answer; a tool that errors fails the test with its text. */
   async function tool(name: string, args: Record<string, unknown>): Promise<string> {

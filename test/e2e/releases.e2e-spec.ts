@@ -5,10 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { build, transformSync } from 'esbuild';
-import { EventProcessor } from '@faultline/ingest';
-import { Database } from '@faultline/platform';
 import { BOOTSTRAP, startTestApp, type TestApp } from '../support/test-app';
 import { zipFile } from '../support/zip';
+import { eventsProcessed } from '../support/events-processed';
 
 const run = promisify(execFile);
 const ROOT = join(__dirname, '..', '..');
@@ -41,16 +40,7 @@ describe('releases and source maps with sentry-cli', () => {
       env: { PATH: process.env.PATH, HOME: work, SENTRY_URL: api.baseUrl, SENTRY_AUTH_TOKEN: BOOTSTRAP.token, SENTRY_ORG: BOOTSTRAP.org, SENTRY_PROJECT: BOOTSTRAP.project, SENTRY_LOAD_DOTENV: '0', SENTRY_DISABLE_UPDATE_CHECK: '1' },
     });
 
-  async function processed(): Promise<void> {
-    const database = api.app.get(Database);
-    for (let attempt = 0; attempt < 200; attempt++) {
-      await api.app.get(EventProcessor).drain();
-      const [{ pending }] = await database.query<{ pending: number }>(`SELECT (SELECT count(*) FROM ingest.ingest_queue) + (SELECT count(*) FROM ingest.ingest_outcomes) AS pending`);
-      if (Number(pending) === 0) return;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    throw new Error('events were not processed in time');
-  }
+  const processed = () => eventsProcessed(api);
 
   it('answers info, and creates, finalizes, lists and deploys a release', async () => {
     const info = await cli('info');

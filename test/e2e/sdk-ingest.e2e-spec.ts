@@ -2,9 +2,9 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { deflateSync, gzipSync } from 'node:zlib';
-import { EventProcessor } from '@faultline/ingest';
 import { Database } from '@faultline/platform';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { eventsProcessed } from '../support/events-processed';
 
 const run = promisify(execFile);
 
@@ -32,18 +32,7 @@ describe('ingestion from the @sentry/node SDK', () => {
    * Waits until everything accepted so far is processed: the queue and the outcomes are empty as
    * seen from another connection (rows a worker holds stay visible until its batch commits).
    */
-  async function processed(): Promise<void> {
-    const database = api.app.get(Database);
-    for (let attempt = 0; attempt < 200; attempt++) {
-      await api.app.get(EventProcessor).drain();
-      const [{ pending }] = await database.query<{ pending: number }>(
-        `SELECT (SELECT count(*) FROM ingest.ingest_queue) + (SELECT count(*) FROM ingest.ingest_outcomes) AS pending`,
-      );
-      if (Number(pending) === 0) return;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    throw new Error('events were not processed in time');
-  }
+  const processed = () => eventsProcessed(api);
 
   it('groups the SDK errors into issues and serves tags, users and stats', async () => {
     const before = Date.now() / 1000;

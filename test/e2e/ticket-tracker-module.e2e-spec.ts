@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { EventProcessor } from '@faultline/ingest';
 import { Database } from '@faultline/platform';
 import { FakeTicketTracker } from '../support/fake-ticket-tracker';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { eventsProcessed } from '../support/events-processed';
 
 const run = promisify(execFile);
 const MODULE_PATH = join(__dirname, '..', '..', 'modules', 'ticket-tracker');
@@ -52,19 +52,7 @@ describe('the ticket tracker extension module', () => {
     }
   }
 
-  async function processed(): Promise<void> {
-    const database = api.app.get(Database);
-    await until(
-      async () => {
-        await api.app.get(EventProcessor).drain();
-        const [{ pending }] = await database.query<{ pending: number }>(
-          'SELECT (SELECT count(*) FROM ingest.ingest_queue) + (SELECT count(*) FROM ingest.ingest_outcomes) AS pending',
-        );
-        return Number(pending);
-      },
-      (pending) => pending === 0,
-    );
-  }
+  const processed = () => eventsProcessed(api);
 
   async function issueWithTitle(fragment: string): Promise<{ id: string; shortId: string }> {
     const issues = await api.request('GET', `/api/0/organizations/acme/issues/?query=${encodeURIComponent(fragment)}`);

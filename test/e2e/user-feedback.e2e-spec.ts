@@ -2,9 +2,9 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { EventProcessor } from '@faultline/ingest';
 import { Database } from '@faultline/platform';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { eventsProcessed } from '../support/events-processed';
 
 const run = promisify(execFile);
 
@@ -18,16 +18,7 @@ describe('user feedback', () => {
   let issueId: string;
   let outsiderToken: string;
 
-  async function processed(): Promise<void> {
-    const database = api.app.get(Database);
-    for (let attempt = 0; attempt < 200; attempt++) {
-      await api.app.get(EventProcessor).drain();
-      const [{ pending }] = await database.query<{ pending: number }>(`SELECT (SELECT count(*) FROM ingest.ingest_queue) + (SELECT count(*) FROM ingest.ingest_outcomes) AS pending`);
-      if (Number(pending) === 0) return;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    throw new Error('events were not processed in time');
-  }
+  const processed = () => eventsProcessed(api);
 
   const envelope = (items: Array<[Record<string, unknown>, unknown]>) =>
     fetch(`${api.baseUrl}/api/${projectId}/envelope/?sentry_key=${publicKey}`, {
