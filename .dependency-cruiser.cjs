@@ -7,7 +7,7 @@ module.exports = {
   forbidden: [
     {
       name: 'context-only-through-index',
-      comment: "Import another context through its index.ts (its contracts), never its internals.",
+      comment: 'Import another context through its index.ts (its contracts), never its internals.',
       severity: 'error',
       from: { path: '^(libs|apps|modules|test|bench)/([^/]+)/' },
       to: { path: '^(libs|modules)/([^/]+)/src/(?!index\\.ts$)', pathNot: '^(libs|modules)/$2/' },
@@ -30,7 +30,7 @@ module.exports = {
       name: 'no-circular-contexts',
       severity: 'error',
       from: { path: '^libs/' },
-      to: { circular: true, path: '^libs/', pathNot: '^libs/kernel/' , viaOnly: { path: '^libs/[^/]+/src/index\\.ts$' } },
+      to: { circular: true, path: '^libs/', pathNot: '^libs/kernel/', viaOnly: { path: '^libs/[^/]+/src/index\\.ts$' } },
     },
   ],
   options: {

@@ -1,5 +1,3 @@
-
-
 const { readdirSync, readFileSync } = require('node:fs');
 const { join } = require('node:path');
 

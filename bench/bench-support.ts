@@ -203,7 +203,10 @@ export async function environment(databaseUrl: string) {
   let commit = 'unknown';
   try {
     const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', 'apps', 'libs', 'migrations'], { cwd: ROOT, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', 'apps', 'libs', 'migrations'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    }).trim();
     commit = dirty ? `${head} + uncommitted changes in apps/libs` : head;
   } catch {
     // Not a git checkout.

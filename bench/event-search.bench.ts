@@ -55,7 +55,15 @@ async function seed(database: Database, projectId: string): Promise<void> {
 
 async function main(): Promise<void> {
   const databaseUrl = await recreateDatabase(DATABASE);
-  const config = loadConfig({ DATABASE_URL: databaseUrl, ROLE: 'api', PORT: String(PORT), LOG_LEVEL: 'warn', BOOTSTRAP_TOKEN: TOKEN, BOOTSTRAP_ORG: 'acme', BOOTSTRAP_PROJECT: 'web' });
+  const config = loadConfig({
+    DATABASE_URL: databaseUrl,
+    ROLE: 'api',
+    PORT: String(PORT),
+    LOG_LEVEL: 'warn',
+    BOOTSTRAP_TOKEN: TOKEN,
+    BOOTSTRAP_ORG: 'acme',
+    BOOTSTRAP_PROJECT: 'web',
+  });
   const app = await createApp(config);
   await app.listen(config.port, '127.0.0.1');
   const database = app.get(Database);
@@ -87,7 +95,11 @@ async function main(): Promise<void> {
       rows = body.data.length;
     }
     const [text, params] = statement as [string, unknown[]];
-    const [{ 'QUERY PLAN': [plan] }] = await query<{ 'QUERY PLAN': Array<{ 'Execution Time': number }> }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, params);
+    const [
+      {
+        'QUERY PLAN': [plan],
+      },
+    ] = await query<{ 'QUERY PLAN': Array<{ 'Execution Time': number }> }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, params);
     results.push({ search, rows, httpMs: round(percentile(times, 50), 1), sqlMs: round(plan['Execution Time'], 1) });
   }
   const summary = { ...(await environment(databaseUrl)), events: EVENTS, issues: ISSUES, runs: RUNS, loadSeconds, results };

@@ -69,8 +69,26 @@ const MAX_DECOMPRESSED_BYTES = 50 * 1024 * 1024;
 const GROUPS = 20;
 const USERS = 500;
 const AREAS = [
-  'checkout', 'cart', 'orders', 'payments', 'inventory', 'search', 'auth', 'profile', 'shipping', 'invoices',
-  'coupons', 'reviews', 'catalog', 'wishlist', 'notifications', 'reports', 'exports', 'webhooks', 'billing', 'sessions',
+  'checkout',
+  'cart',
+  'orders',
+  'payments',
+  'inventory',
+  'search',
+  'auth',
+  'profile',
+  'shipping',
+  'invoices',
+  'coupons',
+  'reviews',
+  'catalog',
+  'wishlist',
+  'notifications',
+  'reports',
+  'exports',
+  'webhooks',
+  'billing',
+  'sessions',
 ];
 const ERROR_TYPES = ['TypeError', 'RangeError', 'Error', 'ValidationError', 'DatabaseError'];
 const VERBS = ['load', 'validate', 'apply', 'persist', 'render'];
@@ -91,18 +109,39 @@ function contextLines(fn: string) {
 function framesFor(group: number) {
   const area = AREAS[group];
   const frames: Array<Record<string, unknown>> = [
-    { filename: 'node:internal/process/task_queues', module: 'task_queues', function: 'process.processTicksAndRejections', lineno: 95, colno: 5, in_app: false },
+    {
+      filename: 'node:internal/process/task_queues',
+      module: 'task_queues',
+      function: 'process.processTicksAndRejections',
+      lineno: 95,
+      colno: 5,
+      in_app: false,
+    },
     { filename: 'node:internal/timers', module: 'timers', function: 'listOnTimeout', lineno: 581, colno: 17, in_app: false },
   ];
   const framework: Array<[string, string]> = [
-    ['express/lib/router/index.js', 'next'], ['express/lib/router/layer.js', 'Layer.handle [as handle_request]'],
-    ['express/lib/router/route.js', 'Route.dispatch'], ['express/lib/router/index.js', 'Function.process_params'],
-    ['body-parser/lib/types/json.js', 'jsonParser'], ['cors/lib/index.js', 'cors'], ['helmet/index.cjs', 'helmetMiddleware'],
-    ['express-session/index.js', 'session'], ['passport/lib/middleware/authenticate.js', 'authenticate'],
-    ['express/lib/router/layer.js', 'Layer.handle [as handle_request]'], ['express/lib/router/route.js', 'next'], ['express/lib/router/index.js', 'handle'],
+    ['express/lib/router/index.js', 'next'],
+    ['express/lib/router/layer.js', 'Layer.handle [as handle_request]'],
+    ['express/lib/router/route.js', 'Route.dispatch'],
+    ['express/lib/router/index.js', 'Function.process_params'],
+    ['body-parser/lib/types/json.js', 'jsonParser'],
+    ['cors/lib/index.js', 'cors'],
+    ['helmet/index.cjs', 'helmetMiddleware'],
+    ['express-session/index.js', 'session'],
+    ['passport/lib/middleware/authenticate.js', 'authenticate'],
+    ['express/lib/router/layer.js', 'Layer.handle [as handle_request]'],
+    ['express/lib/router/route.js', 'next'],
+    ['express/lib/router/index.js', 'handle'],
   ];
   framework.forEach(([file, fn], index) =>
-    frames.push({ filename: `/app/node_modules/${file}`, module: file.replace(/\.c?js$/, '').replace(/\//g, ':'), function: fn, lineno: 100 + index * 17, colno: 12, in_app: false }),
+    frames.push({
+      filename: `/app/node_modules/${file}`,
+      module: file.replace(/\.c?js$/, '').replace(/\//g, ':'),
+      function: fn,
+      lineno: 100 + index * 17,
+      colno: 12,
+      in_app: false,
+    }),
   );
   const Area = capitalised(area);
   const app: Array<[string, string]> = [
@@ -144,7 +183,7 @@ function event(index: number, eventId?: string) {
       values: [
         {
           type: ERROR_TYPES[group % ERROR_TYPES.length],
-          value: `${capitalised(area)} ${orderId} failed: amount ${(index * 37) % 900 + 100} exceeds limit for account ${user}`,
+          value: `${capitalised(area)} ${orderId} failed: amount ${((index * 37) % 900) + 100} exceeds limit for account ${user}`,
           mechanism: { type: 'onunhandledrejection', handled: false },
           stacktrace: { frames: FRAMES[group] },
         },
@@ -172,10 +211,30 @@ function event(index: number, eventId?: string) {
       cloud_resource: { 'cloud.provider': 'aws', 'cloud.region': REGIONS[index % REGIONS.length] },
     },
     breadcrumbs: [
-      { timestamp: Date.now() / 1000 - 2, category: 'http', type: 'http', data: { method: 'GET', url: `https://inventory.internal/items/${orderId}`, status_code: 200 } },
+      {
+        timestamp: Date.now() / 1000 - 2,
+        category: 'http',
+        type: 'http',
+        data: { method: 'GET', url: `https://inventory.internal/items/${orderId}`, status_code: 200 },
+      },
       { timestamp: Date.now() / 1000 - 1, category: 'console', level: 'info', message: `${area}: processing ${orderId}` },
     ],
-    sdk: { ...SDK, integrations: ['InboundFilters', 'FunctionToString', 'LinkedErrors', 'RequestData', 'Console', 'Http', 'Express', 'OnUnhandledRejection', 'ContextLines', 'Context'], packages: [{ name: 'npm:@sentry/node', version: SDK.version }] },
+    sdk: {
+      ...SDK,
+      integrations: [
+        'InboundFilters',
+        'FunctionToString',
+        'LinkedErrors',
+        'RequestData',
+        'Console',
+        'Http',
+        'Express',
+        'OnUnhandledRejection',
+        'ContextLines',
+        'Context',
+      ],
+      packages: [{ name: 'npm:@sentry/node', version: SDK.version }],
+    },
   };
 }
 
@@ -311,19 +370,27 @@ async function main(): Promise<void> {
       const group = waiting.splice(0, 500);
       writing++;
       floorPool
-        .query(`INSERT INTO bench_durable_floor (payload) VALUES ${group.map((_, index) => `($${index + 1})`).join(', ')}`, group.map((entry) => entry.payload))
-        .then(() => group.forEach((entry) => entry.done()), (error: unknown) => group.forEach((entry) => entry.done(error)))
+        .query(
+          `INSERT INTO bench_durable_floor (payload) VALUES ${group.map((_, index) => `($${index + 1})`).join(', ')}`,
+          group.map((entry) => entry.payload),
+        )
+        .then(
+          () => group.forEach((entry) => entry.done()),
+          (error: unknown) => group.forEach((entry) => entry.done(error)),
+        )
         .finally(() => {
           writing--;
           flush();
         });
     }
   };
-  const floor = await envelopeRoute(FLOOR_PORT, (parsed) =>
-    new Promise<void>((resolve, reject) => {
-      waiting.push({ payload: parsed.items[0].payload.toString('utf8'), done: (error) => (error ? reject(error) : resolve()) });
-      flush();
-    }),
+  const floor = await envelopeRoute(
+    FLOOR_PORT,
+    (parsed) =>
+      new Promise<void>((resolve, reject) => {
+        waiting.push({ payload: parsed.items[0].payload.toString('utf8'), done: (error) => (error ? reject(error) : resolve()) });
+        flush();
+      }),
   );
 
   // A separate pool for the measurement's own queries (backlog, counts, visibility probes).
@@ -351,11 +418,25 @@ async function main(): Promise<void> {
   const targets = {
     bare: { origin: `http://127.0.0.1:${BARE_PORT}`, har: harFile(directory, 'bare.har', `http://127.0.0.1:${BARE_PORT}${path}`, headers, bodies) },
     floor: { origin: `http://127.0.0.1:${FLOOR_PORT}`, har: harFile(directory, 'floor.har', `http://127.0.0.1:${FLOOR_PORT}${path}`, headers, bodies) },
-    faultline: { origin: `http://127.0.0.1:${FAULTLINE_PORT}`, har: harFile(directory, 'faultline.har', `http://127.0.0.1:${FAULTLINE_PORT}${path}`, headers, bodies) },
+    faultline: {
+      origin: `http://127.0.0.1:${FAULTLINE_PORT}`,
+      har: harFile(directory, 'faultline.har', `http://127.0.0.1:${FAULTLINE_PORT}${path}`, headers, bodies),
+    },
   };
   const load = (target: keyof typeof targets, seconds: number) =>
     RATE && target === 'faultline'
-      ? pacedLoad({ url: `${targets.faultline.origin}${path}`, headers, bodies, ratePerSecond: RATE, warmupSeconds: WARMUP, durationSeconds: seconds, connections: CONNECTIONS }, directory)
+      ? pacedLoad(
+          {
+            url: `${targets.faultline.origin}${path}`,
+            headers,
+            bodies,
+            ratePerSecond: RATE,
+            warmupSeconds: WARMUP,
+            durationSeconds: seconds,
+            connections: CONNECTIONS,
+          },
+          directory,
+        )
       : autocannon(['-c', String(CONNECTIONS), '-d', String(seconds), '--har', targets[target].har, targets[target].origin]);
 
   /** Seconds the process that processes events spent evaluating alert rules so far (its /metrics). */
@@ -445,7 +526,10 @@ async function main(): Promise<void> {
   const eluBefore = performance.eventLoopUtilization();
   let loadMemoryMb = 0;
   const memorySampler = setInterval(() => {
-    void benchBackendPids(pool).then((pids) => (loadMemoryMb = Math.max(loadMemoryMb, serviceMemoryMb(pids))), () => undefined);
+    void benchBackendPids(pool).then(
+      (pids) => (loadMemoryMb = Math.max(loadMemoryMb, serviceMemoryMb(pids))),
+      () => undefined,
+    );
   }, 1000);
   const faultlineResult = await load('faultline', DURATION);
   clearInterval(memorySampler);
@@ -496,8 +580,23 @@ async function main(): Promise<void> {
     durationSeconds: DURATION,
     databasePoolSize: config.databasePoolSize,
     envelope: { variants: bodies.length, groups: GROUPS, users: USERS, bytesMin: Math.min(...sizes), bytesMax: Math.max(...sizes), frames: FRAMES[0].length },
-    bare: { requestsPerSecond: bareResult.requests.average, ...latency(bareResult), total: bareResult.requests.total, statusCodes: statusCodes(bareResult), errors: bareResult.errors, cores: bareCpu, eventLoopUtilization: bareEventLoopUtilization },
-    durableFloor: { requestsPerSecond: floorResult.requests.average, ...latency(floorResult), total: floorResult.requests.total, statusCodes: statusCodes(floorResult), errors: floorResult.errors, cores: floorCpu },
+    bare: {
+      requestsPerSecond: bareResult.requests.average,
+      ...latency(bareResult),
+      total: bareResult.requests.total,
+      statusCodes: statusCodes(bareResult),
+      errors: bareResult.errors,
+      cores: bareCpu,
+      eventLoopUtilization: bareEventLoopUtilization,
+    },
+    durableFloor: {
+      requestsPerSecond: floorResult.requests.average,
+      ...latency(floorResult),
+      total: floorResult.requests.total,
+      statusCodes: statusCodes(floorResult),
+      errors: floorResult.errors,
+      cores: floorCpu,
+    },
     faultline: {
       acceptedPerSecond: faultlineResult.requests.average,
       ...latency(faultlineResult),
@@ -535,7 +634,12 @@ async function main(): Promise<void> {
     visibility: {
       probes: probeResults.length,
       refused: probeResults.filter((probe) => probe.status !== 200).length,
-      acceptMsP50: round(percentile(probeResults.map((probe) => probe.acceptMs), 50)),
+      acceptMsP50: round(
+        percentile(
+          probeResults.map((probe) => probe.acceptMs),
+          50,
+        ),
+      ),
       p50Ms: round(percentile(visible, 50)),
       p99Ms: round(percentile(visible, 99)),
       maxMs: round(Math.max(...visible)),
@@ -544,14 +648,21 @@ async function main(): Promise<void> {
     samples,
     marks,
   };
-  saveResults(`ingest-${TOPOLOGY}${EMBEDDED ? '-embedded' : ''}-c${CONNECTIONS}${RATE ? `-r${RATE}` : ''}${ALERT_RULES ? `-rules${ALERT_RULES}` : ''}.json`, summary);
+  saveResults(
+    `ingest-${TOPOLOGY}${EMBEDDED ? '-embedded' : ''}-c${CONNECTIONS}${RATE ? `-r${RATE}` : ''}${ALERT_RULES ? `-rules${ALERT_RULES}` : ''}.json`,
+    summary,
+  );
   console.log(JSON.stringify(summary, null, 2));
 
   const verdict = (ok: boolean) => (ok ? 'met' : '**missed**');
   const target = {
     // At an offered rate: everything offered is accepted and processed as it arrives.
-    sustained: RATE !== undefined && RATE >= 2000 && summary.faultline.acceptedPerSecond >= 0.98 * RATE
-      && summary.processing.processedPerSecondDuringLoad >= 0.98 * RATE && summary.processing.drainSecondsAfterLoad <= 1,
+    sustained:
+      RATE !== undefined &&
+      RATE >= 2000 &&
+      summary.faultline.acceptedPerSecond >= 0.98 * RATE &&
+      summary.processing.processedPerSecondDuringLoad >= 0.98 * RATE &&
+      summary.processing.drainSecondsAfterLoad <= 1,
     ratio: summary.ratio >= 0.25,
     p99: summary.faultline.p99 < 50,
     visible: summary.visibility.p99Ms <= 1000 && summary.visibility.refused === 0,
@@ -578,7 +689,9 @@ async function main(): Promise<void> {
       `| alert evaluation per event processed, wall time (an upper bound of its cost: waits for PostgreSQL and for the CPU included) / as a share of the CPU per event | ${summary.alertEvaluationMsPerEvent} ms / ${round((100 * summary.alertEvaluationMsPerEvent) / (summary.faultline.cpuMsPerEvent.server + summary.faultline.cpuMsPerEvent.postgres), 1)} % | the cost target (< 10 % with 20 rules) compares CPU per event with and without rules, see bench/README.md |`,
       `| cores used during the load: server process${TOPOLOGY === 'split' ? ' (api) / worker process' : ''} / autocannon / PostgreSQL / other / machine | ${cpuDuringLoad.server}${TOPOLOGY === 'split' ? ` / ${workerCores}` : ''} / ${cpuDuringLoad.autocannon} / ${cpuDuringLoad.postgres} / ${TOPOLOGY === 'split' ? round(cpuDuringLoad.other - workerCores, 2) : cpuDuringLoad.other} / ${cpuDuringLoad.machine} of ${cpuDuringLoad.machineCores} | |`,
       `| event loop utilisation of the server process during the load (bare route's run) | ${eventLoopUtilization} (${bareEventLoopUtilization}) | |`,
-      `| app's PostgreSQL backends during the load (average count by state) | ${Object.entries(backends).map(([what, n]) => `${what} ${n}`).join(', ')} | |`,
+      `| app's PostgreSQL backends during the load (average count by state) | ${Object.entries(backends)
+        .map(([what, n]) => `${what} ${n}`)
+        .join(', ')} | |`,
       `| memory (Pss) of the bench process${EMBEDDED ? ' and the embedded PostgreSQL' : ''}: after start / most during the load | ${idleMemoryMb} / ${loadMemoryMb} MB | |`,
     ].join('\n'),
   );

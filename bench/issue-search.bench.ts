@@ -57,18 +57,29 @@ async function seed(database: Database, projectId: string, issues: number): Prom
 async function main(): Promise<void> {
   const databaseUrl = await recreateDatabase(DATABASE);
   const config = loadConfig({
-    DATABASE_URL: databaseUrl, ROLE: 'api', PORT: String(PORT), LOG_LEVEL: 'warn', BOOTSTRAP_TOKEN: TOKEN, BOOTSTRAP_ORG: 'small', BOOTSTRAP_PROJECT: 'web',
+    DATABASE_URL: databaseUrl,
+    ROLE: 'api',
+    PORT: String(PORT),
+    LOG_LEVEL: 'warn',
+    BOOTSTRAP_TOKEN: TOKEN,
+    BOOTSTRAP_ORG: 'small',
+    BOOTSTRAP_PROJECT: 'web',
   });
   const app = await createApp(config);
   await app.listen(config.port, '127.0.0.1');
   const database = app.get(Database);
   const [small] = await database.query<{ id: string }>(`SELECT id::text AS id FROM projects.projects WHERE slug = 'web'`);
-  const [largeOrganization] = await database.query<{ id: string }>(`INSERT INTO identity.organizations (slug, name) VALUES ('large', 'Large') RETURNING id::text AS id`);
+  const [largeOrganization] = await database.query<{ id: string }>(
+    `INSERT INTO identity.organizations (slug, name) VALUES ('large', 'Large') RETURNING id::text AS id`,
+  );
   const [large] = await database.query<{ id: string }>(
     `INSERT INTO projects.projects (organization_id, slug, name) VALUES ($1, 'web', 'Web') RETURNING id::text AS id`,
     [largeOrganization.id],
   );
-  await database.execute(`INSERT INTO identity.organization_members (organization_id, user_id, role) SELECT $1, user_id, 'owner' FROM identity.organization_members WHERE organization_id <> $1`, [largeOrganization.id]);
+  await database.execute(
+    `INSERT INTO identity.organization_members (organization_id, user_id, role) SELECT $1, user_id, 'owner' FROM identity.organization_members WHERE organization_id <> $1`,
+    [largeOrganization.id],
+  );
   await seed(database, small.id, SMALL);
   await seed(database, large.id, LARGE);
   await database.execute('VACUUM ANALYZE');
@@ -96,7 +107,11 @@ async function main(): Promise<void> {
         found = body.length;
       }
       const [text, params] = statement as [string, unknown[]];
-      const [{ 'QUERY PLAN': [plan] }] = await query<{ 'QUERY PLAN': Array<{ 'Execution Time': number }> }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, params);
+      const [
+        {
+          'QUERY PLAN': [plan],
+        },
+      ] = await query<{ 'QUERY PLAN': Array<{ 'Execution Time': number }> }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, params);
       results.push({ organization, query: search, issues: found, httpMs: round(percentile(times, 50), 1), sqlMs: round(plan['Execution Time'], 2) });
     }
   }

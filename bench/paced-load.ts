@@ -102,7 +102,13 @@ async function run(config: PacedLoadConfig) {
   return {
     // Over the time until the last answer: a server that falls behind answers late, and at a lower rate.
     requests: { average: Math.round((ok / Math.max(seconds, elapsedSeconds)) * 100) / 100, total: ok, sent: scheduled },
-    latency: { p50: at(latencies, 50), p90: at(latencies, 90), p99: at(latencies, 99), max: at(latencies, 100), average: latencies.length ? latencies.reduce((sum, value) => sum + value, 0) / latencies.length : NaN },
+    latency: {
+      p50: at(latencies, 50),
+      p90: at(latencies, 90),
+      p99: at(latencies, 99),
+      max: at(latencies, 100),
+      average: latencies.length ? latencies.reduce((sum, value) => sum + value, 0) / latencies.length : NaN,
+    },
     /** The same over the whole run, warm-up included. */
     latencyWithWarmup: { p50: at(everyLatency, 50), p99: at(everyLatency, 99), max: at(everyLatency, 100) },
     throughput: { average: 0 },

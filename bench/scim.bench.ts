@@ -161,7 +161,15 @@ async function timed(url: string, init: RequestInit): Promise<{ ms: number; stat
 
 async function main(): Promise<void> {
   const databaseUrl = await recreateDatabase(DATABASE);
-  const config = loadConfig({ DATABASE_URL: databaseUrl, ROLE: 'api', PORT: String(PORT), LOG_LEVEL: 'warn', BOOTSTRAP_TOKEN: TOKEN, BOOTSTRAP_ORG: 'acme', BOOTSTRAP_PROJECT: 'web' });
+  const config = loadConfig({
+    DATABASE_URL: databaseUrl,
+    ROLE: 'api',
+    PORT: String(PORT),
+    LOG_LEVEL: 'warn',
+    BOOTSTRAP_TOKEN: TOKEN,
+    BOOTSTRAP_ORG: 'acme',
+    BOOTSTRAP_PROJECT: 'web',
+  });
   const app = await createApp(config);
   await app.listen(config.port, '127.0.0.1');
   const base = `http://127.0.0.1:${PORT}`;
@@ -184,7 +192,9 @@ async function main(): Promise<void> {
   const seedStarted = performance.now();
   await seed(client, organizationId);
   const seedSeconds = round((performance.now() - seedStarted) / 1000);
-  const [{ members }] = (await client.query<{ members: number }>(`SELECT count(*)::int AS members FROM identity.organization_members WHERE organization_id = $1`, [organizationId])).rows;
+  const [{ members }] = (
+    await client.query<{ members: number }>(`SELECT count(*)::int AS members FROM identity.organization_members WHERE organization_id = $1`, [organizationId])
+  ).rows;
 
   // 1. userName lookups: random members, one request at a time from another process, then autocannon on one of them.
   const userNameUrl = (n: number) => `${scimBase}/Users?filter=${encodeURIComponent(`userName eq "Member${n}@bench.example"`)}&startIndex=1&count=100`;
@@ -195,7 +205,14 @@ async function main(): Promise<void> {
     const runs = [];
     for (const connections of CONNECTION_LEVELS) {
       const result = await autocannon(['-c', String(connections), '-d', String(DURATION), '-H', `authorization=Bearer ${scimToken}`, url]);
-      runs.push({ connections, requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max, errors: result.errors + result.non2xx });
+      runs.push({
+        connections,
+        requestsPerSecond: result.requests.average,
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        max: result.latency.max,
+        errors: result.errors + result.non2xx,
+      });
     }
     return runs;
   };
@@ -204,20 +221,32 @@ async function main(): Promise<void> {
   // 2. 100-item pages: the first, one in the middle, the last.
   const pageUrl = (startIndex: number) => `${scimBase}/Users?startIndex=${startIndex}&count=100`;
   const firstPage = await timed(pageUrl(1), { headers: scimHeaders });
-  if (firstPage.body.itemsPerPage !== 100 || firstPage.body.totalResults !== members) throw new Error(`page answered ${JSON.stringify(firstPage.body).slice(0, 200)}`);
+  if (firstPage.body.itemsPerPage !== 100 || firstPage.body.totalResults !== members)
+    throw new Error(`page answered ${JSON.stringify(firstPage.body).slice(0, 200)}`);
   const pageBytes = Buffer.byteLength(JSON.stringify(firstPage.body));
   const pages: Record<string, Awaited<ReturnType<typeof load>>> = {};
-  for (const [name, startIndex] of [['first', 1], ['middle', Math.floor(members / 2)], ['last', members - 99]] as const) {
+  for (const [name, startIndex] of [
+    ['first', 1],
+    ['middle', Math.floor(members / 2)],
+    ['last', members - 99],
+  ] as const) {
     pages[name] = await load(pageUrl(startIndex));
   }
 
   // 2b. An identity provider's import: every page in order, one at a time, from another process.
-  const importWalk = await sequentialClient<{ pages: number; users: number; seconds: number; p50: number; p99: number; max: number }>(IMPORT_CLIENT, { BASE: scimBase, TOKEN: scimToken });
+  const importWalk = await sequentialClient<{ pages: number; users: number; seconds: number; p50: number; p99: number; max: number }>(IMPORT_CLIENT, {
+    BASE: scimBase,
+    TOKEN: scimToken,
+  });
   if (importWalk.users !== members) throw new Error(`the import read ${importWalk.users} users of ${members}`);
 
   // 3. Provisioning, one request at a time, from another process.
   const provisioningCpu = cpuSnapshot(DATABASE);
-  const provisioning = await sequentialClient<{ users: number; seconds: number; perSecond: number; p50: number; p99: number; max: number }>(PROVISION_CLIENT, { BASE: scimBase, TOKEN: scimToken, USERS: String(PROVISION) });
+  const provisioning = await sequentialClient<{ users: number; seconds: number; perSecond: number; p50: number; p99: number; max: number }>(PROVISION_CLIENT, {
+    BASE: scimBase,
+    TOKEN: scimToken,
+    USERS: String(PROVISION),
+  });
   const created = (await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM identity.users WHERE email LIKE '%@provisioned.example'`)).rows[0].n;
   if (created !== PROVISION) throw new Error(`provisioned ${created} of ${PROVISION}`);
   const provisionSeconds = provisioning.seconds;
@@ -227,14 +256,27 @@ async function main(): Promise<void> {
   const postgresMsPerUser = round((provisioningCores.postgres * provisionSeconds * 1000) / PROVISION, 2);
 
   const explain = async (sql: string, params: unknown[]) =>
-    (await client.query<{ 'QUERY PLAN': Array<{ 'Execution Time': number }> }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params)).rows[0]['QUERY PLAN'][0]['Execution Time'];
+    (await client.query<{ 'QUERY PLAN': Array<{ 'Execution Time': number }> }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params)).rows[0]['QUERY PLAN'][0][
+      'Execution Time'
+    ];
   // What PostgreSQL alone spends: the userName match, skipping to the last page, and the count the member counts spare.
   const sqlMs = {
-    userNameMatch: await explain(`SELECT v.id FROM identity.scim_users v WHERE v.organization_id = $1 AND (lower(v.user_name) = lower($2))`, [organizationId, 'member5@bench.example']),
-    lastPageSkip: await explain(`SELECT v.id FROM identity.scim_users v WHERE v.organization_id = $1 ORDER BY v.id OFFSET $2 LIMIT 100`, [organizationId, members - 100]),
+    userNameMatch: await explain(`SELECT v.id FROM identity.scim_users v WHERE v.organization_id = $1 AND (lower(v.user_name) = lower($2))`, [
+      organizationId,
+      'member5@bench.example',
+    ]),
+    lastPageSkip: await explain(`SELECT v.id FROM identity.scim_users v WHERE v.organization_id = $1 ORDER BY v.id OFFSET $2 LIMIT 100`, [
+      organizationId,
+      members - 100,
+    ]),
     lastPageAfterPreviousPage: await explain(`SELECT v.id FROM identity.scim_users v WHERE v.organization_id = $1 AND v.id > $2 ORDER BY v.id LIMIT 100`, [
       organizationId,
-      (await client.query<{ id: string }>(`SELECT id FROM identity.organization_members WHERE organization_id = $1 ORDER BY id OFFSET $2 LIMIT 1`, [organizationId, members - 101])).rows[0].id,
+      (
+        await client.query<{ id: string }>(`SELECT id FROM identity.organization_members WHERE organization_id = $1 ORDER BY id OFFSET $2 LIMIT 1`, [
+          organizationId,
+          members - 101,
+        ])
+      ).rows[0].id,
     ]),
     countAllMembers: await explain(`SELECT count(*) FROM identity.organization_members WHERE organization_id = $1`, [organizationId]),
   };
@@ -257,7 +299,10 @@ async function main(): Promise<void> {
   console.log(JSON.stringify(summary, null, 2));
   const verdict = (ok: boolean) => (ok ? 'met' : '**missed**');
   const loadRows = (name: string, runs: typeof filterRuns, target: number) =>
-    runs.map((run) => `| ${name} | ${run.connections} | ${run.requestsPerSecond} | ${run.p50} | ${run.p99} | ${run.max} | ${run.errors} | ${verdict(run.p99 < target)} (< ${target} ms) |`);
+    runs.map(
+      (run) =>
+        `| ${name} | ${run.connections} | ${run.requestsPerSecond} | ${run.p50} | ${run.p99} | ${run.max} | ${run.errors} | ${verdict(run.p99 < target)} (< ${target} ms) |`,
+    );
   console.log(
     [
       `${members} members (seeded in ${seedSeconds} s); a 100-item page is ${pageBytes} bytes`,

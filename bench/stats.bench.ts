@@ -73,9 +73,11 @@ async function main(): Promise<void> {
   await seed(client, projectId, nowSeconds);
   const seedSeconds = (performance.now() - seedStarted) / 1000;
   const rows = Object.fromEntries(
-    (await client.query<{ resolution: string; rows: string; events: string }>(
-      `SELECT resolution, count(*) AS rows, sum(count) AS events FROM ingest.project_stats WHERE stat = 'received' GROUP BY resolution ORDER BY resolution`,
-    )).rows.map((row) => [row.resolution, { rows: Number(row.rows), events: Number(row.events) }]),
+    (
+      await client.query<{ resolution: string; rows: string; events: string }>(
+        `SELECT resolution, count(*) AS rows, sum(count) AS events FROM ingest.project_stats WHERE stat = 'received' GROUP BY resolution ORDER BY resolution`,
+      )
+    ).rows.map((row) => [row.resolution, { rows: Number(row.rows), events: Number(row.events) }]),
   );
   const [{ size }] = (await client.query<{ size: string }>(`SELECT pg_size_pretty(pg_total_relation_size('project_stats')) AS size`)).rows;
 
@@ -131,7 +133,11 @@ async function main(): Promise<void> {
     tableSize: size,
     buckets: points.length,
     responseBytes: Buffer.byteLength(body),
-    sql: { plan: `${explain.Plan['Node Type']}${explain.Plan['Index Name'] ? ` on ${explain.Plan['Index Name']}` : ''}`, planningMs: explain['Planning Time'], executionMs: explain['Execution Time'] },
+    sql: {
+      plan: `${explain.Plan['Node Type']}${explain.Plan['Index Name'] ? ` on ${explain.Plan['Index Name']}` : ''}`,
+      planningMs: explain['Planning Time'],
+      executionMs: explain['Execution Time'],
+    },
     runs,
   };
   saveResults('stats.json', summary);
@@ -139,10 +145,15 @@ async function main(): Promise<void> {
   console.log(
     [
       `GET …/stats/?stat=received&since=<now-${DAYS}d>&until=<now>&resolution=${RESOLUTION}: ${points.length} buckets, ${summary.responseBytes} bytes;`,
-      `${EVENTS} events as rollups (${Object.entries(rows).map(([resolution, row]) => `${resolution}: ${row.rows} rows`).join(', ')} per stat; project_stats ${size}); SQL alone ${explain['Execution Time']} ms (${summary.sql.plan})`,
+      `${EVENTS} events as rollups (${Object.entries(rows)
+        .map(([resolution, row]) => `${resolution}: ${row.rows} rows`)
+        .join(', ')} per stat; project_stats ${size}); SQL alone ${explain['Execution Time']} ms (${summary.sql.plan})`,
       '| connections | req/s | p50 ms | p99 ms | max ms | server CPU ms/request | target p99 < 50 ms |',
       '|---|---|---|---|---|---|---|',
-      ...runs.map((run) => `| ${run.connections} | ${run.requestsPerSecond} | ${run.p50} | ${run.p99} | ${run.max} | ${run.serverCpuMsPerRequest} | ${run.p99 < 50 ? 'met' : '**missed**'} |`),
+      ...runs.map(
+        (run) =>
+          `| ${run.connections} | ${run.requestsPerSecond} | ${run.p50} | ${run.p99} | ${run.max} | ${run.serverCpuMsPerRequest} | ${run.p99 < 50 ? 'met' : '**missed**'} |`,
+      ),
     ].join('\n'),
   );
   await app.close();

@@ -62,7 +62,16 @@ async function buildBundles(work: string): Promise<void> {
   for (let group = 0; group < GROUPS; group++) {
     const entry = join(work, `src/app${group}.js`);
     writeFileSync(entry, applicationSource(group));
-    await build({ entryPoints: [entry], outfile: join(work, `dist/app${group}.min.js`), bundle: true, minify: true, sourcemap: true, format: 'iife', globalName: `app${group}`, logLevel: 'silent' });
+    await build({
+      entryPoints: [entry],
+      outfile: join(work, `dist/app${group}.min.js`),
+      bundle: true,
+      minify: true,
+      sourcemap: true,
+      format: 'iife',
+      globalName: `app${group}`,
+      logLevel: 'silent',
+    });
   }
 }
 
@@ -81,7 +90,9 @@ function readBundles(work: string): Bundle[] {
       const colno = (position.column ?? 0) + 1;
       // The source lines @sentry/node's context-lines integration attaches: up to 7 either side, each cut to 140 characters around the column.
       return {
-        lineno, colno, function: 'o',
+        lineno,
+        colno,
+        function: 'o',
         pre_context: minified.slice(Math.max(0, lineno - 8), lineno - 1).map((line) => line.slice(0, 140)),
         context_line: minified[lineno - 1].slice(Math.max(0, colno - 70), colno + 70),
         post_context: minified.slice(lineno, lineno + 7).map((line) => line.slice(0, 140)),
@@ -96,7 +107,15 @@ function event(bundle: Bundle, withDebugIds: boolean, n: number) {
     platform: 'node',
     level: 'error',
     release: 'bench@1.0.0',
-    exception: { values: [{ type: 'TypeError', value: `handler gave up after ${n}`, stacktrace: { frames: bundle.frames.map((f) => ({ ...f, abs_path: bundle.file, filename: bundle.file, in_app: true })) } }] },
+    exception: {
+      values: [
+        {
+          type: 'TypeError',
+          value: `handler gave up after ${n}`,
+          stacktrace: { frames: bundle.frames.map((f) => ({ ...f, abs_path: bundle.file, filename: bundle.file, in_app: true })) },
+        },
+      ],
+    },
     ...(withDebugIds ? { debug_meta: { images: [{ type: 'sourcemap', code_file: bundle.file, debug_id: bundle.debugId }] } } : {}),
   };
 }
@@ -106,7 +125,11 @@ async function send(storeUrl: string, bundles: Bundle[], withDebugIds: boolean):
   await Promise.all(
     Array.from({ length: 16 }, async () => {
       for (let n = queue.shift(); n !== undefined; n = queue.shift()) {
-        const response = await fetch(storeUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(event(bundles[n % bundles.length], withDebugIds, n)) });
+        const response = await fetch(storeUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(event(bundles[n % bundles.length], withDebugIds, n)),
+        });
         if (response.status !== 200) throw new Error(`store answered ${response.status}: ${await response.text()}`);
       }
     }),
@@ -126,7 +149,16 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'faultline-bench-symbolication-'));
   const databaseUrl = await recreateDatabase(DATABASE);
-  const config = loadConfig({ DATABASE_URL: databaseUrl, ROLE: 'api', PORT: String(PORT), LOG_LEVEL: 'warn', BOOTSTRAP_TOKEN: TOKEN, BOOTSTRAP_ORG: 'acme', BOOTSTRAP_PROJECT: 'web', DATA_DIR: work });
+  const config = loadConfig({
+    DATABASE_URL: databaseUrl,
+    ROLE: 'api',
+    PORT: String(PORT),
+    LOG_LEVEL: 'warn',
+    BOOTSTRAP_TOKEN: TOKEN,
+    BOOTSTRAP_ORG: 'acme',
+    BOOTSTRAP_PROJECT: 'web',
+    DATA_DIR: work,
+  });
   const app = await createApp(config);
   await app.listen(PORT, '127.0.0.1');
   try {
@@ -134,7 +166,14 @@ async function main(): Promise<void> {
     const cli = (...args: string[]) =>
       run(join(ROOT, 'node_modules', '.bin', 'sentry-cli'), args, {
         cwd: work,
-        env: { PATH: process.env.PATH, HOME: work, SENTRY_URL: `http://127.0.0.1:${PORT}`, SENTRY_AUTH_TOKEN: TOKEN, SENTRY_ORG: 'acme', SENTRY_PROJECT: 'web' },
+        env: {
+          PATH: process.env.PATH,
+          HOME: work,
+          SENTRY_URL: `http://127.0.0.1:${PORT}`,
+          SENTRY_AUTH_TOKEN: TOKEN,
+          SENTRY_ORG: 'acme',
+          SENTRY_PROJECT: 'web',
+        },
       });
     await cli('sourcemaps', 'inject', 'dist');
     await cli('sourcemaps', 'upload', 'dist');
@@ -158,13 +197,30 @@ async function main(): Promise<void> {
       }
     }
     const symbolicator = app.get(SourceMapSymbolicator);
-    const [project] = await database.query<{ id: string; organization_id: string }>(`SELECT id::text, organization_id::text FROM projects.projects WHERE slug = 'web'`);
+    const [project] = await database.query<{ id: string; organization_id: string }>(
+      `SELECT id::text, organization_id::text FROM projects.projects WHERE slug = 'web'`,
+    );
     const calls = 2000;
     const requests = injected.map((bundle, n) => {
       const sent = event(bundle, true, n);
       return {
-        organizationId: project.organization_id, projectId: project.id, release: sent.release, debugImages: sent.debug_meta?.images,
-        stacktraces: [sent.exception.values[0].stacktrace.frames.map((f) => ({ absPath: f.abs_path, filename: f.filename, lineno: f.lineno, colno: f.colno, function: f.function, inApp: true, preContext: f.pre_context, contextLine: f.context_line, postContext: f.post_context }))],
+        organizationId: project.organization_id,
+        projectId: project.id,
+        release: sent.release,
+        debugImages: sent.debug_meta?.images,
+        stacktraces: [
+          sent.exception.values[0].stacktrace.frames.map((f) => ({
+            absPath: f.abs_path,
+            filename: f.filename,
+            lineno: f.lineno,
+            colno: f.colno,
+            function: f.function,
+            inApp: true,
+            preContext: f.pre_context,
+            contextLine: f.context_line,
+            postContext: f.post_context,
+          })),
+        ],
       };
     });
     const started = process.cpuUsage();
@@ -172,9 +228,17 @@ async function main(): Promise<void> {
     const alone = process.cpuUsage(started);
     const summary = {
       environment: await environment(databaseUrl),
-      groups: GROUPS, framesPerEvent: FRAMES, eventsPerPhase: EVENTS, rounds: ROUNDS,
+      groups: GROUPS,
+      framesPerEvent: FRAMES,
+      eventsPerPhase: EVENTS,
+      rounds: ROUNDS,
       mapMegabytes: injected.map((b) => round(b.mapBytes / 1024 / 1024, 2)),
-      cpuMsPerEvent: { baseline: round(median(baseline), 3), mapped: round(median(mapped), 3), firstMappedPhase: round(cold, 3), perRound: { baseline: baseline.map((v) => round(v, 3)), mapped: mapped.map((v) => round(v, 3)) } },
+      cpuMsPerEvent: {
+        baseline: round(median(baseline), 3),
+        mapped: round(median(mapped), 3),
+        firstMappedPhase: round(cold, 3),
+        perRound: { baseline: baseline.map((v) => round(v, 3)), mapped: mapped.map((v) => round(v, 3)) },
+      },
       overhead: round(median(mapped) / median(baseline) - 1, 3),
       symbolicateAloneCpuMsPerEvent: round((alone.user + alone.system) / 1000 / calls, 3),
     };

@@ -65,9 +65,16 @@ async function main(): Promise<void> {
   const receiver = await startReceiver();
   const databaseUrl = await recreateDatabase(DATABASE);
   const config = loadConfig({
-    DATABASE_URL: databaseUrl, ROLE: 'all', PORT: String(PORT), LOG_LEVEL: 'warn',
-    BOOTSTRAP_TOKEN: 'bench-token', BOOTSTRAP_ORG: 'acme', BOOTSTRAP_PROJECT: 'web',
-    WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_CONCURRENCY: String(CONCURRENCY), WEBHOOK_TARGET_CONCURRENCY: String(CONCURRENCY),
+    DATABASE_URL: databaseUrl,
+    ROLE: 'all',
+    PORT: String(PORT),
+    LOG_LEVEL: 'warn',
+    BOOTSTRAP_TOKEN: 'bench-token',
+    BOOTSTRAP_ORG: 'acme',
+    BOOTSTRAP_PROJECT: 'web',
+    WEBHOOK_ALLOW_PRIVATE: 'true',
+    WEBHOOK_CONCURRENCY: String(CONCURRENCY),
+    WEBHOOK_TARGET_CONCURRENCY: String(CONCURRENCY),
   });
   const app = await createApp(config);
   await app.listen(PORT, '127.0.0.1');
@@ -93,17 +100,36 @@ async function main(): Promise<void> {
 
   const processed = (eventId: string) =>
     domainEvent(IngestEventTypes.ErrorEventProcessed, {
-      projectId, projectSlug: 'web', organizationId, issueId, isNewIssue: false, eventId,
-      title: 'TypeError: Cannot read properties of undefined', culprit: 'app/checkout in pay', message: 'TypeError: Cannot read properties of undefined (reading "id")',
-      level: 'error', platform: 'node', datetime: new Date().toISOString(), release: 'shop@1.2.3', environment: 'production',
-      tags: [['environment', 'production'], ['release', 'shop@1.2.3'], ['region', 'eu-west-1'], ['feature', 'checkout']],
+      projectId,
+      projectSlug: 'web',
+      organizationId,
+      issueId,
+      isNewIssue: false,
+      eventId,
+      title: 'TypeError: Cannot read properties of undefined',
+      culprit: 'app/checkout in pay',
+      message: 'TypeError: Cannot read properties of undefined (reading "id")',
+      level: 'error',
+      platform: 'node',
+      datetime: new Date().toISOString(),
+      release: 'shop@1.2.3',
+      environment: 'production',
+      tags: [
+        ['environment', 'production'],
+        ['release', 'shop@1.2.3'],
+        ['region', 'eu-west-1'],
+        ['feature', 'checkout'],
+      ],
     } satisfies ErrorEventProcessedData);
 
   /** Records `count` processed-error events in one transaction; answers their event ids and commit time. */
   async function record(count: number): Promise<{ ids: string[]; committedAt: number }> {
     const ids = Array.from({ length: count }, () => randomUUID().replace(/-/g, ''));
     await database.transaction((tx) =>
-      recorder.recordNewStreams(tx, ids.map((id) => ({ streamId: `bench-${id}`, streamType: 'error-event', event: processed(id) }))),
+      recorder.recordNewStreams(
+        tx,
+        ids.map((id) => ({ streamId: `bench-${id}`, streamType: 'error-event', event: processed(id) })),
+      ),
     );
     return { ids, committedAt: now() };
   }
@@ -118,7 +144,27 @@ async function main(): Promise<void> {
   await receiver.collect();
 
   // 1. Bare undici POST loop: the same body size and concurrency, to the same receiver.
-  const sampleBody = JSON.stringify({ id: 'x'.repeat(32), project: 'web', project_name: 'Web', culprit: 'app/checkout in pay', url: 'http://127.0.0.1:9000/organizations/acme/issues/1/', message: 'TypeError: Cannot read properties of undefined (reading "id")', triggering_rules: [], event: { event_id: '0'.repeat(32), level: 'error', tags: [['environment', 'production'], ['release', 'shop@1.2.3'], ['region', 'eu-west-1'], ['feature', 'checkout']], platform: 'node', datetime: new Date().toISOString() } });
+  const sampleBody = JSON.stringify({
+    id: 'x'.repeat(32),
+    project: 'web',
+    project_name: 'Web',
+    culprit: 'app/checkout in pay',
+    url: 'http://127.0.0.1:9000/organizations/acme/issues/1/',
+    message: 'TypeError: Cannot read properties of undefined (reading "id")',
+    triggering_rules: [],
+    event: {
+      event_id: '0'.repeat(32),
+      level: 'error',
+      tags: [
+        ['environment', 'production'],
+        ['release', 'shop@1.2.3'],
+        ['region', 'eu-west-1'],
+        ['feature', 'checkout'],
+      ],
+      platform: 'node',
+      datetime: new Date().toISOString(),
+    },
+  });
   const agent = new Agent({ connections: CONCURRENCY });
   let sent = 0;
   let cpuBefore = cpuSnapshot(DATABASE);
@@ -127,7 +173,12 @@ async function main(): Promise<void> {
     Array.from({ length: CONCURRENCY }, async () => {
       while (sent < DELIVERIES) {
         sent++;
-        const response = await request(`http://127.0.0.1:${receiver.port}/bare`, { method: 'POST', body: sampleBody, headers: { 'content-type': 'application/json' }, dispatcher: agent });
+        const response = await request(`http://127.0.0.1:${receiver.port}/bare`, {
+          method: 'POST',
+          body: sampleBody,
+          headers: { 'content-type': 'application/json' },
+          dispatcher: agent,
+        });
         await response.body.text();
       }
     }),
@@ -179,13 +230,23 @@ async function main(): Promise<void> {
     deliveries: DELIVERIES,
     concurrency: CONCURRENCY,
     bare: { perSecond: round(DELIVERIES / bareSeconds), seconds: round(bareSeconds, 2), cores: bareCpu },
-    pipeline: { perSecond: round(DELIVERIES / pipelineSeconds), seconds: round(pipelineSeconds, 2), recordedPerSecond: round(DELIVERIES / recordedSeconds), cores: pipelineCpu },
+    pipeline: {
+      perSecond: round(DELIVERIES / pipelineSeconds),
+      seconds: round(pipelineSeconds, 2),
+      recordedPerSecond: round(DELIVERIES / recordedSeconds),
+      cores: pipelineCpu,
+    },
     ratio: round(DELIVERIES / pipelineSeconds / (DELIVERIES / bareSeconds), 3),
     steady: {
       offeredPerSecond: perTick * 100,
       seconds: round(steadySeconds, 1),
       delivered: latencies.length,
-      commitToReceiptMs: { p50: round(percentile(latencies, 50)), p90: round(percentile(latencies, 90)), p99: round(percentile(latencies, 99)), max: round(Math.max(...latencies)) },
+      commitToReceiptMs: {
+        p50: round(percentile(latencies, 50)),
+        p90: round(percentile(latencies, 90)),
+        p99: round(percentile(latencies, 99)),
+        max: round(Math.max(...latencies)),
+      },
     },
     attemptsLogged: Number(attempts),
   };

@@ -30,12 +30,8 @@ export class EventStore1763800000000 implements MigrationInterface {
       )`);
     // Global readers go in (transaction_id, global_position) order behind the xmin guard; these
     // indexes serve that scan unfiltered and filtered by stream type.
-    await queryRunner.query(
-      'CREATE INDEX events_transaction_position_idx ON events (transaction_id, global_position)',
-    );
-    await queryRunner.query(
-      'CREATE INDEX events_stream_type_position_idx ON events (stream_type, transaction_id, global_position)',
-    );
+    await queryRunner.query('CREATE INDEX events_transaction_position_idx ON events (transaction_id, global_position)');
+    await queryRunner.query('CREATE INDEX events_stream_type_position_idx ON events (stream_type, transaction_id, global_position)');
 
     // History is immutable: corrections are new events, never edits.
     await queryRunner.query(`

@@ -13,7 +13,14 @@ const OWNERS: ReadonlyArray<{ schema: string; tables: string[]; views?: string[]
   {
     schema: 'identity',
     tables: [
-      'users', 'organizations', 'organization_members', 'organization_member_counts', 'teams', 'team_members', 'api_tokens', 'user_sessions',
+      'users',
+      'organizations',
+      'organization_members',
+      'organization_member_counts',
+      'teams',
+      'team_members',
+      'api_tokens',
+      'user_sessions',
       'organization_invites',
     ],
     views: ['scim_users', 'scim_groups', 'scim_group_members'],
@@ -22,7 +29,16 @@ const OWNERS: ReadonlyArray<{ schema: string; tables: string[]; views?: string[]
   { schema: 'projects', tables: ['projects', 'project_teams', 'project_bookmarks', 'project_keys'] },
   {
     schema: 'ingest',
-    tables: ['ingest_queue', 'ingest_outcomes', 'ingest_rate_windows', 'ingest_dead_letters', 'project_inbound_filters', 'project_stats', 'tag_values', 'event_users'],
+    tables: [
+      'ingest_queue',
+      'ingest_outcomes',
+      'ingest_rate_windows',
+      'ingest_dead_letters',
+      'project_inbound_filters',
+      'project_stats',
+      'tag_values',
+      'event_users',
+    ],
   },
   { schema: 'issues', tables: ['issues', 'issue_counters', 'issue_users', 'issue_stats', 'issue_tag_values', 'error_events'] },
   {
@@ -35,8 +51,15 @@ const OWNERS: ReadonlyArray<{ schema: string; tables: string[]; views?: string[]
   {
     schema: 'alerts',
     tables: [
-      'issue_alert_rules', 'issue_alert_rule_issues', 'issue_alert_fires', 'alert_issue_minutes', 'alert_issue_minute_users',
-      'metric_alert_rules', 'metric_alert_incidents', 'metric_alert_incident_activity', 'metric_alert_incident_counters',
+      'issue_alert_rules',
+      'issue_alert_rule_issues',
+      'issue_alert_fires',
+      'alert_issue_minutes',
+      'alert_issue_minute_users',
+      'metric_alert_rules',
+      'metric_alert_incidents',
+      'metric_alert_incident_activity',
+      'metric_alert_incident_counters',
     ],
     sequences: ['metric_alert_trigger_ids'],
   },

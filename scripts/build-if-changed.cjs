@@ -7,7 +7,19 @@ const { join } = require('node:path');
 
 const root = join(__dirname, '..');
 const stamp = join(root, 'dist', '.build-started');
-const INPUTS = ['apps', 'libs', 'modules', 'migrations', 'bench', 'ormconfig.ts', 'package.json', 'package-lock.json', '.swcrc', 'tsconfig.json', 'scripts/build-web.cjs'];
+const INPUTS = [
+  'apps',
+  'libs',
+  'modules',
+  'migrations',
+  'bench',
+  'ormconfig.ts',
+  'package.json',
+  'package-lock.json',
+  '.swcrc',
+  'tsconfig.json',
+  'scripts/build-web.cjs',
+];
 
 function newestChange(path) {
   let stats;

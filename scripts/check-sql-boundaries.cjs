@@ -19,8 +19,20 @@ const ROOT = path.join(__dirname, '..');
 
 /** The schema each context owns, by its directory under libs/ or modules/. */
 const LIB_SCHEMAS = {
-  alerts: 'alerts', 'event-store': 'event_store', identity: 'identity', ingest: 'ingest', integrations: 'integrations', notifications: 'notifications',
-  issues: 'issues', projects: 'projects', releases: 'releases', scim: 'scim', webhooks: 'webhooks', kernel: null, platform: null, 'embedded-postgres': null,
+  alerts: 'alerts',
+  'event-store': 'event_store',
+  identity: 'identity',
+  ingest: 'ingest',
+  integrations: 'integrations',
+  notifications: 'notifications',
+  issues: 'issues',
+  projects: 'projects',
+  releases: 'releases',
+  scim: 'scim',
+  webhooks: 'webhooks',
+  kernel: null,
+  platform: null,
+  'embedded-postgres': null,
 };
 /** Libraries that are infrastructure as a whole (the platform's database adapter is too). */
 const INFRASTRUCTURE_LIBS = new Set(['event-store', 'embedded-postgres']);
@@ -41,8 +53,13 @@ function loadContracts() {
   const schemas = new Set(Object.values(LIB_SCHEMAS).filter(Boolean));
   const published = new Map();
   const owners = [
-    ...Object.entries(LIB_SCHEMAS).filter(([, schema]) => schema).map(([dir, schema]) => [path.join(ROOT, 'libs', dir), schema]),
-    ...(fs.existsSync(path.join(ROOT, 'modules')) ? fs.readdirSync(path.join(ROOT, 'modules')) : []).map((dir) => [path.join(ROOT, 'modules', dir), moduleSchema(dir)]),
+    ...Object.entries(LIB_SCHEMAS)
+      .filter(([, schema]) => schema)
+      .map(([dir, schema]) => [path.join(ROOT, 'libs', dir), schema]),
+    ...(fs.existsSync(path.join(ROOT, 'modules')) ? fs.readdirSync(path.join(ROOT, 'modules')) : []).map((dir) => [
+      path.join(ROOT, 'modules', dir),
+      moduleSchema(dir),
+    ]),
   ];
   for (const [dir, schema] of owners) {
     schemas.add(schema);
@@ -105,7 +122,8 @@ function literalsOf(file) {
   return found;
 }
 
-const SQL = /\bselect\b[\s\S]*\bfrom\b|\binsert\s+into\b|\bupdate\s+\S+\s+(?:\S+\s+)?set\b|\bdelete\s+from\b|\btruncate\b\s+\S|\bvacuum\b|\bwith\s+\S+\s+as\s*(?:materialized\s*)?\(|\b(?:create|alter|drop)\s+(?:table|view|index|schema|function)\b|\b(?:from|join)\s+"?[a-z_]+"?\s*\.\s*"?[a-z_]|\bjoin\s+[\s\S]*\bon\b|\bon\s+conflict\b|\breturning\b|\bwhere\b[^'"`]*\$\d/i;
+const SQL =
+  /\bselect\b[\s\S]*\bfrom\b|\binsert\s+into\b|\bupdate\s+\S+\s+(?:\S+\s+)?set\b|\bdelete\s+from\b|\btruncate\b\s+\S|\bvacuum\b|\bwith\s+\S+\s+as\s*(?:materialized\s*)?\(|\b(?:create|alter|drop)\s+(?:table|view|index|schema|function)\b|\b(?:from|join)\s+"?[a-z_]+"?\s*\.\s*"?[a-z_]|\bjoin\s+[\s\S]*\bon\b|\bon\s+conflict\b|\breturning\b|\bwhere\b[^'"`]*\$\d/i;
 const QUALIFIED = /(?<![\w$."])("?)([a-z_][a-z0-9_$]*)\1\s*\.\s*("?)([a-z_][a-z0-9_$]*)\3/gi;
 /** A relation named as text, resolved at run time: `nextval('x')`, `pg_get_serial_sequence('x', …)`, `'x'::regclass`. */
 const RELATION_TEXT = /\b(?:nextval|currval|setval|pg_get_serial_sequence|to_regclass)\s*\(\s*'([a-z_][a-z0-9_]*)'|'([a-z_][a-z0-9_]*)'\s*::\s*regclass/gi;
@@ -118,8 +136,9 @@ function placeOf(file) {
   const context = rel.match(/(?:^|\/)(libs|modules)\/([^/]+)\/src\/(.*)$/);
   if (context) {
     const [, kind, dir, inner] = context;
-    const schema = kind === 'libs' ? LIB_SCHEMAS[dir] ?? dir.replace(/-/g, '_') : moduleSchema(dir);
-    const sqlAllowed = /(^|\/)infrastructure\//.test(inner) || (kind === 'libs' && (INFRASTRUCTURE_LIBS.has(dir) || (dir === 'platform' && inner.startsWith('database/'))));
+    const schema = kind === 'libs' ? (LIB_SCHEMAS[dir] ?? dir.replace(/-/g, '_')) : moduleSchema(dir);
+    const sqlAllowed =
+      /(^|\/)infrastructure\//.test(inner) || (kind === 'libs' && (INFRASTRUCTURE_LIBS.has(dir) || (dir === 'platform' && inner.startsWith('database/'))));
     return { rel, owner: `${kind}/${dir}`, schema, sqlAllowed, exempt };
   }
   const app = rel.match(/(?:^|\/)apps\/([^/]+)\/(.*)$/);
@@ -144,7 +163,9 @@ function check(paths) {
         // Outside SQL text a name counts when it is a table or view: one kept in a constant and spliced in later.
         if (!schemas.has(schema) || schema === place.schema || (!sql && !catalog.has(match[4]))) continue;
         if (published.get(schema)?.has(name)) continue;
-        problems.push(`${at}: ${place.owner} names ${name}, which ${schema} does not publish (read it through ${schema}'s index.ts or a view in its contracts/published-views.ts)`);
+        problems.push(
+          `${at}: ${place.owner} names ${name}, which ${schema} does not publish (read it through ${schema}'s index.ts or a view in its contracts/published-views.ts)`,
+        );
       }
       if (/\bsearch_path\b/i.test(text)) problems.push(`${at}: changes the search path, which stays the default so that every name says its schema`);
       if (!sql) continue;

@@ -37,7 +37,9 @@ async function main() {
     console.log(`installing ${PGLITE} and ${PGLITE_TOOLS} into ${tools}`);
     writeFileSync(join(tools, 'package.json'), '{"private":true}');
     const install = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--legacy-peer-deps', PGLITE, PGLITE_TOOLS], {
-      cwd: tools, stdio: 'inherit', shell: process.platform === 'win32',
+      cwd: tools,
+      stdio: 'inherit',
+      shell: process.platform === 'win32',
     });
     if (install.status !== 0) throw new Error('npm install of PGlite failed');
     const load = createRequire(join(tools, 'package.json'));
@@ -50,7 +52,10 @@ async function main() {
     const dump = await (await pgDump({ pg: pglite, args: ['--no-owner', '--no-privileges', '--inserts', '--rows-per-insert=500'] })).text();
     await pglite.close();
     // pg_dump's psql meta-commands (\restrict, \unrestrict) are for psql; a plain connection skips them.
-    const sql = dump.split('\n').filter((line) => !line.startsWith('\\')).join('\n');
+    const sql = dump
+      .split('\n')
+      .filter((line) => !line.startsWith('\\'))
+      .join('\n');
 
     console.log(`loading ${Math.round(dump.length / 1024)} KB into the embedded PostgreSQL server`);
     const server = await EmbeddedPostgres.start(dataDir, { maxConnections: 10, log: console.log });

@@ -44,9 +44,25 @@ describe('context schemas', () => {
     const objects = await objectsBySchema(database);
     expect(objects.public).toEqual(['migrations:r']);
     expect(Object.keys(objects).sort()).toEqual(
-      ['alerts', 'event_store', 'identity', 'ingest', 'integrations', 'issues', 'notifications', 'projects', 'public', 'releases', 'scim', 'ticket_tracker', 'webhooks'].sort(),
+      [
+        'alerts',
+        'event_store',
+        'identity',
+        'ingest',
+        'integrations',
+        'issues',
+        'notifications',
+        'projects',
+        'public',
+        'releases',
+        'scim',
+        'ticket_tracker',
+        'webhooks',
+      ].sort(),
     );
-    expect(objects.identity).toEqual(expect.arrayContaining(['users:r', 'organizations:r', 'organization_members:r', 'count_organization_members:f', 'member_directory:v']));
+    expect(objects.identity).toEqual(
+      expect.arrayContaining(['users:r', 'organizations:r', 'organization_members:r', 'count_organization_members:f', 'member_directory:v']),
+    );
     expect(objects.ingest).toEqual(expect.arrayContaining(['tag_values:r', 'event_users:r', 'project_stats:r', 'project_tag_values:v']));
     expect(objects.scim).toEqual(['auth_providers:r']);
     expect(objects.alerts).toEqual(expect.arrayContaining(['metric_alert_trigger_ids:S']));
@@ -58,8 +74,10 @@ describe('context schemas', () => {
     await expect(database.query('SELECT 1 FROM users')).rejects.toThrow(/relation "users" does not exist/);
   });
 
-  it('keeps the member triggers and the invites\' id default working from their new schema', async () => {
-    const [{ id: organizationId }] = await database.query<{ id: string }>(`INSERT INTO identity.organizations (slug, name) VALUES ('acme', 'Acme') RETURNING id`);
+  it("keeps the member triggers and the invites' id default working from their new schema", async () => {
+    const [{ id: organizationId }] = await database.query<{ id: string }>(
+      `INSERT INTO identity.organizations (slug, name) VALUES ('acme', 'Acme') RETURNING id`,
+    );
     const [{ id: userId }] = await database.query<{ id: string }>(`INSERT INTO identity.users (email) VALUES ('ada@example.com') RETURNING id`);
     await database.execute(`INSERT INTO identity.organization_members (organization_id, user_id, role) VALUES ($1, $2, 'member')`, [organizationId, userId]);
     const [member] = await database.query<{ user_name: string }>(`SELECT user_name FROM identity.organization_members WHERE user_id = $1`, [userId]);

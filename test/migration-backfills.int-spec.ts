@@ -124,8 +124,21 @@ describe('migration backfills', () => {
       [projectId],
     );
     const events: Array<[string, Record<string, unknown>]> = [
-      ['2026-01-01T00:00:00Z', { level: 'error', environment: 'prod', release: 'web@1', tags: [['browser', 'Chrome']], user: { id: '7', email: 'a@example.com' } }],
-      ['2026-01-02T00:00:00Z', { level: 'error', tags: [['browser', 'Chrome'], ['browser', 'Firefox']], user: { ipAddress: '10.0.0.1' } }],
+      [
+        '2026-01-01T00:00:00Z',
+        { level: 'error', environment: 'prod', release: 'web@1', tags: [['browser', 'Chrome']], user: { id: '7', email: 'a@example.com' } },
+      ],
+      [
+        '2026-01-02T00:00:00Z',
+        {
+          level: 'error',
+          tags: [
+            ['browser', 'Chrome'],
+            ['browser', 'Firefox'],
+          ],
+          user: { ipAddress: '10.0.0.1' },
+        },
+      ],
       ['2026-01-03T00:00:00Z', { level: 'warning', tags: {}, user: { username: '', email: 'b@example.com' } }],
     ];
     await database.execute(
@@ -140,7 +153,15 @@ describe('migration backfills', () => {
       `SELECT key, value, times_seen::text AS times_seen, first_seen, last_seen FROM issues.issue_tag_values WHERE issue_id = $1 ORDER BY key, value`,
       [issueId],
     );
-    expect(rows.map((row) => [row.key, row.value, Number(row.times_seen), new Date(row.first_seen).toISOString().slice(0, 10), new Date(row.last_seen).toISOString().slice(0, 10)])).toEqual([
+    expect(
+      rows.map((row) => [
+        row.key,
+        row.value,
+        Number(row.times_seen),
+        new Date(row.first_seen).toISOString().slice(0, 10),
+        new Date(row.last_seen).toISOString().slice(0, 10),
+      ]),
+    ).toEqual([
       ['browser', 'Chrome', 2, '2026-01-01', '2026-01-02'],
       ['browser', 'Firefox', 1, '2026-01-02', '2026-01-02'],
       ['environment', 'prod', 1, '2026-01-01', '2026-01-01'],
@@ -156,7 +177,9 @@ describe('migration backfills', () => {
   /** Installations from before migration 1800 keep the scopes their app has, as their tokens were issued. */
   it('1800 records, on each live installation and its stream, the scopes of its app', async () => {
     const { database } = db;
-    const [{ id: organizationId }] = await database.query<{ id: string }>(`INSERT INTO identity.organizations (slug, name) VALUES ($1, 'Acme') RETURNING id`, [`acme-${randomUUID()}`]);
+    const [{ id: organizationId }] = await database.query<{ id: string }>(`INSERT INTO identity.organizations (slug, name) VALUES ($1, 'Acme') RETURNING id`, [
+      `acme-${randomUUID()}`,
+    ]);
     const [{ id: appId }] = await database.query<{ id: string }>(
       `INSERT INTO integrations.sentry_apps (uuid, slug, name, owner_organization_id, is_internal, status, scopes, client_id, client_secret)
        VALUES ($1, $2, 'Bridge', $3, false, 'published', '{project:read,event:write}', $2, 'secret') RETURNING id`,
@@ -164,7 +187,16 @@ describe('migration backfills', () => {
     );
     const install = async (status: 'installed' | 'deleted') => {
       const uuid = randomUUID();
-      const created = { installationUuid: uuid, appId: String(appId), organizationId: String(organizationId), status: 'installed', grantCodeHash: 'h', grantExpiresAt: '2026-01-01T00:10:00.000Z', actor: { type: 'user', id: '1', name: 'Jane' }, at: '2026-01-01T00:00:00.000Z' };
+      const created = {
+        installationUuid: uuid,
+        appId: String(appId),
+        organizationId: String(organizationId),
+        status: 'installed',
+        grantCodeHash: 'h',
+        grantExpiresAt: '2026-01-01T00:10:00.000Z',
+        actor: { type: 'user', id: '1', name: 'Jane' },
+        at: '2026-01-01T00:00:00.000Z',
+      };
       await database.execute(
         `INSERT INTO event_store.events (stream_id, stream_type, version, event_id, event_type, data) VALUES ($1, 'sentry_app_installation', 1, $2, $3, $4)`,
         [installationStream(uuid), randomUUID(), InstallationEventTypes.InstallationCreated, JSON.stringify(created)],
@@ -184,17 +216,22 @@ describe('migration backfills', () => {
       `SELECT uuid, scopes, version, date_updated FROM integrations.sentry_app_installations WHERE uuid = ANY($1::uuid[]) ORDER BY version DESC`,
       [[live, deleted]],
     );
-    expect(rows.map((row) => [row.uuid, row.scopes, row.version])).toEqual([[live, ['event:write', 'project:read'], 2], [deleted, [], 1]]);
+    expect(rows.map((row) => [row.uuid, row.scopes, row.version])).toEqual([
+      [live, ['event:write', 'project:read'], 2],
+      [deleted, [], 1],
+    ]);
     const events = await database.query<{ stream_id: string; version: number; event_type: string; data: Record<string, unknown> }>(
       `SELECT stream_id, version, event_type, data FROM event_store.events WHERE stream_id = ANY($1::text[]) AND version > 1`,
       [[installationStream(live), installationStream(deleted)]],
     );
-    expect(events).toEqual([{
-      stream_id: installationStream(live),
-      version: 2,
-      event_type: InstallationEventTypes.InstallationScopesChanged,
-      data: { installationUuid: live, scopes: ['event:write', 'project:read'], at: rows[0].date_updated.toISOString() },
-    }]);
+    expect(events).toEqual([
+      {
+        stream_id: installationStream(live),
+        version: 2,
+        event_type: InstallationEventTypes.InstallationScopesChanged,
+        data: { installationUuid: live, scopes: ['event:write', 'project:read'], at: rows[0].date_updated.toISOString() },
+      },
+    ]);
   });
 
   /**
@@ -211,14 +248,21 @@ describe('migration backfills', () => {
       const [{ id: organizationId }] = await runner.query(`INSERT INTO organizations (slug, name) VALUES ('moved', 'Moved') RETURNING id`);
       const [{ id: userId }] = await runner.query(`INSERT INTO users (email) VALUES ('grace@example.com') RETURNING id`);
       await runner.query(`INSERT INTO organization_members (organization_id, user_id, role) VALUES ($1, $2, 'owner')`, [organizationId, userId]);
-      const [{ id: projectId }] = await runner.query(`INSERT INTO projects (organization_id, slug, name) VALUES ($1, 'web', 'Web') RETURNING id`, [organizationId]);
+      const [{ id: projectId }] = await runner.query(`INSERT INTO projects (organization_id, slug, name) VALUES ($1, 'web', 'Web') RETURNING id`, [
+        organizationId,
+      ]);
       const [{ id: issueId }] = await runner.query(
         `INSERT INTO issues (project_id, fingerprint_hash, short_id, title, level, platform, first_seen, last_seen)
          VALUES ($1, 'f', 'WEB-1', 'TypeError', 'error', 'node', now(), now()) RETURNING id`,
         [projectId],
       );
-      await runner.query(`INSERT INTO tag_values (project_id, key, value, times_seen, first_seen, last_seen) VALUES ($1, 'release', '1.0', 3, now(), now())`, [projectId]);
-      await runner.query(`INSERT INTO events (stream_id, stream_type, version, event_id, event_type, data) VALUES ($1, 'issue', 1, $2, 'issues.IssueCreated', '{}')`, [`issue-${issueId}`, randomUUID()]);
+      await runner.query(`INSERT INTO tag_values (project_id, key, value, times_seen, first_seen, last_seen) VALUES ($1, 'release', '1.0', 3, now(), now())`, [
+        projectId,
+      ]);
+      await runner.query(
+        `INSERT INTO events (stream_id, stream_type, version, event_id, event_type, data) VALUES ($1, 'issue', 1, $2, 'issues.IssueCreated', '{}')`,
+        [`issue-${issueId}`, randomUUID()],
+      );
       await migration.up(runner);
     } finally {
       await runner.release();
@@ -234,14 +278,22 @@ describe('migration backfills', () => {
                  JOIN projects.projects p ON p.id = i.project_id WHERE p.organization_id = $1) AS events`,
       [(await database.query<{ id: string }>(`SELECT id FROM identity.organizations WHERE slug = 'moved'`))[0].id],
     );
-    expect(counts.map((row) => ({ ...row, members: Number(row.members) }))).toEqual([{ members: 1, scim_users: 1, projects: 1, issues: 1, tags: 1, events: 1 }]);
+    expect(counts.map((row) => ({ ...row, members: Number(row.members) }))).toEqual([
+      { members: 1, scim_users: 1, projects: 1, issues: 1, tags: 1, events: 1 },
+    ]);
 
     const [{ id: newer }] = await database.query<{ id: string }>(`INSERT INTO identity.organizations (slug, name) VALUES ('after', 'After') RETURNING id`);
     const [{ id: moved }] = await database.query<{ id: string }>(`SELECT id FROM identity.organizations WHERE slug = 'moved'`);
     expect(BigInt(newer)).toBeGreaterThan(BigInt(moved));
-    await expect(database.execute(`INSERT INTO projects.projects (organization_id, slug, name) VALUES (-1, 'orphan', 'Orphan')`)).rejects.toThrow(/foreign key/);
+    await expect(database.execute(`INSERT INTO projects.projects (organization_id, slug, name) VALUES (-1, 'orphan', 'Orphan')`)).rejects.toThrow(
+      /foreign key/,
+    );
     await expect(database.execute(`UPDATE event_store.events SET event_type = 'x'`)).rejects.toThrow(/append-only/);
     await database.execute(`DELETE FROM identity.organizations WHERE id = $1`, [moved]);
-    expect(await database.query(`SELECT 1 FROM issues.issues i JOIN projects.projects p ON p.id = i.project_id WHERE p.slug = 'web' AND p.organization_id = $1`, [moved])).toEqual([]);
+    expect(
+      await database.query(`SELECT 1 FROM issues.issues i JOIN projects.projects p ON p.id = i.project_id WHERE p.slug = 'web' AND p.organization_id = $1`, [
+        moved,
+      ]),
+    ).toEqual([]);
   });
 });

@@ -14,7 +14,10 @@ async function check(...paths: string[]): Promise<{ exitCode: number; problems: 
   } catch (error) {
     const failed = error as { code?: number; stderr?: string };
     if (failed.stderr === undefined) throw error;
-    return { exitCode: failed.code ?? 1, problems: failed.stderr.split('\n').filter((line) => line.startsWith(FIXTURES) || /^(apps|libs|modules)\//.test(line)) };
+    return {
+      exitCode: failed.code ?? 1,
+      problems: failed.stderr.split('\n').filter((line) => line.startsWith(FIXTURES) || /^(apps|libs|modules)\//.test(line)),
+    };
   }
 }
 

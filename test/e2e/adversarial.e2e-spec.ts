@@ -33,7 +33,10 @@ const EDGE_STRINGS = [
   '9'.repeat(40),
 ];
 
-const edgeString = fc.oneof(fc.constantFrom(...EDGE_STRINGS), fc.string({ unit: 'binary', minLength: 1, maxLength: 40 }).map((s) => `${s}\u0000`));
+const edgeString = fc.oneof(
+  fc.constantFrom(...EDGE_STRINGS),
+  fc.string({ unit: 'binary', minLength: 1, maxLength: 40 }).map((s) => `${s}\u0000`),
+);
 /** A path segment as raw bytes on the wire: UTF-8 of an edge string, or encodings no valid text has. */
 const pathValue = fc.oneof(
   edgeString.map((s) => [...Buffer.from(s, 'utf8')].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('')),
@@ -64,11 +67,22 @@ const badBody = (fields: string[]) =>
       .map((body) => JSON.stringify(body)),
   );
 
-const badQuery = fc.dictionary(fc.constantFrom('cursor', 'per_page', 'query', 'statsPeriod', 'sort', 'limit', 'key', 'id', 'project', 'environment'), edgeString, { maxKeys: 3 });
+const badQuery = fc.dictionary(
+  fc.constantFrom('cursor', 'per_page', 'query', 'statsPeriod', 'sort', 'limit', 'key', 'id', 'project', 'environment'),
+  edgeString,
+  { maxKeys: 3 },
+);
 
 const badHeaders = fc.record(
   {
-    'content-type': fc.constantFrom('application/json', 'application/json', 'application/scim+json', 'text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1'),
+    'content-type': fc.constantFrom(
+      'application/json',
+      'application/json',
+      'application/scim+json',
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'application/json; charset=latin1',
+    ),
     'content-encoding': fc.constantFrom('gzip', 'br', 'deflate', 'gzip, gzip, gzip', 'x-unknown'),
     'x-forwarded-for': fc.constantFrom('127.0.0.1', '::1, 10.0.0.1', 'not an address'),
   },
@@ -90,8 +104,13 @@ describe('adversarial input', () => {
   beforeAll(async () => {
     api = await startTestApp();
     const docs = await api.request('GET', '/api/docs.json', { token: null });
-    routes = Object.entries(docs.body.paths as Record<string, Record<string, { requestBody?: { content?: Record<string, { schema?: unknown }> } }>>).flatMap(([path, operations]) =>
-      Object.entries(operations).map(([method, operation]) => ({ method: method.toUpperCase(), path, fields: requestFields(docs.body, operation.requestBody) })),
+    routes = Object.entries(docs.body.paths as Record<string, Record<string, { requestBody?: { content?: Record<string, { schema?: unknown }> } }>>).flatMap(
+      ([path, operations]) =>
+        Object.entries(operations).map(([method, operation]) => ({
+          method: method.toUpperCase(),
+          path,
+          fields: requestFields(docs.body, operation.requestBody),
+        })),
     );
     Object.assign(ids, await realObjects());
   });
@@ -181,7 +200,10 @@ describe('adversarial input', () => {
     const rows = await database.query<{ name: string; digest: string }>(
       tables
         .filter((t) => !VOLATILE_TABLES.some((v) => t.name.endsWith(v)))
-        .map((t) => `SELECT '${t.name}' AS name, count(*) || ':' || coalesce(md5(string_agg(md5(${row}::text), '' ORDER BY md5(${row}::text))), '') AS digest FROM ${t.name} r`)
+        .map(
+          (t) =>
+            `SELECT '${t.name}' AS name, count(*) || ':' || coalesce(md5(string_agg(md5(${row}::text), '' ORDER BY md5(${row}::text))), '') AS digest FROM ${t.name} r`,
+        )
         .join(' UNION ALL '),
     );
     return Object.fromEntries(rows.map((r) => [r.name, r.digest]));
@@ -202,12 +224,19 @@ describe('adversarial input', () => {
     const comment = await api.request('POST', `/api/0/organizations/acme/issues/${issue.id}/comments/`, { body: { text: 'first' } });
     const hook = await api.request('POST', '/api/0/projects/acme/web/hooks/', { body: { url: 'https://hooks.example.test/x', events: ['event.created'] } });
     const rule = await api.request('POST', '/api/0/projects/acme/web/rules/', {
-      body: { name: 'r', actionMatch: 'all', conditions: [{ id: 'sentry.rules.conditions.first_seen_event.FirstSeenEventCondition' }], actions: [{ id: 'sentry.rules.actions.notify_event.NotifyEventAction' }] },
+      body: {
+        name: 'r',
+        actionMatch: 'all',
+        conditions: [{ id: 'sentry.rules.conditions.first_seen_event.FirstSeenEventCondition' }],
+        actions: [{ id: 'sentry.rules.actions.notify_event.NotifyEventAction' }],
+      },
     });
     const metric = await api.request('POST', '/api/0/organizations/acme/alert-rules/', {
       body: { name: 'm', aggregate: 'count()', timeWindow: 5, projects: ['web'], triggers: [{ label: 'critical', alertThreshold: 1000 }] },
     });
-    const app = await api.request('POST', '/api/0/sentry-apps/', { body: { name: 'Fuzz Bot', organization: 'acme', isInternal: true, scopes: ['project:read'] } });
+    const app = await api.request('POST', '/api/0/sentry-apps/', {
+      body: { name: 'Fuzz Bot', organization: 'acme', isInternal: true, scopes: ['project:read'] },
+    });
     const installations = await api.request('GET', '/api/0/organizations/acme/sentry-app-installations/');
     const installation = installations.body.find((i: { app: { slug: string } }) => i.app.slug === app.body.slug);
     const token = await api.request('POST', '/api/0/organizations/acme/org-auth-tokens/', { body: { name: 'fuzz', scopes: ['org:read'] } });
@@ -238,7 +267,10 @@ describe('adversarial input', () => {
 const VOLATILE_TABLES = ['ingest_rate_windows', 'migrations'];
 const VOLATILE_COLUMNS = ['last_used_at', 'next_evaluation_at', 'last_value', 'last_seen_at'];
 
-function requestFields(docs: { components?: { schemas?: Record<string, { properties?: Record<string, unknown> }> } }, requestBody?: { content?: Record<string, { schema?: unknown }> }): string[] {
+function requestFields(
+  docs: { components?: { schemas?: Record<string, { properties?: Record<string, unknown> }> } },
+  requestBody?: { content?: Record<string, { schema?: unknown }> },
+): string[] {
   const schema = requestBody?.content?.['application/json']?.schema as { $ref?: string; properties?: Record<string, unknown> } | undefined;
   const resolved = schema?.$ref ? docs.components?.schemas?.[schema.$ref.split('/').pop() as string] : schema;
   return Object.keys(resolved?.properties ?? {});

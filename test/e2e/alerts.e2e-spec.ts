@@ -44,16 +44,35 @@ describe('alert rules', () => {
 
     const app = await api.request('POST', '/api/0/sentry-apps/', {
       body: {
-        name: 'Pager', organization: 'acme', isInternal: true, isAlertable: true, webhookUrl: `${receiver.url}/app`, scopes: ['event:read'],
+        name: 'Pager',
+        organization: 'acme',
+        isInternal: true,
+        isAlertable: true,
+        webhookUrl: `${receiver.url}/app`,
+        scopes: ['event:read'],
         schema: {
-          elements: [{
-            type: 'alert-rule-action', title: 'Page the on-call',
-            settings: {
-              type: 'alert-rule-settings', uri: '/alert-rule-action',
-              required_fields: [{ type: 'text', name: 'channel', label: 'Channel' }],
-              optional_fields: [{ type: 'select', name: 'priority', label: 'Priority', options: [['high', 'High'], ['low', 'Low']] }],
+          elements: [
+            {
+              type: 'alert-rule-action',
+              title: 'Page the on-call',
+              settings: {
+                type: 'alert-rule-settings',
+                uri: '/alert-rule-action',
+                required_fields: [{ type: 'text', name: 'channel', label: 'Channel' }],
+                optional_fields: [
+                  {
+                    type: 'select',
+                    name: 'priority',
+                    label: 'Priority',
+                    options: [
+                      ['high', 'High'],
+                      ['low', 'Low'],
+                    ],
+                  },
+                ],
+              },
             },
-          }],
+          ],
         },
       },
     });
@@ -97,26 +116,34 @@ describe('alert rules', () => {
 
   /** event.alert notices queued (one per event, whatever the number of hooks). */
   async function alertDeliveries(): Promise<number> {
-    const [{ n }] = await api.app.get(Database).query<{ n: number }>(`SELECT count(DISTINCT cause)::int AS n FROM webhooks.webhook_deliveries WHERE event_type = 'event.alert'`);
+    const [{ n }] = await api.app
+      .get(Database)
+      .query<{ n: number }>(`SELECT count(DISTINCT cause)::int AS n FROM webhooks.webhook_deliveries WHERE event_type = 'event.alert'`);
     return n;
   }
 
   describe('the combined rules list', () => {
     it("lists the organization's issue and metric rules together, newest first, typed, paginated", async () => {
       const combined = '/api/0/organizations/acme/combined-rules/';
-      const first = await api.request('POST', rulesPath, { body: { name: 'Combined issue rule', actionMatch: 'all', conditions: [{ id: FIRST_SEEN }], actions: [{ id: NOTIFY_EVENT }] } });
+      const first = await api.request('POST', rulesPath, {
+        body: { name: 'Combined issue rule', actionMatch: 'all', conditions: [{ id: FIRST_SEEN }], actions: [{ id: NOTIFY_EVENT }] },
+      });
       clock.advance(1_000);
       const metric = await api.request('POST', '/api/0/organizations/acme/alert-rules/', {
         body: { name: 'Combined metric rule', aggregate: 'count()', timeWindow: 5, projects: ['web'], triggers: [{ label: 'critical', alertThreshold: 1000 }] },
       });
       clock.advance(1_000);
-      const second = await api.request('POST', rulesPath, { body: { name: 'Second issue rule', actionMatch: 'all', conditions: [{ id: FIRST_SEEN }], actions: [{ id: NOTIFY_EVENT }] } });
+      const second = await api.request('POST', rulesPath, {
+        body: { name: 'Second issue rule', actionMatch: 'all', conditions: [{ id: FIRST_SEEN }], actions: [{ id: NOTIFY_EVENT }] },
+      });
       expect([first.status, metric.status, second.status]).toEqual([201, 201, 201]);
 
       const listed = await api.request('GET', combined);
       expect(listed.status).toBe(200);
       expect(listed.body.map((rule: { type: string; id: string }) => [rule.type, rule.id])).toEqual([
-        ['rule', second.body.id], ['alert_rule', metric.body.id], ['rule', first.body.id],
+        ['rule', second.body.id],
+        ['alert_rule', metric.body.id],
+        ['rule', first.body.id],
       ]);
       // Each in its own list's shape.
       expect(listed.body[0]).toEqual({ ...(await api.request('GET', `${rulesPath}${second.body.id}/`)).body, type: 'rule' });
@@ -139,7 +166,7 @@ describe('alert rules', () => {
   });
 
   describe('the issue alert rules API', () => {
-    it('creates, reads, lists, updates and deletes a rule in Sentry\'s shape', async () => {
+    it("creates, reads, lists, updates and deletes a rule in Sentry's shape", async () => {
       const created = await api.request('POST', rulesPath, {
         body: {
           name: 'Errors and worse',
@@ -167,7 +194,13 @@ describe('alert rules', () => {
         filters: [{ id: LEVEL_FILTER, match: 'gte', level: '40', name: "The event's level is greater than or equal to error" }],
         actions: [
           { id: NOTIFY_EVENT, uuid: expect.any(String), name: 'Send a notification to all legacy integrations' },
-          { id: APP_ACTION, uuid: expect.any(String), sentryAppInstallationUuid: installation, settings: [{ name: 'channel', value: '#ops' }], name: expect.any(String) },
+          {
+            id: APP_ACTION,
+            uuid: expect.any(String),
+            sentryAppInstallationUuid: installation,
+            settings: [{ name: 'channel', value: '#ops' }],
+            name: expect.any(String),
+          },
         ],
         dateCreated: expect.stringMatching(/Z$/),
         owner: null,
@@ -188,7 +221,9 @@ describe('alert rules', () => {
       expect((await api.request('DELETE', `${rulesPath}${id}/`)).status).toBe(202);
       expect((await api.request('GET', `${rulesPath}${id}/`)).status).toBe(404);
       expect((await api.request('DELETE', `${rulesPath}${id}/`)).status).toBe(404);
-      const facts = await api.app.get(Database).query<{ event_type: string }>(`SELECT event_type FROM event_store.events WHERE stream_id = $1 ORDER BY version`, [`alert-rule-${id}`]);
+      const facts = await api.app
+        .get(Database)
+        .query<{ event_type: string }>(`SELECT event_type FROM event_store.events WHERE stream_id = $1 ORDER BY version`, [`alert-rule-${id}`]);
       expect(facts.map((f) => f.event_type)).toEqual(['alerts.IssueAlertRuleCreated', 'alerts.IssueAlertRuleUpdated', 'alerts.IssueAlertRuleDeleted']);
     });
 
@@ -205,7 +240,22 @@ describe('alert rules', () => {
         [{ ...valid, actions: [{ id: APP_ACTION, sentryAppInstallationUuid: 'not-a-uuid' }] }, /sentryAppInstallationUuid must be a UUID/],
         [{ ...valid, actions: [{ id: APP_ACTION, sentryAppInstallationUuid: randomUUID(), settings: [] }] }, /actions\[0\]: no service app installation/],
         [{ ...valid, actions: [{ id: APP_ACTION, sentryAppInstallationUuid: installation, settings: [] }] }, /actions\[0\]: settings: channel is required/],
-        [{ ...valid, actions: [{ id: APP_ACTION, sentryAppInstallationUuid: installation, settings: [{ name: 'channel', value: '#ops' }, { name: 'priority', value: 'urgent' }] }] }, /priority must be one of high, low/],
+        [
+          {
+            ...valid,
+            actions: [
+              {
+                id: APP_ACTION,
+                sentryAppInstallationUuid: installation,
+                settings: [
+                  { name: 'channel', value: '#ops' },
+                  { name: 'priority', value: 'urgent' },
+                ],
+              },
+            ],
+          },
+          /priority must be one of high, low/,
+        ],
         [{ ...valid, surprise: true }, /surprise/],
       ];
       for (const [body, detail] of cases) {
@@ -232,8 +282,12 @@ describe('alert rules', () => {
       });
       const rule = await api.request('POST', rulesPath, {
         body: {
-          name: 'Everything', actionMatch: 'any', filterMatch: 'any',
-          conditions: configuration.body.conditions.map(fill), filters: configuration.body.filters.map(fill), actions: configuration.body.actions.map(fill),
+          name: 'Everything',
+          actionMatch: 'any',
+          filterMatch: 'any',
+          conditions: configuration.body.conditions.map(fill),
+          filters: configuration.body.filters.map(fill),
+          actions: configuration.body.actions.map(fill),
         },
       });
       expect(rule.status).toBe(201);
@@ -250,7 +304,14 @@ describe('alert rules', () => {
       const reader = await api.request('POST', '/api/0/api-tokens/', { body: { scopes: ['alerts:read'] } });
       expect((await api.request('GET', rulesPath, { token: reader.body.token })).status).toBe(200);
       expect((await api.request('GET', '/api/0/organizations/acme/alert-rules/', { token: reader.body.token })).status).toBe(200);
-      expect((await api.request('POST', rulesPath, { token: reader.body.token, body: { name: 'x', actionMatch: 'all', conditions: [], actions: [{ id: NOTIFY_EVENT }] } })).status).toBe(403);
+      expect(
+        (
+          await api.request('POST', rulesPath, {
+            token: reader.body.token,
+            body: { name: 'x', actionMatch: 'all', conditions: [], actions: [{ id: NOTIFY_EVENT }] },
+          })
+        ).status,
+      ).toBe(403);
       expect((await api.request('DELETE', `/api/0/organizations/acme/alert-rules/${metric.body.id}/`, { token: reader.body.token })).status).toBe(403);
 
       expect((await api.request('POST', '/api/0/organizations/', { body: { name: 'Initech', slug: 'initech' } })).status).toBe(201);
@@ -304,7 +365,11 @@ describe('alert rules', () => {
       expect(history.status).toBe(200);
       expect(history.body).toEqual([
         {
-          id: expect.any(String), ruleId: rule.body.id, issueId: issue.id, eventId: body.event.event_id, dateFired: clock.now().toISOString(),
+          id: expect.any(String),
+          ruleId: rule.body.id,
+          issueId: issue.id,
+          eventId: body.event.event_id,
+          dateFired: clock.now().toISOString(),
           deliveries: [expect.objectContaining({ id: body.id, eventType: 'event.alert', target: { kind: 'service_hook', id: expect.any(String) } })],
         },
       ]);
@@ -317,7 +382,9 @@ describe('alert rules', () => {
       await createHook('/busy');
       const rule = await api.request('POST', rulesPath, {
         body: {
-          name: 'Busy issue', actionMatch: 'all', frequency: 30,
+          name: 'Busy issue',
+          actionMatch: 'all',
+          frequency: 30,
           conditions: [{ id: EVENT_FREQUENCY, value: 2, interval: '1h', comparisonType: 'count' }],
           actions: [{ id: NOTIFY_EVENT }],
         },
@@ -354,7 +421,9 @@ describe('alert rules', () => {
       await createHook('/regression');
       const regression = await api.request('POST', rulesPath, {
         body: {
-          name: 'Regressed errors', actionMatch: 'all', filterMatch: 'all',
+          name: 'Regressed errors',
+          actionMatch: 'all',
+          filterMatch: 'all',
           conditions: [{ id: 'sentry.rules.conditions.regression_event.RegressionEventCondition' }],
           filters: [{ id: LEVEL_FILTER, match: 'gte', level: '40' }],
           actions: [{ id: NOTIFY_EVENT }],
@@ -362,7 +431,8 @@ describe('alert rules', () => {
       });
       const users = await api.request('POST', rulesPath, {
         body: {
-          name: 'Many users', actionMatch: 'all',
+          name: 'Many users',
+          actionMatch: 'all',
           conditions: [{ id: 'sentry.rules.conditions.event_frequency.EventUniqueUserFrequencyCondition', value: 1, interval: '1h' }],
           filters: [{ id: 'sentry.rules.filters.tagged_event.TaggedEventFilter', key: 'region', match: 'eq', value: 'eu' }],
           actions: [{ id: NOTIFY_EVENT }],
@@ -371,7 +441,9 @@ describe('alert rules', () => {
       expect([regression.status, users.status]).toEqual([201, 201]);
 
       await sendError('Inventory sync failed');
-      const { body: [issue] } = await api.request('GET', `/api/0/organizations/acme/issues/?query=${encodeURIComponent('is:unresolved Inventory sync failed')}`);
+      const {
+        body: [issue],
+      } = await api.request('GET', `/api/0/organizations/acme/issues/?query=${encodeURIComponent('is:unresolved Inventory sync failed')}`);
       expect(issue.title).toContain('Inventory sync failed');
       expect((await api.request('PUT', `/api/0/organizations/acme/issues/${issue.id}/`, { body: { status: 'resolved' } })).status).toBe(200);
       const before = await alertDeliveries();
@@ -383,7 +455,9 @@ describe('alert rules', () => {
 
       // A warning that regresses is filtered out.
       await sendError('Cache nearly full', 'warning');
-      const { body: [warned] } = await api.request('GET', `/api/0/organizations/acme/issues/?query=${encodeURIComponent('Cache nearly full')}`);
+      const {
+        body: [warned],
+      } = await api.request('GET', `/api/0/organizations/acme/issues/?query=${encodeURIComponent('Cache nearly full')}`);
       await api.request('PUT', `/api/0/organizations/acme/issues/${warned.id}/`, { body: { status: 'resolved' } });
       await sendError('Cache nearly full', 'warning');
       expect((await api.request('GET', `${rulesPath}${regression.body.id}/history/`)).body).toHaveLength(1);
@@ -407,11 +481,22 @@ describe('alert rules', () => {
       await api.request('DELETE', `${rulesPath}${regression.body.id}/`);
       await api.request('DELETE', `${rulesPath}${users.body.id}/`);
     });
-    it('a rule with a service-app action sends event_alert.triggered to the installed app, with the action\'s settings', async () => {
+    it("a rule with a service-app action sends event_alert.triggered to the installed app, with the action's settings", async () => {
       const rule = await api.request('POST', rulesPath, {
         body: {
-          name: 'To the app', actionMatch: 'all', conditions: [{ id: FIRST_SEEN }],
-          actions: [{ id: APP_ACTION, sentryAppInstallationUuid: installation, settings: [{ name: 'channel', value: '#ops' }, { name: 'priority', value: 'high' }] }],
+          name: 'To the app',
+          actionMatch: 'all',
+          conditions: [{ id: FIRST_SEEN }],
+          actions: [
+            {
+              id: APP_ACTION,
+              sentryAppInstallationUuid: installation,
+              settings: [
+                { name: 'channel', value: '#ops' },
+                { name: 'priority', value: 'high' },
+              ],
+            },
+          ],
         },
       });
       expect(rule.status).toBe(201);
@@ -419,7 +504,9 @@ describe('alert rules', () => {
       const eventId = await sendError('Report export crashed');
       const [{ headers, body }] = await appWebhooks('event_alert', 1);
       expect(headers['sentry-hook-signature']).toMatch(/^[0-9a-f]{64}$/);
-      const { body: [issue] } = await api.request('GET', `/api/0/organizations/acme/issues/?query=${encodeURIComponent('Report export crashed')}`);
+      const {
+        body: [issue],
+      } = await api.request('GET', `/api/0/organizations/acme/issues/?query=${encodeURIComponent('Report export crashed')}`);
       expect(body).toEqual({
         action: 'triggered',
         installation: { uuid: installation },
@@ -432,12 +519,27 @@ describe('alert rules', () => {
             issue_url: `${api.baseUrl}/api/0/organizations/acme/issues/${issue.id}/`,
           }),
           triggered_rule: 'To the app',
-          issue_alert: { id: Number(rule.body.id), title: 'To the app', sentry_app_id: null, settings: [{ name: 'channel', value: '#ops' }, { name: 'priority', value: 'high' }] },
+          issue_alert: {
+            id: Number(rule.body.id),
+            title: 'To the app',
+            sentry_app_id: null,
+            settings: [
+              { name: 'channel', value: '#ops' },
+              { name: 'priority', value: 'high' },
+            ],
+          },
         },
         actor: { type: 'application', id: 'sentry', name: 'Sentry' },
       });
       const history = (await api.request('GET', `${rulesPath}${rule.body.id}/history/`)).body;
-      expect(history).toEqual([expect.objectContaining({ eventId, deliveries: [expect.objectContaining({ id: headers['request-id'], eventType: 'event_alert.triggered', target: { kind: 'sentry_app', id: expect.any(String) } })] })]);
+      expect(history).toEqual([
+        expect.objectContaining({
+          eventId,
+          deliveries: [
+            expect.objectContaining({ id: headers['request-id'], eventType: 'event_alert.triggered', target: { kind: 'sentry_app', id: expect.any(String) } }),
+          ],
+        }),
+      ]);
       // Service hooks hear only from rules with the service-hook action.
       expect(await alertDeliveries()).toBe(before);
       await api.request('DELETE', `${rulesPath}${rule.body.id}/`);
@@ -454,10 +556,25 @@ describe('alert rules', () => {
         [{ ...valid, timeWindow: 7 }, /timeWindow/],
         [{ ...valid, projects: ['nope'] }, /Invalid project nope/],
         [{ ...valid, triggers: [{ label: 'warning', alertThreshold: 5 }] }, /critical/],
-        [{ ...valid, triggers: [{ label: 'critical', alertThreshold: 5 }, { label: 'warning', alertThreshold: 10 }] }, /warning/],
+        [
+          {
+            ...valid,
+            triggers: [
+              { label: 'critical', alertThreshold: 5 },
+              { label: 'warning', alertThreshold: 10 },
+            ],
+          },
+          /warning/,
+        ],
         [{ ...valid, resolveThreshold: 9 }, /resolveThreshold/],
-        [{ ...valid, triggers: [{ label: 'critical', alertThreshold: 5, actions: [{ type: 'email', targetType: 'user', targetIdentifier: '1' }] }] }, /sentry_app/],
-        [{ ...valid, triggers: [{ label: 'critical', alertThreshold: 5, actions: [{ type: 'sentry_app', sentryAppInstallationUuid: randomUUID() }] }] }, /no service app installation/],
+        [
+          { ...valid, triggers: [{ label: 'critical', alertThreshold: 5, actions: [{ type: 'email', targetType: 'user', targetIdentifier: '1' }] }] },
+          /sentry_app/,
+        ],
+        [
+          { ...valid, triggers: [{ label: 'critical', alertThreshold: 5, actions: [{ type: 'sentry_app', sentryAppInstallationUuid: randomUUID() }] }] },
+          /no service app installation/,
+        ],
       ];
       for (const [body, detail] of cases) {
         const response = await api.request('POST', alertRulesPath, { body });
@@ -470,15 +587,42 @@ describe('alert rules', () => {
     it('moves an incident open, critical, resolved as the error rate rises and falls, each move an event, a metric_alert webhook to the app and a line of history', async () => {
       const created = await api.request('POST', alertRulesPath, {
         body: {
-          name: 'Error spike', aggregate: 'count()', timeWindow: 1, thresholdType: 0, resolveThreshold: 2, projects: ['web'],
-          triggers: [{ label: 'critical', alertThreshold: 5, actions: [{ type: 'sentry_app', targetType: 'sentry_app', sentryAppInstallationUuid: installation, settings: [{ name: 'channel', value: '#incidents' }] }] }],
+          name: 'Error spike',
+          aggregate: 'count()',
+          timeWindow: 1,
+          thresholdType: 0,
+          resolveThreshold: 2,
+          projects: ['web'],
+          triggers: [
+            {
+              label: 'critical',
+              alertThreshold: 5,
+              actions: [
+                { type: 'sentry_app', targetType: 'sentry_app', sentryAppInstallationUuid: installation, settings: [{ name: 'channel', value: '#incidents' }] },
+              ],
+            },
+          ],
         },
       });
       expect(created.status).toBe(201);
       expect(created.body).toMatchObject({
-        id: expect.stringMatching(/^\d+$/), name: 'Error spike', aggregate: 'count()', timeWindow: 1, thresholdType: 0, resolveThreshold: 2,
-        dataset: 'events', projects: ['web'], status: 0,
-        triggers: [{ id: expect.stringMatching(/^\d+$/), label: 'critical', alertThreshold: 5, actions: [expect.objectContaining({ type: 'sentry_app', sentryAppInstallationUuid: installation })] }],
+        id: expect.stringMatching(/^\d+$/),
+        name: 'Error spike',
+        aggregate: 'count()',
+        timeWindow: 1,
+        thresholdType: 0,
+        resolveThreshold: 2,
+        dataset: 'events',
+        projects: ['web'],
+        status: 0,
+        triggers: [
+          {
+            id: expect.stringMatching(/^\d+$/),
+            label: 'critical',
+            alertThreshold: 5,
+            actions: [expect.objectContaining({ type: 'sentry_app', sentryAppInstallationUuid: installation })],
+          },
+        ],
       });
       const ruleId = created.body.id as string;
       expect((await api.request('GET', `${alertRulesPath}${ruleId}/`)).body).toEqual(created.body);
@@ -494,7 +638,15 @@ describe('alert rules', () => {
       clock.advance(2_000);
       await worker.evaluateDue();
       const [incident] = (await api.request('GET', `/api/0/organizations/acme/incidents/?alertRule=${ruleId}`)).body;
-      expect(incident).toMatchObject({ identifier: '1', status: 20, statusName: 'critical', title: 'Error spike', projects: ['web'], dateClosed: null, alertRule: { id: ruleId } });
+      expect(incident).toMatchObject({
+        identifier: '1',
+        status: 20,
+        statusName: 'critical',
+        title: 'Error spike',
+        projects: ['web'],
+        dateClosed: null,
+        alertRule: { id: ruleId },
+      });
 
       // Still critical: evaluating again moves nothing.
       clock.advance(2_000);
@@ -508,15 +660,18 @@ describe('alert rules', () => {
       expect((await api.request('GET', '/api/0/organizations/acme/incidents/?status=open')).body).toEqual([]);
 
       const activity = (await api.request('GET', `/api/0/organizations/acme/incidents/${incident.identifier}/activity/`)).body;
-      expect(activity.map((a: { type: string; previousStatus: string | null; status: string; value: number }) => [a.type, a.previousStatus, a.status, a.value])).toEqual([
+      expect(
+        activity.map((a: { type: string; previousStatus: string | null; status: string; value: number }) => [a.type, a.previousStatus, a.status, a.value]),
+      ).toEqual([
         ['detected', null, 'open', 6],
         ['status_change', 'open', 'critical', 6],
         ['resolved', 'critical', 'resolved', 0],
       ]);
-      const facts = await api.app.get(Database).query<{ event_type: string; event_id: string }>(
-        `SELECT event_type, event_id FROM event_store.events WHERE stream_id = $1 ORDER BY version`,
-        [`incident-${incident.id}`],
-      );
+      const facts = await api.app
+        .get(Database)
+        .query<{ event_type: string; event_id: string }>(`SELECT event_type, event_id FROM event_store.events WHERE stream_id = $1 ORDER BY version`, [
+          `incident-${incident.id}`,
+        ]);
       expect(facts.map((f) => f.event_type)).toEqual(['alerts.IncidentOpened', 'alerts.IncidentStatusChanged', 'alerts.IncidentResolved']);
       expect(activity.map((a: { eventId: string }) => a.eventId)).toEqual(facts.map((f) => f.event_id));
 
@@ -528,8 +683,18 @@ describe('alert rules', () => {
         installation: { uuid: installation },
         data: {
           metric_alert: expect.objectContaining({
-            id: incident.id, identifier: '1', status: 20, title: 'Error spike', projects: ['web'],
-            alert_rule: expect.objectContaining({ id: ruleId, name: 'Error spike', aggregate: 'count()', time_window: 1, triggers: [expect.objectContaining({ label: 'critical', alert_threshold: 5 })] }),
+            id: incident.id,
+            identifier: '1',
+            status: 20,
+            title: 'Error spike',
+            projects: ['web'],
+            alert_rule: expect.objectContaining({
+              id: ruleId,
+              name: 'Error spike',
+              aggregate: 'count()',
+              time_window: 1,
+              triggers: [expect.objectContaining({ label: 'critical', alert_threshold: 5 })],
+            }),
           }),
           description_text: '6 events in the last 1 minute',
           description_title: 'Critical: Error spike',
@@ -537,9 +702,15 @@ describe('alert rules', () => {
         },
         actor: { type: 'application', id: 'sentry', name: 'Sentry' },
       });
-      expect(webhooks[2].data).toMatchObject({ metric_alert: { status: 2, date_closed: clock.now().toISOString() }, description_title: 'Resolved: Error spike', description_text: '0 events in the last 1 minute' });
+      expect(webhooks[2].data).toMatchObject({
+        metric_alert: { status: 2, date_closed: clock.now().toISOString() },
+        description_title: 'Resolved: Error spike',
+        description_text: '0 events in the last 1 minute',
+      });
       expect(activity.map((a: { deliveries: Array<{ eventType: string }> }) => a.deliveries.map((d) => d.eventType))).toEqual([
-        ['metric_alert.open'], ['metric_alert.critical'], ['metric_alert.resolved'],
+        ['metric_alert.open'],
+        ['metric_alert.critical'],
+        ['metric_alert.resolved'],
       ]);
 
       expect((await api.request('DELETE', `${alertRulesPath}${ruleId}/`)).status).toBe(204);

@@ -38,7 +38,9 @@ describe('admin CLI', () => {
     expect((await cli('migrate'))[0]).toMatch(/^Applied: EventStore/);
     expect(await cli('migrate')).toEqual(['Database is up to date.']);
     expect((await cli('create-user', '--email', 'ops@example.com', '--name', 'Ops'))[0]).toMatch(/^Created user \d+$/);
-    expect(await cli('create-org', '--name', 'Example Inc', '--slug', 'example', '--owner', 'ops@example.com')).toEqual([expect.stringMatching(/^Created organization example/)]);
+    expect(await cli('create-org', '--name', 'Example Inc', '--slug', 'example', '--owner', 'ops@example.com')).toEqual([
+      expect.stringMatching(/^Created organization example/),
+    ]);
 
     await expect(cli('create-project', '--org', 'example', '--team', 'nope', '--name', 'Web')).rejects.toThrow('The requested resource does not exist');
 
@@ -65,7 +67,9 @@ describe('admin CLI', () => {
     const chosen: string[] = [];
     await runCli(['set-password', '--email', 'OPS@example.com'], { ...env, FAULTLINE_PASSWORD: 'a long enough password' }, (line) => chosen.push(line));
     expect(chosen).toEqual(['Password set for OPS@example.com']);
-    await expect(runCli(['set-password', '--email', 'ops@example.com'], { ...env, FAULTLINE_PASSWORD: 'short' }, () => undefined)).rejects.toThrow(/at least 8/);
+    await expect(runCli(['set-password', '--email', 'ops@example.com'], { ...env, FAULTLINE_PASSWORD: 'short' }, () => undefined)).rejects.toThrow(
+      /at least 8/,
+    );
     await expect(cli('set-password', '--email', 'nobody@example.com')).rejects.toThrow('No user with e-mail nobody@example.com');
   });
 
@@ -87,7 +91,10 @@ describe('admin CLI', () => {
       ),
     );
     const listed = await cli('dead-letters', 'list', '--org', 'example', '--project', 'web-app');
-    expect(listed).toEqual([expect.stringMatching(/^\d+\t\S+\tproject \d+ \(web-app\)\tevent b\t1 attempt\(s\)\tvalue too long$/), expect.stringContaining('event a')]);
+    expect(listed).toEqual([
+      expect.stringMatching(/^\d+\t\S+\tproject \d+ \(web-app\)\tevent b\t1 attempt\(s\)\tvalue too long$/),
+      expect.stringContaining('event a'),
+    ]);
     expect(await cli('dead-letters', 'list')).toEqual(listed);
     const [oldest] = listed[1].split('\t');
     expect(await cli('dead-letters', 'retry', '--id', oldest)).toEqual(['Moved 1 dead letter(s) back to the queue.']);

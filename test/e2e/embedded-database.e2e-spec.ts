@@ -105,10 +105,15 @@ describe('embedded PostgreSQL under DATA_DIR', () => {
     return ids;
   }
 
-  const stored = async (ids: string[]) => (await Promise.all(ids.map(async (id) => (await api(`/api/0/projects/acme/web/events/${id}/`)).status))).every((s) => s === 200);
+  const stored = async (ids: string[]) =>
+    (await Promise.all(ids.map(async (id) => (await api(`/api/0/projects/acme/web/events/${id}/`)).status))).every((s) => s === 200);
 
   beforeAll(async () => {
-    execFileSync(join(ROOT, 'node_modules', '.bin', 'swc'), ['apps', 'libs', 'modules', 'migrations', '-d', BUILD, '--quiet', '--ignore', 'apps/web/client/**'], { cwd: ROOT });
+    execFileSync(
+      join(ROOT, 'node_modules', '.bin', 'swc'),
+      ['apps', 'libs', 'modules', 'migrations', '-d', BUILD, '--quiet', '--ignore', 'apps/web/client/**'],
+      { cwd: ROOT },
+    );
     dataDir = mkdtempSync(join(tmpdir(), 'faultline-embedded-'));
     port = await freePort();
   });
@@ -130,7 +135,7 @@ describe('embedded PostgreSQL under DATA_DIR', () => {
     expect(runningServerUrl(dataDir)).toMatch(/^postgresql:\/\//);
   });
 
-  it('lets the CLI work on the running service\'s database', async () => {
+  it("lets the CLI work on the running service's database", async () => {
     const created = await cli('create-user', '--email', 'ops@example.com');
     expect(created).toEqual({ code: 0, output: expect.stringMatching(/^Created user \d+\n$/) });
     const dsn = await cli('dsn', '--org', 'acme', '--project', 'web');
@@ -173,7 +178,10 @@ describe('embedded PostgreSQL under DATA_DIR', () => {
     const first = postmasterPid();
     process.kill(first, 'SIGKILL');
     const pidFile = join(embeddedPaths(dataDir).cluster, 'postmaster.pid');
-    await until(async () => existsSync(pidFile) && postmasterPid() !== first && (await api('/api/0/projects/acme/web/').catch(() => undefined))?.status === 200, 30_000);
+    await until(
+      async () => existsSync(pidFile) && postmasterPid() !== first && (await api('/api/0/projects/acme/web/').catch(() => undefined))?.status === 200,
+      30_000,
+    );
     expect(service!.child.exitCode).toBeNull();
   });
 

@@ -26,7 +26,14 @@ describe('event search', () => {
     project: { id: string; slug: string },
     fingerprint: string,
     minutesAgo: number,
-    options: { user?: { id: string; email?: string }; title?: string; release?: string; environment?: string; level?: string; tags?: Array<[string, string]> } = {},
+    options: {
+      user?: { id: string; email?: string };
+      title?: string;
+      release?: string;
+      environment?: string;
+      level?: string;
+      tags?: Array<[string, string]>;
+    } = {},
   ): IngestedEvent {
     const occurredAt = new Date(NOW.getTime() - minutesAgo * MINUTE).toISOString();
     const title = options.title ?? `TypeError: ${fingerprint} failed`;
@@ -48,7 +55,13 @@ describe('event search', () => {
       receivedAt: occurredAt,
       userHash: options.user?.id,
       release,
-      tags: [...tags, ['level', level], ['environment', environment], ['release', release], ...(options.user ? [['user', `id:${options.user.id}`] as [string, string]] : [])],
+      tags: [
+        ...tags,
+        ['level', level],
+        ['environment', environment],
+        ['release', release],
+        ...(options.user ? [['user', `id:${options.user.id}`] as [string, string]] : []),
+      ],
       data: {
         timestamp: occurredAt,
         level,
@@ -84,8 +97,20 @@ describe('event search', () => {
     // checkout: 3 events from 2 users in the last hour; cart: 1 event, staging, a day and a half ago;
     // login: 2 events in the api project, one without a user.
     const recorded = await record(
-      ingested(web, 'checkout', 5, { user: { id: 'u1', email: 'ada@example.com' }, tags: [['browser', 'Chrome'], ['region', 'eu']] }),
-      ingested(web, 'checkout', 10, { user: { id: 'u1', email: 'ada@example.com' }, tags: [['browser', 'Firefox'], ['region', 'eu']] }),
+      ingested(web, 'checkout', 5, {
+        user: { id: 'u1', email: 'ada@example.com' },
+        tags: [
+          ['browser', 'Chrome'],
+          ['region', 'eu'],
+        ],
+      }),
+      ingested(web, 'checkout', 10, {
+        user: { id: 'u1', email: 'ada@example.com' },
+        tags: [
+          ['browser', 'Firefox'],
+          ['region', 'eu'],
+        ],
+      }),
       ingested(web, 'checkout', 20, { user: { id: 'u2', email: 'bob@example.com' }, release: 'shop@1.1.0', tags: [['browser', 'Chrome']] }),
       ingested(web, 'cart', 36 * 60, { user: { id: 'u3' }, environment: 'staging', level: 'warning', title: 'CartError: empty cart' }),
       ingested(apiProject, 'login', 30, { user: { id: 'u1', email: 'ada@example.com' }, title: 'AuthError: bad password' }),
@@ -96,16 +121,21 @@ describe('event search', () => {
     issueIds.login = recorded[4].issueId;
 
     await api.request('POST', '/api/0/organizations/', { body: { name: 'Initech', slug: 'initech' } });
-    outsiderToken = (await api.request('POST', '/api/0/organizations/initech/org-auth-tokens/', { body: { name: 'all', scopes: ['org:admin', 'project:admin', 'event:admin'] } })).body
-      .token;
+    outsiderToken = (
+      await api.request('POST', '/api/0/organizations/initech/org-auth-tokens/', {
+        body: { name: 'all', scopes: ['org:admin', 'project:admin', 'event:admin'] },
+      })
+    ).body.token;
   });
 
   afterAll(async () => {
     await api?.close();
   });
 
-  it('lists events with the fields asked for, newest first, with Sentry\'s meta', async () => {
-    const response = await search('field=id&field=title&field=issue&field=project&field=timestamp&field=user.email&field=tags[browser]&sort=-timestamp&statsPeriod=24h&dataset=errors');
+  it("lists events with the fields asked for, newest first, with Sentry's meta", async () => {
+    const response = await search(
+      'field=id&field=title&field=issue&field=project&field=timestamp&field=user.email&field=tags[browser]&sort=-timestamp&statsPeriod=24h&dataset=errors',
+    );
     expect(response.status).toBe(200);
     expect(response.body.meta).toEqual({
       fields: { id: 'string', title: 'string', issue: 'string', project: 'string', timestamp: 'date', 'user.email': 'string', 'tags[browser]': 'string' },
@@ -124,29 +154,71 @@ describe('event search', () => {
       'tags[browser]': 'Chrome',
     });
     expect(response.body.data.map((row: { timestamp: string }) => row.timestamp)).toEqual([
-      '2026-03-10T11:55:00+00:00', '2026-03-10T11:50:00+00:00', '2026-03-10T11:40:00+00:00', '2026-03-10T11:30:00+00:00', '2026-03-10T11:20:00+00:00',
+      '2026-03-10T11:55:00+00:00',
+      '2026-03-10T11:50:00+00:00',
+      '2026-03-10T11:40:00+00:00',
+      '2026-03-10T11:30:00+00:00',
+      '2026-03-10T11:20:00+00:00',
     ]);
     expect(response.body.data.every((row: { timestamp: string }) => SENTRY_TIME.test(row.timestamp))).toBe(true);
   });
 
   it('groups by the plain fields when aggregates are asked for, and the counts agree with the issues', async () => {
-    const response = await search('field=issue&field=title&field=count()&field=count_unique(user)&field=last_seen()&field=first_seen()&sort=-count&statsPeriod=14d');
+    const response = await search(
+      'field=issue&field=title&field=count()&field=count_unique(user)&field=last_seen()&field=first_seen()&sort=-count&statsPeriod=14d',
+    );
     expect(response.status).toBe(200);
     expect(response.body.data).toEqual([
-      { issue: 'WEB-1', title: 'TypeError: checkout failed', 'count()': 3, 'count_unique(user)': 2, 'last_seen()': '2026-03-10T11:55:00+00:00', 'first_seen()': '2026-03-10T11:40:00+00:00' },
-      { issue: 'API-1', title: 'AuthError: bad password', 'count()': 2, 'count_unique(user)': 1, 'last_seen()': '2026-03-10T11:30:00+00:00', 'first_seen()': '2026-03-10T11:20:00+00:00' },
-      { issue: 'WEB-2', title: 'CartError: empty cart', 'count()': 1, 'count_unique(user)': 1, 'last_seen()': '2026-03-09T00:00:00+00:00', 'first_seen()': '2026-03-09T00:00:00+00:00' },
+      {
+        issue: 'WEB-1',
+        title: 'TypeError: checkout failed',
+        'count()': 3,
+        'count_unique(user)': 2,
+        'last_seen()': '2026-03-10T11:55:00+00:00',
+        'first_seen()': '2026-03-10T11:40:00+00:00',
+      },
+      {
+        issue: 'API-1',
+        title: 'AuthError: bad password',
+        'count()': 2,
+        'count_unique(user)': 1,
+        'last_seen()': '2026-03-10T11:30:00+00:00',
+        'first_seen()': '2026-03-10T11:20:00+00:00',
+      },
+      {
+        issue: 'WEB-2',
+        title: 'CartError: empty cart',
+        'count()': 1,
+        'count_unique(user)': 1,
+        'last_seen()': '2026-03-09T00:00:00+00:00',
+        'first_seen()': '2026-03-09T00:00:00+00:00',
+      },
     ]);
-    expect(response.body.meta.fields).toEqual({ issue: 'string', title: 'string', 'count()': 'integer', 'count_unique(user)': 'integer', 'last_seen()': 'date', 'first_seen()': 'date' });
+    expect(response.body.meta.fields).toEqual({
+      issue: 'string',
+      title: 'string',
+      'count()': 'integer',
+      'count_unique(user)': 'integer',
+      'last_seen()': 'date',
+      'first_seen()': 'date',
+    });
     for (const row of response.body.data) {
       const issue = await api.request('GET', `/api/0/organizations/acme/issues/${row.issue}/`);
-      expect({ issue: row.issue, count: String(row['count()']), userCount: row['count_unique(user)'] }).toEqual({ issue: row.issue, count: issue.body.count, userCount: issue.body.userCount });
+      expect({ issue: row.issue, count: String(row['count()']), userCount: row['count_unique(user)'] }).toEqual({
+        issue: row.issue,
+        count: issue.body.count,
+        userCount: issue.body.userCount,
+      });
     }
 
     const total = await search('field=count()&field=count_unique(issue)&statsPeriod=14d');
     expect(total.body.data).toEqual([{ 'count()': 6, 'count_unique(issue)': 3 }]);
     // Sentry's sort names an aggregate by its alias or as written.
-    expect((await search('field=issue&field=count()&sort=count()&statsPeriod=14d')).body.data.map((row: { issue: string }) => row.issue)).toEqual(['WEB-2', 'API-1', 'WEB-1']);
+    expect((await search('field=issue&field=count()&sort=count()&statsPeriod=14d')).body.data.map((row: { issue: string }) => row.issue)).toEqual([
+      'WEB-2',
+      'API-1',
+      'WEB-1',
+    ]);
   });
 
   it.each([
@@ -200,7 +272,7 @@ describe('event search', () => {
     ['a malformed period', 'field=id&statsPeriod=forever', 'statsPeriod'],
     ['no field', 'query=level:error', 'field'],
     ['a bad query', 'field=id&query=%22unbalanced', 'quotes'],
-    ['another organization\'s project', 'field=id&project=999999', '999999'],
+    ["another organization's project", 'field=id&project=999999', '999999'],
   ])('answers 400 naming %s', async (_name, params, named) => {
     const response = await search(params);
     expect(response.status).toBe(400);
@@ -216,18 +288,28 @@ describe('event search', () => {
     );
     const value = fc.constantFrom('eu', '"a b"', '[x, y]', '*u*', '-1h', '2026-03-01', '>2026-03-01T00:00:00', '>=5', '<1k', '""', '12');
     const term = fc.oneof(
-      fc.tuple(fc.boolean(), fc.constantFrom(...plain, 'count()', 'count_unique(user)'), value).map(([negated, key, text]) => `${negated ? '!' : ''}${key}:${text}`),
+      fc
+        .tuple(fc.boolean(), fc.constantFrom(...plain, 'count()', 'count_unique(user)'), value)
+        .map(([negated, key, text]) => `${negated ? '!' : ''}${key}:${text}`),
       fc.tuple(fc.boolean(), fc.constantFrom(...plain)).map(([negated, key]) => `${negated ? '!' : ''}has:${key}`),
       fc.constantFrom('checkout', '"bad password"', 'fail*'),
     );
     await fc.assert(
-      fc.asyncProperty(fc.uniqueArray(field, { minLength: 1, maxLength: 4 }), fc.array(term, { maxLength: 3 }), fc.boolean(), async (fields, terms, descending) => {
-        const params = new URLSearchParams({ query: terms.join(' '), statsPeriod: '14d', sort: `${descending ? '-' : ''}${fields[0]}` });
-        for (const name of fields) params.append('field', name);
-        const response = await search(params.toString());
-        expect({ params: params.toString(), status: response.status < 500 ? 'answered' : response.status }).toEqual({ params: params.toString(), status: 'answered' });
-        if (response.status === 200) expect(Object.keys(response.body.meta.fields)).toEqual(fields);
-      }),
+      fc.asyncProperty(
+        fc.uniqueArray(field, { minLength: 1, maxLength: 4 }),
+        fc.array(term, { maxLength: 3 }),
+        fc.boolean(),
+        async (fields, terms, descending) => {
+          const params = new URLSearchParams({ query: terms.join(' '), statsPeriod: '14d', sort: `${descending ? '-' : ''}${fields[0]}` });
+          for (const name of fields) params.append('field', name);
+          const response = await search(params.toString());
+          expect({ params: params.toString(), status: response.status < 500 ? 'answered' : response.status }).toEqual({
+            params: params.toString(),
+            status: 'answered',
+          });
+          if (response.status === 200) expect(Object.keys(response.body.meta.fields)).toEqual(fields);
+        },
+      ),
       { numRuns: 150 },
     );
   });

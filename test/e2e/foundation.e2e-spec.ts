@@ -91,7 +91,10 @@ describe('foundation API', () => {
       expect((await api.request('GET', '/api/0/organizations/other-org/', { token: orgToken })).status).toBe(404);
       const listed = await api.request('GET', '/api/0/organizations/', { token: orgToken });
       expect(listed.body.map((org: { slug: string }) => org.slug)).toEqual(['acme']);
-      expect((await api.request('GET', '/api/0/organizations/acme/org-auth-tokens/')).body[0]).toMatchObject({ name: 'ci', tokenLastCharacters: orgToken.slice(-4) });
+      expect((await api.request('GET', '/api/0/organizations/acme/org-auth-tokens/')).body[0]).toMatchObject({
+        name: 'ci',
+        tokenLastCharacters: orgToken.slice(-4),
+      });
     });
   });
 
@@ -115,7 +118,9 @@ describe('foundation API', () => {
       expect((await api.request('PUT', '/api/0/organizations/globex-corp/', { body: { plan: 'gold' } })).status).toBe(400);
 
       // An owner who is not an instance administrator: an organization token with org:admin.
-      const { body: orgToken } = await api.request('POST', '/api/0/organizations/globex-corp/org-auth-tokens/', { body: { name: 'admin', scopes: ['org:admin'] } });
+      const { body: orgToken } = await api.request('POST', '/api/0/organizations/globex-corp/org-auth-tokens/', {
+        body: { name: 'admin', scopes: ['org:admin'] },
+      });
       const denied = await api.request('PUT', '/api/0/organizations/globex-corp/', { token: orgToken.token, body: { plan: 'enterprise' } });
       expect(denied.status).toBe(403);
       expect((await api.request('GET', '/api/0/organizations/globex-corp/')).body.plan).toBe('business');
@@ -151,7 +156,9 @@ describe('foundation API', () => {
       const cleared = await api.request('PUT', '/api/0/projects/globex-corp/api-server/', { body: { features: [] } });
       expect(cleared.body.features).toEqual([]);
 
-      const key = await api.request('POST', '/api/0/projects/globex-corp/api-server/keys/', { body: { name: 'Backend', rateLimit: { count: 100, window: 60 } } });
+      const key = await api.request('POST', '/api/0/projects/globex-corp/api-server/keys/', {
+        body: { name: 'Backend', rateLimit: { count: 100, window: 60 } },
+      });
       expect(key.status).toBe(201);
       expect(key.body).toMatchObject({ name: 'Backend', label: 'Backend', rateLimit: { count: 100, window: 60 }, isActive: true });
 
@@ -194,7 +201,10 @@ describe('foundation API', () => {
       const nul = { detail: 'The request contains a character that cannot be stored (U+0000 or a lone surrogate).' };
       expect(await api.request('GET', '/api/0/projects/acme/w%00b/')).toMatchObject({ status: 400, body: nul });
       expect(await api.request('POST', '/api/0/organizations/', { body: { name: 'a\u0000b' } })).toMatchObject({ status: 400, body: nul });
-      expect(await api.request('GET', `/api/0/projects/acme/web/keys/${'k'.repeat(5000)}/`)).toMatchObject({ status: 414, body: { detail: 'A part of the path is too long.' } });
+      expect(await api.request('GET', `/api/0/projects/acme/web/keys/${'k'.repeat(5000)}/`)).toMatchObject({
+        status: 414,
+        body: { detail: 'A part of the path is too long.' },
+      });
       expect(await api.request('GET', '/api/0/projects/acme/%E0%A4%A/')).toMatchObject({ status: 400, body: { detail: 'Malformed URL.' } });
       expect((await api.request('GET', '/api/0/organizations/?cursor=bad')).body).toEqual({ detail: 'Invalid cursor parameter.' });
       expect((await api.request('GET', '/api/0/organizations/?per_page=1000')).body).toEqual({ detail: 'Invalid per_page parameter.' });

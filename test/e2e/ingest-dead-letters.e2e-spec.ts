@@ -80,7 +80,9 @@ describe('accepted events that processing cannot store as sent', () => {
       expect(accepted.status).toBe(200);
       await processed();
 
-      const stored = await database().query<{ message: string }>(`SELECT data->>'message' AS message FROM issues.error_events WHERE data->>'message' LIKE 'good %'`);
+      const stored = await database().query<{ message: string }>(
+        `SELECT data->>'message' AS message FROM issues.error_events WHERE data->>'message' LIKE 'good %'`,
+      );
       expect(stored.map((row) => row.message).sort()).toEqual(['good four', 'good one', 'good three', 'good two']);
       const letters = await api.request('GET', '/api/0/projects/acme/web/dead-letters/');
       expect(letters.status).toBe(200);
@@ -106,11 +108,15 @@ describe('accepted events that processing cannot store as sent', () => {
 
     it('is shown to project admins of its own organization only', async () => {
       const [letter] = (await api.request('GET', '/api/0/projects/acme/web/dead-letters/')).body;
-      const readOnly = await api.request('POST', '/api/0/organizations/acme/org-auth-tokens/', { body: { name: 'read', scopes: ['project:read', 'project:write'] } });
+      const readOnly = await api.request('POST', '/api/0/organizations/acme/org-auth-tokens/', {
+        body: { name: 'read', scopes: ['project:read', 'project:write'] },
+      });
       expect((await api.request('GET', '/api/0/projects/acme/web/dead-letters/', { token: readOnly.body.token })).status).toBe(403);
 
       await api.request('POST', '/api/0/organizations/', { body: { name: 'Initech', slug: 'initech' } });
-      const outsider = await api.request('POST', '/api/0/organizations/initech/org-auth-tokens/', { body: { name: 'admin', scopes: ['project:admin', 'org:admin'] } });
+      const outsider = await api.request('POST', '/api/0/organizations/initech/org-auth-tokens/', {
+        body: { name: 'admin', scopes: ['project:admin', 'org:admin'] },
+      });
       for (const [method, path] of [
         ['GET', '/api/0/projects/acme/web/dead-letters/'],
         ['GET', `/api/0/projects/acme/web/dead-letters/${letter.id}/`],

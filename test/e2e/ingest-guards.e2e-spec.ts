@@ -27,8 +27,7 @@ describe('ingest guards', () => {
 
   const post = (path: string, body: Buffer | string, headers: Record<string, string> = {}) =>
     fetch(`${api.baseUrl}${path}`, { method: 'POST', body, headers: { 'content-type': 'application/x-sentry-envelope', ...headers } });
-  const envelope = (event: object, header: object = {}) =>
-    `${JSON.stringify(header)}\n${JSON.stringify({ type: 'event' })}\n${JSON.stringify(event)}\n`;
+  const envelope = (event: object, header: object = {}) => `${JSON.stringify(header)}\n${JSON.stringify({ type: 'event' })}\n${JSON.stringify(event)}\n`;
   const queued = async () => (await api.app.get(Database).query<{ n: number }>(`SELECT count(*)::int AS n FROM ingest.ingest_queue`))[0].n;
   const detail = async (response: Response) => ((await response.json()) as { detail: string }).detail;
 
@@ -60,18 +59,24 @@ describe('ingest guards', () => {
       // patterns for longer than anyone waits); matched as a glob it costs one pass over it.
       expect((await api.request('PUT', `${filters}error-messages/`, { body: { value: ['*a*a*a*a*b'] } })).status).toBe(204);
       const long = 'a'.repeat(250);
-      for (const [project, message] of [[web, long], [web, `${long}b`], [mobile, 'from the other project']] as const) {
+      for (const [project, message] of [
+        [web, long],
+        [web, `${long}b`],
+        [mobile, 'from the other project'],
+      ] as const) {
         expect((await post(`/api/${project.id}/envelope/?sentry_key=${project.key}`, envelope({ message }))).status).toBe(200);
       }
       await api.app.get(EventProcessor).drain();
-      const stored = await api.app.get(Database).query<{ project_id: string; message: string }>(
-        `SELECT project_id::text, data->>'message' AS message FROM issues.error_events`,
-      );
+      const stored = await api.app
+        .get(Database)
+        .query<{ project_id: string; message: string }>(`SELECT project_id::text, data->>'message' AS message FROM issues.error_events`);
       expect(stored).toHaveLength(2);
-      expect(stored).toEqual(expect.arrayContaining([
-        { project_id: web.id, message: long },
-        { project_id: mobile.id, message: 'from the other project' },
-      ]));
+      expect(stored).toEqual(
+        expect.arrayContaining([
+          { project_id: web.id, message: long },
+          { project_id: mobile.id, message: 'from the other project' },
+        ]),
+      );
       await api.request('PUT', `${filters}error-messages/`, { body: { value: [] } });
     }, 30_000);
   });
@@ -118,7 +123,9 @@ describe('ingest guards', () => {
       const event = envelope({ message: 'twice compressed' });
       const twice = await post(`/api/${web.id}/envelope/?sentry_key=${web.key}`, gzipSync(gzipSync(event)), { 'content-encoding': 'gzip, gzip' });
       expect(twice.status).toBe(200);
-      const thrice = await post(`/api/${web.id}/envelope/?sentry_key=${web.key}`, gzipSync(gzipSync(gzipSync(event))), { 'content-encoding': 'gzip, gzip, gzip' });
+      const thrice = await post(`/api/${web.id}/envelope/?sentry_key=${web.key}`, gzipSync(gzipSync(gzipSync(event))), {
+        'content-encoding': 'gzip, gzip, gzip',
+      });
       expect([thrice.status, await detail(thrice)]).toEqual([415, 'at most 2 content encodings are supported, got 3']);
       const many = await post(`/api/${web.id}/envelope/?sentry_key=${web.key}`, bomb, { 'content-encoding': Array(50).fill('gzip').join(', ') });
       expect(many.status).toBe(415);

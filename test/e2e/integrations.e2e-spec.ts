@@ -64,14 +64,21 @@ describe('integration platform', () => {
   async function webhook(eventType: string, seen = 0): Promise<{ body: any; request: ReceivedWebhook }> {
     const deadline = Date.now() + 15_000;
     for (;;) {
-      const request = receiver.to('/hooks').slice(seen).find((candidate) => {
-        const body = JSON.parse(candidate.rawBody);
-        return `${candidate.headers['sentry-hook-resource']}.${body.action}` === eventType;
-      });
+      const request = receiver
+        .to('/hooks')
+        .slice(seen)
+        .find((candidate) => {
+          const body = JSON.parse(candidate.rawBody);
+          return `${candidate.headers['sentry-hook-resource']}.${body.action}` === eventType;
+        });
       if (request) {
         const expected = request.headers[APP_SIGNATURE];
         expect(createHmac('sha256', clientSecret).update(request.rawBody).digest('hex')).toBe(expected);
-        expect(createHmac('sha256', clientSecret).update(JSON.stringify(JSON.parse(request.rawBody))).digest('hex')).toBe(expected);
+        expect(
+          createHmac('sha256', clientSecret)
+            .update(JSON.stringify(JSON.parse(request.rawBody)))
+            .digest('hex'),
+        ).toBe(expected);
         expect(request.headers['content-type']).toBe('application/json');
         expect(request.headers['request-id']).toMatch(/^[0-9a-f-]{36}$/);
         expect(Number(request.headers['sentry-hook-timestamp'])).toBeGreaterThan(1_700_000_000);
@@ -79,12 +86,19 @@ describe('integration platform', () => {
         expect(body.installation).toEqual({ uuid: installationUuid });
         return { body, request };
       }
-      if (Date.now() > deadline) throw new Error(`no ${eventType} webhook; received ${receiver.to('/hooks').map((r) => r.headers['sentry-hook-resource'] + '.' + JSON.parse(r.rawBody).action).join(', ')}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `no ${eventType} webhook; received ${receiver
+            .to('/hooks')
+            .map((r) => r.headers['sentry-hook-resource'] + '.' + JSON.parse(r.rawBody).action)
+            .join(', ')}`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
   }
 
-  const authorize = (body: Record<string, unknown>) => api.request('POST', `/api/0/sentry-app-installations/${installationUuid}/authorizations/`, { token: null, body });
+  const authorize = (body: Record<string, unknown>) =>
+    api.request('POST', `/api/0/sentry-app-installations/${installationUuid}/authorizations/`, { token: null, body });
 
   it('takes a public app from creation to uninstall, with every webhook signed', async () => {
     // 1. The builder creates a public app in developer settings.
@@ -117,17 +131,32 @@ describe('integration platform', () => {
     expect(installed.body).toMatchObject({ app: { slug: appSlug, name: 'Ticket Bridge' }, organization: { slug: 'acme' }, status: 'pending' });
     installationUuid = installed.body.uuid;
     const list = await api.request('GET', '/api/0/organizations/acme/sentry-app-installations/');
-    expect(list.body).toEqual([{ app: { uuid: created.body.uuid, slug: appSlug, name: 'Ticket Bridge', sentryAppId: expect.any(Number) }, organization: { slug: 'acme' }, uuid: installationUuid, status: 'pending' }]);
+    expect(list.body).toEqual([
+      {
+        app: { uuid: created.body.uuid, slug: appSlug, name: 'Ticket Bridge', sentryAppId: expect.any(Number) },
+        organization: { slug: 'acme' },
+        uuid: installationUuid,
+        status: 'pending',
+      },
+    ]);
 
     const installationCreated = await webhook('installation.created');
-    expect(installationCreated.body.data.installation).toMatchObject({ uuid: installationUuid, status: 'pending', app: { slug: appSlug }, organization: { slug: 'acme' } });
+    expect(installationCreated.body.data.installation).toMatchObject({
+      uuid: installationUuid,
+      status: 'pending',
+      app: { slug: appSlug },
+      organization: { slug: 'acme' },
+    });
     expect(installationCreated.body.actor).toMatchObject({ type: 'user' });
     expect(installationCreated.request.headers['x-bridge-tenant']).toBe('acme');
     const code = installationCreated.body.data.installation.code as string;
     expect(code).toBe(installed.body.code);
 
     // 3. The code is exchanged for a token, once.
-    expect(await authorize({ grant_type: 'password', code, client_id: clientId, client_secret: clientSecret })).toMatchObject({ status: 403, body: { detail: 'Invalid grant_type' } });
+    expect(await authorize({ grant_type: 'password', code, client_id: clientId, client_secret: clientSecret })).toMatchObject({
+      status: 403,
+      body: { detail: 'Invalid grant_type' },
+    });
     expect(await authorize({ grant_type: 'authorization_code', code, client_id: clientId, client_secret: 'wrong' })).toMatchObject({
       status: 401,
       body: { detail: 'Invalid Client ID / Secret pair' },
@@ -143,16 +172,26 @@ describe('integration platform', () => {
     expect((await authorize({ grant_type: 'authorization_code', code, client_id: clientId, client_secret: clientSecret })).status).toBe(401);
 
     // 4. The app verifies the install with its token.
-    const verified = await api.request('PUT', `/api/0/sentry-app-installations/${installationUuid}/`, { token: exchanged.body.token, body: { status: 'installed' } });
+    const verified = await api.request('PUT', `/api/0/sentry-app-installations/${installationUuid}/`, {
+      token: exchanged.body.token,
+      body: { status: 'installed' },
+    });
     expect(verified.status).toBe(200);
     expect(verified.body).toMatchObject({ uuid: installationUuid, status: 'installed', app: { slug: appSlug } });
 
     // 5. A refresh replaces the token: the old one answers 401 at once.
-    const refreshed = await authorize({ grant_type: 'refresh_token', refresh_token: exchanged.body.refreshToken, client_id: clientId, client_secret: clientSecret });
+    const refreshed = await authorize({
+      grant_type: 'refresh_token',
+      refresh_token: exchanged.body.refreshToken,
+      client_id: clientId,
+      client_secret: clientSecret,
+    });
     expect(refreshed.status).toBe(201);
     expect(refreshed.body.token).not.toBe(exchanged.body.token);
     expect((await api.request('GET', '/api/0/organizations/acme/sentry-app-installations/', { token: exchanged.body.token })).status).toBe(401);
-    expect((await authorize({ grant_type: 'refresh_token', refresh_token: exchanged.body.refreshToken, client_id: clientId, client_secret: clientSecret })).status).toBe(401);
+    expect(
+      (await authorize({ grant_type: 'refresh_token', refresh_token: exchanged.body.refreshToken, client_id: clientId, client_secret: clientSecret })).status,
+    ).toBe(401);
     const token = refreshed.body.token as string;
 
     // 6. The token reaches its organization with the app's scopes, and nothing else.
@@ -225,8 +264,15 @@ describe('integration platform', () => {
     // 11. The request log shows what was sent.
     const requests = await api.request('GET', `/api/0/sentry-apps/${appSlug}/requests/`);
     expect(requests.status).toBe(200);
-    expect(requests.body.map((entry: { eventType: string }) => entry.eventType)).toEqual(expect.arrayContaining(['installation.created', 'issue.created', 'issue.resolved', 'comment.created']));
-    expect(requests.body[0]).toMatchObject({ webhookUrl: `${receiver.url}/hooks`, sentryAppSlug: appSlug, responseCode: 200, organization: { slug: 'acme', name: expect.any(String) } });
+    expect(requests.body.map((entry: { eventType: string }) => entry.eventType)).toEqual(
+      expect.arrayContaining(['installation.created', 'issue.created', 'issue.resolved', 'comment.created']),
+    );
+    expect(requests.body[0]).toMatchObject({
+      webhookUrl: `${receiver.url}/hooks`,
+      sentryAppSlug: appSlug,
+      responseCode: 200,
+      organization: { slug: 'acme', name: expect.any(String) },
+    });
 
     // 12. Uninstalling sends installation.deleted and revokes the token.
     expect((await api.request('DELETE', `/api/0/sentry-app-installations/${installationUuid}/`)).status).toBe(204);
@@ -256,7 +302,9 @@ describe('integration platform', () => {
     });
     expect(created.status).toBe(201);
     // Installing grants the app's scopes there: the installer holds them.
-    const initechAdmin = await api.request('POST', '/api/0/organizations/initech/org-auth-tokens/', { body: { name: 'admin', scopes: ['org:admin', 'event:read'] } });
+    const initechAdmin = await api.request('POST', '/api/0/organizations/initech/org-auth-tokens/', {
+      body: { name: 'admin', scopes: ['org:admin', 'event:read'] },
+    });
     const outsider = initechAdmin.body.token as string;
     const published = () => api.request('GET', '/api/0/sentry-apps/', { token: outsider });
 
@@ -267,7 +315,9 @@ describe('integration platform', () => {
     expect((await api.request('POST', '/api/0/sentry-apps/pager/publish-request/')).status).toBe(201);
     expect((await api.request('GET', '/api/0/sentry-apps/pager/')).body.status).toBe('publish_request_inprogress');
     expect((await api.request('GET', '/api/0/sentry-apps/?status=publish_request_inprogress', { token: outsider })).status).toBe(403);
-    expect((await api.request('GET', '/api/0/sentry-apps/?status=publish_request_inprogress')).body.map((app: { slug: string }) => app.slug)).toEqual(['pager']);
+    expect((await api.request('GET', '/api/0/sentry-apps/?status=publish_request_inprogress')).body.map((app: { slug: string }) => app.slug)).toEqual([
+      'pager',
+    ]);
 
     // The bootstrap user is the instance administrator.
     const approved = await api.request('PUT', '/api/0/sentry-apps/pager/', { body: { status: 'published' } });
@@ -280,15 +330,21 @@ describe('integration platform', () => {
     expect((await published()).body.map((app: { slug: string }) => app.slug)).toContain('pager');
     const installed = await api.request('POST', '/api/0/organizations/initech/sentry-app-installations/', { token: outsider, body: { slug: 'pager' } });
     expect(installed.status).toBe(201);
-    expect((await api.request('POST', '/api/0/organizations/initech/sentry-app-installations/', { token: outsider, body: { slug: 'pager' } })).status).toBe(409);
+    expect((await api.request('POST', '/api/0/organizations/initech/sentry-app-installations/', { token: outsider, body: { slug: 'pager' } })).status).toBe(
+      409,
+    );
   });
 
   it('mints tokens for an internal app, installed on its organization when created', async () => {
-    const created = await api.request('POST', '/api/0/sentry-apps/', { body: { name: 'Deploy Bot', organization: 'acme', isInternal: true, scopes: ['project:read'] } });
+    const created = await api.request('POST', '/api/0/sentry-apps/', {
+      body: { name: 'Deploy Bot', organization: 'acme', isInternal: true, scopes: ['project:read'] },
+    });
     expect(created.status).toBe(201);
     expect(created.body.status).toBe('internal');
     const installations = await api.request('GET', '/api/0/organizations/acme/sentry-app-installations/');
-    expect(installations.body).toEqual(expect.arrayContaining([expect.objectContaining({ app: expect.objectContaining({ slug: 'deploy-bot' }), status: 'installed' })]));
+    expect(installations.body).toEqual(
+      expect.arrayContaining([expect.objectContaining({ app: expect.objectContaining({ slug: 'deploy-bot' }), status: 'installed' })]),
+    );
     const minted = await api.request('POST', '/api/0/sentry-apps/deploy-bot/api-tokens/');
     expect(minted.status).toBe(201);
     expect(minted.body.token).toMatch(/^sntryi_/);
@@ -296,7 +352,9 @@ describe('integration platform', () => {
     expect((await api.request('GET', '/api/0/organizations/acme/sentry-app-installations/', { token: minted.body.token })).status).toBe(403);
     expect((await api.request('POST', `/api/0/sentry-apps/ticket-bridge/api-tokens/`)).status).toBe(403);
     const listed = await api.request('GET', '/api/0/sentry-apps/deploy-bot/api-tokens/');
-    expect(listed.body).toEqual([expect.objectContaining({ id: minted.body.id, tokenLastCharacters: minted.body.token.slice(-4), scopes: ['project:read'], expiresAt: null })]);
+    expect(listed.body).toEqual([
+      expect.objectContaining({ id: minted.body.id, tokenLastCharacters: minted.body.token.slice(-4), scopes: ['project:read'], expiresAt: null }),
+    ]);
     expect((await api.request('DELETE', `/api/0/sentry-apps/deploy-bot/api-tokens/${minted.body.id}/`)).status).toBe(204);
     expect((await api.request('GET', '/api/0/projects/acme/web/', { token: minted.body.token })).status).toBe(401);
     expect((await api.request('DELETE', `/api/0/sentry-apps/deploy-bot/api-tokens/${minted.body.id}/`)).status).toBe(404);
@@ -312,19 +370,30 @@ describe('integration platform', () => {
 
   it('keeps an app, and every token made from it, within what the caller defining, installing or minting it holds', async () => {
     const writer = await acmeToken('org:write');
-    const refused = await api.request('POST', '/api/0/sentry-apps/', { token: writer, body: { name: 'Escalator', organization: 'acme', isInternal: true, scopes: ['org:admin', 'member:admin'] } });
+    const refused = await api.request('POST', '/api/0/sentry-apps/', {
+      token: writer,
+      body: { name: 'Escalator', organization: 'acme', isInternal: true, scopes: ['org:admin', 'member:admin'] },
+    });
     expect(refused).toMatchObject({ status: 403, body: { detail: expect.stringContaining('member:admin') } });
     expect((await api.request('GET', '/api/0/sentry-apps/escalator/')).status).toBe(404);
 
-    const reader = await api.request('POST', '/api/0/sentry-apps/', { token: writer, body: { name: 'Reader Bot', organization: 'acme', isInternal: true, scopes: ['org:read'] } });
+    const reader = await api.request('POST', '/api/0/sentry-apps/', {
+      token: writer,
+      body: { name: 'Reader Bot', organization: 'acme', isInternal: true, scopes: ['org:read'] },
+    });
     expect(reader.status).toBe(201);
     expect((await api.request('PUT', '/api/0/sentry-apps/reader-bot/', { token: writer, body: { scopes: ['org:read', 'project:admin'] } })).status).toBe(403);
     expect((await api.request('GET', '/api/0/sentry-apps/reader-bot/')).body.scopes).toEqual(['org:read']);
 
     // An app an owner defined: a narrower manager edits it without widening it, and cannot mint its token.
-    const admin = await api.request('POST', '/api/0/sentry-apps/', { body: { name: 'Admin Bot', organization: 'acme', isInternal: true, scopes: ['org:admin', 'member:admin'] } });
+    const admin = await api.request('POST', '/api/0/sentry-apps/', {
+      body: { name: 'Admin Bot', organization: 'acme', isInternal: true, scopes: ['org:admin', 'member:admin'] },
+    });
     expect(admin.status).toBe(201);
-    expect((await api.request('PUT', '/api/0/sentry-apps/admin-bot/', { token: writer, body: { name: 'Admin Bot 2', scopes: ['member:admin', 'org:admin'] } })).status).toBe(200);
+    expect(
+      (await api.request('PUT', '/api/0/sentry-apps/admin-bot/', { token: writer, body: { name: 'Admin Bot 2', scopes: ['member:admin', 'org:admin'] } }))
+        .status,
+    ).toBe(200);
     expect(await api.request('POST', '/api/0/sentry-apps/admin-bot/api-tokens/', { token: writer })).toMatchObject({
       status: 403,
       body: { detail: expect.stringContaining('You cannot grant scopes you do not have') },
@@ -334,11 +403,15 @@ describe('integration platform', () => {
     expect(minted).toMatchObject({ status: 201, body: { scopes: ['member:admin', 'org:admin'] } });
 
     // Installing grants the app's scopes in the organization: an installer without them cannot.
-    const broad = await api.request('POST', '/api/0/sentry-apps/', { body: { name: 'Broad', organization: 'acme', webhookUrl: `${receiver.url}/broad`, verifyInstall: false, scopes: ['member:admin'] } });
+    const broad = await api.request('POST', '/api/0/sentry-apps/', {
+      body: { name: 'Broad', organization: 'acme', webhookUrl: `${receiver.url}/broad`, verifyInstall: false, scopes: ['member:admin'] },
+    });
     expect(broad.status).toBe(201);
     const integrator = await acmeToken('org:integrations');
     expect((await api.request('POST', '/api/0/organizations/acme/sentry-app-installations/', { token: integrator, body: { slug: 'broad' } })).status).toBe(403);
-    expect((await api.request('GET', '/api/0/organizations/acme/sentry-app-installations/')).body.map((row: { app: { slug: string } }) => row.app.slug)).not.toContain('broad');
+    expect(
+      (await api.request('GET', '/api/0/organizations/acme/sentry-app-installations/')).body.map((row: { app: { slug: string } }) => row.app.slug),
+    ).not.toContain('broad');
   });
 
   it("keeps what an installation granted: a published app's scopes narrow its tokens at once and never widen them", async () => {
@@ -348,8 +421,13 @@ describe('integration platform', () => {
     expect(created.status).toBe(201);
     expect((await api.request('POST', '/api/0/sentry-apps/granted/publish-request/')).status).toBe(201);
     expect((await api.request('PUT', '/api/0/sentry-apps/granted/', { body: { status: 'published' } })).status).toBe(200);
-    const initech = await api.request('POST', '/api/0/organizations/initech/org-auth-tokens/', { body: { name: 'installer', scopes: ['org:admin', 'event:write'] } });
-    const installed = await api.request('POST', '/api/0/organizations/initech/sentry-app-installations/', { token: initech.body.token, body: { slug: 'granted' } });
+    const initech = await api.request('POST', '/api/0/organizations/initech/org-auth-tokens/', {
+      body: { name: 'installer', scopes: ['org:admin', 'event:write'] },
+    });
+    const installed = await api.request('POST', '/api/0/organizations/initech/sentry-app-installations/', {
+      token: initech.body.token,
+      body: { slug: 'granted' },
+    });
     expect(installed.status).toBe(201);
     const client = { client_id: created.body.clientId, client_secret: created.body.clientSecret };
     const authorized = await api.request('POST', `/api/0/sentry-app-installations/${installed.body.uuid}/authorizations/`, {
@@ -377,11 +455,16 @@ describe('integration platform', () => {
     });
     expect(refreshed.body.scopes).toEqual(['event:read', 'org:read']);
     const history = await api.app.get(EventStore).readStream(api.app.get(Database), installationStream(installed.body.uuid));
-    expect(history.find((event) => event.type === InstallationEventTypes.InstallationScopesChanged)?.data).toMatchObject({ scopes: ['event:read', 'org:read'] });
+    expect(history.find((event) => event.type === InstallationEventTypes.InstallationScopesChanged)?.data).toMatchObject({
+      scopes: ['event:read', 'org:read'],
+    });
   });
 
   it("grants its own organization's installation what its managers give an unpublished app, for tokens issued after", async () => {
-    expect((await api.request('POST', '/api/0/sentry-apps/', { body: { name: 'Growing', organization: 'acme', isInternal: true, scopes: ['project:read'] } })).status).toBe(201);
+    expect(
+      (await api.request('POST', '/api/0/sentry-apps/', { body: { name: 'Growing', organization: 'acme', isInternal: true, scopes: ['project:read'] } }))
+        .status,
+    ).toBe(201);
     const before = await api.request('POST', '/api/0/sentry-apps/growing/api-tokens/');
     expect((await api.request('PUT', '/api/0/sentry-apps/growing/', { body: { scopes: ['project:read', 'event:write'] } })).status).toBe(200);
     const after = await api.request('POST', '/api/0/sentry-apps/growing/api-tokens/');
@@ -394,13 +477,21 @@ describe('integration platform', () => {
     const headers = ['Authorization: Bearer receiver-credential', 'X-Tenant: acme'];
     const masked = ['Authorization: **********', 'X-Tenant: **********'];
     const created = await api.request('POST', '/api/0/sentry-apps/', {
-      body: { name: 'Guarded', organization: 'acme', webhookUrl: `${receiver.url}/guarded`, verifyInstall: false, scopes: ['event:read'], webhookHeaders: headers },
+      body: {
+        name: 'Guarded',
+        organization: 'acme',
+        webhookUrl: `${receiver.url}/guarded`,
+        verifyInstall: false,
+        scopes: ['event:read'],
+        webhookHeaders: headers,
+      },
     });
     expect(created.body.webhookHeaders).toEqual(headers);
     expect((await api.request('POST', '/api/0/sentry-apps/guarded/publish-request/')).status).toBe(201);
     expect((await api.request('PUT', '/api/0/sentry-apps/guarded/', { body: { status: 'published' } })).body.webhookHeaders).toEqual(headers);
 
-    const outsider = (await api.request('POST', '/api/0/organizations/initech/org-auth-tokens/', { body: { name: 'reader', scopes: ['org:read'] } })).body.token as string;
+    const outsider = (await api.request('POST', '/api/0/organizations/initech/org-auth-tokens/', { body: { name: 'reader', scopes: ['org:read'] } })).body
+      .token as string;
     const member = await acmeToken('org:read');
     const answers = [
       await api.request('GET', '/api/0/sentry-apps/guarded/', { token: outsider }),
@@ -413,12 +504,18 @@ describe('integration platform', () => {
       ...(await api.request('GET', '/api/0/organizations/acme/sentry-apps/', { token: member })).body,
     ].filter((app: { slug: string }) => app.slug === 'guarded');
     expect(listed.map((app: { webhookHeaders: string[] }) => app.webhookHeaders)).toEqual([masked, masked, masked]);
-    expect(JSON.stringify(await api.request('GET', '/api/0/organizations/acme/sentry-app-installations/', { token: member }))).not.toContain('receiver-credential');
+    expect(JSON.stringify(await api.request('GET', '/api/0/organizations/acme/sentry-app-installations/', { token: member }))).not.toContain(
+      'receiver-credential',
+    );
     expect((await api.request('GET', '/api/0/sentry-apps/guarded/')).body.webhookHeaders).toEqual(headers);
-    expect((await api.request('GET', '/api/0/organizations/acme/sentry-apps/')).body.find((app: { slug: string }) => app.slug === 'guarded').webhookHeaders).toEqual(headers);
+    expect(
+      (await api.request('GET', '/api/0/organizations/acme/sentry-apps/')).body.find((app: { slug: string }) => app.slug === 'guarded').webhookHeaders,
+    ).toEqual(headers);
 
     // Writing back what a masked read answered keeps the credential the receiver checks.
-    expect((await api.request('PUT', '/api/0/sentry-apps/guarded/', { body: { name: 'Guarded', webhookHeaders: masked } })).body.webhookHeaders).toEqual(headers);
+    expect((await api.request('PUT', '/api/0/sentry-apps/guarded/', { body: { name: 'Guarded', webhookHeaders: masked } })).body.webhookHeaders).toEqual(
+      headers,
+    );
     expect((await api.request('POST', '/api/0/organizations/acme/sentry-app-installations/', { body: { slug: 'guarded' } })).status).toBe(201);
     const [delivered] = await receiver.waitFor('/guarded', 1);
     expect(delivered.headers).toMatchObject({ authorization: 'Bearer receiver-credential', 'x-tenant': 'acme' });
@@ -453,14 +550,26 @@ describe('integration platform', () => {
       response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(value));
     };
     // The fake app verifies every request's signature (over the empty body of a GET) before answering.
-    receiver.on('/tracker/boards', json([{ label: 'Operations', value: 'ops', default: true }, { label: 'Web', value: 'web' }]));
+    receiver.on(
+      '/tracker/boards',
+      json([
+        { label: 'Operations', value: 'ops', default: true },
+        { label: 'Web', value: 'web' },
+      ]),
+    );
     receiver.setSecret('/tracker/boards', secret, 'sentry-app-signature');
     receiver.on('/tracker/create', json({ webUrl: 'https://tracker.example/OPS-1', project: 'OPS', identifier: 'OPS-1' }));
     receiver.setSecret('/tracker/create', secret, 'sentry-app-signature');
 
     const options = await api.request('GET', `/api/0/sentry-app-installations/${uuid}/external-requests/?uri=/tracker/boards&projectId=web&query=op`);
     expect(options.status).toBe(200);
-    expect(options.body).toEqual({ choices: [['ops', 'Operations'], ['web', 'Web']], defaultValue: 'ops' });
+    expect(options.body).toEqual({
+      choices: [
+        ['ops', 'Operations'],
+        ['web', 'Web'],
+      ],
+      defaultValue: 'ops',
+    });
     const [optionsRequest] = receiver.to('/tracker/boards');
     expect(optionsRequest.headers['request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(Object.fromEntries(new URL(optionsRequest.url, receiver.url).searchParams)).toEqual({ installationId: uuid, projectSlug: 'web', query: 'op' });
@@ -469,7 +578,12 @@ describe('integration platform', () => {
     const actionsPath = `/api/0/organizations/acme/issues/${issue.id}/sentry-app-installations/${uuid}/external-issue-actions/`;
     const created = await api.request('POST', actionsPath, { body: { action: 'create', uri: '/tracker/create', board: 'ops', title: 'Checkout fails' } });
     expect(created.status).toBe(200);
-    expect(created.body).toMatchObject({ issueId: String(issue.id), serviceType: 'tracker', displayName: 'OPS#OPS-1', webUrl: 'https://tracker.example/OPS-1' });
+    expect(created.body).toMatchObject({
+      issueId: String(issue.id),
+      serviceType: 'tracker',
+      displayName: 'OPS#OPS-1',
+      webUrl: 'https://tracker.example/OPS-1',
+    });
     const [createRequest] = receiver.to('/tracker/create');
     expect(JSON.parse(createRequest.rawBody)).toMatchObject({
       fields: { board: 'ops', title: 'Checkout fails' },
@@ -515,28 +629,64 @@ describe('integration platform', () => {
     expect(byType('installation.created')[1]).toMatchObject({ responseBody: 'try later', requestBody: expect.stringContaining('"action":"created"') });
     expect(byType('installation.created')[0]).not.toHaveProperty('requestBody');
     expect(byType('comment.created')).toEqual([
-      expect.objectContaining({ responseCode: 400, responseBody: 'unknown comment', sentryAppSlug: 'flaky', organization: { name: expect.any(String), slug: 'acme' } }),
+      expect.objectContaining({
+        responseCode: 400,
+        responseBody: 'unknown comment',
+        sentryAppSlug: 'flaky',
+        organization: { name: expect.any(String), slug: 'acme' },
+      }),
     ]);
-    expect((await api.request('GET', `${logPath}?errorsOnly=true`)).body.map((entry: { responseCode: number }) => entry.responseCode).sort()).toEqual([400, 500]);
+    expect((await api.request('GET', `${logPath}?errorsOnly=true`)).body.map((entry: { responseCode: number }) => entry.responseCode).sort()).toEqual([
+      400, 500,
+    ]);
     expect((await api.request('GET', `${logPath}?eventType=comment.created`)).body).toHaveLength(1);
     expect((await api.request('GET', `${logPath}?eventType=nonsense`)).status).toBe(400);
     // Settled without a retry: a retried delivery would still be pending.
-    const [comment] = await api.app.get(Database).query(`SELECT status, attempts FROM webhooks.webhook_deliveries WHERE event_type = 'comment.created' AND body LIKE '%for flaky%'`);
+    const [comment] = await api.app
+      .get(Database)
+      .query(`SELECT status, attempts FROM webhooks.webhook_deliveries WHERE event_type = 'comment.created' AND body LIKE '%for flaky%'`);
     expect(comment).toEqual({ status: 'failed', attempts: 1 });
   });
 
   it('answers bad input with 4xx and changes nothing', async () => {
-    expect((await api.request('POST', '/api/0/sentry-apps/', { body: { name: 'X', organization: 'acme', webhookUrl: 'ftp://x', scopes: [] } })).status).toBe(400);
-    expect(await api.request('POST', '/api/0/sentry-apps/', { body: { name: 'X', organization: 'acme', webhookUrl: 'https://x.example', events: ['deploy'], scopes: ['event:read'] } })).toMatchObject({
+    expect((await api.request('POST', '/api/0/sentry-apps/', { body: { name: 'X', organization: 'acme', webhookUrl: 'ftp://x', scopes: [] } })).status).toBe(
+      400,
+    );
+    expect(
+      await api.request('POST', '/api/0/sentry-apps/', {
+        body: { name: 'X', organization: 'acme', webhookUrl: 'https://x.example', events: ['deploy'], scopes: ['event:read'] },
+      }),
+    ).toMatchObject({
       status: 400,
       body: { detail: 'Invalid event: deploy' },
     });
-    expect((await api.request('POST', '/api/0/sentry-apps/', { body: { name: 'X', organization: 'acme', webhookUrl: 'https://x.example', events: ['issue'], scopes: [] } })).status).toBe(400);
-    expect((await api.request('POST', '/api/0/sentry-apps/', { body: { name: 'X', organization: 'nowhere', webhookUrl: 'https://x.example' } })).status).toBe(404);
-    expect((await api.request('POST', '/api/0/sentry-apps/', { body: { name: 'X', organization: 'acme', webhookUrl: 'https://x.example', webhookHeaders: ['Content-Type: text/plain'] } })).status).toBe(400);
+    expect(
+      (
+        await api.request('POST', '/api/0/sentry-apps/', {
+          body: { name: 'X', organization: 'acme', webhookUrl: 'https://x.example', events: ['issue'], scopes: [] },
+        })
+      ).status,
+    ).toBe(400);
+    expect((await api.request('POST', '/api/0/sentry-apps/', { body: { name: 'X', organization: 'nowhere', webhookUrl: 'https://x.example' } })).status).toBe(
+      404,
+    );
+    expect(
+      (
+        await api.request('POST', '/api/0/sentry-apps/', {
+          body: { name: 'X', organization: 'acme', webhookUrl: 'https://x.example', webhookHeaders: ['Content-Type: text/plain'] },
+        })
+      ).status,
+    ).toBe(400);
     expect((await api.request('GET', '/api/0/sentry-apps/no-such-app/')).status).toBe(404);
     expect((await api.request('GET', '/api/0/sentry-app-installations/not-a-uuid/')).status).toBe(404);
-    expect((await api.request('POST', '/api/0/sentry-app-installations/00000000-0000-4000-8000-000000000000/authorizations/', { token: null, body: { grant_type: 'authorization_code' } })).status).toBe(401);
+    expect(
+      (
+        await api.request('POST', '/api/0/sentry-app-installations/00000000-0000-4000-8000-000000000000/authorizations/', {
+          token: null,
+          body: { grant_type: 'authorization_code' },
+        })
+      ).status,
+    ).toBe(401);
     expect((await api.request('GET', '/api/0/organizations/acme/sentry-apps/', { token: null })).status).toBe(401);
     expect((await api.request('PUT', `/api/0/sentry-app-installations/${installationUuid}/`, { body: { status: 'installed' } })).status).toBe(404);
   });

@@ -88,12 +88,27 @@ describe('issue search', () => {
     issues.checkout = await record(
       ...[48, 30, 20, 10, 1].map((hours, index) =>
         event('web', 'checkout', hours * HOUR, {
-          environment: 'production', release: 'shop@4.12.0', tags: [['region', 'eu'], ['browser', 'Chrome 120']], user: `u${index % 2}`,
+          environment: 'production',
+          release: 'shop@4.12.0',
+          tags: [
+            ['region', 'eu'],
+            ['browser', 'Chrome 120'],
+          ],
+          user: `u${index % 2}`,
         }),
       ),
     );
     // cart: staging, an older release, US, one event ten days ago.
-    issues.cart = await record(event('web', 'cart', 10 * DAY, { environment: 'staging', release: 'shop@4.11.0', tags: [['region', 'us'], ['browser', 'Firefox']] }));
+    issues.cart = await record(
+      event('web', 'cart', 10 * DAY, {
+        environment: 'staging',
+        release: 'shop@4.11.0',
+        tags: [
+          ['region', 'us'],
+          ['browser', 'Firefox'],
+        ],
+      }),
+    );
     // payment: production, no release, no region, a warning about 50% of cards.
     issues.payment = await record(
       event('web', 'payment', 3 * DAY, { environment: 'production', title: 'Payment failed for 50% of cards', culprit: 'billing', level: 'warning' }),
@@ -222,7 +237,9 @@ describe('issue search', () => {
 
   it("keeps every search within the organization's own issues", async () => {
     const outsider = (await api.request('POST', '/api/0/organizations/initech/org-auth-tokens/', { body: { name: 'x', scopes: ['event:read'] } })).body.token;
-    const theirs = await api.request('GET', `/api/0/organizations/initech/issues/?query=${encodeURIComponent('region:eu environment:production')}`, { token: outsider });
+    const theirs = await api.request('GET', `/api/0/organizations/initech/issues/?query=${encodeURIComponent('region:eu environment:production')}`, {
+      token: outsider,
+    });
     expect(theirs.body.map((issue: { id: string }) => issue.id)).toEqual([issues.foreign]);
     expect(await search('region:eu environment:production')).toEqual(named('checkout'));
   });

@@ -61,14 +61,27 @@ describe('issues API', () => {
                 stacktrace: {
                   frames: [
                     { filename: 'node_modules/react.js', function: 'callCallback', lineno: 100, inApp: false },
-                    { filename: `app/${fingerprint}.js`, absPath: `https://app.example.com/${fingerprint}.js`, function: 'render', lineno: 12, colno: 7, inApp: true, preContext: ['function render() {', '  const x = undefined;'], contextLine: '  return x.y;', postContext: ['}'] },
+                    {
+                      filename: `app/${fingerprint}.js`,
+                      absPath: `https://app.example.com/${fingerprint}.js`,
+                      function: 'render',
+                      lineno: 12,
+                      colno: 7,
+                      inApp: true,
+                      preContext: ['function render() {', '  const x = undefined;'],
+                      contextLine: '  return x.y;',
+                      postContext: ['}'],
+                    },
                   ],
                 },
               },
             ]
           : [],
       ...(kind === 'message' ? { message: title } : {}),
-      tags: [['browser', 'Chrome'], ['custom', 'yes']],
+      tags: [
+        ['browser', 'Chrome'],
+        ['custom', 'yes'],
+      ],
       ...(options.user ? { user: { id: options.user, email: `${options.user}@example.com` } } : {}),
       release,
       environment: 'production',
@@ -167,7 +180,11 @@ describe('issues API', () => {
       ingested('fp-c', 0, { user: 'u2', kind: 'message', title: 'Payment failed', culprit: 'billing' }),
       ingested('fp-c', 5, { user: 'u3', kind: 'message', title: 'Payment failed', culprit: 'billing' }),
     );
-    for (const [name, fingerprint] of [['A', 'fp-a'], ['B', 'fp-b'], ['C', 'fp-c']]) {
+    for (const [name, fingerprint] of [
+      ['A', 'fp-a'],
+      ['B', 'fp-b'],
+      ['C', 'fp-c'],
+    ]) {
       const [row] = await database.query<{ id: string; short_id: string }>(
         `SELECT id::text AS id, short_id FROM issues.issues WHERE project_id = $1 AND fingerprint_hash = $2`,
         [projectId, fingerprint],
@@ -261,8 +278,7 @@ describe('issues API', () => {
     });
 
     it('sorts by date, new, freq and user, and refuses other sorts', async () => {
-      const sorted = async (sort?: string) =>
-        ids((await api.request('GET', `/api/0/projects/acme/web/issues/${sort ? `?sort=${sort}` : ''}`)).body);
+      const sorted = async (sort?: string) => ids((await api.request('GET', `/api/0/projects/acme/web/issues/${sort ? `?sort=${sort}` : ''}`)).body);
       expect(await sorted()).toEqual([issues.B.id, issues.C.id, issues.A.id]);
       expect(await sorted('date')).toEqual([issues.B.id, issues.C.id, issues.A.id]);
       expect(await sorted('new')).toEqual([issues.B.id, issues.A.id, issues.C.id]);
@@ -321,7 +337,10 @@ describe('issues API', () => {
 
     it('shows the releases of its first and newest events, and its graphs over 24h and 30d', async () => {
       const [first] = await record(ingested('fp-releases', 20, { release: 'web@1.4.0' }));
-      await record(ingested('fp-releases', 21, { release: 'web@1.5.0' }), ingested('fp-releases', 22, { release: 'web@17642328ead24b51867165985996d04b29310337' }));
+      await record(
+        ingested('fp-releases', 21, { release: 'web@1.5.0' }),
+        ingested('fp-releases', 22, { release: 'web@17642328ead24b51867165985996d04b29310337' }),
+      );
       const detail = (await api.request('GET', `/api/0/organizations/acme/issues/${first.issueId}/`)).body;
       expect(detail.firstRelease).toEqual({ version: 'web@1.4.0', shortVersion: '1.4.0', dateCreated: null, dateReleased: null, ref: null, url: null });
       expect(detail.lastRelease).toMatchObject({ version: 'web@17642328ead24b51867165985996d04b29310337', shortVersion: '1764232' });
@@ -404,7 +423,9 @@ describe('issues API', () => {
         [{ inRelease: 'latest' }, 'Cannot set resolved in release for multiple projects.'],
         [{ inNextRelease: true }, 'Cannot set resolved in next release for multiple projects.'],
       ] as const) {
-        const bulk = await api.request('PUT', `/api/0/organizations/acme/issues/?id=${issue.id}&id=${elsewhere.issueId}`, { body: { status: 'resolved', statusDetails } });
+        const bulk = await api.request('PUT', `/api/0/organizations/acme/issues/?id=${issue.id}&id=${elsewhere.issueId}`, {
+          body: { status: 'resolved', statusDetails },
+        });
         expect(bulk.status).toBe(400);
         expect(bulk.body.detail).toBe(detail);
       }
@@ -445,7 +466,7 @@ describe('issues API', () => {
       expect(unresolved.body).toMatchObject({ status: 'unresolved', substatus: 'ongoing', statusDetails: {} });
     });
 
-    it('answers 400 for invalid changes, with the aggregate\'s reason', async () => {
+    it("answers 400 for invalid changes, with the aggregate's reason", async () => {
       const path = `/api/0/organizations/acme/issues/${issues.B.id}/`;
       const bogus = await api.request('PUT', path, { body: { status: 'bogus' } });
       expect(bogus.status).toBe(400);
@@ -503,13 +524,16 @@ describe('issues API', () => {
       const resolved = await api.request('PUT', path, { token: acmeOrgToken.token, body: { status: 'resolved', statusDetails: { inRelease: 'web@1.0.0' } } });
       expect(resolved.body).toMatchObject({ status: 'resolved', statusDetails: { inRelease: 'web@1.0.0' } });
       const last = (await streamEvents(issues.C.id)).at(-1)!;
-      expect(last).toMatchObject({ event_type: 'issues.IssueResolved', data: { inRelease: 'web@1.0.0', actor: { type: 'application', id: acmeOrgToken.id, name: 'API token' } } });
+      expect(last).toMatchObject({
+        event_type: 'issues.IssueResolved',
+        data: { inRelease: 'web@1.0.0', actor: { type: 'application', id: acmeOrgToken.id, name: 'API token' } },
+      });
       await api.request('PUT', path, { body: { status: 'unresolved' } });
     });
   });
 
   describe('activity', () => {
-    it('shows the issue\'s stream as Sentry\'s activity feed, newest first', async () => {
+    it("shows the issue's stream as Sentry's activity feed, newest first", async () => {
       const issue = (await record(ingested('fp-activity', 0)))[0];
       const path = `/api/0/organizations/acme/issues/${issue.issueId}/`;
       await api.request('PUT', path, { body: { assignedTo: carol.email } });
@@ -541,13 +565,18 @@ describe('issues API', () => {
         { id: expect.any(String), type: 'set_ignored', data: { ignoreCount: 100 }, dateCreated: expect.stringMatching(ISO_MS), user: admin },
         { id: kept.body.id, type: 'note', data: { text: 'Fixed in #12' }, dateCreated: kept.body.dateCreated, user: admin },
         {
-          id: expect.any(String), type: 'assigned', dateCreated: expect.stringMatching(ISO_MS), user: admin,
+          id: expect.any(String),
+          type: 'assigned',
+          dateCreated: expect.stringMatching(ISO_MS),
+          user: admin,
           data: { assignee: carol.id, assigneeType: 'user', assigneeEmail: carol.email, assigneeName: expect.any(String) },
         },
         { id: expect.any(String), type: 'first_seen', data: {}, dateCreated: expect.stringMatching(ISO_MS), user: null },
       ]);
       // The list shows no activity, as Sentry's does not.
-      expect((await api.request('GET', '/api/0/organizations/acme/issues/?query=')).body.find((row: { id: string }) => row.id === issue.issueId).activity).toEqual([]);
+      expect(
+        (await api.request('GET', '/api/0/organizations/acme/issues/?query=')).body.find((row: { id: string }) => row.id === issue.issueId).activity,
+      ).toEqual([]);
     });
   });
 
@@ -577,7 +606,10 @@ describe('issues API', () => {
       });
 
       const limited = await api.request('GET', `${base}?key=release&key=user&limit=1`);
-      expect(limited.body.map((tag: { key: string; topValues: unknown[] }) => [tag.key, tag.topValues.length])).toEqual([['release', 1], ['user', 1]]);
+      expect(limited.body.map((tag: { key: string; topValues: unknown[] }) => [tag.key, tag.topValues.length])).toEqual([
+        ['release', 1],
+        ['user', 1],
+      ]);
       expect((await api.request('GET', `${base}user/`)).body).toMatchObject({ key: 'user', name: 'User', totalValues: 3, uniqueValues: 2 });
       expect((await api.request('GET', `${base}nope/`)).status).toBe(404);
       expect((await api.request('GET', `${base}?limit=0`)).status).toBe(400);
@@ -682,7 +714,7 @@ describe('issues API', () => {
   });
 
   describe('events', () => {
-    it('lists an issue\'s events newest first, paginated', async () => {
+    it("lists an issue's events newest first, paginated", async () => {
       const all = await api.request('GET', `/api/0/organizations/acme/issues/${issues.A.id}/events/`);
       expect(all.status).toBe(200);
       expect(all.body).toHaveLength(5);
@@ -771,7 +803,12 @@ describe('issues API', () => {
           [13, '}'],
         ],
       });
-      expect(event.entries[1].data).toMatchObject({ url: 'https://app.example.com/page', method: 'GET', headers: [['User-Agent', 'jest']], query: [['q', '1']] });
+      expect(event.entries[1].data).toMatchObject({
+        url: 'https://app.example.com/page',
+        method: 'GET',
+        headers: [['User-Agent', 'jest']],
+        query: [['q', '1']],
+      });
 
       const [message] = (await api.request('GET', `/api/0/organizations/acme/issues/${issues.C.id}/events/`)).body;
       const messageEvent = (await api.request('GET', `/api/0/projects/acme/web/events/${message.id}/`)).body;
@@ -954,7 +991,13 @@ describe.each(['00:30', '23:30'])('issue graph counts with the clock at %s UTC',
     const sent = await fetch(`${api.baseUrl}/api/${project.id}/store/?sentry_key=${key.public}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ event_id: randomUUID().replace(/-/g, ''), level: 'error', platform: 'node', message: 'Late', timestamp: (now.getTime() - 10 * MINUTE) / 1000 }),
+      body: JSON.stringify({
+        event_id: randomUUID().replace(/-/g, ''),
+        level: 'error',
+        platform: 'node',
+        message: 'Late',
+        timestamp: (now.getTime() - 10 * MINUTE) / 1000,
+      }),
     });
     expect(sent.status).toBe(200);
     await api.app.get(EventProcessor).drain();
@@ -981,7 +1024,10 @@ describe.each(['00:30', '23:30'])('issue graph counts with the clock at %s UTC',
       [issueId, old.hourly3d, old.hourly1d, old.daily3d, old.daily91d],
     );
     await api.app.get(EventRetentionWorker).prune();
-    const left = await database.query<{ resolution: string; bucket: Date }>(`SELECT resolution, bucket FROM issues.issue_stats WHERE issue_id = $1 ORDER BY resolution, bucket`, [issueId]);
+    const left = await database.query<{ resolution: string; bucket: Date }>(
+      `SELECT resolution, bucket FROM issues.issue_stats WHERE issue_id = $1 ORDER BY resolution, bucket`,
+      [issueId],
+    );
     expect(left.map(({ resolution, bucket }) => [resolution, bucket.toISOString()])).toEqual([
       ['1d', old.daily3d],
       ['1d', dayOf(at)],

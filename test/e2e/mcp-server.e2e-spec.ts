@@ -12,8 +12,21 @@ const MCP_SCOPES = ['org:read', 'project:read', 'project:write', 'team:read', 't
 
 /** The tools of the MCP server that triage errors, and what each needs of Faultline. */
 const ERROR_TRIAGE_TOOLS = [
-  'whoami', 'find_organizations', 'find_teams', 'find_projects', 'find_dsns', 'search_issues', 'get_issue_tag_values',
-  'search_issue_events', 'search_events', 'update_issue', 'get_sentry_resource', 'create_team', 'create_project', 'update_project', 'create_dsn',
+  'whoami',
+  'find_organizations',
+  'find_teams',
+  'find_projects',
+  'find_dsns',
+  'search_issues',
+  'get_issue_tag_values',
+  'search_issue_events',
+  'search_events',
+  'update_issue',
+  'get_sentry_resource',
+  'create_team',
+  'create_project',
+  'update_project',
+  'create_dsn',
   'find_releases',
 ];
 /** Tools reached through `execute_tool` (the catalog), not listed at the top level. */
@@ -122,14 +135,16 @@ describe("Sentry's MCP server against Faultline", () => {
 
   it('writes a note and resolves an issue, and Faultline shows both', async () => {
     const [issue] = (await api.request('GET', '/api/0/organizations/acme/issues/?query=Inventory')).body as Array<{ id: string; shortId: string }>;
-    expect(await tool('add_issue_note', { organizationSlug: 'acme', issueId: issue.shortId, text: 'Restocking fixes this.' })).toContain('Restocking fixes this.');
+    expect(await tool('add_issue_note', { organizationSlug: 'acme', issueId: issue.shortId, text: 'Restocking fixes this.' })).toContain(
+      'Restocking fixes this.',
+    );
     expect(await tool('update_issue', { organizationSlug: 'acme', issueId: issue.shortId, status: 'resolved' })).toContain('resolved');
 
     const detail = (await api.request('GET', `/api/0/organizations/acme/issues/${issue.id}/`)).body;
     expect(detail.status).toBe('resolved');
-    expect((await api.request('GET', `/api/0/organizations/acme/issues/${issue.id}/comments/`)).body.map((note: { data: { text: string } }) => note.data.text)).toEqual([
-      'Restocking fixes this.',
-    ]);
+    expect(
+      (await api.request('GET', `/api/0/organizations/acme/issues/${issue.id}/comments/`)).body.map((note: { data: { text: string } }) => note.data.text),
+    ).toEqual(['Restocking fixes this.']);
     const activity = await tool('get_issue_activity', { organizationSlug: 'acme', issueId: issue.shortId });
     expect(activity).toContain('set_resolved');
     expect(activity).toContain('Restocking fixes this.');

@@ -34,7 +34,13 @@ describe('notifications', () => {
     projectId = String(keys.body[0].projectId);
     publicKey = keys.body[0].public;
     const scim = scimClient(api, await enableScim(api));
-    const created = await scim('POST', '/Users', { schemas: [USER_SCHEMA], userName: dev, emails: [{ primary: true, value: dev }], active: true, name: { givenName: 'Dev', familyName: 'One' } });
+    const created = await scim('POST', '/Users', {
+      schemas: [USER_SCHEMA],
+      userName: dev,
+      emails: [{ primary: true, value: dev }],
+      active: true,
+      name: { givenName: 'Dev', familyName: 'One' },
+    });
     expect(created.status).toBe(201);
     const members = await api.request('GET', '/api/0/organizations/acme/members/');
     devUserId = String(members.body.find((member: { email: string }) => member.email === dev).user.id);
@@ -79,11 +85,18 @@ describe('notifications', () => {
     });
     expect(refused.status).toBe(400);
     const stranger = await api.request('POST', rulesPath, {
-      body: { name: 'bad', actionMatch: 'all', conditions: [], actions: [{ id: 'sentry.mail.actions.NotifyEmailAction', targetType: 'Member', targetIdentifier: '999999' }] },
+      body: {
+        name: 'bad',
+        actionMatch: 'all',
+        conditions: [],
+        actions: [{ id: 'sentry.mail.actions.NotifyEmailAction', targetType: 'Member', targetIdentifier: '999999' }],
+      },
     });
     expect(stranger.status).toBe(400);
     expect(stranger.body.detail).toBe('actions[0]: no active member with user id 999999 in this organization');
-    await createRule('Mail the developer', [{ id: 'sentry.mail.actions.NotifyEmailAction', targetType: 'Member', targetIdentifier: devUserId, fallthroughType: 'ActiveMembers' }]);
+    await createRule('Mail the developer', [
+      { id: 'sentry.mail.actions.NotifyEmailAction', targetType: 'Member', targetIdentifier: devUserId, fallthroughType: 'ActiveMembers' },
+    ]);
 
     const issueId = await sendError('Checkout failed');
     const [mail] = await smtp.waitFor(dev, 1);
@@ -188,7 +201,7 @@ describe('notifications', () => {
     expect(smtp.to(dev).filter((mail) => mail.raw.includes('Outage time error'))).toHaveLength(1);
   });
 
-  it('chat actions post each service\'s own format to its incoming webhook', async () => {
+  it("chat actions post each service's own format to its incoming webhook", async () => {
     await createRule('Tell the channels', [
       { id: 'faultline.rules.actions.notify_chat.SlackWebhookAction', webhookUrl: `${receiver.url}/slack` },
       { id: 'faultline.rules.actions.notify_chat.DiscordWebhookAction', webhookUrl: `${receiver.url}/discord` },
@@ -217,12 +230,24 @@ describe('notifications', () => {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
-        event_id: randomUUID().replace(/-/g, ''), level: 'error', platform: 'node',
-        exception: { values: [{ type: 'RangeError', value: 'amount out of range', stacktrace: { frames: [
-          { filename: 'node_modules/express/router.js', function: 'handle', lineno: 10, in_app: false },
-          { filename: 'app/checkout.js', function: 'pay', lineno: 42, in_app: true },
-          { filename: 'node_modules/money/index.js', function: 'assertRange', lineno: 7, in_app: false },
-        ] } }] },
+        event_id: randomUUID().replace(/-/g, ''),
+        level: 'error',
+        platform: 'node',
+        exception: {
+          values: [
+            {
+              type: 'RangeError',
+              value: 'amount out of range',
+              stacktrace: {
+                frames: [
+                  { filename: 'node_modules/express/router.js', function: 'handle', lineno: 10, in_app: false },
+                  { filename: 'app/checkout.js', function: 'pay', lineno: 42, in_app: true },
+                  { filename: 'node_modules/money/index.js', function: 'assertRange', lineno: 7, in_app: false },
+                ],
+              },
+            },
+          ],
+        },
       }),
     });
     expect(stored.status).toBe(200);
@@ -243,7 +268,9 @@ describe('notifications', () => {
     expect(tested).toContain('RangeError: amount out of range');
     expect(tested).toContain('Top in-app frame: pay (app/checkout.js:42)');
     expect(json(await receiver.waitFor('/test-slack', 1)).text).toContain('Test notification');
-    const refused = await api.request('POST', '/api/0/projects/acme/web/rule-actions/', { body: { actions: [{ id: 'sentry.mail.actions.NotifyEmailAction', targetType: 'Nobody' }] } });
+    const refused = await api.request('POST', '/api/0/projects/acme/web/rule-actions/', {
+      body: { actions: [{ id: 'sentry.mail.actions.NotifyEmailAction', targetType: 'Nobody' }] },
+    });
     expect(refused.status).toBe(400);
   });
 
@@ -252,11 +279,18 @@ describe('notifications', () => {
     try {
       const keys = await strict.request('GET', '/api/0/projects/acme/web/keys/');
       const created = await strict.request('POST', rulesPath, {
-        body: { name: 'Private', actionMatch: 'all', conditions: [{ id: 'sentry.rules.conditions.every_event.EveryEventCondition' }], actions: [{ id: 'faultline.rules.actions.notify_chat.SlackWebhookAction', webhookUrl: `${receiver.url}/private` }] },
+        body: {
+          name: 'Private',
+          actionMatch: 'all',
+          conditions: [{ id: 'sentry.rules.conditions.every_event.EveryEventCondition' }],
+          actions: [{ id: 'faultline.rules.actions.notify_chat.SlackWebhookAction', webhookUrl: `${receiver.url}/private` }],
+        },
       });
       expect(created.status).toBe(201);
       await fetch(`${strict.baseUrl}/api/${keys.body[0].projectId}/store/?sentry_key=${keys.body[0].public}`, {
-        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ event_id: randomUUID().replace(/-/g, ''), message: 'private' }),
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ event_id: randomUUID().replace(/-/g, ''), message: 'private' }),
       });
       await strict.app.get(EventProcessor).drain();
       await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -299,7 +333,11 @@ describe('notifications', () => {
       expect(page.status).toBe(200);
       expect(page.headers.get('content-type')).toContain('text/html');
       const detailsPath = new URL(link).pathname.replace(/^\/accept\//, '/api/0/accept-invite/');
-      expect((await api.request('GET', detailsPath, { token: null })).body).toMatchObject({ organization: { slug: 'acme' }, email: 'new@acme.test', existingUser: false });
+      expect((await api.request('GET', detailsPath, { token: null })).body).toMatchObject({
+        organization: { slug: 'acme' },
+        email: 'new@acme.test',
+        existingUser: false,
+      });
 
       expect((await api.request('POST', detailsPath, { token: null, body: { password: 'short' } })).status).toBe(400);
       const accepted = await api.request('POST', detailsPath, { token: null, body: { password: 'a long enough password' } });
@@ -319,7 +357,9 @@ describe('notifications', () => {
       const first = linkOf((await smtp.waitFor('late@acme.test', 1))[0].raw);
       const listed = await api.request('GET', `/api/0/organizations/acme/members/?query=${encodeURIComponent('isInvited:true')}`);
       expect(listed.body).toEqual([expect.objectContaining({ id: invited.body.id, email: 'late@acme.test', pending: true })]);
-      expect((await api.request('GET', '/api/0/organizations/acme/members/')).body.map((member: { email: string }) => member.email)).not.toContain('late@acme.test');
+      expect((await api.request('GET', '/api/0/organizations/acme/members/')).body.map((member: { email: string }) => member.email)).not.toContain(
+        'late@acme.test',
+      );
       const reinvited = await api.request('PUT', `/api/0/organizations/acme/members/${invited.body.id}/`, { body: { reinvite: true } });
       expect(reinvited.status).toBe(200);
       const second = linkOf((await smtp.waitFor('late@acme.test', 2))[1].raw);

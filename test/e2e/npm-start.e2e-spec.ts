@@ -24,7 +24,11 @@ async function until(condition: () => Promise<boolean> | boolean, timeoutMs: num
   }
 }
 
-const answers = (url: string) => fetch(url).then((response) => response.ok, () => false);
+const answers = (url: string) =>
+  fetch(url).then(
+    (response) => response.ok,
+    () => false,
+  );
 
 /**
  * The compiled service as `npm start` runs it: npm starts a shell that starts node, and a SIGTERM
@@ -36,7 +40,9 @@ describe('npm start', () => {
   let service: number | undefined;
 
   beforeAll(() => {
-    execFileSync(join(ROOT, 'node_modules', '.bin', 'swc'), ['apps', 'libs', 'migrations', '-d', BUILD, '--quiet', '--ignore', 'apps/web/client/**'], { cwd: ROOT });
+    execFileSync(join(ROOT, 'node_modules', '.bin', 'swc'), ['apps', 'libs', 'migrations', '-d', BUILD, '--quiet', '--ignore', 'apps/web/client/**'], {
+      cwd: ROOT,
+    });
     dataDir = mkdtempSync(join(tmpdir(), 'faultline-npm-start-'));
   });
 

@@ -28,8 +28,25 @@ describe('source maps for @sentry/browser in Chromium', () => {
     browser = await launchBrowser();
     work = mkdtempSync(join(tmpdir(), 'faultline-browser-releases-'));
     for (const file of ['checkout.js', 'browser-app.js']) copyFileSync(join(FIXTURES, file), join(work, file));
-    await build({ entryPoints: [join(work, 'browser-app.js')], outfile: join(work, 'static', 'app.min.js'), bundle: true, minify: true, sourcemap: true, format: 'iife', platform: 'browser', nodePaths: [join(ROOT, 'node_modules')], logLevel: 'silent' });
-    const env = { PATH: process.env.PATH, HOME: work, SENTRY_URL: api.baseUrl, SENTRY_AUTH_TOKEN: BOOTSTRAP.token, SENTRY_ORG: BOOTSTRAP.org, SENTRY_PROJECT: BOOTSTRAP.project };
+    await build({
+      entryPoints: [join(work, 'browser-app.js')],
+      outfile: join(work, 'static', 'app.min.js'),
+      bundle: true,
+      minify: true,
+      sourcemap: true,
+      format: 'iife',
+      platform: 'browser',
+      nodePaths: [join(ROOT, 'node_modules')],
+      logLevel: 'silent',
+    });
+    const env = {
+      PATH: process.env.PATH,
+      HOME: work,
+      SENTRY_URL: api.baseUrl,
+      SENTRY_AUTH_TOKEN: BOOTSTRAP.token,
+      SENTRY_ORG: BOOTSTRAP.org,
+      SENTRY_PROJECT: BOOTSTRAP.project,
+    };
     const cli = join(ROOT, 'node_modules', '.bin', 'sentry-cli');
     await run(cli, ['sourcemaps', 'inject', 'static'], { cwd: work, env });
     await run(cli, ['sourcemaps', 'upload', '--release', RELEASE, '--url-prefix', '~/static', 'static'], { cwd: work, env });
@@ -37,7 +54,8 @@ describe('source maps for @sentry/browser in Chromium', () => {
     const dsn = (await api.request('GET', '/api/0/projects/acme/web/keys/')).body[0].dsn.public;
     const page = `<!doctype html><title>Shop</title><button id="pay">Pay</button><script>window.SENTRY_DSN=${JSON.stringify(dsn)};window.SENTRY_RELEASE=${JSON.stringify(RELEASE)}</script><script src="/static/app.min.js"></script>`;
     site = createServer((request, response) => {
-      if (request.url === '/static/app.min.js') response.writeHead(200, { 'content-type': 'text/javascript' }).end(readFileSync(join(work, 'static', 'app.min.js')));
+      if (request.url === '/static/app.min.js')
+        response.writeHead(200, { 'content-type': 'text/javascript' }).end(readFileSync(join(work, 'static', 'app.min.js')));
       else response.writeHead(200, { 'content-type': 'text/html' }).end(page);
     });
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
@@ -63,7 +81,12 @@ describe('source maps for @sentry/browser in Chromium', () => {
     const event = (await api.request('GET', `/api/0/organizations/acme/issues/${issue.id}/events/latest/`)).body;
     const exception = event.entries.find((entry: { type: string }) => entry.type === 'exception').data.values[0];
     const source = readFileSync(join(FIXTURES, 'checkout.js'), 'utf8').split('\n');
-    expect(exception.stacktrace.frames.at(-1)).toMatchObject({ filename: expect.stringMatching(/checkout\.js$/), lineNo: 4, function: 'chargeCard', context: expect.arrayContaining([[4, source[3]]]) });
+    expect(exception.stacktrace.frames.at(-1)).toMatchObject({
+      filename: expect.stringMatching(/checkout\.js$/),
+      lineNo: 4,
+      function: 'chargeCard',
+      context: expect.arrayContaining([[4, source[3]]]),
+    });
     expect(exception.rawStacktrace.frames.at(-1).filename).toBe(`${siteUrl}/static/app.min.js`);
     expect(event.errors).toEqual([]);
   });

@@ -17,7 +17,11 @@ describe('SCIM under concurrent PATCHes', () => {
   });
 
   it('loses no update of one user: every concurrent change lands', async () => {
-    const user = await scim('POST', '/Users', { schemas: [USER_SCHEMA], userName: 'contended@example.com', emails: [{ value: 'contended@example.com', type: 'work', primary: true }] });
+    const user = await scim('POST', '/Users', {
+      schemas: [USER_SCHEMA],
+      userName: 'contended@example.com',
+      emails: [{ value: 'contended@example.com', type: 'work', primary: true }],
+    });
     const changes = 16;
     const responses = await Promise.all([
       ...Array.from({ length: changes - 2 }, (_, index) =>

@@ -29,11 +29,16 @@ describe('SCIM and accounts shared between organizations', () => {
     const commands = api.app.get(CommandBus);
     const owner = await commands.execute<CreateUserCommand, { id: string }>(new CreateUserCommand('owner@beta.example', 'Beta Owner'));
     const ownerToken = (
-      await commands.execute<CreateApiTokenCommand, CreatedApiToken>(new CreateApiTokenCommand('user', { userId: owner.id }, 'beta owner', ['org:write'], expandScopes(ALL_SCOPES)))
+      await commands.execute<CreateApiTokenCommand, CreatedApiToken>(
+        new CreateApiTokenCommand('user', { userId: owner.id }, 'beta owner', ['org:write'], expandScopes(ALL_SCOPES)),
+      )
     ).plaintext;
     expect((await api.request('POST', '/api/0/organizations/', { token: ownerToken, body: { name: 'Beta', slug: 'beta' } })).status).toBe(201);
     expect((await api.request('PUT', '/api/0/organizations/beta/', { body: { plan: 'business' } })).status).toBe(200);
-    const provider = await api.request('POST', '/api/0/organizations/beta/auth-provider/', { token: ownerToken, body: { ...SAML_PROVIDER, scimEnabled: true } });
+    const provider = await api.request('POST', '/api/0/organizations/beta/auth-provider/', {
+      token: ownerToken,
+      body: { ...SAML_PROVIDER, scimEnabled: true },
+    });
     expect(provider.status).toBe(201);
     beta = scimClient(api, provider.body.scimToken, 'beta');
   });
@@ -46,7 +51,12 @@ describe('SCIM and accounts shared between organizations', () => {
     let memberId: string;
 
     it('provisioning the e-mail of an existing account adds only a membership', async () => {
-      const created = await beta('POST', '/Users', { schemas: [USER_SCHEMA], userName: BOOTSTRAP.email, name: { givenName: 'Mallory', familyName: 'Beta' }, displayName: 'Mallory' });
+      const created = await beta('POST', '/Users', {
+        schemas: [USER_SCHEMA],
+        userName: BOOTSTRAP.email,
+        name: { givenName: 'Mallory', familyName: 'Beta' },
+        displayName: 'Mallory',
+      });
       expect(created.status).toBe(201);
       expect(created.body).toMatchObject({ userName: BOOTSTRAP.email, displayName: 'Mallory' });
       memberId = created.body.id;
@@ -61,7 +71,12 @@ describe('SCIM and accounts shared between organizations', () => {
       expect(patched.body.userName).toBe('mallory@evil.example');
       expect((await beta('GET', `/Users?${filter('userName eq "mallory@evil.example"')}`)).body.totalResults).toBe(1);
 
-      const replaced = await beta('PUT', `/Users/${memberId}`, { schemas: [USER_SCHEMA], userName: 'mallory2@evil.example', displayName: 'Mallory Two', active: true });
+      const replaced = await beta('PUT', `/Users/${memberId}`, {
+        schemas: [USER_SCHEMA],
+        userName: 'mallory2@evil.example',
+        displayName: 'Mallory Two',
+        active: true,
+      });
       expect(replaced.status).toBe(200);
       expect(replaced.body).toMatchObject({ userName: 'mallory2@evil.example', displayName: 'Mallory Two' });
 
@@ -100,7 +115,10 @@ describe('SCIM and accounts shared between organizations', () => {
       expect((await api.request('GET', `/api/0/organizations/${BOOTSTRAP.org}/`)).status).toBe(200);
       expect((await beta('DELETE', `/Users/${memberId}`)).status).toBe(204);
       expect(await accountOf(BOOTSTRAP.email)).toMatchObject({ email: BOOTSTRAP.email });
-      expect((await acme('GET', `/Users?${filter(`userName eq "${BOOTSTRAP.email}"`)}`)).body.Resources[0]).toMatchObject({ active: true, sentryOrgRole: 'owner' });
+      expect((await acme('GET', `/Users?${filter(`userName eq "${BOOTSTRAP.email}"`)}`)).body.Resources[0]).toMatchObject({
+        active: true,
+        sentryOrgRole: 'owner',
+      });
     });
   });
 
@@ -118,9 +136,16 @@ describe('SCIM and accounts shared between organizations', () => {
       const created = await acme('POST', '/Users', { schemas: [USER_SCHEMA], userName: 'shared@acme.example' });
       const linked = await beta('POST', '/Users', { schemas: [USER_SCHEMA], userName: 'Shared@acme.example' });
       expect(linked.status).toBe(201);
-      expect((await beta('PATCH', `/Users/${linked.body.id}`, patch({ op: 'replace', path: 'userName', value: 'shared.beta@beta.example' }))).body.userName).toBe('shared.beta@beta.example');
-      expect((await acme('PATCH', `/Users/${created.body.id}`, patch({ op: 'replace', path: 'userName', value: 'shared.acme@acme.example' }))).body.userName).toBe('shared.acme@acme.example');
-      for (const [org, id] of [['acme', created.body.id], ['beta', linked.body.id]]) {
+      expect(
+        (await beta('PATCH', `/Users/${linked.body.id}`, patch({ op: 'replace', path: 'userName', value: 'shared.beta@beta.example' }))).body.userName,
+      ).toBe('shared.beta@beta.example');
+      expect(
+        (await acme('PATCH', `/Users/${created.body.id}`, patch({ op: 'replace', path: 'userName', value: 'shared.acme@acme.example' }))).body.userName,
+      ).toBe('shared.acme@acme.example');
+      for (const [org, id] of [
+        ['acme', created.body.id],
+        ['beta', linked.body.id],
+      ]) {
         const member = await api.request('GET', `/api/0/organizations/${org}/members/${id}/`);
         expect(member.body.email).toBe('shared@acme.example');
       }

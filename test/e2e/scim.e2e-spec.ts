@@ -72,7 +72,9 @@ describe('SCIM 2.0', () => {
       const read = await api.request('GET', '/api/0/organizations/acme/auth-provider/');
       expect(read.body).toMatchObject({ scimEnabled: true, scimTokenLastCharacters: token.slice(-4) });
       expect(read.body.scimToken).toBeUndefined();
-      const again = await api.request('PUT', '/api/0/organizations/acme/auth-provider/', { body: { scimEnabled: true, ssoUrl: 'https://idp.example.test/sso' } });
+      const again = await api.request('PUT', '/api/0/organizations/acme/auth-provider/', {
+        body: { scimEnabled: true, ssoUrl: 'https://idp.example.test/sso' },
+      });
       expect(again.body.scimToken).toBeUndefined();
       expect((await scim('GET', '/Users')).status).toBe(200);
     });
@@ -233,11 +235,18 @@ describe('SCIM 2.0', () => {
       const second = await scim('POST', '/Users', { schemas: [USER_SCHEMA], userName: 'second.okta@example.com', active: true });
       const third = await scim('POST', '/Users', { schemas: [USER_SCHEMA], userName: 'third.okta@example.com', active: true });
 
-      const added = await scim('PATCH', `/Groups/${groupId}`, patch({
-        op: 'add',
-        path: 'members',
-        value: [{ value: userId, display: 'isabella.okta@example.com' }, { value: second.body.id, display: 'second.okta@example.com' }],
-      }));
+      const added = await scim(
+        'PATCH',
+        `/Groups/${groupId}`,
+        patch({
+          op: 'add',
+          path: 'members',
+          value: [
+            { value: userId, display: 'isabella.okta@example.com' },
+            { value: second.body.id, display: 'second.okta@example.com' },
+          ],
+        }),
+      );
       expect(added.status).toBe(204);
       let group = await scim('GET', `/Groups/${groupId}`);
       expect(group.body.members).toEqual([
@@ -250,14 +259,23 @@ describe('SCIM 2.0', () => {
       group = await scim('GET', `/Groups/${groupId}`);
       expect(group.body.members.map((member: { value: string }) => member.value)).toEqual([second.body.id]);
 
-      expect((await scim('PATCH', `/Groups/${groupId}`, patch({ op: 'replace', path: 'members', value: [{ value: third.body.id }, { value: userId }] }))).status).toBe(204);
+      expect(
+        (await scim('PATCH', `/Groups/${groupId}`, patch({ op: 'replace', path: 'members', value: [{ value: third.body.id }, { value: userId }] }))).status,
+      ).toBe(204);
       group = await scim('GET', `/Groups/${groupId}`);
       expect(group.body.members.map((member: { value: string }) => member.value).sort()).toEqual([third.body.id, userId].sort());
     });
 
     it('refuses a member that is not one of the organization, changing nothing', async () => {
       const before = await scim('GET', `/Groups/${groupId}`);
-      expectScimError(await scim('PATCH', `/Groups/${groupId}`, patch({ op: 'replace', value: { displayName: 'Renamed' } }, { op: 'add', path: 'members', value: [{ value: '999999' }] })), 400);
+      expectScimError(
+        await scim(
+          'PATCH',
+          `/Groups/${groupId}`,
+          patch({ op: 'replace', value: { displayName: 'Renamed' } }, { op: 'add', path: 'members', value: [{ value: '999999' }] }),
+        ),
+        400,
+      );
       expect(await scim('GET', `/Groups/${groupId}`)).toMatchObject({ body: { displayName: before.body.displayName, members: before.body.members } });
     });
 
@@ -298,11 +316,15 @@ describe('SCIM 2.0', () => {
     });
 
     it('patches with op in any case, value filters in paths and sub-attributes', async () => {
-      const response = await scim('PATCH', `/Users/${userId}`, patch(
-        { op: 'Replace', path: 'emails[type eq "work"].value', value: 'updatedEmail@microsoft.example' },
-        { op: 'Replace', path: 'name.familyName', value: 'updatedFamilyName' },
-        { op: 'Add', path: 'displayName', value: 'Updated Display' },
-      ));
+      const response = await scim(
+        'PATCH',
+        `/Users/${userId}`,
+        patch(
+          { op: 'Replace', path: 'emails[type eq "work"].value', value: 'updatedEmail@microsoft.example' },
+          { op: 'Replace', path: 'name.familyName', value: 'updatedFamilyName' },
+          { op: 'Add', path: 'displayName', value: 'Updated Display' },
+        ),
+      );
       expect(response.status).toBe(200);
       expect(response.body.emails).toEqual([{ primary: true, type: 'work', value: 'updatedEmail@microsoft.example' }]);
       expect(response.body.name).toMatchObject({ familyName: 'updatedFamilyName', givenName: 'givenName' });
@@ -310,7 +332,11 @@ describe('SCIM 2.0', () => {
     });
 
     it('replaces several attributes at once with dotted keys in a path-less value', async () => {
-      const response = await scim('PATCH', `/Users/${userId}`, patch({ op: 'Replace', value: { displayName: 'Multi', 'name.givenName': 'Multi-given', 'name.familyName': 'Multi-family' } }));
+      const response = await scim(
+        'PATCH',
+        `/Users/${userId}`,
+        patch({ op: 'Replace', value: { displayName: 'Multi', 'name.givenName': 'Multi-given', 'name.familyName': 'Multi-family' } }),
+      );
       expect(response.status).toBe(200);
       expect(response.body).toMatchObject({ displayName: 'Multi', name: { givenName: 'Multi-given', familyName: 'Multi-family' } });
     });
@@ -378,7 +404,9 @@ describe('SCIM 2.0', () => {
       expect(again.status).toBe(201);
       expect(again.body.id).not.toBe(userId);
       expect(again.body.userName).toBe('renamed_user@contoso.example');
-      const [member] = await api.app.get(Database).query<{ user_id: string }>(`SELECT user_id FROM identity.organization_members WHERE id = $1`, [again.body.id]);
+      const [member] = await api.app
+        .get(Database)
+        .query<{ user_id: string }>(`SELECT user_id FROM identity.organization_members WHERE id = $1`, [again.body.id]);
       expect(member.user_id).toBe(account.id);
     });
 
@@ -393,9 +421,11 @@ describe('SCIM 2.0', () => {
       const created = await scim('POST', '/Users', { schemas: [USER_SCHEMA], userName: 'access.check@example.com', active: true, sentryOrgRole: 'manager' });
       expect(created.body.sentryOrgRole).toBe('manager');
       const [account] = await api.app.get(Database).query<{ id: string }>(`SELECT id FROM identity.users WHERE email = 'access.check@example.com'`);
-      const issued = await api.app.get(CommandBus).execute<CreateApiTokenCommand, CreatedApiToken>(
-        new CreateApiTokenCommand('user', { userId: account.id }, 'member token', ['org:read', 'member:read'], expandScopes(ALL_SCOPES)),
-      );
+      const issued = await api.app
+        .get(CommandBus)
+        .execute<CreateApiTokenCommand, CreatedApiToken>(
+          new CreateApiTokenCommand('user', { userId: account.id }, 'member token', ['org:read', 'member:read'], expandScopes(ALL_SCOPES)),
+        );
       const userToken = issued.plaintext;
       const organization = () => api.request('GET', `/api/0/organizations/${BOOTSTRAP.org}/`, { token: userToken });
       const organizations = async () => (await api.request('GET', '/api/0/organizations/', { token: userToken })).body.map((org: { slug: string }) => org.slug);
@@ -415,7 +445,11 @@ describe('SCIM 2.0', () => {
     });
 
     it('never grants owner, and the last owner cannot be deactivated', async () => {
-      expectScimError(await scim('POST', '/Users', { schemas: [USER_SCHEMA], userName: 'would.be.owner@example.com', sentryOrgRole: 'owner' }), 400, 'invalidValue');
+      expectScimError(
+        await scim('POST', '/Users', { schemas: [USER_SCHEMA], userName: 'would.be.owner@example.com', sentryOrgRole: 'owner' }),
+        400,
+        'invalidValue',
+      );
       const owner = await scim('GET', `/Users?${filter(`userName eq "${BOOTSTRAP.email}"`)}`);
       const ownerId = owner.body.Resources[0].id;
       expect(owner.body.Resources[0].sentryOrgRole).toBe('owner');
@@ -436,7 +470,10 @@ describe('SCIM 2.0', () => {
           externalId: `ext-${person}`,
           displayName: person.toUpperCase(),
           name: { givenName: person, familyName: index % 2 ? 'Odd' : 'Even' },
-          emails: [{ value: `${person}@filters.example`, type: 'work', primary: true }, { value: `${person}@home.example`, type: 'home' }],
+          emails: [
+            { value: `${person}@filters.example`, type: 'work', primary: true },
+            { value: `${person}@home.example`, type: 'home' },
+          ],
           active: person !== 'ken',
         });
         ids[person] = response.body.id;
@@ -467,24 +504,36 @@ describe('SCIM 2.0', () => {
       expect(await names(expression)).toEqual([...expected].sort());
     });
 
-    it.each([['userName eq'], ['userName xx "a"'], ['(userName eq "a"'], ['nickName eq "a"'], ['active gt true'], ['meta.lastModified gt "yesterday"'], ['userName eq "a" or']])(
-      'answers 400 invalidFilter for %s',
-      async (expression) => {
-        expectScimError(await scim('GET', `/Users?${filter(expression)}`), 400, 'invalidFilter');
-      },
-    );
+    it.each([
+      ['userName eq'],
+      ['userName xx "a"'],
+      ['(userName eq "a"'],
+      ['nickName eq "a"'],
+      ['active gt true'],
+      ['meta.lastModified gt "yesterday"'],
+      ['userName eq "a" or'],
+    ])('answers 400 invalidFilter for %s', async (expression) => {
+      expectScimError(await scim('GET', `/Users?${filter(expression)}`), 400, 'invalidFilter');
+    });
 
     it('filters groups by displayName without case and by member', async () => {
       const group = await scim('POST', '/Groups', { displayName: 'Filter Team', members: [{ value: ids.ada }] });
       expect((await scim('GET', `/Groups?${filter('displayName eq "filter team"')}`)).body.totalResults).toBe(1);
       const byMember = await scim('GET', `/Groups?${filter(`members[value eq "${ids.ada}"]`)}`);
       expect(byMember.body.Resources.map((found: { id: string }) => found.id)).toEqual([group.body.id]);
-      expect((await scim('GET', `/Users?${filter(`groups.value eq "${group.body.id}"`)}`)).body.Resources.map((user: { id: string }) => user.id)).toEqual([ids.ada]);
+      expect((await scim('GET', `/Users?${filter(`groups.value eq "${group.body.id}"`)}`)).body.Resources.map((user: { id: string }) => user.id)).toEqual([
+        ids.ada,
+      ]);
     });
 
     it('replaces a group with PUT: name, external id and members', async () => {
       const group = await scim('POST', '/Groups', { displayName: 'Put Team', members: [{ value: ids.grace }] });
-      const replaced = await scim('PUT', `/Groups/${group.body.id}`, { schemas: [GROUP_SCHEMA], displayName: 'Put Team Renamed', externalId: 'grp-1', members: [{ value: ids.linus }, { value: ids.ken }] });
+      const replaced = await scim('PUT', `/Groups/${group.body.id}`, {
+        schemas: [GROUP_SCHEMA],
+        displayName: 'Put Team Renamed',
+        externalId: 'grp-1',
+        members: [{ value: ids.linus }, { value: ids.ken }],
+      });
       expect(replaced.status).toBe(200);
       expect(replaced.body).toMatchObject({ displayName: 'Put Team Renamed', externalId: 'grp-1', meta: { version: 'W/"2"' } });
       expect(replaced.body.members.map((member: { value: string }) => member.value).sort()).toEqual([ids.linus, ids.ken].sort());
@@ -505,7 +554,11 @@ describe('SCIM 2.0', () => {
     it('answers the total of an unfiltered list from the member counts, kept as members come and go', async () => {
       const database = api.app.get(Database);
       const members = async () =>
-        (await database.query<{ n: number }>(`SELECT count(*)::int AS n FROM identity.organization_members m JOIN identity.organizations o ON o.id = m.organization_id WHERE o.slug = 'acme'`))[0].n;
+        (
+          await database.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM identity.organization_members m JOIN identity.organizations o ON o.id = m.organization_id WHERE o.slug = 'acme'`,
+          )
+        )[0].n;
       const total = async () => (await scim('GET', '/Users?count=0')).body.totalResults;
       expect(await total()).toBe(await members());
       const extra = await scim('POST', '/Users', { schemas: [USER_SCHEMA], userName: 'counted@filters.example' });
@@ -531,7 +584,15 @@ describe('SCIM 2.0', () => {
       await scim('DELETE', `/Users/${ids.ada}`);
       await scim('DELETE', `/Users/${removed.body.id}`);
       expect(await walk()).toEqual(await all());
-      ids.ada = (await scim('POST', '/Users', { schemas: [USER_SCHEMA], userName: 'ada@filters.example', externalId: 'ext-ada', displayName: 'ADA', name: { givenName: 'ada', familyName: 'Even' } })).body.id;
+      ids.ada = (
+        await scim('POST', '/Users', {
+          schemas: [USER_SCHEMA],
+          userName: 'ada@filters.example',
+          externalId: 'ext-ada',
+          displayName: 'ADA',
+          name: { givenName: 'ada', familyName: 'Even' },
+        })
+      ).body.id;
       expect(await walk()).toEqual(await all());
     });
 
@@ -571,7 +632,11 @@ describe('SCIM 2.0', () => {
       ['a wrong schema', { schemas: ['urn:nope'], Operations: [{ op: 'replace', path: 'displayName', value: 'x' }] }, 'invalidSyntax'],
       ['a replace without value', patch({ op: 'replace', path: 'displayName' }), 'invalidValue'],
       ['a userName that is no e-mail', patch({ op: 'replace', path: 'userName', value: 'not-an-email' }), 'invalidValue'],
-      ['a later operation that fails', patch({ op: 'replace', path: 'displayName', value: 'Changed' }, { op: 'replace', path: 'active', value: 'perhaps' }), 'invalidValue'],
+      [
+        'a later operation that fails',
+        patch({ op: 'replace', path: 'displayName', value: 'Changed' }, { op: 'replace', path: 'active', value: 'perhaps' }),
+        'invalidValue',
+      ],
     ])('PATCH with %s is 400', async (_, body, scimType) => {
       expectScimError(await scim('PATCH', `/Users/${userId}`, body), 400, scimType);
       expect((await scim('GET', `/Users/${userId}`)).body).toMatchObject({ displayName: 'Steady', meta: { version: 'W/"1"' } });
@@ -580,16 +645,23 @@ describe('SCIM 2.0', () => {
     it('a POST without userName or with a body that is not an object is 400', async () => {
       expectScimError(await scim('POST', '/Users', { schemas: [USER_SCHEMA], displayName: 'Nobody' }), 400, 'invalidValue');
       expectScimError(await scim('POST', '/Users', [1, 2]), 400);
-      const malformed = await api.request('POST', '/api/0/organizations/acme/scim/v2/Users', { token, rawBody: '{"userName":', headers: { 'content-type': 'application/scim+json' } });
+      const malformed = await api.request('POST', '/api/0/organizations/acme/scim/v2/Users', {
+        token,
+        rawBody: '{"userName":',
+        headers: { 'content-type': 'application/scim+json' },
+      });
       expectScimError(malformed, 400);
     });
 
     it('If-Match with an old version is 412; with the current one the change is made', async () => {
-      expectScimError(await api.request('PATCH', `/api/0/organizations/acme/scim/v2/Users/${userId}`, {
-        token,
-        body: patch({ op: 'replace', path: 'displayName', value: 'Raced' }),
-        headers: { 'content-type': 'application/scim+json', 'if-match': 'W/"0"' },
-      }), 412);
+      expectScimError(
+        await api.request('PATCH', `/api/0/organizations/acme/scim/v2/Users/${userId}`, {
+          token,
+          body: patch({ op: 'replace', path: 'displayName', value: 'Raced' }),
+          headers: { 'content-type': 'application/scim+json', 'if-match': 'W/"0"' },
+        }),
+        412,
+      );
       const current = await api.request('PATCH', `/api/0/organizations/acme/scim/v2/Users/${userId}`, {
         token,
         body: patch({ op: 'replace', path: 'displayName', value: 'Checked' }),
@@ -612,7 +684,12 @@ describe('SCIM 2.0', () => {
     it('serves ServiceProviderConfig, ResourceTypes and Schemas', async () => {
       const config = await scim('GET', '/ServiceProviderConfig');
       expect(config.status).toBe(200);
-      expect(config.body).toMatchObject({ patch: { supported: true }, filter: { supported: true, maxResults: 100 }, etag: { supported: true }, bulk: { supported: false } });
+      expect(config.body).toMatchObject({
+        patch: { supported: true },
+        filter: { supported: true, maxResults: 100 },
+        etag: { supported: true },
+        bulk: { supported: false },
+      });
       const types = await scim('GET', '/ResourceTypes');
       expect(types.body.Resources.map((type: { id: string }) => type.id)).toEqual(['User', 'Group']);
       const schemas = await scim('GET', '/Schemas');
@@ -623,14 +700,24 @@ describe('SCIM 2.0', () => {
 
   describe('domain events', () => {
     it('records provisioning for audit, on one stream per member and team', async () => {
-      const rows = await api.app.get(Database).query<{ event_type: string; metadata: { actorType?: string } }>(
-        `SELECT event_type, metadata FROM event_store.events WHERE event_type LIKE 'identity.%' OR event_type LIKE 'scim.%' ORDER BY global_position`,
-      );
+      const rows = await api.app
+        .get(Database)
+        .query<{ event_type: string; metadata: { actorType?: string } }>(
+          `SELECT event_type, metadata FROM event_store.events WHERE event_type LIKE 'identity.%' OR event_type LIKE 'scim.%' ORDER BY global_position`,
+        );
       const types = new Set(rows.map((row) => row.event_type));
       for (const type of [
-        'identity.MemberProvisioned', 'identity.MemberUpdated', 'identity.MemberDeactivated', 'identity.MemberReactivated', 'identity.MemberRemoved',
-        'identity.TeamCreated', 'identity.TeamRenamed', 'identity.TeamMembersChanged', 'identity.TeamDeleted',
-        'scim.AuthProviderCreated', 'scim.ScimEnabled',
+        'identity.MemberProvisioned',
+        'identity.MemberUpdated',
+        'identity.MemberDeactivated',
+        'identity.MemberReactivated',
+        'identity.MemberRemoved',
+        'identity.TeamCreated',
+        'identity.TeamRenamed',
+        'identity.TeamMembersChanged',
+        'identity.TeamDeleted',
+        'scim.AuthProviderCreated',
+        'scim.ScimEnabled',
       ]) {
         expect(types).toContain(type);
       }

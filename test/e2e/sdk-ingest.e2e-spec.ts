@@ -25,8 +25,7 @@ describe('ingestion from the @sentry/node SDK', () => {
     await api?.close();
   });
 
-  const sendWithSdk = (scenario: string) =>
-    run(process.execPath, [join(__dirname, '..', 'support', 'sentry-client.cjs'), dsn, scenario], { timeout: 30_000 });
+  const sendWithSdk = (scenario: string) => run(process.execPath, [join(__dirname, '..', 'support', 'sentry-client.cjs'), dsn, scenario], { timeout: 30_000 });
 
   /**
    * Waits until everything accepted so far is processed: the queue and the outcomes are empty as
@@ -61,7 +60,14 @@ describe('ingestion from the @sentry/node SDK', () => {
     expect(facts.filter((f) => f.event_type === 'issues.IssueCreated')).toHaveLength(2);
     const processedFacts = facts.filter((f) => f.event_type === 'ingest.ErrorEventProcessed');
     expect(processedFacts).toHaveLength(3);
-    expect(processedFacts[0].data).toMatchObject({ projectSlug: 'web', issueId: cardError.id, isNewIssue: true, level: 'error', environment: 'e2e', release: 'shop@1.2.3' });
+    expect(processedFacts[0].data).toMatchObject({
+      projectSlug: 'web',
+      issueId: cardError.id,
+      isNewIssue: true,
+      level: 'error',
+      environment: 'e2e',
+      release: 'shop@1.2.3',
+    });
     expect(processedFacts[0].data.tags).toEqual(expect.arrayContaining([['feature', 'checkout']]));
 
     const keys = (await api.request('GET', '/api/0/projects/acme/web/tags/')).body as Array<{ key: string; name: string }>;
@@ -117,10 +123,11 @@ describe('ingestion from the @sentry/node SDK', () => {
     const latest = await api.request('GET', `/api/0/organizations/acme/issues/${issue.id}/events/latest/`);
     expect(latest.body.title).toBe('TypeError: Card declined for amount 200');
 
-    const transitions = await api.app.get(Database).query<{ event_type: string; data: { reason?: string } }>(
-      `SELECT event_type, data FROM event_store.events WHERE stream_id = $1 ORDER BY version`,
-      [`issue-${issue.id}`],
-    );
+    const transitions = await api.app
+      .get(Database)
+      .query<{ event_type: string; data: { reason?: string } }>(`SELECT event_type, data FROM event_store.events WHERE stream_id = $1 ORDER BY version`, [
+        `issue-${issue.id}`,
+      ]);
     expect(transitions.map((t) => [t.event_type, t.data.reason])).toEqual([
       ['issues.IssueCreated', undefined],
       ['issues.IssueResolved', undefined],
@@ -138,7 +145,8 @@ describe('ingestion from the @sentry/node SDK', () => {
     const latest = await api.request('GET', `/api/0/organizations/acme/issues/${issueId}/events/latest/`);
     const byIssue = await api.request('GET', `/api/0/organizations/acme/issues/${issueId}/events/${summary.id}/`);
     const [listed] = (await api.request('GET', `/api/0/organizations/acme/issues/${issueId}/events/?full=true`)).body;
-    for (const other of [latest.body, byIssue.body, listed]) expect(other).toMatchObject({ eventID: summary.id, entries: event.entries, contexts: event.contexts });
+    for (const other of [latest.body, byIssue.body, listed])
+      expect(other).toMatchObject({ eventID: summary.id, entries: event.entries, contexts: event.contexts });
 
     expect(event).toMatchObject({
       eventID: summary.id,
@@ -156,7 +164,12 @@ describe('ingestion from the @sentry/node SDK', () => {
     });
     expect(event.contexts.cart).toEqual({ items: 3, total: 99.5, type: 'default' });
     expect(event.contexts.runtime).toMatchObject({ name: 'node', type: 'runtime' });
-    expect(event.tags).toEqual(expect.arrayContaining([{ key: 'feature', value: 'cart' }, { key: 'url', value: 'https://shop.example.com/cart/checkout' }]));
+    expect(event.tags).toEqual(
+      expect.arrayContaining([
+        { key: 'feature', value: 'cart' },
+        { key: 'url', value: 'https://shop.example.com/cart/checkout' },
+      ]),
+    );
     expect(event.entries.map((entry: { type: string }) => entry.type)).toEqual(['exception', 'breadcrumbs', 'request']);
 
     const [exception, breadcrumbs, request] = event.entries.map((entry: { data: unknown }) => entry.data);
@@ -167,8 +180,22 @@ describe('ingestion from the @sentry/node SDK', () => {
 
     // The SDK sent 121 crumbs; the newest 100 are kept, oldest first.
     expect(breadcrumbs.values).toHaveLength(100);
-    expect(breadcrumbs.values[0]).toEqual({ type: 'default', category: 'cart', level: 'info', message: 'step 21', data: { step: 21 }, timestamp: expect.stringMatching(/Z$/), event_id: null });
-    expect(breadcrumbs.values.at(-1)).toMatchObject({ type: 'http', category: 'http', level: 'warning', message: null, data: { url: 'https://pay.example.com/charge', method: 'POST', status_code: 502 } });
+    expect(breadcrumbs.values[0]).toEqual({
+      type: 'default',
+      category: 'cart',
+      level: 'info',
+      message: 'step 21',
+      data: { step: 21 },
+      timestamp: expect.stringMatching(/Z$/),
+      event_id: null,
+    });
+    expect(breadcrumbs.values.at(-1)).toMatchObject({
+      type: 'http',
+      category: 'http',
+      level: 'warning',
+      message: null,
+      data: { url: 'https://pay.example.com/charge', method: 'POST', status_code: 502 },
+    });
 
     expect(request).toEqual({
       apiTarget: null,
@@ -201,10 +228,15 @@ describe('ingestion from the @sentry/node SDK', () => {
       const garbage = await post(`/api/${projectId}/envelope/`, 'not an envelope', auth);
       expect(garbage.status).toBe(400);
       expect(((await garbage.json()) as { detail: string }).detail).toBeDefined();
-      expect((await post(`/api/${projectId}/envelope/`, envelope({ message: 'x' }), { 'x-sentry-auth': 'Sentry sentry_key=ffffffffffffffffffffffffffffffff' })).status).toBe(401);
+      expect(
+        (await post(`/api/${projectId}/envelope/`, envelope({ message: 'x' }), { 'x-sentry-auth': 'Sentry sentry_key=ffffffffffffffffffffffffffffffff' }))
+          .status,
+      ).toBe(401);
       expect((await post(`/api/${projectId}/envelope/`, envelope({ message: 'x' }))).status).toBe(401);
       expect((await post(`/api/999999/envelope/`, envelope({ message: 'x' }), auth)).status).toBe(403);
-      const huge = await post(`/api/${projectId}/store/?sentry_key=${key()}`, JSON.stringify({ message: 'x'.repeat(2 * 1024 * 1024) }), { 'content-type': 'application/json' });
+      const huge = await post(`/api/${projectId}/store/?sentry_key=${key()}`, JSON.stringify({ message: 'x'.repeat(2 * 1024 * 1024) }), {
+        'content-type': 'application/json',
+      });
       expect(huge.status).toBe(413);
       expect(((await huge.json()) as { detail: string }).detail).toMatch(/^event of \d+ bytes exceeds 1048576$/);
       const notJson = await post(`/api/${projectId}/store/?sentry_key=${key()}`, 'not json', { 'content-type': 'application/json' });
@@ -222,14 +254,17 @@ describe('ingestion from the @sentry/node SDK', () => {
       expect(store.status).toBe(200);
       expect(store.headers.get('access-control-allow-origin')).toBe('*');
       // As old SDKs (raven) send it: base64 of the JSON, or of its zlib compression.
-      for (const [message, encode] of [['stored as base64', (json: Buffer) => json], ['stored as base64 zlib', deflateSync]] as const) {
+      for (const [message, encode] of [
+        ['stored as base64', (json: Buffer) => json],
+        ['stored as base64 zlib', deflateSync],
+      ] as const) {
         const body = encode(Buffer.from(JSON.stringify({ message }))).toString('base64');
         expect((await post(`/api/${projectId}/store/?sentry_key=${key()}`, body, { 'content-type': 'application/octet-stream' })).status).toBe(200);
       }
       await processed();
-      const stored = await api.app.get(Database).query<{ message: string }>(
-        `SELECT data->>'message' AS message FROM issues.error_events WHERE data->>'message' LIKE 'stored as base64%' ORDER BY 1`,
-      );
+      const stored = await api.app
+        .get(Database)
+        .query<{ message: string }>(`SELECT data->>'message' AS message FROM issues.error_events WHERE data->>'message' LIKE 'stored as base64%' ORDER BY 1`);
       expect(stored.map((row) => row.message)).toEqual(['stored as base64', 'stored as base64 zlib']);
     });
 
@@ -256,9 +291,11 @@ describe('ingestion from the @sentry/node SDK', () => {
         expect((await send(event)).status).toBe(200);
       }
       await processed();
-      const kept = await api.app.get(Database).query<{ title: string }>(
-        `SELECT i.title FROM issues.error_events e JOIN issues.issues i ON i.id = e.issue_id WHERE e.data->>'message' IN ('Maintenance window started', 'from a laptop', 'beta build', 'kept by every filter')`,
-      );
+      const kept = await api.app
+        .get(Database)
+        .query<{ title: string }>(
+          `SELECT i.title FROM issues.error_events e JOIN issues.issues i ON i.id = e.issue_id WHERE e.data->>'message' IN ('Maintenance window started', 'from a laptop', 'beta build', 'kept by every filter')`,
+        );
       expect(kept.map((row) => row.title)).toEqual(['kept by every filter']);
       const until = Math.ceil(Date.now() / 1000) + 10;
       const blacklisted = await api.request('GET', `/api/0/projects/acme/web/stats/?stat=blacklisted&since=${until - 600}&until=${until}&resolution=10s`);
@@ -298,12 +335,24 @@ describe('ingestion from the @sentry/node SDK', () => {
       const disabled = await api.request('PUT', path, { body: { isActive: false, browserSdkVersion: '7.x', dynamicSdkLoaderOptions: { hasReplay: true } } });
       expect(disabled.body).toMatchObject({ isActive: false, browserSdkVersion: '7.x', dynamicSdkLoaderOptions: { hasReplay: true, hasDebug: false } });
       expect((await send()).status).toBe(403);
-      expect((await api.request('PUT', path, { body: { isActive: true } })).body).toMatchObject({ isActive: true, name: 'managed, limited', browserSdkVersion: '7.x' });
+      expect((await api.request('PUT', path, { body: { isActive: true } })).body).toMatchObject({
+        isActive: true,
+        name: 'managed, limited',
+        browserSdkVersion: '7.x',
+      });
       expect((await send()).status).toBe(200);
 
       const invalids = [
-        { browserSdkVersion: '9.x' }, { browserSdkVersion: null }, { rateLimit: { count: -1, window: 60 } }, { rateLimit: [] }, { isActive: 'no' },
-        { isActive: null }, { name: null }, { dynamicSdkLoaderOptions: { hasReplay: null } }, { dynamicSdkLoaderOptions: [] }, { colour: 'red' },
+        { browserSdkVersion: '9.x' },
+        { browserSdkVersion: null },
+        { rateLimit: { count: -1, window: 60 } },
+        { rateLimit: [] },
+        { isActive: 'no' },
+        { isActive: null },
+        { name: null },
+        { dynamicSdkLoaderOptions: { hasReplay: null } },
+        { dynamicSdkLoaderOptions: [] },
+        { colour: 'red' },
       ];
       for (const invalid of invalids) {
         expect([invalid, (await api.request('PUT', path, { body: invalid })).status]).toEqual([invalid, 400]);
@@ -321,12 +370,16 @@ describe('ingestion from the @sentry/node SDK', () => {
       expect((await api.request('GET', path)).status).toBe(404);
       expect((await api.request('PUT', path, { body: { name: 'gone' } })).status).toBe(404);
       expect((await api.request('DELETE', path)).status).toBe(404);
-      const history = await api.app.get(Database).query<{ event_type: string; data: { changes?: object } }>(
-        `SELECT event_type, data FROM event_store.events WHERE stream_id = $1 AND data->>'publicKey' = $2 ORDER BY global_position`,
-        [`project-${projectId}`, created.body.public],
-      );
+      const history = await api.app
+        .get(Database)
+        .query<{ event_type: string; data: { changes?: object } }>(
+          `SELECT event_type, data FROM event_store.events WHERE stream_id = $1 AND data->>'publicKey' = $2 ORDER BY global_position`,
+          [`project-${projectId}`, created.body.public],
+        );
       expect(history.map((event) => event.event_type)).toEqual([
-        'projects.ProjectKeyCreated', ...Array(6).fill('projects.ProjectKeyUpdated'), 'projects.ProjectKeyDeleted',
+        'projects.ProjectKeyCreated',
+        ...Array(6).fill('projects.ProjectKeyUpdated'),
+        'projects.ProjectKeyDeleted',
       ]);
       expect(history[1].data.changes).toEqual({ name: 'managed, limited', rateLimit: { count: 1, window: 60 } });
       expect(history[2].data.changes).toEqual({ rateLimit: null });

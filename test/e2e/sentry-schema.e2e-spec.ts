@@ -31,7 +31,11 @@ function correctSentrySchema(): void {
     ['/api/0/sentry-apps/{sentry_app_id_or_slug}/', 'get'],
     ['/api/0/sentry-apps/{sentry_app_id_or_slug}/', 'put'],
   ]) {
-    const body = OPENAPI.paths[template][method].responses?.['200'].content?.['application/json'].schema as { type: string; items?: object; properties?: Record<string, unknown> };
+    const body = OPENAPI.paths[template][method].responses?.['200'].content?.['application/json'].schema as {
+      type: string;
+      items?: object;
+      properties?: Record<string, unknown>;
+    };
     const app = (body.type === 'array' ? body.items : body) as { properties: Record<string, unknown> };
     app.properties.schema = { type: 'object' };
   }
@@ -76,7 +80,10 @@ function operationOf(method: string, url: string): { template: string; method: s
 
 /** The object of the OpenAPI document at a JSON pointer. */
 function nodeAt(path: string): unknown {
-  return path.split('/').slice(1).reduce<unknown>((node, segment) => (node as Record<string, unknown> | undefined)?.[segment.replace(/~1/g, '/').replace(/~0/g, '~')], OPENAPI);
+  return path
+    .split('/')
+    .slice(1)
+    .reduce<unknown>((node, segment) => (node as Record<string, unknown> | undefined)?.[segment.replace(/~1/g, '/').replace(/~0/g, '~')], OPENAPI);
 }
 
 /** The pointer of an OpenAPI object, following local `$ref`s (`#/...`), as to a response kept under components. */
@@ -122,7 +129,10 @@ describe("Sentry's published response schemas", () => {
   function violations({ method, url, response }: Exchange): string[] {
     const operation = operationOf(method, url);
     if (!operation) return [`${method} ${url}: no operation of the schema matches`];
-    const documented = (OPENAPI.paths[operation.template][operation.method].responses ?? {}) as Record<string, { $ref?: string; content?: Record<string, unknown> }>;
+    const documented = (OPENAPI.paths[operation.template][operation.method].responses ?? {}) as Record<
+      string,
+      { $ref?: string; content?: Record<string, unknown> }
+    >;
     const status = String(response.status);
     if (!(status in documented)) return [`${method} ${url}: status ${status} is not documented (${Object.keys(documented).join(', ')})`];
     const documentedResponse = resolvePointer(`/${pointer('paths', operation.template, operation.method, 'responses', status)}`);
@@ -139,7 +149,12 @@ describe("Sentry's published response schemas", () => {
     const project = (await api.request('GET', '/api/0/projects/acme/web/')).body;
     const [key] = (await api.request('GET', '/api/0/projects/acme/web/keys/')).body;
     // Users as SDKs report them: fully known, known by address only, known by id only.
-    await sendEvent(project.id, key.public, { message: 'Card declined', release: 'shop@1.2.3', environment: 'production', user: { id: 'u-1', email: 'jane@example.com', username: 'jane', ip_address: '10.0.0.1' } });
+    await sendEvent(project.id, key.public, {
+      message: 'Card declined',
+      release: 'shop@1.2.3',
+      environment: 'production',
+      user: { id: 'u-1', email: 'jane@example.com', username: 'jane', ip_address: '10.0.0.1' },
+    });
     await sendEvent(project.id, key.public, { message: 'Card declined', environment: 'production', user: { ip_address: '10.0.0.2' } });
     await sendEvent(project.id, key.public, { message: 'Timeout', environment: 'staging', user: { id: 'u-3' } });
     await api.app.get(EventProcessor).drain();
@@ -152,10 +167,23 @@ describe("Sentry's published response schemas", () => {
   it('answers every operation the way the schema documents it', async () => {
     // Service apps and their installations: an internal app (installed at once) and a public one (pending).
     const internal = await api.request('POST', '/api/0/sentry-apps/', {
-      body: { name: 'Ticket Bridge', organization: 'acme', isInternal: true, webhookUrl: 'https://tickets.example.com/hooks', scopes: ['event:admin', 'project:read'], events: ['issue'] },
+      body: {
+        name: 'Ticket Bridge',
+        organization: 'acme',
+        isInternal: true,
+        webhookUrl: 'https://tickets.example.com/hooks',
+        scopes: ['event:admin', 'project:read'],
+        events: ['issue'],
+      },
     });
     expect(internal.status).toBe(201);
-    expect((await api.request('POST', '/api/0/sentry-apps/', { body: { name: 'Pager', organization: 'acme', isInternal: false, webhookUrl: 'https://pager.example.com/hooks', scopes: ['org:read'] } })).status).toBe(201);
+    expect(
+      (
+        await api.request('POST', '/api/0/sentry-apps/', {
+          body: { name: 'Pager', organization: 'acme', isInternal: false, webhookUrl: 'https://pager.example.com/hooks', scopes: ['org:read'] },
+        })
+      ).status,
+    ).toBe(201);
     expect((await api.request('POST', '/api/0/organizations/acme/sentry-app-installations/', { body: { slug: 'pager' } })).status).toBe(201);
     const installations = await call('GET', '/api/0/organizations/acme/sentry-app-installations/');
     await call('GET', '/api/0/organizations/acme/sentry-apps/');
@@ -167,7 +195,10 @@ describe("Sentry's published response schemas", () => {
     const token = (await api.request('POST', `/api/0/sentry-apps/${internal.body.slug}/api-tokens/`)).body.token as string;
     const [issue] = (await api.request('GET', '/api/0/projects/acme/web/issues/?query=Timeout')).body;
     const linksPath = `/api/0/sentry-app-installations/${installation?.uuid}/external-issues/`;
-    const link = await call('POST', linksPath, { token, body: { issueId: Number(issue.id), webUrl: 'https://tickets.example.com/T-7', project: 'OPS', identifier: 'T-7' } });
+    const link = await call('POST', linksPath, {
+      token,
+      body: { issueId: Number(issue.id), webUrl: 'https://tickets.example.com/T-7', project: 'OPS', identifier: 'T-7' },
+    });
     await call('DELETE', `${linksPath}${link.body.id}/`, { token });
 
     // SCIM users, as an identity provider provisions, reads, deactivates and removes them.

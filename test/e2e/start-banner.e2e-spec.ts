@@ -34,7 +34,9 @@ describe('start banner and log format', () => {
   const started: Array<{ child: ChildProcess; dataDir: string; databaseUrl?: string }> = [];
 
   beforeAll(() => {
-    execFileSync(join(ROOT, 'node_modules', '.bin', 'swc'), ['apps', 'libs', 'migrations', '-d', BUILD, '--quiet', '--ignore', 'apps/web/client/**'], { cwd: ROOT });
+    execFileSync(join(ROOT, 'node_modules', '.bin', 'swc'), ['apps', 'libs', 'migrations', '-d', BUILD, '--quiet', '--ignore', 'apps/web/client/**'], {
+      cwd: ROOT,
+    });
   });
 
   afterAll(async () => {
@@ -54,7 +56,14 @@ describe('start banner and log format', () => {
     const { DATABASE_URL: _server, LOG_FORMAT: _format, ...inherited } = process.env;
     const child = spawn(process.execPath, [join(BUILD, 'apps', 'api', 'src', 'main.js')], {
       cwd: ROOT,
-      env: { ...inherited, PORT: String(port), DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), BOOTSTRAP_EMAIL: 'me@example.test', ...env },
+      env: {
+        ...inherited,
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+        BOOTSTRAP_EMAIL: 'me@example.test',
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     started.push({ child, dataDir, databaseUrl });

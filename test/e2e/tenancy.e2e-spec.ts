@@ -21,7 +21,9 @@ describe('tenancy', () => {
     const team = await api.request('GET', '/api/0/teams/acme/acme/');
     const members = await api.request('GET', '/api/0/organizations/acme/members/');
     const orgToken = await api.request('POST', '/api/0/organizations/acme/org-auth-tokens/', { body: { name: 'ci', scopes: ['org:read'] } });
-    const acmeApp = await api.request('POST', '/api/0/sentry-apps/', { body: { name: 'Acme Bot', organization: 'acme', isInternal: true, scopes: ['project:read'] } });
+    const acmeApp = await api.request('POST', '/api/0/sentry-apps/', {
+      body: { name: 'Acme Bot', organization: 'acme', isInternal: true, scopes: ['project:read'] },
+    });
     const installations = await api.request('GET', '/api/0/organizations/acme/sentry-app-installations/');
     const appToken = await api.request('POST', `/api/0/sentry-apps/${acmeApp.body.slug}/api-tokens/`);
     Object.assign(ids, {
@@ -53,14 +55,22 @@ describe('tenancy', () => {
 
     // An internal integration of the second organization, with every scope it can be given.
     const app = await api.request('POST', '/api/0/sentry-apps/', {
-      body: { name: 'Initech Bot', organization: 'initech', isInternal: true, scopes: ['org:admin', 'member:admin', 'team:admin', 'project:admin', 'event:admin', 'alerts:write'] },
+      body: {
+        name: 'Initech Bot',
+        organization: 'initech',
+        isInternal: true,
+        scopes: ['org:admin', 'member:admin', 'team:admin', 'project:admin', 'event:admin', 'alerts:write'],
+      },
     });
     const minted = await api.request('POST', `/api/0/sentry-apps/${app.body.slug}/api-tokens/`);
     outsiderTokens.integrationToken = minted.body.token;
     outsiderTokens.scimToken = await enableScim(api, 'initech');
 
     await commands.execute(new SetUserPasswordCommand('bob@umbrella.test', 'a long enough password'));
-    const signedIn = await api.request('POST', '/api/0/auth/login/', { token: null, body: { username: 'bob@umbrella.test', password: 'a long enough password' } });
+    const signedIn = await api.request('POST', '/api/0/auth/login/', {
+      token: null,
+      body: { username: 'bob@umbrella.test', password: 'a long enough password' },
+    });
     outsiderSession.cookie = (signedIn.headers.get('set-cookie') ?? '').split(';')[0];
     outsiderSession.csrf = signedIn.body.csrfToken;
     for (const credential of [...Object.values(outsiderTokens), outsiderSession.cookie]) expect(credential).toBeTruthy();
@@ -70,58 +80,77 @@ describe('tenancy', () => {
     await api?.close();
   });
 
-  it.each([['organizationToken'], ['userToken'], ['integrationToken'], ['scimToken'], ['webSession']])('answers 404 on every organization route for a %s of another organization', async (kind) => {
-    const credentials =
-      kind === 'webSession' ? { token: null, headers: { cookie: outsiderSession.cookie, 'x-csrftoken': outsiderSession.csrf } } : { token: outsiderTokens[kind] };
-    const docs = await api.request('GET', '/api/docs.json', { token: null });
-    const routes = Object.entries(docs.body.paths as Record<string, Record<string, unknown>>)
-      .filter(([path]) => path.includes('{organization_id_or_slug}'))
-      .flatMap(([path, operations]) => Object.keys(operations).map((method) => ({ method: method.toUpperCase(), path })));
-    expect(routes.length).toBeGreaterThanOrEqual(15);
+  it.each([['organizationToken'], ['userToken'], ['integrationToken'], ['scimToken'], ['webSession']])(
+    'answers 404 on every organization route for a %s of another organization',
+    async (kind) => {
+      const credentials =
+        kind === 'webSession'
+          ? { token: null, headers: { cookie: outsiderSession.cookie, 'x-csrftoken': outsiderSession.csrf } }
+          : { token: outsiderTokens[kind] };
+      const docs = await api.request('GET', '/api/docs.json', { token: null });
+      const routes = Object.entries(docs.body.paths as Record<string, Record<string, unknown>>)
+        .filter(([path]) => path.includes('{organization_id_or_slug}'))
+        .flatMap(([path, operations]) => Object.keys(operations).map((method) => ({ method: method.toUpperCase(), path })));
+      expect(routes.length).toBeGreaterThanOrEqual(15);
 
-    const before = await snapshot();
-    for (const { method, path } of routes) {
-      const concrete = path.replace(/\{(\w+)\}/g, (_, name: string) => ids[name] ?? '1');
-      for (const variant of [concrete, concrete.replace('/acme', `/${await orgId()}`)]) {
-        const body = ['POST', 'PUT'].includes(method) ? { name: 'intruder', scopes: ['org:read'] } : undefined;
-        const response = await api.request(method, variant, { ...credentials, body });
-        const scimRoute = path.includes('/scim/v2/');
-        // A SCIM token is no credential outside SCIM, and SCIM takes no web session: 401 before any lookup.
-        if ((kind === 'scimToken' && !scimRoute) || (kind === 'webSession' && scimRoute)) {
-          expect({ method, path: variant, status: response.status }).toEqual({ method, path: variant, status: 401 });
-          continue;
+      const before = await snapshot();
+      for (const { method, path } of routes) {
+        const concrete = path.replace(/\{(\w+)\}/g, (_, name: string) => ids[name] ?? '1');
+        for (const variant of [concrete, concrete.replace('/acme', `/${await orgId()}`)]) {
+          const body = ['POST', 'PUT'].includes(method) ? { name: 'intruder', scopes: ['org:read'] } : undefined;
+          const response = await api.request(method, variant, { ...credentials, body });
+          const scimRoute = path.includes('/scim/v2/');
+          // A SCIM token is no credential outside SCIM, and SCIM takes no web session: 401 before any lookup.
+          if ((kind === 'scimToken' && !scimRoute) || (kind === 'webSession' && scimRoute)) {
+            expect({ method, path: variant, status: response.status }).toEqual({ method, path: variant, status: 401 });
+            continue;
+          }
+          expect({ method, path: variant, status: response.status }).toEqual({ method, path: variant, status: 404 });
+          // SCIM routes answer in SCIM's error format, with the same detail.
+          const scim = scimRoute ? { schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'], status: '404' } : {};
+          expect(response.body).toEqual({ ...scim, detail: 'The requested resource does not exist' });
         }
-        expect({ method, path: variant, status: response.status }).toEqual({ method, path: variant, status: 404 });
-        // SCIM routes answer in SCIM's error format, with the same detail.
-        const scim = scimRoute ? { schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'], status: '404' } : {};
-        expect(response.body).toEqual({ ...scim, detail: 'The requested resource does not exist' });
       }
-    }
-    expect(await snapshot()).toEqual(before);
-  });
+      expect(await snapshot()).toEqual(before);
+    },
+  );
 
-  it.each([['organizationToken'], ['userToken'], ['integrationToken'], ['webSession']])('answers 404 on every integration-platform route for a %s of another organization', async (kind) => {
-    const credentials =
-      kind === 'webSession' ? { token: null, headers: { cookie: outsiderSession.cookie, 'x-csrftoken': outsiderSession.csrf } } : { token: outsiderTokens[kind] };
-    const docs = await api.request('GET', '/api/docs.json', { token: null });
-    const routes = Object.entries(docs.body.paths as Record<string, Record<string, unknown>>)
-      // The OAuth token exchange authenticates by the app's client credentials in its body, not by the caller.
-      .filter(([path]) => /\{(slug|uuid)\}/.test(path) && !path.includes('{organization_id_or_slug}') && !path.endsWith('/authorizations'))
-      .flatMap(([path, operations]) => Object.keys(operations).map((method) => ({ method: method.toUpperCase(), path })));
-    expect(routes.length).toBeGreaterThanOrEqual(8);
-    const before = await snapshot();
-    for (const { method, path } of routes) {
-      const concrete = path.replace(/\{(\w+)\}/g, (_, name: string) => ids[name === 'token_id' ? 'app_token_id' : name] ?? '1');
-      // Bodies valid for the route, so that only the lookup can refuse them.
-      const body = !['POST', 'PUT'].includes(method) ? undefined : path.endsWith('installations/{uuid}') ? { status: 'installed' } : { name: 'intruder', scopes: ['org:read'] };
-      const response = await api.request(method, `${concrete}/`, { ...credentials, body });
-      expect({ method, path, status: response.status, body: response.body }).toEqual({ method, path, status: 404, body: { detail: 'The requested resource does not exist' } });
-    }
-    expect(await snapshot()).toEqual(before);
-    expect((await api.request('GET', `/api/0/sentry-apps/${ids.slug}/api-tokens/`)).body.map((t: { id: string }) => t.id)).toContain(ids.app_token_id);
-  });
+  it.each([['organizationToken'], ['userToken'], ['integrationToken'], ['webSession']])(
+    'answers 404 on every integration-platform route for a %s of another organization',
+    async (kind) => {
+      const credentials =
+        kind === 'webSession'
+          ? { token: null, headers: { cookie: outsiderSession.cookie, 'x-csrftoken': outsiderSession.csrf } }
+          : { token: outsiderTokens[kind] };
+      const docs = await api.request('GET', '/api/docs.json', { token: null });
+      const routes = Object.entries(docs.body.paths as Record<string, Record<string, unknown>>)
+        // The OAuth token exchange authenticates by the app's client credentials in its body, not by the caller.
+        .filter(([path]) => /\{(slug|uuid)\}/.test(path) && !path.includes('{organization_id_or_slug}') && !path.endsWith('/authorizations'))
+        .flatMap(([path, operations]) => Object.keys(operations).map((method) => ({ method: method.toUpperCase(), path })));
+      expect(routes.length).toBeGreaterThanOrEqual(8);
+      const before = await snapshot();
+      for (const { method, path } of routes) {
+        const concrete = path.replace(/\{(\w+)\}/g, (_, name: string) => ids[name === 'token_id' ? 'app_token_id' : name] ?? '1');
+        // Bodies valid for the route, so that only the lookup can refuse them.
+        const body = !['POST', 'PUT'].includes(method)
+          ? undefined
+          : path.endsWith('installations/{uuid}')
+            ? { status: 'installed' }
+            : { name: 'intruder', scopes: ['org:read'] };
+        const response = await api.request(method, `${concrete}/`, { ...credentials, body });
+        expect({ method, path, status: response.status, body: response.body }).toEqual({
+          method,
+          path,
+          status: 404,
+          body: { detail: 'The requested resource does not exist' },
+        });
+      }
+      expect(await snapshot()).toEqual(before);
+      expect((await api.request('GET', `/api/0/sentry-apps/${ids.slug}/api-tokens/`)).body.map((t: { id: string }) => t.id)).toContain(ids.app_token_id);
+    },
+  );
 
-  it('does not let a user revoke or see another user\'s token', async () => {
+  it("does not let a user revoke or see another user's token", async () => {
     const mine = await api.request('POST', '/api/0/api-tokens/', { body: { scopes: ['org:read'] } });
     expect((await api.request('DELETE', `/api/0/api-tokens/${mine.body.id}/`, { token: outsiderTokens.userToken })).status).toBe(404);
     const listed = await api.request('GET', '/api/0/api-tokens/', { token: outsiderTokens.userToken });
@@ -132,7 +161,8 @@ describe('tenancy', () => {
   });
 
   it('lists every organization of the instance (show=all) to an instance administrator only', async () => {
-    const slugs = async (path: string, token?: string) => ((await api.request('GET', path, { token })).body as Array<{ slug: string }>).map((org) => org.slug).sort();
+    const slugs = async (path: string, token?: string) =>
+      ((await api.request('GET', path, { token })).body as Array<{ slug: string }>).map((org) => org.slug).sort();
     expect(await slugs('/api/0/organizations/')).toEqual(['acme', 'initech']);
     expect(await slugs('/api/0/organizations/?show=all')).toEqual(['acme', 'initech', 'umbrella']);
     expect(await slugs('/api/0/organizations/?show=all', outsiderTokens.userToken)).toEqual(['umbrella']);

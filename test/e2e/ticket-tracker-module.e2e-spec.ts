@@ -78,10 +78,20 @@ describe('the ticket tracker extension module', () => {
       issue: { id: issue.id, shortId: issue.shortId, projectId, url: expect.stringContaining(`/issues/${issue.id}/`) },
     });
 
-    const listed = await until(() => tickets(issue.id), (response) => response.body?.[0]?.status === 'opened');
+    const listed = await until(
+      () => tickets(issue.id),
+      (response) => response.body?.[0]?.status === 'opened',
+    );
     expect(listed.status).toBe(200);
     expect(listed.body).toEqual([
-      expect.objectContaining({ issueId: issue.id, shortId: issue.shortId, status: 'opened', externalId: 'TCK-1', url: 'https://tracker.example.com/browse/TCK-1', attempts: 1 }),
+      expect.objectContaining({
+        issueId: issue.id,
+        shortId: issue.shortId,
+        status: 'opened',
+        externalId: 'TCK-1',
+        url: 'https://tracker.example.com/browse/TCK-1',
+        attempts: 1,
+      }),
     ]);
     expect(listed.headers.get('link')).toContain('rel="next"; results="false"');
     // By short id too, as every issue route accepts.
@@ -140,7 +150,10 @@ describe('the ticket tracker extension module', () => {
     await tracker.waitForRequests(before + 1);
     await api.restart();
 
-    const listed = await until(() => tickets(issue.id), (response) => response.body?.[0]?.status === 'opened');
+    const listed = await until(
+      () => tickets(issue.id),
+      (response) => response.body?.[0]?.status === 'opened',
+    );
     const key = `faultline-issue-${issue.id}`;
     const calls = tracker.requests.slice(before);
     expect(calls.length).toBeGreaterThanOrEqual(2);
@@ -151,18 +164,28 @@ describe('the ticket tracker extension module', () => {
     // Every IssueCreated delivered again (a subscriber rewound after a crash): nothing is re-sent.
     const database = api.app.get(Database);
     const requestsSoFar = tracker.requests.length;
-    const [{ position }] = await database.query<{ position: string }>("SELECT position FROM event_store.event_checkpoints WHERE subscriber = 'ticket-tracker.issue-created'");
+    const [{ position }] = await database.query<{ position: string }>(
+      "SELECT position FROM event_store.event_checkpoints WHERE subscriber = 'ticket-tracker.issue-created'",
+    );
     expect(Number(position)).toBeGreaterThan(0);
     await database.execute("UPDATE event_store.event_checkpoints SET position = 0 WHERE subscriber = 'ticket-tracker.issue-created'");
     await api.restart();
     await until(
-      async () => (await api.app.get(Database).query<{ position: string }>("SELECT position FROM event_store.event_checkpoints WHERE subscriber = 'ticket-tracker.issue-created'"))[0].position,
+      async () =>
+        (
+          await api.app
+            .get(Database)
+            .query<{ position: string }>("SELECT position FROM event_store.event_checkpoints WHERE subscriber = 'ticket-tracker.issue-created'")
+        )[0].position,
       (now) => now === position,
     );
     // And the restarted service still opens tickets for new issues.
     await sendError('Inventory service refused reservation 12');
     const next = await issueWithTitle('Inventory service refused');
-    await until(() => tickets(next.id), (response) => response.body?.[0]?.status === 'opened');
+    await until(
+      () => tickets(next.id),
+      (response) => response.body?.[0]?.status === 'opened',
+    );
     expect(tracker.requests.slice(requestsSoFar).map((call) => call.headers['idempotency-key'])).toEqual([`faultline-issue-${next.id}`]);
     const [{ count }] = await api.app.get(Database).query<{ count: string }>('SELECT count(*) AS count FROM ticket_tracker.ticket_tracker_tickets');
     expect(Number(count)).toBe(3);

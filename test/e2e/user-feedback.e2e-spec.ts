@@ -23,7 +23,10 @@ describe('user feedback', () => {
   const envelope = (items: Array<[Record<string, unknown>, unknown]>) =>
     fetch(`${api.baseUrl}/api/${projectId}/envelope/?sentry_key=${publicKey}`, {
       method: 'POST',
-      body: [JSON.stringify({}), ...items.flatMap(([header, payload]) => [JSON.stringify(header), typeof payload === 'string' ? payload : JSON.stringify(payload)])].join('\n'),
+      body: [
+        JSON.stringify({}),
+        ...items.flatMap(([header, payload]) => [JSON.stringify(header), typeof payload === 'string' ? payload : JSON.stringify(payload)]),
+      ].join('\n'),
     });
 
   beforeAll(async () => {
@@ -37,7 +40,11 @@ describe('user feedback', () => {
     await processed();
     [{ id: issueId }] = (await api.request('GET', '/api/0/organizations/acme/issues/?query=')).body;
     await api.request('POST', '/api/0/organizations/', { body: { name: 'Initech', slug: 'initech' } });
-    outsiderToken = (await api.request('POST', '/api/0/organizations/initech/org-auth-tokens/', { body: { name: 'all', scopes: ['org:admin', 'project:admin', 'event:admin'] } })).body.token;
+    outsiderToken = (
+      await api.request('POST', '/api/0/organizations/initech/org-auth-tokens/', {
+        body: { name: 'all', scopes: ['org:admin', 'project:admin', 'event:admin'] },
+      })
+    ).body.token;
   });
 
   afterAll(async () => {
@@ -66,7 +73,7 @@ describe('user feedback', () => {
     expect(unattached).toMatchObject({ eventID: null, email: 'grace@example.com', name: 'grace', issue: null });
   });
 
-  it('keeps the legacy user_report item and the API report, a resend replacing the first, and keeps the envelope\'s events whatever the report', async () => {
+  it("keeps the legacy user_report item and the API report, a resend replacing the first, and keeps the envelope's events whatever the report", async () => {
     const eventId = randomUUID().replace(/-/g, '');
     const sent = await envelope([
       [{ type: 'event' }, { event_id: eventId, message: 'Order failed', level: 'error' }],
@@ -78,7 +85,9 @@ describe('user feedback', () => {
     await processed();
     const [issue] = (await api.request('GET', '/api/0/organizations/acme/issues/?query=Order')).body;
     expect(issue).toBeDefined();
-    const api1 = await api.request('POST', '/api/0/projects/acme/web/user-feedback/', { body: { event_id: eventId, name: 'Ada L.', email: 'ada@example.com', comments: 'It failed at payment' } });
+    const api1 = await api.request('POST', '/api/0/projects/acme/web/user-feedback/', {
+      body: { event_id: eventId, name: 'Ada L.', email: 'ada@example.com', comments: 'It failed at payment' },
+    });
     expect(api1.status).toBe(200);
     expect(api1.body).toMatchObject({ eventID: eventId, name: 'Ada L.', comments: 'It failed at payment', issue: { id: issue.id } });
     const reports = (await api.request('GET', `/api/0/organizations/acme/issues/${issue.id}/user-reports/`)).body;
@@ -101,7 +110,9 @@ describe('user feedback', () => {
 
   it('deletes the reports with their project', async () => {
     const created = await api.request('POST', '/api/0/teams/acme/acme/projects/', { body: { name: 'Short lived', slug: 'short-lived' } });
-    const sent = await api.request('POST', '/api/0/projects/acme/short-lived/user-feedback/', { body: { event_id: 'c'.repeat(32), name: '', email: '', comments: 'gone soon' } });
+    const sent = await api.request('POST', '/api/0/projects/acme/short-lived/user-feedback/', {
+      body: { event_id: 'c'.repeat(32), name: '', email: '', comments: 'gone soon' },
+    });
     expect(sent.status).toBe(200);
     expect((await api.request('DELETE', '/api/0/projects/acme/short-lived/')).status).toBeLessThan(300);
     const database = api.app.get(Database);

@@ -58,7 +58,10 @@ describe('web interface: developer settings (browser)', () => {
 
     // Without a name the API refuses, and says so next to the field.
     await page.getByRole('button', { name: 'Save integration' }).click();
-    const nameError = page.locator('.field').filter({ has: page.getByLabel('Name', { exact: true }) }).locator('.field-error');
+    const nameError = page
+      .locator('.field')
+      .filter({ has: page.getByLabel('Name', { exact: true }) })
+      .locator('.field-error');
     await nameError.waitFor();
 
     await page.getByLabel('Name', { exact: true }).fill('Triage Bot');
@@ -111,7 +114,10 @@ describe('web interface: developer settings (browser)', () => {
     expect(delivered.headers['sentry-hook-resource']).toBe('installation');
 
     await page.goto(`${app.baseUrl}/settings/acme/developer-settings/${slug}/dashboard/`);
-    await page.getByRole('cell', { name: /installation/ }).first().waitFor();
+    await page
+      .getByRole('cell', { name: /installation/ })
+      .first()
+      .waitFor();
     await screenshot(page, 'developer-settings-requests');
 
     await page.goto(`${app.baseUrl}/settings/acme/integrations/`);

@@ -37,7 +37,9 @@ describe.each([
     // The phone is a touch screen, and slow: its frames come 60 ms late.
     context = await browser.newContext({ viewport: { width, height }, ...(viewport === 'mobile' ? { isMobile: true, hasTouch: true } : {}) });
     if (viewport === 'mobile') {
-      await context.addInitScript('{ const frame = window.requestAnimationFrame.bind(window); window.requestAnimationFrame = (callback) => setTimeout(() => frame(callback), 60); }');
+      await context.addInitScript(
+        '{ const frame = window.requestAnimationFrame.bind(window); window.requestAnimationFrame = (callback) => setTimeout(() => frame(callback), 60); }',
+      );
     }
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.baseUrl });
     page = await context.newPage();

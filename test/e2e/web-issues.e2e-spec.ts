@@ -81,7 +81,15 @@ const STAGING_ERROR = {
   environment: 'staging',
   release: 'shop@1.4.1',
   tags: { feature: 'catalog', region: 'eu-west' },
-  exception: { values: [{ type: 'RangeError', value: 'Maximum call stack size exceeded', stacktrace: { frames: [{ filename: '/srv/shop/src/tree.js', function: 'walk', lineno: 9, in_app: true }] } }] },
+  exception: {
+    values: [
+      {
+        type: 'RangeError',
+        value: 'Maximum call stack size exceeded',
+        stacktrace: { frames: [{ filename: '/srv/shop/src/tree.js', function: 'walk', lineno: 9, in_app: true }] },
+      },
+    ],
+  },
 };
 
 const SLOW_PROVIDER = {
@@ -234,7 +242,9 @@ describe('issue stream and issue page (browser)', () => {
     await page.getByRole('menuitem', { name: 'For 2 hours' }).click();
     await slow.waitFor({ state: 'detached' });
     const ignored = (await app.request('GET', '/api/0/organizations/acme/issues/?query=is:ignored')).body;
-    expect(ignored).toEqual([expect.objectContaining({ title: 'Payment provider answered slowly (2.3 s)', status: 'ignored', statusDetails: { ignoreUntil: expect.any(String) } })]);
+    expect(ignored).toEqual([
+      expect.objectContaining({ title: 'Payment provider answered slowly (2.3 s)', status: 'ignored', statusDetails: { ignoreUntil: expect.any(String) } }),
+    ]);
     const ignoredFor = Date.parse(ignored[0].statusDetails.ignoreUntil) - Date.now();
     expect(ignoredFor).toBeGreaterThan(115 * 60_000);
     expect(ignoredFor).toBeLessThanOrEqual(120 * 60_000);
@@ -268,7 +278,8 @@ describe('issue stream and issue page (browser)', () => {
     expect(crumbs[2]).toMatch(/console.*warning.*Payment provider slow/);
 
     const request = (await section('Request').textContent())!;
-    for (const text of ['POST', 'https://shop.example.com/checkout', 'step', 'pay', 'SPRING', 'theme', 'dark', 'User-Agent', 'Mozilla/5.0 (X11; Linux x86_64)']) expect(request).toContain(text);
+    for (const text of ['POST', 'https://shop.example.com/checkout', 'step', 'pay', 'SPRING', 'theme', 'dark', 'User-Agent', 'Mozilla/5.0 (X11; Linux x86_64)'])
+      expect(request).toContain(text);
     expect(await section('User').textContent()).toContain('buyer10@example.com');
     expect(await page.getByRole('region', { name: 'Operating System' }).textContent()).toMatch(/Linux.*6\.1/);
     expect(await page.getByRole('region', { name: 'Runtime' }).textContent()).toContain('v20.11.0');
@@ -340,7 +351,9 @@ describe('issue stream and issue page (browser)', () => {
     await page.getByLabel('Edit comment').fill('Fixed by the gift card patch.');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.locator('.timeline .note', { hasText: 'Fixed by the gift card patch.' }).waitFor();
-    expect((await app.request('GET', `/api/0/organizations/acme/issues/${issueId}/comments/`)).body).toEqual([expect.objectContaining({ data: { text: 'Fixed by the gift card patch.' } })]);
+    expect((await app.request('GET', `/api/0/organizations/acme/issues/${issueId}/comments/`)).body).toEqual([
+      expect.objectContaining({ data: { text: 'Fixed by the gift card patch.' } }),
+    ]);
 
     await page.getByRole('button', { name: 'Delete comment' }).click();
     await note.waitFor({ state: 'detached' });

@@ -38,7 +38,9 @@ describe('web interface: notifications (browser)', () => {
   async function sendError(message: string): Promise<void> {
     const keys = await app.request('GET', '/api/0/projects/acme/web/keys/');
     const response = await fetch(`${app.baseUrl}/api/${keys.body[0].projectId}/store/?sentry_key=${keys.body[0].public}`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ event_id: randomUUID().replace(/-/g, ''), level: 'error', message }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ event_id: randomUUID().replace(/-/g, ''), level: 'error', message }),
     });
     expect(response.status).toBe(200);
     await app.app.get(EventProcessor).drain();

@@ -22,7 +22,9 @@ describe('web interface: releases', () => {
 
   it('lists the releases with their last deploy, and finds one by version', async () => {
     await app.request('POST', '/api/0/organizations/acme/releases/', { body: { version: 'shop@1.0.0', projects: ['web'] } });
-    await app.request('POST', '/api/0/organizations/acme/releases/', { body: { version: 'shop@2.0.0', projects: ['web'], dateReleased: '2026-01-02T03:04:05Z' } });
+    await app.request('POST', '/api/0/organizations/acme/releases/', {
+      body: { version: 'shop@2.0.0', projects: ['web'], dateReleased: '2026-01-02T03:04:05Z' },
+    });
     await app.request('POST', '/api/0/organizations/acme/releases/shop@2.0.0/deploys/', { body: { environment: 'production' } });
     await signIn(page, app);
     await page.goto(`${app.baseUrl}/organizations/acme/releases/`);

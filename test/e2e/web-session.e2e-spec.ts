@@ -48,7 +48,11 @@ describe('web sessions', () => {
     const forged = await app.request('POST', '/api/0/organizations/acme/teams/', { token: null, headers: { cookie }, body });
     expect(forged.status).toBe(403);
     expect(forged.body.detail).toMatch(/CSRF/);
-    const wrongToken = await app.request('POST', '/api/0/organizations/acme/teams/', { token: null, headers: { cookie, 'x-csrftoken': `${csrf.slice(1)}x` }, body });
+    const wrongToken = await app.request('POST', '/api/0/organizations/acme/teams/', {
+      token: null,
+      headers: { cookie, 'x-csrftoken': `${csrf.slice(1)}x` },
+      body,
+    });
     expect(wrongToken.status).toBe(403);
     const teams = await app.request('GET', '/api/0/organizations/acme/teams/');
     expect(teams.body.map((team: { name: string }) => team.name)).not.toContain('From the browser');
@@ -58,7 +62,10 @@ describe('web sessions', () => {
   });
 
   it('leaves bearer tokens unaffected: no CSRF token needed, and the token wins over a cookie', async () => {
-    const created = await app.request('POST', '/api/0/organizations/acme/teams/', { body: { name: 'By token' }, headers: { cookie: 'faultline_session=forged' } });
+    const created = await app.request('POST', '/api/0/organizations/acme/teams/', {
+      body: { name: 'By token' },
+      headers: { cookie: 'faultline_session=forged' },
+    });
     expect(created.status).toBe(201);
   });
 
@@ -96,7 +103,14 @@ describe('web sessions', () => {
   });
 
   it('serves the interface at its routes without touching the API, health, metrics or docs', async () => {
-    for (const path of ['/', '/auth/login/', '/settings/acme/projects/web/hooks/', '/organizations/acme/issues/', '/organizations/acme/issues/1/', '/settings/account/api/auth-tokens/']) {
+    for (const path of [
+      '/',
+      '/auth/login/',
+      '/settings/acme/projects/web/hooks/',
+      '/organizations/acme/issues/',
+      '/organizations/acme/issues/1/',
+      '/settings/account/api/auth-tokens/',
+    ]) {
       const page = await fetch(`${app.baseUrl}${path}`);
       expect(page.status).toBe(200);
       expect(page.headers.get('content-type')).toMatch(/^text\/html/);

@@ -63,11 +63,14 @@ describe.each([
 
   /** The page fits the screen: nothing scrolls sideways. */
   async function expectNoSidewaysScroll(): Promise<void> {
-    const scrollWidth = await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth);
+    const scrollWidth = await page.evaluate(
+      () => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth,
+    );
     expect(scrollWidth).toBeLessThanOrEqual(width);
   }
 
-  const clipboard = () => page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText());
+  const clipboard = () =>
+    page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText());
 
   it('serves the icon browsers ask for', async () => {
     const icon = await fetch(`${app.baseUrl}/favicon.ico`);
@@ -83,7 +86,8 @@ describe.each([
       expect(await projects.isVisible()).toBe(false);
       // From the keyboard: past the skip link and the home link to the menu button.
       const menu = page.getByRole('button', { name: 'Menu' });
-      for (let presses = 0; presses < 5 && !(await menu.evaluate((element) => element === element.ownerDocument.activeElement)); presses++) await page.keyboard.press('Tab');
+      for (let presses = 0; presses < 5 && !(await menu.evaluate((element) => element === element.ownerDocument.activeElement)); presses++)
+        await page.keyboard.press('Tab');
       await page.keyboard.press('Enter');
       expect(await page.getByRole('button', { name: 'Menu' }).getAttribute('aria-expanded')).toBe('true');
       await shot('menu', 'mobile');
@@ -108,7 +112,10 @@ describe.each([
     expectedFailures = [/^400 POST \/api\/0\/teams\/acme\/acme\/projects\/$/];
     await page.getByLabel('Project name').fill('');
     await page.getByRole('button', { name: 'Create project' }).click();
-    const nameError = page.locator('.field').filter({ has: page.getByLabel('Project name') }).locator('.field-error');
+    const nameError = page
+      .locator('.field')
+      .filter({ has: page.getByLabel('Project name') })
+      .locator('.field-error');
     await nameError.waitFor();
     expect(await nameError.textContent()).toBe('This field may not be blank.');
     await page.getByLabel('Project name').fill(name);
@@ -145,7 +152,8 @@ describe.each([
     await first.getByLabel('Per (seconds)').fill('60');
     await first.getByRole('button', { name: 'Save key' }).click();
     await page.getByRole('region', { name: 'Production' }).waitFor();
-    const keys = async () => (await app.request('GET', `/api/0/projects/acme/${slug}/keys/`)).body as Array<{ name: string; isActive: boolean; rateLimit: unknown }>;
+    const keys = async () =>
+      (await app.request('GET', `/api/0/projects/acme/${slug}/keys/`)).body as Array<{ name: string; isActive: boolean; rateLimit: unknown }>;
     expect((await keys())[0]).toMatchObject({ name: 'Production', rateLimit: { count: 100, window: 60 } });
 
     await page.getByRole('button', { name: 'Create a key' }).click();
@@ -162,7 +170,10 @@ describe.each([
   it('edits the project, and its page charts the events it received', async () => {
     const slug = `checkout-${viewport}`;
     const [key] = (await app.request('GET', `/api/0/projects/acme/${slug}/keys/`)).body;
-    const stored = await app.request('POST', `/api/${key.projectId}/store/?sentry_key=${key.public}`, { token: null, body: { message: 'first error', level: 'error' } });
+    const stored = await app.request('POST', `/api/${key.projectId}/store/?sentry_key=${key.public}`, {
+      token: null,
+      body: { message: 'first error', level: 'error' },
+    });
     expect(stored.status).toBe(200);
     await app.app.get(EventProcessor).drain();
 
@@ -183,7 +194,9 @@ describe.each([
   });
 
   it('edits a service hook after creating it', async () => {
-    const created = await app.request('POST', '/api/0/projects/acme/web/hooks/', { body: { url: `https://hooks.example.test/${viewport}`, events: ['event.created'] } });
+    const created = await app.request('POST', '/api/0/projects/acme/web/hooks/', {
+      body: { url: `https://hooks.example.test/${viewport}`, events: ['event.created'] },
+    });
     expect(created.status).toBe(201);
     await page.goto(`${app.baseUrl}/settings/acme/projects/web/hooks/${created.body.id}/`);
     const edit = page.getByRole('region', { name: 'Edit' });
@@ -202,7 +215,9 @@ describe.each([
   });
 
   it('edits an integration after creating it', async () => {
-    const created = await app.request('POST', '/api/0/sentry-apps/', { body: { name: `Deploy Bot ${viewport}`, organization: 'acme', isInternal: true, scopes: ['project:read'] } });
+    const created = await app.request('POST', '/api/0/sentry-apps/', {
+      body: { name: `Deploy Bot ${viewport}`, organization: 'acme', isInternal: true, scopes: ['project:read'] },
+    });
     expect(created.status).toBe(201);
     await page.goto(`${app.baseUrl}/settings/acme/developer-settings/${created.body.slug}/`);
     await page.getByRole('heading', { name: 'Edit' }).waitFor();
@@ -244,7 +259,13 @@ describe.each([
   });
 
   it('fits every other page on the screen', async () => {
-    for (const path of ['/settings/acme/members/', '/settings/acme/teams/', '/settings/acme/developer-settings/', '/settings/account/api/auth-tokens/', '/settings/acme/projects/web/hooks/']) {
+    for (const path of [
+      '/settings/acme/members/',
+      '/settings/acme/teams/',
+      '/settings/acme/developer-settings/',
+      '/settings/account/api/auth-tokens/',
+      '/settings/acme/projects/web/hooks/',
+    ]) {
       await page.goto(`${app.baseUrl}${path}`);
       await page.locator('h1').first().waitFor();
       await page.locator('.skeleton').first().waitFor({ state: 'detached' });

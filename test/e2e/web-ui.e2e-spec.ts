@@ -42,7 +42,7 @@ const SHOP_EVENT = {
               lineno: 42,
               colno: 24,
               in_app: true,
-              pre_context: ['router.post(\'/checkout\', async (req, res) => {', '  const cart = await carts.find(req.session.cartId);'],
+              pre_context: ["router.post('/checkout', async (req, res) => {", '  const cart = await carts.find(req.session.cartId);'],
               context_line: '  const receipt = await charge(cart);',
               post_context: ['  res.json(receipt);', '});'],
             },
@@ -126,7 +126,10 @@ describe('web interface (browser)', () => {
     // A bad URL is refused, with the API's message next to the field.
     await page.getByLabel('Callback URL').fill('not a url');
     await page.getByRole('button', { name: 'Save hook' }).click();
-    const urlError = page.locator('.field').filter({ has: page.getByLabel('Callback URL') }).locator('.field-error');
+    const urlError = page
+      .locator('.field')
+      .filter({ has: page.getByLabel('Callback URL') })
+      .locator('.field-error');
     await urlError.waitFor();
     expect(await urlError.textContent()).toMatch(/url/i);
 
@@ -161,7 +164,10 @@ describe('web interface (browser)', () => {
     expect(await cumulativeLayoutShift(page)).toBeLessThan(0.1);
 
     // Redeliver sends it again to the receiver, which verifies the signature each time.
-    await page.getByRole('button', { name: /^Redeliver / }).first().click();
+    await page
+      .getByRole('button', { name: /^Redeliver / })
+      .first()
+      .click();
     await receiver.waitFor('/from-ui', 2, 20_000);
     expect(receiver.to('/from-ui').every((request) => request.headers['x-sentry-hook-signature'])).toBe(true);
 

@@ -67,8 +67,14 @@ describe('webhook delivery across worker processes', () => {
     const worker = spawn(process.execPath, [join(BUILD, 'apps', 'api', 'src', 'main.js'), '--role', 'worker'], {
       cwd: ROOT,
       env: {
-        ...process.env, DATABASE_URL: api.databaseUrl, PORT: String(await freePort()), LOG_LEVEL: 'warn',
-        WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_TIMEOUT_MS: '1000', WEBHOOK_CONCURRENCY: '32', WEBHOOK_TARGET_CONCURRENCY: '32',
+        ...process.env,
+        DATABASE_URL: api.databaseUrl,
+        PORT: String(await freePort()),
+        LOG_LEVEL: 'warn',
+        WEBHOOK_ALLOW_PRIVATE: 'true',
+        WEBHOOK_TIMEOUT_MS: '1000',
+        WEBHOOK_CONCURRENCY: '32',
+        WEBHOOK_TARGET_CONCURRENCY: '32',
       },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
@@ -101,9 +107,7 @@ describe('webhook delivery across worker processes', () => {
     first.kill('SIGKILL');
     await new Promise((resolve) => first.once('exit', resolve));
     // Claimed and not recorded when it died: the only deliveries that may arrive twice.
-    const inFlight = Number(
-      (await pool.query(`SELECT count(*) AS n FROM webhooks.webhook_delivery_queue WHERE claims > 0 AND due_at > now()`)).rows[0].n,
-    );
+    const inFlight = Number((await pool.query(`SELECT count(*) AS n FROM webhooks.webhook_delivery_queue WHERE claims > 0 AND due_at > now()`)).rows[0].n);
     const receivedAtKill = receiver.to('/crash').length;
     expect(receivedAtKill).toBeLessThan(DELIVERIES);
 
@@ -126,9 +130,7 @@ describe('webhook delivery across worker processes', () => {
     worker.kill('SIGTERM');
     const code = await new Promise((resolve) => worker.once('exit', resolve));
     expect(code).toBe(0);
-    const leased = Number(
-      (await pool.query(`SELECT count(*) AS n FROM webhooks.webhook_delivery_queue WHERE due_at > now()`)).rows[0].n,
-    );
+    const leased = Number((await pool.query(`SELECT count(*) AS n FROM webhooks.webhook_delivery_queue WHERE due_at > now()`)).rows[0].n);
     expect(leased).toBe(0);
     await startWorker();
     await until(async () => (await delivered('graceful-')) === DELIVERIES, 90_000);

@@ -1,8 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { Database } from '@faultline/platform';
 import {
-  type AttemptOutcome, classifyResponse, type DeliveryTarget, type DeliveryTargetKind, DeliveryTargetKinds, type OutgoingDelivery, signBody,
-  type TargetAttemptOutcome, WebhookTargets,
+  type AttemptOutcome,
+  classifyResponse,
+  type DeliveryTarget,
+  type DeliveryTargetKind,
+  DeliveryTargetKinds,
+  type OutgoingDelivery,
+  signBody,
+  type TargetAttemptOutcome,
+  WebhookTargets,
 } from '@faultline/webhooks';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { answer, WebhookReceiver } from '../support/webhook-receiver';
@@ -49,28 +56,32 @@ describe('delivery target kinds', () => {
 
   async function send(channel: string, body: unknown): Promise<string> {
     const guid = randomUUID();
-    await api.app.get(Database).transaction((tx) =>
-      api.app.get(WebhookTargets).enqueue(tx, [
-        { guid, targetKind: chat.name, targetId: channel, cause: guid, eventType: 'message.posted', body: JSON.stringify(body) },
-      ]),
-    );
+    await api.app
+      .get(Database)
+      .transaction((tx) =>
+        api.app
+          .get(WebhookTargets)
+          .enqueue(tx, [{ guid, targetKind: chat.name, targetId: channel, cause: guid, eventType: 'message.posted', body: JSON.stringify(body) }]),
+      );
     return guid;
   }
 
   async function finished(guid: string): Promise<{ status: string; attempts: number; last_error: string | null }> {
     const deadline = Date.now() + 10_000;
     for (;;) {
-      const [row] = await api.app.get(Database).query<{ status: string; attempts: number; last_error: string | null }>(
-        `SELECT status, attempts, last_error FROM webhooks.webhook_deliveries WHERE guid = $1`,
-        [guid],
-      );
+      const [row] = await api.app
+        .get(Database)
+        .query<{ status: string; attempts: number; last_error: string | null }>(
+          `SELECT status, attempts, last_error FROM webhooks.webhook_deliveries WHERE guid = $1`,
+          [guid],
+        );
       if (row && row.status !== 'pending') return row;
       if (Date.now() > deadline) throw new Error(`delivery ${guid} still pending`);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }
 
-  it('sends to the target the kind resolves, with the kind\'s headers, and tells the kind how it went', async () => {
+  it("sends to the target the kind resolves, with the kind's headers, and tells the kind how it went", async () => {
     channels.set('ops', { id: 'ops', url: `${receiver.url}/ops`, secret: 'a'.repeat(64), active: true });
     const guid = await send('ops', { text: 'deploy done' });
     const [request] = await receiver.waitFor('/ops', 1);
@@ -80,11 +91,12 @@ describe('delivery target kinds', () => {
     expect(request.headers['x-servicehook-signature']).toBeUndefined();
     expect(await finished(guid)).toEqual({ status: 'delivered', attempts: 1, last_error: null });
     // The kind hears of the attempt once it is recorded.
-    for (let waited = 0; !settled.some((outcome) => outcome.targetId === 'ops') && waited < 2000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let waited = 0; !settled.some((outcome) => outcome.targetId === 'ops') && waited < 2000; waited += 20)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     expect(settled).toContainEqual({ targetId: 'ops', ok: true });
   });
 
-  it('takes the kind\'s word on what is final and on its time-out and retry schedule', async () => {
+  it("takes the kind's word on what is final and on its time-out and retry schedule", async () => {
     channels.set('strict', { id: 'strict', url: `${receiver.url}/strict`, secret: 'b'.repeat(64), active: true });
     receiver.on('/strict', answer(422));
     expect(await finished(await send('strict', { text: 'refused' }))).toEqual({ status: 'failed', attempts: 1, last_error: 'the channel refused it' });
@@ -92,10 +104,14 @@ describe('delivery target kinds', () => {
     channels.set('slow', { id: 'slow', url: `${receiver.url}/slow`, secret: 'c'.repeat(64), active: true });
     receiver.on('/slow', (_attempt, _request, response) => setTimeout(() => response.writeHead(200).end('ok'), 1500));
     // One retry on the kind's schedule (not the engine's three), each cut at the kind's 300 ms.
-    expect(await finished(await send('slow', { text: 'slow' }))).toEqual({ status: 'failed', attempts: 2, last_error: 'timed out after 300 ms; gave up after 2 attempts' });
+    expect(await finished(await send('slow', { text: 'slow' }))).toEqual({
+      status: 'failed',
+      attempts: 2,
+      last_error: 'timed out after 300 ms; gave up after 2 attempts',
+    });
   });
 
-  it('fails a delivery whose target the kind no longer knows, with the kind\'s reason, and sends nothing', async () => {
+  it("fails a delivery whose target the kind no longer knows, with the kind's reason, and sends nothing", async () => {
     const guid = await send('archived', { text: 'nobody' });
     expect(await finished(guid)).toEqual({ status: 'failed', attempts: 1, last_error: 'the channel was removed' });
     expect(receiver.to('/archived')).toEqual([]);

@@ -151,10 +151,13 @@ describe('service hooks and webhook delivery', () => {
     it('sends one signed event.created for an error from the @sentry/node SDK', async () => {
       const hook = await createHook('/sdk');
       await run(process.execPath, [join(__dirname, '..', 'support', 'sentry-client.cjs'), dsn, 'error-only'], { timeout: 30_000 });
-      await until(async () => {
-        await api.app.get(EventProcessor).drain();
-        return receiver.to('/sdk').length;
-      }, (n) => n >= 1);
+      await until(
+        async () => {
+          await api.app.get(EventProcessor).drain();
+          return receiver.to('/sdk').length;
+        },
+        (n) => n >= 1,
+      );
       await new Promise((resolve) => setTimeout(resolve, 300));
       const [request] = receiver.to('/sdk');
       expect(receiver.to('/sdk')).toHaveLength(1);
@@ -171,7 +174,9 @@ describe('service hooks and webhook delivery', () => {
       expect(request.headers['content-type']).toBe('application/json');
 
       const payload = JSON.parse(request.rawBody);
-      const [issue] = (await api.request('GET', '/api/0/projects/acme/web/issues/?query=')).body.filter((i: { title: string }) => i.title.startsWith('TypeError'));
+      const [issue] = (await api.request('GET', '/api/0/projects/acme/web/issues/?query=')).body.filter((i: { title: string }) =>
+        i.title.startsWith('TypeError'),
+      );
       expect(Object.keys(payload).sort()).toEqual(['culprit', 'event', 'id', 'message', 'project', 'project_name', 'triggering_rules', 'url'].sort());
       expect(payload).toMatchObject({
         id: request.headers['webhook-id']!.toString().slice(4),
@@ -185,12 +190,22 @@ describe('service hooks and webhook delivery', () => {
       expect(Object.keys(payload.event).sort()).toEqual(['datetime', 'event_id', 'level', 'platform', 'tags']);
       expect(payload.event).toMatchObject({ level: 'error', platform: 'node', event_id: expect.stringMatching(/^[0-9a-f]{32}$/) });
       expect(payload.event.datetime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
-      expect(payload.event.tags).toEqual(expect.arrayContaining([['feature', 'checkout'], ['level', 'error'], ['environment', 'e2e'], ['user', 'id:u-42']]));
+      expect(payload.event.tags).toEqual(
+        expect.arrayContaining([
+          ['feature', 'checkout'],
+          ['level', 'error'],
+          ['environment', 'e2e'],
+          ['user', 'id:u-42'],
+        ]),
+      );
       // The same tags as the event API shows for the event.
       const stored = await api.request('GET', `/api/0/projects/acme/web/events/${payload.event.event_id}/`);
       expect(payload.event.tags).toEqual(stored.body.tags.map(({ key, value }: { key: string; value: string }) => [key, value]));
 
-      const log = await until(() => deliveries(hook.id), (rows) => rows[0]?.status === 'delivered');
+      const log = await until(
+        () => deliveries(hook.id),
+        (rows) => rows[0]?.status === 'delivered',
+      );
       expect(log).toHaveLength(1);
       expect(log[0]).toMatchObject({ id: payload.id, event: 'event.created', status: 'delivered', attempts: 1, lastStatusCode: 200 });
       expect(log[0].attemptLog[0]).toMatchObject({ statusCode: 200, error: null, response: { body: 'ok' } });
@@ -208,7 +223,10 @@ describe('service hooks and webhook delivery', () => {
       expect(requests[0].headers['webhook-id']).toBe(requests[1].headers['webhook-id']);
       expect(requests[0].rawBody).toBe(requests[1].rawBody);
       expect(requests.every((request) => hasValidSignature(request, hook.secret))).toBe(true);
-      const [delivery] = await until(() => deliveries(hook.id), (rows) => rows[0]?.status === 'delivered');
+      const [delivery] = await until(
+        () => deliveries(hook.id),
+        (rows) => rows[0]?.status === 'delivered',
+      );
       expect(delivery.attempts).toBe(2);
       expect(delivery.attemptLog.map((a: { statusCode: number }) => a.statusCode)).toEqual([200, 500]);
       expect(delivery.attemptLog[1].response.body).toBe('boom');
@@ -221,7 +239,10 @@ describe('service hooks and webhook delivery', () => {
       const hook = await createHook('/hang');
       await sendError('hanging receiver');
       await receiver.waitFor('/hang', 2);
-      const [delivery] = await until(() => deliveries(hook.id), (rows) => rows[0]?.status === 'delivered');
+      const [delivery] = await until(
+        () => deliveries(hook.id),
+        (rows) => rows[0]?.status === 'delivered',
+      );
       expect(delivery.attemptLog[1]).toMatchObject({ statusCode: null, error: 'timed out after 500 ms' });
       expect(delivery.attemptLog[1].durationMs).toBeGreaterThanOrEqual(450);
       expect(delivery.attemptLog[1].durationMs).toBeLessThan(2000);
@@ -232,7 +253,10 @@ describe('service hooks and webhook delivery', () => {
       receiver.on('/redirect', answer(302, { location: `${receiver.url}/redirect-target` }));
       const hook = await createHook('/redirect');
       await sendError('redirecting receiver');
-      const [delivery] = await until(() => deliveries(hook.id), (rows) => rows[0]?.status === 'failed');
+      const [delivery] = await until(
+        () => deliveries(hook.id),
+        (rows) => rows[0]?.status === 'failed',
+      );
       expect(receiver.to('/redirect')).toHaveLength(4);
       expect(receiver.to('/redirect-target')).toHaveLength(0);
       expect(delivery.attempts).toBe(4);
@@ -245,7 +269,10 @@ describe('service hooks and webhook delivery', () => {
       const hook = await createHook('/redeliver');
       await sendError('redelivered');
       await receiver.waitFor('/redeliver', 1);
-      const [delivery] = await until(() => deliveries(hook.id), (rows) => rows[0]?.status === 'delivered');
+      const [delivery] = await until(
+        () => deliveries(hook.id),
+        (rows) => rows[0]?.status === 'delivered',
+      );
       const response = await api.request('POST', `${hooksPath}${hook.id}/deliveries/${delivery.id}/redeliver/`);
       expect(response.status).toBe(202);
       // Its log so far comes with it (newest first; the worker may already be sending it again).
@@ -261,12 +288,16 @@ describe('service hooks and webhook delivery', () => {
       receiver.on('/gone', answer(410));
       const hook = await createHook('/gone');
       await sendError('gone receiver');
-      const detail = await until(async () => (await api.request('GET', `${hooksPath}${hook.id}/`)).body, (body) => body.status === 'disabled');
-      expect(detail.disabledReason).toMatch(/410/);
-      const [fact] = await api.app.get(Database).query<{ data: { reason: string } }>(
-        `SELECT data FROM event_store.events WHERE event_type = 'webhooks.ServiceHookDisabled' AND stream_id = $1`,
-        [`service-hook-${hook.id}`],
+      const detail = await until(
+        async () => (await api.request('GET', `${hooksPath}${hook.id}/`)).body,
+        (body) => body.status === 'disabled',
       );
+      expect(detail.disabledReason).toMatch(/410/);
+      const [fact] = await api.app
+        .get(Database)
+        .query<{ data: { reason: string } }>(`SELECT data FROM event_store.events WHERE event_type = 'webhooks.ServiceHookDisabled' AND stream_id = $1`, [
+          `service-hook-${hook.id}`,
+        ]);
       expect(fact.data.reason).toMatch(/410/);
       await removeHook(hook);
     });
@@ -292,12 +323,23 @@ describe('service hooks and webhook delivery', () => {
     const [issue] = (await api.request('GET', '/api/0/projects/acme/web/issues/?query=alerting')).body;
     await receiver.waitFor('/created-only', 1);
     const queued = await api.app.get(Database).transaction((tx) =>
-      api.app.get(ServiceHookOutbox).enqueue(tx, 'event.alert', [{
-        cause: `rule-fire-${eventId}`,
-        projectId,
-        triggeringRules: ['High error rate', 'New issue in checkout'],
-        source: { issueId: issue.id, culprit: issue.culprit, message: 'alerting error', eventId, level: 'error', platform: 'node', tags: [['region', 'eu']], datetime: new Date().toISOString() },
-      }]),
+      api.app.get(ServiceHookOutbox).enqueue(tx, 'event.alert', [
+        {
+          cause: `rule-fire-${eventId}`,
+          projectId,
+          triggeringRules: ['High error rate', 'New issue in checkout'],
+          source: {
+            issueId: issue.id,
+            culprit: issue.culprit,
+            message: 'alerting error',
+            eventId,
+            level: 'error',
+            platform: 'node',
+            tags: [['region', 'eu']],
+            datetime: new Date().toISOString(),
+          },
+        },
+      ]),
     );
     expect(queued).toBe(1);
     const [request] = await receiver.waitFor('/alert', 1);
@@ -320,7 +362,10 @@ describe('service hooks and webhook delivery', () => {
       const created = await strict.request('POST', hooksPath, { body: { url: `${receiver.url}/private`, events: ['event.created'] } });
       expect(created.status).toBe(201);
       await sendError('to a private address', strict, keys.body[0].public, String(keys.body[0].projectId));
-      const [delivery] = await until(() => deliveries(created.body.id, '', strict), (rows) => rows[0]?.status === 'failed');
+      const [delivery] = await until(
+        () => deliveries(created.body.id, '', strict),
+        (rows) => rows[0]?.status === 'failed',
+      );
       expect(delivery.attemptLog[0].error).toMatch(/refused: 127\.0\.0\.1 is a loopback address/);
       expect(receiver.to('/private')).toHaveLength(0);
     } finally {

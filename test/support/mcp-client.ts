@@ -24,7 +24,8 @@ export class McpClient {
   private constructor(args: string[]) {
     // No telemetry DSN and no LLM keys: the server talks only to the Sentry it is given.
     const env = { ...process.env };
-    for (const name of ['SENTRY_DSN', 'DEFAULT_SENTRY_DSN', 'OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'EMBEDDED_AGENT_PROVIDER', 'SENTRY_ACCESS_TOKEN']) delete env[name];
+    for (const name of ['SENTRY_DSN', 'DEFAULT_SENTRY_DSN', 'OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'EMBEDDED_AGENT_PROVIDER', 'SENTRY_ACCESS_TOKEN'])
+      delete env[name];
     this.child = spawn(process.execPath, [SERVER, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
     this.child.stdout.setEncoding('utf8').on('data', (chunk: string) => this.read(chunk));
     this.child.stderr.setEncoding('utf8').on('data', (chunk: string) => (this.stderr += chunk));

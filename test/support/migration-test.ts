@@ -6,14 +6,12 @@ import type { TestDatabase } from './test-database';
 
 /** A new organization with a project `web`, for rows a migration test stores; answers the project's id. */
 export async function insertProject({ database }: TestDatabase): Promise<string> {
-  const [{ id: organizationId }] = await database.query<{ id: string }>(
-    `INSERT INTO identity.organizations (slug, name) VALUES ($1, 'Acme') RETURNING id`,
-    [`acme-${randomUUID()}`],
-  );
-  const [{ id }] = await database.query<{ id: string }>(
-    `INSERT INTO projects.projects (organization_id, slug, name) VALUES ($1, 'web', 'Web') RETURNING id`,
-    [organizationId],
-  );
+  const [{ id: organizationId }] = await database.query<{ id: string }>(`INSERT INTO identity.organizations (slug, name) VALUES ($1, 'Acme') RETURNING id`, [
+    `acme-${randomUUID()}`,
+  ]);
+  const [{ id }] = await database.query<{ id: string }>(`INSERT INTO projects.projects (organization_id, slug, name) VALUES ($1, 'web', 'Web') RETURNING id`, [
+    organizationId,
+  ]);
   return String(id);
 }
 

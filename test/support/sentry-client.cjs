@@ -71,7 +71,10 @@ async function firstErrors() {
       data: '{"items":2,"coupon":"SPRING"}',
     },
   });
-  for (const [shopper, amount] of [['first', 150], ['second', 175]]) {
+  for (const [shopper, amount] of [
+    ['first', 150],
+    ['second', 175],
+  ]) {
     // Apart in time, so the second is the newer; thrown after a wait each, so from the same stack.
     await sleep(20);
     Sentry.setUser({ id: `u-${shopper}`, email: `${shopper}@example.com`, username: shopper });

@@ -21,7 +21,11 @@ export interface TestApp {
   readonly baseUrl: string;
   /** The PostgreSQL database of this app. */
   readonly databaseUrl: string;
-  request<T = any>(method: string, path: string, options?: { token?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<ApiResponse<T>>;
+  request<T = any>(
+    method: string,
+    path: string,
+    options?: { token?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> },
+  ): Promise<ApiResponse<T>>;
   /** Stops the service and starts it again on the same database. */
   restart(): Promise<void>;
   close(): Promise<void>;

@@ -13,9 +13,11 @@ export interface ReceivedWebhook {
 /** What the receiver does with the n-th request (0-based) to a path. */
 export type Behaviour = (attempt: number, request: ReceivedWebhook, response: ServerResponse) => void;
 
-export const answer = (status: number, headers: Record<string, string> = {}): Behaviour => (_n, _request, response) => {
-  response.writeHead(status, headers).end(status >= 300 ? 'no' : 'ok');
-};
+export const answer =
+  (status: number, headers: Record<string, string> = {}): Behaviour =>
+  (_n, _request, response) => {
+    response.writeHead(status, headers).end(status >= 300 ? 'no' : 'ok');
+  };
 
 /**
  * A real webhook receiver on loopback, as an integration builder writes one: it verifies the

@@ -108,7 +108,13 @@ async function deadLetterScope(options: Options, queries: QueryBus, selection: '
   return { projectId: project.id, ids };
 }
 
-const scopesOf = (value: unknown): string[] => (typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : [...ALL_SCOPES]);
+const scopesOf = (value: unknown): string[] =>
+  typeof value === 'string'
+    ? value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [...ALL_SCOPES];
 
 async function run(positionals: string[], options: Options, env: Env, print: (line: string) => void): Promise<void> {
   const command = positionals[0];
@@ -144,14 +150,22 @@ async function run(positionals: string[], options: Options, env: Env, print: (li
     case 'create-team':
       return withApp(env, async (commands, queries) => {
         const org = await organizationId(queries, required(options, 'org'));
-        const teamId = await commands.execute<CreateTeamCommand, string>(new CreateTeamCommand(org, required(options, 'name'), options.slug as string | undefined));
+        const teamId = await commands.execute<CreateTeamCommand, string>(
+          new CreateTeamCommand(org, required(options, 'name'), options.slug as string | undefined),
+        );
         print(`Created team ${teamId}`);
       });
     case 'create-project':
       return withApp(env, async (commands, queries) => {
         const org = required(options, 'org');
         const projectId = await commands.execute<CreateProjectCommand, string>(
-          new CreateProjectCommand(await organizationId(queries, org), required(options, 'team'), required(options, 'name'), options.slug as string | undefined, (options.platform as string) ?? null),
+          new CreateProjectCommand(
+            await organizationId(queries, org),
+            required(options, 'team'),
+            required(options, 'name'),
+            options.slug as string | undefined,
+            (options.platform as string) ?? null,
+          ),
         );
         const keys = await queries.execute<FindProjectKeysQuery, ProjectKeySummary[] | null>(new FindProjectKeysQuery(org, projectId));
         print(`Created project ${projectId}\nDSN: ${keys?.[0]?.dsn}`);
@@ -196,13 +210,26 @@ async function run(positionals: string[], options: Options, env: Env, print: (li
           const letters = await queries.execute<ListDeadLettersQuery, DeadLetter[]>(new ListDeadLettersQuery(scope, 0, 1000));
           if (letters.length === 0) print('No dead letters.');
           for (const letter of letters) {
-            print([letter.id, letter.dateFailed, `project ${letter.projectId} (${letter.projectSlug})`, `event ${letter.eventId}`, `${letter.attempts} attempt(s)`, letter.reason].join('\t'));
+            print(
+              [
+                letter.id,
+                letter.dateFailed,
+                `project ${letter.projectId} (${letter.projectSlug})`,
+                `event ${letter.eventId}`,
+                `${letter.attempts} attempt(s)`,
+                letter.reason,
+              ].join('\t'),
+            );
           }
         } else if (action === 'retry') {
-          const retried = await commands.execute<RetryDeadLettersCommand, number>(new RetryDeadLettersCommand(await deadLetterScope(options, queries, 'change')));
+          const retried = await commands.execute<RetryDeadLettersCommand, number>(
+            new RetryDeadLettersCommand(await deadLetterScope(options, queries, 'change')),
+          );
           print(`Moved ${retried} dead letter(s) back to the queue.`);
         } else if (action === 'delete') {
-          const deleted = await commands.execute<DeleteDeadLettersCommand, number>(new DeleteDeadLettersCommand(await deadLetterScope(options, queries, 'change')));
+          const deleted = await commands.execute<DeleteDeadLettersCommand, number>(
+            new DeleteDeadLettersCommand(await deadLetterScope(options, queries, 'change')),
+          );
           print(`Deleted ${deleted} dead letter(s).`);
         } else {
           throw new UsageError('dead-letters takes list, retry or delete');

@@ -19,9 +19,12 @@ export async function createApp(config: AppConfig, options: { clock?: Clock } = 
   });
   if (config.role === 'worker') {
     // A worker serves only health and metrics; the API runs in api processes.
-    app.getHttpAdapter().getInstance().addHook('onRequest', async (request, reply) => {
-      if (request.url.startsWith('/api/')) await reply.status(404).send({ detail: 'This process runs background workers only (ROLE=worker).' });
-    });
+    app
+      .getHttpAdapter()
+      .getInstance()
+      .addHook('onRequest', async (request, reply) => {
+        if (request.url.startsWith('/api/')) await reply.status(404).send({ detail: 'This process runs background workers only (ROLE=worker).' });
+      });
   }
   configureHttp(app, config);
   if (config.role !== 'worker') serveWebInterface(app);

@@ -45,19 +45,25 @@ async function main(): Promise<void> {
   stopWhenOrphaned();
   await app.listen(config.port, config.host);
   recordPublicUrl(config.dataDir, config.publicUrl);
-  app.getHttpAdapter().getInstance().log.info(
-    { url: config.publicUrl, role: config.role, database: config.databaseUrl ? 'postgresql' : `embedded (${config.dataDir})` },
-    'Faultline is listening',
-  );
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .log.info(
+      { url: config.publicUrl, role: config.role, database: config.databaseUrl ? 'postgresql' : `embedded (${config.dataDir})` },
+      'Faultline is listening',
+    );
   if (config.role !== 'worker') process.stdout.write(await app.get(BootstrapService).startBanner());
 }
 
 main().catch((error: unknown) => {
-  const message = error instanceof ConfigError
-    ? `Configuration error: ${error.message}`
-    : error instanceof ModuleLoadError || error instanceof EmbeddedDatabaseError
-      ? error.message
-      : error instanceof Error ? (error.stack ?? error.message) : String(error);
+  const message =
+    error instanceof ConfigError
+      ? `Configuration error: ${error.message}`
+      : error instanceof ModuleLoadError || error instanceof EmbeddedDatabaseError
+        ? error.message
+        : error instanceof Error
+          ? (error.stack ?? error.message)
+          : String(error);
   process.stderr.write(`${message}\n`);
   process.exit(1);
 });

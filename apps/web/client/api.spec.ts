@@ -2,7 +2,9 @@ import { fieldErrors } from './api';
 
 describe('fieldErrors', () => {
   it("takes the API's errors object, per field", () => {
-    expect(fieldErrors(400, { detail: 'Invalid', errors: { scopes: ['Unknown scope: x', 'Another'] } }, ['scopes'])).toEqual({ scopes: 'Unknown scope: x Another' });
+    expect(fieldErrors(400, { detail: 'Invalid', errors: { scopes: ['Unknown scope: x', 'Another'] } }, ['scopes'])).toEqual({
+      scopes: 'Unknown scope: x Another',
+    });
   });
 
   it('puts a detail that names a field of the form next to that field', () => {

@@ -35,14 +35,25 @@ export function Field(props: {
         aria-describedby={describedBy}
         onInput={(event) => props.onInput((event.currentTarget as HTMLInputElement).value)}
       />
-      {props.hint && <p class="hint" id={`${id}-hint`}>{props.hint}</p>}
+      {props.hint && (
+        <p class="hint" id={`${id}-hint`}>
+          {props.hint}
+        </p>
+      )}
       <FieldError id={`${id}-error`} message={props.error} />
     </div>
   );
 }
 
 /** A group of checkboxes (a fieldset with a legend), with the group's error below it. */
-export function Checkboxes(props: { legend: string; name: string; options: readonly string[]; selected: readonly string[]; onChange: (selected: string[]) => void; error?: string }) {
+export function Checkboxes(props: {
+  legend: string;
+  name: string;
+  options: readonly string[];
+  selected: readonly string[];
+  onChange: (selected: string[]) => void;
+  error?: string;
+}) {
   const id = useFieldId(props.name);
   return (
     <fieldset class="field" aria-describedby={props.error ? `${id}-error` : undefined}>
@@ -166,7 +177,16 @@ export function Status(props: { value: string }) {
 }
 
 /** A labelled multi-line input (certificates, keys), with its error below it. */
-export function TextArea(props: { label: string; name: string; value: string; onInput: (value: string) => void; error?: string; hint?: string; rows?: number; placeholder?: string }) {
+export function TextArea(props: {
+  label: string;
+  name: string;
+  value: string;
+  onInput: (value: string) => void;
+  error?: string;
+  hint?: string;
+  rows?: number;
+  placeholder?: string;
+}) {
   const id = useFieldId(props.name);
   const describedBy = [props.hint ? `${id}-hint` : '', props.error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
   return (
@@ -183,27 +203,50 @@ export function TextArea(props: { label: string; name: string; value: string; on
         aria-describedby={describedBy}
         onInput={(event) => props.onInput((event.currentTarget as HTMLTextAreaElement).value)}
       />
-      {props.hint && <p class="hint" id={`${id}-hint`}>{props.hint}</p>}
+      {props.hint && (
+        <p class="hint" id={`${id}-hint`}>
+          {props.hint}
+        </p>
+      )}
       <FieldError id={`${id}-error`} message={props.error} />
     </div>
   );
 }
 
 /** A labelled select; options are [value, label] pairs. */
-export function SelectField(props: { label: string; name: string; value: string; options: ReadonlyArray<readonly [string, string]>; onChange: (value: string) => void; error?: string; hint?: string }) {
+export function SelectField(props: {
+  label: string;
+  name: string;
+  value: string;
+  options: ReadonlyArray<readonly [string, string]>;
+  onChange: (value: string) => void;
+  error?: string;
+  hint?: string;
+}) {
   const id = useFieldId(props.name);
   const describedBy = [props.hint ? `${id}-hint` : '', props.error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
   return (
     <div class="field">
       <label for={id}>{props.label}</label>
-      <select id={id} name={props.name} value={props.value} aria-invalid={props.error ? 'true' : undefined} aria-describedby={describedBy} onChange={(event) => props.onChange((event.currentTarget as HTMLSelectElement).value)}>
+      <select
+        id={id}
+        name={props.name}
+        value={props.value}
+        aria-invalid={props.error ? 'true' : undefined}
+        aria-describedby={describedBy}
+        onChange={(event) => props.onChange((event.currentTarget as HTMLSelectElement).value)}
+      >
         {props.options.map(([value, label]) => (
           <option key={value} value={value}>
             {label}
           </option>
         ))}
       </select>
-      {props.hint && <p class="hint" id={`${id}-hint`}>{props.hint}</p>}
+      {props.hint && (
+        <p class="hint" id={`${id}-hint`}>
+          {props.hint}
+        </p>
+      )}
       <FieldError id={`${id}-error`} message={props.error} />
     </div>
   );
@@ -235,7 +278,11 @@ export function CopyButton(props: { value: string; label: string }) {
     const timer = setTimeout(() => setState('idle'), 2000);
     return () => clearTimeout(timer);
   }, [state]);
-  const copy = () => writeClipboard(props.value).then(() => setState('copied'), () => setState('failed'));
+  const copy = () =>
+    writeClipboard(props.value).then(
+      () => setState('copied'),
+      () => setState('failed'),
+    );
   return (
     <span class="copy">
       <button type="button" class="copy-button" onClick={copy} aria-label={props.label}>

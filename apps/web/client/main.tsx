@@ -81,7 +81,8 @@ function Navigation(props: { session: Session; path: string; onSignOut: () => vo
     ['/settings/account/api/auth-tokens/', 'API tokens'],
     ...(props.session.user.isSuperuser ? ([['/manage/organizations/', 'Admin']] as Array<[string, string]>) : []),
   ];
-  const current = (href: string) => props.path.startsWith(href) || (href.endsWith('/projects/') && props.path.startsWith(href.replace('/settings/', '/organizations/')));
+  const current = (href: string) =>
+    props.path.startsWith(href) || (href.endsWith('/projects/') && props.path.startsWith(href.replace('/settings/', '/organizations/')));
   return (
     <header class="topbar">
       <Link href="/" class="brand">

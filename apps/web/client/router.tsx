@@ -1,7 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 
-
 type Listener = () => void;
 const listeners = new Set<Listener>();
 

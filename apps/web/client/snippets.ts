@@ -77,4 +77,7 @@ export function snippetFor(platform: string | null | undefined): Snippet {
 }
 
 /** The platforms a new project can choose, with Sentry's ids. */
-export const PLATFORMS: ReadonlyArray<readonly [string, string]> = [...SNIPPETS.map((snippet) => [snippet.platform, snippet.label] as const), ['other', 'Other']];
+export const PLATFORMS: ReadonlyArray<readonly [string, string]> = [
+  ...SNIPPETS.map((snippet) => [snippet.platform, snippet.label] as const),
+  ['other', 'Other'],
+];

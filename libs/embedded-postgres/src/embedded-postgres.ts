@@ -1,7 +1,19 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
-  chmodSync, chownSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync,
+  chmodSync,
+  chownSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
 } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -124,7 +136,9 @@ export class EmbeddedPostgres {
     this.child = child;
     const ended = new Promise<never>((_resolve, reject) => {
       child.once('error', reject);
-      child.once('exit', (code, signal) => reject(new Error(`the embedded PostgreSQL server exited during start-up (${signal ?? `code ${code}`}):\n${logTail(paths.log)}`)));
+      child.once('exit', (code, signal) =>
+        reject(new Error(`the embedded PostgreSQL server exited during start-up (${signal ?? `code ${code}`}):\n${logTail(paths.log)}`)),
+      );
     });
     ended.catch(() => undefined);
     await Promise.race([ended, waitUntilReady(paths.cluster, child.pid)]);
@@ -251,10 +265,23 @@ async function initialise(dataDir: string, binaries: PostgresBinaries, account: 
   mkdirSync(staging, { mode: 0o700 });
   if (account) for (const path of [scratch, passwordFile, staging]) chownSync(path, account.uid, account.gid);
   try {
-    await run(binaries.initdb, [
-      '-D', staging, '-U', USER, '--auth=scram-sha-256', `--pwfile=${passwordFile}`, '--encoding=UTF8',
-      '--locale-provider=builtin', '--builtin-locale=C.UTF-8', '--locale=C', '--no-instructions',
-    ], account);
+    await run(
+      binaries.initdb,
+      [
+        '-D',
+        staging,
+        '-U',
+        USER,
+        '--auth=scram-sha-256',
+        `--pwfile=${passwordFile}`,
+        '--encoding=UTF8',
+        '--locale-provider=builtin',
+        '--builtin-locale=C.UTF-8',
+        '--locale=C',
+        '--no-instructions',
+      ],
+      account,
+    );
   } catch (error) {
     const hint = account ? ` (it runs as the system user "${SERVER_ACCOUNT}", which must be able to reach ${dataDir})` : '';
     throw new Error(`Initialising the embedded PostgreSQL cluster failed${hint}: ${(error as Error).message}`);
@@ -266,7 +293,12 @@ async function initialise(dataDir: string, binaries: PostgresBinaries, account: 
 
 function run(command: string, args: string[], account: Account | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'], windowsHide: true, env: { ...process.env, LC_MESSAGES: 'C' }, ...(account ?? {}) });
+    const child = spawn(command, args, {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      windowsHide: true,
+      env: { ...process.env, LC_MESSAGES: 'C' },
+      ...(account ?? {}),
+    });
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.once('error', reject);

@@ -36,16 +36,8 @@ export class EventRecorder {
    * the same stream still surfaces as ConcurrencyError (see EventStore.append); run the unit with
    * `Database.transaction(work, { retries })` where that can happen.
    */
-  async record(
-    tx: Transaction,
-    streamId: string,
-    streamType: string,
-    events: readonly DomainEvent[],
-    options: RecordOptions = {},
-  ): Promise<RecordedEvent[]> {
-    const recorded = await this.eventStore.append(
-      tx, streamId, streamType, options.expectedVersion ?? 'any', events, options.metadata,
-    );
+  async record(tx: Transaction, streamId: string, streamType: string, events: readonly DomainEvent[], options: RecordOptions = {}): Promise<RecordedEvent[]> {
+    const recorded = await this.eventStore.append(tx, streamId, streamType, options.expectedVersion ?? 'any', events, options.metadata);
     await this.appended(tx, recorded);
     return recorded;
   }

@@ -168,11 +168,7 @@ describe('EventStore on a PostgreSQL server', () => {
         handle: async (events, tx) => {
           for (const event of events) {
             // The primary key turns a second handling of an event into a failure of this batch.
-            await tx.execute('INSERT INTO test_handled (subscriber, event_id, runner) VALUES ($1, $2, $3)', [
-              'shared-subscriber',
-              event.eventId,
-              label,
-            ]);
+            await tx.execute('INSERT INTO test_handled (subscriber, event_id, runner) VALUES ($1, $2, $3)', ['shared-subscriber', event.eventId, label]);
           }
           await new Promise((resolve) => setTimeout(resolve, 2)); // widen the window for overlap
           handled.push(...events);
@@ -184,9 +180,7 @@ describe('EventStore on a PostgreSQL server', () => {
     try {
       // Appends race with both runners: three writers of one event at a time.
       for (let n = 0; n < total; n += 3) {
-        await Promise.all(
-          [0, 1, 2].map((k) => store.append(db.database, `shared-${n + k}`, 'test.Shared', 'no_stream', [happened(n + k)])),
-        );
+        await Promise.all([0, 1, 2].map((k) => store.append(db.database, `shared-${n + k}`, 'test.Shared', 'no_stream', [happened(n + k)])));
       }
       await allHandled.promise;
     } finally {
@@ -197,9 +191,7 @@ describe('EventStore on a PostgreSQL server', () => {
     const ids = handled.map((event) => event.eventId);
     expect(new Set(ids).size).toBe(total);
     expect(ids).toHaveLength(total);
-    const [{ count }] = await db.database.query<{ count: string }>(
-      `SELECT count(*) AS count FROM test_handled WHERE subscriber = 'shared-subscriber'`,
-    );
+    const [{ count }] = await db.database.query<{ count: string }>(`SELECT count(*) AS count FROM test_handled WHERE subscriber = 'shared-subscriber'`);
     expect(count).toBe(String(total));
   });
 });

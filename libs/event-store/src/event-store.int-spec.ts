@@ -1,14 +1,7 @@
 import { ConcurrencyError, domainEvent, type RecordedEvent } from '@faultline/kernel';
 import type { Transaction } from '@faultline/platform';
 import { openTestDatabase, type TestDatabase } from '../../../test/support/test-database';
-import {
-  EventRecorder,
-  EventStore,
-  SubscriptionRunner,
-  SubscriptionRunnerFactory,
-  type SubscriptionHandler,
-  type SubscriptionRunnerOptions,
-} from '.';
+import { EventRecorder, EventStore, SubscriptionRunner, SubscriptionRunnerFactory, type SubscriptionHandler, type SubscriptionRunnerOptions } from '.';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -23,17 +16,14 @@ describe('EventStore', () => {
     db = await openTestDatabase();
     store = new EventStore(db.database);
     // The effect of the test subscribers: handling an event twice would violate the primary key.
-    await db.database.execute(
-      'CREATE TABLE test_handled (subscriber text NOT NULL, event_id uuid NOT NULL, PRIMARY KEY (subscriber, event_id))',
-    );
+    await db.database.execute('CREATE TABLE test_handled (subscriber text NOT NULL, event_id uuid NOT NULL, PRIMARY KEY (subscriber, event_id))');
   }, 60_000);
 
   afterAll(async () => {
     await db?.close();
   });
 
-  const streamVersions = async (streamId: string) =>
-    (await store.readStream(db.database, streamId)).map((event) => event.version);
+  const streamVersions = async (streamId: string) => (await store.readStream(db.database, streamId)).map((event) => event.version);
 
   describe('append and readStream', () => {
     it('records events with consecutive versions and reads them back in order', async () => {
@@ -81,9 +71,7 @@ describe('EventStore', () => {
     });
 
     it('refuses events without an explicit type or with a bad expected version', async () => {
-      await expect(
-        store.append(db.database, 's', 't', 0, [{ type: '', schemaVersion: 1, data: {} }]),
-      ).rejects.toThrow(TypeError);
+      await expect(store.append(db.database, 's', 't', 0, [{ type: '', schemaVersion: 1, data: {} }])).rejects.toThrow(TypeError);
       await expect(store.append(db.database, 's', 't', -1, [happened(1)])).rejects.toThrow(RangeError);
       await expect(store.append(db.database, 's', 't', 1.5, [happened(1)])).rejects.toThrow(RangeError);
     });
@@ -107,19 +95,13 @@ describe('EventStore', () => {
     });
 
     it("conflicts on 'no_stream' when the stream exists", async () => {
-      await expect(store.append(db.database, 'conflict-1', 'test.Conflict', 'no_stream', [happened(0)])).rejects.toBeInstanceOf(
-        ConcurrencyError,
-      );
+      await expect(store.append(db.database, 'conflict-1', 'test.Conflict', 'no_stream', [happened(0)])).rejects.toBeInstanceOf(ConcurrencyError);
       expect(await streamVersions('conflict-1')).toEqual([1, 2, 3]);
     });
 
     it('conflicts on an expected version the stream never reached, leaving no gap', async () => {
-      await expect(store.append(db.database, 'conflict-1', 'test.Conflict', 7, [happened(8)])).rejects.toBeInstanceOf(
-        ConcurrencyError,
-      );
-      await expect(store.append(db.database, 'conflict-new', 'test.Conflict', 2, [happened(3)])).rejects.toBeInstanceOf(
-        ConcurrencyError,
-      );
+      await expect(store.append(db.database, 'conflict-1', 'test.Conflict', 7, [happened(8)])).rejects.toBeInstanceOf(ConcurrencyError);
+      await expect(store.append(db.database, 'conflict-new', 'test.Conflict', 2, [happened(3)])).rejects.toBeInstanceOf(ConcurrencyError);
       expect(await streamVersions('conflict-1')).toEqual([1, 2, 3]);
       expect(await streamVersions('conflict-new')).toEqual([]);
     });
@@ -140,9 +122,7 @@ describe('EventStore', () => {
     });
 
     it('never updates or deletes a recorded event', async () => {
-      await expect(db.database.execute(`UPDATE event_store.events SET data = '{}' WHERE stream_id = 'conflict-1'`)).rejects.toThrow(
-        /append-only/,
-      );
+      await expect(db.database.execute(`UPDATE event_store.events SET data = '{}' WHERE stream_id = 'conflict-1'`)).rejects.toThrow(/append-only/);
       await expect(db.database.execute(`DELETE FROM event_store.events WHERE stream_id = 'conflict-1'`)).rejects.toThrow(/append-only/);
       expect(await streamVersions('conflict-1')).toEqual([1, 2, 3, 4]);
     });
@@ -178,9 +158,7 @@ describe('EventStore', () => {
 
     it('filters by stream type and by event type', async () => {
       expect(ids(await store.readAll(db.database, '0', 100, { streamTypes: ['test.FeedB'] }))).toEqual([recorded[2].eventId]);
-      expect(ids(await store.readAll(db.database, '0', 100, { ...feed, eventTypes: ['test.Other'] }))).toEqual([
-        recorded[1].eventId,
-      ]);
+      expect(ids(await store.readAll(db.database, '0', 100, { ...feed, eventTypes: ['test.Other'] }))).toEqual([recorded[1].eventId]);
       expect(await store.readAll(db.database, '0', 100, { streamTypes: [] })).toEqual([]);
     });
 
@@ -216,7 +194,13 @@ describe('EventStore', () => {
     const appendRunnerEvents = async (streamType: string, count: number) => {
       const streamId = `runner-${++seq}`;
       return db.database.transaction((tx) =>
-        store.append(tx, streamId, streamType, 'no_stream', Array.from({ length: count }, (_, n) => happened(n))),
+        store.append(
+          tx,
+          streamId,
+          streamType,
+          'no_stream',
+          Array.from({ length: count }, (_, n) => happened(n)),
+        ),
       );
     };
 
@@ -229,8 +213,7 @@ describe('EventStore', () => {
     };
 
     const handledBy = async (subscriber: string) =>
-      (await db.database.query<{ count: string }>('SELECT count(*) AS count FROM test_handled WHERE subscriber = $1', [subscriber]))[0]
-        .count;
+      (await db.database.query<{ count: string }>('SELECT count(*) AS count FROM test_handled WHERE subscriber = $1', [subscriber]))[0].count;
 
     const runner = (name: string, handle: SubscriptionHandler, extra: Partial<SubscriptionRunnerOptions> = {}) =>
       new SubscriptionRunner({
@@ -326,9 +309,13 @@ describe('EventStore', () => {
     it('keeps a failing subscriber backing off without holding up another subscriber of the same events', async () => {
       const shared = { filter: { streamTypes: ['test.sub-shared'] }, idleDelayMs: 20 };
       const warnings: string[] = [];
-      const broken = runner('sub-broken', async () => {
-        throw new Error('tracker down');
-      }, { ...shared, retryDelayMs: 10, maxRetryDelayMs: 40, logger: { warn: (message) => warnings.push(message) } });
+      const broken = runner(
+        'sub-broken',
+        async () => {
+          throw new Error('tracker down');
+        },
+        { ...shared, retryDelayMs: 10, maxRetryDelayMs: 40, logger: { warn: (message) => warnings.push(message) } },
+      );
       const seen: RecordedEvent[] = [];
       const healthy = runner('sub-healthy', recordingHandler('sub-healthy', seen), shared);
       const events = await appendRunnerEvents('test.sub-shared', 3);

@@ -8,8 +8,16 @@ const STREAM_VERSION_CONSTRAINT = 'events_stream_id_version_key';
 const UNIQUE_VIOLATION = '23505';
 
 const COLUMN_NAMES = [
-  'global_position', 'stream_id', 'stream_type', 'version', 'event_id', 'event_type', 'schema_version',
-  'data', 'metadata', 'recorded_at',
+  'global_position',
+  'stream_id',
+  'stream_type',
+  'version',
+  'event_id',
+  'event_type',
+  'schema_version',
+  'data',
+  'metadata',
+  'recorded_at',
 ] as const;
 const COLUMNS = COLUMN_NAMES.join(', ');
 
@@ -126,19 +134,29 @@ export class EventStore {
     return entries.flatMap(({ streamId, streamType, event, metadata }, index) => {
       const row = byId.get(ids[index]);
       if (!row) return [];
-      return [toRecordedEvent({
-        global_position: row.global_position, stream_id: streamId, stream_type: streamType, version: 1, event_id: ids[index],
-        event_type: event.type, schema_version: event.schemaVersion, data: event.data as Record<string, unknown>, metadata: metadata ?? {}, recorded_at: row.recorded_at,
-      })];
+      return [
+        toRecordedEvent({
+          global_position: row.global_position,
+          stream_id: streamId,
+          stream_type: streamType,
+          version: 1,
+          event_id: ids[index],
+          event_type: event.type,
+          schema_version: event.schemaVersion,
+          data: event.data as Record<string, unknown>,
+          metadata: metadata ?? {},
+          recorded_at: row.recorded_at,
+        }),
+      ];
     });
   }
 
   /** The events of one stream with a version greater than `fromVersion` (0: all), in version order. */
   async readStream(sql: Sql, streamId: string, fromVersion = 0): Promise<RecordedEvent[]> {
-    const rows = await sql.query<EventRow>(
-      `SELECT ${COLUMNS} FROM event_store.events WHERE stream_id = $1 AND version > $2 ORDER BY version`,
-      [streamId, fromVersion],
-    );
+    const rows = await sql.query<EventRow>(`SELECT ${COLUMNS} FROM event_store.events WHERE stream_id = $1 AND version > $2 ORDER BY version`, [
+      streamId,
+      fromVersion,
+    ]);
     return rows.map(toRecordedEvent);
   }
 
@@ -158,12 +176,7 @@ export class EventStore {
    * Consequently the checkpoint names the last event handled; it is not necessarily the highest
    * position seen, and the next read continues after that event's place in this order.
    */
-  async readAll(
-    sql: Sql,
-    afterPosition: GlobalPosition | bigint,
-    limit: number,
-    filter: ReadAllFilter = {},
-  ): Promise<RecordedEvent[]> {
+  async readAll(sql: Sql, afterPosition: GlobalPosition | bigint, limit: number, filter: ReadAllFilter = {}): Promise<RecordedEvent[]> {
     if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`limit must be a positive integer, got ${limit}`);
     const params: unknown[] = [toPosition(afterPosition), limit];
     const conditions: string[] = [];
@@ -193,10 +206,7 @@ export class EventStore {
 
   /** A subscriber's checkpoint: the position of the last event it handled, '0' when it has none. */
   async readCheckpoint(sql: Sql, subscriber: string): Promise<GlobalPosition> {
-    const [row] = await sql.query<{ position: string }>(
-      'SELECT position FROM event_store.event_checkpoints WHERE subscriber = $1',
-      [subscriber],
-    );
+    const [row] = await sql.query<{ position: string }>('SELECT position FROM event_store.event_checkpoints WHERE subscriber = $1', [subscriber]);
     return row ? String(row.position) : '0';
   }
 
@@ -206,14 +216,8 @@ export class EventStore {
    * number of processes can run one subscriber without handling an event twice.
    */
   async lockCheckpoint(tx: Transaction, subscriber: string): Promise<GlobalPosition> {
-    await tx.execute(
-      'INSERT INTO event_store.event_checkpoints (subscriber) VALUES ($1) ON CONFLICT (subscriber) DO NOTHING',
-      [subscriber],
-    );
-    const [row] = await tx.query<{ position: string }>(
-      'SELECT position FROM event_store.event_checkpoints WHERE subscriber = $1 FOR UPDATE',
-      [subscriber],
-    );
+    await tx.execute('INSERT INTO event_store.event_checkpoints (subscriber) VALUES ($1) ON CONFLICT (subscriber) DO NOTHING', [subscriber]);
+    const [row] = await tx.query<{ position: string }>('SELECT position FROM event_store.event_checkpoints WHERE subscriber = $1 FOR UPDATE', [subscriber]);
     return String(row.position);
   }
 
@@ -227,10 +231,7 @@ export class EventStore {
   }
 
   private async currentVersion(sql: Sql, streamId: string): Promise<number> {
-    const [row] = await sql.query<{ version: number }>(
-      'SELECT version FROM event_store.events WHERE stream_id = $1 ORDER BY version DESC LIMIT 1',
-      [streamId],
-    );
+    const [row] = await sql.query<{ version: number }>('SELECT version FROM event_store.events WHERE stream_id = $1 ORDER BY version DESC LIMIT 1', [streamId]);
     return row ? Number(row.version) : 0;
   }
 }

@@ -57,8 +57,7 @@ export class SubscriptionRunner implements BackgroundWorker {
       idleDelayMs: options.idleDelayMs ?? 250,
       retryDelayMs: options.retryDelayMs,
       maxRetryDelayMs: options.maxRetryDelayMs,
-      onError: (error, failures, delay) =>
-        logger.warn(`subscription ${this.name} failed (${failures} in a row), retrying in ${delay} ms: ${describe(error)}`),
+      onError: (error, failures, delay) => logger.warn(`subscription ${this.name} failed (${failures} in a row), retrying in ${delay} ms: ${describe(error)}`),
     });
   }
 

@@ -48,7 +48,17 @@ import { UserActors } from './infrastructure/user-actors';
 
 @Module({
   imports: [CqrsModule, EventStoreModule],
-  controllers: [ApiIndexController, AcceptInviteController, AcceptInvitePageController, AuthController, OrganizationsController, MembersController, TeamsController, ApiTokensController, OrgAuthTokensController],
+  controllers: [
+    ApiIndexController,
+    AcceptInviteController,
+    AcceptInvitePageController,
+    AuthController,
+    OrganizationsController,
+    MembersController,
+    TeamsController,
+    ApiTokensController,
+    OrgAuthTokensController,
+  ],
   providers: [
     IdentityRepository,
     ProvisioningRepository,

@@ -28,8 +28,15 @@ import { RollupsRepository } from './infrastructure/rollups.repository';
   controllers: [ProjectEventsController, InboundFiltersController, DeadLettersController],
   providers: [
     ProjectReadModelsRepository,
-    AcceptEnvelope, EventProcessor, IngestQueueRepository, RollupsRepository, InboundFiltersRepository, DeadLettersRepository,
-    RetryDeadLettersHandler, DeleteDeadLettersHandler, ListDeadLettersHandler,
+    AcceptEnvelope,
+    EventProcessor,
+    IngestQueueRepository,
+    RollupsRepository,
+    InboundFiltersRepository,
+    DeadLettersRepository,
+    RetryDeadLettersHandler,
+    DeleteDeadLettersHandler,
+    ListDeadLettersHandler,
   ],
   exports: [EventProcessor],
 })

@@ -1,11 +1,5 @@
 /** Stable error codes; one exception filter maps them to HTTP statuses. */
-export type DomainErrorCode =
-  | 'not_found'
-  | 'conflict'
-  | 'forbidden'
-  | 'invalid'
-  | 'unauthenticated'
-  | 'concurrency';
+export type DomainErrorCode = 'not_found' | 'conflict' | 'forbidden' | 'invalid' | 'unauthenticated' | 'concurrency';
 
 export class DomainError extends Error {
   constructor(

@@ -13,8 +13,7 @@ export interface EventMetadata {
 }
 
 /** A domain event as read back from the event store. */
-export interface RecordedEvent<TType extends string = string, TData = Record<string, unknown>>
-  extends DomainEvent<TType, TData> {
+export interface RecordedEvent<TType extends string = string, TData = Record<string, unknown>> extends DomainEvent<TType, TData> {
   readonly globalPosition: string;
   readonly streamId: string;
   readonly streamType: string;
@@ -24,10 +23,6 @@ export interface RecordedEvent<TType extends string = string, TData = Record<str
   readonly recordedAt: string;
 }
 
-export function domainEvent<TType extends string, TData>(
-  type: TType,
-  data: TData,
-  schemaVersion = 1,
-): DomainEvent<TType, TData> {
+export function domainEvent<TType extends string, TData>(type: TType, data: TData, schemaVersion = 1): DomainEvent<TType, TData> {
   return Object.freeze({ type, schemaVersion, data });
 }

@@ -4,9 +4,7 @@ import { ALL_SCOPES, commonScopes, expandScopes, grantableScopes, intersectScope
 
 describe('scopes', () => {
   it('admin implies write implies read', () => {
-    expect([...expandScopes(['project:admin'])].sort()).toEqual(
-      ['project:admin', 'project:read', 'project:releases', 'project:write'],
-    );
+    expect([...expandScopes(['project:admin'])].sort()).toEqual(['project:admin', 'project:read', 'project:releases', 'project:write']);
     expect([...expandScopes(['event:write'])].sort()).toEqual(['event:read', 'event:write']);
   });
 

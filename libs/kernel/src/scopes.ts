@@ -2,12 +2,25 @@ import { DomainError } from './domain-error';
 
 /** Sentry's token scopes. `X:admin` implies `X:write` implies `X:read`; org:admin implies org:integrations. */
 export const ALL_SCOPES = [
-  'org:read', 'org:write', 'org:admin', 'org:integrations',
-  'member:read', 'member:write', 'member:admin',
-  'team:read', 'team:write', 'team:admin',
-  'project:read', 'project:write', 'project:admin', 'project:releases',
-  'event:read', 'event:write', 'event:admin',
-  'alerts:read', 'alerts:write',
+  'org:read',
+  'org:write',
+  'org:admin',
+  'org:integrations',
+  'member:read',
+  'member:write',
+  'member:admin',
+  'team:read',
+  'team:write',
+  'team:admin',
+  'project:read',
+  'project:write',
+  'project:admin',
+  'project:releases',
+  'event:read',
+  'event:write',
+  'event:admin',
+  'alerts:read',
+  'alerts:write',
 ] as const;
 
 export type Scope = (typeof ALL_SCOPES)[number];

@@ -100,8 +100,7 @@ export class PlatformModule {
         {
           provide: Database,
           inject: [DataSource],
-          useFactory: (dataSource: DataSource) =>
-            new Database(dataSource, (error) => logger.error(`after-commit callback failed: ${String(error)}`)),
+          useFactory: (dataSource: DataSource) => new Database(dataSource, (error) => logger.error(`after-commit callback failed: ${String(error)}`)),
         },
         { provide: Metrics, inject: [DataSource], useFactory: (dataSource: DataSource) => new Metrics(dataSource) },
         {

@@ -20,7 +20,20 @@ import { ProjectsRepository } from './infrastructure/projects.repository';
 @Module({
   imports: [CqrsModule, EventStoreModule],
   controllers: [ProjectsController, ProjectKeysController],
-  providers: [ProjectsRepository, { provide: ProjectTeams, useClass: ProjectTeamsRepository }, CreateProjectHandler, UpdateProjectHandler, DeleteProjectHandler, CreateProjectKeyHandler, UpdateProjectKeyHandler, DeleteProjectKeyHandler, FindProjectKeysHandler, FindProjectKeyHandler, FindProjectHandler, FindOrganizationProjectsHandler],
+  providers: [
+    ProjectsRepository,
+    { provide: ProjectTeams, useClass: ProjectTeamsRepository },
+    CreateProjectHandler,
+    UpdateProjectHandler,
+    DeleteProjectHandler,
+    CreateProjectKeyHandler,
+    UpdateProjectKeyHandler,
+    DeleteProjectKeyHandler,
+    FindProjectKeysHandler,
+    FindProjectKeyHandler,
+    FindProjectHandler,
+    FindOrganizationProjectsHandler,
+  ],
   exports: [ProjectTeams],
 })
 export class ProjectsModule {}

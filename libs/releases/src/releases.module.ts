@@ -58,6 +58,8 @@ export class ReleasesModule implements OnModuleInit {
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter?.getInstance<FastifyInstance>();
     if (!fastify || fastify.hasContentTypeParser('multipart/form-data')) return;
-    fastify.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: this.config.maxRequestBytes }, (_request, body, done) => done(null, body));
+    fastify.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: this.config.maxRequestBytes }, (_request, body, done) =>
+      done(null, body),
+    );
   }
 }

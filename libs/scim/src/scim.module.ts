@@ -21,7 +21,15 @@ import { ScimTokenCache } from './infrastructure/scim-token-cache';
 @Module({
   imports: [CqrsModule, EventStoreModule, IdentityModule],
   controllers: [AuthProviderController, ScimUsersController, ScimGroupsController, ScimDiscoveryController],
-  providers: [AuthProviderRepository, ScimReadRepository, PageBoundaries, ScimTokenCache, ScimAuthGuard, ConfigureAuthProviderHandler, DeleteAuthProviderHandler],
+  providers: [
+    AuthProviderRepository,
+    ScimReadRepository,
+    PageBoundaries,
+    ScimTokenCache,
+    ScimAuthGuard,
+    ConfigureAuthProviderHandler,
+    DeleteAuthProviderHandler,
+  ],
 })
 export class ScimModule implements OnModuleInit {
   constructor(

@@ -12,8 +12,9 @@ describe('ticketTrackerConfig', () => {
       retrySeconds: [10, 60, 300, 1800, 3600],
       publicUrl: 'https://errors.example.com',
     });
-    expect(read({ TICKET_TRACKER_URL: 'http://t', TICKET_TRACKER_TOKEN: 's', TICKET_TRACKER_TIMEOUT_MS: '500', TICKET_TRACKER_RETRY_SCHEDULE: '1, 2' }))
-      .toMatchObject({ token: 's', timeoutMs: 500, retrySeconds: [1, 2] });
+    expect(
+      read({ TICKET_TRACKER_URL: 'http://t', TICKET_TRACKER_TOKEN: 's', TICKET_TRACKER_TIMEOUT_MS: '500', TICKET_TRACKER_RETRY_SCHEDULE: '1, 2' }),
+    ).toMatchObject({ token: 's', timeoutMs: 500, retrySeconds: [1, 2] });
   });
 
   it('refuses a missing or bad setting with a message naming it', () => {

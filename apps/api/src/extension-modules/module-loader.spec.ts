@@ -13,8 +13,14 @@ describe('loadModules', () => {
       mkdirSync(join(dir, path, '..'), { recursive: true });
       writeFileSync(join(dir, path), text);
     };
-    write('plain/index.js', `class PlainModule {}\nclass Plain1763900009000 { async up() {} async down() {} }\nexports.PlainModule = PlainModule;\nexports.faultlineModule = { name: 'plain', module: PlainModule, migrations: [Plain1763900009000] };`);
-    write('factory/src/index.js', `exports.faultlineModule = { name: 'factory', module: ({ config }) => ({ module: class FactoryModule {}, providers: [{ provide: 'url', useValue: config.environment.FACTORY_URL }] }) };`);
+    write(
+      'plain/index.js',
+      `class PlainModule {}\nclass Plain1763900009000 { async up() {} async down() {} }\nexports.PlainModule = PlainModule;\nexports.faultlineModule = { name: 'plain', module: PlainModule, migrations: [Plain1763900009000] };`,
+    );
+    write(
+      'factory/src/index.js',
+      `exports.faultlineModule = { name: 'factory', module: ({ config }) => ({ module: class FactoryModule {}, providers: [{ provide: 'url', useValue: config.environment.FACTORY_URL }] }) };`,
+    );
     write('throws/index.js', `exports.faultlineModule = { name: 'throws', module: () => { throw new Error('THROWS_URL is required'); } };`);
     write('broken/index.js', `throw new Error('boom at import');`);
     write('nothing/index.js', `exports.somethingElse = 1;`);
@@ -25,8 +31,7 @@ describe('loadModules', () => {
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  const load = (modules: string, env: Record<string, string> = {}) =>
-    loadModules(loadConfig({ FAULTLINE_MODULES: modules, ...env }), { cwd: dir });
+  const load = (modules: string, env: Record<string, string> = {}) => loadModules(loadConfig({ FAULTLINE_MODULES: modules, ...env }), { cwd: dir });
 
   it('loads nothing when no module is configured', () => {
     expect(loadModules(loadConfig({}))).toEqual([]);

@@ -3,9 +3,25 @@ import { api, ApiError } from '../api';
 import { Checkboxes, ErrorNote, Field, formatDate, Section, ShownOnce, Skeleton, useLoad, useTitle } from '../components';
 
 const SCOPES = [
-  'org:read', 'org:write', 'org:admin', 'org:integrations', 'member:read', 'member:write', 'member:admin',
-  'team:read', 'team:write', 'team:admin', 'project:read', 'project:write', 'project:admin', 'project:releases',
-  'event:read', 'event:write', 'event:admin', 'alerts:read', 'alerts:write',
+  'org:read',
+  'org:write',
+  'org:admin',
+  'org:integrations',
+  'member:read',
+  'member:write',
+  'member:admin',
+  'team:read',
+  'team:write',
+  'team:admin',
+  'project:read',
+  'project:write',
+  'project:admin',
+  'project:releases',
+  'event:read',
+  'event:write',
+  'event:admin',
+  'alerts:read',
+  'alerts:write',
 ];
 
 interface Token {

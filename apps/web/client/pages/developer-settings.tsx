@@ -6,8 +6,21 @@ import { Link, navigate } from '../router';
 /** Webhook resources an app subscribes to (Sentry's integration platform). */
 const RESOURCES = ['issue', 'error', 'comment'] as const;
 const APP_SCOPES = [
-  'project:read', 'project:write', 'project:admin', 'event:read', 'event:write', 'event:admin',
-  'team:read', 'team:write', 'member:read', 'member:write', 'org:read', 'org:write', 'org:integrations', 'alerts:read', 'alerts:write',
+  'project:read',
+  'project:write',
+  'project:admin',
+  'event:read',
+  'event:write',
+  'event:admin',
+  'team:read',
+  'team:write',
+  'member:read',
+  'member:write',
+  'org:read',
+  'org:write',
+  'org:integrations',
+  'alerts:read',
+  'alerts:write',
 ];
 
 interface SentryApp {
@@ -74,7 +87,8 @@ export function DeveloperSettingsPage(props: { params: Record<string, string> })
       <ul class="plain-list">
         {items.map((app) => (
           <li key={app.uuid}>
-            <Link href={`${settings(org)}${enc(app.slug)}/`}>{app.name}</Link> <Status value={app.status} /> <span class="muted">{app.events.join(', ') || 'no webhooks'}</span>
+            <Link href={`${settings(org)}${enc(app.slug)}/`}>{app.name}</Link> <Status value={app.status} />{' '}
+            <span class="muted">{app.events.join(', ') || 'no webhooks'}</span>
           </li>
         ))}
       </ul>
@@ -94,7 +108,14 @@ export function DeveloperSettingsPage(props: { params: Record<string, string> })
           </Link>
         }
       >
-        {apps.data ? table(apps.data.filter((app) => app.status === 'internal'), 'No internal integrations yet.') : <Skeleton rows={2} />}
+        {apps.data ? (
+          table(
+            apps.data.filter((app) => app.status === 'internal'),
+            'No internal integrations yet.',
+          )
+        ) : (
+          <Skeleton rows={2} />
+        )}
       </Section>
       <Section
         title="Public integrations"
@@ -104,7 +125,14 @@ export function DeveloperSettingsPage(props: { params: Record<string, string> })
           </Link>
         }
       >
-        {apps.data ? table(apps.data.filter((app) => app.status !== 'internal'), 'No public integrations yet.') : <Skeleton rows={2} />}
+        {apps.data ? (
+          table(
+            apps.data.filter((app) => app.status !== 'internal'),
+            'No public integrations yet.',
+          )
+        ) : (
+          <Skeleton rows={2} />
+        )}
       </Section>
     </>
   );
@@ -149,22 +177,64 @@ function AppForm(props: { internal: boolean; initial: AppFields; submitLabel: st
     <form onSubmit={save} noValidate>
       <Section title="Details">
         <Field label="Name" name="name" value={fields.name} onInput={(name) => set({ name })} error={fieldError('name')} required />
-        {!props.internal && <Field label="Redirect URL" name="redirectUrl" type="url" value={fields.redirectUrl} onInput={(redirectUrl) => set({ redirectUrl })} error={fieldError('redirectUrl')} />}
+        {!props.internal && (
+          <Field
+            label="Redirect URL"
+            name="redirectUrl"
+            type="url"
+            value={fields.redirectUrl}
+            onInput={(redirectUrl) => set({ redirectUrl })}
+            error={fieldError('redirectUrl')}
+          />
+        )}
       </Section>
       <Section title="Webhooks">
-        <Field label="Webhook URL" name="webhookUrl" type="url" value={fields.webhookUrl} onInput={(webhookUrl) => set({ webhookUrl })} error={fieldError('webhookUrl')} />
+        <Field
+          label="Webhook URL"
+          name="webhookUrl"
+          type="url"
+          value={fields.webhookUrl}
+          onInput={(webhookUrl) => set({ webhookUrl })}
+          error={fieldError('webhookUrl')}
+        />
         <label class="choice">
-          <input type="checkbox" name="isAlertable" checked={fields.isAlertable} onChange={(event) => set({ isAlertable: (event.currentTarget as HTMLInputElement).checked })} /> Alert rule action
+          <input
+            type="checkbox"
+            name="isAlertable"
+            checked={fields.isAlertable}
+            onChange={(event) => set({ isAlertable: (event.currentTarget as HTMLInputElement).checked })}
+          />{' '}
+          Alert rule action
         </label>
         {!props.internal && (
           <label class="choice">
-            <input type="checkbox" name="verifyInstall" checked={fields.verifyInstall} onChange={(event) => set({ verifyInstall: (event.currentTarget as HTMLInputElement).checked })} /> Verify installations
+            <input
+              type="checkbox"
+              name="verifyInstall"
+              checked={fields.verifyInstall}
+              onChange={(event) => set({ verifyInstall: (event.currentTarget as HTMLInputElement).checked })}
+            />{' '}
+            Verify installations
           </label>
         )}
-        <Checkboxes legend="Resource subscriptions" name="events" options={RESOURCES} selected={fields.events} onChange={(events) => set({ events })} error={fieldError('events')} />
+        <Checkboxes
+          legend="Resource subscriptions"
+          name="events"
+          options={RESOURCES}
+          selected={fields.events}
+          onChange={(events) => set({ events })}
+          error={fieldError('events')}
+        />
       </Section>
       <Section title="Permissions">
-        <Checkboxes legend="Scopes" name="scopes" options={APP_SCOPES} selected={fields.scopes} onChange={(scopes) => set({ scopes })} error={fieldError('scopes')} />
+        <Checkboxes
+          legend="Scopes"
+          name="scopes"
+          options={APP_SCOPES}
+          selected={fields.scopes}
+          onChange={(scopes) => set({ scopes })}
+          error={fieldError('scopes')}
+        />
       </Section>
       {error instanceof ApiError && APP_FIELDS.some((field) => error.field(field)) ? null : <ErrorNote error={error} />}
       <div class="actions">
@@ -198,7 +268,12 @@ export function NewIntegrationPage(props: { params: Record<string, string>; inte
   const kind = props.internal ? 'internal' : 'public';
   useTitle(`New ${kind} integration`);
   const create = async (fields: AppFields) => {
-    const { body } = await api<SentryApp>('POST', '/api/0/sentry-apps/', { ...appBody(fields, props.internal), organization: org, isInternal: props.internal }, APP_FIELDS);
+    const { body } = await api<SentryApp>(
+      'POST',
+      '/api/0/sentry-apps/',
+      { ...appBody(fields, props.internal), organization: org, isInternal: props.internal },
+      APP_FIELDS,
+    );
     navigate(`${settings(org)}${enc(body.slug)}/`);
   };
   return (
@@ -319,7 +394,12 @@ export function SentryAppPage(props: { params: Record<string, string> }) {
                 {tokens.data.map((token) => (
                   <li key={token.id}>
                     <code>{token.token ?? `…${token.tokenLastCharacters ?? ''}`}</code> <span class="muted">created {formatDate(token.dateCreated)}</span>{' '}
-                    <button type="button" class="danger" aria-label={`Revoke the token ending in ${token.tokenLastCharacters ?? token.id}`} onClick={() => revokeToken(token)}>
+                    <button
+                      type="button"
+                      class="danger"
+                      aria-label={`Revoke the token ending in ${token.tokenLastCharacters ?? token.id}`}
+                      onClick={() => revokeToken(token)}
+                    >
                       Revoke
                     </button>
                   </li>
@@ -488,7 +568,11 @@ export function IntegrationsPage(props: { params: Record<string, string> }) {
             {available.map((app) => (
               <li key={app.slug}>
                 {app.name} <Status value={app.status} />{' '}
-                <button type="button" aria-label={`Install ${app.name}`} onClick={() => act(() => api('POST', `/api/0/organizations/${enc(org)}/sentry-app-installations/`, { slug: app.slug }))}>
+                <button
+                  type="button"
+                  aria-label={`Install ${app.name}`}
+                  onClick={() => act(() => api('POST', `/api/0/organizations/${enc(org)}/sentry-app-installations/`, { slug: app.slug }))}
+                >
                   Install
                 </button>
               </li>

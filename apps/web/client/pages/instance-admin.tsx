@@ -42,8 +42,22 @@ function OrganizationRow(props: { organization: Organization; onSaved: () => voi
           {organization.name} <span class="muted">{organization.slug}</span>
         </h2>
         <div class="inline-fields">
-          <SelectField label="Plan" name="plan" value={plan} options={PLANS.map((item) => [item, item] as const)} onChange={setPlan} error={errorFor(error, 'plan')} />
-          <Field label="Features" name="features" value={features} onInput={setFeatures} error={errorFor(error, 'features')} hint="Comma-separated feature flags." />
+          <SelectField
+            label="Plan"
+            name="plan"
+            value={plan}
+            options={PLANS.map((item) => [item, item] as const)}
+            onChange={setPlan}
+            error={errorFor(error, 'plan')}
+          />
+          <Field
+            label="Features"
+            name="features"
+            value={features}
+            onInput={setFeatures}
+            error={errorFor(error, 'features')}
+            hint="Comma-separated feature flags."
+          />
         </div>
         {error instanceof ApiError && (error.field('plan') || error.field('features')) ? null : <ErrorNote error={error} />}
         <div class="actions">

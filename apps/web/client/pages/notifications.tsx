@@ -8,11 +8,22 @@ interface NotificationOption {
 }
 
 const OPTION_LABELS: Record<NotificationOption['type'], { label: string; hint: string; values: Array<[string, string]> }> = {
-  alerts: { label: 'Alerts', hint: 'Mail from alert rules that name you or your team.', values: [['always', 'On'], ['never', 'Off']] },
+  alerts: {
+    label: 'Alerts',
+    hint: 'Mail from alert rules that name you or your team.',
+    values: [
+      ['always', 'On'],
+      ['never', 'Off'],
+    ],
+  },
   workflow: {
     label: 'Workflow',
     hint: 'Mail when an issue is assigned to you or your team, and about comments and regressions of issues you take part in.',
-    values: [['always', 'On'], ['subscribe_only', 'Only issues I take part in'], ['never', 'Off']],
+    values: [
+      ['always', 'On'],
+      ['subscribe_only', 'Only issues I take part in'],
+      ['never', 'Off'],
+    ],
   },
 };
 
@@ -82,7 +93,10 @@ export function InviteMembersPage(props: { params: Record<string, string> }) {
   const [role, setRole] = useState('member');
   const [team, setTeam] = useState('');
   const [error, setError] = useState<unknown>();
-  const pending = useLoad(() => api<Invite[]>('GET', `/api/0/organizations/${enc(org)}/members/?query=${enc('isInvited:true')}`).then(({ body }) => body), [org]);
+  const pending = useLoad(
+    () => api<Invite[]>('GET', `/api/0/organizations/${enc(org)}/members/?query=${enc('isInvited:true')}`).then(({ body }) => body),
+    [org],
+  );
   const invites = pending.data ?? [];
   const [notice, setNotice] = useState<string>();
 
@@ -91,7 +105,11 @@ export function InviteMembersPage(props: { params: Record<string, string> }) {
     setError(undefined);
     setNotice(undefined);
     try {
-      const { body } = await api<Invite>('POST', `/api/0/organizations/${enc(org)}/members/`, { email, orgRole: role, teams: team ? [team] : [] }, ['email', 'orgRole', 'teams']);
+      const { body } = await api<Invite>('POST', `/api/0/organizations/${enc(org)}/members/`, { email, orgRole: role, teams: team ? [team] : [] }, [
+        'email',
+        'orgRole',
+        'teams',
+      ]);
       pending.reload();
       setNotice(`Invitation sent to ${body.email}.`);
       setEmail('');
@@ -128,8 +146,28 @@ export function InviteMembersPage(props: { params: Record<string, string> }) {
       <Section title="Invite">
         <form onSubmit={invite} noValidate>
           <Field label="E-mail" name="email" type="email" value={email} onInput={setEmail} error={fieldError('email')} required />
-          <SelectField label="Role" name="orgRole" value={role} onChange={setRole} error={fieldError('orgRole')} options={[['member', 'Member'], ['admin', 'Admin'], ['manager', 'Manager'], ['owner', 'Owner'], ['billing', 'Billing']]} />
-          <SelectField label="Team" name="teams" value={team} onChange={setTeam} error={fieldError('teams')} options={[['', 'No team'], ...(teams.data ?? []).map((t): [string, string] => [t.slug, t.name])]} />
+          <SelectField
+            label="Role"
+            name="orgRole"
+            value={role}
+            onChange={setRole}
+            error={fieldError('orgRole')}
+            options={[
+              ['member', 'Member'],
+              ['admin', 'Admin'],
+              ['manager', 'Manager'],
+              ['owner', 'Owner'],
+              ['billing', 'Billing'],
+            ]}
+          />
+          <SelectField
+            label="Team"
+            name="teams"
+            value={team}
+            onChange={setTeam}
+            error={fieldError('teams')}
+            options={[['', 'No team'], ...(teams.data ?? []).map((t): [string, string] => [t.slug, t.name])]}
+          />
           {error instanceof ApiError && Object.keys(error.fields).length ? null : <ErrorNote error={error} />}
           <button type="submit" class="primary">
             Send invitation
@@ -222,7 +260,8 @@ const emptyAction = (): RuleAction => ({ id: IDS.email, targetType: 'IssueOwners
 function describeAction(action: RuleAction, members: readonly Member[]): string {
   if (action.id === IDS.webhooks) return 'Service hooks';
   if (action.id === IDS.email) {
-    if (action.targetType === 'Member') return `Mail ${members.find((m) => m.user?.id === String(action.targetIdentifier))?.email ?? `user ${action.targetIdentifier}`}`;
+    if (action.targetType === 'Member')
+      return `Mail ${members.find((m) => m.user?.id === String(action.targetIdentifier))?.email ?? `user ${action.targetIdentifier}`}`;
     if (action.targetType === 'Team') return `Mail team ${action.targetIdentifier}`;
     return `Mail the project's members${action.fallthroughType === 'NoOne' ? ' (no one)' : ''}`;
   }
@@ -307,7 +346,13 @@ export function AlertRulesPage(props: { params: Record<string, string> }) {
   return (
     <>
       <h1>Alert rules</h1>
-      <SelectField label="Project" name="project" value={project} onChange={setProject} options={(projects.data ?? []).map((p): [string, string] => [p.slug, p.name || p.slug])} />
+      <SelectField
+        label="Project"
+        name="project"
+        value={project}
+        onChange={setProject}
+        options={(projects.data ?? []).map((p): [string, string] => [p.slug, p.name || p.slug])}
+      />
       <Section title="Rules">
         <ErrorNote error={projects.error ?? rules.error} />
         {rules.loading && !rules.data ? (
@@ -354,9 +399,20 @@ export function AlertRulesPage(props: { params: Record<string, string> }) {
             name="condition"
             value={condition}
             onChange={setCondition}
-            options={[[IDS.firstSeen, 'A new issue is created'], [IDS.regression, 'A resolved issue comes back'], [IDS.everyEvent, 'Every event']]}
+            options={[
+              [IDS.firstSeen, 'A new issue is created'],
+              [IDS.regression, 'A resolved issue comes back'],
+              [IDS.everyEvent, 'Every event'],
+            ]}
           />
-          <Field label="Action interval (minutes)" name="frequency" value={frequency} onInput={setFrequency} error={fieldError('frequency')} hint="At most one notification per issue in this time (5 to 43200)." />
+          <Field
+            label="Action interval (minutes)"
+            name="frequency"
+            value={frequency}
+            onInput={setFrequency}
+            error={fieldError('frequency')}
+            hint="At most one notification per issue in this time (5 to 43200)."
+          />
           <fieldset>
             <legend>Then</legend>
             {actions.map((action, index) => (
@@ -365,8 +421,19 @@ export function AlertRulesPage(props: { params: Record<string, string> }) {
                   label={`Action ${index + 1}`}
                   name={`action-${index}`}
                   value={action.id}
-                  onChange={(id) => update(index, id === IDS.email ? emptyAction() : { id, webhookUrl: action.webhookUrl ?? '', targetType: undefined, targetIdentifier: undefined, fallthroughType: undefined })}
-                  options={[[IDS.email, 'Send an e-mail'], ...CHAT_ACTIONS.map(([id, label]): [string, string] => [id, `Send a ${label} message`]), [IDS.webhooks, "Call the project's service hooks"]]}
+                  onChange={(id) =>
+                    update(
+                      index,
+                      id === IDS.email
+                        ? emptyAction()
+                        : { id, webhookUrl: action.webhookUrl ?? '', targetType: undefined, targetIdentifier: undefined, fallthroughType: undefined },
+                    )
+                  }
+                  options={[
+                    [IDS.email, 'Send an e-mail'],
+                    ...CHAT_ACTIONS.map(([id, label]): [string, string] => [id, `Send a ${label} message`]),
+                    [IDS.webhooks, "Call the project's service hooks"],
+                  ]}
                 />
                 {action.id === IDS.email && (
                   <>
@@ -374,19 +441,45 @@ export function AlertRulesPage(props: { params: Record<string, string> }) {
                       label="To"
                       name={`target-${index}`}
                       value={action.targetType ?? 'IssueOwners'}
-                      onChange={(targetType) => update(index, { targetType, targetIdentifier: targetType === 'Member' ? memberOptions[0]?.[0] ?? '' : targetType === 'Team' ? '' : null })}
-                      options={[['IssueOwners', "The project's members"], ['Member', 'A member'], ['Team', 'A team (by id)']]}
+                      onChange={(targetType) =>
+                        update(index, {
+                          targetType,
+                          targetIdentifier: targetType === 'Member' ? (memberOptions[0]?.[0] ?? '') : targetType === 'Team' ? '' : null,
+                        })
+                      }
+                      options={[
+                        ['IssueOwners', "The project's members"],
+                        ['Member', 'A member'],
+                        ['Team', 'A team (by id)'],
+                      ]}
                     />
                     {action.targetType === 'Member' && (
-                      <SelectField label="Member" name={`member-${index}`} value={String(action.targetIdentifier ?? '')} onChange={(targetIdentifier) => update(index, { targetIdentifier })} options={memberOptions} />
+                      <SelectField
+                        label="Member"
+                        name={`member-${index}`}
+                        value={String(action.targetIdentifier ?? '')}
+                        onChange={(targetIdentifier) => update(index, { targetIdentifier })}
+                        options={memberOptions}
+                      />
                     )}
                     {action.targetType === 'Team' && (
-                      <Field label="Team id" name={`team-${index}`} value={String(action.targetIdentifier ?? '')} onInput={(targetIdentifier) => update(index, { targetIdentifier })} />
+                      <Field
+                        label="Team id"
+                        name={`team-${index}`}
+                        value={String(action.targetIdentifier ?? '')}
+                        onInput={(targetIdentifier) => update(index, { targetIdentifier })}
+                      />
                     )}
                   </>
                 )}
                 {CHAT_ACTIONS.some(([id]) => id === action.id) && (
-                  <Field label="Incoming webhook URL" name={`webhook-${index}`} type="url" value={action.webhookUrl ?? ''} onInput={(webhookUrl) => update(index, { webhookUrl })} />
+                  <Field
+                    label="Incoming webhook URL"
+                    name={`webhook-${index}`}
+                    type="url"
+                    value={action.webhookUrl ?? ''}
+                    onInput={(webhookUrl) => update(index, { webhookUrl })}
+                  />
                 )}
                 {actions.length > 1 && (
                   <button type="button" onClick={() => setActions(actions.filter((_, i) => i !== index))}>

@@ -130,7 +130,13 @@ export function TeamsPage(props: { params: Record<string, string> }) {
       </Section>
       <Section title="Create a team">
         <form onSubmit={create} noValidate>
-          <Field label="Team name" name="name" value={name} onInput={setName} error={error instanceof ApiError ? (error.field('name') ?? error.field('slug')) : undefined} />
+          <Field
+            label="Team name"
+            name="name"
+            value={name}
+            onInput={setName}
+            error={error instanceof ApiError ? (error.field('name') ?? error.field('slug')) : undefined}
+          />
           {error instanceof ApiError && (error.field('name') || error.field('slug')) ? null : <ErrorNote error={error} />}
           <button type="submit" class="primary">
             Create team
@@ -205,8 +211,21 @@ export function AuthProviderPage(props: { params: Record<string, string>; sessio
                 Configured: <code>{current.idpEntityId}</code> → {current.ssoUrl}
               </p>
             )}
-            <Field label="IdP entity ID" name="idpEntityId" value={form.idpEntityId} onInput={(value) => setForm({ ...form, idpEntityId: value })} error={fieldError('idpEntityId')} />
-            <Field label="SSO URL" name="ssoUrl" type="url" value={form.ssoUrl} onInput={(value) => setForm({ ...form, ssoUrl: value })} error={fieldError('ssoUrl')} />
+            <Field
+              label="IdP entity ID"
+              name="idpEntityId"
+              value={form.idpEntityId}
+              onInput={(value) => setForm({ ...form, idpEntityId: value })}
+              error={fieldError('idpEntityId')}
+            />
+            <Field
+              label="SSO URL"
+              name="ssoUrl"
+              type="url"
+              value={form.ssoUrl}
+              onInput={(value) => setForm({ ...form, ssoUrl: value })}
+              error={fieldError('ssoUrl')}
+            />
             <TextArea
               label="X.509 certificate"
               name="x509cert"

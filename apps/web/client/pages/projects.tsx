@@ -63,7 +63,8 @@ export function ProjectsPage(props: { params: Record<string, string> }) {
             {projects.data.map((project) => (
               <li key={project.slug}>
                 <span>
-                  <Link href={projectPage(org, project.slug)}>{project.name}</Link> {project.platform && <span class="muted">{platformLabel(project.platform)}</span>}
+                  <Link href={projectPage(org, project.slug)}>{project.name}</Link>{' '}
+                  {project.platform && <span class="muted">{platformLabel(project.platform)}</span>}
                 </span>
                 <span class="row-links">
                   <Link href={projectSettings(org, project.slug)}>Settings</Link>
@@ -121,9 +122,18 @@ export function NewProjectPage(props: { params: Record<string, string> }) {
           <Field label="Project name" name="name" value={name} onInput={setName} error={errorFor(error, 'name', 'slug')} placeholder="checkout-web" required />
           {teams.data ? (
             teams.data.length ? (
-              <SelectField label="Team" name="team" value={chosenTeam} options={teams.data.map((item) => [item.slug, item.name] as const)} onChange={setTeam} hint="The team whose members work on it." />
+              <SelectField
+                label="Team"
+                name="team"
+                value={chosenTeam}
+                options={teams.data.map((item) => [item.slug, item.name] as const)}
+                onChange={setTeam}
+                hint="The team whose members work on it."
+              />
             ) : (
-              <p class="notice">This organization has no team yet: <Link href={`/settings/${enc(org)}/teams/`}>create one</Link> first.</p>
+              <p class="notice">
+                This organization has no team yet: <Link href={`/settings/${enc(org)}/teams/`}>create one</Link> first.
+              </p>
             )
           ) : (
             <Skeleton rows={1} label="Loading teams" />
@@ -178,7 +188,14 @@ export function ProjectPage(props: { params: Record<string, string> }) {
       </div>
       <ErrorNote error={details.error} />
       <EventsChart org={org} project={project} />
-      <Section title="Client keys (DSN)" actions={<Link href={keysPage(org, project)} class="button">Keys and setup</Link>}>
+      <Section
+        title="Client keys (DSN)"
+        actions={
+          <Link href={keysPage(org, project)} class="button">
+            Keys and setup
+          </Link>
+        }
+      >
         {!details.data ? (
           !details.error && <Skeleton rows={2} />
         ) : keys?.length ? (
@@ -208,7 +225,8 @@ export function ProjectSettingsPage(props: { params: Record<string, string> }) {
   const [form, setForm] = useState<{ name: string; slug: string; platform: string; features: string[] }>();
   const [error, setError] = useState<unknown>();
   const [saved, setSaved] = useState(false);
-  const current = form ?? (details.data && { name: details.data.name, slug: details.data.slug, platform: details.data.platform ?? 'other', features: details.data.features });
+  const current =
+    form ?? (details.data && { name: details.data.name, slug: details.data.slug, platform: details.data.platform ?? 'other', features: details.data.features });
   const save = async (event: Event) => {
     event.preventDefault();
     if (!current || !details.data) return;
@@ -241,9 +259,30 @@ export function ProjectSettingsPage(props: { params: Record<string, string> }) {
           <Section title="General">
             <form onSubmit={save} noValidate>
               <Field label="Name" name="name" value={current.name} onInput={(name) => setForm({ ...current, name })} error={errorFor(error, 'name')} required />
-              <Field label="Slug" name="slug" value={current.slug} onInput={(slug) => setForm({ ...current, slug })} error={errorFor(error, 'slug')} hint="In URLs and the API. Changing it changes them." />
-              <SelectField label="Platform" name="platform" value={current.platform} options={PLATFORMS} onChange={(platform) => setForm({ ...current, platform })} error={errorFor(error, 'platform')} />
-              <Checkboxes legend="Features" name="features" options={featureOptions} selected={current.features} onChange={(features) => setForm({ ...current, features })} error={errorFor(error, 'features')} />
+              <Field
+                label="Slug"
+                name="slug"
+                value={current.slug}
+                onInput={(slug) => setForm({ ...current, slug })}
+                error={errorFor(error, 'slug')}
+                hint="In URLs and the API. Changing it changes them."
+              />
+              <SelectField
+                label="Platform"
+                name="platform"
+                value={current.platform}
+                options={PLATFORMS}
+                onChange={(platform) => setForm({ ...current, platform })}
+                error={errorFor(error, 'platform')}
+              />
+              <Checkboxes
+                legend="Features"
+                name="features"
+                options={featureOptions}
+                selected={current.features}
+                onChange={(features) => setForm({ ...current, features })}
+                error={errorFor(error, 'features')}
+              />
               <p class="hint">Organization owners may change features; servicehooks turns on the project's service hooks.</p>
               <FormError error={error} fields={['name', 'slug', 'platform', 'features']} />
               <div class="actions">
@@ -314,7 +353,14 @@ function KeyPanel(props: { keyPath: string; projectKey: ProjectKey; onChanged: (
       <form onSubmit={save} noValidate class="key-form">
         <Field label="Name" name="name" value={name} onInput={setName} error={errorFor(error, 'name')} />
         <div class="inline-fields">
-          <Field label="Rate limit (events)" name="count" value={count} onInput={setCount} error={errorFor(error, 'rateLimit.count', 'rateLimit')} hint="Empty: no limit." />
+          <Field
+            label="Rate limit (events)"
+            name="count"
+            value={count}
+            onInput={setCount}
+            error={errorFor(error, 'rateLimit.count', 'rateLimit')}
+            hint="Empty: no limit."
+          />
           <Field label="Per (seconds)" name="window" value={seconds} onInput={setSeconds} error={errorFor(error, 'rateLimit.window')} />
         </div>
         <FormError error={error} fields={['name', 'rateLimit', 'rateLimit.count', 'rateLimit.window']} />
@@ -401,7 +447,11 @@ export function ProjectKeysPage(props: { params: Record<string, string> }) {
         !details.error && <Skeleton rows={8} label="Loading the keys" />
       ) : (
         <>
-          {firstActive ? <SetupSnippets dsn={firstActive.dsn.public} platform={info?.platform ?? null} /> : <p class="notice">No key is enabled: SDKs cannot send to this project.</p>}
+          {firstActive ? (
+            <SetupSnippets dsn={firstActive.dsn.public} platform={info?.platform ?? null} />
+          ) : (
+            <p class="notice">No key is enabled: SDKs cannot send to this project.</p>
+          )}
           {keys?.items.map((key) => (
             <KeyPanel key={key.id} keyPath={`${keysPath}${enc(key.id)}/`} projectKey={key} onChanged={details.reload} />
           ))}

@@ -20,7 +20,10 @@ export function ReleasesPage(props: { params: Record<string, string> }) {
   useTitle('Releases');
   const [query, setQuery] = useState('');
   const releases = useLoad(
-    () => api<Release[]>('GET', `/api/0/organizations/${enc(org)}/releases/?per_page=100${query ? `&query=${encodeURIComponent(query)}` : ''}`).then(({ body }) => body),
+    () =>
+      api<Release[]>('GET', `/api/0/organizations/${enc(org)}/releases/?per_page=100${query ? `&query=${encodeURIComponent(query)}` : ''}`).then(
+        ({ body }) => body,
+      ),
     [org, query],
   );
   return (
@@ -28,7 +31,13 @@ export function ReleasesPage(props: { params: Record<string, string> }) {
       <h1>Releases</h1>
       <div class="toolbar">
         <label for="release-query">Version</label>
-        <input id="release-query" type="search" value={query} placeholder="Search versions" onChange={(event) => setQuery((event.currentTarget as HTMLInputElement).value)} />
+        <input
+          id="release-query"
+          type="search"
+          value={query}
+          placeholder="Search versions"
+          onChange={(event) => setQuery((event.currentTarget as HTMLInputElement).value)}
+        />
       </div>
       <Section title="Releases">
         <ErrorNote error={releases.error} />

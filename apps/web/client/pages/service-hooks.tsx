@@ -135,7 +135,16 @@ export function NewServiceHookPage(props: { params: Record<string, string> }) {
       <h1>Add a service hook</h1>
       <Section title="Hook">
         <form onSubmit={save} noValidate>
-          <Field label="Callback URL" name="url" type="url" value={url} onInput={setUrl} error={fieldError('url')} placeholder="https://example.com/hooks/faultline" required />
+          <Field
+            label="Callback URL"
+            name="url"
+            type="url"
+            value={url}
+            onInput={setUrl}
+            error={fieldError('url')}
+            placeholder="https://example.com/hooks/faultline"
+            required
+          />
           <Checkboxes legend="Events" name="events" options={HOOK_EVENTS} selected={events} onChange={setEvents} error={fieldError('events')} />
           {error instanceof ApiError && Object.keys(error.fields).length ? null : <ErrorNote error={error} />}
           <div class="actions">
@@ -165,7 +174,9 @@ function DeliveryRow(props: { delivery: Delivery; onRedeliver: () => void }) {
       <td class="response">
         {last ? (
           <details>
-            <summary>{delivery.attempts} attempt{delivery.attempts === 1 ? '' : 's'}</summary>
+            <summary>
+              {delivery.attempts} attempt{delivery.attempts === 1 ? '' : 's'}
+            </summary>
             {delivery.attemptLog.map((attempt) => (
               <div key={attempt.dateAttempted} class="attempt">
                 <p>
@@ -329,7 +340,11 @@ export function ServiceHookPage(props: { params: Record<string, string> }) {
                 </thead>
                 <tbody>
                   {deliveries.data.map((delivery) => (
-                    <DeliveryRow key={delivery.id} delivery={delivery} onRedeliver={() => act(() => api('POST', `${path}deliveries/${enc(delivery.id)}/redeliver/`))} />
+                    <DeliveryRow
+                      key={delivery.id}
+                      delivery={delivery}
+                      onRedeliver={() => act(() => api('POST', `${path}deliveries/${enc(delivery.id)}/redeliver/`))}
+                    />
                   ))}
                 </tbody>
               </table>

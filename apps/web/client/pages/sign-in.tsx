@@ -27,8 +27,26 @@ export function SignInPage(props: { onSignedIn: () => void }) {
     <main class="sign-in" id="main">
       <h1>Sign in to Faultline</h1>
       <form onSubmit={submit} noValidate>
-        <Field label="E-mail address" name="username" type="email" autoComplete="username" value={email} onInput={setEmail} error={fieldError('username')} required />
-        <Field label="Password" name="password" type="password" autoComplete="current-password" value={password} onInput={setPassword} error={fieldError('password')} required />
+        <Field
+          label="E-mail address"
+          name="username"
+          type="email"
+          autoComplete="username"
+          value={email}
+          onInput={setEmail}
+          error={fieldError('username')}
+          required
+        />
+        <Field
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onInput={setPassword}
+          error={fieldError('password')}
+          required
+        />
         {error instanceof ApiError && (error.field('username') || error.field('password')) ? null : <ErrorNote error={error} />}
         <button type="submit" class="primary" disabled={busy}>
           {busy ? 'Signing in…' : 'Sign in'}

@@ -72,9 +72,15 @@ export class UpdateIssueAlertRuleDto {
   @ApiPropertyOptional() @IfPresent() @IsInt() frequency?: number;
   @ApiPropertyOptional({ type: 'string', nullable: true }) @IsOptional() @ValidateIf((_, value) => value !== null) @IsString() environment?: string | null;
   @ApiPropertyOptional({ type: 'string', nullable: true }) @IsOptional() @ValidateIf((_, value) => value !== null) @IsString() owner?: string | null;
-  @ApiPropertyOptional({ type: 'array', items: { type: 'object' } }) @IfPresent() @IsArray() @ArrayMaxSize(50) @IsObject({ each: true }) conditions?: Array<Record<string, unknown>>;
-  @ApiPropertyOptional({ type: 'array', items: { type: 'object' } }) @IfPresent() @IsArray() @ArrayMaxSize(50) @IsObject({ each: true }) filters?: Array<Record<string, unknown>>;
-  @ApiPropertyOptional({ type: 'array', items: { type: 'object' } }) @IfPresent() @IsArray() @ArrayMaxSize(50) @IsObject({ each: true }) actions?: Array<Record<string, unknown>>;
+  @ApiPropertyOptional({ type: 'array', items: { type: 'object' } }) @IfPresent() @IsArray() @ArrayMaxSize(50) @IsObject({ each: true }) conditions?: Array<
+    Record<string, unknown>
+  >;
+  @ApiPropertyOptional({ type: 'array', items: { type: 'object' } }) @IfPresent() @IsArray() @ArrayMaxSize(50) @IsObject({ each: true }) filters?: Array<
+    Record<string, unknown>
+  >;
+  @ApiPropertyOptional({ type: 'array', items: { type: 'object' } }) @IfPresent() @IsArray() @ArrayMaxSize(50) @IsObject({ each: true }) actions?: Array<
+    Record<string, unknown>
+  >;
   @ApiPropertyOptional({ type: [String] }) @IfPresent() @IsArray() @IsString({ each: true }) projects?: string[];
 }
 
@@ -99,7 +105,11 @@ export class MetricAlertRuleDto {
   @IsString({ each: true })
   projects!: string[];
 
-  @ApiProperty({ type: 'array', items: { type: 'object' }, description: 'a critical trigger and an optional warning trigger: {label, alertThreshold, actions}' })
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'object' },
+    description: 'a critical trigger and an optional warning trigger: {label, alertThreshold, actions}',
+  })
   @IsArray()
   @ArrayMaxSize(2)
   @IsObject({ each: true })
@@ -160,7 +170,9 @@ export class UpdateMetricAlertRuleDto {
   @ApiPropertyOptional() @IfPresent() @IsString() aggregate?: string;
   @ApiPropertyOptional() @IfPresent() @IsNumber() timeWindow?: number;
   @ApiPropertyOptional({ type: [String] }) @IfPresent() @IsArray() @ArrayMaxSize(100) @IsString({ each: true }) projects?: string[];
-  @ApiPropertyOptional({ type: 'array', items: { type: 'object' } }) @IfPresent() @IsArray() @ArrayMaxSize(2) @IsObject({ each: true }) triggers?: Array<Record<string, unknown>>;
+  @ApiPropertyOptional({ type: 'array', items: { type: 'object' } }) @IfPresent() @IsArray() @ArrayMaxSize(2) @IsObject({ each: true }) triggers?: Array<
+    Record<string, unknown>
+  >;
   @ApiPropertyOptional() @IfPresent() @IsIn([0, 1]) thresholdType?: number;
   @ApiPropertyOptional({ type: 'number', nullable: true }) @IsOptional() @ValidateIf((_, value) => value !== null) @IsNumber() resolveThreshold?: number | null;
   @ApiPropertyOptional() @IfPresent() @IsString() query?: string;

@@ -2,7 +2,16 @@ import { BadRequestException, Body, Controller, Delete, Get, HttpCode, Inject, N
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { CLOCK, type Clock } from '@faultline/kernel';
-import { CurrentOrganization, CurrentPrincipal, Database, type OrganizationAccess, Paginate, Pagination, type Principal, RequireScopes } from '@faultline/platform';
+import {
+  CurrentOrganization,
+  CurrentPrincipal,
+  Database,
+  type OrganizationAccess,
+  Paginate,
+  Pagination,
+  type Principal,
+  RequireScopes,
+} from '@faultline/platform';
 import { type ProjectSummary, requireProject } from '@faultline/projects';
 import { CreateIssueAlertRuleCommand } from '../application/commands/create-issue-alert-rule/create-issue-alert-rule.command';
 import { DeleteIssueAlertRuleCommand } from '../application/commands/delete-issue-alert-rule/delete-issue-alert-rule.command';
@@ -68,7 +77,11 @@ export class IssueAlertRulesController {
 
   @Get('projects/:organization_id_or_slug/:project_id_or_slug/rules/:rule_id')
   @RequireScopes('alerts:read', 'project:read')
-  async detail(@CurrentOrganization() organization: OrganizationAccess, @Param('project_id_or_slug') projectIdOrSlug: string, @Param('rule_id') ruleId: string) {
+  async detail(
+    @CurrentOrganization() organization: OrganizationAccess,
+    @Param('project_id_or_slug') projectIdOrSlug: string,
+    @Param('rule_id') ruleId: string,
+  ) {
     const project = await requireProject(this.queries, organization.id, projectIdOrSlug);
     return serializeIssueRule(await this.rule(project, ruleId), project.slug);
   }
@@ -124,7 +137,15 @@ export class IssueAlertRulesController {
     if (since > until) throw new BadRequestException({ detail: 'start must be before end' });
     const rows = page.respond(await this.fires.groupHistory(this.database, String(rule.id), since, until, page.offset, page.fetchLimit));
     return rows.map((row) => ({
-      group: { id: String(row.issue_id), shortId: row.short_id, title: row.title, culprit: row.culprit, level: row.level, status: row.status, project: { id: project.id, slug: project.slug, name: project.name } },
+      group: {
+        id: String(row.issue_id),
+        shortId: row.short_id,
+        title: row.title,
+        culprit: row.culprit,
+        level: row.level,
+        status: row.status,
+        project: { id: project.id, slug: project.slug, name: project.name },
+      },
       count: row.count,
       lastTriggered: new Date(row.last_triggered).toISOString(),
       eventId: row.event_id,
@@ -143,7 +164,10 @@ export class IssueAlertRulesController {
     const project = await requireProject(this.queries, organization.id, projectIdOrSlug);
     const rule = await this.rule(project, ruleId);
     const fires = page.respond(await this.fires.list(this.database, String(rule.id), page.offset, page.fetchLimit));
-    const deliveries = await this.fires.deliveries(this.database, fires.flatMap((fire) => fire.delivery_causes));
+    const deliveries = await this.fires.deliveries(
+      this.database,
+      fires.flatMap((fire) => fire.delivery_causes),
+    );
     return fires.map((fire) => serializeFire(fire, deliveries));
   }
 

@@ -1,7 +1,16 @@
 import { BadRequestException, Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, Post, Put, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { CurrentOrganization, CurrentPrincipal, Database, type OrganizationAccess, Paginate, Pagination, type Principal, RequireScopes } from '@faultline/platform';
+import {
+  CurrentOrganization,
+  CurrentPrincipal,
+  Database,
+  type OrganizationAccess,
+  Paginate,
+  Pagination,
+  type Principal,
+  RequireScopes,
+} from '@faultline/platform';
 import { CreateMetricAlertRuleCommand } from '../application/commands/create-metric-alert-rule/create-metric-alert-rule.command';
 import { DeleteMetricAlertRuleCommand } from '../application/commands/delete-metric-alert-rule/delete-metric-alert-rule.command';
 import { UpdateMetricAlertRuleCommand } from '../application/commands/update-metric-alert-rule/update-metric-alert-rule.command';
@@ -65,7 +74,11 @@ export class MetricAlertRulesController {
   @Delete('organizations/:organization_id_or_slug/alert-rules/:alert_rule_id')
   @HttpCode(204)
   @RequireScopes('alerts:write', 'org:write')
-  async remove(@CurrentOrganization() organization: OrganizationAccess, @CurrentPrincipal() principal: Principal, @Param('alert_rule_id') ruleId: string): Promise<void> {
+  async remove(
+    @CurrentOrganization() organization: OrganizationAccess,
+    @CurrentPrincipal() principal: Principal,
+    @Param('alert_rule_id') ruleId: string,
+  ): Promise<void> {
     await this.commands.execute(new DeleteMetricAlertRuleCommand(organization.id, ruleId, principal.userId ?? null));
   }
 }
@@ -118,7 +131,10 @@ export class IncidentsController {
     const row = await this.incidents.find(this.database, organization.id, identifier);
     if (!row) throw new NotFoundException();
     const activity = await this.incidents.activity(this.database, String(row.id));
-    const deliveries = await this.fires.deliveries(this.database, activity.flatMap((a) => a.delivery_causes));
+    const deliveries = await this.fires.deliveries(
+      this.database,
+      activity.flatMap((a) => a.delivery_causes),
+    );
     return activity.map((a) => serializeActivity(a, deliveries));
   }
 }

@@ -3,13 +3,24 @@ import { eventAlertTriggeredData } from './event-alert-payload';
 const publicUrl = 'https://faultline.example.com';
 
 describe('eventAlertTriggeredData', () => {
-  it('is Sentry\'s event_alert.triggered data: the event with its issue and links, and the rule with the action\'s settings', () => {
+  it("is Sentry's event_alert.triggered data: the event with its issue and links, and the rule with the action's settings", () => {
     const data = eventAlertTriggeredData(
       publicUrl,
       {
-        organizationSlug: 'acme', projectId: '12', projectSlug: 'web', issueId: '345', eventId: 'a'.repeat(32), title: 'TypeError: boom',
-        culprit: 'app/checkout in pay', message: 'boom', level: 'error', platform: 'node', datetime: '2026-11-22T12:00:00.500Z',
-        release: 'shop@1.2.3', environment: 'production', tags: [['region', 'eu']],
+        organizationSlug: 'acme',
+        projectId: '12',
+        projectSlug: 'web',
+        issueId: '345',
+        eventId: 'a'.repeat(32),
+        title: 'TypeError: boom',
+        culprit: 'app/checkout in pay',
+        message: 'boom',
+        level: 'error',
+        platform: 'node',
+        datetime: '2026-11-22T12:00:00.500Z',
+        release: 'shop@1.2.3',
+        environment: 'production',
+        tags: [['region', 'eu']],
       },
       { id: '9', name: 'New issue' },
       { settings: [{ name: 'channel', value: '#ops' }] },

@@ -13,7 +13,15 @@ describe('Incident', () => {
       [IncidentEventTypes.IncidentStatusChanged, 'critical'],
     ]);
     expect(incident.status).toBe('critical');
-    expect(incident.peekPendingEvents()[1].data).toEqual({ incidentId: '7', organizationId: '1', ruleId: '3', value: 120, at: '2026-11-22T12:00:00.000Z', from: 'open', to: 'critical' });
+    expect(incident.peekPendingEvents()[1].data).toEqual({
+      incidentId: '7',
+      organizationId: '1',
+      ruleId: '3',
+      value: 120,
+      at: '2026-11-22T12:00:00.000Z',
+      from: 'open',
+      to: 'critical',
+    });
   });
 
   it('given its history, moves to warning, then resolves, and then never changes', () => {

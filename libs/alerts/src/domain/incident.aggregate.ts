@@ -1,11 +1,5 @@
 import { AggregateRoot, DomainError } from '@faultline/kernel';
-import {
-  type IncidentEvent,
-  IncidentEventTypes,
-  incidentOpened,
-  incidentResolved,
-  incidentStatusChanged,
-} from './incident.events';
+import { type IncidentEvent, IncidentEventTypes, incidentOpened, incidentResolved, incidentStatusChanged } from './incident.events';
 import type { IncidentStatus, IncidentTarget } from './metric-rule';
 
 /**
@@ -14,9 +8,27 @@ import type { IncidentStatus, IncidentTarget } from './metric-rule';
  * resolves. A resolved incident never changes again; the rule's next breach opens a new one.
  */
 export class Incident extends AggregateRoot<IncidentEvent> {
-  private state?: { id: string; organizationId: string; ruleId: string; identifier: number; title: string; status: IncidentStatus; startedAt: string; closedAt?: string };
+  private state?: {
+    id: string;
+    organizationId: string;
+    ruleId: string;
+    identifier: number;
+    title: string;
+    status: IncidentStatus;
+    startedAt: string;
+    closedAt?: string;
+  };
 
-  static open(input: { id: string; organizationId: string; ruleId: string; identifier: number; title: string; level: 'warning' | 'critical'; value: number; at: string }): Incident {
+  static open(input: {
+    id: string;
+    organizationId: string;
+    ruleId: string;
+    identifier: number;
+    title: string;
+    level: 'warning' | 'critical';
+    value: number;
+    at: string;
+  }): Incident {
     const incident = new Incident();
     const base = { incidentId: input.id, organizationId: input.organizationId, ruleId: input.ruleId, value: input.value, at: input.at };
     incident.raise(incidentOpened({ ...base, identifier: input.identifier, title: input.title }));
@@ -60,8 +72,13 @@ export class Incident extends AggregateRoot<IncidentEvent> {
     switch (event.type) {
       case IncidentEventTypes.IncidentOpened:
         this.state = {
-          id: event.data.incidentId, organizationId: event.data.organizationId, ruleId: event.data.ruleId,
-          identifier: event.data.identifier, title: event.data.title, status: 'open', startedAt: event.data.at,
+          id: event.data.incidentId,
+          organizationId: event.data.organizationId,
+          ruleId: event.data.ruleId,
+          identifier: event.data.identifier,
+          title: event.data.title,
+          status: 'open',
+          startedAt: event.data.at,
         };
         break;
       case IncidentEventTypes.IncidentStatusChanged:

@@ -8,7 +8,11 @@ function facts(overrides: Partial<EventFacts> = {}): EventFacts {
     isRegression: false,
     level: 'error',
     environment: 'production',
-    tags: [['region', 'eu-west-1'], ['level', 'error'], ['browser', 'Chrome 120']],
+    tags: [
+      ['region', 'eu-west-1'],
+      ['level', 'error'],
+      ['browser', 'Chrome 120'],
+    ],
     eventsIn: () => 0,
     usersIn: () => 0,
     ...overrides,
@@ -17,8 +21,16 @@ function facts(overrides: Partial<EventFacts> = {}): EventFacts {
 
 function rule(overrides: Partial<IssueRuleDefinition> = {}): IssueRuleDefinition {
   return {
-    name: 'r', environment: null, actionMatch: 'all', filterMatch: 'all', frequency: 30,
-    conditions: [], filters: [], actions: [{ id: Ids.NotifyEvent, uuid: uuid() }], owner: null, ...overrides,
+    name: 'r',
+    environment: null,
+    actionMatch: 'all',
+    filterMatch: 'all',
+    frequency: 30,
+    conditions: [],
+    filters: [],
+    actions: [{ id: Ids.NotifyEvent, uuid: uuid() }],
+    owner: null,
+    ...overrides,
   };
 }
 
@@ -32,7 +44,12 @@ describe('validateIssueRule', () => {
     );
     expect(checked).toEqual({
       ok: {
-        name: 'New issues', environment: null, actionMatch: 'all', filterMatch: 'all', frequency: 30, owner: null,
+        name: 'New issues',
+        environment: null,
+        actionMatch: 'all',
+        filterMatch: 'all',
+        frequency: 30,
+        owner: null,
         conditions: [{ id: Ids.EventFrequency, value: 100, interval: '1h', comparisonType: 'count' }],
         filters: [{ id: Ids.LevelFilter, match: 'gte', level: '40' }],
         actions: [{ id: Ids.NotifyEvent, uuid: uuid() }],
@@ -40,17 +57,27 @@ describe('validateIssueRule', () => {
     });
   });
 
-  it('keeps an app action\'s installation and settings', () => {
+  it("keeps an app action's installation and settings", () => {
     const checked = validateIssueRule(
-      { ...valid, actions: [{ id: Ids.NotifyEventSentryApp, sentryAppInstallationUuid: 'A1B2C3D4-0000-4000-8000-000000000000', settings: [{ name: 'channel', value: '#ops' }] }] },
+      {
+        ...valid,
+        actions: [
+          { id: Ids.NotifyEventSentryApp, sentryAppInstallationUuid: 'A1B2C3D4-0000-4000-8000-000000000000', settings: [{ name: 'channel', value: '#ops' }] },
+        ],
+      },
       uuid,
     );
     expect('ok' in checked && checked.ok.actions).toEqual([
-      { id: Ids.NotifyEventSentryApp, uuid: uuid(), sentryAppInstallationUuid: 'a1b2c3d4-0000-4000-8000-000000000000', settings: [{ name: 'channel', value: '#ops' }] },
+      {
+        id: Ids.NotifyEventSentryApp,
+        uuid: uuid(),
+        sentryAppInstallationUuid: 'a1b2c3d4-0000-4000-8000-000000000000',
+        settings: [{ name: 'channel', value: '#ops' }],
+      },
     ]);
   });
 
-  it('keeps the e-mail action\'s target as Sentry names it, and a chat action\'s webhook URL', () => {
+  it("keeps the e-mail action's target as Sentry names it, and a chat action's webhook URL", () => {
     const checked = validateIssueRule(
       {
         ...valid,
@@ -123,7 +150,7 @@ describe('rulePasses', () => {
     expect(rulePasses(rule({ conditions, actionMatch: 'none' }), facts())).toBe(true);
   });
 
-  it('level filters compare Sentry\'s numeric levels', () => {
+  it("level filters compare Sentry's numeric levels", () => {
     const atLeastError = rule({ conditions: [{ id: Ids.EveryEvent }], filters: [{ id: Ids.LevelFilter, match: 'gte', level: '40' }] });
     expect(rulePasses(atLeastError, facts({ level: 'fatal' }))).toBe(true);
     expect(rulePasses(atLeastError, facts({ level: 'error' }))).toBe(true);
@@ -148,7 +175,7 @@ describe('rulePasses', () => {
     expect(rulePasses(filtered, facts())).toBe(expected);
   });
 
-  it('age filters compare the issue\'s age', () => {
+  it("age filters compare the issue's age", () => {
     const older = rule({ conditions: [{ id: Ids.EveryEvent }], filters: [{ id: Ids.AgeComparisonFilter, comparison_type: 'older', value: 2, time: 'hour' }] });
     expect(rulePasses(older, facts({ issueAgeSeconds: 3 * 3600 }))).toBe(true);
     expect(rulePasses(older, facts({ issueAgeSeconds: 3600 }))).toBe(false);
@@ -171,11 +198,20 @@ describe('rulePasses', () => {
 
 describe('needsOf', () => {
   it('asks for counts, users and ages only when a rule reads them', () => {
-    expect(needsOf([rule({ conditions: [{ id: Ids.FirstSeenEvent }] })])).toEqual({ eventCounts: false, userCounts: false, issueAge: false, eventWindows: [], userWindows: [] });
+    expect(needsOf([rule({ conditions: [{ id: Ids.FirstSeenEvent }] })])).toEqual({
+      eventCounts: false,
+      userCounts: false,
+      issueAge: false,
+      eventWindows: [],
+      userWindows: [],
+    });
     expect(
       needsOf([
         rule({ conditions: [{ id: Ids.EventFrequency, value: 1, interval: '1h', comparisonType: 'count' }] }),
-        rule({ conditions: [{ id: Ids.EventUniqueUserFrequency, value: 1, interval: '1d', comparisonType: 'count' }], filters: [{ id: Ids.AgeComparisonFilter, comparison_type: 'older', value: 1, time: 'day' }] }),
+        rule({
+          conditions: [{ id: Ids.EventUniqueUserFrequency, value: 1, interval: '1d', comparisonType: 'count' }],
+          filters: [{ id: Ids.AgeComparisonFilter, comparison_type: 'older', value: 1, time: 'day' }],
+        }),
       ]),
     ).toEqual({ eventCounts: true, userCounts: true, issueAge: true, eventWindows: [3600], userWindows: [86_400] });
   });

@@ -40,7 +40,13 @@ const MATCH_KINDS: readonly MatchKind[] = ['all', 'any', 'none'];
 
 /** Sentry's frequency intervals and their length in seconds. */
 export const FREQUENCY_INTERVALS: Readonly<Record<string, number>> = Object.freeze({
-  '1m': 60, '5m': 300, '15m': 900, '1h': 3600, '1d': 86_400, '1w': 604_800, '30d': 2_592_000,
+  '1m': 60,
+  '5m': 300,
+  '15m': 900,
+  '1h': 3600,
+  '1d': 86_400,
+  '1w': 604_800,
+  '30d': 2_592_000,
 });
 
 /** Sentry's numeric levels (LevelFilter compares them). */
@@ -68,7 +74,13 @@ export interface AppActionSetting {
 
 export type IssueRuleAction =
   | { id: typeof IssueRuleIds.NotifyEvent; uuid: string }
-  | { id: typeof IssueRuleIds.NotifyEventSentryApp; uuid: string; sentryAppInstallationUuid: string; settings: AppActionSetting[]; hasSchemaFormConfig?: boolean }
+  | {
+      id: typeof IssueRuleIds.NotifyEventSentryApp;
+      uuid: string;
+      sentryAppInstallationUuid: string;
+      settings: AppActionSetting[];
+      hasSchemaFormConfig?: boolean;
+    }
   | {
       id: typeof IssueRuleIds.NotifyEmail;
       uuid: string;
@@ -129,9 +141,11 @@ export function validateIssueRule(input: Record<string, unknown>, newUuid: () =>
     return { error: `frequency: must be a whole number of minutes from ${MIN_FREQUENCY_MINUTES} to ${MAX_FREQUENCY_MINUTES}`, field: 'frequency' };
   }
   const environment = input.environment ?? null;
-  if (environment !== null && (typeof environment !== 'string' || environment.length > 64)) return { error: 'environment: must be a string of at most 64 characters', field: 'environment' };
+  if (environment !== null && (typeof environment !== 'string' || environment.length > 64))
+    return { error: 'environment: must be a string of at most 64 characters', field: 'environment' };
   const owner = input.owner ?? null;
-  if (owner !== null && (typeof owner !== 'string' || !/^(user|team):\d+$/.test(owner))) return { error: 'owner: must be "user:<id>" or "team:<id>"', field: 'owner' };
+  if (owner !== null && (typeof owner !== 'string' || !/^(user|team):\d+$/.test(owner)))
+    return { error: 'owner: must be "user:<id>" or "team:<id>"', field: 'owner' };
 
   const conditions = listOf(input.conditions ?? [], 'conditions', validateCondition);
   if ('error' in conditions) return conditions;
@@ -218,7 +232,8 @@ function validateFilter(raw: unknown, index: number): Checked<IssueRuleFilter> {
       if (comparison !== 'older' && comparison !== 'newer') return { error: `filters[${index}]: comparison_type must be older or newer`, field };
       const value = integerOf(raw.value);
       if (value === undefined || value < 0) return { error: `filters[${index}]: value must be a whole number of at least 0`, field };
-      if (typeof raw.time !== 'string' || !(raw.time in AGE_UNITS)) return { error: `filters[${index}]: time must be one of ${Object.keys(AGE_UNITS).join(', ')}`, field };
+      if (typeof raw.time !== 'string' || !(raw.time in AGE_UNITS))
+        return { error: `filters[${index}]: time must be one of ${Object.keys(AGE_UNITS).join(', ')}`, field };
       return { ok: { id: raw.id, comparison_type: comparison, value, time: raw.time } };
     }
     default:
@@ -252,18 +267,20 @@ function validateAction(raw: unknown, index: number, newUuid: () => string): Che
     }
     case IssueRuleIds.NotifyEmail: {
       const targetType = raw.targetType;
-      if (!MAIL_TARGET_TYPES.includes(targetType as never)) return { error: `actions[${index}]: targetType must be one of ${MAIL_TARGET_TYPES.join(', ')}`, field };
+      if (!MAIL_TARGET_TYPES.includes(targetType as never))
+        return { error: `actions[${index}]: targetType must be one of ${MAIL_TARGET_TYPES.join(', ')}`, field };
       const fallthroughType = raw.fallthroughType ?? 'ActiveMembers';
       if (!MAIL_FALLTHROUGH_TYPES.includes(fallthroughType as never)) {
         return { error: `actions[${index}]: fallthroughType must be one of ${MAIL_FALLTHROUGH_TYPES.join(', ')}`, field };
       }
       const identifier = integerOf(raw.targetIdentifier);
       if (targetType !== 'IssueOwners' && (identifier === undefined || identifier < 1)) {
-        return { error: `actions[${index}]: targetIdentifier must be the id of the ${targetType === 'Team' ? 'team' : 'member\'s user'}`, field };
+        return { error: `actions[${index}]: targetIdentifier must be the id of the ${targetType === 'Team' ? 'team' : "member's user"}`, field };
       }
       return {
         ok: {
-          id: raw.id, uuid,
+          id: raw.id,
+          uuid,
           targetType: targetType as (typeof MAIL_TARGET_TYPES)[number],
           targetIdentifier: targetType === 'IssueOwners' ? null : String(identifier),
           fallthroughType: fallthroughType as (typeof MAIL_FALLTHROUGH_TYPES)[number],
@@ -379,8 +396,22 @@ function tagMatches(filter: Extract<IssueRuleFilter, { id: typeof IssueRuleIds.T
  */
 export function rulePasses(rule: IssueRuleDefinition, facts: EventFacts): boolean {
   if (rule.environment !== null && rule.environment !== facts.environment) return false;
-  if (rule.conditions.length > 0 && !matches(rule.actionMatch, rule.conditions.map((c) => conditionPasses(c, facts)))) return false;
-  if (rule.filters.length > 0 && !matches(rule.filterMatch, rule.filters.map((f) => filterPasses(f, facts)))) return false;
+  if (
+    rule.conditions.length > 0 &&
+    !matches(
+      rule.actionMatch,
+      rule.conditions.map((c) => conditionPasses(c, facts)),
+    )
+  )
+    return false;
+  if (
+    rule.filters.length > 0 &&
+    !matches(
+      rule.filterMatch,
+      rule.filters.map((f) => filterPasses(f, facts)),
+    )
+  )
+    return false;
   return true;
 }
 
@@ -441,7 +472,15 @@ function levelName(level: string): string {
 }
 
 const choices = (entries: Array<[string, string]>) => ({ type: 'choice', choices: entries });
-const INTERVAL_CHOICES: Array<[string, string]> = [['1m', 'one minute'], ['5m', '5 minutes'], ['15m', '15 minutes'], ['1h', 'one hour'], ['1d', 'one day'], ['1w', 'one week'], ['30d', '30 days']];
+const INTERVAL_CHOICES: Array<[string, string]> = [
+  ['1m', 'one minute'],
+  ['5m', '5 minutes'],
+  ['15m', '15 minutes'],
+  ['1h', 'one hour'],
+  ['1d', 'one day'],
+  ['1w', 'one week'],
+  ['30d', '30 days'],
+];
 
 /**
  * Sentry's `rules/configuration/`: the conditions, filters and actions a rule may use, each with
@@ -455,9 +494,17 @@ export function issueRuleConfiguration() {
       { ...item(IssueRuleIds.NotifyEvent, 'Send a notification to all legacy integrations'), prompt: 'Send a notification to all legacy integrations' },
       {
         ...item(IssueRuleIds.NotifyEmail, 'Send a notification to {targetType}', {
-          targetType: choices([['IssueOwners', 'Suggested Assignees'], ['Team', 'Team'], ['Member', 'Member']]),
+          targetType: choices([
+            ['IssueOwners', 'Suggested Assignees'],
+            ['Team', 'Team'],
+            ['Member', 'Member'],
+          ]),
           targetIdentifier: { type: 'string', placeholder: 'team or user id' },
-          fallthroughType: choices([['ActiveMembers', 'Recently Active Members'], ['AllMembers', 'All Project Members'], ['NoOne', 'No One']]),
+          fallthroughType: choices([
+            ['ActiveMembers', 'Recently Active Members'],
+            ['AllMembers', 'All Project Members'],
+            ['NoOne', 'No One'],
+          ]),
         }),
         prompt: 'Send an email',
       },
@@ -478,26 +525,53 @@ export function issueRuleConfiguration() {
       item(IssueRuleIds.RegressionEvent, 'The issue changes state from resolved to unresolved'),
       item(IssueRuleIds.EveryEvent, 'The event occurs'),
       item(IssueRuleIds.EventFrequency, 'The issue is seen more than {value} times in {interval}', {
-        value: { type: 'number', placeholder: 100 }, interval: choices(INTERVAL_CHOICES),
+        value: { type: 'number', placeholder: 100 },
+        interval: choices(INTERVAL_CHOICES),
       }),
       item(IssueRuleIds.EventUniqueUserFrequency, 'The issue is seen by more than {value} users in {interval}', {
-        value: { type: 'number', placeholder: 100 }, interval: choices(INTERVAL_CHOICES),
+        value: { type: 'number', placeholder: 100 },
+        interval: choices(INTERVAL_CHOICES),
       }),
     ],
     filters: [
       item(IssueRuleIds.LevelFilter, "The event's level is {match} {level}", {
-        match: choices([['eq', 'equal to'], ['gte', 'greater than or equal to'], ['lte', 'less than or equal to']]),
-        level: choices(Object.entries(LEVEL_NUMBERS).filter(([name]) => name !== 'sample').map(([name, n]) => [String(n), name])),
+        match: choices([
+          ['eq', 'equal to'],
+          ['gte', 'greater than or equal to'],
+          ['lte', 'less than or equal to'],
+        ]),
+        level: choices(
+          Object.entries(LEVEL_NUMBERS)
+            .filter(([name]) => name !== 'sample')
+            .map(([name, n]) => [String(n), name]),
+        ),
       }),
       item(IssueRuleIds.TaggedEventFilter, "The event's tags match {key} {match} {value}", {
         key: { type: 'string', placeholder: 'key' },
-        match: choices([['eq', 'equals'], ['ne', 'does not equal'], ['sw', 'starts with'], ['ew', 'ends with'], ['co', 'contains'], ['nc', 'does not contain'], ['is', 'is set'], ['ns', 'is not set']]),
+        match: choices([
+          ['eq', 'equals'],
+          ['ne', 'does not equal'],
+          ['sw', 'starts with'],
+          ['ew', 'ends with'],
+          ['co', 'contains'],
+          ['nc', 'does not contain'],
+          ['is', 'is set'],
+          ['ns', 'is not set'],
+        ]),
         value: { type: 'string', placeholder: 'value' },
       }),
       item(IssueRuleIds.AgeComparisonFilter, 'The issue is {comparison_type} than {value} {time}', {
-        comparison_type: choices([['older', 'older'], ['newer', 'newer']]),
+        comparison_type: choices([
+          ['older', 'older'],
+          ['newer', 'newer'],
+        ]),
         value: { type: 'number', placeholder: 10 },
-        time: choices([['minute', 'minute(s)'], ['hour', 'hour(s)'], ['day', 'day(s)'], ['week', 'week(s)']]),
+        time: choices([
+          ['minute', 'minute(s)'],
+          ['hour', 'hour(s)'],
+          ['day', 'day(s)'],
+          ['week', 'week(s)'],
+        ]),
       }),
     ],
   };

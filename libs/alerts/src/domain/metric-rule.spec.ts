@@ -6,7 +6,7 @@ const newId = () => String(++next);
 const base = { name: 'Spike', aggregate: 'count()', timeWindow: 10, projects: ['web'], triggers: [{ label: 'critical', alertThreshold: 100, actions: [] }] };
 
 describe('validateMetricRule', () => {
-  it('normalises Sentry\'s body: critical first, numbered triggers and actions, defaults', () => {
+  it("normalises Sentry's body: critical first, numbered triggers and actions, defaults", () => {
     next = 0;
     const checked = validateMetricRule(
       {
@@ -14,18 +14,48 @@ describe('validateMetricRule', () => {
         resolveThreshold: 10,
         triggers: [
           { label: 'warning', alertThreshold: '50', actions: [] },
-          { label: 'critical', alertThreshold: 100, actions: [{ type: 'sentry_app', targetType: 'sentry_app', sentryAppInstallationUuid: 'A1B2C3D4-0000-4000-8000-000000000000', settings: [{ name: 'team', value: 'ops' }] }] },
+          {
+            label: 'critical',
+            alertThreshold: 100,
+            actions: [
+              {
+                type: 'sentry_app',
+                targetType: 'sentry_app',
+                sentryAppInstallationUuid: 'A1B2C3D4-0000-4000-8000-000000000000',
+                settings: [{ name: 'team', value: 'ops' }],
+              },
+            ],
+          },
         ],
       },
       newId,
     );
     expect(checked).toEqual({
       ok: {
-        name: 'Spike', aggregate: 'count()', query: '', timeWindow: 10, thresholdType: 0, resolveThreshold: 10, projects: ['web'], environment: null, owner: null,
+        name: 'Spike',
+        aggregate: 'count()',
+        query: '',
+        timeWindow: 10,
+        thresholdType: 0,
+        resolveThreshold: 10,
+        projects: ['web'],
+        environment: null,
+        owner: null,
         triggers: [
           {
-            id: '3', label: 'critical', alertThreshold: 100,
-            actions: [{ id: '2', type: 'sentry_app', targetType: 'sentry_app', targetIdentifier: 'a1b2c3d4-0000-4000-8000-000000000000', sentryAppInstallationUuid: 'a1b2c3d4-0000-4000-8000-000000000000', settings: [{ name: 'team', value: 'ops' }] }],
+            id: '3',
+            label: 'critical',
+            alertThreshold: 100,
+            actions: [
+              {
+                id: '2',
+                type: 'sentry_app',
+                targetType: 'sentry_app',
+                targetIdentifier: 'a1b2c3d4-0000-4000-8000-000000000000',
+                sentryAppInstallationUuid: 'a1b2c3d4-0000-4000-8000-000000000000',
+                settings: [{ name: 'team', value: 'ops' }],
+              },
+            ],
           },
           { id: '1', label: 'warning', alertThreshold: 50, actions: [] },
         ],
@@ -42,8 +72,27 @@ describe('validateMetricRule', () => {
     [{ ...base, environment: 'production' }, 'environment'],
     [{ ...base, triggers: [] }, 'triggers'],
     [{ ...base, triggers: [{ label: 'warning', alertThreshold: 1 }] }, 'triggers'],
-    [{ ...base, triggers: [{ label: 'critical', alertThreshold: 10 }, { label: 'warning', alertThreshold: 20 }] }, 'triggers'],
-    [{ ...base, thresholdType: 1, triggers: [{ label: 'critical', alertThreshold: 10 }, { label: 'warning', alertThreshold: 5 }] }, 'triggers'],
+    [
+      {
+        ...base,
+        triggers: [
+          { label: 'critical', alertThreshold: 10 },
+          { label: 'warning', alertThreshold: 20 },
+        ],
+      },
+      'triggers',
+    ],
+    [
+      {
+        ...base,
+        thresholdType: 1,
+        triggers: [
+          { label: 'critical', alertThreshold: 10 },
+          { label: 'warning', alertThreshold: 5 },
+        ],
+      },
+      'triggers',
+    ],
     [{ ...base, resolveThreshold: 100 }, 'resolveThreshold'],
     [{ ...base, thresholdType: 1, resolveThreshold: 50 }, 'resolveThreshold'],
     [{ ...base, triggers: [{ label: 'critical', alertThreshold: 1, actions: [{ type: 'slack' }] }] }, 'triggers'],

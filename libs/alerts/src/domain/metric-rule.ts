@@ -60,10 +60,11 @@ export function validateMetricRule(input: Record<string, unknown>, newId: () => 
   if (typeof name !== 'string' || name.trim() === '') return { error: 'name: This field is required.', field: 'name' };
   if (name.length > 256) return { error: 'name: Ensure this field has no more than 256 characters.', field: 'name' };
   const aggregate = input.aggregate;
-  if (!METRIC_AGGREGATES.includes(aggregate as MetricAggregate)) return { error: `aggregate: must be one of ${METRIC_AGGREGATES.join(', ')}`, field: 'aggregate' };
+  if (!METRIC_AGGREGATES.includes(aggregate as MetricAggregate))
+    return { error: `aggregate: must be one of ${METRIC_AGGREGATES.join(', ')}`, field: 'aggregate' };
   const query = input.query ?? '';
   if (typeof query !== 'string') return { error: 'query: must be a string', field: 'query' };
-  if (query.trim() !== '') return { error: 'query: search filters are not supported; leave it empty to count all of the projects\' errors', field: 'query' };
+  if (query.trim() !== '') return { error: "query: search filters are not supported; leave it empty to count all of the projects' errors", field: 'query' };
   const dataset = input.dataset ?? 'events';
   if (dataset !== 'events' && dataset !== 'errors') return { error: 'dataset: only events (errors) are supported', field: 'dataset' };
   const timeWindow = numberOf(input.timeWindow);
@@ -72,7 +73,8 @@ export function validateMetricRule(input: Record<string, unknown>, newId: () => 
   }
   const thresholdType = numberOf(input.thresholdType ?? 0);
   if (thresholdType !== 0 && thresholdType !== 1) return { error: 'thresholdType: must be 0 (above) or 1 (below)', field: 'thresholdType' };
-  const resolveThreshold = input.resolveThreshold === undefined || input.resolveThreshold === null || input.resolveThreshold === '' ? null : numberOf(input.resolveThreshold);
+  const resolveThreshold =
+    input.resolveThreshold === undefined || input.resolveThreshold === null || input.resolveThreshold === '' ? null : numberOf(input.resolveThreshold);
   if (resolveThreshold === undefined) return { error: 'resolveThreshold: must be a number', field: 'resolveThreshold' };
   const projects = input.projects;
   if (!Array.isArray(projects) || projects.length === 0 || projects.length > 100 || !projects.every((p) => typeof p === 'string' && p !== '')) {
@@ -81,7 +83,8 @@ export function validateMetricRule(input: Record<string, unknown>, newId: () => 
   const environment = input.environment ?? null;
   if (environment !== null) return { error: 'environment: environment filters are not supported; leave it empty', field: 'environment' };
   const owner = input.owner ?? null;
-  if (owner !== null && (typeof owner !== 'string' || !/^(user|team):\d+$/.test(owner))) return { error: 'owner: must be "user:<id>" or "team:<id>"', field: 'owner' };
+  if (owner !== null && (typeof owner !== 'string' || !/^(user|team):\d+$/.test(owner)))
+    return { error: 'owner: must be "user:<id>" or "team:<id>"', field: 'owner' };
 
   const rawTriggers = input.triggers;
   if (!Array.isArray(rawTriggers) || rawTriggers.length === 0) return { error: 'triggers: Must include at least one trigger', field: 'triggers' };
@@ -134,9 +137,11 @@ function validateTrigger(raw: unknown, index: number, newId: () => string): Chec
   const actions: MetricTriggerAction[] = [];
   for (const [a, action] of rawActions.entries()) {
     if (!isRecord(action)) return { error: `triggers[${index}].actions[${a}]: must be an object`, field };
-    if (action.type !== 'sentry_app') return { error: `triggers[${index}].actions[${a}]: type must be sentry_app (other notification services are not available)`, field };
+    if (action.type !== 'sentry_app')
+      return { error: `triggers[${index}].actions[${a}]: type must be sentry_app (other notification services are not available)`, field };
     const installation = action.sentryAppInstallationUuid;
-    if (typeof installation !== 'string' || !UUID.test(installation)) return { error: `triggers[${index}].actions[${a}]: sentryAppInstallationUuid must be a UUID`, field };
+    if (typeof installation !== 'string' || !UUID.test(installation))
+      return { error: `triggers[${index}].actions[${a}]: sentryAppInstallationUuid must be a UUID`, field };
     const settings = action.settings ?? null;
     if (settings !== null && (!Array.isArray(settings) || !settings.every((s) => isRecord(s) && typeof s.name === 'string'))) {
       return { error: `triggers[${index}].actions[${a}]: settings must be a list of {"name", "value"}`, field };
@@ -166,7 +171,11 @@ export type IncidentTarget = 'warning' | 'critical' | 'resolved' | 'unchanged';
  * incident resolves once the value has crossed the resolve threshold (or at once without one),
  * and otherwise stays where it is. `current` is undefined when the rule has no active incident.
  */
-export function decideIncident(rule: Pick<MetricRuleDefinition, 'thresholdType' | 'resolveThreshold' | 'triggers'>, current: IncidentStatus | undefined, value: number): IncidentTarget {
+export function decideIncident(
+  rule: Pick<MetricRuleDefinition, 'thresholdType' | 'resolveThreshold' | 'triggers'>,
+  current: IncidentStatus | undefined,
+  value: number,
+): IncidentTarget {
   const above = rule.thresholdType === ThresholdType.Above;
   const breaches = (threshold: number) => (above ? value > threshold : value < threshold);
   const critical = rule.triggers.find((t) => t.label === 'critical');

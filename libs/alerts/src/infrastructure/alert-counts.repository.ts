@@ -61,9 +61,20 @@ export class AlertCountsRepository {
        UNION ALL
        SELECT 'done', NULL, NULL, ((SELECT count(*) FROM added_events) + (SELECT count(*) FROM added_users))::text, NULL`,
       [
-        e.map((r) => r.issueId), e.map((r) => r.bucket), e.map((r) => r.projectId), e.map((r) => r.events),
-        u.map((r) => r.issueId), u.map((r) => r.bucket), u.map((r) => r.user), u.map((r) => r.projectId),
-        batch.countIssues, batch.eventWindows, batch.userWindows, batch.now, batch.ageIssues, batch.ruleIssues,
+        e.map((r) => r.issueId),
+        e.map((r) => r.bucket),
+        e.map((r) => r.projectId),
+        e.map((r) => r.events),
+        u.map((r) => r.issueId),
+        u.map((r) => r.bucket),
+        u.map((r) => r.user),
+        u.map((r) => r.projectId),
+        batch.countIssues,
+        batch.eventWindows,
+        batch.userWindows,
+        batch.now,
+        batch.ageIssues,
+        batch.ruleIssues,
       ],
     );
     const eventsBefore = new Map<string, number>();
@@ -80,7 +91,11 @@ export class AlertCountsRepository {
   }
 
   /** The value of each metric rule's aggregate over its projects and window ending at `now`; one statement per batch of rules. */
-  async metricValues(sql: Sql, rules: ReadonlyArray<{ id: string; projectIds: readonly string[]; aggregate: string; timeWindow: number }>, now: Date): Promise<Map<string, number>> {
+  async metricValues(
+    sql: Sql,
+    rules: ReadonlyArray<{ id: string; projectIds: readonly string[]; aggregate: string; timeWindow: number }>,
+    now: Date,
+  ): Promise<Map<string, number>> {
     if (rules.length === 0) return new Map();
     const ruleIds: string[] = [];
     const projectIds: string[] = [];

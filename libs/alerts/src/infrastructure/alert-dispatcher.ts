@@ -87,8 +87,14 @@ export class AlertDispatcher {
           cause: key,
           projectId: event.projectId,
           source: {
-            issueId: event.issueId, culprit: event.culprit, message: event.message, eventId: event.eventId,
-            level: event.level, platform: event.platform, tags: event.tags, datetime: event.datetime,
+            issueId: event.issueId,
+            culprit: event.culprit,
+            message: event.message,
+            eventId: event.eventId,
+            level: event.level,
+            platform: event.platform,
+            tags: event.tags,
+            datetime: event.datetime,
           },
           triggeringRules: [fire.rule.name],
         },
@@ -99,13 +105,25 @@ export class AlertDispatcher {
     const byProject = new Map<string, Array<{ notice: HookNotice; fireIndexes: number[] }>>();
     for (const entry of byEvent.values()) byProject.set(entry.notice.projectId, [...(byProject.get(entry.notice.projectId) ?? []), entry]);
     for (const entries of byProject.values()) {
-      if ((await this.serviceHooks.enqueue(tx, 'event.alert', entries.map((entry) => entry.notice))) === 0) continue;
+      if (
+        (await this.serviceHooks.enqueue(
+          tx,
+          'event.alert',
+          entries.map((entry) => entry.notice),
+        )) === 0
+      )
+        continue;
       for (const { notice, fireIndexes } of entries) for (const index of fireIndexes) causes[index].push(notice.cause);
     }
 
-    const appFires = fires.map((fire, index) => ({ fire, index })).filter(({ fire }) => fire.rule.actions.some((a) => a.id === IssueRuleIds.NotifyEventSentryApp));
+    const appFires = fires
+      .map((fire, index) => ({ fire, index }))
+      .filter(({ fire }) => fire.rule.actions.some((a) => a.id === IssueRuleIds.NotifyEventSentryApp));
     if (appFires.length > 0) {
-      const slugs = await this.organizationSlugs(tx, appFires.map(({ fire }) => fire.event.organizationId));
+      const slugs = await this.organizationSlugs(
+        tx,
+        appFires.map(({ fire }) => fire.event.organizationId),
+      );
       for (const { fire, index } of appFires) {
         const source: AlertEventSource = { ...fire.event, organizationSlug: slugs.get(fire.event.organizationId) ?? '' };
         for (const action of fire.rule.actions) {
@@ -134,7 +152,10 @@ export class AlertDispatcher {
     fires.forEach((fire, index) => {
       const { event } = fire;
       for (const notice of noticesOf(fire.rule.actions, {
-        organizationId: event.organizationId, projectId: event.projectId, issueId: event.issueId, ruleName: fire.rule.name,
+        organizationId: event.organizationId,
+        projectId: event.projectId,
+        issueId: event.issueId,
+        ruleName: fire.rule.name,
         cause: (action) => `issue-alert:${fire.rule.id}:${action.uuid}:${event.projectId}:${event.eventId}`,
       })) {
         notices.push(notice);
@@ -146,7 +167,10 @@ export class AlertDispatcher {
   }
 
   /** A rule's mail and chat actions, now, about one issue; answers how many messages were queued. */
-  async sendTest(tx: Transaction, test: { organizationId: string; projectId: string; issueId: string; actions: readonly IssueRuleAction[]; testId: string }): Promise<number> {
+  async sendTest(
+    tx: Transaction,
+    test: { organizationId: string; projectId: string; issueId: string; actions: readonly IssueRuleAction[]; testId: string },
+  ): Promise<number> {
     const notices = noticesOf(test.actions, { ...test, ruleName: 'Test notification', cause: (action) => `test-notification:${test.testId}:${action.uuid}` });
     return (await this.notifier.notify(tx, notices)).filter((queued) => queued.length > 0).length;
   }
@@ -156,7 +180,10 @@ export class AlertDispatcher {
    * opens at it), every trigger's actions when it resolves; one webhook per installation.
    */
   async dispatchIncidentMove(tx: Transaction, move: IncidentMove): Promise<string[]> {
-    const triggers = move.status === 'resolved' ? move.rule.triggers : move.rule.triggers.filter((t) => t.label === (move.status === 'open' ? move.incident.status : move.status));
+    const triggers =
+      move.status === 'resolved'
+        ? move.rule.triggers
+        : move.rule.triggers.filter((t) => t.label === (move.status === 'open' ? move.incident.status : move.status));
     const installations = new Set(triggers.flatMap((trigger) => trigger.actions.map((action) => action.sentryAppInstallationUuid)));
     const causes: string[] = [];
     for (const installationUuid of installations) {
@@ -190,13 +217,18 @@ export class AlertDispatcher {
       cause: delivery.cause,
       data: delivery.data,
     });
-    if (!queued) this.logger.debug(`no ${delivery.resource}.${delivery.action} webhook for installation ${delivery.installationUuid}: not live here, or its app takes no alerts`);
+    if (!queued)
+      this.logger.debug(
+        `no ${delivery.resource}.${delivery.action} webhook for installation ${delivery.installationUuid}: not live here, or its app takes no alerts`,
+      );
     // The outbox keys an app's delivery by the cause and the installation.
     return queued ? `${delivery.cause}:${delivery.installationUuid}` : null;
   }
 
   private async organizationSlugs(tx: Transaction, organizationIds: readonly string[]): Promise<Map<string, string>> {
-    const rows = await tx.query<{ id: string; slug: string }>(`SELECT id, slug FROM identity.organization_directory WHERE id = ANY($1::bigint[])`, [[...new Set(organizationIds)]]);
+    const rows = await tx.query<{ id: string; slug: string }>(`SELECT id, slug FROM identity.organization_directory WHERE id = ANY($1::bigint[])`, [
+      [...new Set(organizationIds)],
+    ]);
     return new Map(rows.map((row) => [String(row.id), row.slug]));
   }
 }
@@ -208,11 +240,18 @@ function noticesOf(
 ): IssueAlertNotice[] {
   const notices: IssueAlertNotice[] = [];
   for (const action of actions) {
-    const common = { organizationId: base.organizationId, projectId: base.projectId, issueId: base.issueId, ruleName: base.ruleName, cause: base.cause(action) };
+    const common = {
+      organizationId: base.organizationId,
+      projectId: base.projectId,
+      issueId: base.issueId,
+      ruleName: base.ruleName,
+      cause: base.cause(action),
+    };
     if (action.id === IssueRuleIds.NotifyEmail) {
-      const target = action.targetType === 'IssueOwners'
-        ? { targetType: action.targetType, fallthroughType: action.fallthroughType }
-        : { targetType: action.targetType, targetIdentifier: action.targetIdentifier ?? '' };
+      const target =
+        action.targetType === 'IssueOwners'
+          ? { targetType: action.targetType, fallthroughType: action.fallthroughType }
+          : { targetType: action.targetType, targetIdentifier: action.targetIdentifier ?? '' };
       notices.push({ ...common, channel: { kind: 'email', target } });
     } else if ('webhookUrl' in action) {
       notices.push({ ...common, channel: { kind: 'chat', service: CHAT_ACTION_SERVICES[action.id], webhookUrl: action.webhookUrl } });

@@ -9,7 +9,10 @@ export interface ProjectAlerting {
   readonly needs: RuleNeeds;
 }
 
-const NOTHING: ProjectAlerting = Object.freeze({ rules: [], needs: { eventCounts: false, userCounts: false, issueAge: false, eventWindows: [], userWindows: [] } });
+const NOTHING: ProjectAlerting = Object.freeze({
+  rules: [],
+  needs: { eventCounts: false, userCounts: false, issueAge: false, eventWindows: [], userWindows: [] },
+});
 
 /**
  * Per-project rules for the ingestion path, read at most once per ALERT_RULE_CACHE_SECONDS per

@@ -57,7 +57,10 @@ export class IncidentsRepository {
     return { id, identifier };
   }
 
-  async insert(sql: Sql, row: { id: string; organizationId: string; identifier: number; ruleId: string; title: string; status: IncidentStatus; at: Date }): Promise<void> {
+  async insert(
+    sql: Sql,
+    row: { id: string; organizationId: string; identifier: number; ruleId: string; title: string; status: IncidentStatus; at: Date },
+  ): Promise<void> {
     await sql.execute(
       `INSERT INTO alerts.metric_alert_incidents (id, organization_id, identifier, rule_id, title, status, date_started, date_detected)
        OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3, $4, $5, $6, $7, $7)`,
@@ -69,7 +72,18 @@ export class IncidentsRepository {
     await sql.execute(`UPDATE alerts.metric_alert_incidents SET status = $2, date_closed = $3 WHERE id = $1`, [id, status, closedAt]);
   }
 
-  async addActivity(sql: Sql, rows: ReadonlyArray<{ incidentId: string; eventId: string; previousStatus: IncidentStatus | null; status: IncidentStatus; value: number; at: Date; causes: string[] }>): Promise<void> {
+  async addActivity(
+    sql: Sql,
+    rows: ReadonlyArray<{
+      incidentId: string;
+      eventId: string;
+      previousStatus: IncidentStatus | null;
+      status: IncidentStatus;
+      value: number;
+      at: Date;
+      causes: string[];
+    }>,
+  ): Promise<void> {
     for (const row of rows) {
       await sql.execute(
         `INSERT INTO alerts.metric_alert_incident_activity (incident_id, event_id, previous_status, status, value, at, delivery_causes) VALUES ($1, $2, $3, $4, $5, $6, $7::text[])`,
@@ -91,7 +105,10 @@ export class IncidentsRepository {
 
   async find(sql: Sql, organizationId: string, identifier: string): Promise<IncidentRow | undefined> {
     if (!/^\d{1,9}$/.test(identifier)) return undefined;
-    const [row] = await sql.query<IncidentRow>(`SELECT ${COLUMNS} FROM alerts.metric_alert_incidents WHERE organization_id = $1 AND identifier = $2`, [organizationId, identifier]);
+    const [row] = await sql.query<IncidentRow>(`SELECT ${COLUMNS} FROM alerts.metric_alert_incidents WHERE organization_id = $1 AND identifier = $2`, [
+      organizationId,
+      identifier,
+    ]);
     return row;
   }
 

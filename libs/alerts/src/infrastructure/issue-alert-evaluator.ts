@@ -154,7 +154,13 @@ export class IssueAlertEvaluator {
     const causes = await this.dispatcher.dispatchIssueFires(tx, fired);
     await this.fires.record(
       tx,
-      fired.map((fire, index) => ({ ruleId: fire.rule.id, projectId: fire.event.projectId, issueId: fire.event.issueId, eventId: fire.event.eventId, causes: causes[index] })),
+      fired.map((fire, index) => ({
+        ruleId: fire.rule.id,
+        projectId: fire.event.projectId,
+        issueId: fire.event.issueId,
+        eventId: fire.event.eventId,
+        causes: causes[index],
+      })),
       now,
     );
     this.fired.inc(fired.length);

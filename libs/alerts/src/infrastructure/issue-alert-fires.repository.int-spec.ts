@@ -15,7 +15,10 @@ describe('IssueAlertFiresRepository under concurrency', () => {
   beforeAll(async () => {
     db = await openTestDatabase();
     const [org] = await db.database.query<{ id: string }>(`INSERT INTO identity.organizations (slug, name) VALUES ('acme', 'Acme') RETURNING id`);
-    const [project] = await db.database.query<{ id: string }>(`INSERT INTO projects.projects (organization_id, slug, name) VALUES ($1, 'web', 'Web') RETURNING id`, [org.id]);
+    const [project] = await db.database.query<{ id: string }>(
+      `INSERT INTO projects.projects (organization_id, slug, name) VALUES ($1, 'web', 'Web') RETURNING id`,
+      [org.id],
+    );
     issueIds = [];
     for (let n = 1; n <= 20; n++) {
       const [issue] = await db.database.query<{ id: string }>(
@@ -27,8 +30,17 @@ describe('IssueAlertFiresRepository under concurrency', () => {
     const rule = await new IssueRulesRepository().insert(
       db.database,
       String(project.id),
-      { name: 'every', environment: null, actionMatch: 'all', filterMatch: 'all', frequency: 30, owner: null, filters: [],
-        conditions: [{ id: IssueRuleIds.EveryEvent }], actions: [{ id: IssueRuleIds.NotifyEvent, uuid: randomUUID() }] },
+      {
+        name: 'every',
+        environment: null,
+        actionMatch: 'all',
+        filterMatch: 'all',
+        frequency: 30,
+        owner: null,
+        filters: [],
+        conditions: [{ id: IssueRuleIds.EveryEvent }],
+        actions: [{ id: IssueRuleIds.NotifyEvent, uuid: randomUUID() }],
+      },
       null,
       new Date(),
     );
@@ -51,17 +63,39 @@ describe('IssueAlertFiresRepository under concurrency', () => {
         await together;
         // Each batch sees the issues in its own order.
         const order = n % 2 === 0 ? issueIds : [...issueIds].reverse();
-        return fires.claim(tx, order.map((issueId) => ({ ruleId, issueId, frequencyMinutes: 30 })), now);
+        return fires.claim(
+          tx,
+          order.map((issueId) => ({ ruleId, issueId, frequencyMinutes: 30 })),
+          now,
+        );
       }),
     );
     const claimed = (await Promise.all(batches)).flatMap((set) => [...set]);
     expect(claimed.sort()).toEqual(issueIds.map((issueId) => `${ruleId}|${issueId}`).sort());
 
     // Within the interval nothing fires again; past it, everything does, once.
-    expect((await db.database.transaction((tx) => fires.claim(tx, issueIds.map((issueId) => ({ ruleId, issueId, frequencyMinutes: 30 })), new Date(now.getTime() + 29 * 60_000)))).size).toBe(0);
+    expect(
+      (
+        await db.database.transaction((tx) =>
+          fires.claim(
+            tx,
+            issueIds.map((issueId) => ({ ruleId, issueId, frequencyMinutes: 30 })),
+            new Date(now.getTime() + 29 * 60_000),
+          ),
+        )
+      ).size,
+    ).toBe(0);
     const later = new Date(now.getTime() + 30 * 60_000);
     const again = await Promise.all(
-      [0, 1].map(() => db.database.transaction((tx) => fires.claim(tx, issueIds.map((issueId) => ({ ruleId, issueId, frequencyMinutes: 30 })), later))),
+      [0, 1].map(() =>
+        db.database.transaction((tx) =>
+          fires.claim(
+            tx,
+            issueIds.map((issueId) => ({ ruleId, issueId, frequencyMinutes: 30 })),
+            later,
+          ),
+        ),
+      ),
     );
     expect(again.reduce((n, set) => n + set.size, 0)).toBe(issueIds.length);
   });

@@ -52,13 +52,24 @@ export class IssueAlertFiresRepository {
     return new Set(rows.map((row) => `${row.rule_id}|${row.issue_id}`));
   }
 
-  async record(sql: Sql, fires: ReadonlyArray<{ ruleId: string; projectId: string; issueId: string; eventId: string; causes: string[] }>, now: Date): Promise<void> {
+  async record(
+    sql: Sql,
+    fires: ReadonlyArray<{ ruleId: string; projectId: string; issueId: string; eventId: string; causes: string[] }>,
+    now: Date,
+  ): Promise<void> {
     if (fires.length === 0) return;
     await sql.execute(
       `INSERT INTO alerts.issue_alert_fires (rule_id, project_id, issue_id, event_id, fired_at, delivery_causes)
        SELECT rule_id, project_id, issue_id, event_id, $5::timestamptz, ARRAY(SELECT json_array_elements_text(causes))
        FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $6::json[]) AS f (rule_id, project_id, issue_id, event_id, causes)`,
-      [fires.map((f) => f.ruleId), fires.map((f) => f.projectId), fires.map((f) => f.issueId), fires.map((f) => f.eventId), now, fires.map((f) => JSON.stringify(f.causes))],
+      [
+        fires.map((f) => f.ruleId),
+        fires.map((f) => f.projectId),
+        fires.map((f) => f.issueId),
+        fires.map((f) => f.eventId),
+        now,
+        fires.map((f) => JSON.stringify(f.causes)),
+      ],
     );
   }
 
@@ -72,7 +83,17 @@ export class IssueAlertFiresRepository {
 
   /** Sentry's rule group history: per issue, how often the rule fired for it and when last. */
   async groupHistory(sql: Sql, ruleId: string, since: Date, until: Date, offset: number, limit: number) {
-    return sql.query<{ issue_id: string; count: number; last_triggered: Date; event_id: string; short_id: string; title: string; culprit: string; level: string; status: string }>(
+    return sql.query<{
+      issue_id: string;
+      count: number;
+      last_triggered: Date;
+      event_id: string;
+      short_id: string;
+      title: string;
+      culprit: string;
+      level: string;
+      status: string;
+    }>(
       `SELECT f.issue_id, f.count, f.last_triggered, f.event_id, i.short_id, i.title, i.culprit, i.level, i.status
        FROM (SELECT issue_id, count(*)::int AS count, max(fired_at) AS last_triggered, (array_agg(event_id ORDER BY id DESC))[1] AS event_id
              FROM alerts.issue_alert_fires WHERE rule_id = $1 AND fired_at >= $2 AND fired_at <= $3 GROUP BY issue_id) f

@@ -19,7 +19,8 @@ export interface IssueRuleRow {
   updated_at: Date;
 }
 
-const COLUMNS = 'id, project_id, name, environment, action_match, filter_match, frequency_minutes, conditions, filters, actions, owner, created_by, created_at, updated_at';
+const COLUMNS =
+  'id, project_id, name, environment, action_match, filter_match, frequency_minutes, conditions, filters, actions, owner, created_by, created_at, updated_at';
 
 export function issueRuleOf(row: IssueRuleRow): IssueRule {
   return {
@@ -43,8 +44,20 @@ export class IssueRulesRepository {
     const [row] = await sql.query<IssueRuleRow>(
       `INSERT INTO alerts.issue_alert_rules (project_id, name, environment, action_match, filter_match, frequency_minutes, conditions, filters, actions, owner, created_by, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12) RETURNING ${COLUMNS}`,
-      [projectId, rule.name, rule.environment, rule.actionMatch, rule.filterMatch, rule.frequency, JSON.stringify(rule.conditions),
-        JSON.stringify(rule.filters), JSON.stringify(rule.actions), rule.owner, createdBy, at],
+      [
+        projectId,
+        rule.name,
+        rule.environment,
+        rule.actionMatch,
+        rule.filterMatch,
+        rule.frequency,
+        JSON.stringify(rule.conditions),
+        JSON.stringify(rule.filters),
+        JSON.stringify(rule.actions),
+        rule.owner,
+        createdBy,
+        at,
+      ],
     );
     return row;
   }
@@ -54,8 +67,20 @@ export class IssueRulesRepository {
       `UPDATE alerts.issue_alert_rules SET name = $3, environment = $4, action_match = $5, filter_match = $6, frequency_minutes = $7,
               conditions = $8, filters = $9, actions = $10, owner = $11, updated_at = $12
        WHERE project_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
-      [projectId, ruleId, rule.name, rule.environment, rule.actionMatch, rule.filterMatch, rule.frequency, JSON.stringify(rule.conditions),
-        JSON.stringify(rule.filters), JSON.stringify(rule.actions), rule.owner, at],
+      [
+        projectId,
+        ruleId,
+        rule.name,
+        rule.environment,
+        rule.actionMatch,
+        rule.filterMatch,
+        rule.frequency,
+        JSON.stringify(rule.conditions),
+        JSON.stringify(rule.filters),
+        JSON.stringify(rule.actions),
+        rule.owner,
+        at,
+      ],
     );
     return row;
   }
@@ -76,11 +101,18 @@ export class IssueRulesRepository {
 
   /** Newest first, as Sentry lists them. */
   async list(sql: Sql, projectId: string, offset: number, limit: number): Promise<IssueRuleRow[]> {
-    return sql.query<IssueRuleRow>(`SELECT ${COLUMNS} FROM alerts.issue_alert_rules WHERE project_id = $1 ORDER BY id DESC OFFSET $2 LIMIT $3`, [projectId, offset, limit]);
+    return sql.query<IssueRuleRow>(`SELECT ${COLUMNS} FROM alerts.issue_alert_rules WHERE project_id = $1 ORDER BY id DESC OFFSET $2 LIMIT $3`, [
+      projectId,
+      offset,
+      limit,
+    ]);
   }
 
   async byIds(sql: Sql, projectIds: readonly string[], ruleIds: readonly string[]): Promise<IssueRuleRow[]> {
-    return sql.query<IssueRuleRow>(`SELECT ${COLUMNS} FROM alerts.issue_alert_rules WHERE project_id = ANY($1::bigint[]) AND id = ANY($2::bigint[])`, [projectIds, ruleIds]);
+    return sql.query<IssueRuleRow>(`SELECT ${COLUMNS} FROM alerts.issue_alert_rules WHERE project_id = ANY($1::bigint[]) AND id = ANY($2::bigint[])`, [
+      projectIds,
+      ruleIds,
+    ]);
   }
 
   async forProjects(sql: Sql, projectIds: readonly string[]): Promise<IssueRuleRow[]> {

@@ -32,12 +32,24 @@ describe('MetricAlertWorker', () => {
     // These rules name no actions: no outbox is asked.
     const dispatcher = new AlertDispatcher({} as ServiceHookOutbox, {} as AppWebhookOutbox, {} as IssueAlertNotifier, config);
     const make = () =>
-      new MetricAlertWorker(db.database, new MetricRulesRepository(), new AlertCountsRepository(), new IncidentsRepository(store), recorder, dispatcher, clock, config);
+      new MetricAlertWorker(
+        db.database,
+        new MetricRulesRepository(),
+        new AlertCountsRepository(),
+        new IncidentsRepository(store),
+        recorder,
+        dispatcher,
+        clock,
+        config,
+      );
     workers = [make(), make(), make()];
 
     const [org] = await db.database.query<{ id: string }>(`INSERT INTO identity.organizations (slug, name) VALUES ('acme', 'Acme') RETURNING id`);
     organizationId = String(org.id);
-    const [project] = await db.database.query<{ id: string }>(`INSERT INTO projects.projects (organization_id, slug, name) VALUES ($1, 'web', 'Web') RETURNING id`, [organizationId]);
+    const [project] = await db.database.query<{ id: string }>(
+      `INSERT INTO projects.projects (organization_id, slug, name) VALUES ($1, 'web', 'Web') RETURNING id`,
+      [organizationId],
+    );
     const [issue] = await db.database.query<{ id: string }>(
       `INSERT INTO issues.issues (project_id, fingerprint_hash, short_id, title, level, platform, first_seen, last_seen) VALUES ($1, 'f', 'WEB-1', 't', 'error', 'node', now(), now()) RETURNING id`,
       [project.id],
@@ -54,7 +66,13 @@ describe('MetricAlertWorker', () => {
     }
     await new AlertCountsRepository().recordAndRead(db.database, {
       events: [{ issueId: String(issue.id), projectId: String(project.id), bucket: minuteOf(clock.now()), events: 4 }],
-      users: [], countIssues: [], eventWindows: [], userWindows: [], ageIssues: [], ruleIssues: [], now: clock.now(),
+      users: [],
+      countIssues: [],
+      eventWindows: [],
+      userWindows: [],
+      ageIssues: [],
+      ruleIssues: [],
+      now: clock.now(),
     });
     issueId = String(issue.id);
     projectId = String(project.id);
@@ -68,14 +86,18 @@ describe('MetricAlertWorker', () => {
     const evaluated = await Promise.all(workers.map((worker) => worker.evaluateDue()));
     expect(evaluated.reduce((a, b) => a + b, 0)).toBe(RULES);
 
-    const incidents = await db.database.query<{ rule_id: string; status: string; identifier: number }>(`SELECT rule_id, status, identifier FROM alerts.metric_alert_incidents`);
+    const incidents = await db.database.query<{ rule_id: string; status: string; identifier: number }>(
+      `SELECT rule_id, status, identifier FROM alerts.metric_alert_incidents`,
+    );
     expect(incidents).toHaveLength(RULES);
     expect(new Set(incidents.map((i) => i.rule_id)).size).toBe(RULES);
     expect(new Set(incidents.map((i) => i.identifier)).size).toBe(RULES);
     expect(incidents.every((i) => i.status === 'critical')).toBe(true);
     const [{ n }] = await db.database.query<{ n: number }>(`SELECT count(*)::int AS n FROM event_store.events WHERE stream_type = 'incident'`);
     expect(n).toBe(RULES * 2);
-    const [{ due }] = await db.database.query<{ due: number }>(`SELECT count(*)::int AS due FROM alerts.metric_alert_rules WHERE next_evaluation_at <= $1`, [clock.now()]);
+    const [{ due }] = await db.database.query<{ due: number }>(`SELECT count(*)::int AS due FROM alerts.metric_alert_rules WHERE next_evaluation_at <= $1`, [
+      clock.now(),
+    ]);
     expect(due).toBe(0);
   });
 
@@ -84,7 +106,10 @@ describe('MetricAlertWorker', () => {
     clock.advance(6 * 60_000);
     const evaluated = await Promise.all(workers.map((worker) => worker.evaluateDue()));
     expect(evaluated.reduce((a, b) => a + b, 0)).toBe(RULES);
-    const [{ resolved }] = await db.database.query<{ resolved: number }>(`SELECT count(*)::int AS resolved FROM alerts.metric_alert_incidents WHERE status = 'resolved' AND date_closed = $1`, [clock.now()]);
+    const [{ resolved }] = await db.database.query<{ resolved: number }>(
+      `SELECT count(*)::int AS resolved FROM alerts.metric_alert_incidents WHERE status = 'resolved' AND date_closed = $1`,
+      [clock.now()],
+    );
     expect(resolved).toBe(RULES);
     const [{ n }] = await db.database.query<{ n: number }>(`SELECT count(*)::int AS n FROM event_store.events WHERE event_type = 'alerts.IncidentResolved'`);
     expect(n).toBe(RULES);
@@ -102,15 +127,25 @@ describe('MetricAlertWorker', () => {
     const rule = await rules.insert(db.database, organizationId, [projectId], checked.ok, null, clock.now());
     const users = (tags: string[], at: Date) =>
       counts.recordAndRead(db.database, {
-        events: [], users: tags.map((user) => ({ issueId, projectId, bucket: minuteOf(at), user })),
-        countIssues: [], eventWindows: [], userWindows: [], ageIssues: [], ruleIssues: [], now: at,
+        events: [],
+        users: tags.map((user) => ({ issueId, projectId, bucket: minuteOf(at), user })),
+        countIssues: [],
+        eventWindows: [],
+        userWindows: [],
+        ageIssues: [],
+        ruleIssues: [],
+        now: at,
       });
     // Long before the window: not counted.
     await users(['id:old-1', 'id:old-2', 'id:old-3'], new Date(clock.now().getTime() - 30 * 60_000));
     // Two minutes in the window, one user in both: three distinct users.
     await users(['id:a', 'id:b'], new Date(clock.now().getTime() - 2 * 60_000));
     await users(['id:b', 'id:c'], clock.now());
-    const values = await counts.metricValues(db.database, [{ id: String(rule.id), projectIds: [projectId], aggregate: 'count_unique(user)', timeWindow: 5 }], clock.now());
+    const values = await counts.metricValues(
+      db.database,
+      [{ id: String(rule.id), projectIds: [projectId], aggregate: 'count_unique(user)', timeWindow: 5 }],
+      clock.now(),
+    );
     expect(values.get(String(rule.id))).toBe(3);
   });
 });

@@ -80,8 +80,18 @@ export class MetricAlertWorker implements BackgroundWorker {
         claimed.map((row) => ({ id: String(row.id), projectIds: row.project_ids.map(String), aggregate: row.aggregate, timeWindow: row.time_window })),
         now,
       );
-      const active = new Map((await this.incidents.activeOf(tx, claimed.map((row) => String(row.id)))).map((row) => [String(row.rule_id), row]));
-      const slugs = await this.organizationSlugs(tx, claimed.map((row) => String(row.organization_id)));
+      const active = new Map(
+        (
+          await this.incidents.activeOf(
+            tx,
+            claimed.map((row) => String(row.id)),
+          )
+        ).map((row) => [String(row.rule_id), row]),
+      );
+      const slugs = await this.organizationSlugs(
+        tx,
+        claimed.map((row) => String(row.organization_id)),
+      );
       for (const row of claimed) {
         const value = values.get(String(row.id)) ?? 0;
         await this.apply(tx, row, active.get(String(row.id)), value, now, slugs.get(String(row.organization_id)) ?? '');
@@ -108,13 +118,25 @@ export class MetricAlertWorker implements BackgroundWorker {
     } else {
       if (target === 'resolved') return;
       const { id, identifier } = await this.incidents.allocate(tx, rule.organizationId);
-      incident = Incident.open({ id, organizationId: rule.organizationId, ruleId: rule.id, identifier, title: rule.name, level: target, value, at: now.toISOString() });
+      incident = Incident.open({
+        id,
+        organizationId: rule.organizationId,
+        ruleId: rule.id,
+        identifier,
+        title: rule.name,
+        level: target,
+        value,
+        at: now.toISOString(),
+      });
       await this.incidents.insert(tx, { id, organizationId: rule.organizationId, identifier, ruleId: rule.id, title: rule.name, status: 'open', at: now });
       row_ = { id, identifier, title: rule.name, started: now };
     }
     const loaded = incident.loadedVersion;
     const pending = incident.pullPendingEvents();
-    const recorded = await this.recorder.record(tx, incidentStream(row_.id), INCIDENT_STREAM_TYPE, pending, { expectedVersion: loaded, metadata: { actorType: 'system', actorId: 'metric-alerts' } });
+    const recorded = await this.recorder.record(tx, incidentStream(row_.id), INCIDENT_STREAM_TYPE, pending, {
+      expectedVersion: loaded,
+      metadata: { actorType: 'system', actorId: 'metric-alerts' },
+    });
     const final = incident.status;
     await this.incidents.setStatus(tx, row_.id, final, final === 'resolved' ? now : null);
     let previous: IncidentStatus | null = active?.status ?? null;
@@ -122,12 +144,25 @@ export class MetricAlertWorker implements BackgroundWorker {
       const status = statusAfter(event as unknown as IncidentEvent);
       const view = {
         ...incidentView({
-          id: row_.id, organization_id: rule.organizationId, identifier: row_.identifier, rule_id: rule.id, title: row_.title,
-          status: final, date_started: row_.started, date_detected: row_.started, date_closed: final === 'resolved' ? now : null,
+          id: row_.id,
+          organization_id: rule.organizationId,
+          identifier: row_.identifier,
+          rule_id: rule.id,
+          title: row_.title,
+          status: final,
+          date_started: row_.started,
+          date_detected: row_.started,
+          date_closed: final === 'resolved' ? now : null,
         }),
       };
       const causes = await this.dispatcher.dispatchIncidentMove(tx, {
-        organizationId: rule.organizationId, organizationSlug, rule, incident: view, status, value, eventId: event.eventId,
+        organizationId: rule.organizationId,
+        organizationSlug,
+        rule,
+        incident: view,
+        status,
+        value,
+        eventId: event.eventId,
       });
       await this.incidents.addActivity(tx, [{ incidentId: row_.id, eventId: event.eventId, previousStatus: previous, status, value, at: now, causes }]);
       previous = status;
@@ -135,7 +170,9 @@ export class MetricAlertWorker implements BackgroundWorker {
   }
 
   private async organizationSlugs(tx: Transaction, organizationIds: readonly string[]): Promise<Map<string, string>> {
-    const rows = await tx.query<{ id: string; slug: string }>(`SELECT id, slug FROM identity.organization_directory WHERE id = ANY($1::bigint[])`, [[...new Set(organizationIds)]]);
+    const rows = await tx.query<{ id: string; slug: string }>(`SELECT id, slug FROM identity.organization_directory WHERE id = ANY($1::bigint[])`, [
+      [...new Set(organizationIds)],
+    ]);
     return new Map(rows.map((row) => [String(row.id), row.slug]));
   }
 

@@ -64,35 +64,81 @@ export class MetricRulesRepository {
     return rows.map((row) => row.id);
   }
 
-  async insert(sql: Sql, organizationId: string, projectIds: readonly string[], rule: MetricRuleDefinition, createdBy: string | null, at: Date): Promise<MetricRuleRow> {
+  async insert(
+    sql: Sql,
+    organizationId: string,
+    projectIds: readonly string[],
+    rule: MetricRuleDefinition,
+    createdBy: string | null,
+    at: Date,
+  ): Promise<MetricRuleRow> {
     const [{ id }] = await sql.query<{ id: string }>(
       `INSERT INTO alerts.metric_alert_rules (organization_id, name, aggregate, query, time_window, threshold_type, resolve_threshold, project_ids, environment, owner, triggers, created_by, created_at, updated_at, next_evaluation_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8::bigint[], $9, $10, $11, $12, $13, $13, $13) RETURNING id`,
-      [organizationId, rule.name, rule.aggregate, rule.query, rule.timeWindow, rule.thresholdType, rule.resolveThreshold, projectIds, rule.environment,
-        rule.owner, JSON.stringify(rule.triggers), createdBy, at],
+      [
+        organizationId,
+        rule.name,
+        rule.aggregate,
+        rule.query,
+        rule.timeWindow,
+        rule.thresholdType,
+        rule.resolveThreshold,
+        projectIds,
+        rule.environment,
+        rule.owner,
+        JSON.stringify(rule.triggers),
+        createdBy,
+        at,
+      ],
     );
     return (await this.find(sql, organizationId, String(id))) as MetricRuleRow;
   }
 
-  async update(sql: Sql, organizationId: string, ruleId: string, projectIds: readonly string[], rule: MetricRuleDefinition, at: Date): Promise<MetricRuleRow | undefined> {
+  async update(
+    sql: Sql,
+    organizationId: string,
+    ruleId: string,
+    projectIds: readonly string[],
+    rule: MetricRuleDefinition,
+    at: Date,
+  ): Promise<MetricRuleRow | undefined> {
     const rows = await sql.query(
       `UPDATE alerts.metric_alert_rules SET name = $3, aggregate = $4, query = $5, time_window = $6, threshold_type = $7, resolve_threshold = $8,
               project_ids = $9::bigint[], environment = $10, owner = $11, triggers = $12, updated_at = $13, next_evaluation_at = $13
        WHERE organization_id = $1 AND id = $2 RETURNING id`,
-      [organizationId, ruleId, rule.name, rule.aggregate, rule.query, rule.timeWindow, rule.thresholdType, rule.resolveThreshold, projectIds,
-        rule.environment, rule.owner, JSON.stringify(rule.triggers), at],
+      [
+        organizationId,
+        ruleId,
+        rule.name,
+        rule.aggregate,
+        rule.query,
+        rule.timeWindow,
+        rule.thresholdType,
+        rule.resolveThreshold,
+        projectIds,
+        rule.environment,
+        rule.owner,
+        JSON.stringify(rule.triggers),
+        at,
+      ],
     );
     return rows.length ? this.find(sql, organizationId, ruleId) : undefined;
   }
 
   async delete(sql: Sql, organizationId: string, ruleId: string): Promise<string[] | undefined> {
-    const [row] = await sql.query<{ project_ids: string[] }>(`DELETE FROM alerts.metric_alert_rules WHERE organization_id = $1 AND id = $2 RETURNING project_ids`, [organizationId, ruleId]);
+    const [row] = await sql.query<{ project_ids: string[] }>(
+      `DELETE FROM alerts.metric_alert_rules WHERE organization_id = $1 AND id = $2 RETURNING project_ids`,
+      [organizationId, ruleId],
+    );
     return row?.project_ids.map(String);
   }
 
   async find(sql: Sql, organizationId: string, ruleId: string, lock = false): Promise<MetricRuleRow | undefined> {
     if (!/^\d{1,18}$/.test(ruleId)) return undefined;
-    const [row] = await sql.query<MetricRuleRow>(`${SELECT} WHERE r.organization_id = $1 AND r.id = $2${lock ? ' FOR UPDATE OF r' : ''}`, [organizationId, ruleId]);
+    const [row] = await sql.query<MetricRuleRow>(`${SELECT} WHERE r.organization_id = $1 AND r.id = $2${lock ? ' FOR UPDATE OF r' : ''}`, [
+      organizationId,
+      ruleId,
+    ]);
     return row;
   }
 

@@ -12,7 +12,7 @@ import { SessionsRepository } from '../infrastructure/sessions.repository';
 import { SignInThrottle } from '../infrastructure/sign-in-throttle';
 
 export class AcceptInviteDto {
-  @ApiProperty({ description: 'The password to set (a new account) or the account\'s password (an existing one)', maxLength: 256 })
+  @ApiProperty({ description: "The password to set (a new account) or the account's password (an existing one)", maxLength: 256 })
   @IsString()
   @MaxLength(256)
   password!: string;
@@ -85,13 +85,21 @@ export class AcceptInviteController {
   @Public()
   @Post('accept-invite/:member_id/:token')
   @HttpCode(200)
-  async accept(@Param('member_id') memberId: string, @Param('token') token: string, @Body() body: AcceptInviteDto, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+  async accept(
+    @Param('member_id') memberId: string,
+    @Param('token') token: string,
+    @Body() body: AcceptInviteDto,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     const admission = this.throttle.admit([`invite:${memberId}`, `ip:${request.ip}`]);
     if ('retryAfterSeconds' in admission) {
       void reply.header('retry-after', String(admission.retryAfterSeconds));
       throw new HttpException({ detail: 'Too many attempts. Try again later.' }, 429);
     }
-    const joined = await this.commands.execute<AcceptInviteCommand, { organizationSlug: string; email: string }>(new AcceptInviteCommand(memberId, token, body.password));
+    const joined = await this.commands.execute<AcceptInviteCommand, { organizationSlug: string; email: string }>(
+      new AcceptInviteCommand(memberId, token, body.password),
+    );
     this.throttle.succeeded(admission.attempt);
     return { organization: joined.organizationSlug, email: joined.email };
   }

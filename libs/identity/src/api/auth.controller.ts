@@ -73,6 +73,13 @@ export class AuthController {
   }
 
   private cookie(value: string, maxAgeSeconds: number): string {
-    return [`${SESSION_COOKIE}=${value}`, 'Path=/', 'HttpOnly', 'SameSite=Lax', `Max-Age=${maxAgeSeconds}`, ...(this.config.sessions.secureCookie ? ['Secure'] : [])].join('; ');
+    return [
+      `${SESSION_COOKIE}=${value}`,
+      'Path=/',
+      'HttpOnly',
+      'SameSite=Lax',
+      `Max-Age=${maxAgeSeconds}`,
+      ...(this.config.sessions.secureCookie ? ['Secure'] : []),
+    ].join('; ');
   }
 }

@@ -9,7 +9,11 @@ const iso = (date: Date | null): string | null => (date ? date.toISOString() : n
 type OrganizationLike = Pick<OrganizationRow, 'id' | 'slug' | 'name' | 'plan' | 'features'> & { dateCreated: Date };
 
 export const fromRow = (row: OrganizationRow): OrganizationLike => ({ ...row, dateCreated: row.date_created });
-export const fromAccess = (access: OrganizationAccess): OrganizationLike => ({ ...access, plan: access.plan as OrganizationRow['plan'], features: [...access.features] });
+export const fromAccess = (access: OrganizationAccess): OrganizationLike => ({
+  ...access,
+  plan: access.plan as OrganizationRow['plan'],
+  features: [...access.features],
+});
 
 /** Sentry's OrganizationSummary, plus Faultline's `plan`. */
 export function serializeOrganization(org: OrganizationLike, publicUrl: string) {

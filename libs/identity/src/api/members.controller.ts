@@ -3,7 +3,16 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { CLOCK, type Clock } from '@faultline/kernel';
 import { Inject } from '@nestjs/common';
-import { CurrentOrganization, CurrentPrincipal, Database, type OrganizationAccess, Paginate, Pagination, type Principal, RequireScopes } from '@faultline/platform';
+import {
+  CurrentOrganization,
+  CurrentPrincipal,
+  Database,
+  type OrganizationAccess,
+  Paginate,
+  Pagination,
+  type Principal,
+  RequireScopes,
+} from '@faultline/platform';
 import { InviteMemberCommand } from '../application/commands/invite-member/invite-member.command';
 import { ReinviteMemberCommand } from '../application/commands/reinvite-member/reinvite-member.command';
 import { RevokeInviteCommand } from '../application/commands/revoke-invite/revoke-invite.command';
@@ -60,9 +69,16 @@ export class MembersController {
   /** `{"reinvite": true}` sends a pending member's invitation again, with a new link. */
   @Put('organizations/:organization_id_or_slug/members/:member_id')
   @RequireScopes('member:write')
-  async update(@CurrentOrganization() organization: OrganizationAccess, @CurrentPrincipal() principal: Principal, @Param('member_id') memberId: string, @Body() body: UpdatePendingMemberDto) {
+  async update(
+    @CurrentOrganization() organization: OrganizationAccess,
+    @CurrentPrincipal() principal: Principal,
+    @Param('member_id') memberId: string,
+    @Body() body: UpdatePendingMemberDto,
+  ) {
     if (body.reinvite !== true) throw new NotFoundException('Only a pending member\'s invitation can be sent again here ({"reinvite": true}).');
-    const invite = await this.commands.execute<ReinviteMemberCommand, InviteRow>(new ReinviteMemberCommand(organization.id, memberId, principal.userId ?? null));
+    const invite = await this.commands.execute<ReinviteMemberCommand, InviteRow>(
+      new ReinviteMemberCommand(organization.id, memberId, principal.userId ?? null),
+    );
     return serializeInvite(invite, this.clock.now());
   }
 

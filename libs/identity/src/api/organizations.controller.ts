@@ -51,9 +51,7 @@ export class OrganizationsController {
     if (principal.kind !== 'user' || !principal.userId) {
       throw new ForbiddenException({ detail: 'Only user tokens can create organizations.' });
     }
-    const row = await this.commands.execute<CreateOrganizationCommand, OrganizationRow>(
-      new CreateOrganizationCommand(body.name, body.slug, principal.userId),
-    );
+    const row = await this.commands.execute<CreateOrganizationCommand, OrganizationRow>(new CreateOrganizationCommand(body.name, body.slug, principal.userId));
     return serializeOrganizationDetail(fromRow(row), this.config.publicUrl, { role: 'owner', scopes: ROLE_SCOPES.owner });
   }
 
@@ -66,11 +64,7 @@ export class OrganizationsController {
   @Put('organizations/:organization_id_or_slug')
   @HttpCode(200)
   @RequireScopes('org:write')
-  async update(
-    @CurrentPrincipal() principal: Principal,
-    @CurrentOrganization() organization: OrganizationAccess,
-    @Body() body: UpdateOrganizationDto,
-  ) {
+  async update(@CurrentPrincipal() principal: Principal, @CurrentOrganization() organization: OrganizationAccess, @Body() body: UpdateOrganizationDto) {
     const row = await this.commands.execute<UpdateOrganizationCommand, OrganizationRow>(
       new UpdateOrganizationCommand(organization.id, body, principal.isSuperuser),
     );

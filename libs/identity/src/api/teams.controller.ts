@@ -40,14 +40,8 @@ export class TeamsController {
 
   @Post('organizations/:organization_id_or_slug/teams')
   @RequireScopes('team:write')
-  async create(
-    @CurrentOrganization() organization: OrganizationAccess,
-    @CurrentPrincipal() principal: Principal,
-    @Body() body: CreateTeamDto,
-  ) {
-    const teamId = await this.commands.execute<CreateTeamCommand, string>(
-      new CreateTeamCommand(organization.id, body.name, body.slug, principal.userId),
-    );
+  async create(@CurrentOrganization() organization: OrganizationAccess, @CurrentPrincipal() principal: Principal, @Body() body: CreateTeamDto) {
+    const teamId = await this.commands.execute<CreateTeamCommand, string>(new CreateTeamCommand(organization.id, body.name, body.slug, principal.userId));
     const team = await this.repository.findTeam(this.database, organization.id, teamId, principal.userId);
     return serializeTeam(team!, organization.scopes);
   }

@@ -25,7 +25,10 @@ export interface IntegrationTokenSummary {
  * in this process (others within the cache's few seconds).
  */
 export abstract class IntegrationTokens {
-  abstract issue(tx: Transaction, token: { organizationId: string; name: string; scopes: readonly string[]; expiresAt: Date | null }): Promise<IssuedIntegrationToken>;
+  abstract issue(
+    tx: Transaction,
+    token: { organizationId: string; name: string; scopes: readonly string[]; expiresAt: Date | null },
+  ): Promise<IssuedIntegrationToken>;
   abstract revoke(tx: Transaction, tokenIds: readonly string[]): Promise<void>;
   /** Narrows tokens to what they have in common with `scopes` (never widens one). */
   abstract restrict(tx: Transaction, tokenIds: readonly string[], scopes: readonly string[]): Promise<void>;

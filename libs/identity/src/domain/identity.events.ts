@@ -42,15 +42,19 @@ export const organizationUpdated = (data: { organizationId: string; changes: Rec
 export const memberAdded = (data: { organizationId: string; memberId: string; userId: string; role: string }) =>
   domainEvent(IdentityEventTypes.MemberAdded, data);
 
-export const teamCreated = (data: { organizationId: string; teamId: string; slug: string; name: string }) =>
-  domainEvent(IdentityEventTypes.TeamCreated, data);
+export const teamCreated = (data: { organizationId: string; teamId: string; slug: string; name: string }) => domainEvent(IdentityEventTypes.TeamCreated, data);
 
-export const teamMemberAdded = (data: { organizationId: string; teamId: string; memberId: string }) =>
-  domainEvent(IdentityEventTypes.TeamMemberAdded, data);
+export const teamMemberAdded = (data: { organizationId: string; teamId: string; memberId: string }) => domainEvent(IdentityEventTypes.TeamMemberAdded, data);
 
 /** A member an identity provider created (SCIM); `active: false` members exist but have no access. */
-export const memberProvisioned = (data: { organizationId: string; memberId: string; userId: string; role: string; active: boolean; externalId: string | null }) =>
-  domainEvent(IdentityEventTypes.MemberProvisioned, data);
+export const memberProvisioned = (data: {
+  organizationId: string;
+  memberId: string;
+  userId: string;
+  role: string;
+  active: boolean;
+  externalId: string | null;
+}) => domainEvent(IdentityEventTypes.MemberProvisioned, data);
 
 /** Attributes of a member changed; `changes` holds the new values of the changed attributes only. */
 export const memberUpdated = (data: { organizationId: string; memberId: string; changes: Record<string, unknown> }) =>
@@ -63,8 +67,7 @@ export const memberReactivated = (data: { organizationId: string; memberId: stri
   domainEvent(IdentityEventTypes.MemberReactivated, data);
 
 /** The membership ended; the user account stays. */
-export const memberRemoved = (data: { organizationId: string; memberId: string; userId: string }) =>
-  domainEvent(IdentityEventTypes.MemberRemoved, data);
+export const memberRemoved = (data: { organizationId: string; memberId: string; userId: string }) => domainEvent(IdentityEventTypes.MemberRemoved, data);
 
 export const teamRenamed = (data: { organizationId: string; teamId: string; name: string; slug: string; previousName: string; previousSlug: string }) =>
   domainEvent(IdentityEventTypes.TeamRenamed, data);
@@ -75,8 +78,7 @@ export const teamMembersChanged = (data: { organizationId: string; teamId: strin
 export const teamUpdated = (data: { organizationId: string; teamId: string; changes: Record<string, unknown> }) =>
   domainEvent(IdentityEventTypes.TeamUpdated, data);
 
-export const teamDeleted = (data: { organizationId: string; teamId: string; slug: string }) =>
-  domainEvent(IdentityEventTypes.TeamDeleted, data);
+export const teamDeleted = (data: { organizationId: string; teamId: string; slug: string }) => domainEvent(IdentityEventTypes.TeamDeleted, data);
 
 export const apiTokenCreated = (data: { tokenId: string; kind: string; userId?: string; organizationId?: string; scopes: string[] }) =>
   domainEvent(IdentityEventTypes.ApiTokenCreated, data);
@@ -95,13 +97,21 @@ export const sessionEnded = (data: { sessionId: string; userId: string }) => dom
  * Someone was invited by e-mail (again, when `reinvite`): a pending member under `memberId`. The
  * event never carries the invite's token; the mail reads it through the MemberInvites contract.
  */
-export const memberInvited = (data: { organizationId: string; memberId: string; email: string; role: string; expiresAt: string; inviterUserId: string | null; reinvite: boolean }) =>
-  domainEvent(IdentityEventTypes.MemberInvited, data);
+export const memberInvited = (data: {
+  organizationId: string;
+  memberId: string;
+  email: string;
+  role: string;
+  expiresAt: string;
+  inviterUserId: string | null;
+  reinvite: boolean;
+}) => domainEvent(IdentityEventTypes.MemberInvited, data);
 
 export const inviteRevoked = (data: { organizationId: string; memberId: string }) => domainEvent(IdentityEventTypes.InviteRevoked, data);
 
 /** The invitee joined: the pending member became a member of the same id. */
-export const inviteAccepted = (data: { organizationId: string; memberId: string; userId: string; newUser: boolean }) => domainEvent(IdentityEventTypes.InviteAccepted, data);
+export const inviteAccepted = (data: { organizationId: string; memberId: string; userId: string; newUser: boolean }) =>
+  domainEvent(IdentityEventTypes.InviteAccepted, data);
 
 export const memberStream = (memberId: string): string => `member-${memberId}`;
 export const MEMBER_STREAM_TYPE = 'member';

@@ -19,7 +19,9 @@ function derive(password: string, salt: Buffer, options: ScryptOptions, length: 
 /** Rejects passwords too short to resist guessing, or too long to hash cheaply. */
 export function assertAcceptablePassword(password: string): void {
   if (password.length < MIN_LENGTH) {
-    throw DomainError.invalid(`password: at least ${MIN_LENGTH} characters are required`, { errors: { password: [`At least ${MIN_LENGTH} characters are required`] } });
+    throw DomainError.invalid(`password: at least ${MIN_LENGTH} characters are required`, {
+      errors: { password: [`At least ${MIN_LENGTH} characters are required`] },
+    });
   }
   if (password.length > MAX_LENGTH) {
     throw DomainError.invalid(`password: at most ${MAX_LENGTH} characters`, { errors: { password: [`At most ${MAX_LENGTH} characters`] } });
@@ -38,7 +40,9 @@ export async function hashPassword(password: string): Promise<string> {
  * A stored hash nobody's password matches: verifying against it when the user is unknown or has no
  * password costs the same as a real check, so the answer's timing does not tell which case it was.
  */
-export const UNUSABLE_PASSWORD_HASH = ['scrypt', COST.N, COST.r, COST.p, Buffer.alloc(16).toString('base64'), Buffer.alloc(KEY_LENGTH).toString('base64')].join('$');
+export const UNUSABLE_PASSWORD_HASH = ['scrypt', COST.N, COST.r, COST.p, Buffer.alloc(16).toString('base64'), Buffer.alloc(KEY_LENGTH).toString('base64')].join(
+  '$',
+);
 
 export async function verifyPassword(password: string, stored: string | null | undefined): Promise<boolean> {
   const usable = typeof stored === 'string' && stored.startsWith('scrypt$');

@@ -9,8 +9,16 @@ export type Plan = (typeof PLANS)[number];
 /** Sentry's billing role manages payment details, which Faultline does not have: it may only read the organization. */
 const BILLING: Scope[] = ['org:read'];
 const MEMBER: Scope[] = [
-  'org:read', 'member:read', 'team:read', 'project:read', 'project:releases',
-  'event:read', 'event:write', 'event:admin', 'alerts:read', 'alerts:write',
+  'org:read',
+  'member:read',
+  'team:read',
+  'project:read',
+  'project:releases',
+  'event:read',
+  'event:write',
+  'event:admin',
+  'alerts:read',
+  'alerts:write',
 ];
 const ADMIN: Scope[] = [...MEMBER, 'team:admin', 'project:admin', 'org:integrations'];
 const MANAGER: Scope[] = [...ADMIN, 'member:admin', 'org:write'];

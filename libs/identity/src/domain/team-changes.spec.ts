@@ -23,6 +23,12 @@ describe('team changes', () => {
   });
 
   it('lists the members a change adds', () => {
-    expect(memberIdsAdded([{ kind: 'addMembers', memberIds: ['1'] }, { kind: 'replaceMembers', memberIds: ['1', '2'] }, { kind: 'removeMembers', memberIds: ['3'] }])).toEqual(['1', '2']);
+    expect(
+      memberIdsAdded([
+        { kind: 'addMembers', memberIds: ['1'] },
+        { kind: 'replaceMembers', memberIds: ['1', '2'] },
+        { kind: 'removeMembers', memberIds: ['3'] },
+      ]),
+    ).toEqual(['1', '2']);
   });
 });

@@ -55,8 +55,7 @@ export interface TokenRow {
   last_used_at: Date | null;
 }
 
-const byIdOrSlug = (column: string, param: string, value: string) =>
-  isNumericId(value) ? `${column}.id = ${param}::bigint` : `${column}.slug = ${param}`;
+const byIdOrSlug = (column: string, param: string, value: string) => (isNumericId(value) ? `${column}.id = ${param}::bigint` : `${column}.slug = ${param}`);
 
 const MEMBER_COLUMNS = `
   m.id AS member_id, m.organization_id, m.user_id, m.role, m.date_created AS member_date_created, m.idp_provisioned,
@@ -74,10 +73,11 @@ const TEAM_COLUMNS = (userParam: string) => `
 @Injectable()
 export class IdentityRepository {
   async insertUser(sql: Sql, user: { email: string; name: string; isSuperuser: boolean }): Promise<UserRow> {
-    const [row] = await sql.query<UserRow>(
-      `INSERT INTO identity.users (email, name, is_superuser) VALUES ($1, $2, $3) RETURNING *`,
-      [user.email, user.name, user.isSuperuser],
-    );
+    const [row] = await sql.query<UserRow>(`INSERT INTO identity.users (email, name, is_superuser) VALUES ($1, $2, $3) RETURNING *`, [
+      user.email,
+      user.name,
+      user.isSuperuser,
+    ]);
     return row;
   }
 
@@ -155,7 +155,13 @@ export class IdentityRepository {
   }
 
   /** Organizations the user belongs to (user tokens) or the token's own organization. */
-  async listOrganizations(sql: Sql, scope: { userId?: string; organizationId?: string; all?: boolean }, query: string | undefined, offset: number, limit: number): Promise<OrganizationRow[]> {
+  async listOrganizations(
+    sql: Sql,
+    scope: { userId?: string; organizationId?: string; all?: boolean },
+    query: string | undefined,
+    offset: number,
+    limit: number,
+  ): Promise<OrganizationRow[]> {
     return sql.query<OrganizationRow>(
       `SELECT o.* FROM identity.organizations o
        WHERE ($6::boolean
@@ -202,10 +208,11 @@ export class IdentityRepository {
   }
 
   async insertTeam(sql: Sql, team: { organizationId: string; slug: string; name: string }): Promise<string> {
-    const [row] = await sql.query<{ id: string }>(
-      `INSERT INTO identity.teams (organization_id, slug, name) VALUES ($1, $2, $3) RETURNING id`,
-      [team.organizationId, team.slug, team.name],
-    );
+    const [row] = await sql.query<{ id: string }>(`INSERT INTO identity.teams (organization_id, slug, name) VALUES ($1, $2, $3) RETURNING id`, [
+      team.organizationId,
+      team.slug,
+      team.name,
+    ]);
     return row.id;
   }
 
@@ -230,7 +237,10 @@ export class IdentityRepository {
     );
   }
 
-  async insertToken(sql: Sql, token: { kind: TokenKind; userId?: string; organizationId?: string; name: string; hash: string; lastCharacters: string; scopes: string[] }): Promise<TokenRow> {
+  async insertToken(
+    sql: Sql,
+    token: { kind: TokenKind; userId?: string; organizationId?: string; name: string; hash: string; lastCharacters: string; scopes: string[] },
+  ): Promise<TokenRow> {
     const [row] = await sql.query<TokenRow>(
       `INSERT INTO identity.api_tokens (kind, user_id, organization_id, name, token_hash, token_last_characters, scopes)
        VALUES ($1, $2, $3, $4, $5, $6, $7::text[])

@@ -12,7 +12,10 @@ export class IntegrationTokenStore extends IntegrationTokens {
     super();
   }
 
-  async issue(tx: Transaction, token: { organizationId: string; name: string; scopes: readonly string[]; expiresAt: Date | null }): Promise<IssuedIntegrationToken> {
+  async issue(
+    tx: Transaction,
+    token: { organizationId: string; name: string; scopes: readonly string[]; expiresAt: Date | null },
+  ): Promise<IssuedIntegrationToken> {
     const issued = issueToken('integration');
     const [row] = await tx.query<{ id: string; date_created: Date; expires_at: Date | null }>(
       `INSERT INTO identity.api_tokens (kind, organization_id, name, token_hash, token_last_characters, scopes, expires_at)

@@ -82,16 +82,21 @@ export class InvitesRepository {
   }
 
   async createUser(sql: Sql, email: string, passwordHash: string): Promise<string> {
-    const [row] = await sql.query<{ id: string }>(`INSERT INTO identity.users (email, password_hash) VALUES ($1, $2) RETURNING id::text`, [email, passwordHash]);
+    const [row] = await sql.query<{ id: string }>(`INSERT INTO identity.users (email, password_hash) VALUES ($1, $2) RETURNING id::text`, [
+      email,
+      passwordHash,
+    ]);
     return row.id;
   }
 
   /** The pending member becomes a member under its id, in its teams. */
   async join(sql: Sql, invite: InviteRow, userId: string): Promise<void> {
-    await sql.execute(
-      `INSERT INTO identity.organization_members (id, organization_id, user_id, role) OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3, $4)`,
-      [invite.id, invite.organization_id, userId, invite.role],
-    );
+    await sql.execute(`INSERT INTO identity.organization_members (id, organization_id, user_id, role) OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3, $4)`, [
+      invite.id,
+      invite.organization_id,
+      userId,
+      invite.role,
+    ]);
     await sql.execute(
       `INSERT INTO identity.team_members (team_id, member_id) SELECT t.id, $1 FROM identity.teams t WHERE t.id = ANY($2::bigint[]) AND t.organization_id = $3 ON CONFLICT DO NOTHING`,
       [invite.id, invite.team_ids, invite.organization_id],

@@ -13,8 +13,13 @@ export class MemberInvitesReader extends MemberInvites {
     const row = await this.invites.find(sql, memberId);
     if (!row) return null;
     return {
-      memberId: row.id, organizationId: row.organization_id, organizationName: row.organization_name, email: row.email,
-      token: row.token, expiresAt: row.expires_at.toISOString(), inviterName: row.inviter_name,
+      memberId: row.id,
+      organizationId: row.organization_id,
+      organizationName: row.organization_name,
+      email: row.email,
+      token: row.token,
+      expiresAt: row.expires_at.toISOString(),
+      inviterName: row.inviter_name,
     };
   }
 }

@@ -68,7 +68,17 @@ export class ProvisioningRepository {
          RETURNING *
        )
        SELECT ${MEMBER_COLUMNS} FROM m`,
-      [organizationId, profile.userName, userName, profile.role, profile.active, profile.externalId, profile.displayName, json(profile.name), JSON.stringify(profile.emails)],
+      [
+        organizationId,
+        profile.userName,
+        userName,
+        profile.role,
+        profile.active,
+        profile.externalId,
+        profile.displayName,
+        json(profile.name),
+        JSON.stringify(profile.emails),
+      ],
     );
     return row ? toMember(row) : undefined;
   }
@@ -123,10 +133,11 @@ export class ProvisioningRepository {
 
   /** Whether another member of the organization has this userName (compared without case). */
   async userNameTakenByAnother(sql: Sql, organizationId: string, userName: string, memberId: string): Promise<boolean> {
-    const rows = await sql.query(
-      `SELECT 1 FROM identity.organization_members WHERE organization_id = $1 AND lower(user_name) = lower($2) AND id <> $3`,
-      [organizationId, userName, memberId],
-    );
+    const rows = await sql.query(`SELECT 1 FROM identity.organization_members WHERE organization_id = $1 AND lower(user_name) = lower($2) AND id <> $3`, [
+      organizationId,
+      userName,
+      memberId,
+    ]);
     return rows.length > 0;
   }
 
@@ -142,7 +153,10 @@ export class ProvisioningRepository {
       [userId, organizationId],
     );
     if (!account?.owned) return false;
-    const elsewhere = await sql.query(`SELECT 1 FROM identity.organization_members WHERE user_id = $1 AND organization_id <> $2 LIMIT 1`, [userId, organizationId]);
+    const elsewhere = await sql.query(`SELECT 1 FROM identity.organization_members WHERE user_id = $1 AND organization_id <> $2 LIMIT 1`, [
+      userId,
+      organizationId,
+    ]);
     return elsewhere.length === 0;
   }
 
@@ -194,20 +208,17 @@ export class ProvisioningRepository {
   /** Those of `memberIds` that are not members of the organization. */
   async unknownMemberIds(sql: Sql, organizationId: string, memberIds: readonly string[]): Promise<string[]> {
     const wellFormed = memberIds.filter((id) => /^\d{1,18}$/.test(id));
-    const rows = await sql.query<{ id: string }>(
-      `SELECT id FROM identity.organization_members WHERE organization_id = $1 AND id = ANY($2::bigint[])`,
-      [organizationId, wellFormed],
-    );
+    const rows = await sql.query<{ id: string }>(`SELECT id FROM identity.organization_members WHERE organization_id = $1 AND id = ANY($2::bigint[])`, [
+      organizationId,
+      wellFormed,
+    ]);
     const known = new Set(rows.map((row) => row.id));
     return memberIds.filter((id) => !known.has(id));
   }
 
   async addTeamMembers(sql: Sql, teamId: string, memberIds: readonly string[]): Promise<void> {
     if (memberIds.length === 0) return;
-    await sql.execute(
-      `INSERT INTO identity.team_members (team_id, member_id) SELECT $1, unnest($2::bigint[]) ON CONFLICT DO NOTHING`,
-      [teamId, memberIds],
-    );
+    await sql.execute(`INSERT INTO identity.team_members (team_id, member_id) SELECT $1, unnest($2::bigint[]) ON CONFLICT DO NOTHING`, [teamId, memberIds]);
   }
 
   async removeTeamMembers(sql: Sql, teamId: string, memberIds: readonly string[]): Promise<void> {

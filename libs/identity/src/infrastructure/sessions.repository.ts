@@ -47,7 +47,9 @@ export class SessionsRepository {
   }
 
   async findSession(sql: Sql, sessionId: string): Promise<{ csrf_token: string; expires_at: Date } | undefined> {
-    const [row] = await sql.query<{ csrf_token: string; expires_at: Date }>(`SELECT csrf_token, expires_at FROM identity.user_sessions WHERE id = $1`, [sessionId]);
+    const [row] = await sql.query<{ csrf_token: string; expires_at: Date }>(`SELECT csrf_token, expires_at FROM identity.user_sessions WHERE id = $1`, [
+      sessionId,
+    ]);
     return row;
   }
 

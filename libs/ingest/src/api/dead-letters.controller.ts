@@ -37,7 +37,9 @@ export class DeadLettersController {
   @HttpCode(200)
   @RequireScopes('project:admin')
   async retryAll(@CurrentOrganization() organization: OrganizationAccess, @Param('project_id_or_slug') idOrSlug: string) {
-    const retried = await this.commands.execute<RetryDeadLettersCommand, number>(new RetryDeadLettersCommand({ projectId: await this.projectId(organization, idOrSlug) }));
+    const retried = await this.commands.execute<RetryDeadLettersCommand, number>(
+      new RetryDeadLettersCommand({ projectId: await this.projectId(organization, idOrSlug) }),
+    );
     return { retried };
   }
 

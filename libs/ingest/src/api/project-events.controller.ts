@@ -106,7 +106,9 @@ export class ProjectEventsController {
 
 /** Sentry's avatar of an event user: the Gravatar of its address (of the empty address when it has none). */
 function gravatarUrl(email: string | null): string {
-  return `https://gravatar.com/avatar/${createHash('md5').update((email ?? '').toLowerCase()).digest('hex')}?s=32&d=mm`;
+  return `https://gravatar.com/avatar/${createHash('md5')
+    .update((email ?? '').toLowerCase())
+    .digest('hex')}?s=32&d=mm`;
 }
 
 /** Sentry's event user. Its schema types the attributes as strings, so what the SDK did not report is empty, not null. */

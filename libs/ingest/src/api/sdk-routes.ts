@@ -4,8 +4,7 @@ import { type AcceptEnvelope, INGEST_LIMITS } from '../application/accept-envelo
 
 const CORS_HEADERS = {
   'access-control-allow-methods': 'GET, POST, OPTIONS',
-  'access-control-allow-headers':
-    'content-type, content-encoding, x-sentry-auth, authorization, sentry-trace, baggage, x-requested-with, accept, origin',
+  'access-control-allow-headers': 'content-type, content-encoding, x-sentry-auth, authorization, sentry-trace, baggage, x-requested-with, accept, origin',
   'access-control-expose-headers': 'x-sentry-error, x-sentry-rate-limits, retry-after',
   'access-control-max-age': '3600',
 };

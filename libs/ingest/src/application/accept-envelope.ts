@@ -157,7 +157,11 @@ export class AcceptEnvelope {
     await this.queue.admit({
       receivedAt: now,
       events: events.map((event) => ({
-        ...event, projectId: key.projectId, projectSlug: key.projectSlug, organizationId: key.organizationId, clientIp: request.clientIp,
+        ...event,
+        projectId: key.projectId,
+        projectSlug: key.projectSlug,
+        organizationId: key.organizationId,
+        clientIp: request.clientIp,
       })),
       outcomes,
     });
@@ -214,4 +218,3 @@ async function storeAsEnvelope(body: Buffer): Promise<Envelope> {
   const payload = await decodeStoreBody(body, INGEST_LIMITS.maxEnvelopeBytes);
   return { header: {}, items: [{ type: 'event', header: { type: 'event' }, payload }] } as Envelope;
 }
-

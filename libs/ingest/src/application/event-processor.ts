@@ -7,7 +7,18 @@ import { type BackgroundWorker, Database, Metrics, QueueVacuum, type Transaction
 import { EventRecorder } from '@faultline/event-store';
 import { ReleaseSightings, SourceMapSymbolicator } from '@faultline/releases';
 import { Counter, Gauge } from 'prom-client';
-import { culpritFromExceptions, ERROR_EVENT_STREAM_TYPE, EVENT_LIMITS, errorEventProcessed, errorEventStream, groupingHash, matchingFilter, normalizeEvent, type NormalizedEvent, parseStorableJson } from '../domain';
+import {
+  culpritFromExceptions,
+  ERROR_EVENT_STREAM_TYPE,
+  EVENT_LIMITS,
+  errorEventProcessed,
+  errorEventStream,
+  groupingHash,
+  matchingFilter,
+  normalizeEvent,
+  type NormalizedEvent,
+  parseStorableJson,
+} from '../domain';
 import { DeadLettersRepository } from '../infrastructure/dead-letters.repository';
 import { InboundFiltersRepository } from '../infrastructure/inbound-filters.repository';
 import { IngestQueueRepository, type QueuedEvent } from '../infrastructure/ingest-queue.repository';
@@ -33,7 +44,12 @@ const LINGER_MS = 50;
 /** The user's identifier as Sentry tags it (`id:`, `username:`, `email:`, `ip:`) and its hash. */
 export function userIdentity(user: NormalizedEvent['user']): { tagValue: string; hash: string } | undefined {
   if (!user) return undefined;
-  const pairs: Array<[string, string | undefined]> = [['id', user.id], ['username', user.username], ['email', user.email], ['ip', user.ipAddress]];
+  const pairs: Array<[string, string | undefined]> = [
+    ['id', user.id],
+    ['username', user.username],
+    ['email', user.email],
+    ['ip', user.ipAddress],
+  ];
   const found = pairs.find(([, value]) => value);
   if (!found) return undefined;
   const [kind, value] = found as [string, string];
@@ -278,7 +294,16 @@ export class EventProcessor implements BackgroundWorker {
         }
       }
       if (user && event.user) {
-        users.push({ projectId: queued.project_id, hash: user.hash, id: event.user.id, email: event.user.email, username: event.user.username, ipAddress: event.user.ipAddress, name: event.user.name, seenAt: event.timestamp });
+        users.push({
+          projectId: queued.project_id,
+          hash: user.hash,
+          id: event.user.id,
+          email: event.user.email,
+          username: event.user.username,
+          ipAddress: event.user.ipAddress,
+          name: event.user.name,
+          seenAt: event.timestamp,
+        });
       }
     }
     const stored = await this.issues.recordEvents(tx, ingested);
@@ -299,14 +324,32 @@ export class EventProcessor implements BackgroundWorker {
           streamId: errorEventStream(projectId, eventId),
           streamType: ERROR_EVENT_STREAM_TYPE,
           event: errorEventProcessed({
-            projectId, projectSlug, organizationId, issueId, isNewIssue, eventId,
-            title: event.title, culprit: event.culprit, message: event.message ?? event.title, level: event.level,
-            platform: event.platform, datetime: event.timestamp, release: event.release ?? null,
-            environment: event.environment, user: userIdentity(event.user)?.tagValue ?? null,
+            projectId,
+            projectSlug,
+            organizationId,
+            issueId,
+            isNewIssue,
+            eventId,
+            title: event.title,
+            culprit: event.culprit,
+            message: event.message ?? event.title,
+            level: event.level,
+            platform: event.platform,
+            datetime: event.timestamp,
+            release: event.release ?? null,
+            environment: event.environment,
+            user: userIdentity(event.user)?.tagValue ?? null,
             tags: eventTags({
-              tags: event.tags, level: event.level, environment: event.environment, release: event.release, dist: event.dist,
-              serverName: event.serverName, transaction: event.transaction, url: event.request?.url,
-              user: userIdentity(event.user)?.tagValue, mechanism: event.exceptions.at(-1)?.mechanism,
+              tags: event.tags,
+              level: event.level,
+              environment: event.environment,
+              release: event.release,
+              dist: event.dist,
+              serverName: event.serverName,
+              transaction: event.transaction,
+              url: event.request?.url,
+              user: userIdentity(event.user)?.tagValue,
+              mechanism: event.exceptions.at(-1)?.mechanism,
             }),
           }),
         };

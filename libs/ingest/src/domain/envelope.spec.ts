@@ -98,7 +98,9 @@ describe('parseEnvelope', () => {
 
   it('keeps the sdk and other header fields, and accepts a dashed event id', () => {
     const envelope = parseEnvelope(
-      buf('{"event_id":"9ec79c33-ec99-42ab-8353-589fcb2e04dc","sent_at":"2024-05-01T10:00:00.000Z","sdk":{"name":"sentry.javascript.node","version":"8.0.0"},"trace":{"trace_id":"x"}}\n'),
+      buf(
+        '{"event_id":"9ec79c33-ec99-42ab-8353-589fcb2e04dc","sent_at":"2024-05-01T10:00:00.000Z","sdk":{"name":"sentry.javascript.node","version":"8.0.0"},"trace":{"trace_id":"x"}}\n',
+      ),
       LIMITS,
     );
     expect(envelope.header.sdk).toEqual({ name: 'sentry.javascript.node', version: '8.0.0' });
@@ -128,7 +130,11 @@ describe('parseEnvelope', () => {
       ['a string length', '{}\n{"type":"event","length":"2"}\n{}', 'item 1: length must be a non-negative integer'],
       ['a numeric filename', '{}\n{"type":"attachment","filename":5,"length":0}\n', 'item 1: filename must be a string'],
       ['a numeric content_type', '{}\n{"type":"attachment","content_type":5,"length":0}\n', 'item 1: content_type must be a string'],
-      ['a length beyond the end', '{}\n{"type":"event"}\n{}\n{"type":"event","length":500}\n' + 'x'.repeat(20), 'item 2: length 500 exceeds the remaining 20 bytes'],
+      [
+        'a length beyond the end',
+        '{}\n{"type":"event"}\n{}\n{"type":"event","length":500}\n' + 'x'.repeat(20),
+        'item 2: length 500 exceeds the remaining 20 bytes',
+      ],
       ['a length on the last line', '{}\n{"type":"attachment","length":3}', 'item 1: length 3 exceeds the remaining 0 bytes'],
     ];
     it.each(cases)('refuses %s', (_name, body, message) => {
@@ -287,7 +293,12 @@ describe('decodeBodyPrefix and readEnvelopeHeader', () => {
   const envelope = Buffer.from(`${header}\n{"type":"event"}\n${JSON.stringify({ message: 'x'.repeat(100_000) })}\n`);
 
   it('reads the header line of an envelope, compressed or not', async () => {
-    const encoded = [[envelope, undefined], [gzipSync(envelope), 'gzip'], [brotliCompressSync(gzipSync(envelope)), 'gzip, br'], [deflateRawSync(envelope), 'deflate']] as const;
+    const encoded = [
+      [envelope, undefined],
+      [gzipSync(envelope), 'gzip'],
+      [brotliCompressSync(gzipSync(envelope)), 'gzip, br'],
+      [deflateRawSync(envelope), 'deflate'],
+    ] as const;
     for (const [body, encoding] of encoded) {
       const start = await decodeBodyPrefix(body, encoding, 1024);
       expect(start.length).toBeLessThanOrEqual(1024);

@@ -356,7 +356,7 @@ export async function decodeStoreBody(body: Buffer, maxDecompressedBytes: number
 }
 
 function looksLikeZlib(input: Buffer): boolean {
-  return input.length >= 2 && (input[0] & 0x0f) === ZLIB_METHOD_DEFLATE && (input[0] >> 4) <= 7 && ((input[0] << 8) | input[1]) % 31 === 0;
+  return input.length >= 2 && (input[0] & 0x0f) === ZLIB_METHOD_DEFLATE && input[0] >> 4 <= 7 && ((input[0] << 8) | input[1]) % 31 === 0;
 }
 
 function tooLarge(limit: number): EnvelopeError {

@@ -46,9 +46,13 @@ describe('GlobSet', () => {
 
   it('handles patterns longer than one machine word of states', () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom('a', 'b', '?', '*'), { minLength: 30, maxLength: 120 }), fc.array(fc.constantFrom('a', 'b'), { maxLength: 150 }), (pattern, text) => {
-        expect(matches(pattern.join(''), text.join(''))).toBe(referenceMatch(pattern.join(''), text.join('')));
-      }),
+      fc.property(
+        fc.array(fc.constantFrom('a', 'b', '?', '*'), { minLength: 30, maxLength: 120 }),
+        fc.array(fc.constantFrom('a', 'b'), { maxLength: 150 }),
+        (pattern, text) => {
+          expect(matches(pattern.join(''), text.join(''))).toBe(referenceMatch(pattern.join(''), text.join('')));
+        },
+      ),
       { numRuns: 300 },
     );
     // A star whose state is the last of a word, matching nothing and something.

@@ -160,10 +160,32 @@ describe('groupingHash', () => {
           level: 'warning',
           logger: 'db',
           tags: { shard: 's1' },
-          fingerprint: ['{{ transaction }}', '{{ error.type }}', '{{type}}', '{{ error.value }}', '{{ level }}', '{{ logger }}', '{{ tags.shard }}', '{{ tags.none }}', '{{ message }}', '{{ unknown }}'],
+          fingerprint: [
+            '{{ transaction }}',
+            '{{ error.type }}',
+            '{{type}}',
+            '{{ error.value }}',
+            '{{ level }}',
+            '{{ logger }}',
+            '{{ tags.shard }}',
+            '{{ tags.none }}',
+            '{{ message }}',
+            '{{ unknown }}',
+          ],
         }),
       );
-      expect(result.components).toEqual(['/checkout', 'DbError', 'DbError', 'timeout', 'warning', 'db', 's1', '<no-value-for-tag-none>', '<no-message>', '{{ unknown }}']);
+      expect(result.components).toEqual([
+        '/checkout',
+        'DbError',
+        'DbError',
+        'timeout',
+        'warning',
+        'db',
+        's1',
+        '<no-value-for-tag-none>',
+        '<no-message>',
+        '{{ unknown }}',
+      ]);
     });
 
     it('keeps component boundaries unambiguous', () => {

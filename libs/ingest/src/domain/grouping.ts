@@ -73,7 +73,10 @@ function expandFingerprint(fingerprint: string[], event: NormalizedEvent, defaul
     else if (variable === 'level') components.push(event.level);
     else if (variable === 'logger') components.push(event.logger ?? '<no-logger>');
     else if (variable?.startsWith('tags.')) {
-      const key = entry.trim().replace(/^\{\{\s*tags\./i, '').replace(/\s*\}\}$/, '');
+      const key = entry
+        .trim()
+        .replace(/^\{\{\s*tags\./i, '')
+        .replace(/\s*\}\}$/, '');
       components.push(event.tags.find(([name]) => name === key)?.[1] ?? `<no-value-for-tag-${key}>`);
     } else components.push(entry);
   }

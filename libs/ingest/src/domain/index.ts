@@ -1,15 +1,7 @@
 // The ingest domain: the Sentry SDK protocol (auth, envelopes, body decoding), event normalisation
 // and grouping. Pure functions; the HTTP endpoints and storage call them.
 export { EnvelopeError, type EnvelopeErrorReason } from './envelope-error';
-export {
-  parseAuthHeader,
-  parseDsn,
-  publicKeyFrom,
-  type ParsedDsn,
-  type SentryAuthHeader,
-  type SentryAuthInput,
-  type SentryCredentials,
-} from './sentry-auth';
+export { parseAuthHeader, parseDsn, publicKeyFrom, type ParsedDsn, type SentryAuthHeader, type SentryAuthInput, type SentryCredentials } from './sentry-auth';
 export {
   DEFAULT_ENVELOPE_LIMITS,
   ENVELOPE_ITEM_TYPES,
@@ -49,14 +41,7 @@ export {
 } from './normalize-event';
 export { defaultComponents, groupingHash, normalizeFilename, normalizeMessage, type GroupingResult } from './grouping';
 export { parseStorableJson, REPLACEMENT_CHARACTER, storableText } from './storable-text';
-export {
-  INBOUND_FILTER_LIMITS,
-  inboundFilterMatchers,
-  matchingFilter,
-  NO_FILTERS,
-  type InboundFilterMatchers,
-  type InboundFilters,
-} from './inbound-filters';
+export { INBOUND_FILTER_LIMITS, inboundFilterMatchers, matchingFilter, NO_FILTERS, type InboundFilterMatchers, type InboundFilters } from './inbound-filters';
 export { resolveStatsWindow, type StatsWindow } from './stats-window';
 export { ERROR_EVENT_STREAM_TYPE, errorEventProcessed, errorEventStream, IngestEventTypes, type ErrorEventProcessedData } from './ingest.events';
 export { feedbackReportOf, reportOfItem, USER_REPORT_LIMITS, userReportOf, type ParsedUserReport } from './user-report';

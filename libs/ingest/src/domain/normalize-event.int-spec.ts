@@ -19,24 +19,35 @@ describe('normalised events are storable in PostgreSQL', () => {
   });
 
   /** An SDK event with the text in every place the normaliser keeps strings or keys. */
-  const sdkEvent = fc.record({ a: anyText, b: anyText, c: anyText, query: fc.array(fc.constantFrom('%00', '%ED%A0%80', '%F0%9F%98%80', '=', '&', 'q')) }).map(({ a, b, c, query }) => ({
-    message: { message: `${a} %s`, params: [b] },
-    logger: a,
-    tags: { [a]: b, plain: c },
-    extra: { [a]: { [b]: [c, { [c]: a }] } },
-    contexts: { [b]: { name: c } },
-    breadcrumbs: [{ message: a, data: { [b]: c } }],
-    user: { id: a, email: b, username: c, name: a },
-    request: { url: a, headers: { [b]: c }, query_string: query.join(''), data: { [a]: b } },
-    exception: { values: [{ type: a, value: b, module: c, stacktrace: { frames: [{ filename: a, function: b, module: c, context_line: a, pre_context: [b], post_context: [c] }] } }] },
-    fingerprint: [a, '{{ default }}', b],
-    release: a,
-    environment: b,
-    server_name: c,
-    transaction: a,
-    culprit: b,
-    sdk: { name: c, version: a },
-  }));
+  const sdkEvent = fc
+    .record({ a: anyText, b: anyText, c: anyText, query: fc.array(fc.constantFrom('%00', '%ED%A0%80', '%F0%9F%98%80', '=', '&', 'q')) })
+    .map(({ a, b, c, query }) => ({
+      message: { message: `${a} %s`, params: [b] },
+      logger: a,
+      tags: { [a]: b, plain: c },
+      extra: { [a]: { [b]: [c, { [c]: a }] } },
+      contexts: { [b]: { name: c } },
+      breadcrumbs: [{ message: a, data: { [b]: c } }],
+      user: { id: a, email: b, username: c, name: a },
+      request: { url: a, headers: { [b]: c }, query_string: query.join(''), data: { [a]: b } },
+      exception: {
+        values: [
+          {
+            type: a,
+            value: b,
+            module: c,
+            stacktrace: { frames: [{ filename: a, function: b, module: c, context_line: a, pre_context: [b], post_context: [c] }] },
+          },
+        ],
+      },
+      fingerprint: [a, '{{ default }}', b],
+      release: a,
+      environment: b,
+      server_name: c,
+      transaction: a,
+      culprit: b,
+      sdk: { name: c, version: a },
+    }));
 
   it('accepts every string and key of the normalised event, whatever unicode the SDK sent', async () => {
     await fc.assert(

@@ -24,7 +24,14 @@ const nodeEvent = {
         mechanism: { type: 'onuncaughtexception', handled: false },
         stacktrace: {
           frames: [
-            { filename: 'node:internal/process/task_queues', module: 'task_queues', function: 'process.processTicksAndRejections', lineno: 95, colno: 5, in_app: false },
+            {
+              filename: 'node:internal/process/task_queues',
+              module: 'task_queues',
+              function: 'process.processTicksAndRejections',
+              lineno: 95,
+              colno: 5,
+              in_app: false,
+            },
             {
               filename: '/srv/app/server.js',
               abs_path: '/srv/app/server.js',
@@ -66,7 +73,14 @@ describe('normalizeEvent', () => {
           mechanism: { type: 'onuncaughtexception', handled: false },
           stacktrace: {
             frames: [
-              { filename: 'node:internal/process/task_queues', module: 'task_queues', function: 'process.processTicksAndRejections', lineno: 95, colno: 5, inApp: false },
+              {
+                filename: 'node:internal/process/task_queues',
+                module: 'task_queues',
+                function: 'process.processTicksAndRejections',
+                lineno: 95,
+                colno: 5,
+                inApp: false,
+              },
               {
                 filename: '/srv/app/server.js',
                 absPath: '/srv/app/server.js',
@@ -353,7 +367,10 @@ describe('normalizeEvent', () => {
           ],
         },
       });
-      expect(event.exceptions[0].stacktrace?.frames).toEqual([{ function: 'first' }, { filename: 'b.js', function: 'second', lineno: 7, preContext: ['a', '', 'c'] }]);
+      expect(event.exceptions[0].stacktrace?.frames).toEqual([
+        { function: 'first' },
+        { filename: 'b.js', function: 'second', lineno: 7, preContext: ['a', '', 'c'] },
+      ]);
     });
 
     it('bounds the number of frames, keeping the oldest few and the newest', () => {
@@ -374,7 +391,8 @@ describe('normalizeEvent', () => {
 
     it('keeps the context lines nearest the failing line', () => {
       const lines = Array.from({ length: 30 }, (_, index) => `line ${index}`);
-      const frame = normalize({ exception: [{ type: 'E', stacktrace: { frames: [{ function: 'f', pre_context: lines, post_context: lines }] } }] }).exceptions[0].stacktrace!.frames[0];
+      const frame = normalize({ exception: [{ type: 'E', stacktrace: { frames: [{ function: 'f', pre_context: lines, post_context: lines }] } }] })
+        .exceptions[0].stacktrace!.frames[0];
       expect(frame.preContext).toEqual(lines.slice(-10));
       expect(frame.postContext).toEqual(lines.slice(0, 10));
     });
@@ -382,7 +400,14 @@ describe('normalizeEvent', () => {
 
   describe('title', () => {
     it('is Type: first line of the value of the last exception', () => {
-      expect(normalize({ exception: [{ type: 'Cause', value: 'inner' }, { type: 'Wrapper', value: 'outer\ndetails' }] }).title).toBe('Wrapper: outer');
+      expect(
+        normalize({
+          exception: [
+            { type: 'Cause', value: 'inner' },
+            { type: 'Wrapper', value: 'outer\ndetails' },
+          ],
+        }).title,
+      ).toBe('Wrapper: outer');
     });
 
     it('is the type alone without a value, and Error for a value without type', () => {
@@ -484,10 +509,26 @@ describe('normalizeEvent', () => {
     it('reads the fields and replaces {{auto}} with the client address', () => {
       expect(
         normalize(
-          { user: { id: 'u1', email: 'a@b.c', username: 'ada', name: 'Ada L', ip_address: '{{auto}}', geo: { country_code: 'GB', city: 'London', region: 'England' } } },
+          {
+            user: {
+              id: 'u1',
+              email: 'a@b.c',
+              username: 'ada',
+              name: 'Ada L',
+              ip_address: '{{auto}}',
+              geo: { country_code: 'GB', city: 'London', region: 'England' },
+            },
+          },
           { clientIp: '2001:db8::1' },
         ).user,
-      ).toEqual({ id: 'u1', email: 'a@b.c', username: 'ada', name: 'Ada L', ipAddress: '2001:db8::1', geo: { countryCode: 'GB', city: 'London', region: 'England' } });
+      ).toEqual({
+        id: 'u1',
+        email: 'a@b.c',
+        username: 'ada',
+        name: 'Ada L',
+        ipAddress: '2001:db8::1',
+        geo: { countryCode: 'GB', city: 'London', region: 'England' },
+      });
     });
 
     it('drops {{auto}} without a client address, and invalid addresses', () => {
@@ -596,7 +637,9 @@ describe('normalizeEvent', () => {
     it('keeps sdk name, version, integrations and packages', () => {
       expect(normalize({ sdk: { name: 'sentry.python', version: '2.0.0', packages: [] } }).sdk).toEqual({ name: 'sentry.python', version: '2.0.0' });
       expect(
-        normalize({ sdk: { name: 'sentry.javascript.node', integrations: ['Http', 3, ''], packages: [{ name: 'npm:@sentry/node', version: '8.0.0' }, { name: 'x' }] } }).sdk,
+        normalize({
+          sdk: { name: 'sentry.javascript.node', integrations: ['Http', 3, ''], packages: [{ name: 'npm:@sentry/node', version: '8.0.0' }, { name: 'x' }] },
+        }).sdk,
       ).toEqual({ name: 'sentry.javascript.node', integrations: ['Http'], packages: [{ name: 'npm:@sentry/node', version: '8.0.0' }] });
       expect(normalize({ sdk: { name: 1 } }).sdk).toBeUndefined();
     });
@@ -634,7 +677,6 @@ describe('normalizeEvent', () => {
     });
   });
 
-
   describe('breadcrumbs', () => {
     const crumb = (index: number) => ({ timestamp: 1714564700 + index, category: 'console', message: `line ${index}`, level: 'log', type: 'default' });
 
@@ -642,7 +684,14 @@ describe('normalizeEvent', () => {
       const event = normalize({
         breadcrumbs: {
           values: [
-            { timestamp: 1714564700.5, category: 'http', type: 'http', level: 'warn', data: { url: '/api', status_code: 500 }, event_id: '9ec79c33ec9942ab8353589fcb2e04dc' },
+            {
+              timestamp: 1714564700.5,
+              category: 'http',
+              type: 'http',
+              level: 'warn',
+              data: { url: '/api', status_code: 500 },
+              event_id: '9ec79c33ec9942ab8353589fcb2e04dc',
+            },
             { timestamp: '2024-05-01T11:58:21Z', message: { not: 'a string' } },
             { timestamp: { bad: true }, message: 'no usable time' },
             'not a crumb',
@@ -651,7 +700,14 @@ describe('normalizeEvent', () => {
         },
       });
       expect(event.breadcrumbs).toEqual([
-        { timestamp: 1714564700.5, type: 'http', category: 'http', level: 'warning', data: { url: '/api', status_code: 500 }, eventId: '9ec79c33ec9942ab8353589fcb2e04dc' },
+        {
+          timestamp: 1714564700.5,
+          type: 'http',
+          category: 'http',
+          level: 'warning',
+          data: { url: '/api', status_code: 500 },
+          eventId: '9ec79c33ec9942ab8353589fcb2e04dc',
+        },
         { timestamp: '2024-05-01T11:58:21Z', message: '{"not":"a string"}' },
         { message: 'no usable time' },
       ]);
@@ -675,15 +731,21 @@ describe('normalizeEvent', () => {
     it('bounds each crumb: message length, and the depth, width and strings of its data', () => {
       let deep: Record<string, unknown> = { leaf: 'x' };
       for (let level = 0; level < 10; level++) deep = { deep };
-      const [kept] = normalize({
-        breadcrumbs: [
-          {
-            message: 'm'.repeat(20_000),
-            category: 'c'.repeat(500),
-            data: { deep, long: 'd'.repeat(5000), list: Array.from({ length: 80 }, (_, index) => index), ...Object.fromEntries(Array.from({ length: 80 }, (_, index) => [`k${index}`, index])) },
-          },
-        ],
-      }).breadcrumbs ?? [];
+      const [kept] =
+        normalize({
+          breadcrumbs: [
+            {
+              message: 'm'.repeat(20_000),
+              category: 'c'.repeat(500),
+              data: {
+                deep,
+                long: 'd'.repeat(5000),
+                list: Array.from({ length: 80 }, (_, index) => index),
+                ...Object.fromEntries(Array.from({ length: 80 }, (_, index) => [`k${index}`, index])),
+              },
+            },
+          ],
+        }).breadcrumbs ?? [];
       expect(kept.message).toHaveLength(EVENT_LIMITS.message);
       expect(kept.category).toHaveLength(EVENT_LIMITS.shortField * 2);
       expect(Object.keys(kept.data ?? {})).toHaveLength(EVENT_LIMITS.smallData.keys);
@@ -714,11 +776,33 @@ describe('normalizeEvent', () => {
               type: 'Error',
               value: 'boom',
               thread_id: 7,
-              mechanism: { type: 'generic', handled: true, synthetic: false, description: 'd', help_link: 'https://example.com/help', data: { signal: 11 }, meta: { errno: { number: 2 } }, exception_id: 0, is_exception_group: false, junk: 1 },
+              mechanism: {
+                type: 'generic',
+                handled: true,
+                synthetic: false,
+                description: 'd',
+                help_link: 'https://example.com/help',
+                data: { signal: 11 },
+                meta: { errno: { number: 2 } },
+                exception_id: 0,
+                is_exception_group: false,
+                junk: 1,
+              },
               stacktrace: {
                 frames_omitted: [2, 5],
                 registers: { rip: '0x1' },
-                frames: [{ function: 'run', module: 'app.jobs', package: 'app.jar', platform: 'java', in_app: true, vars: { id: 42, user: { name: 'ada' } }, lineno: 3 }, { instruction_addr: '0x10', symbol_addr: '0x8', addr_mode: 'abs', trust: 'cfi' }],
+                frames: [
+                  {
+                    function: 'run',
+                    module: 'app.jobs',
+                    package: 'app.jar',
+                    platform: 'java',
+                    in_app: true,
+                    vars: { id: 42, user: { name: 'ada' } },
+                    lineno: 3,
+                  },
+                  { instruction_addr: '0x10', symbol_addr: '0x8', addr_mode: 'abs', trust: 'cfi' },
+                ],
               },
             },
           ],
@@ -728,7 +812,17 @@ describe('normalizeEvent', () => {
         type: 'Error',
         value: 'boom',
         threadId: 7,
-        mechanism: { type: 'generic', handled: true, synthetic: false, description: 'd', helpLink: 'https://example.com/help', data: { signal: 11 }, meta: { errno: { number: 2 } }, exceptionId: 0, isExceptionGroup: false },
+        mechanism: {
+          type: 'generic',
+          handled: true,
+          synthetic: false,
+          description: 'd',
+          helpLink: 'https://example.com/help',
+          data: { signal: 11 },
+          meta: { errno: { number: 2 } },
+          exceptionId: 0,
+          isExceptionGroup: false,
+        },
         stacktrace: {
           framesOmitted: [2, 5],
           registers: { rip: '0x1' },
@@ -742,20 +836,37 @@ describe('normalizeEvent', () => {
 
     it('keeps threads, an event-level stack trace, a template and debug meta', () => {
       const event = normalize({
-        threads: { values: [{ id: 1, name: 'main', crashed: true, current: true, main: true, stacktrace: { frames: [{ function: 'main' }] } }, null, { id: 'worker-2', state: 'WAITING' }] },
+        threads: {
+          values: [
+            { id: 1, name: 'main', crashed: true, current: true, main: true, stacktrace: { frames: [{ function: 'main' }] } },
+            null,
+            { id: 'worker-2', state: 'WAITING' },
+          ],
+        },
         stacktrace: { frames: [{ function: 'log', filename: 'app.js' }] },
         template: { filename: 'page.html', lineno: 3, context_line: '{{ user.name }}', pre_context: ['<p>'] },
         debug_meta: { images: [{ type: 'macho', image_addr: '0x1000', debug_id: 'abc' }, 'bad'], sdk_info: { sdk_name: 'iOS' }, is_debug_build: false },
       });
-      expect(event.threads).toEqual([{ id: 1, name: 'main', crashed: true, current: true, main: true, stacktrace: { frames: [{ function: 'main' }] } }, { id: 'worker-2', state: 'WAITING' }]);
+      expect(event.threads).toEqual([
+        { id: 1, name: 'main', crashed: true, current: true, main: true, stacktrace: { frames: [{ function: 'main' }] } },
+        { id: 'worker-2', state: 'WAITING' },
+      ]);
       expect(event.stacktrace).toEqual({ frames: [{ function: 'log', filename: 'app.js' }] });
       expect(event.template).toEqual({ filename: 'page.html', lineno: 3, contextLine: '{{ user.name }}', preContext: ['<p>'] });
-      expect(event.debugMeta).toEqual({ images: [{ type: 'macho', image_addr: '0x1000', debug_id: 'abc' }], sdkInfo: { sdk_name: 'iOS' }, isDebugBuild: false });
+      expect(event.debugMeta).toEqual({
+        images: [{ type: 'macho', image_addr: '0x1000', debug_id: 'abc' }],
+        sdkInfo: { sdk_name: 'iOS' },
+        isDebugBuild: false,
+      });
       expect(normalize({ threads: { values: Array.from({ length: 300 }, (_, id) => ({ id })) } }).threads).toHaveLength(EVENT_LIMITS.maxThreads);
     });
 
     it('keeps modules as name to version, and security reports as sent', () => {
-      const event = normalize({ modules: { express: '4.18.2', count: 3, bad: { x: 1 } }, csp: { document_uri: 'https://example.com', violated_directive: 'script-src' }, hpkp: 'x' });
+      const event = normalize({
+        modules: { express: '4.18.2', count: 3, bad: { x: 1 } },
+        csp: { document_uri: 'https://example.com', violated_directive: 'script-src' },
+        hpkp: 'x',
+      });
       expect(event.modules).toEqual({ express: '4.18.2', count: '3' });
       expect(event.securityReports).toEqual({ csp: { document_uri: 'https://example.com', violated_directive: 'script-src' } });
     });
@@ -793,27 +904,43 @@ describe('normalizeEvent', () => {
         inferredContentType: 'application/x-www-form-urlencoded',
         env: { REMOTE_ADDR: '10.0.0.1' },
       });
-      const sent = normalize({ request: { url: 'https://x.example/p?from=url', query_string: 'from=field', cookies: { a: 'b' }, headers: [['cookie', 'c=d']], data: '{"id": 5}' } }).request;
-      expect(sent).toMatchObject({ url: 'https://x.example/p', query: [['from', 'field']], cookies: [['a', 'b']], data: { id: 5 }, inferredContentType: 'application/json' });
+      const sent = normalize({
+        request: { url: 'https://x.example/p?from=url', query_string: 'from=field', cookies: { a: 'b' }, headers: [['cookie', 'c=d']], data: '{"id": 5}' },
+      }).request;
+      expect(sent).toMatchObject({
+        url: 'https://x.example/p',
+        query: [['from', 'field']],
+        cookies: [['a', 'b']],
+        data: { id: 5 },
+        inferredContentType: 'application/json',
+      });
       expect(sent).not.toHaveProperty('headers');
-      expect(normalize({ request: { data: 'just text', headers: { 'content-type': 'Text/Plain' } } }).request).toEqual({ data: 'just text', headers: [['content-type', 'Text/Plain']], inferredContentType: 'text/plain' });
+      expect(normalize({ request: { data: 'just text', headers: { 'content-type': 'Text/Plain' } } }).request).toEqual({
+        data: 'just text',
+        headers: [['content-type', 'Text/Plain']],
+        inferredContentType: 'text/plain',
+      });
     });
   });
 
   it('never stores more than it was sent, but for a few kilobytes of derived fields', () => {
     // The accept path refuses events over 1 MiB; what is stored stays within that and a constant.
     fc.assert(
-      fc.property(fc.object({ maxDepth: 4, values: [fc.string(), fc.integer(), fc.boolean(), fc.constant(null)] }), fc.jsonValue({ maxDepth: 4 }), (extra, anything) => {
-        const raw = {
-          ...nodeEvent,
-          extra,
-          contexts: { runtime: { name: 'node' }, other: extra },
-          breadcrumbs: [{ timestamp: 1714564700, data: extra, message: JSON.stringify(anything) }],
-          request: { ...nodeEvent.request, data: anything },
-          user: { ...nodeEvent.user, ...extra },
-        };
-        expect(JSON.stringify(normalize(raw)).length).toBeLessThanOrEqual(JSON.stringify(raw).length + 4096);
-      }),
+      fc.property(
+        fc.object({ maxDepth: 4, values: [fc.string(), fc.integer(), fc.boolean(), fc.constant(null)] }),
+        fc.jsonValue({ maxDepth: 4 }),
+        (extra, anything) => {
+          const raw = {
+            ...nodeEvent,
+            extra,
+            contexts: { runtime: { name: 'node' }, other: extra },
+            breadcrumbs: [{ timestamp: 1714564700, data: extra, message: JSON.stringify(anything) }],
+            request: { ...nodeEvent.request, data: anything },
+            user: { ...nodeEvent.user, ...extra },
+          };
+          expect(JSON.stringify(normalize(raw)).length).toBeLessThanOrEqual(JSON.stringify(raw).length + 4096);
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -305,7 +305,11 @@ export function normalizeEvent(raw: unknown, context: NormalizeContext): Normali
   assign(event, 'fingerprint', normalizeFingerprint(raw.fingerprint));
   assign(event, 'extra', isObject(raw.extra) ? boundObject(raw.extra) : undefined);
   assign(event, 'modules', normalizeModules(raw.modules));
-  assign(event, 'template', isObject(field(raw, 'template', 'sentry.interfaces.Template')) ? normalizeFrame(field(raw, 'template', 'sentry.interfaces.Template')) : undefined);
+  assign(
+    event,
+    'template',
+    isObject(field(raw, 'template', 'sentry.interfaces.Template')) ? normalizeFrame(field(raw, 'template', 'sentry.interfaces.Template')) : undefined,
+  );
   assign(event, 'debugMeta', normalizeDebugMeta(raw.debug_meta));
   assign(event, 'securityReports', normalizeSecurityReports(raw));
 
@@ -441,7 +445,15 @@ function paramText(value: unknown): string {
 
 function normalizeExceptions(value: unknown): NormalizedException[] {
   // Sentry accepts `{values: [...]}`, a bare list, or a single exception object.
-  const list = Array.isArray(value) ? value : isObject(value) ? (Array.isArray(value.values) ? value.values : 'type' in value || 'value' in value ? [value] : []) : [];
+  const list = Array.isArray(value)
+    ? value
+    : isObject(value)
+      ? Array.isArray(value.values)
+        ? value.values
+        : 'type' in value || 'value' in value
+          ? [value]
+          : []
+      : [];
   const exceptions: NormalizedException[] = [];
   for (const entry of list.slice(-EVENT_LIMITS.maxExceptions)) {
     if (!isObject(entry)) continue;
@@ -568,7 +580,11 @@ function normalizeBreadcrumbs(value: unknown): NormalizedBreadcrumb[] | undefine
   for (const entry of list.slice(-EVENT_LIMITS.maxBreadcrumbs)) {
     if (!isObject(entry)) continue;
     const crumb: NormalizedBreadcrumb = {};
-    assign(crumb, 'timestamp', typeof entry.timestamp === 'number' && Number.isFinite(entry.timestamp) ? entry.timestamp : str(entry.timestamp, EVENT_LIMITS.shortField));
+    assign(
+      crumb,
+      'timestamp',
+      typeof entry.timestamp === 'number' && Number.isFinite(entry.timestamp) ? entry.timestamp : str(entry.timestamp, EVENT_LIMITS.shortField),
+    );
     assign(crumb, 'type', str(entry.type, EVENT_LIMITS.shortField));
     assign(crumb, 'category', str(entry.category, EVENT_LIMITS.shortField * 2));
     if (entry.level !== undefined && entry.level !== null) crumb.level = normalizeLevel(entry.level);
@@ -760,7 +776,12 @@ function pairsFrom(value: unknown, maxValue: number): StringPairs {
   for (const [key, raw] of entries) {
     if (pairs.length >= EVENT_LIMITS.maxPairs) break;
     if (typeof key !== 'string' || key.trim() === '') continue;
-    const text = Array.isArray(raw) ? raw.map(scalarText).filter((part) => part !== undefined).join(', ') : scalarText(raw);
+    const text = Array.isArray(raw)
+      ? raw
+          .map(scalarText)
+          .filter((part) => part !== undefined)
+          .join(', ')
+      : scalarText(raw);
     if (text === undefined) continue;
     pairs.push([truncate(key.trim(), EVENT_LIMITS.field), truncate(text, maxValue)]);
   }

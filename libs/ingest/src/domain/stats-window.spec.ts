@@ -4,7 +4,12 @@ describe('resolveStatsWindow', () => {
   const now = 1_700_000_000;
 
   it('defaults to the last day at 1h', () => {
-    expect(resolveStatsWindow({}, now)).toEqual({ resolution: '1h', step: 3600, start: Math.floor((now - 86399) / 3600) * 3600, end: Math.floor(now / 3600) * 3600 });
+    expect(resolveStatsWindow({}, now)).toEqual({
+      resolution: '1h',
+      step: 3600,
+      start: Math.floor((now - 86399) / 3600) * 3600,
+      end: Math.floor(now / 3600) * 3600,
+    });
   });
 
   it('picks 10s for an hour, 1d beyond a week', () => {

@@ -18,7 +18,8 @@ function texts(value: unknown): string[] {
 function storableCopy(value: unknown): unknown {
   if (typeof value === 'string') return storableText(value);
   if (Array.isArray(value)) return value.map(storableCopy);
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, entry]) => [storableText(key), storableCopy(entry)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, entry]) => [storableText(key), storableCopy(entry)]));
   return value;
 }
 
@@ -48,12 +49,15 @@ describe('storable text', () => {
 
   it('makes every string and key of any JSON an SDK can send storable, changing nothing else', () => {
     fc.assert(
-      fc.property(fc.jsonValue().chain((shape) => fc.tuple(fc.constant(shape), fc.array(fc.tuple(anyText, anyText), { maxLength: 5 }))), ([shape, pairs]) => {
-        const payload = { shape, ...Object.fromEntries(pairs), list: pairs };
-        const parsed = parseStorableJson(JSON.stringify(payload));
-        expect(texts(parsed).every(isStorable)).toBe(true);
-        expect(parsed).toEqual(storableCopy(JSON.parse(JSON.stringify(payload))));
-      }),
+      fc.property(
+        fc.jsonValue().chain((shape) => fc.tuple(fc.constant(shape), fc.array(fc.tuple(anyText, anyText), { maxLength: 5 }))),
+        ([shape, pairs]) => {
+          const payload = { shape, ...Object.fromEntries(pairs), list: pairs };
+          const parsed = parseStorableJson(JSON.stringify(payload));
+          expect(texts(parsed).every(isStorable)).toBe(true);
+          expect(parsed).toEqual(storableCopy(JSON.parse(JSON.stringify(payload))));
+        },
+      ),
     );
   });
 });

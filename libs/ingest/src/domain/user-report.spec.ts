@@ -7,7 +7,11 @@ const FEEDBACK = 'b'.repeat(32);
 describe('user reports from SDK items', () => {
   it('reads the legacy user_report about an event', () => {
     expect(userReportOf({ event_id: EVENT.toUpperCase(), name: ' Ada ', email: 'ada@example.com', comments: 'It broke\u0000' })).toEqual({
-      reportId: EVENT, eventId: EVENT, name: 'Ada', email: 'ada@example.com', comments: 'It broke\uFFFD',
+      reportId: EVENT,
+      eventId: EVENT,
+      name: 'Ada',
+      email: 'ada@example.com',
+      comments: 'It broke\uFFFD',
     });
   });
 
@@ -19,7 +23,11 @@ describe('user reports from SDK items', () => {
         contexts: { feedback: { message: 'Checkout hangs', associated_event_id: EVENT, url: 'https://shop.example.com' } },
       }),
     ).toEqual({ reportId: FEEDBACK, eventId: EVENT, name: 'bob', email: 'bob@example.com', comments: 'Checkout hangs' });
-    expect(feedbackReportOf({ event_id: FEEDBACK, contexts: { feedback: { message: 'No event', name: 'C', contact_email: 'c@x' } } })).toMatchObject({ eventId: null, name: 'C', email: 'c@x' });
+    expect(feedbackReportOf({ event_id: FEEDBACK, contexts: { feedback: { message: 'No event', name: 'C', contact_email: 'c@x' } } })).toMatchObject({
+      eventId: null,
+      name: 'C',
+      email: 'c@x',
+    });
   });
 
   it.each([

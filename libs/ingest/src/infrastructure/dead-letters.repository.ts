@@ -41,7 +41,17 @@ export class DeadLettersRepository {
     await sql.execute(
       `INSERT INTO ingest.ingest_dead_letters (project_id, project_slug, organization_id, event_id, received_at, client_ip, payload, attempts, reason)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [event.project_id, event.project_slug, event.organization_id, event.event_id, event.received_at, event.client_ip, event.payload, attempts, reason.slice(0, MAX_REASON)],
+      [
+        event.project_id,
+        event.project_slug,
+        event.organization_id,
+        event.event_id,
+        event.received_at,
+        event.client_ip,
+        event.payload,
+        attempts,
+        reason.slice(0, MAX_REASON),
+      ],
     );
   }
 
@@ -55,7 +65,10 @@ export class DeadLettersRepository {
   }
 
   async find(sql: Sql, projectId: string, id: string): Promise<DeadLetterDetailRow | undefined> {
-    const [row] = await sql.query<DeadLetterDetailRow>(`SELECT ${COLUMNS}, payload FROM ingest.ingest_dead_letters WHERE ${SCOPE}`, scopeParams({ projectId, ids: [id] }));
+    const [row] = await sql.query<DeadLetterDetailRow>(
+      `SELECT ${COLUMNS}, payload FROM ingest.ingest_dead_letters WHERE ${SCOPE}`,
+      scopeParams({ projectId, ids: [id] }),
+    );
     return row;
   }
 

@@ -13,7 +13,9 @@ describe('ingest queue repository', () => {
   beforeAll(async () => {
     db = await openTestDatabase();
     queue = new IngestQueueRepository(db.database);
-    [{ id: organizationId }] = await db.database.query<{ id: string }>(`INSERT INTO identity.organizations (slug, name) VALUES ('acme', 'Acme') RETURNING id::text`);
+    [{ id: organizationId }] = await db.database.query<{ id: string }>(
+      `INSERT INTO identity.organizations (slug, name) VALUES ('acme', 'Acme') RETURNING id::text`,
+    );
     [{ id: projectId }] = await db.database.query<{ id: string }>(
       `INSERT INTO projects.projects (organization_id, slug, name) VALUES ($1, 'web', 'Web') RETURNING id::text`,
       [organizationId],
@@ -25,7 +27,11 @@ describe('ingest queue repository', () => {
   });
 
   const event = (n: number): QueueRow => ({
-    projectId, projectSlug: 'web', organizationId, eventId: n.toString(16).padStart(32, '0'), payload: `{"message":"event ${n}","padding":"${'x'.repeat(6000)}"}`,
+    projectId,
+    projectSlug: 'web',
+    organizationId,
+    eventId: n.toString(16).padStart(32, '0'),
+    payload: `{"message":"event ${n}","padding":"${'x'.repeat(6000)}"}`,
   });
 
   async function drain(): Promise<number> {
@@ -50,11 +56,21 @@ describe('ingest queue repository', () => {
   it('keeps a queued event in its row, compressed with lz4 where the server has it, never out of line in TOAST', async () => {
     // Ids and hashes make real events compress about 2.5 to 1, to more than TOAST's 2 KB threshold.
     const frames = Array.from({ length: 12 }, (_, n) => ({
-      filename: `/app/node_modules/express/lib/router/layer-${n}.js`, function: `Layer.handle_request${n}`, lineno: 95 + n, colno: 5, in_app: n % 3 === 0,
-      context_line: `    fn(req, res, next); // frame ${n}`, pre_context: ['  try {', `    const step = ${n};`], post_context: ['  } catch (err) {', '    next(err);'],
+      filename: `/app/node_modules/express/lib/router/layer-${n}.js`,
+      function: `Layer.handle_request${n}`,
+      lineno: 95 + n,
+      colno: 5,
+      in_app: n % 3 === 0,
+      context_line: `    fn(req, res, next); // frame ${n}`,
+      pre_context: ['  try {', `    const step = ${n};`],
+      post_context: ['  } catch (err) {', '    next(err);'],
     }));
     const breadcrumbs = Array.from({ length: 24 }, (_, n) => ({ category: 'http', message: createHash('sha256').update(String(n)).digest('hex') }));
-    const payload = JSON.stringify({ message: 'realistic', exception: { values: [{ type: 'TypeError', value: 'x is undefined', stacktrace: { frames } }] }, breadcrumbs });
+    const payload = JSON.stringify({
+      message: 'realistic',
+      exception: { values: [{ type: 'TypeError', value: 'x is undefined', stacktrace: { frames } }] },
+      breadcrumbs,
+    });
     expect(payload.length).toBeGreaterThan(5000);
     expect(payload.length).toBeLessThan(8000);
 
@@ -71,7 +87,9 @@ describe('ingest queue repository', () => {
     } else {
       expect(queued.stored).toBeGreaterThanOrEqual(queued.size);
     }
-    const [{ toast }] = await db.database.query<{ toast: string }>(`SELECT reltoastrelid::regclass::text AS toast FROM pg_class WHERE oid = 'ingest.ingest_queue'::regclass`);
+    const [{ toast }] = await db.database.query<{ toast: string }>(
+      `SELECT reltoastrelid::regclass::text AS toast FROM pg_class WHERE oid = 'ingest.ingest_queue'::regclass`,
+    );
     expect(await db.database.query(`SELECT 1 FROM ${toast}`)).toHaveLength(0);
     expect(await drain()).toBe(1);
   });
@@ -80,7 +98,8 @@ describe('ingest queue repository', () => {
     // A backlog is worked off but for its newest events, which keep the table from shrinking; a
     // vacuum then records a few rows in many pages; a burst fills those pages again.
     const burst = async () => {
-      for (let n = 0; n < 3000; n += 500) await queue.admit({ receivedAt: RECEIVED_AT, events: Array.from({ length: 500 }, (_, i) => event(n + i)), outcomes: [] });
+      for (let n = 0; n < 3000; n += 500)
+        await queue.admit({ receivedAt: RECEIVED_AT, events: Array.from({ length: 500 }, (_, i) => event(n + i)), outcomes: [] });
     };
     await burst();
     await db.database.execute(`DELETE FROM ingest.ingest_queue WHERE id <= (SELECT max(id) - 100 FROM ingest.ingest_queue)`);
@@ -92,7 +111,9 @@ describe('ingest queue repository', () => {
         await tx.execute(CLAIM_PLAN);
         return tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${CLAIM_STATEMENT.replace('$1', '200')}`);
       })
-    ).map((row) => row['QUERY PLAN']).join('\n');
+    )
+      .map((row) => row['QUERY PLAN'])
+      .join('\n');
     expect(plan).toMatch(/LockRows.*\n.*Index Scan using ingest_queue_pkey/);
     expect(plan).not.toMatch(/Sort|Seq Scan|Bitmap/);
     expect(await drain()).toBe(3100);

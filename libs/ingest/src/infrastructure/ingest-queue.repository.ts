@@ -104,13 +104,15 @@ export class IngestQueueRepository {
         group.push(next);
       }
       this.writing++;
-      this.write(group.map((entry) => entry.admission)).then(
-        () => group.forEach((entry) => entry.resolve()),
-        (error: unknown) => group.forEach((entry) => entry.reject(error)),
-      ).finally(() => {
-        this.writing--;
-        this.writeNext();
-      });
+      this.write(group.map((entry) => entry.admission))
+        .then(
+          () => group.forEach((entry) => entry.resolve()),
+          (error: unknown) => group.forEach((entry) => entry.reject(error)),
+        )
+        .finally(() => {
+          this.writing--;
+          this.writeNext();
+        });
     }
   }
 
@@ -168,8 +170,16 @@ export class IngestQueueRepository {
       `INSERT INTO ingest.ingest_queue (project_id, project_slug, organization_id, event_id, received_at, client_ip, payload, attempts, available_at, last_error)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now() + make_interval(secs => $9), $10)`,
       [
-        event.project_id, event.project_slug, event.organization_id, event.event_id, event.received_at, event.client_ip,
-        event.payload, event.attempts + 1, delaySeconds, error.slice(0, 2000),
+        event.project_id,
+        event.project_slug,
+        event.organization_id,
+        event.event_id,
+        event.received_at,
+        event.client_ip,
+        event.payload,
+        event.attempts + 1,
+        delaySeconds,
+        error.slice(0, 2000),
       ],
     );
   }

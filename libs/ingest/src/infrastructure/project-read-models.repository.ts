@@ -16,7 +16,14 @@ export type EventUserField = 'user_ident' | 'email' | 'username' | 'ip_address';
 /** Reads of the per-project read models the event processor keeps: stats buckets, event users, tag values. */
 @Injectable()
 export class ProjectReadModelsRepository {
-  async statBuckets(sql: Sql, projectId: string, stat: string, resolution: string, start: number, end: number): Promise<Array<{ bucket: Date; count: string }>> {
+  async statBuckets(
+    sql: Sql,
+    projectId: string,
+    stat: string,
+    resolution: string,
+    start: number,
+    end: number,
+  ): Promise<Array<{ bucket: Date; count: string }>> {
     return sql.query<{ bucket: Date; count: string }>(
       `SELECT bucket, count FROM ingest.project_stats
        WHERE project_id = $1 AND stat = $2 AND resolution = $3 AND bucket >= to_timestamp($4) AND bucket <= to_timestamp($5)`,
@@ -24,7 +31,13 @@ export class ProjectReadModelsRepository {
     );
   }
 
-  async users(sql: Sql, projectId: string, match: { field: EventUserField; value: string } | undefined, offset: number, limit: number): Promise<EventUserRow[]> {
+  async users(
+    sql: Sql,
+    projectId: string,
+    match: { field: EventUserField; value: string } | undefined,
+    offset: number,
+    limit: number,
+  ): Promise<EventUserRow[]> {
     return sql.query<EventUserRow>(
       `SELECT hash, user_ident, email, username, ip_address, name, date_created FROM ingest.event_users
        WHERE project_id = $1 ${match ? `AND ${match.field} = $4` : ''} ORDER BY date_created DESC, hash OFFSET $2 LIMIT $3`,

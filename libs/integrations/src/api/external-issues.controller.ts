@@ -2,7 +2,16 @@ import { BadRequestException, Body, Controller, Delete, Get, HttpCode, NotFoundE
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { FindIssueQuery, type IssueSummary } from '@faultline/issues';
-import { CurrentOrganization, CurrentPrincipal, Database, type OrganizationAccess, Paginate, Pagination, type Principal, RequireScopes } from '@faultline/platform';
+import {
+  CurrentOrganization,
+  CurrentPrincipal,
+  Database,
+  type OrganizationAccess,
+  Paginate,
+  Pagination,
+  type Principal,
+  RequireScopes,
+} from '@faultline/platform';
 import { LinkExternalIssueCommand } from '../application/commands/link-external-issue/link-external-issue.command';
 import { UnlinkExternalIssueCommand } from '../application/commands/unlink-external-issue/unlink-external-issue.command';
 import { type ExternalIssueRow, ExternalIssuesRepository } from '../infrastructure/external-issues.repository';
@@ -47,11 +56,15 @@ export class ExternalIssuesController {
     for (const key of ['webUrl', 'project', 'identifier'] as const) {
       const value = body[key];
       if (typeof value !== 'string' || value.trim() === '' || value.length > MAX_FIELD) {
-        throw new BadRequestException({ detail: `${key} is required, and must be a string of at most ${MAX_FIELD} characters`, errors: { [key]: ['This field is required.'] } });
+        throw new BadRequestException({
+          detail: `${key} is required, and must be a string of at most ${MAX_FIELD} characters`,
+          errors: { [key]: ['This field is required.'] },
+        });
       }
       fields[key] = value;
     }
-    if (!/^https?:\/\/\S+$/i.test(fields.webUrl)) throw new BadRequestException({ detail: 'webUrl must be an absolute http(s) URL', errors: { webUrl: ['Enter a valid URL.'] } });
+    if (!/^https?:\/\/\S+$/i.test(fields.webUrl))
+      throw new BadRequestException({ detail: 'webUrl must be an absolute http(s) URL', errors: { webUrl: ['Enter a valid URL.'] } });
     const row = await this.commands.execute<LinkExternalIssueCommand, ExternalIssueRow>(
       new LinkExternalIssueCommand(installation.uuid, { issueId: String(issueId), ...fields }),
     );

@@ -2,7 +2,17 @@ import { BadRequestException, Body, Controller, Delete, Get, HttpCode, NotFoundE
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { IntegrationTokens } from '@faultline/identity';
-import { CurrentOrganization, CurrentPrincipal, Database, type OrganizationAccess, Paginate, Pagination, type Principal, Public, RequireScopes } from '@faultline/platform';
+import {
+  CurrentOrganization,
+  CurrentPrincipal,
+  Database,
+  type OrganizationAccess,
+  Paginate,
+  Pagination,
+  type Principal,
+  Public,
+  RequireScopes,
+} from '@faultline/platform';
 import { AuthorizeInstallationCommand, type AuthorizedToken } from '../application/commands/authorize-installation/authorize-installation.command';
 import { InstallSentryAppCommand } from '../application/commands/install-sentry-app/install-sentry-app.command';
 import { UninstallSentryAppCommand } from '../application/commands/uninstall-sentry-app/uninstall-sentry-app.command';
@@ -70,7 +80,8 @@ export class InstallationController {
   @RequireScopes()
   async update(@CurrentPrincipal() principal: Principal, @Param('uuid') uuid: string, @Body() _body: UpdateInstallationDto) {
     const installation = await this.live(uuid);
-    if (!(await this.isInstallationToken(principal, installation))) await this.access.require(principal, String(installation.organization_id), 'org:integrations');
+    if (!(await this.isInstallationToken(principal, installation)))
+      await this.access.require(principal, String(installation.organization_id), 'org:integrations');
     await this.commands.execute(new VerifyInstallationCommand(installation.uuid));
     return serializeInstallation((await this.installations.find(this.database, installation.uuid)) as InstallationView);
   }

@@ -2,7 +2,16 @@ import { BadRequestException, Body, Controller, Delete, ForbiddenException, Get,
 import { IntegrationTokens } from '@faultline/identity';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { CurrentOrganization, CurrentPrincipal, Database, type OrganizationAccess, Paginate, Pagination, type Principal, RequireScopes } from '@faultline/platform';
+import {
+  CurrentOrganization,
+  CurrentPrincipal,
+  Database,
+  type OrganizationAccess,
+  Paginate,
+  Pagination,
+  type Principal,
+  RequireScopes,
+} from '@faultline/platform';
 import { WebhookTargets } from '@faultline/webhooks';
 import { CreateSentryAppCommand } from '../application/commands/create-sentry-app/create-sentry-app.command';
 import { DeleteSentryAppCommand } from '../application/commands/delete-sentry-app/delete-sentry-app.command';
@@ -68,7 +77,8 @@ export class SentryAppsController {
   @ApiQuery({ name: 'status', required: false, enum: LISTABLE_STATUSES as SentryAppStatus[] })
   async list(@CurrentPrincipal() principal: Principal, @Paginate() page: Pagination, @Query('status') status = 'published') {
     if (!LISTABLE_STATUSES.includes(status as SentryAppStatus)) throw new BadRequestException({ detail: `Invalid status: ${status}` });
-    if (status !== 'published' && !principal.isSuperuser) throw new ForbiddenException({ detail: 'Only instance administrators can list unpublished integrations.' });
+    if (status !== 'published' && !principal.isSuperuser)
+      throw new ForbiddenException({ detail: 'Only instance administrators can list unpublished integrations.' });
     const rows = await this.apps.listByStatus(this.database, status as SentryAppStatus, page.offset, page.fetchLimit);
     return page.respond(rows).map((app) => serializeSentryApp(app, { showSecrets: false }));
   }
@@ -134,7 +144,13 @@ export class SentryAppsController {
     if (!app.is_internal) return [];
     const installation = await this.installations.findLive(this.database, String(app.id), String(app.owner_organization_id));
     const tokens = await this.tokens.list(this.database, installation?.token_ids ?? []);
-    return tokens.map((token) => ({ id: token.id, tokenLastCharacters: token.lastCharacters, scopes: token.scopes, dateCreated: token.dateCreated, expiresAt: token.expiresAt }));
+    return tokens.map((token) => ({
+      id: token.id,
+      tokenLastCharacters: token.lastCharacters,
+      scopes: token.scopes,
+      dateCreated: token.dateCreated,
+      expiresAt: token.expiresAt,
+    }));
   }
 
   @Delete('sentry-apps/:slug/api-tokens/:token_id')
@@ -161,8 +177,10 @@ export class SentryAppsController {
     @Query('end') end?: string,
   ) {
     const { app } = await this.owned(principal, slug, 'org:read');
-    if (errorsOnly !== undefined && !['true', 'false', '1', '0'].includes(errorsOnly)) throw new BadRequestException({ detail: 'errorsOnly must be true or false' });
-    if (eventType && !(APP_WEBHOOK_EVENT_TYPES as readonly string[]).includes(eventType)) throw new BadRequestException({ detail: `Invalid eventType: ${eventType}` });
+    if (errorsOnly !== undefined && !['true', 'false', '1', '0'].includes(errorsOnly))
+      throw new BadRequestException({ detail: 'errorsOnly must be true or false' });
+    if (eventType && !(APP_WEBHOOK_EVENT_TYPES as readonly string[]).includes(eventType))
+      throw new BadRequestException({ detail: `Invalid eventType: ${eventType}` });
     const rows = await this.targets.requestLog(APP_WEBHOOK_TARGET, app.uuid, {
       eventTypes: eventType ? [eventType] : APP_WEBHOOK_EVENT_TYPES,
       errorsOnly: errorsOnly === 'true' || errorsOnly === '1',
@@ -199,7 +217,11 @@ export class SentryAppsController {
   }
 
   /** An app of an organization the caller reaches with one of `scopes`, and what the caller holds there. */
-  private async owned(principal: Principal, slug: string, ...scopes: Parameters<IntegrationsAccess['require']>[2][]): Promise<{ app: SentryAppRow; owner: OrganizationAccess }> {
+  private async owned(
+    principal: Principal,
+    slug: string,
+    ...scopes: Parameters<IntegrationsAccess['require']>[2][]
+  ): Promise<{ app: SentryAppRow; owner: OrganizationAccess }> {
     const app = await this.apps.findByIdOrSlug(this.database, slug);
     if (!app) throw new NotFoundException();
     return { app, owner: await this.access.require(principal, String(app.owner_organization_id), ...scopes) };

@@ -27,7 +27,13 @@ export class Installer {
     private readonly tokens: IntegrationTokens,
   ) {}
 
-  async install(tx: Transaction, app: SentryAppRow, organization: { id: string; slug: string }, actor: InstallationActor, at: string): Promise<NewInstallation> {
+  async install(
+    tx: Transaction,
+    app: SentryAppRow,
+    organization: { id: string; slug: string },
+    actor: InstallationActor,
+    at: string,
+  ): Promise<NewInstallation> {
     const code = randomHex(32);
     const installation = Installation.install({
       uuid: newUuid(),
@@ -55,7 +61,15 @@ export class Installer {
   }
 
   /** Revokes every token; `notify` false when the app itself is going away (its receiver with it). */
-  async uninstall(tx: Transaction, installation: Installation, app: SentryAppRow, organizationSlug: string, actor: InstallationActor, at: string, notify = true): Promise<void> {
+  async uninstall(
+    tx: Transaction,
+    installation: Installation,
+    app: SentryAppRow,
+    organizationSlug: string,
+    actor: InstallationActor,
+    at: string,
+    notify = true,
+  ): Promise<void> {
     const payload = installationPayload(installation.snapshot, app, organizationSlug);
     const revoked = installation.uninstall(actor, at);
     await this.tokens.revoke(tx, revoked);

@@ -1,4 +1,12 @@
 export { AppWebhookOutbox, type AppWebhookNotice } from '../infrastructure/app-webhook-outbox';
 export { InstallationLookup, type InstalledApp } from './installation-lookup';
-export { InstallationEventTypes, SentryAppEventTypes, INSTALLATION_STREAM_TYPE, installationStream, type AppWebhookResource, type SchemaElement, type WebhookActor } from '../domain';
+export {
+  InstallationEventTypes,
+  SentryAppEventTypes,
+  INSTALLATION_STREAM_TYPE,
+  installationStream,
+  type AppWebhookResource,
+  type SchemaElement,
+  type WebhookActor,
+} from '../domain';
 export { errorPayload, type ErrorPayload, type ErrorPayloadSource } from './error-payload';

@@ -12,7 +12,16 @@ const token = (id: string, refresh = `refresh-${id}`): IssuedToken & { refreshTo
 });
 
 function installed(verifyInstall = true): Installation {
-  const installation = Installation.install({ uuid: 'u-1', appId: '3', organizationId: '1', verifyInstall, grantCodeHash: 'code-hash', scopes: GRANTED, actor, at: at(0) });
+  const installation = Installation.install({
+    uuid: 'u-1',
+    appId: '3',
+    organizationId: '1',
+    verifyInstall,
+    grantCodeHash: 'code-hash',
+    scopes: GRANTED,
+    actor,
+    at: at(0),
+  });
   return Installation.fromHistory(installation.pullPendingEvents());
 }
 
@@ -31,9 +40,24 @@ function errorOf(run: () => unknown): DomainError {
 
 describe('Installation', () => {
   it('starts pending when the app verifies installs, else installed, with a grant valid ten minutes', () => {
-    const pending = Installation.install({ uuid: 'u-1', appId: '3', organizationId: '1', verifyInstall: true, grantCodeHash: 'h', scopes: GRANTED, actor, at: at(0) });
+    const pending = Installation.install({
+      uuid: 'u-1',
+      appId: '3',
+      organizationId: '1',
+      verifyInstall: true,
+      grantCodeHash: 'h',
+      scopes: GRANTED,
+      actor,
+      at: at(0),
+    });
     expect(raised(pending)).toEqual([InstallationEventTypes.InstallationCreated]);
-    expect(pending.snapshot).toMatchObject({ status: 'pending', scopes: ['event:write', 'project:read'], grantCodeHash: 'h', grantExpiresAt: at(GRANT_LIFETIME_MS / 60_000), tokenIds: [] });
+    expect(pending.snapshot).toMatchObject({
+      status: 'pending',
+      scopes: ['event:write', 'project:read'],
+      grantCodeHash: 'h',
+      grantExpiresAt: at(GRANT_LIFETIME_MS / 60_000),
+      tokenIds: [],
+    });
     expect(installed(false).snapshot.status).toBe('installed');
   });
 
@@ -56,8 +80,14 @@ describe('Installation', () => {
   });
 
   it('refuses a wrong or expired code with 401', () => {
-    expect(errorOf(() => installed().exchangeGrant('other', token('10'), at(1)))).toMatchObject({ code: 'unauthenticated', message: 'Could not find grant for code.' });
-    expect(errorOf(() => installed().exchangeGrant('code-hash', token('10'), at(10)))).toMatchObject({ code: 'unauthenticated', message: 'Grant has already expired.' });
+    expect(errorOf(() => installed().exchangeGrant('other', token('10'), at(1)))).toMatchObject({
+      code: 'unauthenticated',
+      message: 'Could not find grant for code.',
+    });
+    expect(errorOf(() => installed().exchangeGrant('code-hash', token('10'), at(10)))).toMatchObject({
+      code: 'unauthenticated',
+      message: 'Grant has already expired.',
+    });
   });
 
   it('refreshes with the current refresh token only, replacing the current token', () => {
@@ -91,7 +121,16 @@ describe('Installation', () => {
   });
 
   it("keeps its grant when the app widens, narrows with the app, and widens only by its organization's consent", () => {
-    const installation = Installation.install({ uuid: 'u-1', appId: '3', organizationId: '1', verifyInstall: false, grantCodeHash: 'h', scopes: GRANTED, actor, at: at(0) });
+    const installation = Installation.install({
+      uuid: 'u-1',
+      appId: '3',
+      organizationId: '1',
+      verifyInstall: false,
+      grantCodeHash: 'h',
+      scopes: GRANTED,
+      actor,
+      at: at(0),
+    });
     const created = installation.pullPendingEvents();
     expect(installation.followAppScopes(['event:admin', 'member:admin', 'project:read'], false, at(1))).toEqual(['event:write', 'project:read']);
     expect(raised(installation)).toEqual([]);
@@ -102,7 +141,16 @@ describe('Installation', () => {
   });
 
   it('has granted nothing when its history predates recorded grants', () => {
-    const [created] = Installation.install({ uuid: 'u-1', appId: '3', organizationId: '1', verifyInstall: false, grantCodeHash: 'h', scopes: GRANTED, actor, at: at(0) }).pullPendingEvents();
+    const [created] = Installation.install({
+      uuid: 'u-1',
+      appId: '3',
+      organizationId: '1',
+      verifyInstall: false,
+      grantCodeHash: 'h',
+      scopes: GRANTED,
+      actor,
+      at: at(0),
+    }).pullPendingEvents();
     const { scopes: _granted, ...legacy } = created.data as { scopes?: string[] };
     expect(Installation.fromHistory([{ ...created, data: legacy } as typeof created]).snapshot.scopes).toEqual([]);
   });
@@ -116,7 +164,16 @@ describe('Installation', () => {
     installation.followAppScopes(['project:read'], false, at(5));
     const history = [...installation.peekPendingEvents()];
     const decided = installation.snapshot;
-    const prior = Installation.install({ uuid: 'u-1', appId: '3', organizationId: '1', verifyInstall: true, grantCodeHash: 'code-hash', scopes: GRANTED, actor, at: at(0) }).pullPendingEvents();
+    const prior = Installation.install({
+      uuid: 'u-1',
+      appId: '3',
+      organizationId: '1',
+      verifyInstall: true,
+      grantCodeHash: 'code-hash',
+      scopes: GRANTED,
+      actor,
+      at: at(0),
+    }).pullPendingEvents();
     expect(Installation.fromHistory([...prior, ...history]).snapshot).toEqual(decided);
     expect(Installation.fromHistory([...prior, ...history]).version).toBe(6);
   });

@@ -206,7 +206,16 @@ export class Installation extends AggregateRoot<InstallationEvent> {
         this.state = { ...this.snapshot, tokenIds: this.snapshot.tokenIds.filter((id) => id !== event.data.tokenId), dateUpdated: event.data.at };
         return;
       case InstallationEventTypes.InstallationDeleted:
-        this.state = { ...this.snapshot, status: 'deleted', grantCodeHash: null, grantExpiresAt: null, tokenIds: [], refreshTokenHash: null, currentTokenId: null, dateUpdated: event.data.at };
+        this.state = {
+          ...this.snapshot,
+          status: 'deleted',
+          grantCodeHash: null,
+          grantExpiresAt: null,
+          tokenIds: [],
+          refreshTokenHash: null,
+          currentTokenId: null,
+          dateUpdated: event.data.at,
+        };
         return;
     }
   }

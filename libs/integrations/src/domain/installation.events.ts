@@ -91,10 +91,8 @@ const json = <D>(data: D): D => JSON.parse(JSON.stringify(data)) as D;
 
 export const installationCreated = (data: InstallationCreatedData) => domainEvent(InstallationEventTypes.InstallationCreated, json(data));
 export const installationVerified = (data: InstallationVerifiedData) => domainEvent(InstallationEventTypes.InstallationVerified, json(data));
-export const installationScopesChanged = (data: InstallationScopesChangedData) =>
-  domainEvent(InstallationEventTypes.InstallationScopesChanged, json(data));
+export const installationScopesChanged = (data: InstallationScopesChangedData) => domainEvent(InstallationEventTypes.InstallationScopesChanged, json(data));
 export const installationTokenIssued = (data: InstallationTokenIssuedData) => domainEvent(InstallationEventTypes.InstallationTokenIssued, json(data));
-export const installationTokenRefreshed = (data: InstallationTokenRefreshedData) =>
-  domainEvent(InstallationEventTypes.InstallationTokenRefreshed, json(data));
+export const installationTokenRefreshed = (data: InstallationTokenRefreshedData) => domainEvent(InstallationEventTypes.InstallationTokenRefreshed, json(data));
 export const installationTokenRevoked = (data: InstallationTokenRevokedData) => domainEvent(InstallationEventTypes.InstallationTokenRevoked, json(data));
 export const installationDeleted = (data: InstallationDeletedData) => domainEvent(InstallationEventTypes.InstallationDeleted, json(data));

@@ -16,13 +16,21 @@ export const sentryAppStream = (uuid: string): string => `sentry-app-${uuid}`;
 
 type Actor = { readonly userId: string | null };
 
-export const sentryAppCreated = (data: Actor & { appUuid: string; slug: string; organizationId: string; isInternal: boolean; scopes: string[]; events: string[] }) =>
-  domainEvent(SentryAppEventTypes.SentryAppCreated, data);
+export const sentryAppCreated = (
+  data: Actor & { appUuid: string; slug: string; organizationId: string; isInternal: boolean; scopes: string[]; events: string[] },
+) => domainEvent(SentryAppEventTypes.SentryAppCreated, data);
 export const sentryAppUpdated = (data: Actor & { appUuid: string; changed: string[] }) => domainEvent(SentryAppEventTypes.SentryAppUpdated, data);
 export const sentryAppDeleted = (data: Actor & { appUuid: string }) => domainEvent(SentryAppEventTypes.SentryAppDeleted, data);
 export const sentryAppPublicationRequested = (data: Actor & { appUuid: string }) => domainEvent(SentryAppEventTypes.SentryAppPublicationRequested, data);
 export const sentryAppPublished = (data: Actor & { appUuid: string }) => domainEvent(SentryAppEventTypes.SentryAppPublished, data);
-export const externalIssueLinked = (data: { appUuid: string; installationUuid: string; linkId: string; issueId: string; webUrl: string; project: string; identifier: string }) =>
-  domainEvent(SentryAppEventTypes.ExternalIssueLinked, data);
+export const externalIssueLinked = (data: {
+  appUuid: string;
+  installationUuid: string;
+  linkId: string;
+  issueId: string;
+  webUrl: string;
+  project: string;
+  identifier: string;
+}) => domainEvent(SentryAppEventTypes.ExternalIssueLinked, data);
 export const externalIssueUnlinked = (data: { appUuid: string; installationUuid: string; linkId: string; issueId: string }) =>
   domainEvent(SentryAppEventTypes.ExternalIssueUnlinked, data);

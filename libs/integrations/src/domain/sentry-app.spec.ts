@@ -40,18 +40,26 @@ describe('service apps', () => {
     expect(() => appScopes(['team:admin'], editor, app)).toThrow('You cannot grant scopes you do not have: team:admin');
     const published = { ...app, status: 'published' as const };
     expect(appScopes(['event:read'], editor, published)).toEqual(['event:read']);
-    expect(() => appScopes(['event:write', 'member:admin', 'org:read'], expandScopes(['org:admin']), published)).toThrow('Cannot update permissions on a published integration.');
+    expect(() => appScopes(['event:write', 'member:admin', 'org:read'], expandScopes(['org:admin']), published)).toThrow(
+      'Cannot update permissions on a published integration.',
+    );
   });
 
   it('answers only scopes the editor holds or the app had, and none beyond a published app', () => {
     const grant = fc.subarray([...ALL_SCOPES]);
     fc.assert(
-      fc.property(grant, grant, grant, fc.constantFrom('unpublished', 'published', 'internal') as fc.Arbitrary<'unpublished' | 'published' | 'internal'>, (requested, held, current, status) => {
-        const allowed = scopesWithin(requested, [...held, ...current]) && (status !== 'published' || scopesWithin(requested, current));
-        const decide = () => appScopes(requested, expandScopes(held), { scopes: current, status });
-        if (allowed) expect(decide()).toEqual([...requested].sort());
-        else expect(decide).toThrow(DomainError);
-      }),
+      fc.property(
+        grant,
+        grant,
+        grant,
+        fc.constantFrom('unpublished', 'published', 'internal') as fc.Arbitrary<'unpublished' | 'published' | 'internal'>,
+        (requested, held, current, status) => {
+          const allowed = scopesWithin(requested, [...held, ...current]) && (status !== 'published' || scopesWithin(requested, current));
+          const decide = () => appScopes(requested, expandScopes(held), { scopes: current, status });
+          if (allowed) expect(decide()).toEqual([...requested].sort());
+          else expect(decide).toThrow(DomainError);
+        },
+      ),
     );
   });
 
@@ -80,7 +88,12 @@ describe('service apps', () => {
   it('writes the webhook body as JSON.stringify does, with Sentry as the actor when nobody acted', () => {
     const body = appWebhookBody('created', 'u-1', { issue: { id: '1', title: 'é "quoted"' } }, undefined);
     expect(body).toBe(JSON.stringify(JSON.parse(body)));
-    expect(JSON.parse(body)).toEqual({ action: 'created', installation: { uuid: 'u-1' }, data: { issue: { id: '1', title: 'é "quoted"' } }, actor: SENTRY_ACTOR });
+    expect(JSON.parse(body)).toEqual({
+      action: 'created',
+      installation: { uuid: 'u-1' },
+      data: { issue: { id: '1', title: 'é "quoted"' } },
+      actor: SENTRY_ACTOR,
+    });
     expect(Object.keys(JSON.parse(body))).toEqual(['action', 'installation', 'data', 'actor']);
     expect(webhookActorOf({ type: 'system', id: 'system', name: 'Faultline' })).toEqual(SENTRY_ACTOR);
     expect(webhookActorOf({ type: 'user', id: '3', name: 'Jane' })).toEqual({ type: 'user', id: '3', name: 'Jane' });
@@ -103,14 +116,29 @@ describe('UI components and custom headers', () => {
   });
 
   it("turns the app's options into Sentry's choices, with the default the app marks", () => {
-    expect(selectOptions([{ label: 'A', value: 'a' }, { label: 'B', value: 'b', default: true }])).toEqual({ choices: [['a', 'A'], ['b', 'B']], defaultValue: 'b' });
+    expect(
+      selectOptions([
+        { label: 'A', value: 'a' },
+        { label: 'B', value: 'b', default: true },
+      ]),
+    ).toEqual({
+      choices: [
+        ['a', 'A'],
+        ['b', 'B'],
+      ],
+      defaultValue: 'b',
+    });
     expect(selectOptions([])).toEqual({ choices: [] });
     expect(() => selectOptions({ a: 1 })).toThrow(/not a list/);
     expect(() => selectOptions([{ label: 'A' }])).toThrow(/label and value/);
   });
 
   it('accepts a linked ticket only with an http(s) webUrl, a project and an identifier', () => {
-    expect(linkedTicket({ webUrl: 'https://t.example/1', project: 'OPS', identifier: '1', extra: true })).toEqual({ webUrl: 'https://t.example/1', project: 'OPS', identifier: '1' });
+    expect(linkedTicket({ webUrl: 'https://t.example/1', project: 'OPS', identifier: '1', extra: true })).toEqual({
+      webUrl: 'https://t.example/1',
+      project: 'OPS',
+      identifier: '1',
+    });
     expect(() => linkedTicket({ webUrl: 'javascript:alert(1)', project: 'OPS', identifier: '1' })).toThrow(/webUrl/);
     expect(() => linkedTicket(null)).toThrow(/webUrl/);
   });

@@ -32,7 +32,9 @@ export function appScopes(
 ): Scope[] {
   const scopes = grantableScopes(requested, new Set([...holderScopes, ...expandScopes(current?.scopes ?? [])]));
   if (current?.status === 'published' && !scopesWithin(scopes, current.scopes)) {
-    throw DomainError.invalid('Cannot update permissions on a published integration.', { errors: { scopes: ['Cannot update permissions on a published integration.'] } });
+    throw DomainError.invalid('Cannot update permissions on a published integration.', {
+      errors: { scopes: ['Cannot update permissions on a published integration.'] },
+    });
   }
   return scopes;
 }
@@ -78,9 +80,12 @@ export function validateWebhookHeaders(entries: readonly string[]): string[] {
     const separator = entry.indexOf(':');
     const name = separator > 0 ? entry.slice(0, separator).trim() : '';
     const value = separator > 0 ? entry.slice(separator + 1).trim() : '';
-    const problem = !HEADER_NAME.test(name) || /[\r\n]/.test(value)
-      ? `"${entry}" is not a "Name: value" header`
-      : RESERVED_HEADERS.test(name) ? `${name} is set by the service and cannot be overridden` : null;
+    const problem =
+      !HEADER_NAME.test(name) || /[\r\n]/.test(value)
+        ? `"${entry}" is not a "Name: value" header`
+        : RESERVED_HEADERS.test(name)
+          ? `${name} is set by the service and cannot be overridden`
+          : null;
     if (problem) throw DomainError.invalid(`webhookHeaders: ${problem}`, { errors: { webhookHeaders: [problem] } });
     return `${name}: ${value}`;
   });
@@ -110,12 +115,22 @@ export function webhookHeadersUpdate(entries: readonly string[], current: readon
 
 /** Every webhook event type an app can receive. */
 export const APP_WEBHOOK_EVENT_TYPES = [
-  'installation.created', 'installation.deleted',
-  'issue.created', 'issue.resolved', 'issue.ignored', 'issue.assigned', 'issue.unresolved',
+  'installation.created',
+  'installation.deleted',
+  'issue.created',
+  'issue.resolved',
+  'issue.ignored',
+  'issue.assigned',
+  'issue.unresolved',
   'error.created',
-  'comment.created', 'comment.updated', 'comment.deleted',
+  'comment.created',
+  'comment.updated',
+  'comment.deleted',
   'event_alert.triggered',
-  'metric_alert.critical', 'metric_alert.warning', 'metric_alert.resolved', 'metric_alert.open',
+  'metric_alert.critical',
+  'metric_alert.warning',
+  'metric_alert.resolved',
+  'metric_alert.open',
 ] as const;
 
 /** The webhook events a resource subscription stands for, as Sentry lists them (`webhookEvents`). */
@@ -181,7 +196,8 @@ export function selectOptions(answer: unknown): { choices: Array<[unknown, unkno
   const choices: Array<[unknown, unknown]> = [];
   let defaultValue: unknown;
   for (const option of answer) {
-    if (!option || typeof option !== 'object' || !('value' in option) || !('label' in option)) throw DomainError.invalid('The app answered an option without label and value.');
+    if (!option || typeof option !== 'object' || !('value' in option) || !('label' in option))
+      throw DomainError.invalid('The app answered an option without label and value.');
     const { label, value } = option as { label: unknown; value: unknown; default?: unknown };
     choices.push([value, label]);
     if ((option as { default?: unknown }).default === true) defaultValue = value;
@@ -192,7 +208,8 @@ export function selectOptions(answer: unknown): { choices: Array<[unknown, unkno
 /** The ticket an app answers after creating or linking it: `{webUrl, project, identifier}`. */
 export function linkedTicket(answer: unknown): { webUrl: string; project: string; identifier: string } {
   const ticket = answer as Record<string, unknown> | null;
-  const text = (key: string) => (ticket && typeof ticket[key] === 'string' && (ticket[key] as string).length > 0 && (ticket[key] as string).length <= 2048 ? (ticket[key] as string) : null);
+  const text = (key: string) =>
+    ticket && typeof ticket[key] === 'string' && (ticket[key] as string).length > 0 && (ticket[key] as string).length <= 2048 ? (ticket[key] as string) : null;
   const webUrl = text('webUrl');
   const project = text('project');
   const identifier = text('identifier');

@@ -3,7 +3,15 @@ import type { RecordedEvent } from '@faultline/kernel';
 import { newUuid } from '@faultline/kernel';
 import { type ErrorEventProcessedData, IngestEventTypes } from '@faultline/ingest';
 import {
-  ignoredSubstatus, ignoreStatusDetails, type IssueEvent, type IssueEventBase, type IssueEventType, isIssueEvent, IssueWebhookPayloads, resolvedStatusDetails, unresolvedSubstatus,
+  ignoredSubstatus,
+  ignoreStatusDetails,
+  type IssueEvent,
+  type IssueEventBase,
+  type IssueEventType,
+  isIssueEvent,
+  IssueWebhookPayloads,
+  resolvedStatusDetails,
+  unresolvedSubstatus,
 } from '@faultline/issues';
 import { APP_CONFIG, type AppConfig, type Sql, type Transaction } from '@faultline/platform';
 import { type QueuedDelivery, WebhookTargets } from '@faultline/webhooks';
@@ -70,7 +78,9 @@ export class AppWebhookOutbox {
 
   /** The event-store hook: issue, comment and error events go to every installation in the organization subscribed to them. */
   readonly onAppended = async (tx: Transaction, events: readonly RecordedEvent[]): Promise<void> => {
-    const issueEvents = events.filter((event) => isIssueEvent(event) && APP_WEBHOOK_BY_ISSUE_EVENT[event.type as IssueEventType] !== null) as unknown as Array<RecordedEvent & IssueEvent>;
+    const issueEvents = events.filter((event) => isIssueEvent(event) && APP_WEBHOOK_BY_ISSUE_EVENT[event.type as IssueEventType] !== null) as unknown as Array<
+      RecordedEvent & IssueEvent
+    >;
     const processed = events.filter((event) => event.type === IngestEventTypes.ErrorEventProcessed);
     if (issueEvents.length === 0 && processed.length === 0) return;
     const organizations = [
@@ -102,13 +112,20 @@ export class AppWebhookOutbox {
       const actor = webhookActorOf(data.actor);
       if (resource === 'comment') {
         const issue = issues.get(String(data.issueId));
-        queue(String(data.organizationId), resource, action, event.eventId, {
-          comment_id: String(data.commentId),
-          issue_id: Number(data.issueId),
-          project_slug: issue?.issue.project.slug ?? null,
-          timestamp: data.at,
-          comment: data.text ?? null,
-        }, actor);
+        queue(
+          String(data.organizationId),
+          resource,
+          action,
+          event.eventId,
+          {
+            comment_id: String(data.commentId),
+            issue_id: Number(data.issueId),
+            project_slug: issue?.issue.project.slug ?? null,
+            timestamp: data.at,
+            comment: data.text ?? null,
+          },
+          actor,
+        );
       } else {
         // A new issue is announced with its first event below, once its counters include that event.
         if (action === 'created') continue;

@@ -40,7 +40,9 @@ export class AppWebhookTargetKind implements HttpDeliveryTargetKind<AppReceiver>
 
   async resolve(appUuids: readonly string[]): Promise<ReadonlyMap<string, AppReceiver>> {
     const rows = await this.apps.webhookReceivers(this.database, appUuids);
-    return new Map(rows.map((row) => [row.uuid, { id: row.uuid, url: row.webhook_url, secret: row.client_secret, active: true, headers: row.webhook_headers }]));
+    return new Map(
+      rows.map((row) => [row.uuid, { id: row.uuid, url: row.webhook_url, secret: row.client_secret, active: true, headers: row.webhook_headers }]),
+    );
   }
 
   headers(delivery: OutgoingDelivery, target: AppReceiver, at: Date): Record<string, string> {

@@ -22,7 +22,10 @@ const SELECT = `SELECT e.id, e.app_id, a.slug AS app_slug, a.name AS app_name, e
 @Injectable()
 export class ExternalIssuesRepository {
   /** One link per (issue, app): linking again replaces the ticket it points at. */
-  async upsert(sql: Sql, link: { appId: string; installationUuid: string; organizationId: string; issueId: string; webUrl: string; project: string; identifier: string }): Promise<ExternalIssueRow> {
+  async upsert(
+    sql: Sql,
+    link: { appId: string; installationUuid: string; organizationId: string; issueId: string; webUrl: string; project: string; identifier: string },
+  ): Promise<ExternalIssueRow> {
     const [{ id }] = await sql.query<{ id: string }>(
       `INSERT INTO integrations.external_issues (app_id, installation_uuid, organization_id, issue_id, web_url, project, identifier)
        VALUES ($1, $2, $3, $4, $5, $6, $7)

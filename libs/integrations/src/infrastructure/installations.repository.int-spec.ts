@@ -25,9 +25,25 @@ describe('installation and app repositories', () => {
     [{ id: organizationId }] = await db.database.query<{ id: string }>(`INSERT INTO identity.organizations (slug, name) VALUES ('acme', 'Acme') RETURNING id`);
     organizationId = String(organizationId);
     app = await apps.insert(db.database, {
-      uuid: newUuid(), slug: 'bridge', name: 'Bridge', ownerOrganizationId: organizationId, isInternal: false, webhookUrl: 'https://bridge.example/hooks',
-      redirectUrl: null, verifyInstall: true, scopes: ['event:read'], events: ['issue'], isAlertable: false, schema: { elements: [] }, allowedOrigins: [],
-      webhookHeaders: [], overview: null, author: null, clientId: 'client-1', clientSecret: 'secret-1', createdBy: null,
+      uuid: newUuid(),
+      slug: 'bridge',
+      name: 'Bridge',
+      ownerOrganizationId: organizationId,
+      isInternal: false,
+      webhookUrl: 'https://bridge.example/hooks',
+      redirectUrl: null,
+      verifyInstall: true,
+      scopes: ['event:read'],
+      events: ['issue'],
+      isAlertable: false,
+      schema: { elements: [] },
+      allowedOrigins: [],
+      webhookHeaders: [],
+      overview: null,
+      author: null,
+      clientId: 'client-1',
+      clientSecret: 'secret-1',
+      createdBy: null,
     });
   }, 60_000);
 
@@ -45,7 +61,16 @@ describe('installation and app repositories', () => {
   }
 
   it('keeps the read model equal to a replay of the stream through every transition', async () => {
-    const installation = Installation.install({ uuid: newUuid(), appId: String(app.id), organizationId, verifyInstall: true, grantCodeHash: sha256Hex('code'), scopes: ['event:read'], actor, at: at(0) });
+    const installation = Installation.install({
+      uuid: newUuid(),
+      appId: String(app.id),
+      organizationId,
+      verifyInstall: true,
+      grantCodeHash: sha256Hex('code'),
+      scopes: ['event:read'],
+      actor,
+      at: at(0),
+    });
     const uuid = installation.snapshot.uuid;
     const step = async (change: (loaded: Installation) => void) => {
       await db.database.transaction(async (tx) => {
@@ -69,7 +94,16 @@ describe('installation and app repositories', () => {
   });
 
   it('refuses a save from a stale load (optimistic concurrency) and keeps the table unchanged', async () => {
-    const installation = Installation.install({ uuid: newUuid(), appId: String(app.id), organizationId, verifyInstall: true, grantCodeHash: 'h', scopes: ['event:read'], actor, at: at(0) });
+    const installation = Installation.install({
+      uuid: newUuid(),
+      appId: String(app.id),
+      organizationId,
+      verifyInstall: true,
+      grantCodeHash: 'h',
+      scopes: ['event:read'],
+      actor,
+      at: at(0),
+    });
     const uuid = installation.snapshot.uuid;
     await db.database.transaction((tx) => installations.save(tx, installation));
     const first = (await installations.load(db.database, uuid)) as Installation;
@@ -85,7 +119,16 @@ describe('installation and app repositories', () => {
   it('allows one live installation per app and organization', async () => {
     const live = await installations.findLive(db.database, String(app.id), organizationId);
     expect(live?.status).toBe('installed');
-    const another = Installation.install({ uuid: newUuid(), appId: String(app.id), organizationId, verifyInstall: false, grantCodeHash: 'h2', scopes: ['event:read'], actor, at: at(5) });
+    const another = Installation.install({
+      uuid: newUuid(),
+      appId: String(app.id),
+      organizationId,
+      verifyInstall: false,
+      grantCodeHash: 'h2',
+      scopes: ['event:read'],
+      actor,
+      at: at(5),
+    });
     await expect(db.database.transaction((tx) => installations.save(tx, another))).rejects.toThrow();
   });
 
@@ -94,19 +137,36 @@ describe('installation and app repositories', () => {
     expect(await apps.slugTaken(db.database, 'bridge')).toBe(true);
     await apps.update(db.database, String(app.id), { status: 'published', events: ['comment', 'issue'], schema: { elements: [{ type: 'issue-link' }] } });
     const updated = (await apps.findBySlug(db.database, 'bridge')) as SentryAppRow;
-    expect(updated).toMatchObject({ status: 'published', events: ['comment', 'issue'], schema: { elements: [{ type: 'issue-link' }] }, name: 'Bridge', owner_slug: 'acme' });
+    expect(updated).toMatchObject({
+      status: 'published',
+      events: ['comment', 'issue'],
+      schema: { elements: [{ type: 'issue-link' }] },
+      name: 'Bridge',
+      owner_slug: 'acme',
+    });
     expect((await apps.listByStatus(db.database, 'published', 0, 10)).map((row) => row.slug)).toEqual(['bridge']);
     expect((await apps.listOwned(db.database, organizationId, 0, 10)).map((row) => row.slug)).toEqual(['bridge']);
   });
 
   it('keeps one external issue link per issue and app', async () => {
-    const [{ id: projectId }] = await db.database.query<{ id: string }>(`INSERT INTO projects.projects (organization_id, slug, name) VALUES ($1, 'web', 'Web') RETURNING id`, [organizationId]);
+    const [{ id: projectId }] = await db.database.query<{ id: string }>(
+      `INSERT INTO projects.projects (organization_id, slug, name) VALUES ($1, 'web', 'Web') RETURNING id`,
+      [organizationId],
+    );
     const [{ id: issueId }] = await db.database.query<{ id: string }>(
       `INSERT INTO issues.issues (project_id, fingerprint_hash, short_id, title, level, platform, first_seen, last_seen) VALUES ($1, 'f', 'WEB-1', 'Boom', 'error', 'node', now(), now()) RETURNING id`,
       [projectId],
     );
     const live = (await installations.findLive(db.database, String(app.id), organizationId))!;
-    const link = { appId: String(app.id), installationUuid: live.uuid, organizationId, issueId: String(issueId), webUrl: 'https://t.example/1', project: 'OPS', identifier: '1' };
+    const link = {
+      appId: String(app.id),
+      installationUuid: live.uuid,
+      organizationId,
+      issueId: String(issueId),
+      webUrl: 'https://t.example/1',
+      project: 'OPS',
+      identifier: '1',
+    };
     const first = await links.upsert(db.database, link);
     const second = await links.upsert(db.database, { ...link, identifier: '2', webUrl: 'https://t.example/2' });
     expect(second.id).toBe(first.id);

@@ -65,8 +65,19 @@ export class InstallationsRepository {
          grant_expires_at = EXCLUDED.grant_expires_at, token_ids = EXCLUDED.token_ids, refresh_token_hash = EXCLUDED.refresh_token_hash,
          current_token_id = EXCLUDED.current_token_id, version = EXCLUDED.version, date_updated = EXCLUDED.date_updated`,
       [
-        state.uuid, state.appId, state.organizationId, state.status, state.grantCodeHash, state.grantExpiresAt, state.tokenIds,
-        state.refreshTokenHash, state.currentTokenId, installation.version, state.dateCreated, state.dateUpdated, state.scopes,
+        state.uuid,
+        state.appId,
+        state.organizationId,
+        state.status,
+        state.grantCodeHash,
+        state.grantExpiresAt,
+        state.tokenIds,
+        state.refreshTokenHash,
+        state.currentTokenId,
+        installation.version,
+        state.dateCreated,
+        state.dateUpdated,
+        state.scopes,
       ],
     );
   }
@@ -84,7 +95,10 @@ export class InstallationsRepository {
   }
 
   async findLive(sql: Sql, appId: string, organizationId: string): Promise<InstallationView | null> {
-    const [row] = await sql.query<InstallationView>(`${VIEW} WHERE i.app_id = $1 AND i.organization_id = $2 AND i.status <> 'deleted'`, [appId, organizationId]);
+    const [row] = await sql.query<InstallationView>(`${VIEW} WHERE i.app_id = $1 AND i.organization_id = $2 AND i.status <> 'deleted'`, [
+      appId,
+      organizationId,
+    ]);
     return row ?? null;
   }
 

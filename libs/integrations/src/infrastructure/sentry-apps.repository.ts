@@ -52,7 +52,24 @@ export interface NewSentryApp {
   createdBy: string | null;
 }
 
-export type SentryAppChanges = Partial<Pick<NewSentryApp, 'name' | 'webhookUrl' | 'redirectUrl' | 'verifyInstall' | 'scopes' | 'events' | 'isAlertable' | 'schema' | 'allowedOrigins' | 'webhookHeaders' | 'overview' | 'author' | 'clientSecret'>> & {
+export type SentryAppChanges = Partial<
+  Pick<
+    NewSentryApp,
+    | 'name'
+    | 'webhookUrl'
+    | 'redirectUrl'
+    | 'verifyInstall'
+    | 'scopes'
+    | 'events'
+    | 'isAlertable'
+    | 'schema'
+    | 'allowedOrigins'
+    | 'webhookHeaders'
+    | 'overview'
+    | 'author'
+    | 'clientSecret'
+  >
+> & {
   status?: SentryAppStatus;
 };
 
@@ -62,9 +79,20 @@ const COLUMNS = `a.id, a.uuid, a.slug, a.name, a.owner_organization_id, o.slug A
 const FROM = `integrations.sentry_apps a JOIN identity.organization_directory o ON o.id = a.owner_organization_id`;
 
 const CHANGE_COLUMNS: Record<keyof SentryAppChanges, string> = {
-  name: 'name', webhookUrl: 'webhook_url', redirectUrl: 'redirect_url', verifyInstall: 'verify_install', scopes: 'scopes',
-  events: 'events', isAlertable: 'is_alertable', schema: 'schema', allowedOrigins: 'allowed_origins', webhookHeaders: 'webhook_headers', overview: 'overview',
-  author: 'author', clientSecret: 'client_secret', status: 'status',
+  name: 'name',
+  webhookUrl: 'webhook_url',
+  redirectUrl: 'redirect_url',
+  verifyInstall: 'verify_install',
+  scopes: 'scopes',
+  events: 'events',
+  isAlertable: 'is_alertable',
+  schema: 'schema',
+  allowedOrigins: 'allowed_origins',
+  webhookHeaders: 'webhook_headers',
+  overview: 'overview',
+  author: 'author',
+  clientSecret: 'client_secret',
+  status: 'status',
 };
 
 @Injectable()
@@ -76,9 +104,26 @@ export class SentryAppsRepository {
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::text[], $11::text[], $12, $13::jsonb, $14::text[], $15, $16, $17, $18, $19, $20::text[])
        RETURNING id`,
       [
-        app.uuid, app.slug, app.name, app.ownerOrganizationId, app.isInternal, app.isInternal ? 'internal' : 'unpublished', app.webhookUrl,
-        app.redirectUrl, app.verifyInstall, app.scopes, app.events, app.isAlertable, JSON.stringify(app.schema), app.allowedOrigins,
-        app.overview, app.author, app.clientId, app.clientSecret, app.createdBy, app.webhookHeaders,
+        app.uuid,
+        app.slug,
+        app.name,
+        app.ownerOrganizationId,
+        app.isInternal,
+        app.isInternal ? 'internal' : 'unpublished',
+        app.webhookUrl,
+        app.redirectUrl,
+        app.verifyInstall,
+        app.scopes,
+        app.events,
+        app.isAlertable,
+        JSON.stringify(app.schema),
+        app.allowedOrigins,
+        app.overview,
+        app.author,
+        app.clientId,
+        app.clientSecret,
+        app.createdBy,
+        app.webhookHeaders,
       ],
     );
     return (await this.findById(sql, String(id))) as SentryAppRow;
@@ -136,7 +181,10 @@ export class SentryAppsRepository {
   }
 
   /** Where apps' webhooks go, by app uuid: apps without a webhook URL (or deleted) are absent. */
-  async webhookReceivers(sql: Sql, uuids: readonly string[]): Promise<Array<{ uuid: string; webhook_url: string; client_secret: string; webhook_headers: string[] }>> {
+  async webhookReceivers(
+    sql: Sql,
+    uuids: readonly string[],
+  ): Promise<Array<{ uuid: string; webhook_url: string; client_secret: string; webhook_headers: string[] }>> {
     return sql.query(
       `SELECT uuid, webhook_url, client_secret, webhook_headers FROM integrations.sentry_apps WHERE uuid = ANY($1::uuid[]) AND webhook_url IS NOT NULL`,
       [uuids],

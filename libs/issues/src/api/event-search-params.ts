@@ -38,6 +38,7 @@ export function eventTimeRange(now: Date, params: TimeRangeParams, options: { un
   const until = new Date(now.getTime() + 1).toISOString();
   if (statsPeriod === undefined && options.unbounded) return { start: EPOCH, end: until };
   const match = PERIOD.exec(statsPeriod ?? DEFAULT_PERIOD);
-  if (!match || Number(match[1]) === 0) throw new BadRequestException({ detail: `Invalid statsPeriod: ${statsPeriod}; use a number and s, m, h, d or w, such as 24h or 14d.` });
+  if (!match || Number(match[1]) === 0)
+    throw new BadRequestException({ detail: `Invalid statsPeriod: ${statsPeriod}; use a number and s, m, h, d or w, such as 24h or 14d.` });
   return { start: new Date(now.getTime() - Number(match[1]) * PERIOD_MS[match[2]]).toISOString(), end: until };
 }

@@ -11,7 +11,8 @@ const row = (data: Record<string, unknown>): ErrorEventRow => ({
   grouping_hash: 'f'.repeat(32),
 });
 
-const entry = (data: Record<string, unknown>, type: string) => serializeEvent(row(data)).entries.find((candidate) => candidate.type === type)?.data as Record<string, unknown>;
+const entry = (data: Record<string, unknown>, type: string) =>
+  serializeEvent(row(data)).entries.find((candidate) => candidate.type === type)?.data as Record<string, unknown>;
 
 describe('serializeEvent', () => {
   it('orders entries as Sentry does: by each interface display score', () => {
@@ -28,14 +29,42 @@ describe('serializeEvent', () => {
         message: 'hello',
       }),
     );
-    expect(event.entries.map((candidate) => candidate.type)).toEqual(['message', 'exception', 'stacktrace', 'threads', 'csp', 'breadcrumbs', 'template', 'request', 'debugmeta']);
+    expect(event.entries.map((candidate) => candidate.type)).toEqual([
+      'message',
+      'exception',
+      'stacktrace',
+      'threads',
+      'csp',
+      'breadcrumbs',
+      'template',
+      'request',
+      'debugmeta',
+    ]);
   });
 
   it('fills in what a breadcrumb left out with Sentry defaults', () => {
-    expect(entry({ breadcrumbs: [{ message: 'clicked' }, { timestamp: 1714564740.25, type: 'http', category: 'fetch', level: 'error', data: { status_code: 500 }, eventId: 'b'.repeat(32) }] }, 'breadcrumbs')).toEqual({
+    expect(
+      entry(
+        {
+          breadcrumbs: [
+            { message: 'clicked' },
+            { timestamp: 1714564740.25, type: 'http', category: 'fetch', level: 'error', data: { status_code: 500 }, eventId: 'b'.repeat(32) },
+          ],
+        },
+        'breadcrumbs',
+      ),
+    ).toEqual({
       values: [
         { type: 'default', timestamp: null, level: 'info', message: 'clicked', category: null, data: null, event_id: null },
-        { type: 'http', timestamp: '2024-05-01T11:59:00.250Z', level: 'error', message: null, category: 'fetch', data: { status_code: 500 }, event_id: 'b'.repeat(32) },
+        {
+          type: 'http',
+          timestamp: '2024-05-01T11:59:00.250Z',
+          level: 'error',
+          message: null,
+          category: 'fetch',
+          data: { status_code: 500 },
+          event_id: 'b'.repeat(32),
+        },
       ],
     });
     const times = ['2024-05-01T11:59:00Z', '2024-05-01T13:59:00+02:00', '2024-05-01T11:59:00', '1714564740', 'yesterday'].map(
@@ -69,7 +98,15 @@ describe('serializeEvent', () => {
     expect(value.threadId).toBe(3);
     expect(value.mechanism).toEqual({ type: 'onerror', handled: false, help_link: 'https://example.com', data: { x: 1 } });
     expect(value.stacktrace).toMatchObject({ framesOmitted: [1, 4], hasSystemFrames: true });
-    expect(value.stacktrace.frames[0]).toMatchObject({ function: 'lib', package: 'lib.so', instructionAddr: '0x1', addrMode: 'rel:0', inApp: false, context: [], vars: null });
+    expect(value.stacktrace.frames[0]).toMatchObject({
+      function: 'lib',
+      package: 'lib.so',
+      instructionAddr: '0x1',
+      addrMode: 'rel:0',
+      inApp: false,
+      context: [],
+      vars: null,
+    });
     expect(value.stacktrace.frames[1]).toMatchObject({
       function: 'run',
       inApp: true,
@@ -85,14 +122,28 @@ describe('serializeEvent', () => {
   });
 
   it('shows a message with its template and params', () => {
-    expect(entry({ message: 'User bob failed', messageTemplate: 'User %s failed', messageParams: ['bob'] }, 'message')).toEqual({ formatted: 'User bob failed', message: 'User %s failed', params: ['bob'] });
+    expect(entry({ message: 'User bob failed', messageTemplate: 'User %s failed', messageParams: ['bob'] }, 'message')).toEqual({
+      formatted: 'User bob failed',
+      message: 'User %s failed',
+      params: ['bob'],
+    });
     expect(entry({ message: 'plain' }, 'message')).toEqual({ formatted: 'plain', message: null, params: null });
   });
 
   it('shows threads, template and debug meta in Sentry shapes', () => {
-    expect(entry({ threads: [{ id: 1, name: 'main', crashed: true, main: true, stacktrace: { frames: [{ function: 'f' }] } }, { id: 'w' }] }, 'threads')).toEqual({
+    expect(
+      entry({ threads: [{ id: 1, name: 'main', crashed: true, main: true, stacktrace: { frames: [{ function: 'f' }] } }, { id: 'w' }] }, 'threads'),
+    ).toEqual({
       values: [
-        { id: 1, main: true, current: false, crashed: true, name: 'main', stacktrace: expect.objectContaining({ frames: [expect.objectContaining({ function: 'f' })] }), rawStacktrace: null },
+        {
+          id: 1,
+          main: true,
+          current: false,
+          crashed: true,
+          name: 'main',
+          stacktrace: expect.objectContaining({ frames: [expect.objectContaining({ function: 'f' })] }),
+          rawStacktrace: null,
+        },
         { id: 'w', current: false, crashed: false, name: null, stacktrace: null, rawStacktrace: null },
       ],
     });
@@ -116,17 +167,33 @@ describe('serializeEvent', () => {
         user: { id: '7', geo: { countryCode: 'DE', subdivision: 'Bavaria' }, data: { plan: 'pro' } },
       }),
     );
-    expect(event.contexts).toEqual({ runtime: { name: 'node', type: 'runtime' }, cart: { items: 3, type: 'default' }, client_os: { name: 'Linux', type: 'os' } });
+    expect(event.contexts).toEqual({
+      runtime: { name: 'node', type: 'runtime' },
+      cart: { items: 3, type: 'default' },
+      client_os: { name: 'Linux', type: 'os' },
+    });
     expect(event.context).toEqual({ attempt: 2 });
     expect(event.packages).toEqual({ express: '4.18.2' });
-    expect(event.user).toEqual({ id: '7', email: null, username: null, ip_address: null, name: null, geo: { country_code: 'DE', subdivision: 'Bavaria' }, data: { plan: 'pro' } });
+    expect(event.user).toEqual({
+      id: '7',
+      email: null,
+      username: null,
+      ip_address: null,
+      name: null,
+      geo: { country_code: 'DE', subdivision: 'Bavaria' },
+      data: { plan: 'pro' },
+    });
     expect(event.fingerprints).toEqual(['f'.repeat(32)]);
   });
 
   it('reads events stored before every part was kept, and the oldest snake_case ones', () => {
     const event = serializeEvent(
       row({
-        exception: { values: [{ type: 'Error', stacktrace: { frames: [{ function: 'f', in_app: true, lineno: 2, abs_path: '/a.js', context_line: 'x', pre_context: ['w'] }] } }] },
+        exception: {
+          values: [
+            { type: 'Error', stacktrace: { frames: [{ function: 'f', in_app: true, lineno: 2, abs_path: '/a.js', context_line: 'x', pre_context: ['w'] }] } },
+          ],
+        },
         request: { url: 'https://example.com', headers: [['Cookie', 'a=b']] },
         user: { id: '1', ip_address: '10.0.0.1', geo: { country_code: 'AT' } },
       }),

@@ -48,7 +48,11 @@ function contextOf(frame: Json, lineNo: number | undefined): Array<[number, stri
   const contextLine = text(either(frame, 'contextLine', 'context_line'));
   if (lineNo === undefined || (contextLine === undefined && pre.length === 0 && post.length === 0)) return [];
   const first = lineNo - pre.length;
-  return [...pre.map((line, index): [number, string] => [first + index, line]), [lineNo, contextLine ?? null], ...post.map((line, index): [number, string] => [lineNo + 1 + index, line])];
+  return [
+    ...pre.map((line, index): [number, string] => [first + index, line]),
+    [lineNo, contextLine ?? null],
+    ...post.map((line, index): [number, string] => [lineNo + 1 + index, line]),
+  ];
 }
 
 function frameOf(frame: Json) {
@@ -115,7 +119,7 @@ function exceptionEntry(exceptions: Json[]) {
     value: text(exception.value) ?? null,
     module: text(exception.module) ?? null,
     mechanism: mechanismOf(exception.mechanism),
-    threadId: (text(exception.threadId) ?? integer(exception.threadId)) ?? null,
+    threadId: text(exception.threadId) ?? integer(exception.threadId) ?? null,
     rawStacktrace: stacktraceOf(exception.rawStacktrace),
     stacktrace: stacktraceOf(exception.stacktrace),
   }));
@@ -128,7 +132,7 @@ function messageEntry(data: Json, message: string) {
 
 function threadsEntry(threads: unknown[]) {
   const values = threads.filter(isObject).map((thread) => ({
-    id: (text(thread.id) ?? integer(thread.id)) ?? null,
+    id: text(thread.id) ?? integer(thread.id) ?? null,
     ...(typeof thread.main === 'boolean' ? { main: thread.main } : {}),
     current: bool(thread.current) ?? false,
     crashed: bool(thread.crashed) ?? false,
@@ -144,7 +148,13 @@ function threadsEntry(threads: unknown[]) {
 function crumbTime(value: unknown): string | null {
   const text = typeof value === 'string' ? value.trim() : undefined;
   const ms =
-    typeof value === 'number' ? value * 1000 : text && /^\d+(\.\d+)?$/.test(text) ? Number(text) * 1000 : text ? Date.parse(/(?:[zZ]|[+-]\d\d:?\d\d)$/.test(text) ? text : `${text}Z`) : NaN;
+    typeof value === 'number'
+      ? value * 1000
+      : text && /^\d+(\.\d+)?$/.test(text)
+        ? Number(text) * 1000
+        : text
+          ? Date.parse(/(?:[zZ]|[+-]\d\d:?\d\d)$/.test(text) ? text : `${text}Z`)
+          : NaN;
   return Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString() : null;
 }
 
@@ -263,9 +273,24 @@ function tagsOf(data: Json, exceptions: Json[]): Array<{ key: string; value: str
   const mechanism = exceptions.at(-1)?.mechanism;
   return eventTags({
     tags: pairs(data.tags),
-    level: data.level, environment: data.environment, release: data.release, dist: data.dist,
-    serverName: data.serverName, transaction: data.transaction, url: request.url,
-    user: user && (user.id ? `id:${user.id}` : user.username ? `username:${user.username}` : user.email ? `email:${user.email}` : user.ip_address ? `ip:${user.ip_address}` : undefined),
+    level: data.level,
+    environment: data.environment,
+    release: data.release,
+    dist: data.dist,
+    serverName: data.serverName,
+    transaction: data.transaction,
+    url: request.url,
+    user:
+      user &&
+      (user.id
+        ? `id:${user.id}`
+        : user.username
+          ? `username:${user.username}`
+          : user.email
+            ? `email:${user.email}`
+            : user.ip_address
+              ? `ip:${user.ip_address}`
+              : undefined),
     mechanism: isObject(mechanism) ? mechanism : undefined,
   }).map(([key, value]) => ({ key, value }));
 }

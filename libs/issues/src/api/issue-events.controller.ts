@@ -47,12 +47,22 @@ export class IssueEventsController {
     const issue = await this.issue(organization, issueId);
     const narrowed = [query, statsPeriod, start, end, environment].some((value) => value !== undefined && value !== '');
     const rows = narrowed
-      ? await this.searched(issue, page, { query: one(query, 'query'), statsPeriod: one(statsPeriod, 'statsPeriod'), start: one(start, 'start'), end: one(end, 'end'), environments: list(environment) })
+      ? await this.searched(issue, page, {
+          query: one(query, 'query'),
+          statsPeriod: one(statsPeriod, 'statsPeriod'),
+          start: one(start, 'start'),
+          end: one(end, 'end'),
+          environments: list(environment),
+        })
       : await this.readModel.events(issue.id, page.offset, page.fetchLimit);
     return page.respond(rows).map((row) => (isTrue(full) ? serializeEvent(row) : serializeEventSummary(row)));
   }
 
-  private async searched(issue: IssueRow, page: Pagination, params: { query?: string; statsPeriod?: string; start?: string; end?: string; environments: string[] }) {
+  private async searched(
+    issue: IssueRow,
+    page: Pagination,
+    params: { query?: string; statsPeriod?: string; start?: string; end?: string; environments: string[] },
+  ) {
     const now = this.clock.now();
     const search = parseEventSearch({ fields: ['id'], query: params.query, sort: [], now });
     const found = await this.search.search(search, {
@@ -64,17 +74,16 @@ export class IssueEventsController {
       offset: page.offset,
       limit: page.fetchLimit,
     });
-    return this.readModel.eventsByIds(issue.id, found.map((row) => String(row.c0)));
+    return this.readModel.eventsByIds(
+      issue.id,
+      found.map((row) => String(row.c0)),
+    );
   }
 
   /** `latest`, `oldest` (Sentry's `recommended` is the latest here) or an event id of the issue. */
   @Get('organizations/:organization_id_or_slug/issues/:issue_id/events/:event_id')
   @RequireScopes('event:read')
-  async issueEvent(
-    @CurrentOrganization() organization: OrganizationAccess,
-    @Param('issue_id') issueId: string,
-    @Param('event_id') eventId: string,
-  ) {
+  async issueEvent(@CurrentOrganization() organization: OrganizationAccess, @Param('issue_id') issueId: string, @Param('event_id') eventId: string) {
     const issue = await this.issue(organization, issueId);
     const event =
       eventId === 'latest' || eventId === 'recommended'

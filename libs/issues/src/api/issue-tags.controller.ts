@@ -56,7 +56,12 @@ export class IssueTagsController {
 
   @Get('organizations/:organization_id_or_slug/issues/:issue_id/tags/:key/values')
   @RequireScopes('event:read')
-  @ApiQuery({ name: 'sort', required: false, enum: ['date', 'age', 'count', 'id'], description: 'Newest first (date, and id, the default), first seen newest first (age) or most frequent first (count).' })
+  @ApiQuery({
+    name: 'sort',
+    required: false,
+    enum: ['date', 'age', 'count', 'id'],
+    description: 'Newest first (date, and id, the default), first seen newest first (age) or most frequent first (count).',
+  })
   async values(
     @CurrentOrganization() organization: OrganizationAccess,
     @Param('issue_id') issueId: string,
@@ -72,7 +77,11 @@ export class IssueTagsController {
   }
 
   private async withTopValues(issue: IssueRow, keys: IssueTagKeyRow[], limit: number) {
-    const values = await this.readModel.topTagValues(issue.id, keys.map((row) => row.key), limit);
+    const values = await this.readModel.topTagValues(
+      issue.id,
+      keys.map((row) => row.key),
+      limit,
+    );
     const byKey = new Map<string, IssueTagValueRow[]>();
     for (const value of values) {
       const list = byKey.get(value.key);

@@ -1,16 +1,4 @@
-import {
-  BadRequestException,
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Inject,
-  Param,
-  Post,
-  Put,
-  Query,
-} from '@nestjs/common';
+import { BadRequestException, Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query } from '@nestjs/common';
 import { CommandBus, QueryBus, QueryHandlerNotFoundException } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { CLOCK, type Clock } from '@faultline/kernel';
@@ -31,11 +19,7 @@ import { AddIssueCommentCommand } from '../application/commands/add-issue-commen
 import { DeleteIssueCommand } from '../application/commands/delete-issue/delete-issue.command';
 import { DeleteIssueCommentCommand } from '../application/commands/delete-issue-comment/delete-issue-comment.command';
 import { EditIssueCommentCommand } from '../application/commands/edit-issue-comment/edit-issue-comment.command';
-import {
-  type IssueChanges,
-  type IssueChangesResult,
-  UpdateIssueCommand,
-} from '../application/commands/update-issue/update-issue.command';
+import { type IssueChanges, type IssueChangesResult, UpdateIssueCommand } from '../application/commands/update-issue/update-issue.command';
 import { IssuePeople } from '../infrastructure/issue-people';
 import { type IssueExternalLink, IssueExternalLinksQuery } from '../application/queries/issue-external-links.query';
 import { ISSUE_STATS_PERIODS, IssueReadModel, type IssueRow, type IssueStatsWindow } from '../infrastructure/issue-read-model';
@@ -85,7 +69,12 @@ export class IssuesController {
   @EnvironmentParam()
   @SortParam()
   @ApiQuery({ name: 'project', required: false, type: [String], description: 'Project ids (repeat the parameter); -1 means all.' })
-  @ApiQuery({ name: 'groupStatsPeriod', required: false, enum: ['', '24h', '14d', 'auto'], description: "Each issue's event counts (`stats`): hourly over 24h (the default), daily over 14d, none, or `auto` over `statsPeriod`." })
+  @ApiQuery({
+    name: 'groupStatsPeriod',
+    required: false,
+    enum: ['', '24h', '14d', 'auto'],
+    description: "Each issue's event counts (`stats`): hourly over 24h (the default), daily over 14d, none, or `auto` over `statsPeriod`.",
+  })
   @ApiQuery({ name: 'statsPeriod', required: false, description: 'The range of `groupStatsPeriod=auto`: a number and s, m, h, d or w (default 14d).' })
   async listOrganizationIssues(
     @CurrentOrganization() organization: OrganizationAccess,
@@ -108,7 +97,12 @@ export class IssuesController {
   @QueryParam()
   @EnvironmentParam()
   @SortParam()
-  @ApiQuery({ name: 'statsPeriod', required: false, enum: ['', '24h', '14d'], description: "Each issue's event counts (`stats`): hourly over 24h (the default), daily over 14d, or none." })
+  @ApiQuery({
+    name: 'statsPeriod',
+    required: false,
+    enum: ['', '24h', '14d'],
+    description: "Each issue's event counts (`stats`): hourly over 24h (the default), daily over 14d, or none.",
+  })
   async listProjectIssues(
     @CurrentOrganization() organization: OrganizationAccess,
     @CurrentPrincipal() principal: Principal,
@@ -236,11 +230,7 @@ export class IssuesController {
 
   @Get(['organizations/:organization_id_or_slug/issues/:issue_id/comments', 'organizations/:organization_id_or_slug/issues/:issue_id/notes'])
   @RequireScopes('event:read')
-  async listComments(
-    @CurrentOrganization() organization: OrganizationAccess,
-    @Param('issue_id') issueId: string,
-    @Paginate() page: Pagination,
-  ) {
+  async listComments(@CurrentOrganization() organization: OrganizationAccess, @Param('issue_id') issueId: string, @Paginate() page: Pagination) {
     const issue = await this.issue(organization, issueId);
     const aggregate = await this.repository.load(this.database, issue.id);
     const comments = (aggregate?.comments ?? []).filter((comment) => !comment.deleted).reverse();
@@ -258,13 +248,14 @@ export class IssuesController {
   ) {
     const issue = await this.issue(organization, issueId);
     const actor = await this.people.actorFor(principal);
-    const comment = await this.commands.execute<AddIssueCommentCommand, IssueComment>(
-      new AddIssueCommentCommand(organization.id, issue.id, body.text, actor),
-    );
+    const comment = await this.commands.execute<AddIssueCommentCommand, IssueComment>(new AddIssueCommentCommand(organization.id, issue.id, body.text, actor));
     return serializeComment(comment);
   }
 
-  @Put(['organizations/:organization_id_or_slug/issues/:issue_id/comments/:comment_id', 'organizations/:organization_id_or_slug/issues/:issue_id/notes/:comment_id'])
+  @Put([
+    'organizations/:organization_id_or_slug/issues/:issue_id/comments/:comment_id',
+    'organizations/:organization_id_or_slug/issues/:issue_id/notes/:comment_id',
+  ])
   @RequireScopes('event:write')
   async editComment(
     @CurrentOrganization() organization: OrganizationAccess,
@@ -281,7 +272,10 @@ export class IssuesController {
     return serializeComment(comment);
   }
 
-  @Delete(['organizations/:organization_id_or_slug/issues/:issue_id/comments/:comment_id', 'organizations/:organization_id_or_slug/issues/:issue_id/notes/:comment_id'])
+  @Delete([
+    'organizations/:organization_id_or_slug/issues/:issue_id/comments/:comment_id',
+    'organizations/:organization_id_or_slug/issues/:issue_id/notes/:comment_id',
+  ])
   @HttpCode(204)
   @RequireScopes('event:admin')
   async deleteComment(
@@ -316,16 +310,19 @@ export class IssuesController {
       limit: page.fetchLimit,
     });
     const issues = page.respond(rows);
-    const stats = statsPeriod ? await this.readModel.stats(issues.map((row) => row.id), [statsPeriod]) : undefined;
+    const stats = statsPeriod
+      ? await this.readModel.stats(
+          issues.map((row) => row.id),
+          [statsPeriod],
+        )
+      : undefined;
     return issues.map((row) => serializeIssue(row, organization, this.config.publicUrl, stats?.get(row.id) ?? {}));
   }
 
   private async bulkUpdate(organization: OrganizationAccess, principal: Principal, ids: string[], body: UpdateIssueDto, projectId?: string) {
     const changes = changesOf(body);
     const actor = await this.people.actorFor(principal);
-    const result = await this.commands.execute<UpdateIssueCommand, IssueChangesResult>(
-      new UpdateIssueCommand(organization.id, ids, changes, actor, projectId),
-    );
+    const result = await this.commands.execute<UpdateIssueCommand, IssueChangesResult>(new UpdateIssueCommand(organization.id, ids, changes, actor, projectId));
     const { assignedTo, ...rest } = result;
     return { isPublic: false, ...rest, ...(assignedTo !== undefined ? { assignedTo: serializeAssignee(assignedTo) } : {}) };
   }

@@ -8,13 +8,13 @@ const SUBSTATUSES = ['archived_until_escalating', 'archived_until_condition_met'
 const ONE_YEAR_MINUTES = 525_600;
 
 export class IssueStatusDetailsDto {
-  @ApiPropertyOptional({ description: 'Resolved in this release version; `latest` is the project\'s latest release.' })
+  @ApiPropertyOptional({ description: "Resolved in this release version; `latest` is the project's latest release." })
   @IfPresent()
   @IsString()
   @Length(1, 200)
   inRelease?: string;
 
-  @ApiPropertyOptional({ description: 'Resolved in the release after the project\'s latest: events from that release or older ones do not reopen it.' })
+  @ApiPropertyOptional({ description: "Resolved in the release after the project's latest: events from that release or older ones do not reopen it." })
   @IfPresent()
   @IsBoolean()
   inNextRelease?: boolean;

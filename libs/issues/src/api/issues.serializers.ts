@@ -121,7 +121,13 @@ const TAG_LABELS: Record<string, string> = { user: 'User', release: 'Release', d
 
 export function tagKeyLabel(key: string): string {
   // Python's str.title(): every run of letters capitalised.
-  return TAG_LABELS[key] ?? key.replace(/_/g, ' ').toLowerCase().replace(/(^|[^a-z])([a-z])/g, (_, before: string, letter: string) => before + letter.toUpperCase());
+  return (
+    TAG_LABELS[key] ??
+    key
+      .replace(/_/g, ' ')
+      .toLowerCase()
+      .replace(/(^|[^a-z])([a-z])/g, (_, before: string, letter: string) => before + letter.toUpperCase())
+  );
 }
 
 /** A tag key of an issue: `{key, name, totalValues, uniqueValues}`. */
@@ -194,7 +200,9 @@ export function serializeActivity(history: ReadonlyArray<RecordedEvent & IssueEv
         break;
       case IssueEventTypes.IssueAssigned: {
         const { type, id, name, email } = event.data.assignee;
-        activity.push(entry(event, 'assigned', { assignee: id, assigneeType: type, ...(name ? { assigneeName: name } : {}), ...(email ? { assigneeEmail: email } : {}) }));
+        activity.push(
+          entry(event, 'assigned', { assignee: id, assigneeType: type, ...(name ? { assigneeName: name } : {}), ...(email ? { assigneeEmail: email } : {}) }),
+        );
         break;
       }
       case IssueEventTypes.IssueUnassigned:

@@ -11,7 +11,8 @@ import { eventTimeRange, list, one } from './event-search-params';
 const DATASETS = new Set(['errors', 'discover']);
 
 /** Sentry's event times: ISO 8601 to the second, with an explicit UTC offset. */
-const sentryTime = (value: unknown): string | null => (value === null || value === undefined ? null : new Date(value as string).toISOString().replace(/\.\d{3}Z$/, '+00:00'));
+const sentryTime = (value: unknown): string | null =>
+  value === null || value === undefined ? null : new Date(value as string).toISOString().replace(/\.\d{3}Z$/, '+00:00');
 
 /**
  * Sentry's events API over the errors dataset (`GET /organizations/{org}/events/`): the `field`s
@@ -30,8 +31,17 @@ export class OrganizationEventsController {
 
   @Get('organizations/:organization_id_or_slug/events')
   @RequireScopes('event:read')
-  @ApiQuery({ name: 'field', required: true, type: [String], description: 'Fields and aggregates (count(), count_unique(field), last_seen(), first_seen()); repeat the parameter.' })
-  @ApiQuery({ name: 'query', required: false, description: "Sentry's event search: key:value, !key:value, has:, quoted values, * wildcards, comparisons, free text." })
+  @ApiQuery({
+    name: 'field',
+    required: true,
+    type: [String],
+    description: 'Fields and aggregates (count(), count_unique(field), last_seen(), first_seen()); repeat the parameter.',
+  })
+  @ApiQuery({
+    name: 'query',
+    required: false,
+    description: "Sentry's event search: key:value, !key:value, has:, quoted values, * wildcards, comparisons, free text.",
+  })
   @ApiQuery({ name: 'sort', required: false, type: [String], description: 'A selected field or aggregate alias (count, count_unique_user), - for descending.' })
   @ApiQuery({ name: 'project', required: false, type: [String] })
   @ApiQuery({ name: 'environment', required: false, type: [String] })
@@ -66,7 +76,9 @@ export class OrganizationEventsController {
       offset: page.offset,
       limit: page.fetchLimit,
     });
-    const data = page.respond(rows).map((row) => Object.fromEntries(search.columns.map((column, index) => [column.name, value(column, row[`c${index}`], slugs)])));
+    const data = page
+      .respond(rows)
+      .map((row) => Object.fromEntries(search.columns.map((column, index) => [column.name, value(column, row[`c${index}`], slugs)])));
     return {
       data,
       meta: {
@@ -91,7 +103,8 @@ export class OrganizationEventsController {
 
 function value(column: EventColumn, raw: unknown, slugs: ReadonlyMap<string, string>): unknown {
   if (raw === null || raw === undefined) return null;
-  if (column.kind === 'field' && column.field.kind === 'field' && (column.field.name === 'project' || column.field.name === 'project.name')) return slugs.get(String(raw)) ?? null;
+  if (column.kind === 'field' && column.field.kind === 'field' && (column.field.name === 'project' || column.field.name === 'project.name'))
+    return slugs.get(String(raw)) ?? null;
   if (column.type === 'integer') return Number(raw);
   if (column.type === 'date') return sentryTime(raw);
   return raw;

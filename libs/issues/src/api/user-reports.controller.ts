@@ -19,7 +19,13 @@ function serializeUserReport(row: UserReportRow) {
     comments: row.comments,
     dateCreated: new Date(row.date_created).toISOString(),
     user: user
-      ? { id: user.id ?? null, email: user.email ?? null, username: user.username ?? null, ipAddress: user.ipAddress ?? user.ip_address ?? null, name: user.name ?? null }
+      ? {
+          id: user.id ?? null,
+          email: user.email ?? null,
+          username: user.username ?? null,
+          ipAddress: user.ipAddress ?? user.ip_address ?? null,
+          name: user.name ?? null,
+        }
       : null,
     event: { id: row.event_id, eventID: row.event_id },
     issue: row.issue_id ? { id: row.issue_id } : null,
@@ -50,7 +56,11 @@ export class UserReportsController {
 
   @Get('projects/:organization_id_or_slug/:project_id_or_slug/user-reports')
   @RequireScopes('event:read')
-  async projectReports(@CurrentOrganization() organization: OrganizationAccess, @Param('project_id_or_slug') projectIdOrSlug: string, @Paginate() page: Pagination) {
+  async projectReports(
+    @CurrentOrganization() organization: OrganizationAccess,
+    @Param('project_id_or_slug') projectIdOrSlug: string,
+    @Paginate() page: Pagination,
+  ) {
     const project = await requireProject(this.queries, organization.id, projectIdOrSlug);
     return page.respond(await this.reports.forProject(project.id, page.offset, page.fetchLimit)).map(serializeUserReport);
   }
@@ -63,7 +73,17 @@ export class UserReportsController {
     const project = await requireProject(this.queries, organization.id, projectIdOrSlug);
     const eventId = body.event_id.replace(/-/g, '').toLowerCase();
     if (!/^[0-9a-f]{32}$/.test(eventId)) throw new BadRequestException({ detail: 'event_id must be the 32 hexadecimal digits of an event id.' });
-    await this.reports.record([{ projectId: project.id, reportId: eventId, eventId, name: body.name, email: body.email, comments: body.comments, receivedAt: this.clock.now().toISOString() }]);
+    await this.reports.record([
+      {
+        projectId: project.id,
+        reportId: eventId,
+        eventId,
+        name: body.name,
+        email: body.email,
+        comments: body.comments,
+        receivedAt: this.clock.now().toISOString(),
+      },
+    ]);
     return serializeUserReport((await this.reports.forReport(project.id, eventId)) as UserReportRow);
   }
 }

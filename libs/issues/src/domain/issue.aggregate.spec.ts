@@ -192,7 +192,9 @@ describe('Issue', () => {
 
   describe('resolve', () => {
     it('resolves an unresolved issue', () => {
-      const issue = given(created).when((i) => i.resolve(alice, T1)).then([resolved]);
+      const issue = given(created)
+        .when((i) => i.resolve(alice, T1))
+        .then([resolved]);
       expect(issue.status).toBe('resolved');
       expect(issue.substatus).toBeNull();
       expect(issue.resolution).toEqual({ resolvedAt: T1 });
@@ -213,9 +215,13 @@ describe('Issue', () => {
     });
 
     it('rejects resolving a resolved issue the same way again', () => {
-      given(created, resolved).when((i) => i.resolve(bob, T2)).thenError('invalid', 'Issue is already resolved');
+      given(created, resolved)
+        .when((i) => i.resolve(bob, T2))
+        .thenError('invalid', 'Issue is already resolved');
       const inRelease = issueResolved({ ...subject, actor: alice, at: T1, inRelease: 'web@2' });
-      given(created, inRelease).when((i) => i.resolve(bob, T2, { inRelease: 'web@2' })).thenError('invalid', 'Issue is already resolved');
+      given(created, inRelease)
+        .when((i) => i.resolve(bob, T2, { inRelease: 'web@2' }))
+        .thenError('invalid', 'Issue is already resolved');
     });
 
     it('replaces the resolution when resolved again in another release', () => {
@@ -226,20 +232,28 @@ describe('Issue', () => {
     });
 
     it('rejects an empty release', () => {
-      given(created).when((i) => i.resolve(bob, T2, { inRelease: '' })).thenError('invalid', /inRelease/);
+      given(created)
+        .when((i) => i.resolve(bob, T2, { inRelease: '' }))
+        .thenError('invalid', /inRelease/);
     });
 
     it('resolves in the release after the latest one, and rejects doing it again or naming a release too', () => {
       const next = issueResolved({ ...subject, actor: alice, at: T1, inNextReleaseAfter: 'web@2.0.0' });
-      const issue = given(created).when((i) => i.resolve(alice, T1, { inNextReleaseAfter: 'web@2.0.0' })).then([next]);
+      const issue = given(created)
+        .when((i) => i.resolve(alice, T1, { inNextReleaseAfter: 'web@2.0.0' }))
+        .then([next]);
       expect(issue.resolution).toEqual({ resolvedAt: T1, inNextReleaseAfter: 'web@2.0.0' });
       expect(issue.isResolvedAs({ inNextReleaseAfter: 'web@2.0.0' })).toBe(true);
       expect(issue.isResolvedAs({ inRelease: 'web@2.0.0' })).toBe(false);
-      given(created, next).when((i) => i.resolve(bob, T2, { inNextReleaseAfter: 'web@2.0.0' })).thenError('invalid', 'Issue is already resolved');
+      given(created, next)
+        .when((i) => i.resolve(bob, T2, { inNextReleaseAfter: 'web@2.0.0' }))
+        .thenError('invalid', 'Issue is already resolved');
       given(created, next)
         .when((i) => i.resolve(bob, T2, { inRelease: 'web@2.0.0' }))
         .then([issueResolved({ ...subject, actor: bob, at: T2, inRelease: 'web@2.0.0' })]);
-      given(created).when((i) => i.resolve(bob, T2, { inRelease: 'web@1', inNextReleaseAfter: 'web@1' })).thenError('invalid', /not both/);
+      given(created)
+        .when((i) => i.resolve(bob, T2, { inRelease: 'web@1', inNextReleaseAfter: 'web@1' }))
+        .thenError('invalid', /not both/);
     });
   });
 
@@ -261,26 +275,34 @@ describe('Issue', () => {
     });
 
     it('rejects unresolving an unresolved issue', () => {
-      given(created).when((i) => i.unresolve(bob, T1)).thenError('invalid', 'Issue is already unresolved');
+      given(created)
+        .when((i) => i.unresolve(bob, T1))
+        .thenError('invalid', 'Issue is already unresolved');
     });
   });
 
   describe('ignore', () => {
     it('ignores forever', () => {
-      const issue = given(created).when((i) => i.ignore(alice, T1)).then([ignoredForever]);
+      const issue = given(created)
+        .when((i) => i.ignore(alice, T1))
+        .then([ignoredForever]);
       expect(issue.status).toBe('ignored');
       expect(issue.substatus).toBe('archived_forever');
       expect(issue.ignoreConditions).toEqual({ ignoredAt: T1 });
     });
 
     it('ignores until a time', () => {
-      const issue = given(created).when((i) => i.ignore(alice, T1, { until: T2 })).then([ignoredUntilT2]);
+      const issue = given(created)
+        .when((i) => i.ignore(alice, T1, { until: T2 }))
+        .then([ignoredUntilT2]);
       expect(issue.substatus).toBe('archived_until_condition_met');
       expect(issue.ignoreConditions).toEqual({ ignoredAt: T1, until: T2 });
     });
 
     it('ignores until a number of events', () => {
-      const issue = given(created).when((i) => i.ignore(alice, T1, { untilCount: 10 })).then([ignoredFor10]);
+      const issue = given(created)
+        .when((i) => i.ignore(alice, T1, { untilCount: 10 }))
+        .then([ignoredFor10]);
       expect(issue.ignoreConditions).toEqual({ ignoredAt: T1, untilCount: 10 });
     });
 
@@ -298,8 +320,12 @@ describe('Issue', () => {
     });
 
     it('rejects ignoring again with the same conditions, unless they count', () => {
-      given(created, ignoredForever).when((i) => i.ignore(bob, T2)).thenError('invalid', 'Issue is already ignored');
-      given(created, ignoredUntilT2).when((i) => i.ignore(bob, T1, { until: T2 })).thenError('invalid', 'Issue is already ignored');
+      given(created, ignoredForever)
+        .when((i) => i.ignore(bob, T2))
+        .thenError('invalid', 'Issue is already ignored');
+      given(created, ignoredUntilT2)
+        .when((i) => i.ignore(bob, T1, { until: T2 }))
+        .thenError('invalid', 'Issue is already ignored');
       // The same count again starts counting again.
       given(created, ignoredFor10)
         .when((i) => i.ignore(bob, T2, { untilCount: 10 }))
@@ -307,17 +333,27 @@ describe('Issue', () => {
     });
 
     it('rejects a time that is not in the future', () => {
-      given(created).when((i) => i.ignore(alice, T1, { until: T1 })).thenError('invalid', /in the future/);
-      given(created).when((i) => i.ignore(alice, T1, { until: T0 })).thenError('invalid', /in the future/);
-      given(created).when((i) => i.ignore(alice, T1, { until: 'tomorrow' })).thenError('invalid', /until must be an ISO/);
+      given(created)
+        .when((i) => i.ignore(alice, T1, { until: T1 }))
+        .thenError('invalid', /in the future/);
+      given(created)
+        .when((i) => i.ignore(alice, T1, { until: T0 }))
+        .thenError('invalid', /in the future/);
+      given(created)
+        .when((i) => i.ignore(alice, T1, { until: 'tomorrow' }))
+        .thenError('invalid', /until must be an ISO/);
     });
 
     it.each([0, -3, 2.5])('rejects untilCount %p', (untilCount) => {
-      given(created).when((i) => i.ignore(alice, T1, { untilCount })).thenError('invalid', /untilCount/);
+      given(created)
+        .when((i) => i.ignore(alice, T1, { untilCount }))
+        .thenError('invalid', /untilCount/);
     });
 
     it('ignores until a number of users, a condition of its own', () => {
-      const issue = given(created).when((i) => i.ignore(alice, T1, { untilUserCount: 3 })).then([ignoredFor3Users]);
+      const issue = given(created)
+        .when((i) => i.ignore(alice, T1, { untilUserCount: 3 }))
+        .then([ignoredFor3Users]);
       expect(issue.substatus).toBe('archived_until_condition_met');
       expect(issue.ignoreConditions).toEqual({ ignoredAt: T1, untilUserCount: 3 });
       given(created, ignoredFor3Users)
@@ -329,7 +365,9 @@ describe('Issue', () => {
     });
 
     it.each([0, -1, 1.5])('rejects untilUserCount %p', (untilUserCount) => {
-      given(created).when((i) => i.ignore(alice, T1, { untilUserCount })).thenError('invalid', /untilUserCount/);
+      given(created)
+        .when((i) => i.ignore(alice, T1, { untilUserCount }))
+        .thenError('invalid', /untilUserCount/);
     });
   });
 
@@ -337,11 +375,15 @@ describe('Issue', () => {
     const regression = (eventId: string) => [issueUnresolved({ ...subject, actor: SYSTEM_ACTOR, at: T2, reason: 'regression', eventId })];
 
     it('raises nothing for an unresolved issue', () => {
-      given(created).when((i) => i.recordNewEvent(T1, 'evt-2')).thenNothing();
+      given(created)
+        .when((i) => i.recordNewEvent(T1, 'evt-2'))
+        .thenNothing();
     });
 
     it('regresses a resolved issue, as the system', () => {
-      const issue = given(created, resolved).when((i) => i.recordNewEvent(T2, 'evt-2')).then(regression('evt-2'));
+      const issue = given(created, resolved)
+        .when((i) => i.recordNewEvent(T2, 'evt-2'))
+        .then(regression('evt-2'));
       expect(issue.status).toBe('unresolved');
       expect(issue.substatus).toBe('regressed');
     });
@@ -350,20 +392,36 @@ describe('Issue', () => {
       const inRelease = issueResolved({ ...subject, actor: alice, at: T1, inRelease: 'web@2.0.0' });
 
       it('stays resolved for an event without a release or from an older one', () => {
-        given(created, inRelease).when((i) => i.recordNewEvent(T2, 'evt-2')).thenNothing();
-        given(created, inRelease).when((i) => i.recordNewEvent(T2, 'evt-2', { release: 'web@1.9.3' })).thenNothing();
-        given(created, inRelease).when((i) => i.recordNewEvent(T2, 'evt-2', { release: 'web@2.0.0-rc.2' })).thenNothing();
+        given(created, inRelease)
+          .when((i) => i.recordNewEvent(T2, 'evt-2'))
+          .thenNothing();
+        given(created, inRelease)
+          .when((i) => i.recordNewEvent(T2, 'evt-2', { release: 'web@1.9.3' }))
+          .thenNothing();
+        given(created, inRelease)
+          .when((i) => i.recordNewEvent(T2, 'evt-2', { release: 'web@2.0.0-rc.2' }))
+          .thenNothing();
       });
 
       it('regresses for an event from that release, a newer one, or one that cannot be ordered', () => {
-        given(created, inRelease).when((i) => i.recordNewEvent(T2, 'evt-2', { release: 'web@2.0.0' })).then(regression('evt-2'));
-        given(created, inRelease).when((i) => i.recordNewEvent(T2, 'evt-3', { release: 'web@2.1.0' })).then(regression('evt-3'));
-        given(created, inRelease).when((i) => i.recordNewEvent(T2, 'evt-4', { release: 'web@5f3c2a1' })).then(regression('evt-4'));
-        given(created, inRelease).when((i) => i.recordNewEvent(T2, 'evt-5', { release: 'api@1.0.0' })).then(regression('evt-5'));
+        given(created, inRelease)
+          .when((i) => i.recordNewEvent(T2, 'evt-2', { release: 'web@2.0.0' }))
+          .then(regression('evt-2'));
+        given(created, inRelease)
+          .when((i) => i.recordNewEvent(T2, 'evt-3', { release: 'web@2.1.0' }))
+          .then(regression('evt-3'));
+        given(created, inRelease)
+          .when((i) => i.recordNewEvent(T2, 'evt-4', { release: 'web@5f3c2a1' }))
+          .then(regression('evt-4'));
+        given(created, inRelease)
+          .when((i) => i.recordNewEvent(T2, 'evt-5', { release: 'api@1.0.0' }))
+          .then(regression('evt-5'));
       });
 
       it('regresses for any event when resolved without a release', () => {
-        given(created, resolved).when((i) => i.recordNewEvent(T2, 'evt-6', { release: 'web@0.0.1' })).then(regression('evt-6'));
+        given(created, resolved)
+          .when((i) => i.recordNewEvent(T2, 'evt-6', { release: 'web@0.0.1' }))
+          .then(regression('evt-6'));
       });
     });
 
@@ -371,24 +429,38 @@ describe('Issue', () => {
       const inNextRelease = issueResolved({ ...subject, actor: alice, at: T1, inNextReleaseAfter: 'web@2.0.0' });
 
       it('stays resolved for an event without a release, from the release that was the latest, or an older one', () => {
-        given(created, inNextRelease).when((i) => i.recordNewEvent(T2, 'evt-2')).thenNothing();
-        given(created, inNextRelease).when((i) => i.recordNewEvent(T2, 'evt-2', { release: 'web@2.0.0' })).thenNothing();
-        given(created, inNextRelease).when((i) => i.recordNewEvent(T2, 'evt-2', { release: 'web@1.9.3' })).thenNothing();
+        given(created, inNextRelease)
+          .when((i) => i.recordNewEvent(T2, 'evt-2'))
+          .thenNothing();
+        given(created, inNextRelease)
+          .when((i) => i.recordNewEvent(T2, 'evt-2', { release: 'web@2.0.0' }))
+          .thenNothing();
+        given(created, inNextRelease)
+          .when((i) => i.recordNewEvent(T2, 'evt-2', { release: 'web@1.9.3' }))
+          .thenNothing();
       });
 
       it('regresses for an event from a newer release or one that cannot be ordered', () => {
-        given(created, inNextRelease).when((i) => i.recordNewEvent(T2, 'evt-3', { release: 'web@2.0.1' })).then(regression('evt-3'));
-        given(created, inNextRelease).when((i) => i.recordNewEvent(T2, 'evt-4', { release: 'web@5f3c2a1' })).then(regression('evt-4'));
+        given(created, inNextRelease)
+          .when((i) => i.recordNewEvent(T2, 'evt-3', { release: 'web@2.0.1' }))
+          .then(regression('evt-3'));
+        given(created, inNextRelease)
+          .when((i) => i.recordNewEvent(T2, 'evt-4', { release: 'web@5f3c2a1' }))
+          .then(regression('evt-4'));
       });
     });
 
     it('raises nothing for an issue ignored forever', () => {
-      given(created, ignoredForever).when((i) => i.recordNewEvent(T3, 'evt-2', { sinceIgnored: { events: 1_000_000, users: 1_000 } })).thenNothing();
+      given(created, ignoredForever)
+        .when((i) => i.recordNewEvent(T3, 'evt-2', { sinceIgnored: { events: 1_000_000, users: 1_000 } }))
+        .thenNothing();
     });
 
     describe('ignored until a time', () => {
       it('stays ignored before the time', () => {
-        given(created, ignoredUntilT2).when((i) => i.recordNewEvent('2024-05-01T11:59:59.999Z', 'evt-2')).thenNothing();
+        given(created, ignoredUntilT2)
+          .when((i) => i.recordNewEvent('2024-05-01T11:59:59.999Z', 'evt-2'))
+          .thenNothing();
       });
 
       it('expires at the time', () => {
@@ -408,11 +480,15 @@ describe('Issue', () => {
 
     describe('ignored until a count', () => {
       it('stays ignored below the count', () => {
-        given(created, ignoredFor10).when((i) => i.recordNewEvent(T2, 'evt-9', { sinceIgnored: { events: 9, users: 50 } })).thenNothing();
+        given(created, ignoredFor10)
+          .when((i) => i.recordNewEvent(T2, 'evt-9', { sinceIgnored: { events: 9, users: 50 } }))
+          .thenNothing();
       });
 
       it('stays ignored when no count is given', () => {
-        given(created, ignoredFor10).when((i) => i.recordNewEvent(T2, 'evt-9')).thenNothing();
+        given(created, ignoredFor10)
+          .when((i) => i.recordNewEvent(T2, 'evt-9'))
+          .thenNothing();
       });
 
       it('expires when the count is reached', () => {
@@ -434,7 +510,9 @@ describe('Issue', () => {
 
     describe('ignored until a number of users', () => {
       it('stays ignored below the number, however many events', () => {
-        given(created, ignoredFor3Users).when((i) => i.recordNewEvent(T2, 'evt-99', { sinceIgnored: { events: 99, users: 2 } })).thenNothing();
+        given(created, ignoredFor3Users)
+          .when((i) => i.recordNewEvent(T2, 'evt-99', { sinceIgnored: { events: 99, users: 2 } }))
+          .thenNothing();
       });
 
       it('expires when the number is reached', () => {
@@ -445,10 +523,18 @@ describe('Issue', () => {
     });
 
     it('rejects bad input', () => {
-      given(created).when((i) => i.recordNewEvent(T1, '')).thenError('invalid', /eventId/);
-      given(created).when((i) => i.recordNewEvent('now', 'evt-2')).thenError('invalid', /at must be an ISO/);
-      given(created).when((i) => i.recordNewEvent(T1, 'evt-2', { sinceIgnored: { events: -1, users: 0 } })).thenError('invalid', /sinceIgnored.events/);
-      given(created).when((i) => i.recordNewEvent(T1, 'evt-2', { sinceIgnored: { events: 1, users: 0.5 } })).thenError('invalid', /sinceIgnored.users/);
+      given(created)
+        .when((i) => i.recordNewEvent(T1, ''))
+        .thenError('invalid', /eventId/);
+      given(created)
+        .when((i) => i.recordNewEvent('now', 'evt-2'))
+        .thenError('invalid', /at must be an ISO/);
+      given(created)
+        .when((i) => i.recordNewEvent(T1, 'evt-2', { sinceIgnored: { events: -1, users: 0 } }))
+        .thenError('invalid', /sinceIgnored.events/);
+      given(created)
+        .when((i) => i.recordNewEvent(T1, 'evt-2', { sinceIgnored: { events: 1, users: 0.5 } }))
+        .thenError('invalid', /sinceIgnored.users/);
     });
   });
 
@@ -468,7 +554,9 @@ describe('Issue', () => {
     });
 
     it('assigning the current assignee again is a no-op', () => {
-      given(created, assignedToBob).when((i) => i.assign(bob, T2, { type: 'user', id: 'user-bob' })).thenNothing();
+      given(created, assignedToBob)
+        .when((i) => i.assign(bob, T2, { type: 'user', id: 'user-bob' }))
+        .thenNothing();
     });
 
     it('a team and a user with the same id are different assignees', () => {
@@ -478,8 +566,12 @@ describe('Issue', () => {
     });
 
     it('rejects a bad assignee', () => {
-      given(created).when((i) => i.assign(alice, T1, { type: 'org' as never, id: 'x' })).thenError('invalid', /user or a team/);
-      given(created).when((i) => i.assign(alice, T1, { type: 'user', id: '' })).thenError('invalid', /assignee id/);
+      given(created)
+        .when((i) => i.assign(alice, T1, { type: 'org' as never, id: 'x' }))
+        .thenError('invalid', /user or a team/);
+      given(created)
+        .when((i) => i.assign(alice, T1, { type: 'user', id: '' }))
+        .thenError('invalid', /assignee id/);
     });
 
     it('unassigns', () => {
@@ -490,13 +582,17 @@ describe('Issue', () => {
     });
 
     it('unassigning an unassigned issue is a no-op', () => {
-      given(created).when((i) => i.unassign(alice, T1)).thenNothing();
+      given(created)
+        .when((i) => i.unassign(alice, T1))
+        .thenNothing();
     });
   });
 
   describe('comments', () => {
     it('adds a comment', () => {
-      const issue = given(created).when((i) => i.addComment(alice, T1, 'c-1', 'Looking into it')).then([aliceCommented]);
+      const issue = given(created)
+        .when((i) => i.addComment(alice, T1, 'c-1', 'Looking into it'))
+        .then([aliceCommented]);
       expect(issue.comment('c-1')).toEqual({
         id: 'c-1',
         text: 'Looking into it',
@@ -509,14 +605,18 @@ describe('Issue', () => {
     });
 
     it('rejects empty text', () => {
-      given(created).when((i) => i.addComment(alice, T1, 'c-1', '')).thenError('invalid', 'Comment text must not be empty');
-      given(created).when((i) => i.addComment(alice, T1, 'c-1', ' \n\t')).thenError('invalid', 'Comment text must not be empty');
+      given(created)
+        .when((i) => i.addComment(alice, T1, 'c-1', ''))
+        .thenError('invalid', 'Comment text must not be empty');
+      given(created)
+        .when((i) => i.addComment(alice, T1, 'c-1', ' \n\t'))
+        .thenError('invalid', 'Comment text must not be empty');
     });
 
     it(`accepts ${MAX_COMMENT_LENGTH} characters and rejects more`, () => {
-      given(created).when((i) => i.addComment(alice, T1, 'c-1', 'x'.repeat(MAX_COMMENT_LENGTH))).then([
-        commentAdded({ ...subject, actor: alice, at: T1, commentId: 'c-1', text: 'x'.repeat(MAX_COMMENT_LENGTH) }),
-      ]);
+      given(created)
+        .when((i) => i.addComment(alice, T1, 'c-1', 'x'.repeat(MAX_COMMENT_LENGTH)))
+        .then([commentAdded({ ...subject, actor: alice, at: T1, commentId: 'c-1', text: 'x'.repeat(MAX_COMMENT_LENGTH) })]);
       given(created)
         .when((i) => i.addComment(alice, T1, 'c-1', 'x'.repeat(MAX_COMMENT_LENGTH + 1)))
         .thenError('invalid', `Comment text must be at most ${MAX_COMMENT_LENGTH} characters`);
@@ -524,13 +624,15 @@ describe('Issue', () => {
 
     it('counts characters, not UTF-16 units', () => {
       const emoji = '🐛'.repeat(MAX_COMMENT_LENGTH);
-      given(created).when((i) => i.addComment(alice, T1, 'c-1', emoji)).then([
-        commentAdded({ ...subject, actor: alice, at: T1, commentId: 'c-1', text: emoji }),
-      ]);
+      given(created)
+        .when((i) => i.addComment(alice, T1, 'c-1', emoji))
+        .then([commentAdded({ ...subject, actor: alice, at: T1, commentId: 'c-1', text: emoji })]);
     });
 
     it('rejects a duplicate comment id', () => {
-      given(created, aliceCommented).when((i) => i.addComment(bob, T2, 'c-1', 'Me too')).thenError('conflict', /already exists/);
+      given(created, aliceCommented)
+        .when((i) => i.addComment(bob, T2, 'c-1', 'Me too'))
+        .thenError('conflict', /already exists/);
     });
 
     it('the author edits a comment', () => {
@@ -541,7 +643,9 @@ describe('Issue', () => {
     });
 
     it('editing to the same text is a no-op', () => {
-      given(created, aliceCommented).when((i) => i.editComment(alice, T2, 'c-1', 'Looking into it')).thenNothing();
+      given(created, aliceCommented)
+        .when((i) => i.editComment(alice, T2, 'c-1', 'Looking into it'))
+        .thenNothing();
     });
 
     it('only the author may edit', () => {
@@ -551,11 +655,15 @@ describe('Issue', () => {
     });
 
     it('an application with the id of the author is not the author', () => {
-      given(created, aliceCommented).when((i) => i.editComment(app, T2, 'c-1', 'Hijacked')).thenError('forbidden', /author/);
+      given(created, aliceCommented)
+        .when((i) => i.editComment(app, T2, 'c-1', 'Hijacked'))
+        .thenError('forbidden', /author/);
     });
 
     it('rejects empty or too long edits', () => {
-      given(created, aliceCommented).when((i) => i.editComment(alice, T2, 'c-1', '  ')).thenError('invalid', /must not be empty/);
+      given(created, aliceCommented)
+        .when((i) => i.editComment(alice, T2, 'c-1', '  '))
+        .thenError('invalid', /must not be empty/);
       given(created, aliceCommented)
         .when((i) => i.editComment(alice, T2, 'c-1', 'y'.repeat(MAX_COMMENT_LENGTH + 1)))
         .thenError('invalid', /at most/);
@@ -568,12 +676,18 @@ describe('Issue', () => {
     });
 
     it('an unknown comment cannot be edited or deleted', () => {
-      given(created).when((i) => i.editComment(alice, T1, 'c-9', 'x')).thenError('not_found', 'Comment c-9 does not exist');
-      given(created).when((i) => i.deleteComment(alice, T1, 'c-9')).thenError('not_found', 'Comment c-9 does not exist');
+      given(created)
+        .when((i) => i.editComment(alice, T1, 'c-9', 'x'))
+        .thenError('not_found', 'Comment c-9 does not exist');
+      given(created)
+        .when((i) => i.deleteComment(alice, T1, 'c-9'))
+        .thenError('not_found', 'Comment c-9 does not exist');
     });
 
     it('the author deletes a comment, which stays as a tombstone', () => {
-      const issue = given(created, aliceCommented).when((i) => i.deleteComment(alice, T2, 'c-1')).then([aliceDeletedComment]);
+      const issue = given(created, aliceCommented)
+        .when((i) => i.deleteComment(alice, T2, 'c-1'))
+        .then([aliceDeletedComment]);
       expect(issue.comment('c-1')).toMatchObject({ deleted: true, deletedAt: T2 });
     });
 
@@ -584,14 +698,18 @@ describe('Issue', () => {
     });
 
     it('a deleted comment cannot be deleted again, and its id stays taken', () => {
-      given(created, aliceCommented, aliceDeletedComment).when((i) => i.deleteComment(alice, T3, 'c-1')).thenError('not_found', /deleted/);
-      given(created, aliceCommented, aliceDeletedComment).when((i) => i.addComment(alice, T3, 'c-1', 'x')).thenError('conflict', /already exists/);
+      given(created, aliceCommented, aliceDeletedComment)
+        .when((i) => i.deleteComment(alice, T3, 'c-1'))
+        .thenError('not_found', /deleted/);
+      given(created, aliceCommented, aliceDeletedComment)
+        .when((i) => i.addComment(alice, T3, 'c-1', 'x'))
+        .thenError('conflict', /already exists/);
     });
 
     it('comments are allowed whatever the status', () => {
-      given(created, resolved).when((i) => i.addComment(bob, T2, 'c-2', 'Still happening?')).then([
-        commentAdded({ ...subject, actor: bob, at: T2, commentId: 'c-2', text: 'Still happening?' }),
-      ]);
+      given(created, resolved)
+        .when((i) => i.addComment(bob, T2, 'c-2', 'Still happening?'))
+        .then([commentAdded({ ...subject, actor: bob, at: T2, commentId: 'c-2', text: 'Still happening?' })]);
     });
   });
 

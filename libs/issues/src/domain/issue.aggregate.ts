@@ -34,13 +34,7 @@ export type IssueStatus = 'unresolved' | 'resolved' | 'ignored';
  * `archived_forever` or `archived_until_condition_met`; resolved issues have none (`null`).
  * Sentry's time-based `new` → `ongoing` after 7 days is a read-model concern.
  */
-export type IssueSubstatus =
-  | 'new'
-  | 'ongoing'
-  | 'regressed'
-  | 'escalating'
-  | 'archived_forever'
-  | 'archived_until_condition_met';
+export type IssueSubstatus = 'new' | 'ongoing' | 'regressed' | 'escalating' | 'archived_forever' | 'archived_until_condition_met';
 
 export interface IssueResolution {
   readonly resolvedAt: string;
@@ -392,7 +386,11 @@ export class Issue extends AggregateRoot<IssueEvent> {
       case IssueEventTypes.IssueResolved:
         this.currentStatus = 'resolved';
         this.currentSubstatus = null;
-        this.currentResolution = withoutUndefined({ resolvedAt: event.data.at, inRelease: event.data.inRelease, inNextReleaseAfter: event.data.inNextReleaseAfter });
+        this.currentResolution = withoutUndefined({
+          resolvedAt: event.data.at,
+          inRelease: event.data.inRelease,
+          inNextReleaseAfter: event.data.inNextReleaseAfter,
+        });
         this.currentIgnore = null;
         break;
       case IssueEventTypes.IssueUnresolved:

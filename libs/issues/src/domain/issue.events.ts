@@ -160,15 +160,7 @@ export type CommentEdited = DomainEvent<T['CommentEdited'], CommentEditedData>;
 export type CommentDeleted = DomainEvent<T['CommentDeleted'], CommentDeletedData>;
 
 export type IssueEvent =
-  | IssueCreated
-  | IssueResolved
-  | IssueUnresolved
-  | IssueIgnored
-  | IssueAssigned
-  | IssueUnassigned
-  | CommentAdded
-  | CommentEdited
-  | CommentDeleted;
+  IssueCreated | IssueResolved | IssueUnresolved | IssueIgnored | IssueAssigned | IssueUnassigned | CommentAdded | CommentEdited | CommentDeleted;
 
 /**
  * Payloads are stored as JSON; a round trip makes the in-memory event exactly what the store will
@@ -188,32 +180,23 @@ function deepFreeze<V>(value: V): V {
 
 const v = ISSUE_EVENT_SCHEMA_VERSION;
 
-export const issueCreated = (data: IssueCreatedData): IssueCreated =>
-  domainEvent(IssueEventTypes.IssueCreated, jsonPayload(data), v);
+export const issueCreated = (data: IssueCreatedData): IssueCreated => domainEvent(IssueEventTypes.IssueCreated, jsonPayload(data), v);
 
-export const issueResolved = (data: IssueResolvedData): IssueResolved =>
-  domainEvent(IssueEventTypes.IssueResolved, jsonPayload(data), v);
+export const issueResolved = (data: IssueResolvedData): IssueResolved => domainEvent(IssueEventTypes.IssueResolved, jsonPayload(data), v);
 
-export const issueUnresolved = (data: IssueUnresolvedData): IssueUnresolved =>
-  domainEvent(IssueEventTypes.IssueUnresolved, jsonPayload(data), v);
+export const issueUnresolved = (data: IssueUnresolvedData): IssueUnresolved => domainEvent(IssueEventTypes.IssueUnresolved, jsonPayload(data), v);
 
-export const issueIgnored = (data: IssueIgnoredData): IssueIgnored =>
-  domainEvent(IssueEventTypes.IssueIgnored, jsonPayload(data), v);
+export const issueIgnored = (data: IssueIgnoredData): IssueIgnored => domainEvent(IssueEventTypes.IssueIgnored, jsonPayload(data), v);
 
-export const issueAssigned = (data: IssueAssignedData): IssueAssigned =>
-  domainEvent(IssueEventTypes.IssueAssigned, jsonPayload(data), v);
+export const issueAssigned = (data: IssueAssignedData): IssueAssigned => domainEvent(IssueEventTypes.IssueAssigned, jsonPayload(data), v);
 
-export const issueUnassigned = (data: IssueUnassignedData): IssueUnassigned =>
-  domainEvent(IssueEventTypes.IssueUnassigned, jsonPayload(data), v);
+export const issueUnassigned = (data: IssueUnassignedData): IssueUnassigned => domainEvent(IssueEventTypes.IssueUnassigned, jsonPayload(data), v);
 
-export const commentAdded = (data: CommentAddedData): CommentAdded =>
-  domainEvent(IssueEventTypes.CommentAdded, jsonPayload(data), v);
+export const commentAdded = (data: CommentAddedData): CommentAdded => domainEvent(IssueEventTypes.CommentAdded, jsonPayload(data), v);
 
-export const commentEdited = (data: CommentEditedData): CommentEdited =>
-  domainEvent(IssueEventTypes.CommentEdited, jsonPayload(data), v);
+export const commentEdited = (data: CommentEditedData): CommentEdited => domainEvent(IssueEventTypes.CommentEdited, jsonPayload(data), v);
 
-export const commentDeleted = (data: CommentDeletedData): CommentDeleted =>
-  domainEvent(IssueEventTypes.CommentDeleted, jsonPayload(data), v);
+export const commentDeleted = (data: CommentDeletedData): CommentDeleted => domainEvent(IssueEventTypes.CommentDeleted, jsonPayload(data), v);
 
 const ISSUE_EVENT_TYPE_SET: ReadonlySet<string> = new Set(Object.values(IssueEventTypes));
 

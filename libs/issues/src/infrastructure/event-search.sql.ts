@@ -1,6 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '@faultline/platform';
-import { type EventAggregate, type EventField, type EventFieldName, EVENT_FIELDS, type EventFilter, type EventSearch } from '../application/queries/event-search';
+import {
+  type EventAggregate,
+  type EventField,
+  type EventFieldName,
+  EVENT_FIELDS,
+  type EventFilter,
+  type EventSearch,
+} from '../application/queries/event-search';
 
 /** Which events a search reads: the projects (already known to be the organization's) and the time range. */
 export interface EventSearchScope {
@@ -54,7 +61,14 @@ const NUMERIC_SQL = new Set<EventFieldName>(['project', 'project.id', 'project.n
 const GROUP_SQL: Partial<Record<EventFieldName, string>> = { issue: 'e.issue_id' };
 
 /** Tags Sentry derives from the event's fields where the SDK set none of that key. */
-const DERIVED_TAGS: Record<string, EventFieldName> = { level: 'level', environment: 'environment', release: 'release', dist: 'dist', transaction: 'transaction', user: 'user' };
+const DERIVED_TAGS: Record<string, EventFieldName> = {
+  level: 'level',
+  environment: 'environment',
+  release: 'release',
+  dist: 'dist',
+  transaction: 'transaction',
+  user: 'user',
+};
 
 const COMPARISONS = { '=': '=', '!=': '<>', '>': '>', '>=': '>=', '<': '<', '<=': '<=' } as const;
 
@@ -98,19 +112,33 @@ export function eventSearchStatement(search: EventSearch, scope: EventSearchScop
     const negate = (negated: boolean, sql: string) => (negated ? `NOT COALESCE(${sql}, false)` : sql);
     switch (filter.kind) {
       case 'text':
-        return { where: negate(filter.negated, `(e.data->>'title' ILIKE ${bind(filter.like)} ESCAPE '\\' OR e.data->>'message' ILIKE ${bind(filter.like)} ESCAPE '\\')`) };
+        return {
+          where: negate(
+            filter.negated,
+            `(e.data->>'title' ILIKE ${bind(filter.like)} ESCAPE '\\' OR e.data->>'message' ILIKE ${bind(filter.like)} ESCAPE '\\')`,
+          ),
+        };
       case 'has': {
         const type = filter.field.kind === 'field' ? EVENT_FIELDS[filter.field.name] : 'string';
         const sql =
-          type === 'array' ? `cardinality(${fieldSql(filter.field)}) > 0` : type === 'string' ? `(${textSql(filter.field)}) <> ''` : `${fieldSql(filter.field)} IS NOT NULL`;
+          type === 'array'
+            ? `cardinality(${fieldSql(filter.field)}) > 0`
+            : type === 'string'
+              ? `(${textSql(filter.field)}) <> ''`
+              : `${fieldSql(filter.field)} IS NOT NULL`;
         return { where: negate(filter.negated, sql) };
       }
       case 'match': {
         if (filter.field.kind === 'field' && (filter.field.name === 'project' || filter.field.name === 'project.name')) {
-          const ids = [...scope.projectSlugs].filter(([, slug]) => filter.values.some((value) => ('equals' in value ? value.equals === slug : likeToRegExp(value.like).test(slug)))).map(([id]) => id);
+          const ids = [...scope.projectSlugs]
+            .filter(([, slug]) => filter.values.some((value) => ('equals' in value ? value.equals === slug : likeToRegExp(value.like).test(slug))))
+            .map(([id]) => id);
           return { where: negate(filter.negated, `e.project_id = ANY(${bind(ids, 'bigint[]')})`) };
         }
-        const one = (value: string) => (isArray(filter.field) ? `EXISTS (SELECT 1 FROM unnest(${fieldSql(filter.field)}) AS v(item) WHERE v.item ${value})` : `${textSql(filter.field)} ${value}`);
+        const one = (value: string) =>
+          isArray(filter.field)
+            ? `EXISTS (SELECT 1 FROM unnest(${fieldSql(filter.field)}) AS v(item) WHERE v.item ${value})`
+            : `${textSql(filter.field)} ${value}`;
         const exact = filter.values.flatMap((value) => ('equals' in value ? [value.equals] : []));
         const parts = filter.values.flatMap((value) => ('like' in value ? [one(`LIKE ${bind(value.like)} ESCAPE '\\'`)] : []));
         if (exact.length) parts.unshift(one(`= ANY(${bind(exact, 'text[]')})`));

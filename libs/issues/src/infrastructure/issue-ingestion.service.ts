@@ -49,14 +49,20 @@ export class IssueIngestionService extends IssueIngestion {
       if (group) group.push(event);
       else groups.set(key, [event]);
     }
-    const existing = await this.findIssues(tx, [...groups.values()].map((group) => group[0]));
+    const existing = await this.findIssues(
+      tx,
+      [...groups.values()].map((group) => group[0]),
+    );
     const missing = [...groups.keys()].filter((key) => !existing.has(key));
     if (missing.length > 0) {
       // Another batch may be creating the same issue: one creator per fingerprint, the rest use its issue.
       await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended(key, 0)) FROM unnest($1::text[]) AS key ORDER BY key`, [
         [...missing].sort().map((key) => `issue:${key}`),
       ]);
-      const created = await this.findIssues(tx, missing.map((key) => (groups.get(key) as IngestedEvent[])[0]));
+      const created = await this.findIssues(
+        tx,
+        missing.map((key) => (groups.get(key) as IngestedEvent[])[0]),
+      );
       // In arrival order, so short ids follow first sight.
       for (const key of missing) {
         existing.set(key, created.get(key) ?? { ...(await this.createIssue(tx, (groups.get(key) as IngestedEvent[])[0])), isNew: true });

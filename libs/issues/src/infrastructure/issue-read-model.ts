@@ -188,7 +188,9 @@ export class IssueReadModel {
     if (projectIds.length === 0) return [];
     const params: unknown[] = [];
     // One project is named as such, so its issues are read in order from the project index.
-    const conditions = [projectIds.length === 1 ? `i.project_id = $${params.push(projectIds[0])}::bigint` : `i.project_id = ANY($${params.push(projectIds)}::bigint[])`];
+    const conditions = [
+      projectIds.length === 1 ? `i.project_id = $${params.push(projectIds[0])}::bigint` : `i.project_id = ANY($${params.push(projectIds)}::bigint[])`,
+    ];
     const latestReleases = searchesLatestRelease(filter.search) ? [...(await latestProjectReleases(this.database, projectIds)).values()] : [];
     conditions.push(...issueSearchConditions(filter.search, { params, organizationId: filter.organizationId, latestReleases }));
     const column = ISSUE_SORTS[filter.sort];

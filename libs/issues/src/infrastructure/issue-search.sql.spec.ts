@@ -18,11 +18,11 @@ describe('issueSearchConditions', () => {
     expect(params).toEqual(
       expect.arrayContaining([["prod'"], '%e\\%u%', ['error'], '5', 'ops', '2025-03-09T12:00:00.000Z', "%Robert'); DROP%", "Robert'); DROP"]),
     );
-    expect(text).toContain("t.value LIKE $");
+    expect(text).toContain('t.value LIKE $');
     expect(text).toContain("ESCAPE '\\'");
   });
 
-  it('puts the projects\' latest releases in place of latest', () => {
+  it("puts the projects' latest releases in place of latest", () => {
     const search = parseIssueSearch('release:[latest, web@1.0.0]', context);
     expect(searchesLatestRelease(search)).toBe(true);
     expect(searchesLatestRelease(parseIssueSearch('release:web@1.0.0', context))).toBe(false);
@@ -40,7 +40,27 @@ describe('issueSearchConditions', () => {
     const marker = fc.stringMatching(/^[a-z]{0,3}$/).map((tail) => `zqx${tail}`);
     const piece = fc.oneof(
       marker,
-      fc.constantFrom('is:resolved', 'has:', '!', ':', '"', '*', '[', ']', ',', ' ', 'assigned:', 'release:', 'timesSeen:>', 'message:', "'", ';', '--', '\\', '#'),
+      fc.constantFrom(
+        'is:resolved',
+        'has:',
+        '!',
+        ':',
+        '"',
+        '*',
+        '[',
+        ']',
+        ',',
+        ' ',
+        'assigned:',
+        'release:',
+        'timesSeen:>',
+        'message:',
+        "'",
+        ';',
+        '--',
+        '\\',
+        '#',
+      ),
     );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 30 }), (parts) => {

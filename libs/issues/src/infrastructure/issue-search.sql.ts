@@ -17,9 +17,7 @@ const COMPARISONS = { '=': '=', '!=': '<>', '>': '>', '>=': '>=', '<': '<', '<='
 
 /** Whether a search names `latest` among its releases (it then needs the projects' latest releases). */
 export function searchesLatestRelease(search: IssueSearch): boolean {
-  return search.filters.some(
-    (filter) => (filter.kind === 'tag' || filter.kind === 'first_release') && filter.values.some((value) => 'latest' in value),
-  );
+  return search.filters.some((filter) => (filter.kind === 'tag' || filter.kind === 'first_release') && filter.values.some((value) => 'latest' in value));
 }
 
 /**
@@ -109,7 +107,13 @@ export function issueSearchConditions(search: IssueSearch, context: IssueSearchS
       case 'issue_id':
         return negate(filter.negated, `i.id = ANY(${bind(filter.ids, 'bigint[]')})`);
       case 'short_id':
-        return negate(filter.negated, `upper(i.short_id) = ANY(${bind(filter.shortIds.map((id) => id.toUpperCase()), 'text[]')})`);
+        return negate(
+          filter.negated,
+          `upper(i.short_id) = ANY(${bind(
+            filter.shortIds.map((id) => id.toUpperCase()),
+            'text[]',
+          )})`,
+        );
     }
   };
 

@@ -10,12 +10,7 @@ import type { Transaction } from '@faultline/platform';
  * that arrives meanwhile see the new status (and, say, reopen an issue resolved a moment before).
  * `FOR NO KEY UPDATE`, as the ingest path takes: storing an event only needs a key-share lock.
  */
-export async function lockIssues(
-  tx: Transaction,
-  organizationId: string,
-  issueIds: readonly string[],
-  projectId?: string,
-): Promise<string[]> {
+export async function lockIssues(tx: Transaction, organizationId: string, issueIds: readonly string[], projectId?: string): Promise<string[]> {
   const unique = [...new Set(issueIds)];
   if (unique.length === 0 || unique.some((id) => !/^\d{1,18}$/.test(id))) throw DomainError.notFound();
   const params: unknown[] = [organizationId, unique];

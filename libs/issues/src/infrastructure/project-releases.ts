@@ -33,6 +33,9 @@ export async function latestProjectReleases(sql: Sql, projectIds: readonly strin
 
 /** Whether an event of the project named this release. */
 export async function projectHasRelease(sql: Sql, projectId: string, release: string): Promise<boolean> {
-  const [row] = await sql.query(`SELECT 1 FROM ingest.project_tag_values WHERE project_id = $1::bigint AND key = 'release' AND value = $2`, [projectId, release]);
+  const [row] = await sql.query(`SELECT 1 FROM ingest.project_tag_values WHERE project_id = $1::bigint AND key = 'release' AND value = $2`, [
+    projectId,
+    release,
+  ]);
   return row !== undefined;
 }

@@ -1,6 +1,16 @@
 import { BadRequestException, Body, Controller, Get, HttpCode, NotFoundException, Param, Post, Put, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import { CurrentOrganization, CurrentPrincipal, Database, type OrganizationAccess, Paginate, Pagination, type Principal, Public, RequireScopes } from '@faultline/platform';
+import {
+  CurrentOrganization,
+  CurrentPrincipal,
+  Database,
+  type OrganizationAccess,
+  Paginate,
+  Pagination,
+  type Principal,
+  Public,
+  RequireScopes,
+} from '@faultline/platform';
 import { WebhookTargets } from '@faultline/webhooks';
 import type { FastifyReply } from 'fastify';
 import { NOTIFICATION_TYPES, type NotificationType, readUnsubscribeToken } from '../domain/unsubscribe-token';
@@ -30,7 +40,14 @@ export class NotificationsController {
   @RequireScopes('org:write')
   async mailDeliveries(@CurrentOrganization() organization: OrganizationAccess, @Paginate() pagination: Pagination) {
     const rows = pagination.respond(await this.repository.mails(this.database, organization.id, pagination.offset, pagination.fetchLimit));
-    const states = new Map((await this.targets.states(MAIL_TARGET, rows.map((row) => row.delivery_guid))).map((state) => [state.guid, state]));
+    const states = new Map(
+      (
+        await this.targets.states(
+          MAIL_TARGET,
+          rows.map((row) => row.delivery_guid),
+        )
+      ).map((state) => [state.guid, state]),
+    );
     return rows.map((row) => {
       const state = states.get(row.delivery_guid);
       return {
@@ -100,7 +117,12 @@ export class UnsubscribeController {
     if (!target) return reply.status(404).type('text/html; charset=utf-8').send(page('Link not valid', '<p>This unsubscribe link is not valid.</p>'));
     return reply
       .type('text/html; charset=utf-8')
-      .send(page('Unsubscribe', `<p>Stop ${target.type === 'alerts' ? 'alert' : 'workflow'} e-mail?</p><form method="post"><button type="submit">Unsubscribe</button></form>`));
+      .send(
+        page(
+          'Unsubscribe',
+          `<p>Stop ${target.type === 'alerts' ? 'alert' : 'workflow'} e-mail?</p><form method="post"><button type="submit">Unsubscribe</button></form>`,
+        ),
+      );
   }
 
   /** Turns the link's type of mail off for its user (also RFC 8058 one-click List-Unsubscribe-Post). */
@@ -111,6 +133,13 @@ export class UnsubscribeController {
     const target = readUnsubscribeToken(await this.repository.signingKey(this.database), token);
     if (!target) throw new NotFoundException('This unsubscribe link is not valid.');
     await this.repository.setSetting(this.database, target.userId, target.type, 'never');
-    return reply.type('text/html; charset=utf-8').send(page('Unsubscribed', `<p>You will get no more ${target.type === 'alerts' ? 'alert' : 'workflow'} e-mail. Change this in your notification settings.</p>`));
+    return reply
+      .type('text/html; charset=utf-8')
+      .send(
+        page(
+          'Unsubscribed',
+          `<p>You will get no more ${target.type === 'alerts' ? 'alert' : 'workflow'} e-mail. Change this in your notification settings.</p>`,
+        ),
+      );
   }
 }

@@ -14,7 +14,8 @@ export interface IssueAlertNotice {
   readonly ruleName: string;
   /** Identifies this action's fire, so it is sent once per recipient. */
   readonly cause: string;
-  readonly channel: { readonly kind: 'email'; readonly target: AlertMailTarget } | { readonly kind: 'chat'; readonly service: ChatService; readonly webhookUrl: string };
+  readonly channel:
+    { readonly kind: 'email'; readonly target: AlertMailTarget } | { readonly kind: 'chat'; readonly service: ChatService; readonly webhookUrl: string };
 }
 
 /** The notifications context sends issue alerts by mail and to chat webhooks, in the caller's transaction. */

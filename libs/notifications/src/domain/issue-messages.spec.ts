@@ -1,8 +1,15 @@
 import { CHAT_SERVICES, chatMessage, type IssueDigest, issueMail } from './issue-messages';
 
 const issue: IssueDigest = {
-  shortId: 'WEB-3', title: 'TypeError: <b>x</b> is undefined', culprit: 'app/cart.js in total', level: 'error', count: 12,
-  firstSeen: '2026-01-01T00:00:00.000Z', lastSeen: '2026-01-02T00:00:00.000Z', projectName: 'Web', projectSlug: 'web',
+  shortId: 'WEB-3',
+  title: 'TypeError: <b>x</b> is undefined',
+  culprit: 'app/cart.js in total',
+  level: 'error',
+  count: 12,
+  firstSeen: '2026-01-01T00:00:00.000Z',
+  lastSeen: '2026-01-02T00:00:00.000Z',
+  projectName: 'Web',
+  projectSlug: 'web',
   url: 'https://errors.example.com/organizations/acme/issues/3/',
 };
 
@@ -10,7 +17,14 @@ describe('issueMail', () => {
   it('has a text and an HTML part with the facts and the link; the HTML escapes what the SDK sent', () => {
     const mail = issueMail('dev@example.com', 'Assigned to you.', issue, 'https://errors.example.com/unsubscribe/t/');
     expect(mail.subject).toBe('[web] WEB-3: TypeError: <b>x</b> is undefined');
-    for (const fact of ['Project: Web', 'Level: error', 'Culprit: app/cart.js in total', 'Events: 12', 'First seen: 2026-01-01T00:00:00.000Z', `View the issue: ${issue.url}`]) {
+    for (const fact of [
+      'Project: Web',
+      'Level: error',
+      'Culprit: app/cart.js in total',
+      'Events: 12',
+      'First seen: 2026-01-01T00:00:00.000Z',
+      `View the issue: ${issue.url}`,
+    ]) {
       expect(mail.text).toContain(fact);
     }
     expect(mail.html).toContain('TypeError: &lt;b&gt;x&lt;/b&gt; is undefined');
@@ -29,7 +43,7 @@ describe('chatMessage', () => {
     expect(body).toContain('app/cart.js in total');
   });
 
-  it('keeps a title\'s line breaks out of the subject, and Discord from pinging anyone', () => {
+  it("keeps a title's line breaks out of the subject, and Discord from pinging anyone", () => {
     expect(issueMail('a@b.c', 'x', { ...issue, title: 'a\r\nBcc: evil@example.com' }).subject).toBe('[web] WEB-3: a Bcc: evil@example.com');
     expect(chatMessage('discord', '@everyone', issue)).toMatchObject({ allowed_mentions: { parse: [] } });
   });

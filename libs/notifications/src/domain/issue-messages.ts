@@ -54,8 +54,19 @@ function facts(issue: IssueDigest): Array<[string, string]> {
 export function issueMail(to: string, headline: string, issue: IssueDigest, unsubscribeUrl?: string): MailMessage {
   const subject = `[${issue.projectSlug}] ${issue.shortId}: ${issue.title}`.replace(/[\r\n]+/g, ' ').slice(0, 250);
   const lines = facts(issue).map(([label, value]) => `${label}: ${value}`);
-  const text = [headline, '', issue.title, '', ...lines, '', `View the issue: ${issue.url}`, ...(unsubscribeUrl ? ['', `Unsubscribe: ${unsubscribeUrl}`] : [])].join('\n');
-  const rows = facts(issue).map(([label, value]) => `<tr><th align="left" style="padding-right:12px">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`);
+  const text = [
+    headline,
+    '',
+    issue.title,
+    '',
+    ...lines,
+    '',
+    `View the issue: ${issue.url}`,
+    ...(unsubscribeUrl ? ['', `Unsubscribe: ${unsubscribeUrl}`] : []),
+  ].join('\n');
+  const rows = facts(issue).map(
+    ([label, value]) => `<tr><th align="left" style="padding-right:12px">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`,
+  );
   const html = [
     '<!doctype html><html><body style="font-family:sans-serif">',
     `<p>${escapeHtml(headline)}</p>`,

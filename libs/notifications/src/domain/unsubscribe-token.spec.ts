@@ -17,8 +17,10 @@ describe('unsubscribe tokens', () => {
     expect(readUnsubscribeToken(key, token.replace('7.alerts', '8.alerts'))).toBeNull();
     expect(readUnsubscribeToken(key, token.replace('.alerts.', '.workflow.'))).toBeNull();
     expect(readUnsubscribeToken('other', token)).toBeNull();
-    fc.assert(fc.property(fc.string(), (text) => {
-      expect(readUnsubscribeToken(key, text)).toBeNull();
-    }));
+    fc.assert(
+      fc.property(fc.string(), (text) => {
+        expect(readUnsubscribeToken(key, text)).toBeNull();
+      }),
+    );
   });
 });

@@ -26,7 +26,9 @@ export class InvitationMailer {
         [`${by} to join ${invitation.organizationName} on Faultline.`, `The link works until ${invitation.expiresAt}.`],
         { label: 'Join the organization', url: acceptInviteUrl(this.config.publicUrl, invitation.memberId, invitation.token) },
       );
-      await this.mail.queue(tx, [{ organizationId: invitation.organizationId, to: invitation.email, userId: null, reason: 'invite', cause: event.eventId, issueId: null, message }]);
+      await this.mail.queue(tx, [
+        { organizationId: invitation.organizationId, to: invitation.email, userId: null, reason: 'invite', cause: event.eventId, issueId: null, message },
+      ]);
     }
   };
 }

@@ -29,7 +29,10 @@ export class IssueAlertMailer extends IssueAlertNotifier {
   async notify(tx: Transaction, notices: readonly IssueAlertNotice[]): Promise<string[][]> {
     const causes = notices.map((): string[] => []);
     if (notices.length === 0) return causes;
-    const digests = await this.mail.digests(tx, notices.map((notice) => notice.issueId));
+    const digests = await this.mail.digests(
+      tx,
+      notices.map((notice) => notice.issueId),
+    );
     for (const [index, notice] of notices.entries()) {
       const digest = digests.get(notice.issueId);
       if (!digest) continue;
@@ -37,13 +40,27 @@ export class IssueAlertMailer extends IssueAlertNotifier {
       if (notice.channel.kind === 'email') {
         const recipients = await this.recipients(tx, notice, notice.channel.target);
         const queued = await this.mail.issueMails(tx, {
-          organizationId: notice.organizationId, issueId: notice.issueId, digest, recipients, type: 'alerts', reason: 'alert', cause: notice.cause, headline,
+          organizationId: notice.organizationId,
+          issueId: notice.issueId,
+          digest,
+          recipients,
+          type: 'alerts',
+          reason: 'alert',
+          cause: notice.cause,
+          headline,
         });
         if (queued.length > 0) causes[index].push(notice.cause);
       } else {
         const body = JSON.stringify(chatMessage(notice.channel.service, headline, digest));
         const queued = await this.targets.enqueue(tx, [
-          { guid: newHexId(), targetKind: CHAT_TARGET, targetId: notice.channel.webhookUrl, cause: notice.cause, eventType: `chat.${notice.channel.service}`, body },
+          {
+            guid: newHexId(),
+            targetKind: CHAT_TARGET,
+            targetId: notice.channel.webhookUrl,
+            cause: notice.cause,
+            eventType: `chat.${notice.channel.service}`,
+            body,
+          },
         ]);
         if (queued > 0) causes[index].push(notice.cause);
       }

@@ -26,11 +26,19 @@ export function mailConfig(env: Readonly<Record<string, string | undefined>>, pu
   const from = env.MAIL_FROM || `Faultline <faultline@${new URL(publicUrl).hostname || 'localhost'}>`;
   if (!/@/.test(from) || /[\r\n]/.test(from)) throw new ConfigError(`MAIL_FROM must be an address like "Faultline <errors@example.com>", got "${from}"`);
   const rawSchedule = env.MAIL_RETRY_SCHEDULE;
-  const schedule = rawSchedule === undefined ? DEFAULT_MAIL_RETRY_SCHEDULE : rawSchedule.split(',').map((item) => item.trim()).filter(Boolean).map(Number);
+  const schedule =
+    rawSchedule === undefined
+      ? DEFAULT_MAIL_RETRY_SCHEDULE
+      : rawSchedule
+          .split(',')
+          .map((item) => item.trim())
+          .filter(Boolean)
+          .map(Number);
   if (schedule.some((seconds) => !Number.isFinite(seconds) || seconds < 0 || seconds > 7 * 86_400)) {
     throw new ConfigError(`MAIL_RETRY_SCHEDULE must be comma-separated seconds (0 to 604800), got "${rawSchedule}"`);
   }
   const timeoutMs = Number(env.MAIL_TIMEOUT_MS || 30_000);
-  if (!Number.isInteger(timeoutMs) || timeoutMs < 100 || timeoutMs > 300_000) throw new ConfigError(`MAIL_TIMEOUT_MS must be an integer between 100 and 300000, got "${env.MAIL_TIMEOUT_MS}"`);
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 100 || timeoutMs > 300_000)
+    throw new ConfigError(`MAIL_TIMEOUT_MS must be an integer between 100 and 300000, got "${env.MAIL_TIMEOUT_MS}"`);
   return { smtpUrl, from, timeoutMs, retryScheduleSeconds: schedule };
 }

@@ -42,17 +42,37 @@ export class MailOutbox {
     const logged = [];
     for (const mail of mails) {
       const guid = newHexId();
-      rows.push({ guid, targetKind: MAIL_TARGET, targetId: mail.to.toLowerCase(), cause: mail.cause, eventType: `mail.${mail.reason}`, body: JSON.stringify(mail.message) });
+      rows.push({
+        guid,
+        targetKind: MAIL_TARGET,
+        targetId: mail.to.toLowerCase(),
+        cause: mail.cause,
+        eventType: `mail.${mail.reason}`,
+        body: JSON.stringify(mail.message),
+      });
       logged.push({
-        organizationId: mail.organizationId, deliveryGuid: guid, userId: mail.userId, recipient: mail.to.toLowerCase(),
-        reason: mail.reason, subject: mail.message.subject, issueId: mail.issueId,
+        organizationId: mail.organizationId,
+        deliveryGuid: guid,
+        userId: mail.userId,
+        recipient: mail.to.toLowerCase(),
+        reason: mail.reason,
+        subject: mail.message.subject,
+        issueId: mail.issueId,
       });
     }
     if (rows.length === 0) return [];
     await this.targets.enqueue(tx, rows);
     // A cause already queued for an address is not queued again: log only what the engine took.
-    const queued = new Set(await this.targets.queuedGuids(tx, rows.map((row) => row.guid)));
-    await this.repository.logMails(tx, logged.filter((mail) => queued.has(mail.deliveryGuid)));
+    const queued = new Set(
+      await this.targets.queuedGuids(
+        tx,
+        rows.map((row) => row.guid),
+      ),
+    );
+    await this.repository.logMails(
+      tx,
+      logged.filter((mail) => queued.has(mail.deliveryGuid)),
+    );
     return mails.filter((_mail, index) => queued.has(rows[index].guid));
   }
 
@@ -66,15 +86,38 @@ export class MailOutbox {
   /** Issue mail to members, without those who turned this type off. */
   async issueMails(
     tx: Transaction,
-    input: { organizationId: string; issueId: string; digest: IssueDigest; recipients: readonly MemberRecipient[]; type: NotificationType; reason: string; cause: string; headline: string },
+    input: {
+      organizationId: string;
+      issueId: string;
+      digest: IssueDigest;
+      recipients: readonly MemberRecipient[];
+      type: NotificationType;
+      reason: string;
+      cause: string;
+      headline: string;
+    },
   ): Promise<OutgoingMail[]> {
-    const optedOut = await this.repository.optedOut(tx, input.recipients.map((r) => r.userId), input.type);
+    const optedOut = await this.repository.optedOut(
+      tx,
+      input.recipients.map((r) => r.userId),
+      input.type,
+    );
     const key = await this.repository.signingKey(tx);
     const mails = input.recipients
       .filter((recipient) => !optedOut.has(recipient.userId))
       .map((recipient): OutgoingMail => ({
-        organizationId: input.organizationId, to: recipient.email, userId: recipient.userId, reason: input.reason, cause: input.cause, issueId: input.issueId,
-        message: issueMail(recipient.email, input.headline, input.digest, `${this.config.publicUrl}/unsubscribe/${unsubscribeToken(key, recipient.userId, input.type)}/`),
+        organizationId: input.organizationId,
+        to: recipient.email,
+        userId: recipient.userId,
+        reason: input.reason,
+        cause: input.cause,
+        issueId: input.issueId,
+        message: issueMail(
+          recipient.email,
+          input.headline,
+          input.digest,
+          `${this.config.publicUrl}/unsubscribe/${unsubscribeToken(key, recipient.userId, input.type)}/`,
+        ),
       }));
     return this.queue(tx, mails);
   }
@@ -83,7 +126,15 @@ export class MailOutbox {
 export function digestOf(issue: IssueWebhookPayload, topFrame: string | undefined): IssueDigest {
   return {
     ...(topFrame ? { topFrame } : {}),
-    shortId: issue.shortId, title: issue.title, culprit: issue.culprit, level: issue.level, count: issue.count,
-    firstSeen: issue.firstSeen, lastSeen: issue.lastSeen, projectName: issue.project.name, projectSlug: issue.project.slug, url: issue.web_url,
+    shortId: issue.shortId,
+    title: issue.title,
+    culprit: issue.culprit,
+    level: issue.level,
+    count: issue.count,
+    firstSeen: issue.firstSeen,
+    lastSeen: issue.lastSeen,
+    projectName: issue.project.name,
+    projectSlug: issue.project.slug,
+    url: issue.web_url,
   };
 }

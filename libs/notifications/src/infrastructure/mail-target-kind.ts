@@ -37,7 +37,8 @@ export class MailTargetKind implements TransportDeliveryTargetKind, OnApplicatio
 
   /** Said once at start by the processes that send, so an operator knows why nobody gets mail. */
   announce(): void {
-    if (!this.transport && this.sends) this.logger.warn('SMTP_URL is not set: mail is not sent, only kept in the delivery log (GET /api/0/organizations/{org}/mail-deliveries/)');
+    if (!this.transport && this.sends)
+      this.logger.warn('SMTP_URL is not set: mail is not sent, only kept in the delivery log (GET /api/0/organizations/{org}/mail-deliveries/)');
   }
 
   async resolve(addresses: readonly string[]): Promise<ReadonlyMap<string, DeliveryTarget>> {

@@ -32,8 +32,13 @@ export class NotificationsRepository {
        SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::bigint[])
        ON CONFLICT (delivery_guid) DO NOTHING`,
       [
-        mails.map((m) => m.organizationId), mails.map((m) => m.deliveryGuid), mails.map((m) => m.userId), mails.map((m) => m.recipient),
-        mails.map((m) => m.reason), mails.map((m) => m.subject), mails.map((m) => m.issueId),
+        mails.map((m) => m.organizationId),
+        mails.map((m) => m.deliveryGuid),
+        mails.map((m) => m.userId),
+        mails.map((m) => m.recipient),
+        mails.map((m) => m.reason),
+        mails.map((m) => m.subject),
+        mails.map((m) => m.issueId),
       ],
     );
   }
@@ -48,10 +53,10 @@ export class NotificationsRepository {
 
   /** Deletes up to `batch` log entries older than `before`; answers how many went. */
   async pruneMails(sql: Sql, before: Date, batch: number): Promise<number> {
-    return sql.execute(
-      `DELETE FROM notifications.mails WHERE id IN (SELECT id FROM notifications.mails WHERE created_at < $1 ORDER BY id LIMIT $2)`,
-      [before.toISOString(), batch],
-    );
+    return sql.execute(`DELETE FROM notifications.mails WHERE id IN (SELECT id FROM notifications.mails WHERE created_at < $1 ORDER BY id LIMIT $2)`, [
+      before.toISOString(),
+      batch,
+    ]);
   }
 
   /** The users among these who turned this type of notification off. */
@@ -79,10 +84,10 @@ export class NotificationsRepository {
 
   async addParticipants(sql: Sql, issueId: string, userIds: readonly string[]): Promise<void> {
     if (userIds.length === 0) return;
-    await sql.execute(
-      `INSERT INTO notifications.issue_participants (issue_id, user_id) SELECT $1::bigint, unnest($2::bigint[]) ON CONFLICT DO NOTHING`,
-      [issueId, userIds],
-    );
+    await sql.execute(`INSERT INTO notifications.issue_participants (issue_id, user_id) SELECT $1::bigint, unnest($2::bigint[]) ON CONFLICT DO NOTHING`, [
+      issueId,
+      userIds,
+    ]);
   }
 
   async participants(sql: Sql, issueId: string): Promise<string[]> {

@@ -31,7 +31,10 @@ export class WorkflowMailer {
     const relevant = events.filter((event) => WORKFLOW_TYPES.has(event.type)) as unknown as Array<RecordedEvent & WorkflowEvent>;
     const workflow = relevant.filter((event) => event.type !== IssueEventTypes.IssueUnresolved || (event.data as IssueUnresolvedData).reason === 'regression');
     if (workflow.length === 0) return;
-    const digests = await this.mail.digests(tx, workflow.map((event) => event.data.issueId));
+    const digests = await this.mail.digests(
+      tx,
+      workflow.map((event) => event.data.issueId),
+    );
     for (const event of workflow) {
       const { data } = event;
       const digest = digests.get(data.issueId);
@@ -42,9 +45,10 @@ export class WorkflowMailer {
       let reason: string;
       if (event.type === IssueEventTypes.IssueAssigned) {
         const { assignee } = event.data;
-        recipients = assignee.type === 'user'
-          ? await this.members.ofUsers(tx, data.organizationId, [assignee.id])
-          : await this.members.ofTeams(tx, data.organizationId, [assignee.id]);
+        recipients =
+          assignee.type === 'user'
+            ? await this.members.ofUsers(tx, data.organizationId, [assignee.id])
+            : await this.members.ofTeams(tx, data.organizationId, [assignee.id]);
         if (assignee.type === 'user') await this.repository.addParticipants(tx, data.issueId, [assignee.id]);
         headline = `${data.actor.name} assigned ${digest.shortId} to ${assignee.type === 'user' ? 'you' : `your team${assignee.name ? ` ${assignee.name}` : ''}`}.`;
         reason = 'assigned';
@@ -59,7 +63,13 @@ export class WorkflowMailer {
         reason = 'regression';
       }
       await this.mail.issueMails(tx, {
-        organizationId: data.organizationId, issueId: data.issueId, digest, type: 'workflow', reason, cause: event.eventId, headline,
+        organizationId: data.organizationId,
+        issueId: data.issueId,
+        digest,
+        type: 'workflow',
+        reason,
+        cause: event.eventId,
+        headline,
         recipients: recipients.filter((recipient) => recipient.userId !== actorId),
       });
     }

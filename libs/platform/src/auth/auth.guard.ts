@@ -1,12 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import {
-  type CanActivate,
-  type ExecutionContext,
-  ForbiddenException,
-  Injectable,
-  NotFoundException,
-  UnauthorizedException,
-} from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, ForbiddenException, Injectable, NotFoundException, UnauthorizedException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Scope } from '@faultline/kernel';
 import { type AuthenticatedRequest, PUBLIC_ROUTE, REQUIRED_SCOPES } from './decorators';
@@ -45,7 +38,9 @@ export class AuthGuard implements CanActivate {
     const required = this.reflector.getAllAndOverride<Scope[] | undefined>(REQUIRED_SCOPES, targets);
     if (!required) throw new Error(`Route ${context.getClass().name}.${context.getHandler().name} declares no scope`);
 
-    const request = context.switchToHttp().getRequest<AuthenticatedRequest & { method: string; headers: Record<string, string | undefined>; params?: Record<string, string> }>();
+    const request = context
+      .switchToHttp()
+      .getRequest<AuthenticatedRequest & { method: string; headers: Record<string, string | undefined>; params?: Record<string, string> }>();
     const principal = await this.authenticate(request);
     request.principal = principal;
 

@@ -182,7 +182,11 @@ function trustedProxies(raw: string | undefined): AppConfig['trustProxy'] {
   }
   const proxies = list(value, []);
   for (const proxy of proxies) {
-    const address = ipaddr.IPv4.isValidFourPartDecimal(proxy) || ipaddr.IPv4.isValidCIDRFourPartDecimal(proxy) || ipaddr.IPv6.isValid(proxy) || ipaddr.IPv6.isValidCIDR(proxy);
+    const address =
+      ipaddr.IPv4.isValidFourPartDecimal(proxy) ||
+      ipaddr.IPv4.isValidCIDRFourPartDecimal(proxy) ||
+      ipaddr.IPv6.isValid(proxy) ||
+      ipaddr.IPv6.isValidCIDR(proxy);
     if (!address && !PROXY_RANGE_NAMES.includes(proxy)) {
       throw new ConfigError(
         `TRUST_PROXY must be false, a hop count, or comma-separated proxy addresses, CIDR ranges or ${PROXY_RANGE_NAMES.join(', ')}; "${proxy}" is none of these`,

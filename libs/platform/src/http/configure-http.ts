@@ -51,7 +51,10 @@ export function configureHttp(app: NestFastifyApplication, config: AppConfig): v
   fastify.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     metrics.observeRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
-    request.log.debug({ method: request.method, url: request.url, statusCode: reply.statusCode, responseTime: Math.round(reply.elapsedTime) }, 'request completed');
+    request.log.debug(
+      { method: request.method, url: request.url, statusCode: reply.statusCode, responseTime: Math.round(reply.elapsedTime) },
+      'request completed',
+    );
   });
   app.useGlobalFilters(new AllExceptionsFilter());
   app.useGlobalPipes(new ApiValidationPipe());

@@ -33,7 +33,7 @@ function statusFromHttpException(error: HttpException): ErrorResponse {
     typeof response === 'string'
       ? response
       : Array.isArray((response as { message?: unknown }).message)
-        ? ((response as { message: string[] }).message).join('; ')
+        ? (response as { message: string[] }).message.join('; ')
         : String((response as { message?: unknown }).message ?? error.message);
   if (status === 404) return { status, body: { detail: 'The requested resource does not exist' } };
   return { status, body: { detail: message } };

@@ -40,10 +40,7 @@ export function linkHeader(baseUrl: string, query: Record<string, unknown>, page
     return `<${baseUrl}?${search.toString()}>; rel="${rel}"; results="${results}"; cursor="${cursor}"`;
   };
   const previousOffset = Math.max(0, page.offset - page.limit);
-  return [
-    link(`0:${previousOffset}:1`, 'previous', page.offset > 0),
-    link(`0:${page.offset + page.limit}:0`, 'next', hasMore),
-  ].join(', ');
+  return [link(`0:${previousOffset}:1`, 'previous', page.offset > 0), link(`0:${page.offset + page.limit}:0`, 'next', hasMore)].join(', ');
 }
 
 /** One page of a list: reads one row more than it answers to know whether another page exists. */

@@ -33,8 +33,7 @@ export class ApiValidationPipe extends ValidationPipe {
   }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    const isDtoBody =
-      metadata.type === 'body' && metadata.metatype && ![Object, Array, String, Number, Boolean].includes(metadata.metatype as never);
+    const isDtoBody = metadata.type === 'body' && metadata.metatype && ![Object, Array, String, Number, Boolean].includes(metadata.metatype as never);
     if (isDtoBody && value !== undefined && (value === null || typeof value !== 'object' || Array.isArray(value))) {
       throw new BadRequestException({ detail: 'Request body must be a JSON object.' });
     }
@@ -46,4 +45,3 @@ export class ApiValidationPipe extends ValidationPipe {
     return super.transform(isDtoBody && value === undefined ? {} : value, metadata);
   }
 }
-

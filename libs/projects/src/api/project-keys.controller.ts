@@ -1,16 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, NotFoundException, Param, Post, Put } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import {
-  APP_CONFIG,
-  type AppConfig,
-  CurrentOrganization,
-  Database,
-  type OrganizationAccess,
-  Paginate,
-  Pagination,
-  RequireScopes,
-} from '@faultline/platform';
+import { APP_CONFIG, type AppConfig, CurrentOrganization, Database, type OrganizationAccess, Paginate, Pagination, RequireScopes } from '@faultline/platform';
 import { CreateProjectKeyCommand } from '../application/commands/create-project-key/create-project-key.command';
 import { DeleteProjectKeyCommand } from '../application/commands/delete-project-key/delete-project-key.command';
 import { UpdateProjectKeyCommand } from '../application/commands/update-project-key/update-project-key.command';

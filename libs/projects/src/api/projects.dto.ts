@@ -85,7 +85,9 @@ const UnlessAbsent = () => ValidateIf((_, value) => value !== undefined);
 
 /** Sentry clears a rate limit with `null` or with `{count, window}` both null or empty. */
 const clearedRateLimit = ({ value }: { value: unknown }) =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) &&
+  typeof value === 'object' &&
+  value !== null &&
+  !Array.isArray(value) &&
   [(value as Record<string, unknown>).count, (value as Record<string, unknown>).window].every((part) => part === null || part === '')
     ? null
     : value;

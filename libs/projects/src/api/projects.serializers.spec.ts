@@ -5,12 +5,27 @@ import { serializeProject, serializeProjectDetail } from './projects.serializers
 
 describe('project serialisers', () => {
   const organization: OrganizationAccess = {
-    id: '1', slug: 'acme', name: 'Acme', plan: 'free', features: [], dateCreated: new Date('2026-01-01T00:00:00Z'),
-    role: 'owner', scopes: expandScopes(['project:admin', 'event:admin', 'org:read']),
+    id: '1',
+    slug: 'acme',
+    name: 'Acme',
+    plan: 'free',
+    features: [],
+    dateCreated: new Date('2026-01-01T00:00:00Z'),
+    role: 'owner',
+    scopes: expandScopes(['project:admin', 'event:admin', 'org:read']),
   };
   const project: ProjectRow = {
-    id: '7', organization_id: '1', slug: 'web', name: 'Web', platform: 'node', status: 'active', features: ['servicehooks'],
-    first_event: null, date_created: new Date('2026-02-03T04:05:06.789Z'), is_bookmarked: false, is_member: true,
+    id: '7',
+    organization_id: '1',
+    slug: 'web',
+    name: 'Web',
+    platform: 'node',
+    status: 'active',
+    features: ['servicehooks'],
+    first_event: null,
+    date_created: new Date('2026-02-03T04:05:06.789Z'),
+    is_bookmarked: false,
+    is_member: true,
     teams: [{ id: '2', slug: 'acme', name: 'Acme' }],
   };
 

@@ -18,14 +18,11 @@ export const projectCreated = (data: { projectId: string; organizationId: string
 export const projectUpdated = (data: { projectId: string; organizationId: string; changes: Record<string, unknown> }) =>
   domainEvent(ProjectEventTypes.ProjectUpdated, data);
 
-export const projectDeleted = (data: { projectId: string; organizationId: string; slug: string }) =>
-  domainEvent(ProjectEventTypes.ProjectDeleted, data);
+export const projectDeleted = (data: { projectId: string; organizationId: string; slug: string }) => domainEvent(ProjectEventTypes.ProjectDeleted, data);
 
-export const projectKeyCreated = (data: { projectId: string; publicKey: string; label: string }) =>
-  domainEvent(ProjectEventTypes.ProjectKeyCreated, data);
+export const projectKeyCreated = (data: { projectId: string; publicKey: string; label: string }) => domainEvent(ProjectEventTypes.ProjectKeyCreated, data);
 
 export const projectKeyUpdated = (data: { projectId: string; publicKey: string; changes: Record<string, unknown> }) =>
   domainEvent(ProjectEventTypes.ProjectKeyUpdated, data);
 
-export const projectKeyDeleted = (data: { projectId: string; publicKey: string }) =>
-  domainEvent(ProjectEventTypes.ProjectKeyDeleted, data);
+export const projectKeyDeleted = (data: { projectId: string; publicKey: string }) => domainEvent(ProjectEventTypes.ProjectKeyDeleted, data);

@@ -92,7 +92,11 @@ export class ProjectsRepository {
     );
   }
 
-  async findSummary(sql: Sql, organizationId: string, idOrSlug: string): Promise<{ id: string; slug: string; name: string; platform: string | null; features: string[] } | undefined> {
+  async findSummary(
+    sql: Sql,
+    organizationId: string,
+    idOrSlug: string,
+  ): Promise<{ id: string; slug: string; name: string; platform: string | null; features: string[] } | undefined> {
     const [row] = await sql.query<{ id: string; slug: string; name: string; platform: string | null; features: string[] }>(
       `SELECT id, slug, name, platform, features FROM projects.projects WHERE organization_id = $1 AND ${isNumericId(idOrSlug) ? 'id = $2::bigint' : 'slug = $2'}`,
       [organizationId, idOrSlug],
@@ -114,8 +118,14 @@ export class ProjectsRepository {
   /** The key a DSN names, with its project's slug and organization, for the ingest path. */
   async findKeyByPublicKey(sql: Sql, publicKey: string) {
     const [row] = await sql.query<{
-      id: string; public_key: string; is_active: boolean; project_id: string; slug: string; organization_id: string;
-      rate_limit_count: number | null; rate_limit_window: number | null;
+      id: string;
+      public_key: string;
+      is_active: boolean;
+      project_id: string;
+      slug: string;
+      organization_id: string;
+      rate_limit_count: number | null;
+      rate_limit_window: number | null;
     }>(
       `SELECT k.id, k.public_key, k.is_active, k.project_id, p.slug, p.organization_id, k.rate_limit_count, k.rate_limit_window
        FROM projects.project_keys k JOIN projects.projects p ON p.id = k.project_id WHERE k.public_key = $1`,
@@ -132,7 +142,10 @@ export class ProjectsRepository {
     return (await sql.query(`SELECT 1 FROM projects.projects WHERE organization_id = $1 AND slug = $2`, [organizationId, slug])).length > 0;
   }
 
-  async insert(sql: Sql, project: { organizationId: string; slug: string; name: string; platform: string | null; features: readonly string[] }): Promise<string> {
+  async insert(
+    sql: Sql,
+    project: { organizationId: string; slug: string; name: string; platform: string | null; features: readonly string[] },
+  ): Promise<string> {
     const [row] = await sql.query<{ id: string }>(
       `INSERT INTO projects.projects (organization_id, slug, name, platform, features) VALUES ($1, $2, $3, $4, $5::text[]) RETURNING id`,
       [project.organizationId, project.slug, project.name, project.platform, [...project.features]],
@@ -144,8 +157,15 @@ export class ProjectsRepository {
     await sql.execute(`INSERT INTO projects.project_teams (project_id, team_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [projectId, teamId]);
   }
 
-  async lock(sql: Sql, organizationId: string, projectId: string): Promise<{ id: string; slug: string; name: string; platform: string | null; features: string[] } | undefined> {
-    const [row] = await sql.query(`SELECT id, slug, name, platform, features FROM projects.projects WHERE organization_id = $1 AND id = $2 FOR UPDATE`, [organizationId, projectId]);
+  async lock(
+    sql: Sql,
+    organizationId: string,
+    projectId: string,
+  ): Promise<{ id: string; slug: string; name: string; platform: string | null; features: string[] } | undefined> {
+    const [row] = await sql.query(`SELECT id, slug, name, platform, features FROM projects.projects WHERE organization_id = $1 AND id = $2 FOR UPDATE`, [
+      organizationId,
+      projectId,
+    ]);
     return row as never;
   }
 
@@ -171,7 +191,10 @@ export class ProjectsRepository {
     await sql.execute(`DELETE FROM projects.projects WHERE id = $1`, [projectId]);
   }
 
-  async insertKey(sql: Sql, key: { projectId: string; label: string; publicKey: string; secretKey: string; rateLimit?: { count: number; window: number } }): Promise<ProjectKeyRow> {
+  async insertKey(
+    sql: Sql,
+    key: { projectId: string; label: string; publicKey: string; secretKey: string; rateLimit?: { count: number; window: number } },
+  ): Promise<ProjectKeyRow> {
     const [row] = await sql.query<ProjectKeyRow>(
       `INSERT INTO projects.project_keys (project_id, label, public_key, secret_key, rate_limit_count, rate_limit_window)
        VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
@@ -181,7 +204,10 @@ export class ProjectsRepository {
   }
 
   async lockKey(sql: Sql, projectId: string, publicKey: string): Promise<ProjectKeyRow | null> {
-    const [row] = await sql.query<ProjectKeyRow>(`SELECT * FROM projects.project_keys WHERE project_id = $1 AND public_key = $2 FOR UPDATE`, [projectId, publicKey]);
+    const [row] = await sql.query<ProjectKeyRow>(`SELECT * FROM projects.project_keys WHERE project_id = $1 AND public_key = $2 FOR UPDATE`, [
+      projectId,
+      publicKey,
+    ]);
     return row ?? null;
   }
 
@@ -196,8 +222,13 @@ export class ProjectsRepository {
               browser_sdk_version = $6, dynamic_sdk_loader_options = $7::jsonb
        WHERE id = $1 RETURNING *`,
       [
-        keyId, settings.name, settings.isActive, settings.rateLimit?.count ?? null, settings.rateLimit?.window ?? null,
-        settings.browserSdkVersion, JSON.stringify(settings.dynamicSdkLoaderOptions),
+        keyId,
+        settings.name,
+        settings.isActive,
+        settings.rateLimit?.count ?? null,
+        settings.rateLimit?.window ?? null,
+        settings.browserSdkVersion,
+        JSON.stringify(settings.dynamicSdkLoaderOptions),
       ],
     );
     return row;
@@ -208,9 +239,10 @@ export class ProjectsRepository {
   }
 
   async listKeys(sql: Sql, projectId: string, offset: number, limit: number): Promise<ProjectKeyRow[]> {
-    return sql.query<ProjectKeyRow>(
-      `SELECT * FROM projects.project_keys WHERE project_id = $1 ORDER BY date_created, id OFFSET $2 LIMIT $3`,
-      [projectId, offset, limit],
-    );
+    return sql.query<ProjectKeyRow>(`SELECT * FROM projects.project_keys WHERE project_id = $1 ORDER BY date_created, id OFFSET $2 LIMIT $3`, [
+      projectId,
+      offset,
+      limit,
+    ]);
   }
 }

@@ -55,14 +55,16 @@ export class ArtifactsController {
     const form = await readMultipart(request);
     const chunks: Array<{ checksum: string; content: Buffer }> = [];
     for (const [field, value] of form.entries()) {
-      if ((field !== 'file' && field !== 'file_gzip') || typeof value === 'string') throw new BadRequestException({ detail: `Unexpected form field ${field}.` });
+      if ((field !== 'file' && field !== 'file_gzip') || typeof value === 'string')
+        throw new BadRequestException({ detail: `Unexpected form field ${field}.` });
       if (chunks.length >= CHUNKS_PER_REQUEST) throw new BadRequestException({ detail: `At most ${CHUNKS_PER_REQUEST} chunks per request.` });
       const checksum = value.name.toLowerCase();
       if (!SHA1.test(checksum)) throw new BadRequestException({ detail: 'Each chunk must be named by its SHA-1 checksum.' });
       const raw = Buffer.from(await value.arrayBuffer());
       const content = field === 'file_gzip' ? this.gunzip(raw) : raw;
       if (content.length > this.config.chunkBytes) throw new BadRequestException({ detail: `A chunk is larger than ${this.config.chunkBytes} bytes.` });
-      if (createHash('sha1').update(content).digest('hex') !== checksum) throw new BadRequestException({ detail: `Chunk ${checksum} does not match its checksum.` });
+      if (createHash('sha1').update(content).digest('hex') !== checksum)
+        throw new BadRequestException({ detail: `Chunk ${checksum} does not match its checksum.` });
       chunks.push({ checksum, content });
     }
     if (chunks.length === 0) throw new BadRequestException({ detail: 'No chunks were uploaded.' });
@@ -77,7 +79,8 @@ export class ArtifactsController {
     const checksum = body.checksum.toLowerCase();
     const chunks = body.chunks.map((chunk) => chunk.toLowerCase());
     if (!SHA1.test(checksum) || !chunks.every((chunk) => SHA1.test(chunk))) throw new BadRequestException({ detail: 'Checksums must be SHA-1 in hex.' });
-    if (chunks.length * this.config.chunkBytes > this.config.maxBundleBytes + this.config.chunkBytes) throw new BadRequestException({ detail: `The bundle is larger than ${this.config.maxBundleBytes} bytes.` });
+    if (chunks.length * this.config.chunkBytes > this.config.maxBundleBytes + this.config.chunkBytes)
+      throw new BadRequestException({ detail: `The bundle is larger than ${this.config.maxBundleBytes} bytes.` });
     if (body.projects.length === 0) throw new BadRequestException({ detail: 'projects: This field is required.' });
     const release = body.version || null;
     const problem = release ? releaseVersionProblem(release) : undefined;

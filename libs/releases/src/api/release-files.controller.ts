@@ -54,7 +54,12 @@ export class ReleaseFilesController {
 
   @Get('projects/:organization_id_or_slug/:project_id_or_slug/releases/:version/files')
   @RequireScopes('project:read', 'project:releases')
-  async listForProject(@CurrentOrganization() organization: OrganizationAccess, @Param('project_id_or_slug') project: string, @Param('version') version: string, @Paginate() page: Pagination) {
+  async listForProject(
+    @CurrentOrganization() organization: OrganizationAccess,
+    @Param('project_id_or_slug') project: string,
+    @Param('version') version: string,
+    @Paginate() page: Pagination,
+  ) {
     await this.projectRelease(organization.id, project, version);
     return page.respond(await this.artifacts.listReleaseFiles(this.database, organization.id, version, page.offset, page.fetchLimit)).map(serializeFile);
   }
@@ -70,7 +75,12 @@ export class ReleaseFilesController {
   @Post('projects/:organization_id_or_slug/:project_id_or_slug/releases/:version/files')
   @HttpCode(201)
   @RequireScopes('project:write', 'project:releases')
-  async uploadForProject(@CurrentOrganization() organization: OrganizationAccess, @Param('project_id_or_slug') project: string, @Param('version') version: string, @Req() request: FastifyRequest) {
+  async uploadForProject(
+    @CurrentOrganization() organization: OrganizationAccess,
+    @Param('project_id_or_slug') project: string,
+    @Param('version') version: string,
+    @Req() request: FastifyRequest,
+  ) {
     await this.projectRelease(organization.id, project, version);
     return this.store(organization.id, version, request);
   }
@@ -93,13 +103,27 @@ export class ReleaseFilesController {
   @Post('organizations/:organization_id_or_slug/releases/:version/assemble')
   @HttpCode(200)
   @RequireScopes('project:write', 'project:releases')
-  async assemble(@CurrentOrganization() organization: OrganizationAccess, @Param('version') version: string, @Body() body: AssembleReleaseFilesDto): Promise<AssembleResult> {
+  async assemble(
+    @CurrentOrganization() organization: OrganizationAccess,
+    @Param('version') version: string,
+    @Body() body: AssembleReleaseFilesDto,
+  ): Promise<AssembleResult> {
     const release = await this.release(organization.id, version);
     const checksum = body.checksum.toLowerCase();
     const chunks = body.chunks.map((chunk) => chunk.toLowerCase());
     if (!SHA1.test(checksum) || !chunks.every((chunk) => SHA1.test(chunk))) throw new BadRequestException({ detail: 'Checksums must be SHA-1 in hex.' });
-    if (chunks.length * this.config.chunkBytes > this.config.maxBundleBytes + this.config.chunkBytes) throw new BadRequestException({ detail: `The archive is larger than ${this.config.maxBundleBytes} bytes.` });
-    return this.commands.execute(new AssembleArtifactBundleCommand(organization.id, checksum, chunks, release.projects.map((p) => p.project_id), version, null));
+    if (chunks.length * this.config.chunkBytes > this.config.maxBundleBytes + this.config.chunkBytes)
+      throw new BadRequestException({ detail: `The archive is larger than ${this.config.maxBundleBytes} bytes.` });
+    return this.commands.execute(
+      new AssembleArtifactBundleCommand(
+        organization.id,
+        checksum,
+        chunks,
+        release.projects.map((p) => p.project_id),
+        version,
+        null,
+      ),
+    );
   }
 
   private async store(organizationId: string, version: string, request: FastifyRequest) {
@@ -118,11 +142,17 @@ export class ReleaseFilesController {
     for (const header of headerFields) {
       const colon = header.indexOf(':');
       if (colon <= 0) throw new BadRequestException({ detail: 'header value was not formatted correctly' });
-      headers[header.slice(0, colon).trim().toLowerCase()] = header.slice(colon + 1).trim().slice(0, 2048);
+      headers[header.slice(0, colon).trim().toLowerCase()] = header
+        .slice(colon + 1)
+        .trim()
+        .slice(0, 2048);
     }
-    if (file.size > this.config.bundle.maxFileBytes) throw new BadRequestException({ detail: `The file is larger than ${this.config.bundle.maxFileBytes} bytes.` });
+    if (file.size > this.config.bundle.maxFileBytes)
+      throw new BadRequestException({ detail: `The file is larger than ${this.config.bundle.maxFileBytes} bytes.` });
     const content = Buffer.from(await file.arrayBuffer());
-    const stored = await this.commands.execute<UploadReleaseFileCommand, ReleaseFileRow>(new UploadReleaseFileCommand(organizationId, version, { name, dist, headers, content }));
+    const stored = await this.commands.execute<UploadReleaseFileCommand, ReleaseFileRow>(
+      new UploadReleaseFileCommand(organizationId, version, { name, dist, headers, content }),
+    );
     return serializeFile(stored);
   }
 

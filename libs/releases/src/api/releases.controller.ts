@@ -2,7 +2,16 @@ import { BadRequestException, Body, Controller, Delete, Get, HttpCode, NotFoundE
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { CurrentOrganization, CurrentPrincipal, Database, type OrganizationAccess, Paginate, Pagination, type Principal, RequireScopes } from '@faultline/platform';
+import {
+  CurrentOrganization,
+  CurrentPrincipal,
+  Database,
+  type OrganizationAccess,
+  Paginate,
+  Pagination,
+  type Principal,
+  RequireScopes,
+} from '@faultline/platform';
 import { FindProjectQuery, type ProjectSummary, requireProject } from '@faultline/projects';
 import { CreateDeployCommand } from '../application/commands/create-deploy/create-deploy.command';
 import { CreateReleaseCommand } from '../application/commands/create-release/create-release.command';
@@ -22,13 +31,21 @@ function commitsOf(body: CreateReleaseDto | UpdateReleaseDto): CommitInput[] | u
       const id = text(commit.id, 64);
       if (!id) throw new BadRequestException({ detail: 'Each commit needs an id.', commits: ['Each commit needs an id.'] });
       const timestamp = typeof commit.timestamp === 'string' && !Number.isNaN(Date.parse(commit.timestamp)) ? new Date(commit.timestamp) : null;
-      return { id, repository: text(commit.repository, 200), message: text(commit.message, 4096), authorName: text(commit.author_name, 128), authorEmail: text(commit.author_email, 75), timestamp };
+      return {
+        id,
+        repository: text(commit.repository, 200),
+        message: text(commit.message, 4096),
+        authorName: text(commit.author_name, 128),
+        authorEmail: text(commit.author_email, 75),
+        timestamp,
+      };
     });
   }
   if (body.refs) {
     return body.refs.map((ref) => {
       const id = text(ref.commit, 200)?.split('..').at(-1);
-      if (!id || !text(ref.repository, 200)) throw new BadRequestException({ detail: 'Each ref needs a repository and a commit.', refs: ['Each ref needs a repository and a commit.'] });
+      if (!id || !text(ref.repository, 200))
+        throw new BadRequestException({ detail: 'Each ref needs a repository and a commit.', refs: ['Each ref needs a repository and a commit.'] });
       return { id: id.slice(0, 64), repository: text(ref.repository, 200), message: null, authorName: null, authorEmail: null, timestamp: null };
     });
   }
@@ -36,7 +53,13 @@ function commitsOf(body: CreateReleaseDto | UpdateReleaseDto): CommitInput[] | u
 }
 
 function changesOf(body: CreateReleaseDto | UpdateReleaseDto): ReleaseChanges {
-  return { ref: body.ref, url: body.url, dateStarted: date(body.dateStarted), dateReleased: date(body.dateReleased), status: 'status' in body ? body.status : undefined };
+  return {
+    ref: body.ref,
+    url: body.url,
+    dateStarted: date(body.dateStarted),
+    dateReleased: date(body.dateReleased),
+    status: 'status' in body ? body.status : undefined,
+  };
 }
 
 /** Releases of an organization, and of one project, on Sentry's paths and in its shapes. */
@@ -53,26 +76,64 @@ export class ReleasesController {
 
   @Get('organizations/:organization_id_or_slug/releases')
   @RequireScopes('project:read', 'project:releases')
-  async list(@CurrentOrganization() organization: OrganizationAccess, @Query('query') query: string | undefined, @Query('project') project: string | string[] | undefined, @Paginate() page: Pagination) {
-    const projectIds = project === undefined ? undefined : (Array.isArray(project) ? project : [project]);
+  async list(
+    @CurrentOrganization() organization: OrganizationAccess,
+    @Query('query') query: string | undefined,
+    @Query('project') project: string | string[] | undefined,
+    @Paginate() page: Pagination,
+  ) {
+    const projectIds = project === undefined ? undefined : Array.isArray(project) ? project : [project];
     if (projectIds?.some((id) => !/^\d{1,18}$/.test(id))) throw new BadRequestException({ detail: 'Invalid project parameter.' });
-    const rows = page.respond(await this.releases.list(this.database, organization.id, { query: typeof query === 'string' ? query : undefined, projectIds }, page.offset, page.fetchLimit));
+    const rows = page.respond(
+      await this.releases.list(
+        this.database,
+        organization.id,
+        { query: typeof query === 'string' ? query : undefined, projectIds },
+        page.offset,
+        page.fetchLimit,
+      ),
+    );
     return this.serializeAll(organization.id, rows);
   }
 
   @Post('organizations/:organization_id_or_slug/releases')
   @RequireScopes('project:write', 'project:releases')
-  async create(@CurrentOrganization() organization: OrganizationAccess, @CurrentPrincipal() principal: Principal, @Body() body: CreateReleaseDto, @Res({ passthrough: true }) reply: FastifyReply) {
-    if (!body.projects || body.projects.length === 0) throw new BadRequestException({ detail: 'projects: This field is required.', projects: ['This field is required.'] });
+  async create(
+    @CurrentOrganization() organization: OrganizationAccess,
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: CreateReleaseDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    if (!body.projects || body.projects.length === 0)
+      throw new BadRequestException({ detail: 'projects: This field is required.', projects: ['This field is required.'] });
     const projects = await this.projectsNamed(organization.id, body.projects);
-    return this.createFor(organization, principal, body, projects.map((p) => p.id), reply);
+    return this.createFor(
+      organization,
+      principal,
+      body,
+      projects.map((p) => p.id),
+      reply,
+    );
   }
 
   @Get('projects/:organization_id_or_slug/:project_id_or_slug/releases')
   @RequireScopes('project:read', 'project:releases')
-  async listForProject(@CurrentOrganization() organization: OrganizationAccess, @Param('project_id_or_slug') projectIdOrSlug: string, @Query('query') query: string | undefined, @Paginate() page: Pagination) {
+  async listForProject(
+    @CurrentOrganization() organization: OrganizationAccess,
+    @Param('project_id_or_slug') projectIdOrSlug: string,
+    @Query('query') query: string | undefined,
+    @Paginate() page: Pagination,
+  ) {
     const project = await requireProject(this.queries, organization.id, projectIdOrSlug);
-    const rows = page.respond(await this.releases.list(this.database, organization.id, { query: typeof query === 'string' ? query : undefined, projectIds: [project.id] }, page.offset, page.fetchLimit));
+    const rows = page.respond(
+      await this.releases.list(
+        this.database,
+        organization.id,
+        { query: typeof query === 'string' ? query : undefined, projectIds: [project.id] },
+        page.offset,
+        page.fetchLimit,
+      ),
+    );
     return this.serializeAll(organization.id, rows);
   }
 
@@ -97,13 +158,30 @@ export class ReleasesController {
 
   @Put('organizations/:organization_id_or_slug/releases/:version')
   @RequireScopes('project:write', 'project:releases')
-  async update(@CurrentOrganization() organization: OrganizationAccess, @CurrentPrincipal() principal: Principal, @Param('version') version: string, @Body() body: UpdateReleaseDto) {
+  async update(
+    @CurrentOrganization() organization: OrganizationAccess,
+    @CurrentPrincipal() principal: Principal,
+    @Param('version') version: string,
+    @Body() body: UpdateReleaseDto,
+  ) {
     await this.release(organization.id, version);
     if (body.projects?.length) {
       const projects = await this.projectsNamed(organization.id, body.projects);
-      await this.commands.execute(new CreateReleaseCommand(organization.id, version, projects.map((p) => p.id), {}, undefined, false, principal.userId ?? null));
+      await this.commands.execute(
+        new CreateReleaseCommand(
+          organization.id,
+          version,
+          projects.map((p) => p.id),
+          {},
+          undefined,
+          false,
+          principal.userId ?? null,
+        ),
+      );
     }
-    await this.commands.execute(new UpdateReleaseCommand(organization.id, version, changesOf(body), commitsOf(body), !body.commits && !!body.refs, principal.userId ?? null));
+    await this.commands.execute(
+      new UpdateReleaseCommand(organization.id, version, changesOf(body), commitsOf(body), !body.commits && !!body.refs, principal.userId ?? null),
+    );
     return this.serialize(organization.id, await this.release(organization.id, version));
   }
 
@@ -141,18 +219,42 @@ export class ReleasesController {
   @Post('organizations/:organization_id_or_slug/releases/:version/deploys')
   @HttpCode(201)
   @RequireScopes('project:write', 'project:releases')
-  async createDeploy(@CurrentOrganization() organization: OrganizationAccess, @CurrentPrincipal() principal: Principal, @Param('version') version: string, @Body() body: CreateDeployDto) {
+  async createDeploy(
+    @CurrentOrganization() organization: OrganizationAccess,
+    @CurrentPrincipal() principal: Principal,
+    @Param('version') version: string,
+    @Body() body: CreateDeployDto,
+  ) {
     await this.release(organization.id, version);
     if (body.projects?.length) await this.projectsNamed(organization.id, body.projects);
     const deploy = await this.commands.execute<CreateDeployCommand, DeployJson>(
-      new CreateDeployCommand(organization.id, version, { environment: body.environment, name: body.name ?? null, url: body.url ?? null, dateStarted: date(body.dateStarted) ?? null, dateFinished: date(body.dateFinished) ?? null }, principal.userId ?? null),
+      new CreateDeployCommand(
+        organization.id,
+        version,
+        {
+          environment: body.environment,
+          name: body.name ?? null,
+          url: body.url ?? null,
+          dateStarted: date(body.dateStarted) ?? null,
+          dateFinished: date(body.dateFinished) ?? null,
+        },
+        principal.userId ?? null,
+      ),
     );
     return serializeDeploy(deploy);
   }
 
   private async createFor(organization: OrganizationAccess, principal: Principal, body: CreateReleaseDto, projectIds: string[], reply: FastifyReply) {
     const result = await this.commands.execute<CreateReleaseCommand, { created: boolean }>(
-      new CreateReleaseCommand(organization.id, body.version, projectIds, changesOf(body), commitsOf(body), !body.commits && !!body.refs, principal.userId ?? null),
+      new CreateReleaseCommand(
+        organization.id,
+        body.version,
+        projectIds,
+        changesOf(body),
+        commitsOf(body),
+        !body.commits && !!body.refs,
+        principal.userId ?? null,
+      ),
     );
     // Sentry answers an existing release with 208 Already Reported.
     void reply.status(result.created ? 201 : 208);

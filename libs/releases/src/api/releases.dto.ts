@@ -31,7 +31,7 @@ class ReleaseFieldsDto {
   @IsISO8601({ strict: true })
   dateReleased?: string | null;
 
-  @ApiPropertyOptional({ description: 'the release\'s commits, newest first: `{id, repository?, message?, author_name?, author_email?, timestamp?}`' })
+  @ApiPropertyOptional({ description: "the release's commits, newest first: `{id, repository?, message?, author_name?, author_email?, timestamp?}`" })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(MAX_COMMITS)
@@ -104,7 +104,7 @@ export class CreateDeployDto {
   @IsISO8601({ strict: true })
   dateFinished?: string | null;
 
-  @ApiPropertyOptional({ type: [String], description: 'the projects deployed (all of the release\'s when left out)' })
+  @ApiPropertyOptional({ type: [String], description: "the projects deployed (all of the release's when left out)" })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(1000)

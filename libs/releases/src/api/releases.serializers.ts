@@ -3,11 +3,27 @@ import { versionInfo } from '../domain/release-version';
 import type { CommitRow, DeployJson, ReleaseRow } from '../infrastructure/releases.repository';
 
 const iso = (value: Date | string | null | undefined): string | null => (value ? new Date(value).toISOString() : null);
-const latest = (values: Array<string | null>): string | null => values.filter((v): v is string => v !== null).map((v) => new Date(v).toISOString()).sort().at(-1) ?? null;
-const earliest = (values: Array<string | null>): string | null => values.filter((v): v is string => v !== null).map((v) => new Date(v).toISOString()).sort()[0] ?? null;
+const latest = (values: Array<string | null>): string | null =>
+  values
+    .filter((v): v is string => v !== null)
+    .map((v) => new Date(v).toISOString())
+    .sort()
+    .at(-1) ?? null;
+const earliest = (values: Array<string | null>): string | null =>
+  values
+    .filter((v): v is string => v !== null)
+    .map((v) => new Date(v).toISOString())
+    .sort()[0] ?? null;
 
 export function serializeDeploy(deploy: DeployJson) {
-  return { id: deploy.id, environment: deploy.environment, name: deploy.name, url: deploy.url, dateStarted: iso(deploy.date_started), dateFinished: iso(deploy.date_finished) };
+  return {
+    id: deploy.id,
+    environment: deploy.environment,
+    name: deploy.name,
+    url: deploy.url,
+    dateStarted: iso(deploy.date_started),
+    dateFinished: iso(deploy.date_finished),
+  };
 }
 
 export function serializeCommit(commit: CommitRow) {

@@ -6,7 +6,11 @@ import { CreateRepositoryCommand } from '../application/commands/create-reposito
 import { ReleasesRepository, type RepositoryRow } from '../infrastructure/releases.repository';
 import { CreateRepositoryDto } from './releases.dto';
 
-const PROVIDER_NAMES: Readonly<Record<string, string>> = { 'integrations:github': 'GitHub', 'integrations:gitlab': 'GitLab', 'integrations:bitbucket': 'Bitbucket' };
+const PROVIDER_NAMES: Readonly<Record<string, string>> = {
+  'integrations:github': 'GitHub',
+  'integrations:gitlab': 'GitLab',
+  'integrations:bitbucket': 'Bitbucket',
+};
 
 export function serializeRepository(repository: RepositoryRow) {
   const provider = repository.provider ?? 'manual';
@@ -50,7 +54,9 @@ export class RepositoriesController {
   async create(@CurrentOrganization() organization: OrganizationAccess, @Body() body: CreateRepositoryDto) {
     const name = body.name.trim();
     if (!name || /[\r\n]/.test(name)) throw new BadRequestException({ detail: 'name: Enter a repository name.' });
-    const created = await this.commands.execute<CreateRepositoryCommand, RepositoryRow>(new CreateRepositoryCommand(organization.id, { name, url: body.url ?? null, provider: body.provider ?? null }));
+    const created = await this.commands.execute<CreateRepositoryCommand, RepositoryRow>(
+      new CreateRepositoryCommand(organization.id, { name, url: body.url ?? null, provider: body.provider ?? null }),
+    );
     return serializeRepository(created);
   }
 }

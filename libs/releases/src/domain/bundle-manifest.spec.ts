@@ -5,12 +5,22 @@ describe('manifestEntries', () => {
   it('reads the files sentry-cli lists, with their debug IDs and map references', () => {
     const manifest = {
       files: {
-        'files/_/_/app.min.js': { url: '~/app.min.js', type: 'minified_source', headers: { 'debug-id': 'C0FFEE00-1111-4222-8333-444455556666', Sourcemap: 'app.min.js.map' } },
+        'files/_/_/app.min.js': {
+          url: '~/app.min.js',
+          type: 'minified_source',
+          headers: { 'debug-id': 'C0FFEE00-1111-4222-8333-444455556666', Sourcemap: 'app.min.js.map' },
+        },
         'files/_/_/app.min.js.map': { url: '~/app.min.js.map', type: 'source_map', headers: { 'debug-id': 'c0ffee00111142228333444455556666' } },
       },
     };
     expect(manifestEntries(manifest)).toEqual([
-      { path: 'files/_/_/app.min.js', url: '~/app.min.js', type: 'minified_source', debugId: 'c0ffee00-1111-4222-8333-444455556666', sourcemap: 'app.min.js.map' },
+      {
+        path: 'files/_/_/app.min.js',
+        url: '~/app.min.js',
+        type: 'minified_source',
+        debugId: 'c0ffee00-1111-4222-8333-444455556666',
+        sourcemap: 'app.min.js.map',
+      },
       { path: 'files/_/_/app.min.js.map', url: '~/app.min.js.map', type: 'source_map', debugId: 'c0ffee00-1111-4222-8333-444455556666', sourcemap: null },
     ]);
   });

@@ -42,7 +42,13 @@ export function manifestEntries(manifest: unknown): ManifestEntry[] {
     if (!isObject(info)) continue;
     const headers = isObject(info.headers) ? Object.fromEntries(Object.entries(info.headers).map(([key, value]) => [key.toLowerCase(), value])) : {};
     const type = typeof info.type === 'string' && ARTIFACT_TYPES.has(info.type) ? info.type : 'source';
-    entries.push({ path, url: text(info.url), type, debugId: canonicalDebugId(headers['debug-id']), sourcemap: text(headers.sourcemap ?? headers['x-sourcemap']) });
+    entries.push({
+      path,
+      url: text(info.url),
+      type,
+      debugId: canonicalDebugId(headers['debug-id']),
+      sourcemap: text(headers.sourcemap ?? headers['x-sourcemap']),
+    });
   }
   return entries;
 }

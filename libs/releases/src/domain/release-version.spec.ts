@@ -14,7 +14,12 @@ describe('release versions', () => {
     fc.assert(
       fc.property(fc.string({ minLength: 1, maxLength: 200 }), (version) => {
         const refused = releaseVersionProblem(version) !== undefined;
-        const breaks = /[\r\n\t\f\v/\\]/.test(version) || version !== version.trim() || version.trim() === '' || ['.', '..'].includes(version) || version.toLowerCase() === 'latest';
+        const breaks =
+          /[\r\n\t\f\v/\\]/.test(version) ||
+          version !== version.trim() ||
+          version.trim() === '' ||
+          ['.', '..'].includes(version) ||
+          version.toLowerCase() === 'latest';
         expect(refused).toBe(breaks);
       }),
     );

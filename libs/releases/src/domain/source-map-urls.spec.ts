@@ -12,7 +12,13 @@ describe('candidateUrls', () => {
   });
 
   it('treats a server path like a URL path', () => {
-    expect(candidateUrls('/srv/app/dist/bundle.js')).toEqual(['/srv/app/dist/bundle.js', '~/srv/app/dist/bundle.js', '~/app/dist/bundle.js', '~/dist/bundle.js', '~/bundle.js']);
+    expect(candidateUrls('/srv/app/dist/bundle.js')).toEqual([
+      '/srv/app/dist/bundle.js',
+      '~/srv/app/dist/bundle.js',
+      '~/app/dist/bundle.js',
+      '~/dist/bundle.js',
+      '~/bundle.js',
+    ]);
   });
 
   it('answers a bounded list that starts with the file itself', () => {

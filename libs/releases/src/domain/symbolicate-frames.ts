@@ -67,9 +67,14 @@ export class ParsedSourceMap {
     if (found.source !== null && found.line !== null && found.column !== null) {
       const lines = this.sourceLines(found.source);
       const at = found.line - 1;
-      const context = lines && at < lines.length
-        ? { pre: lines.slice(Math.max(0, at - CONTEXT_LINES), at).map(bound), line: bound(lines[at]), post: lines.slice(at + 1, at + 1 + CONTEXT_LINES).map(bound) }
-        : null;
+      const context =
+        lines && at < lines.length
+          ? {
+              pre: lines.slice(Math.max(0, at - CONTEXT_LINES), at).map(bound),
+              line: bound(lines[at]),
+              post: lines.slice(at + 1, at + 1 + CONTEXT_LINES).map(bound),
+            }
+          : null;
       position = { source: found.source, filename: displayFilename(found.source), line: found.line, column: found.column, name: found.name, context };
     }
     if (this.positions.size >= MAX_REMEMBERED_POSITIONS) this.positions.clear();

@@ -20,8 +20,16 @@ describe('readArtifactBundle', () => {
     ['an absolute path', [manifest({}), { name: '/etc/passwd', content: 'x' }], /cannot be read|absolute path/],
     ['too many files', [manifest({}), ...Array.from({ length: 11 }, (_, i) => ({ name: `f${i}`, content: 'x' }))], /more than 10 files/],
     ['a file over the limit', [manifest({}), { name: 'big', content: Buffer.alloc(1024 * 1024 + 1), deflate: true }], /larger than/],
-    ['files over the total', [manifest({}), ...Array.from({ length: 3 }, (_, i) => ({ name: `f${i}`, content: Buffer.alloc(800 * 1024), deflate: true }))], /together/],
-    ['a bomb that understates its size', [manifest({}), { name: 'bomb', content: Buffer.alloc(8 * 1024 * 1024), deflate: true, declaredSize: 10 }], /cannot be read/],
+    [
+      'files over the total',
+      [manifest({}), ...Array.from({ length: 3 }, (_, i) => ({ name: `f${i}`, content: Buffer.alloc(800 * 1024), deflate: true }))],
+      /together/,
+    ],
+    [
+      'a bomb that understates its size',
+      [manifest({}), { name: 'bomb', content: Buffer.alloc(8 * 1024 * 1024), deflate: true, declaredSize: 10 }],
+      /cannot be read/,
+    ],
     ['no manifest', [{ name: 'app.js', content: 'x' }], /no manifest/],
     ['a manifest that is not JSON', [{ name: 'manifest.json', content: '{' }], /not JSON/],
   ])('refuses %s', async (_, entries, message) => {

@@ -23,7 +23,9 @@ const MAX_MANIFEST_BYTES = 16 * 1024 * 1024;
  */
 export async function readArtifactBundle(zip: Buffer, limits: BundleLimits): Promise<BundleFile[]> {
   const archive = await new Promise<ZipFile>((resolve, reject) =>
-    yauzl.fromBuffer(zip, { lazyEntries: true, validateEntrySizes: true, strictFileNames: true }, (error, file) => (error ? reject(new BundleError(`not a zip file: ${error.message}`)) : resolve(file))),
+    yauzl.fromBuffer(zip, { lazyEntries: true, validateEntrySizes: true, strictFileNames: true }, (error, file) =>
+      error ? reject(new BundleError(`not a zip file: ${error.message}`)) : resolve(file),
+    ),
   );
   try {
     const contents = await readEntries(archive, limits);
@@ -51,7 +53,8 @@ async function readEntries(archive: ZipFile, limits: BundleLimits): Promise<Map<
   const contents = new Map<string, Buffer>();
   let total = 0;
   return new Promise((resolve, reject) => {
-    const fail = (error: unknown) => reject(error instanceof BundleError ? error : new BundleError(`the bundle cannot be read: ${error instanceof Error ? error.message : String(error)}`));
+    const fail = (error: unknown) =>
+      reject(error instanceof BundleError ? error : new BundleError(`the bundle cannot be read: ${error instanceof Error ? error.message : String(error)}`));
     archive.on('error', fail);
     archive.on('end', () => resolve(contents));
     archive.on('entry', (entry: Entry) => {

@@ -73,12 +73,17 @@ export class ArtifactsRepository {
       [bundle.organizationId, bundle.checksum, bundle.release, bundle.dist, files.length, bundle.now],
     );
     if (!inserted) return;
-    await sql.execute(`INSERT INTO releases.artifact_bundle_projects (bundle_id, project_id) SELECT $1, unnest($2::bigint[]) ON CONFLICT DO NOTHING`, [inserted.id, bundle.projectIds]);
+    await sql.execute(`INSERT INTO releases.artifact_bundle_projects (bundle_id, project_id) SELECT $1, unnest($2::bigint[]) ON CONFLICT DO NOTHING`, [
+      inserted.id,
+      bundle.projectIds,
+    ]);
     for (const file of files) {
-      await sql.execute(
-        `INSERT INTO releases.files (organization_id, checksum, size, content) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
-        [bundle.organizationId, file.checksum, file.content.length, file.content],
-      );
+      await sql.execute(`INSERT INTO releases.files (organization_id, checksum, size, content) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`, [
+        bundle.organizationId,
+        file.checksum,
+        file.content.length,
+        file.content,
+      ]);
     }
     await sql.execute(
       `INSERT INTO releases.artifacts (bundle_id, organization_id, path, url, type, debug_id, sourcemap, file_checksum, date_added)
@@ -86,8 +91,15 @@ export class ArtifactsRepository {
        FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[]) AS f (path, url, type, debug_id, sourcemap, checksum)
        ON CONFLICT DO NOTHING`,
       [
-        inserted.id, bundle.organizationId, files.map((f) => f.path), files.map((f) => f.url), files.map((f) => f.type), files.map((f) => f.debugId),
-        files.map((f) => f.sourcemap), files.map((f) => f.checksum), bundle.now,
+        inserted.id,
+        bundle.organizationId,
+        files.map((f) => f.path),
+        files.map((f) => f.url),
+        files.map((f) => f.type),
+        files.map((f) => f.debugId),
+        files.map((f) => f.sourcemap),
+        files.map((f) => f.checksum),
+        bundle.now,
       ],
     );
   }
@@ -105,7 +117,14 @@ export class ArtifactsRepository {
   }
 
   /** The project's artifacts of this release (and dist) under any of these URLs, newest bundle first. */
-  async byReleaseUrls(sql: Sql, organizationId: string, projectId: string, release: string, dist: string | null, urls: readonly string[]): Promise<Array<ArtifactMatch & { type: string }>> {
+  async byReleaseUrls(
+    sql: Sql,
+    organizationId: string,
+    projectId: string,
+    release: string,
+    dist: string | null,
+    urls: readonly string[],
+  ): Promise<Array<ArtifactMatch & { type: string }>> {
     return sql.query(
       `SELECT a.url, a.type, a.debug_id::text, a.sourcemap, a.file_checksum, a.bundle_id::text FROM releases.artifacts a
        JOIN releases.artifact_bundles b ON b.id = a.bundle_id AND b.release = $3 AND b.dist IS NOT DISTINCT FROM $4
@@ -117,7 +136,10 @@ export class ArtifactsRepository {
   }
 
   async fileContent(sql: Sql, organizationId: string, checksum: string): Promise<Buffer | null> {
-    const [row] = await sql.query<{ content: Buffer }>(`SELECT content FROM releases.files WHERE organization_id = $1 AND checksum = $2`, [organizationId, checksum]);
+    const [row] = await sql.query<{ content: Buffer }>(`SELECT content FROM releases.files WHERE organization_id = $1 AND checksum = $2`, [
+      organizationId,
+      checksum,
+    ]);
     return row?.content ?? null;
   }
 
@@ -138,14 +160,31 @@ export class ArtifactsRepository {
        ON CONFLICT (organization_id, checksum) DO NOTHING`,
       [organizationId, checksum, release, dist, now],
     );
-    const [{ id }] = await sql.query<{ id: string }>(`SELECT id::text FROM releases.artifact_bundles WHERE organization_id = $1 AND checksum = $2`, [organizationId, checksum]);
-    await sql.execute(`INSERT INTO releases.artifact_bundle_projects (bundle_id, project_id) SELECT $1, unnest($2::bigint[]) ON CONFLICT DO NOTHING`, [id, projectIds]);
+    const [{ id }] = await sql.query<{ id: string }>(`SELECT id::text FROM releases.artifact_bundles WHERE organization_id = $1 AND checksum = $2`, [
+      organizationId,
+      checksum,
+    ]);
+    await sql.execute(`INSERT INTO releases.artifact_bundle_projects (bundle_id, project_id) SELECT $1, unnest($2::bigint[]) ON CONFLICT DO NOTHING`, [
+      id,
+      projectIds,
+    ]);
     return id;
   }
 
   /** Adds a file to a release's files; null when one of that name is there already. */
-  async addReleaseFile(sql: Sql, organizationId: string, bundleId: string, file: { name: string; dist: string | null; type: string; sourcemap: string | null; checksum: string; content: Buffer }, now: Date): Promise<ReleaseFileRow | null> {
-    await sql.execute(`INSERT INTO releases.files (organization_id, checksum, size, content) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`, [organizationId, file.checksum, file.content.length, file.content]);
+  async addReleaseFile(
+    sql: Sql,
+    organizationId: string,
+    bundleId: string,
+    file: { name: string; dist: string | null; type: string; sourcemap: string | null; checksum: string; content: Buffer },
+    now: Date,
+  ): Promise<ReleaseFileRow | null> {
+    await sql.execute(`INSERT INTO releases.files (organization_id, checksum, size, content) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`, [
+      organizationId,
+      file.checksum,
+      file.content.length,
+      file.content,
+    ]);
     const [row] = await sql.query<ReleaseFileRow>(
       `INSERT INTO releases.artifacts (bundle_id, organization_id, path, url, type, sourcemap, file_checksum, date_added) VALUES ($1, $2, $3, $3, $4, $5, $6, $7)
        ON CONFLICT (bundle_id, path) DO NOTHING
@@ -194,5 +233,7 @@ export interface ReleaseFileRow {
 }
 
 export function releaseFilesChecksum(release: string, dist: string | null): string {
-  return `release-files:${createHash('sha1').update(JSON.stringify([release, dist])).digest('hex')}`;
+  return `release-files:${createHash('sha1')
+    .update(JSON.stringify([release, dist]))
+    .digest('hex')}`;
 }

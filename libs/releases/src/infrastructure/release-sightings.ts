@@ -36,7 +36,15 @@ export class ReleaseSightings {
         if (event.occurredAt < seen.firstEvent) seen.firstEvent = event.occurredAt;
         if (event.occurredAt > seen.lastEvent) seen.lastEvent = event.occurredAt;
       } else {
-        byKey.set(key, { organizationId: event.organizationId, projectId: event.projectId, version: event.release, events: 1, newGroups: event.isNewIssue ? 1 : 0, firstEvent: event.occurredAt, lastEvent: event.occurredAt });
+        byKey.set(key, {
+          organizationId: event.organizationId,
+          projectId: event.projectId,
+          version: event.release,
+          events: 1,
+          newGroups: event.isNewIssue ? 1 : 0,
+          firstEvent: event.occurredAt,
+          lastEvent: event.occurredAt,
+        });
       }
     }
     await this.releases.recordSightings(tx, [...byKey.values()], this.clock.now());

@@ -14,7 +14,14 @@ export interface ReleaseRow {
   /** The release's projects with their counts, by project id. */
   projects: Array<{ project_id: string; new_groups: number; events: string; first_event: string | null; last_event: string | null }>;
   commit_count: number;
-  last_commit: { id: string; repository: string | null; message: string | null; author_name: string | null; author_email: string | null; date_created: string | null } | null;
+  last_commit: {
+    id: string;
+    repository: string | null;
+    message: string | null;
+    author_name: string | null;
+    author_email: string | null;
+    date_created: string | null;
+  } | null;
   deploy_count: number;
   last_deploy: DeployJson | null;
 }
@@ -75,12 +82,21 @@ const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\$
 @Injectable()
 export class ReleasesRepository {
   async find(sql: Sql, organizationId: string, version: string): Promise<ReleaseRow | null> {
-    const [row] = await sql.query<ReleaseRow>(`SELECT ${RELEASE_COLUMNS} FROM releases.releases r WHERE r.organization_id = $1 AND r.version = $2`, [organizationId, version]);
+    const [row] = await sql.query<ReleaseRow>(`SELECT ${RELEASE_COLUMNS} FROM releases.releases r WHERE r.organization_id = $1 AND r.version = $2`, [
+      organizationId,
+      version,
+    ]);
     return row ?? null;
   }
 
   /** Newest first; `query` matches part of the version; `projectIds` keeps releases of any of those projects. */
-  async list(sql: Sql, organizationId: string, filter: { query?: string; projectIds?: readonly string[] }, offset: number, limit: number): Promise<ReleaseRow[]> {
+  async list(
+    sql: Sql,
+    organizationId: string,
+    filter: { query?: string; projectIds?: readonly string[] },
+    offset: number,
+    limit: number,
+  ): Promise<ReleaseRow[]> {
     return sql.query<ReleaseRow>(
       `SELECT ${RELEASE_COLUMNS} FROM releases.releases r
        WHERE r.organization_id = $1
@@ -92,17 +108,26 @@ export class ReleasesRepository {
   }
 
   /** Creates the release, or answers the existing one; either way it gains the projects. */
-  async createOrAddProjects(sql: Sql, organizationId: string, version: string, projectIds: readonly string[], changes: ReleaseChanges, now: Date): Promise<{ id: string; created: boolean }> {
+  async createOrAddProjects(
+    sql: Sql,
+    organizationId: string,
+    version: string,
+    projectIds: readonly string[],
+    changes: ReleaseChanges,
+    now: Date,
+  ): Promise<{ id: string; created: boolean }> {
     const [inserted] = await sql.query<{ id: string }>(
       `INSERT INTO releases.releases (organization_id, version, ref, url, date_started, date_released, date_created)
        VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (organization_id, version) DO NOTHING RETURNING id::text`,
       [organizationId, version, changes.ref ?? null, changes.url ?? null, changes.dateStarted ?? null, changes.dateReleased ?? null, now],
     );
-    const id = inserted?.id ?? (await sql.query<{ id: string }>(`SELECT id::text FROM releases.releases WHERE organization_id = $1 AND version = $2`, [organizationId, version]))[0].id;
-    await sql.execute(
-      `INSERT INTO releases.release_projects (release_id, project_id) SELECT $1, unnest($2::bigint[]) ON CONFLICT DO NOTHING`,
-      [id, projectIds],
-    );
+    const id =
+      inserted?.id ??
+      (await sql.query<{ id: string }>(`SELECT id::text FROM releases.releases WHERE organization_id = $1 AND version = $2`, [organizationId, version]))[0].id;
+    await sql.execute(`INSERT INTO releases.release_projects (release_id, project_id) SELECT $1, unnest($2::bigint[]) ON CONFLICT DO NOTHING`, [
+      id,
+      projectIds,
+    ]);
     return { id, created: inserted !== undefined };
   }
 
@@ -130,10 +155,11 @@ export class ReleasesRepository {
     await sql.execute(`DELETE FROM releases.release_commits WHERE release_id = $1`, [releaseId]);
     if (commits.length === 0) return;
     const repositories = [...new Set(commits.map((c) => c.repository).filter((name): name is string => name !== null))].sort();
-    await sql.execute(
-      `INSERT INTO releases.repositories (organization_id, name, date_created) SELECT $1, unnest($2::text[]), $3 ON CONFLICT DO NOTHING`,
-      [organizationId, repositories, now],
-    );
+    await sql.execute(`INSERT INTO releases.repositories (organization_id, name, date_created) SELECT $1, unnest($2::text[]), $3 ON CONFLICT DO NOTHING`, [
+      organizationId,
+      repositories,
+      now,
+    ]);
     await sql.execute(
       `INSERT INTO releases.release_commits (release_id, position, commit_id, repository, message, author_name, author_email, date_created)
        SELECT $1, c.position, c.id, c.repository, c.message, c.author_name, c.author_email, c.date_created
@@ -141,13 +167,23 @@ export class ReleasesRepository {
          AS c (position, id, repository, message, author_name, author_email, date_created)
        ON CONFLICT DO NOTHING`,
       [
-        releaseId, commits.map((_, index) => index), commits.map((c) => c.id), commits.map((c) => c.repository), commits.map((c) => c.message),
-        commits.map((c) => c.authorName), commits.map((c) => c.authorEmail), commits.map((c) => c.timestamp),
+        releaseId,
+        commits.map((_, index) => index),
+        commits.map((c) => c.id),
+        commits.map((c) => c.repository),
+        commits.map((c) => c.message),
+        commits.map((c) => c.authorName),
+        commits.map((c) => c.authorEmail),
+        commits.map((c) => c.timestamp),
       ],
     );
   }
 
-  async addDeploy(sql: Sql, releaseId: string, deploy: { environment: string; name: string | null; url: string | null; dateStarted: Date | null; dateFinished: Date }): Promise<DeployJson> {
+  async addDeploy(
+    sql: Sql,
+    releaseId: string,
+    deploy: { environment: string; name: string | null; url: string | null; dateStarted: Date | null; dateFinished: Date },
+  ): Promise<DeployJson> {
     const [row] = await sql.query<DeployJson>(
       `INSERT INTO releases.deploys (release_id, environment, name, url, date_started, date_finished) VALUES ($1, $2, $3, $4, $5, $6)
        RETURNING id::text, environment, name, url, date_started, date_finished`,
@@ -170,10 +206,17 @@ export class ReleasesRepository {
    */
   async recordSightings(sql: Sql, sightings: readonly ReleaseSighting[], now: Date): Promise<void> {
     if (sightings.length === 0) return;
-    const sorted = [...sightings].sort((a, b) => a.organizationId.localeCompare(b.organizationId) || a.version.localeCompare(b.version) || a.projectId.localeCompare(b.projectId));
+    const sorted = [...sightings].sort(
+      (a, b) => a.organizationId.localeCompare(b.organizationId) || a.version.localeCompare(b.version) || a.projectId.localeCompare(b.projectId),
+    );
     const columns = [
-      sorted.map((s) => s.organizationId), sorted.map((s) => s.projectId), sorted.map((s) => s.version), sorted.map((s) => s.events),
-      sorted.map((s) => s.newGroups), sorted.map((s) => s.firstEvent), sorted.map((s) => s.lastEvent),
+      sorted.map((s) => s.organizationId),
+      sorted.map((s) => s.projectId),
+      sorted.map((s) => s.version),
+      sorted.map((s) => s.events),
+      sorted.map((s) => s.newGroups),
+      sorted.map((s) => s.firstEvent),
+      sorted.map((s) => s.lastEvent),
     ];
     await sql.execute(
       `INSERT INTO releases.releases (organization_id, version, date_created)
@@ -234,7 +277,12 @@ export class ReleasesRepository {
   }
 
   /** Registers a repository; null when one of that name exists. */
-  async addRepository(sql: Sql, organizationId: string, repository: { name: string; url: string | null; provider: string | null }, now: Date): Promise<RepositoryRow | null> {
+  async addRepository(
+    sql: Sql,
+    organizationId: string,
+    repository: { name: string; url: string | null; provider: string | null },
+    now: Date,
+  ): Promise<RepositoryRow | null> {
     const [row] = await sql.query<RepositoryRow>(
       `INSERT INTO releases.repositories (organization_id, name, url, provider, date_created) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT DO NOTHING RETURNING id::text, name, url, provider, date_created`,

@@ -88,7 +88,12 @@ export class SourceMapSymbolicator {
     return { stacktraces, errors: uniqueErrors(errors) };
   }
 
-  private async locate(sql: Sql, request: SymbolicationRequest<JsFrame>, file: string, debugId: string | undefined): Promise<{ checksum: string; url: string } | null> {
+  private async locate(
+    sql: Sql,
+    request: SymbolicationRequest<JsFrame>,
+    file: string,
+    debugId: string | undefined,
+  ): Promise<{ checksum: string; url: string } | null> {
     const key = [request.organizationId, request.projectId, debugId ?? '', debugId ? '' : request.release, request.dist ?? '', file].join('\u0000');
     const remembered = this.lookups.get(key);
     if (remembered) return remembered;
@@ -143,7 +148,10 @@ export class SourceMapSymbolicator {
       const [map] = await this.artifacts.byReleaseUrls(sql, request.organizationId, request.projectId, request.release, request.dist ?? null, [mapUrl]);
       if (map) return { checksum: map.file_checksum, url: mapUrl };
     }
-    const map = first(['source_map'], candidates.map((url) => `${url}.map`));
+    const map = first(
+      ['source_map'],
+      candidates.map((url) => `${url}.map`),
+    );
     return map ? { checksum: map.file_checksum, url: map.url ?? file } : null;
   }
 

@@ -22,7 +22,10 @@ export class ScimDiscoveryController {
   @Get('organizations/:organization_id_or_slug/scim/v2/ServiceProviderConfig')
   serviceProviderConfig(@CurrentScimOrganization() organization: ScimOrganization) {
     const base = this.base(organization);
-    return { ...serviceProviderConfig(`${this.config.publicUrl}/api/docs`), meta: { resourceType: 'ServiceProviderConfig', location: `${base}/ServiceProviderConfig` } };
+    return {
+      ...serviceProviderConfig(`${this.config.publicUrl}/api/docs`),
+      meta: { resourceType: 'ServiceProviderConfig', location: `${base}/ServiceProviderConfig` },
+    };
   }
 
   @Get('organizations/:organization_id_or_slug/scim/v2/ResourceTypes')

@@ -39,7 +39,12 @@ export class ScimGroupsController {
   async list(@CurrentScimOrganization() organization: ScimOrganization, @Query() query: Record<string, unknown>) {
     const request = parseListQuery(query);
     const page = await this.read.listGroups(this.database, organization.id, request.filter, request.startIndex - 1, request.count);
-    const members = leavesOut(request, 'members') ? undefined : await this.read.membersOfGroups(this.database, page.rows.map((row) => row.id));
+    const members = leavesOut(request, 'members')
+      ? undefined
+      : await this.read.membersOfGroups(
+          this.database,
+          page.rows.map((row) => row.id),
+        );
     const resources = page.rows.map((row) => project(this.resource(organization, row, members?.get(row.id)), request.attributes, request.excludedAttributes));
     return listResponse(resources, page.total, request.startIndex);
   }
@@ -66,7 +71,13 @@ export class ScimGroupsController {
     if (typeof name !== 'string') throw ScimError.badRequest('invalidValue', 'displayName is required.');
     const externalId = attribute(document, 'externalid');
     const teamId = await this.commands.execute<ProvisionTeamCommand, string>(
-      new ProvisionTeamCommand(organization.id, name, typeof externalId === 'string' && externalId ? externalId : null, memberValues(attribute(document, 'members')), SCIM_METADATA),
+      new ProvisionTeamCommand(
+        organization.id,
+        name,
+        typeof externalId === 'string' && externalId ? externalId : null,
+        memberValues(attribute(document, 'members')),
+        SCIM_METADATA,
+      ),
     );
     const resource = await this.respond(organization, teamId, reply);
     void reply.header('location', (resource.meta as { location: string }).location);

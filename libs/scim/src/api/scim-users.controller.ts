@@ -50,7 +50,14 @@ export class ScimUsersController {
   @Get('organizations/:organization_id_or_slug/scim/v2/Users')
   async list(@CurrentScimOrganization() organization: ScimOrganization, @Query() query: Record<string, unknown>) {
     const request = parseListQuery(query);
-    const page = await this.read.listUsers(this.database, organization.id, request.filter, request.startIndex - 1, request.count, !leavesOut(request, 'groups'));
+    const page = await this.read.listUsers(
+      this.database,
+      organization.id,
+      request.filter,
+      request.startIndex - 1,
+      request.count,
+      !leavesOut(request, 'groups'),
+    );
     const resources = page.rows.map((row) => project(this.resource(organization, row, row.groups), request.attributes, request.excludedAttributes));
     return listResponse(resources, page.total, request.startIndex);
   }
@@ -119,7 +126,11 @@ export class ScimUsersController {
   /** Removes the member from the organization; the user account stays. */
   @Delete('organizations/:organization_id_or_slug/scim/v2/Users/:member_id')
   @HttpCode(204)
-  async remove(@CurrentScimOrganization() organization: ScimOrganization, @Param('member_id') memberId: string, @Headers('if-match') ifMatch: string | undefined) {
+  async remove(
+    @CurrentScimOrganization() organization: ScimOrganization,
+    @Param('member_id') memberId: string,
+    @Headers('if-match') ifMatch: string | undefined,
+  ) {
     await this.commands.execute(new RemoveMemberCommand(organization.id, memberId, versionFromIfMatch(ifMatch), SCIM_METADATA));
   }
 

@@ -84,7 +84,10 @@ export function project(resource: Json, attributes: string[] | undefined, exclud
         result[key] = value;
         continue;
       }
-      result[key] = pickSubAttributes(value, wanted.map((path) => path.split('.')[1]));
+      result[key] = pickSubAttributes(
+        value,
+        wanted.map((path) => path.split('.')[1]),
+      );
     }
     return result;
   }

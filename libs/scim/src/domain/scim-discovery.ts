@@ -17,7 +17,9 @@ function attribute(name: string, type: string, options: Json = {}): Json {
   };
 }
 
-const NAME_SUB_ATTRIBUTES = ['formatted', 'familyName', 'givenName', 'middleName', 'honorificPrefix', 'honorificSuffix'].map((name) => attribute(name, 'string'));
+const NAME_SUB_ATTRIBUTES = ['formatted', 'familyName', 'givenName', 'middleName', 'honorificPrefix', 'honorificSuffix'].map((name) =>
+  attribute(name, 'string'),
+);
 
 export const USER_SCHEMA_DEFINITION: Json = {
   id: USER_SCHEMA,
@@ -29,7 +31,11 @@ export const USER_SCHEMA_DEFINITION: Json = {
     attribute('displayName', 'string'),
     attribute('emails', 'complex', {
       multiValued: true,
-      subAttributes: [attribute('value', 'string'), attribute('type', 'string', { canonicalValues: ['work', 'home', 'other'] }), attribute('primary', 'boolean')],
+      subAttributes: [
+        attribute('value', 'string'),
+        attribute('type', 'string', { canonicalValues: ['work', 'home', 'other'] }),
+        attribute('primary', 'boolean'),
+      ],
     }),
     attribute('active', 'boolean', { description: 'false keeps the member but takes away all access' }),
     attribute('groups', 'complex', {
@@ -70,7 +76,7 @@ export function serviceProviderConfig(documentationUri: string): Json {
       {
         type: 'oauthbearertoken',
         name: 'OAuth Bearer Token',
-        description: 'The SCIM token issued when SCIM is enabled on the organization\'s SAML provider',
+        description: "The SCIM token issued when SCIM is enabled on the organization's SAML provider",
         primary: true,
       },
     ],

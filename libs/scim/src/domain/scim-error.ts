@@ -1,13 +1,5 @@
 /** RFC 7644 §3.12 error types. */
-export type ScimType =
-  | 'invalidFilter'
-  | 'tooMany'
-  | 'uniqueness'
-  | 'mutability'
-  | 'invalidSyntax'
-  | 'invalidPath'
-  | 'noTarget'
-  | 'invalidValue';
+export type ScimType = 'invalidFilter' | 'tooMany' | 'uniqueness' | 'mutability' | 'invalidSyntax' | 'invalidPath' | 'noTarget' | 'invalidValue';
 
 /** A failure to answer in SCIM's error format: an HTTP status, a detail and, for 400s and 409s, a scimType. */
 export class ScimError extends Error {

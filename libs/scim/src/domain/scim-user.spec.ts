@@ -12,7 +12,8 @@ const profile: MemberProfile = {
   role: 'member',
 };
 
-const apply = (...operations: unknown[]) => patchProfile(profile, patchOperations({ schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: operations }));
+const apply = (...operations: unknown[]) =>
+  patchProfile(profile, patchOperations({ schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: operations }));
 
 function scimTypeOf(run: () => unknown): string | undefined {
   try {
@@ -35,25 +36,37 @@ describe('SCIM user PATCH', () => {
       { op: 'REPLACE', path: 'emails[type eq "work"].value', value: 'new@example.com' },
       { op: 'Add', path: 'urn:ietf:params:scim:schemas:core:2.0:User:name.familyName', value: 'Smith' },
     );
-    expect(patched).toMatchObject({ active: false, emails: [{ value: 'new@example.com', type: 'work', primary: true }], name: { givenName: 'Jane', familyName: 'Smith' } });
+    expect(patched).toMatchObject({
+      active: false,
+      emails: [{ value: 'new@example.com', type: 'work', primary: true }],
+      name: { givenName: 'Jane', familyName: 'Smith' },
+    });
   });
 
   it('reads dotted keys and attribute names in any case in path-less values', () => {
-    expect(apply({ op: 'replace', value: { DisplayName: 'J', 'name.givenName': 'Janet' } })).toMatchObject({ displayName: 'J', name: { givenName: 'Janet', familyName: 'Doe' } });
+    expect(apply({ op: 'replace', value: { DisplayName: 'J', 'name.givenName': 'Janet' } })).toMatchObject({
+      displayName: 'J',
+      name: { givenName: 'Janet', familyName: 'Doe' },
+    });
   });
 
   it('adds a work e-mail when none matches the filter, and removes e-mails by value', () => {
     const home = apply({ op: 'add', path: 'emails', value: [{ value: 'home@example.com', type: 'home' }] });
     expect(home.emails).toHaveLength(2);
-    expect(patchProfile(home, patchOperations({ Operations: [{ op: 'remove', path: 'emails', value: [{ value: 'home@example.com' }] }] })).emails).toEqual(profile.emails);
+    expect(patchProfile(home, patchOperations({ Operations: [{ op: 'remove', path: 'emails', value: [{ value: 'home@example.com' }] }] })).emails).toEqual(
+      profile.emails,
+    );
     const noWork = { ...profile, emails: [] };
-    expect(patchProfile(noWork, patchOperations({ Operations: [{ op: 'replace', path: 'emails[type eq "work"].value', value: 'w@example.com' }] })).emails).toEqual([
-      { value: 'w@example.com', type: 'work' },
-    ]);
+    expect(
+      patchProfile(noWork, patchOperations({ Operations: [{ op: 'replace', path: 'emails[type eq "work"].value', value: 'w@example.com' }] })).emails,
+    ).toEqual([{ value: 'w@example.com', type: 'work' }]);
   });
 
   it('removes attributes by path', () => {
-    expect(apply({ op: 'remove', path: 'externalId' }, { op: 'remove', path: 'name.familyName' })).toMatchObject({ externalId: null, name: { givenName: 'Jane' } });
+    expect(apply({ op: 'remove', path: 'externalId' }, { op: 'remove', path: 'name.familyName' })).toMatchObject({
+      externalId: null,
+      name: { givenName: 'Jane' },
+    });
   });
 
   it('refuses what it cannot apply with the SCIM error type that says why', () => {

@@ -68,7 +68,11 @@ function toDocument(profile: MemberProfile): Json {
  * A profile from a SCIM User document (a POST or PUT body, or a patched document). Unknown and
  * read-only attributes are ignored; `active` may come as the strings "True" and "False".
  */
-export function profileFromDocument(document: Json, defaults: { active: boolean; role: MemberProfile['role'] }, currentRole?: MemberProfile['role']): MemberProfile {
+export function profileFromDocument(
+  document: Json,
+  defaults: { active: boolean; role: MemberProfile['role'] },
+  currentRole?: MemberProfile['role'],
+): MemberProfile {
   const get = (name: string): unknown => {
     const key = Object.keys(document).find((candidate) => USER_ATTRIBUTES[withoutCoreSchema(candidate).toLowerCase()] === name);
     return key === undefined ? undefined : document[key];
@@ -191,7 +195,11 @@ export function patchProfile(current: MemberProfile, operations: readonly Json[]
       }
       continue;
     }
-    normalised.push((op === 'remove' ? { op, path, ...('value' in operation ? { value: operation.value } : {}) } : { op, path, value: operation.value }) as ScimPatchOperation);
+    normalised.push(
+      (op === 'remove'
+        ? { op, path, ...('value' in operation ? { value: operation.value } : {}) }
+        : { op, path, value: operation.value }) as ScimPatchOperation,
+    );
   }
   let document: Json;
   try {

@@ -47,7 +47,16 @@ export class AuthProviderRepository {
     const [row] = await sql.query<AuthProviderRow>(
       `INSERT INTO scim.auth_providers (organization_id, provider, idp_entity_id, sso_url, x509cert, scim_enabled, scim_token_hash, scim_token_last_characters)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (organization_id) DO NOTHING RETURNING ${COLUMNS}`,
-      [organizationId, write.provider, write.idpEntityId, write.ssoUrl, write.x509cert, write.scimEnabled, write.scimToken?.hash ?? null, write.scimToken?.lastCharacters ?? null],
+      [
+        organizationId,
+        write.provider,
+        write.idpEntityId,
+        write.ssoUrl,
+        write.x509cert,
+        write.scimEnabled,
+        write.scimToken?.hash ?? null,
+        write.scimToken?.lastCharacters ?? null,
+      ],
     );
     return row;
   }
@@ -61,7 +70,17 @@ export class AuthProviderRepository {
               scim_token_last_characters = CASE WHEN $7::boolean THEN scim_token_last_characters ELSE $9 END,
               date_updated = now()
        WHERE organization_id = $1 RETURNING ${COLUMNS}`,
-      [organizationId, write.provider, write.idpEntityId, write.ssoUrl, write.x509cert, write.scimEnabled, keep, write.scimToken?.hash ?? null, write.scimToken?.lastCharacters ?? null],
+      [
+        organizationId,
+        write.provider,
+        write.idpEntityId,
+        write.ssoUrl,
+        write.x509cert,
+        write.scimEnabled,
+        keep,
+        write.scimToken?.hash ?? null,
+        write.scimToken?.lastCharacters ?? null,
+      ],
     );
     return row;
   }

@@ -25,7 +25,7 @@ describe('SCIM filters in SQL', () => {
 
   it('nests and, or, not and grouping, and makes missing values false under not', () => {
     expect(sql('not (displayName eq "x") and (active eq true or userName pr)').text).toBe(
-      '((NOT COALESCE((lower(v.display_name) = lower($2)), false)) AND ((v.active = $3::boolean) OR (v.user_name IS NOT NULL AND v.user_name <> \'\')))',
+      "((NOT COALESCE((lower(v.display_name) = lower($2)), false)) AND ((v.active = $3::boolean) OR (v.user_name IS NOT NULL AND v.user_name <> '')))",
     );
   });
 
@@ -33,7 +33,9 @@ describe('SCIM filters in SQL', () => {
     expect(sql('emails[type eq "work" and value co "@x"]').text).toBe(
       "EXISTS (SELECT 1 FROM jsonb_array_elements(v.emails) AS e(x) WHERE true AND ((lower((e.x->>'type')) = lower($2)) AND (lower((e.x->>'value')) LIKE $3)))",
     );
-    expect(sql('emails.value eq "a@b"').text).toBe("EXISTS (SELECT 1 FROM jsonb_array_elements(v.emails) AS e(x) WHERE true AND (lower((e.x->>'value')) = lower($2)))");
+    expect(sql('emails.value eq "a@b"').text).toBe(
+      "EXISTS (SELECT 1 FROM jsonb_array_elements(v.emails) AS e(x) WHERE true AND (lower((e.x->>'value')) = lower($2)))",
+    );
     expect(sql('members.value eq "12"', GROUP_FILTER_SCHEMA)).toEqual({
       text: 'EXISTS (SELECT 1 FROM identity.scim_group_members gm WHERE gm.team_id = v.id AND (gm.member_id = $2::bigint))',
       params: ['12'],

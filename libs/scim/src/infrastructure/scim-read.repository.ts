@@ -111,7 +111,14 @@ export class ScimReadRepository {
   constructor(private readonly boundaries: PageBoundaries) {}
 
   /** A page of users; with `withGroups`, each row carries its groups (read in the same statement). */
-  listUsers(sql: Sql, organizationId: string, filter: Filter | undefined, offset: number, limit: number, withGroups: boolean): Promise<Page<ScimUserRow & { groups?: Reference[] }>> {
+  listUsers(
+    sql: Sql,
+    organizationId: string,
+    filter: Filter | undefined,
+    offset: number,
+    limit: number,
+    withGroups: boolean,
+  ): Promise<Page<ScimUserRow & { groups?: Reference[] }>> {
     const groups = withGroups ? GROUPS_OF_USER : undefined;
     if (!filter) return this.allUsers(sql, organizationId, offset, limit, groups);
     return this.list(sql, 'identity.scim_users', USER_FILTER_SCHEMA, organizationId, filter, offset, limit, groups);

@@ -70,7 +70,11 @@ export class ServiceHooksController {
 
   @Get('projects/:organization_id_or_slug/:project_id_or_slug/hooks/:hook_id')
   @RequireScopes('project:read')
-  async detail(@CurrentOrganization() organization: OrganizationAccess, @Param('project_id_or_slug') projectIdOrSlug: string, @Param('hook_id') hookId: string) {
+  async detail(
+    @CurrentOrganization() organization: OrganizationAccess,
+    @Param('project_id_or_slug') projectIdOrSlug: string,
+    @Param('hook_id') hookId: string,
+  ) {
     const project = await this.project(organization, projectIdOrSlug);
     return serializeServiceHook(await this.hook(project, hookId));
   }
@@ -120,8 +124,16 @@ export class ServiceHooksController {
     const rows = page.respond(
       await this.deliveries.list(SERVICE_HOOK_TARGET, hook.id, { failedOnly: status === 'failed', offset: page.offset, limit: page.fetchLimit }),
     );
-    const attempts = await this.deliveries.attempts(rows.map((row) => row.id), ATTEMPTS_PER_DELIVERY);
-    return rows.map((row) => serializeDelivery(row, attempts.filter((attempt) => String(attempt.delivery_id) === String(row.id))));
+    const attempts = await this.deliveries.attempts(
+      rows.map((row) => row.id),
+      ATTEMPTS_PER_DELIVERY,
+    );
+    return rows.map((row) =>
+      serializeDelivery(
+        row,
+        attempts.filter((attempt) => String(attempt.delivery_id) === String(row.id)),
+      ),
+    );
   }
 
   @Post('projects/:organization_id_or_slug/:project_id_or_slug/hooks/:hook_id/deliveries/:delivery_id/redeliver')

@@ -2,9 +2,19 @@ import { eventHookPayload, microsecondIso } from './event-payload';
 
 describe('service hook event payload', () => {
   const source = {
-    issueId: '42', projectSlug: 'web', projectName: 'Web', culprit: 'app/checkout in pay',
-    message: 'TypeError: x is undefined', eventId: 'ab'.repeat(16), level: 'error', platform: 'node',
-    tags: [['environment', 'production'], ['release', '1.0']] as Array<[string, string]>, datetime: '2026-11-22T12:00:00.123Z',
+    issueId: '42',
+    projectSlug: 'web',
+    projectName: 'Web',
+    culprit: 'app/checkout in pay',
+    message: 'TypeError: x is undefined',
+    eventId: 'ab'.repeat(16),
+    level: 'error',
+    platform: 'node',
+    tags: [
+      ['environment', 'production'],
+      ['release', '1.0'],
+    ] as Array<[string, string]>,
+    datetime: '2026-11-22T12:00:00.123Z',
   };
 
   it('has exactly the spec fields, tags as pairs and the datetime with microseconds', () => {
@@ -17,7 +27,16 @@ describe('service hook event payload', () => {
       url: 'https://faultline.example/organizations/acme/issues/42/',
       message: 'TypeError: x is undefined',
       triggering_rules: ['Notify on new issues'],
-      event: { event_id: 'ab'.repeat(16), level: 'error', tags: [['environment', 'production'], ['release', '1.0']], platform: 'node', datetime: '2026-11-22T12:00:00.123000Z' },
+      event: {
+        event_id: 'ab'.repeat(16),
+        level: 'error',
+        tags: [
+          ['environment', 'production'],
+          ['release', '1.0'],
+        ],
+        platform: 'node',
+        datetime: '2026-11-22T12:00:00.123000Z',
+      },
     });
   });
 

@@ -178,10 +178,9 @@ export class DeliveriesRepository {
   /** Hands claimed, unsent deliveries back: due now, the claim not counted. */
   async release(deliveryIds: readonly string[]): Promise<void> {
     if (deliveryIds.length === 0) return;
-    await this.database.execute(
-      `UPDATE webhooks.webhook_delivery_queue SET due_at = now(), claims = claims - 1 WHERE delivery_id = ANY($1::bigint[])`,
-      [deliveryIds],
-    );
+    await this.database.execute(`UPDATE webhooks.webhook_delivery_queue SET due_at = now(), claims = claims - 1 WHERE delivery_id = ANY($1::bigint[])`, [
+      deliveryIds,
+    ]);
   }
 
   /** Records finished attempts and their deliveries' new state, all in one statement. */
@@ -291,7 +290,15 @@ export class DeliveriesRepository {
          ORDER BY d.id DESC, a.id DESC LIMIT $7
        ) logged
        ORDER BY logged.attempted_at DESC, logged.id DESC`,
-      [targetKind, targetId, filter.eventTypes, filter.start?.toISOString() ?? null, filter.end?.toISOString() ?? null, filter.errorsOnly === true, filter.perEventType],
+      [
+        targetKind,
+        targetId,
+        filter.eventTypes,
+        filter.start?.toISOString() ?? null,
+        filter.end?.toISOString() ?? null,
+        filter.errorsOnly === true,
+        filter.perEventType,
+      ],
     );
   }
 

@@ -136,7 +136,14 @@ export class DeliveryWorker implements BackgroundWorker {
     if (room < concurrency) return 0;
     const held = [...this.claimedByTarget];
     const leases = new Map(this.kinds.all().map((kind) => [kind.name, leaseSeconds(kind.timeoutMs)]));
-    const claimed = await this.deliveries.claim(room, held.map(([id]) => id), held.map(([, n]) => n), 2 * targetConcurrency, leases, leaseSeconds(this.longestTimeoutMs()));
+    const claimed = await this.deliveries.claim(
+      room,
+      held.map(([id]) => id),
+      held.map(([, n]) => n),
+      2 * targetConcurrency,
+      leases,
+      leaseSeconds(this.longestTimeoutMs()),
+    );
     for (const ready of await this.resolveTargets(claimed)) {
       this.ready.push(ready);
       this.claimedByTarget.set(ready.delivery.target_id, (this.claimedByTarget.get(ready.delivery.target_id) ?? 0) + 1);
@@ -179,7 +186,7 @@ export class DeliveryWorker implements BackgroundWorker {
   /** Starts ready deliveries while there is room, overall and for their target. */
   private dispatch(): void {
     const { concurrency, targetConcurrency } = this.config.webhooks;
-    for (let index = 0; index < this.ready.length && this.inFlight < concurrency; ) {
+    for (let index = 0; index < this.ready.length && this.inFlight < concurrency;) {
       const ready = this.ready[index];
       if ((this.inFlightByTarget.get(ready.delivery.target_id) ?? 0) >= targetConcurrency) {
         index++;
@@ -214,35 +221,64 @@ export class DeliveryWorker implements BackgroundWorker {
     const attemptedAt = new Date();
     if (!target || !target.active) {
       this.record({
-        deliveryId: delivery.id, status: 'failed', attemptedAt, durationMs: 0, statusCode: null,
-        error: target ? 'the hook is disabled' : kind.removedReason, requestHeaders: {}, responseHeaders: null, responseBody: null,
+        deliveryId: delivery.id,
+        status: 'failed',
+        attemptedAt,
+        durationMs: 0,
+        statusCode: null,
+        error: target ? 'the hook is disabled' : kind.removedReason,
+        requestHeaders: {},
+        responseHeaders: null,
+        responseBody: null,
       });
       return;
     }
     const outgoing = { guid: delivery.guid, eventType: delivery.event_type, body: delivery.body };
-    const settle = (ok: boolean, gone?: string) => this.settled.push({ kind, outcome: gone === undefined ? { targetId: target.id, ok } : { targetId: target.id, ok, gone } });
+    const settle = (ok: boolean, gone?: string) =>
+      this.settled.push({ kind, outcome: gone === undefined ? { targetId: target.id, ok } : { targetId: target.id, ok, gone } });
     const started = performance.now();
     let requestHeaders: Record<string, string> = {};
     let result: AttemptResult;
     try {
-      let answer: { outcome: AttemptOutcome; statusCode: number | null; error: string; responseHeaders: Record<string, string> | null; responseBody: string | null };
+      let answer: {
+        outcome: AttemptOutcome;
+        statusCode: number | null;
+        error: string;
+        responseHeaders: Record<string, string> | null;
+        responseBody: string | null;
+      };
       if (kind.send) {
         const sent = await kind.send(outgoing, target, AbortSignal.timeout(kind.timeoutMs));
         requestHeaders = sent.request ?? {};
-        answer = { outcome: sent.outcome, statusCode: null, error: sent.response ?? 'not delivered', responseHeaders: null, responseBody: sent.response ?? null };
+        answer = {
+          outcome: sent.outcome,
+          statusCode: null,
+          error: sent.response ?? 'not delivered',
+          responseHeaders: null,
+          responseBody: sent.response ?? null,
+        };
       } else {
         requestHeaders = kind.headers(outgoing, target, attemptedAt);
         const response = await this.client(kind.timeoutMs).post(target.url, requestHeaders, delivery.body);
-        const error = response.statusCode >= 300 && response.statusCode < 400 ? `redirect (${response.statusCode}) not followed` : `HTTP ${response.statusCode}`;
+        const error =
+          response.statusCode >= 300 && response.statusCode < 400 ? `redirect (${response.statusCode}) not followed` : `HTTP ${response.statusCode}`;
         answer = {
           outcome: kind.classify(response.statusCode, response.headers['retry-after'], new Date()),
-          statusCode: response.statusCode, error, responseHeaders: response.headers, responseBody: response.body,
+          statusCode: response.statusCode,
+          error,
+          responseHeaders: response.headers,
+          responseBody: response.body,
         };
       }
       const { outcome } = answer;
       const base = {
-        deliveryId: delivery.id, attemptedAt, durationMs: performance.now() - started, statusCode: answer.statusCode,
-        requestHeaders, responseHeaders: answer.responseHeaders, responseBody: answer.responseBody,
+        deliveryId: delivery.id,
+        attemptedAt,
+        durationMs: performance.now() - started,
+        statusCode: answer.statusCode,
+        requestHeaders,
+        responseHeaders: answer.responseHeaders,
+        responseBody: answer.responseBody,
       };
       if (outcome.kind === 'delivered') {
         result = { ...base, status: 'delivered', error: null };
@@ -260,8 +296,13 @@ export class DeliveryWorker implements BackgroundWorker {
       const { message, refused } = describeError(error, kind.timeoutMs);
       if (refused) this.logger.warn(`delivery ${delivery.guid} to ${kind.name} ${target.id}: ${message}`);
       result = {
-        deliveryId: delivery.id, attemptedAt, durationMs: performance.now() - started, statusCode: null,
-        requestHeaders, responseHeaders: null, responseBody: null,
+        deliveryId: delivery.id,
+        attemptedAt,
+        durationMs: performance.now() - started,
+        statusCode: null,
+        requestHeaders,
+        responseHeaders: null,
+        responseBody: null,
         ...this.retry(delivery, kind, message, undefined),
       };
       settle(false);
@@ -269,7 +310,12 @@ export class DeliveryWorker implements BackgroundWorker {
     this.record(result);
   }
 
-  private retry(delivery: ClaimedDelivery, kind: DeliveryTargetKind, error: string, retryAfterSeconds: number | undefined): Pick<AttemptResult, 'status' | 'nextAttemptAt' | 'error'> {
+  private retry(
+    delivery: ClaimedDelivery,
+    kind: DeliveryTargetKind,
+    error: string,
+    retryAfterSeconds: number | undefined,
+  ): Pick<AttemptResult, 'status' | 'nextAttemptAt' | 'error'> {
     const delay = nextAttemptDelaySeconds(delivery.attempts, kind.retryScheduleSeconds, retryAfterSeconds);
     if (delay === undefined) return { status: 'failed', error: `${error}; gave up after ${delivery.attempts} attempts` };
     return { status: 'pending', nextAttemptAt: new Date(Date.now() + delay * 1000), error };
@@ -281,9 +327,7 @@ export class DeliveryWorker implements BackgroundWorker {
     this.pendingResults.push(result);
     if (this.flushing) return;
     // A short pause gathers the attempts finishing meanwhile into the same statement.
-    this.flushing = new Promise<void>((resolve) => setTimeout(resolve, FLUSH_DELAY_MS))
-      .then(() => this.flush())
-      .finally(() => (this.flushing = undefined));
+    this.flushing = new Promise<void>((resolve) => setTimeout(resolve, FLUSH_DELAY_MS)).then(() => this.flush()).finally(() => (this.flushing = undefined));
   }
 
   /** Writes finished attempts, one statement for all that finished meanwhile, until none are left. */

@@ -83,7 +83,12 @@ export class OutboundHttp {
     for (const [name, value] of Object.entries(response.headers)) {
       if (value !== undefined) responseHeaders[name] = Array.isArray(value) ? value.join(', ') : value;
     }
-    return { statusCode: response.statusCode, headers: responseHeaders, body: Buffer.concat(chunks).subarray(0, this.responseBodyLimit).toString('utf8'), truncated };
+    return {
+      statusCode: response.statusCode,
+      headers: responseHeaders,
+      body: Buffer.concat(chunks).subarray(0, this.responseBodyLimit).toString('utf8'),
+      truncated,
+    };
   }
 
   async close(): Promise<void> {

@@ -65,8 +65,14 @@ export class ServiceHookOutbox {
           cause: event.eventId,
           projectId: String(data.projectId),
           source: {
-            issueId: String(data.issueId), culprit: data.culprit, message: data.message, eventId: data.eventId,
-            level: data.level, platform: data.platform, tags: data.tags, datetime: data.datetime,
+            issueId: String(data.issueId),
+            culprit: data.culprit,
+            message: data.message,
+            eventId: data.eventId,
+            level: data.level,
+            platform: data.platform,
+            tags: data.tags,
+            datetime: data.datetime,
           },
         };
       }),

@@ -2,7 +2,15 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EventRecorder } from '@faultline/event-store';
 import { APP_CONFIG, type AppConfig, Database } from '@faultline/platform';
 import type { DeliveryTarget, HttpDeliveryTargetKind, OutgoingDelivery, TargetAttemptOutcome } from '../contracts/delivery-target-kind';
-import { type AttemptOutcome, classifyResponse, SERVICE_HOOK_STREAM_TYPE, serviceHookDisabled, serviceHookStream, signBody, standardWebhookSignature } from '../domain';
+import {
+  type AttemptOutcome,
+  classifyResponse,
+  SERVICE_HOOK_STREAM_TYPE,
+  serviceHookDisabled,
+  serviceHookStream,
+  signBody,
+  standardWebhookSignature,
+} from '../domain';
 import { DeliveriesRepository } from './deliveries.repository';
 import { SERVICE_HOOK_TARGET, ServiceHooksRepository } from './service-hooks.repository';
 

@@ -103,9 +103,11 @@ export class ServiceHooksRepository {
   }
 
   async disable(sql: Sql, hookId: string, reason: string): Promise<boolean> {
-    return (await sql.execute(
-      `UPDATE webhooks.service_hooks SET status = 'disabled', disabled_reason = $2, updated_at = now() WHERE id = $1 AND status = 'active'`,
-      [hookId, reason],
-    )) > 0;
+    return (
+      (await sql.execute(
+        `UPDATE webhooks.service_hooks SET status = 'disabled', disabled_reason = $2, updated_at = now() WHERE id = $1 AND status = 'active'`,
+        [hookId, reason],
+      )) > 0
+    );
   }
 }

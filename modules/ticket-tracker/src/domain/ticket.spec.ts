@@ -1,14 +1,29 @@
 import { idempotencyKey, outcomeOf, retryDelaySeconds, ticketRequest } from './ticket';
 
 describe('ticket domain', () => {
-  const subject = { issueId: '42', organizationId: '1', projectId: '2', shortId: 'WEB-3', title: 'TypeError: boom', culprit: 'charge(cart.js)', level: 'error' };
+  const subject = {
+    issueId: '42',
+    organizationId: '1',
+    projectId: '2',
+    shortId: 'WEB-3',
+    title: 'TypeError: boom',
+    culprit: 'charge(cart.js)',
+    level: 'error',
+  };
 
   it('builds the ticket with a link back to the issue, keyed by the issue', () => {
     expect(idempotencyKey('42')).toBe('faultline-issue-42');
     expect(ticketRequest(subject, 'https://errors.example.com/api/0/organizations/1/issues/42/')).toEqual({
       title: '[WEB-3] TypeError: boom',
       description: 'Culprit: charge(cart.js)\nLevel: error\nIssue: https://errors.example.com/api/0/organizations/1/issues/42/',
-      issue: { id: '42', shortId: 'WEB-3', organizationId: '1', projectId: '2', level: 'error', url: 'https://errors.example.com/api/0/organizations/1/issues/42/' },
+      issue: {
+        id: '42',
+        shortId: 'WEB-3',
+        organizationId: '1',
+        projectId: '2',
+        level: 'error',
+        url: 'https://errors.example.com/api/0/organizations/1/issues/42/',
+      },
     });
     expect(ticketRequest({ ...subject, title: 'x'.repeat(400) }, 'http://h').title).toHaveLength(255);
   });

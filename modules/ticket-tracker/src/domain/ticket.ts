@@ -28,9 +28,7 @@ export const idempotencyKey = (issueId: string): string => `faultline-issue-${is
 
 /** The ticket for an issue, linking back to it at `url`. */
 export function ticketRequest(subject: TicketSubject, url: string): TicketRequest {
-  const description = [subject.culprit && `Culprit: ${subject.culprit}`, `Level: ${subject.level}`, `Issue: ${url}`]
-    .filter(Boolean)
-    .join('\n');
+  const description = [subject.culprit && `Culprit: ${subject.culprit}`, `Level: ${subject.level}`, `Issue: ${url}`].filter(Boolean).join('\n');
   return {
     title: `[${subject.shortId}] ${subject.title}`.slice(0, 255),
     description,

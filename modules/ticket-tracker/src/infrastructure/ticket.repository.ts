@@ -39,7 +39,17 @@ export class TicketRepository {
          SELECT $1::bigint, $2::bigint, $3::bigint, $4, $5, $6, $7, $8::uuid
          WHERE $9::timestamptz >= (SELECT installed_at FROM ticket_tracker.ticket_tracker_installation)
          ON CONFLICT (issue_id) DO NOTHING`,
-        [subject.issueId, subject.organizationId, subject.projectId, subject.shortId, subject.title, subject.culprit, subject.level, subject.sourceEventId, subject.recordedAt],
+        [
+          subject.issueId,
+          subject.organizationId,
+          subject.projectId,
+          subject.shortId,
+          subject.title,
+          subject.culprit,
+          subject.level,
+          subject.sourceEventId,
+          subject.recordedAt,
+        ],
       );
     }
     return queued;

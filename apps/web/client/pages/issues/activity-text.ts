@@ -1,7 +1,14 @@
 import type { Activity } from './types';
 
 const unit = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
-const minutes = (value: number) => (value % 10080 === 0 ? unit(value / 10080, 'week') : value % 1440 === 0 ? unit(value / 1440, 'day') : value % 60 === 0 ? unit(value / 60, 'hour') : unit(value, 'minute'));
+const minutes = (value: number) =>
+  value % 10080 === 0
+    ? unit(value / 10080, 'week')
+    : value % 1440 === 0
+      ? unit(value / 1440, 'day')
+      : value % 60 === 0
+        ? unit(value / 60, 'hour')
+        : unit(value, 'minute');
 
 /** What an entry of the feed says happened, Sentry's wording. */
 export function describeActivity(item: Activity): string {

@@ -85,7 +85,8 @@ export function ActivityFeed(props: { activity: Activity[]; base: string; userId
       <ErrorNote error={error} />
       <ol class="timeline" aria-label="Activity">
         {props.activity.map((item) => {
-          const who = item.user?.name ?? (item.type === 'first_seen' || item.type === 'set_regression' || item.type === 'set_escalating' ? 'Faultline' : 'Someone');
+          const who =
+            item.user?.name ?? (item.type === 'first_seen' || item.type === 'set_regression' || item.type === 'set_escalating' ? 'Faultline' : 'Someone');
           const own = item.type === 'note' && item.user?.id === props.userId;
           return (
             <li key={item.id} class={`timeline-item activity-${item.type}`}>

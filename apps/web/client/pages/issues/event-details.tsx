@@ -132,7 +132,9 @@ export function Frames(props: { stacktrace: Stacktrace; full: boolean }) {
 
 function Exception(props: { values: ExceptionValue[] }) {
   const [full, setFull] = useState(false);
-  const hasSystemFrames = props.values.some((value) => value.stacktrace?.frames.some((frame) => !frame.inApp) && value.stacktrace.frames.some((frame) => frame.inApp));
+  const hasSystemFrames = props.values.some(
+    (value) => value.stacktrace?.frames.some((frame) => !frame.inApp) && value.stacktrace.frames.some((frame) => frame.inApp),
+  );
   return (
     <EventSection
       title="Exception"
@@ -170,7 +172,14 @@ function Message(props: { data: { formatted?: string | null; message?: string | 
 }
 
 const time = (value: string | null) =>
-  value ? new Date(value).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', fractionalSecondDigits: 3 } as Intl.DateTimeFormatOptions) : '—';
+  value
+    ? new Date(value).toLocaleTimeString(undefined, {
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+        fractionalSecondDigits: 3,
+      } as Intl.DateTimeFormatOptions)
+    : '—';
 
 function crumbText(crumb: Breadcrumb): ComponentChildren {
   const data = crumb.data && Object.keys(crumb.data).length ? crumb.data : undefined;
@@ -239,7 +248,8 @@ function Breadcrumbs(props: { values: Breadcrumb[] }) {
   );
 }
 
-const pairs = (value: Array<[string, string]> | string | null | undefined): Array<[string, unknown]> => (Array.isArray(value) ? value : value ? [['', value]] : []);
+const pairs = (value: Array<[string, string]> | string | null | undefined): Array<[string, unknown]> =>
+  Array.isArray(value) ? value : value ? [['', value]] : [];
 
 function Request(props: { data: RequestData }) {
   const { data } = props;
@@ -258,7 +268,11 @@ function Request(props: { data: RequestData }) {
       {data.data !== undefined && data.data !== null && (
         <>
           <h4>Body</h4>
-          {typeof data.data === 'object' && !Array.isArray(data.data) ? <KeyValues rows={Object.entries(data.data as object)} label="Body" /> : <Value value={data.data} />}
+          {typeof data.data === 'object' && !Array.isArray(data.data) ? (
+            <KeyValues rows={Object.entries(data.data as object)} label="Body" />
+          ) : (
+            <Value value={data.data} />
+          )}
         </>
       )}
       {pairs(data.cookies).length > 0 && (
@@ -353,7 +367,8 @@ export function EventDetails(props: { event: IssueEvent; tagHref: (key: string, 
     else if (entry.type === 'breadcrumbs' && entry.data?.values?.length) parts.push(<Breadcrumbs key={index} values={entry.data.values} />);
     else if (entry.type === 'request' && entry.data) parts.push(<Request key={index} data={entry.data} />);
   }
-  if (!entries.some((entry) => entry.type === 'message' || entry.type === 'exception') && event.message) parts.unshift(<Message key="message" data={{ formatted: event.message }} />);
+  if (!entries.some((entry) => entry.type === 'message' || entry.type === 'exception') && event.message)
+    parts.unshift(<Message key="message" data={{ formatted: event.message }} />);
   const user = event.user ? Object.entries(event.user).filter(([, value]) => value !== null && value !== undefined && value !== '') : [];
   return (
     <div class="event-details">
@@ -385,7 +400,13 @@ export function EventDetails(props: { event: IssueEvent; tagHref: (key: string, 
       )}
       {event.sdk?.name && (
         <EventSection title="SDK">
-          <KeyValues rows={[['name', event.sdk.name], ['version', event.sdk.version]]} label="SDK" />
+          <KeyValues
+            rows={[
+              ['name', event.sdk.name],
+              ['version', event.sdk.version],
+            ]}
+            label="SDK"
+          />
         </EventSection>
       )}
     </div>

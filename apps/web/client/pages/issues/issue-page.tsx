@@ -70,7 +70,11 @@ function TagDistributions(props: { tags: TagDistribution[]; tagHref: (key: strin
                 </span>
                 <span class="distribution-bar" aria-hidden="true">
                   {tag.topValues.map((value, index) => (
-                    <span key={value.value} class={`segment segment-${index % 5}`} style={{ width: `${(value.count / Math.max(1, tag.totalValues)) * 100}%` }} />
+                    <span
+                      key={value.value}
+                      class={`segment segment-${index % 5}`}
+                      style={{ width: `${(value.count / Math.max(1, tag.totalValues)) * 100}%` }}
+                    />
                   ))}
                 </span>
               </summary>
@@ -201,7 +205,10 @@ export function IssuePage(props: { params: Record<string, string>; session: { us
   const user = props.session.user.id;
   const [seenBefore] = useState(() => remembered.has(`${user} ${base}`));
   const issue = useRemembered(`${user} ${base}`, () => api<IssueDetail>('GET', base).then(({ body }) => body));
-  const event = useLoad(() => (tab === 'details' ? api<IssueEvent>('GET', `${base}events/${enc(eventId ?? 'latest')}/`).then(({ body }) => body) : Promise.resolve(undefined)), [base, eventId, tab]);
+  const event = useLoad(
+    () => (tab === 'details' ? api<IssueEvent>('GET', `${base}events/${enc(eventId ?? 'latest')}/`).then(({ body }) => body) : Promise.resolve(undefined)),
+    [base, eventId, tab],
+  );
   const tags = useRemembered(`${user} ${base}tags/`, () => api<TagDistribution[]>('GET', `${base}tags/`).then(({ body }) => body));
   const external = useRemembered(`${user} ${base}external-issues/`, () => loadExternalIssues(base));
   const people = useRemembered(`${user} ${org} people`, () =>
@@ -249,7 +256,8 @@ export function IssuePage(props: { params: Record<string, string>; session: { us
     );
   }
 
-  const tagHref = (key: string, value: string) => `/organizations/${enc(org)}/issues/?${new URLSearchParams({ query: `${key}:${quoteValue(value)}`, project: data.project.id }).toString()}`;
+  const tagHref = (key: string, value: string) =>
+    `/organizations/${enc(org)}/issues/?${new URLSearchParams({ query: `${key}:${quoteValue(value)}`, project: data.project.id }).toString()}`;
   const releases = tags.data?.find((tag) => tag.key === 'release')?.topValues.map((value) => value.value) ?? [];
   const [members, teams] = people.data ?? [[], []];
   const assigned = data.assignedTo ? `${data.assignedTo.type}:${data.assignedTo.id}` : '';
@@ -316,7 +324,12 @@ export function IssuePage(props: { params: Record<string, string>; session: { us
         )}
         <div class="assignee">
           <label for="issue-assignee">Assignee</label>
-          <select id="issue-assignee" value={assigned} disabled={pending} onChange={(changeEvent) => update({ assignedTo: (changeEvent.currentTarget as HTMLSelectElement).value || null })}>
+          <select
+            id="issue-assignee"
+            value={assigned}
+            disabled={pending}
+            onChange={(changeEvent) => update({ assignedTo: (changeEvent.currentTarget as HTMLSelectElement).value || null })}
+          >
             <option value="">Unassigned</option>
             {teams.length > 0 && (
               <optgroup label="Teams">

@@ -39,11 +39,17 @@ export function ignoreGroups(update: (change: Change) => void): MenuGroup[] {
     { label: 'For…', items: DURATIONS.map(([minutes, label]) => ({ label: `For ${label}`, onSelect: () => ignore({ ignoreDuration: minutes }) })) },
     {
       label: 'Until it occurs again…',
-      items: COUNTS.map((count) => ({ label: `Until ${count.toLocaleString('en-US')} more event${count === 1 ? '' : 's'}`, onSelect: () => ignore({ ignoreCount: count }) })),
+      items: COUNTS.map((count) => ({
+        label: `Until ${count.toLocaleString('en-US')} more event${count === 1 ? '' : 's'}`,
+        onSelect: () => ignore({ ignoreCount: count }),
+      })),
     },
     {
       label: 'Until it affects more users…',
-      items: COUNTS.map((count) => ({ label: `Until ${count.toLocaleString('en-US')} more user${count === 1 ? '' : 's'}`, onSelect: () => ignore({ ignoreUserCount: count }) })),
+      items: COUNTS.map((count) => ({
+        label: `Until ${count.toLocaleString('en-US')} more user${count === 1 ? '' : 's'}`,
+        onSelect: () => ignore({ ignoreUserCount: count }),
+      })),
     },
   ];
 }

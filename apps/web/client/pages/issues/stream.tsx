@@ -23,7 +23,11 @@ const STATUS_TABS: Array<[string, string]> = [
 ];
 
 const BUILT_IN_KEYS: Array<{ key: string; description: string; values?: string[] }> = [
-  { key: 'is', description: 'status or assignment', values: ['unresolved', 'resolved', 'ignored', 'new', 'ongoing', 'regressed', 'escalating', 'assigned', 'unassigned'] },
+  {
+    key: 'is',
+    description: 'status or assignment',
+    values: ['unresolved', 'resolved', 'ignored', 'new', 'ongoing', 'regressed', 'escalating', 'assigned', 'unassigned'],
+  },
   { key: 'assigned', description: 'assignee: me, none, #team, e-mail' },
   { key: 'level', description: 'fatal, error, warning, info, debug', values: ['fatal', 'error', 'warning', 'info', 'debug'] },
   { key: 'environment', description: 'an event was in it' },
@@ -54,11 +58,14 @@ async function loadTagKeys(org: string, projects: Project[]): Promise<Map<string
 async function tagValues(org: string, projects: Project[], keys: Map<string, Set<string>>, key: string, partial = ''): Promise<string[]> {
   const having = projects.filter((project) => keys.get(project.id)?.has(key));
   const pages = await Promise.all(
-    having.slice(0, 10).map((project) =>
-      api<Array<{ value: string }>>('GET', `/api/0/projects/${enc(org)}/${enc(project.slug)}/tags/${enc(key)}/values/?per_page=20${partial ? `&query=${enc(partial)}` : ''}`).then(({ body }) =>
-        body.map((item) => item.value),
+    having
+      .slice(0, 10)
+      .map((project) =>
+        api<Array<{ value: string }>>(
+          'GET',
+          `/api/0/projects/${enc(org)}/${enc(project.slug)}/tags/${enc(key)}/values/?per_page=20${partial ? `&query=${enc(partial)}` : ''}`,
+        ).then(({ body }) => body.map((item) => item.value)),
       ),
-    ),
   );
   return [...new Set(pages.flat())];
 }
@@ -81,10 +88,15 @@ export function IssuesPage(props: { params: Record<string, string> }) {
     [org],
   );
   const chosen = state.projects.join(',');
-  const scope = useMemo(() => (projects.data ?? []).filter((project) => !state.projects.length || state.projects.includes(project.id)), [projects.data, chosen]);
+  const scope = useMemo(
+    () => (projects.data ?? []).filter((project) => !state.projects.length || state.projects.includes(project.id)),
+    [projects.data, chosen],
+  );
   const filterValues = useLoad(
     async () =>
-      tagKeys.data ? { environments: await tagValues(org, scope, tagKeys.data, 'environment'), releases: await tagValues(org, scope, tagKeys.data, 'release') } : { environments: [], releases: [] },
+      tagKeys.data
+        ? { environments: await tagValues(org, scope, tagKeys.data, 'environment'), releases: await tagValues(org, scope, tagKeys.data, 'release') }
+        : { environments: [], releases: [] },
     [tagKeys.data, scope],
   );
   const issues = useLoad(() => list<Issue>(issuesRequest(org, state)), [org, search]);
@@ -139,7 +151,11 @@ export function IssuesPage(props: { params: Record<string, string> }) {
       <h1>Issues</h1>
       <nav class="status-tabs" aria-label="Issue status">
         {STATUS_TABS.map(([query, label]) => (
-          <Link key={label} href={`${location.pathname}${streamSearch({ ...state, query, cursor: undefined })}`} aria-current={statusTab === query ? 'page' : undefined}>
+          <Link
+            key={label}
+            href={`${location.pathname}${streamSearch({ ...state, query, cursor: undefined })}`}
+            aria-current={statusTab === query ? 'page' : undefined}
+          >
             {label}
           </Link>
         ))}
@@ -148,7 +164,11 @@ export function IssuesPage(props: { params: Record<string, string> }) {
       <div class="stream-filters">
         <div class="stream-filter">
           <label for="stream-project">Project</label>
-          <select id="stream-project" value={state.projects[0] ?? ''} onChange={(event) => go({ projects: [(event.currentTarget as HTMLSelectElement).value].filter(Boolean) })}>
+          <select
+            id="stream-project"
+            value={state.projects[0] ?? ''}
+            onChange={(event) => go({ projects: [(event.currentTarget as HTMLSelectElement).value].filter(Boolean) })}
+          >
             <option value="">All projects</option>
             {projects.data?.map((project) => (
               <option key={project.id} value={project.id}>
@@ -159,7 +179,11 @@ export function IssuesPage(props: { params: Record<string, string> }) {
         </div>
         <div class="stream-filter">
           <label for="stream-environment">Environment</label>
-          <select id="stream-environment" value={state.environments[0] ?? ''} onChange={(event) => go({ environments: [(event.currentTarget as HTMLSelectElement).value].filter(Boolean) })}>
+          <select
+            id="stream-environment"
+            value={state.environments[0] ?? ''}
+            onChange={(event) => go({ environments: [(event.currentTarget as HTMLSelectElement).value].filter(Boolean) })}
+          >
             <option value="">All environments</option>
             {[...new Set([...(filterValues.data?.environments ?? []), ...state.environments])].map((environment) => (
               <option key={environment} value={environment}>
@@ -170,7 +194,11 @@ export function IssuesPage(props: { params: Record<string, string> }) {
         </div>
         <div class="stream-filter">
           <label for="stream-release">Release</label>
-          <select id="stream-release" value={release} onChange={(event) => go({ query: setTerm(state.query, 'release', (event.currentTarget as HTMLSelectElement).value) })}>
+          <select
+            id="stream-release"
+            value={release}
+            onChange={(event) => go({ query: setTerm(state.query, 'release', (event.currentTarget as HTMLSelectElement).value) })}
+          >
             <option value="">All releases</option>
             <option value="latest">Latest release</option>
             {[...new Set([...(filterValues.data?.releases ?? []), ...(release && release !== 'latest' ? [release] : [])])].map((version) => (
@@ -213,10 +241,15 @@ export function IssuesPage(props: { params: Record<string, string> }) {
             disabled={!visibleSelected.length || bulkPending || !people.data}
             groups={[
               { items: [{ label: 'Unassigned', onSelect: () => bulk({ assignedTo: null }) }] },
-              { label: 'Teams', items: (people.data?.[1] ?? []).map((team) => ({ label: `#${team.slug}`, onSelect: () => bulk({ assignedTo: `team:${team.id}` }) })) },
+              {
+                label: 'Teams',
+                items: (people.data?.[1] ?? []).map((team) => ({ label: `#${team.slug}`, onSelect: () => bulk({ assignedTo: `team:${team.id}` }) })),
+              },
               {
                 label: 'Members',
-                items: (people.data?.[0] ?? []).filter((member) => member.user).map((member) => ({ label: member.user!.name || member.email, onSelect: () => bulk({ assignedTo: `user:${member.user!.id}` }) })),
+                items: (people.data?.[0] ?? [])
+                  .filter((member) => member.user)
+                  .map((member) => ({ label: member.user!.name || member.email, onSelect: () => bulk({ assignedTo: `user:${member.user!.id}` }) })),
               },
             ]}
           >
@@ -266,9 +299,11 @@ export function IssuesPage(props: { params: Record<string, string> }) {
                     <span class="short-id">{issue.shortId}</span>
                     <span class="muted">{issue.project.slug}</span>
                     {issue.status !== 'unresolved' && <span class={`status status-${issue.status}`}>{issue.status}</span>}
-                    {issue.substatus === 'new' || issue.substatus === 'regressed' || issue.substatus === 'escalating' ? <span class={`badge badge-${issue.substatus}`}>{issue.substatus}</span> : null}
+                    {issue.substatus === 'new' || issue.substatus === 'regressed' || issue.substatus === 'escalating' ? (
+                      <span class={`badge badge-${issue.substatus}`}>{issue.substatus}</span>
+                    ) : null}
                     {issue.isUnhandled && <span class="badge badge-unhandled">unhandled</span>}
-                    {issue.numComments > 0 && <span class="muted">{issue.numComments === 1 ? "1 comment" : `${issue.numComments} comments`}</span>}
+                    {issue.numComments > 0 && <span class="muted">{issue.numComments === 1 ? '1 comment' : `${issue.numComments} comments`}</span>}
                   </div>
                 </div>
                 <div class="issue-graph">{issue.stats?.['24h'] && <Sparkline points={issue.stats['24h']} label="in the last 24 hours" />}</div>
@@ -289,7 +324,8 @@ export function IssuesPage(props: { params: Record<string, string> }) {
                   {timeAgo(issue.firstSeen, now)}
                 </div>
                 <div class={issue.assignedTo ? 'issue-assignee small' : 'issue-assignee unassigned small'}>
-                  <span class="cell-label">Assignee </span>{issue.assignedTo ? (issue.assignedTo.type === 'team' ? `#${issue.assignedTo.name}` : issue.assignedTo.name) : <span class="muted">—</span>}
+                  <span class="cell-label">Assignee </span>
+                  {issue.assignedTo ? issue.assignedTo.type === 'team' ? `#${issue.assignedTo.name}` : issue.assignedTo.name : <span class="muted">—</span>}
                 </div>
               </li>
             ))}

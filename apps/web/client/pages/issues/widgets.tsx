@@ -11,7 +11,14 @@ export function Sparkline(props: { points: StatsPoint[]; label: string }) {
   return (
     <svg class="sparkline" viewBox={`0 0 ${width} 24`} preserveAspectRatio="none" role="img" aria-label={`${plural(total, 'event')} ${props.label}`}>
       {props.points.map(([at, count], index) => (
-        <rect key={at} x={index * 4} y={24 - Math.max(count ? 2 : 0.5, (count / max) * 24)} width={3} height={Math.max(count ? 2 : 0.5, (count / max) * 24)} class={count ? 'bar' : 'bar empty'} />
+        <rect
+          key={at}
+          x={index * 4}
+          y={24 - Math.max(count ? 2 : 0.5, (count / max) * 24)}
+          width={3}
+          height={Math.max(count ? 2 : 0.5, (count / max) * 24)}
+          class={count ? 'bar' : 'bar empty'}
+        />
       ))}
     </svg>
   );
@@ -33,7 +40,12 @@ export function EventsChart(props: { points: StatsPoint[]; daily: boolean }) {
         <span class="chart-max" aria-hidden="true">
           {max}
         </span>
-        <svg viewBox={`0 0 ${points.length * step} 60`} preserveAspectRatio="none" role="img" aria-label={`${plural(total, 'event')} in the last ${props.daily ? '30 days' : '24 hours'}`}>
+        <svg
+          viewBox={`0 0 ${points.length * step} 60`}
+          preserveAspectRatio="none"
+          role="img"
+          aria-label={`${plural(total, 'event')} in the last ${props.daily ? '30 days' : '24 hours'}`}
+        >
           {points.map(([at, count], index) => {
             const height = count ? Math.max(1.5, (count / max) * 58) : 0.6;
             return (

@@ -18,7 +18,8 @@ export async function checkAppActions(
   for (const action of actions) {
     const installed = await installations.find(sql, organizationId, action.installationUuid);
     if (!installed) throw DomainError.invalid(`${action.where}: no service app installation ${action.installationUuid} in this organization`, { field });
-    if (!installed.app.isAlertable) throw DomainError.invalid(`${action.where}: the app ${installed.app.slug} does not take alerts (isAlertable is false)`, { field });
+    if (!installed.app.isAlertable)
+      throw DomainError.invalid(`${action.where}: the app ${installed.app.slug} does not take alerts (isAlertable is false)`, { field });
     const problem = appSettingsProblem(installed.app.alertRuleAction, action.settings ?? []);
     if (problem) throw DomainError.invalid(`${action.where}: ${problem}`, { field });
   }
@@ -27,6 +28,8 @@ export async function checkAppActions(
 /** The service-app actions of an issue alert rule, for checkAppActions. */
 export function appActionsOf(actions: readonly IssueRuleAction[]) {
   return actions.flatMap((action, index) =>
-    action.id === IssueRuleIds.NotifyEventSentryApp ? [{ where: `actions[${index}]`, installationUuid: action.sentryAppInstallationUuid, settings: action.settings }] : [],
+    action.id === IssueRuleIds.NotifyEventSentryApp
+      ? [{ where: `actions[${index}]`, installationUuid: action.sentryAppInstallationUuid, settings: action.settings }]
+      : [],
   );
 }

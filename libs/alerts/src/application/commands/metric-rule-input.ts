@@ -21,7 +21,10 @@ export async function checkedMetricRule(
   // Enough ids for every trigger and action twice over: once in validation, once more for any
   // that came with an id that is not the rule's own (or is used twice).
   const triggers = Array.isArray(body.triggers) ? body.triggers.slice(0, 3) : [];
-  const actionsOf = (trigger: unknown) => (trigger && typeof trigger === 'object' && Array.isArray((trigger as { actions?: unknown }).actions) ? Math.min(10, (trigger as { actions: unknown[] }).actions.length) : 0);
+  const actionsOf = (trigger: unknown) =>
+    trigger && typeof trigger === 'object' && Array.isArray((trigger as { actions?: unknown }).actions)
+      ? Math.min(10, (trigger as { actions: unknown[] }).actions.length)
+      : 0;
   const items = triggers.reduce<number>((n, trigger) => n + 1 + actionsOf(trigger), 0);
   const pool = await rules.nextIds(tx, 2 * items);
   const issued = new Set<string>();
@@ -52,7 +55,11 @@ export async function checkedMetricRule(
     installations,
     organizationId,
     definition.triggers.flatMap((trigger) =>
-      trigger.actions.map((action, index) => ({ where: `triggers[${trigger.label}].actions[${index}]`, installationUuid: action.sentryAppInstallationUuid, settings: action.settings })),
+      trigger.actions.map((action, index) => ({
+        where: `triggers[${trigger.label}].actions[${index}]`,
+        installationUuid: action.sentryAppInstallationUuid,
+        settings: action.settings,
+      })),
     ),
     'triggers',
   );

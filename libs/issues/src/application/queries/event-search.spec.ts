@@ -10,14 +10,22 @@ describe('parseEventSearch', () => {
     const search = parse(['issue', 'count()', 'count_unique(user)', 'last_seen()', 'tags[browser]', 'issue.id']);
     expect(search.grouped).toBe(true);
     expect(search.columns.map((column) => [column.name, column.type])).toEqual([
-      ['issue', 'string'], ['count()', 'integer'], ['count_unique(user)', 'integer'], ['last_seen()', 'date'], ['tags[browser]', 'string'], ['issue.id', 'integer'],
+      ['issue', 'string'],
+      ['count()', 'integer'],
+      ['count_unique(user)', 'integer'],
+      ['last_seen()', 'date'],
+      ['tags[browser]', 'string'],
+      ['issue.id', 'integer'],
     ]);
     expect(parse(['id', 'title']).grouped).toBe(false);
   });
 
   it('sorts by a selected field or an aggregate by its alias', () => {
     const search = parse(['issue', 'count()', 'count_unique(user)'], '', ['-count', 'count_unique_user']);
-    expect(search.orderBy.map(({ column, descending }) => [column.name, descending])).toEqual([['count()', true], ['count_unique(user)', false]]);
+    expect(search.orderBy.map(({ column, descending }) => [column.name, descending])).toEqual([
+      ['count()', true],
+      ['count_unique(user)', false],
+    ]);
     expect(() => parse(['issue'], '', ['-timestamp'])).toThrow(/Cannot sort by timestamp/);
   });
 
@@ -31,7 +39,9 @@ describe('parseEventSearch', () => {
       { kind: 'text', negated: false, like: 'c%' },
     ]);
     expect(parse(['issue', 'count()'], 'count():>=10').filters).toEqual([{ kind: 'having', aggregate: { fn: 'count' }, operator: '>=', value: '10' }]);
-    expect(parse(['id'], 'project.id:[1, 2]').filters).toEqual([{ kind: 'match', field: { kind: 'field', name: 'project.id' }, negated: false, values: [{ equals: '1' }, { equals: '2' }] }]);
+    expect(parse(['id'], 'project.id:[1, 2]').filters).toEqual([
+      { kind: 'match', field: { kind: 'field', name: 'project.id' }, negated: false, values: [{ equals: '1' }, { equals: '2' }] },
+    ]);
   });
 
   it.each([

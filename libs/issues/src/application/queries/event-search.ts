@@ -1,16 +1,5 @@
 import { DomainError } from '@faultline/kernel';
-import {
-  type ComparisonOperator,
-  dateBounds,
-  invalid,
-  number,
-  scanSearchQuery,
-  type Term,
-  type TextMatch,
-  textMatch,
-  textTerm,
-  values,
-} from './issue-search';
+import { type ComparisonOperator, dateBounds, invalid, number, scanSearchQuery, type Term, type TextMatch, textMatch, textTerm, values } from './issue-search';
 
 /** Sentry's `meta.fields` types of the errors dataset. */
 export type EventFieldType = 'string' | 'integer' | 'date' | 'array';
@@ -49,10 +38,7 @@ export type EventFieldName = keyof typeof EVENT_FIELDS;
 export type EventField = { readonly kind: 'field'; readonly name: EventFieldName } | { readonly kind: 'tag'; readonly key: string };
 
 export type EventAggregate =
-  | { readonly fn: 'count' }
-  | { readonly fn: 'count_unique'; readonly of: EventField }
-  | { readonly fn: 'last_seen' }
-  | { readonly fn: 'first_seen' };
+  { readonly fn: 'count' } | { readonly fn: 'count_unique'; readonly of: EventField } | { readonly fn: 'last_seen' } | { readonly fn: 'first_seen' };
 
 /** One column of the answer, named as the request named it (`count()`, `tags[browser]`). */
 export type EventColumn =
@@ -92,11 +78,65 @@ const MAX_FIELDS = 20;
 const TAG_KEY = /^[A-Za-z0-9_.:-]{1,200}$/;
 
 /** Sentry's event fields this server does not keep: refusing them beats an answer of empty columns. */
-const UNSUPPORTED_PREFIXES = ['error.', 'stack.', 'http.', 'geo.', 'sdk.', 'os.', 'device.', 'app.', 'trace.', 'span.', 'measurements.', 'transaction.', 'issue.', 'event.', 'release.', 'project.', 'contexts.', 'browser.', 'runtime.', 'user.', 'timestamp.', 'location.', 'exception_frames.'];
-const UNSUPPORTED_FIELDS = new Set(['event.type', 'handled', 'unhandled', 'location', 'type', 'trace', 'profile.id', 'replay.id', 'tags.key', 'tags.value', 'is', 'assigned', 'bookmarked_by', 'date', 'age', 'status', 'times_seen', 'last_seen', 'first_seen', 'count', 'issue.category', 'issue.priority']);
+const UNSUPPORTED_PREFIXES = [
+  'error.',
+  'stack.',
+  'http.',
+  'geo.',
+  'sdk.',
+  'os.',
+  'device.',
+  'app.',
+  'trace.',
+  'span.',
+  'measurements.',
+  'transaction.',
+  'issue.',
+  'event.',
+  'release.',
+  'project.',
+  'contexts.',
+  'browser.',
+  'runtime.',
+  'user.',
+  'timestamp.',
+  'location.',
+  'exception_frames.',
+];
+const UNSUPPORTED_FIELDS = new Set([
+  'event.type',
+  'handled',
+  'unhandled',
+  'location',
+  'type',
+  'trace',
+  'profile.id',
+  'replay.id',
+  'tags.key',
+  'tags.value',
+  'is',
+  'assigned',
+  'bookmarked_by',
+  'date',
+  'age',
+  'status',
+  'times_seen',
+  'last_seen',
+  'first_seen',
+  'count',
+  'issue.category',
+  'issue.priority',
+]);
 
 /** The `has:`/`!has:` and key names Sentry accepts as aliases of these fields. */
-const FIELD_ALIASES: Record<string, EventFieldName> = { event_id: 'id', 'event.id': 'id', group_id: 'issue.id', project_id: 'project.id', 'project.slug': 'project', 'user.ip_address': 'user.ip' };
+const FIELD_ALIASES: Record<string, EventFieldName> = {
+  event_id: 'id',
+  'event.id': 'id',
+  group_id: 'issue.id',
+  project_id: 'project.id',
+  'project.slug': 'project',
+  'user.ip_address': 'user.ip',
+};
 
 function plainField(name: string): EventField {
   const tagged = /^tags\[(.+)\]$/.exec(name);
@@ -146,7 +186,8 @@ function orderOf(columns: readonly EventColumn[], sort: readonly string[]): Even
       const descending = entry.startsWith('-');
       const name = descending ? entry.slice(1) : entry;
       const column = columns.find((candidate) => candidate.name === name || aliasOf(candidate.name) === name);
-      if (!column) throw DomainError.invalid(`Cannot sort by ${name}: sort by one of the selected fields (${columns.map((candidate) => candidate.name).join(', ')}).`);
+      if (!column)
+        throw DomainError.invalid(`Cannot sort by ${name}: sort by one of the selected fields (${columns.map((candidate) => candidate.name).join(', ')}).`);
       return { column, descending };
     });
 }
@@ -226,6 +267,7 @@ export function parseEventSearch(request: EventSearchRequest): EventSearch {
     filters.push(...filterOf(term, request.now));
   }
   endPhrase();
-  if (!grouped && filters.some((filter) => filter.kind === 'having')) throw DomainError.invalid('A condition on an aggregate needs that aggregate among the fields.');
+  if (!grouped && filters.some((filter) => filter.kind === 'having'))
+    throw DomainError.invalid('A condition on an aggregate needs that aggregate among the fields.');
   return { columns, grouped, filters, orderBy: orderOf(columns, request.sort) };
 }

@@ -145,7 +145,14 @@ describe('parseIssueSearch', () => {
       { kind: 'message', negated: false, matches: [{ like: '%x y%', text: 'x y' }] },
       { kind: 'message', negated: false, matches: [{ like: '%foo%bar', text: '*foo*bar' }] },
       { kind: 'message', negated: true, matches: [{ like: '%50\\%%', text: '50%' }] },
-      { kind: 'message', negated: false, matches: [{ like: '%a%', text: 'a' }, { like: '%b%', text: 'b' }] },
+      {
+        kind: 'message',
+        negated: false,
+        matches: [
+          { like: '%a%', text: 'a' },
+          { like: '%b%', text: 'b' },
+        ],
+      },
     ]);
     expect(filters('render(props) (a b)')).toEqual([
       { kind: 'message', negated: false, matches: [{ like: '%render(props) (a b)%', text: 'render(props) (a b)' }] },
@@ -176,13 +183,19 @@ describe('parseIssueSearch', () => {
   it('either parses any input or refuses it with a DomainError, in linear time', () => {
     const alphabet = fc.constantFrom(...'ab:!"[], ()*\\<>=-+.#_%'.split(''), 'is:', 'has:', 'firstSeen:', 'timesSeen:', 'environment:', 'tags[', 'OR');
     fc.assert(
-      fc.property(fc.oneof(fc.string({ maxLength: 200 }), fc.array(alphabet, { maxLength: 60 }).map((parts) => parts.join(''))), (query) => {
-        try {
-          parseIssueSearch(query, context);
-        } catch (caught) {
-          if (!(caught instanceof DomainError) || caught.code !== 'invalid') throw caught;
-        }
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string({ maxLength: 200 }),
+          fc.array(alphabet, { maxLength: 60 }).map((parts) => parts.join('')),
+        ),
+        (query) => {
+          try {
+            parseIssueSearch(query, context);
+          } catch (caught) {
+            if (!(caught instanceof DomainError) || caught.code !== 'invalid') throw caught;
+          }
+        },
+      ),
       { numRuns: 3000 },
     );
     const started = process.hrtime.bigint();

@@ -141,8 +141,26 @@ const UNSUPPORTED_KEYS: Record<string, string> = {
 };
 /** Sentry's event and issue field families (`error.type`, `user.email`, `issue.priority`, …). */
 const UNSUPPORTED_PREFIXES = [
-  'error.', 'stack.', 'http.', 'geo.', 'sdk.', 'os.', 'device.', 'app.', 'trace.', 'span.', 'measurements.',
-  'transaction.', 'user.', 'issue.', 'event.', 'release.', 'project.', 'contexts.', 'browser.', 'runtime.',
+  'error.',
+  'stack.',
+  'http.',
+  'geo.',
+  'sdk.',
+  'os.',
+  'device.',
+  'app.',
+  'trace.',
+  'span.',
+  'measurements.',
+  'transaction.',
+  'user.',
+  'issue.',
+  'event.',
+  'release.',
+  'project.',
+  'contexts.',
+  'browser.',
+  'runtime.',
 ];
 
 /** Sentry's answer to a query it cannot parse, with what is wrong. */
@@ -166,7 +184,15 @@ export type RawValue =
   | { readonly form: 'list'; readonly items: readonly string[] };
 
 export type Term =
-  | { readonly type: 'filter'; readonly negated: boolean; readonly key: string; readonly explicitTag: boolean; readonly operator: ComparisonOperator | undefined; readonly value: RawValue; readonly source: string }
+  | {
+      readonly type: 'filter';
+      readonly negated: boolean;
+      readonly key: string;
+      readonly explicitTag: boolean;
+      readonly operator: ComparisonOperator | undefined;
+      readonly value: RawValue;
+      readonly source: string;
+    }
   | { readonly type: 'text'; readonly text: string; readonly quoted: boolean };
 
 const KEY_CHAR = /[A-Za-z0-9_.-]/;
@@ -633,6 +659,7 @@ export function parseIssueSearch(query: string | undefined, context: IssueSearch
   }
   endPhrase();
   const environments = context.environments?.filter((environment) => environment !== '') ?? [];
-  if (environments.length) filters.push({ kind: 'tag', key: 'environment', negated: false, values: environments.map((environment) => ({ equals: environment })) });
+  if (environments.length)
+    filters.push({ kind: 'tag', key: 'environment', negated: false, values: environments.map((environment) => ({ equals: environment })) });
   return { filters };
 }

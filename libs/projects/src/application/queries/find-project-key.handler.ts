@@ -21,10 +21,7 @@ export class FindProjectKeyHandler implements IQueryHandler<FindProjectKeyQuery,
       projectId: row.project_id,
       projectSlug: row.slug,
       organizationId: row.organization_id,
-      rateLimit:
-        row.rate_limit_count !== null && row.rate_limit_window !== null
-          ? { count: row.rate_limit_count, windowSeconds: row.rate_limit_window }
-          : null,
+      rateLimit: row.rate_limit_count !== null && row.rate_limit_window !== null ? { count: row.rate_limit_count, windowSeconds: row.rate_limit_window } : null,
     };
   }
 }

@@ -6,5 +6,6 @@ import type { CommitInput, ReleasesRepository } from '../../infrastructure/relea
 export async function requireKnownRepositories(sql: Sql, releases: ReleasesRepository, organizationId: string, commits: readonly CommitInput[]): Promise<void> {
   const names = [...new Set(commits.map((commit) => commit.repository).filter((name): name is string => name !== null))];
   const unknown = await releases.unknownRepositories(sql, organizationId, names);
-  if (unknown.length > 0) throw DomainError.invalid(`Invalid repository names: ${unknown.join(', ')}`, { errors: { refs: [`Invalid repository names: ${unknown.join(', ')}`] } });
+  if (unknown.length > 0)
+    throw DomainError.invalid(`Invalid repository names: ${unknown.join(', ')}`, { errors: { refs: [`Invalid repository names: ${unknown.join(', ')}`] } });
 }

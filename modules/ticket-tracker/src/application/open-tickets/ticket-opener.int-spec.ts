@@ -23,7 +23,11 @@ describe('TicketOpener', () => {
   beforeAll(async () => {
     await tracker.start();
     url = await createTestDatabaseUrl();
-    dataSource = await createDataSource({ databaseUrl: url, migrations: [...MIGRATIONS, TicketTracker1763900000000, TicketTrackerSchema1763900000100], poolSize: 4 });
+    dataSource = await createDataSource({
+      databaseUrl: url,
+      migrations: [...MIGRATIONS, TicketTracker1763900000000, TicketTrackerSchema1763900000100],
+      poolSize: 4,
+    });
     await dataSource.initialize();
     await runMigrations(dataSource);
     database = new Database(dataSource);
@@ -41,7 +45,17 @@ describe('TicketOpener', () => {
 
   async function queue(recordedAt = now()): Promise<string> {
     const issueId = String(++issueSeq);
-    const subject = { issueId, organizationId: '1', projectId: '2', shortId: `WEB-${issueId}`, title: 'boom', culprit: 'here', level: 'error', sourceEventId: crypto.randomUUID(), recordedAt };
+    const subject = {
+      issueId,
+      organizationId: '1',
+      projectId: '2',
+      shortId: `WEB-${issueId}`,
+      title: 'boom',
+      culprit: 'here',
+      level: 'error',
+      sourceEventId: crypto.randomUUID(),
+      recordedAt,
+    };
     await database.transaction((tx) => tickets.enqueue(tx, [subject, subject]));
     return issueId;
   }
@@ -88,7 +102,12 @@ describe('TicketOpener', () => {
     await new Promise((resolve) => setTimeout(resolve, 80));
     await drain();
     expect(await row(issueId)).toMatchObject({ status: 'opened', external_id: 'T-10', attempts: 2 });
-    expect(tracker.to('/tickets').slice(before).map((call) => call.headers['idempotency-key'])).toEqual([`faultline-issue-${issueId}`]);
+    expect(
+      tracker
+        .to('/tickets')
+        .slice(before)
+        .map((call) => call.headers['idempotency-key']),
+    ).toEqual([`faultline-issue-${issueId}`]);
   });
 
   it('leaves a ticket the tracker refuses as failed, without retrying it', async () => {

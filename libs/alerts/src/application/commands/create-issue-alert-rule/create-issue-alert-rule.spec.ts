@@ -35,7 +35,8 @@ function setUp(installed: InstalledApp | null = null) {
   // User 42 is the only member; no team exists.
   const notifier = {
     targetProblem: jest.fn(async (_sql: unknown, _org: string, target: { targetType: string; targetIdentifier?: string }) =>
-      target.targetType === 'Member' && target.targetIdentifier === '42' ? null : `no such ${target.targetType.toLowerCase()}`),
+      target.targetType === 'Member' && target.targetIdentifier === '42' ? null : `no such ${target.targetType.toLowerCase()}`,
+    ),
   } as unknown as IssueAlertNotifier;
   const handler = new CreateIssueAlertRuleHandler(database, rules, recorder, cache, installations, notifier, new FixedClock(new Date('2026-11-22T12:00:00Z')));
   return { handler, inserted, recorded, forgotten };
@@ -44,7 +45,7 @@ function setUp(installed: InstalledApp | null = null) {
 const valid = { name: 'New issues', actionMatch: 'all', conditions: [{ id: IssueRuleIds.FirstSeenEvent }], actions: [{ id: IssueRuleIds.NotifyEvent }] };
 
 describe('CreateIssueAlertRuleHandler', () => {
-  it('stores a valid rule, records IssueAlertRuleCreated on its stream, and forgets the project\'s cached rules', async () => {
+  it("stores a valid rule, records IssueAlertRuleCreated on its stream, and forgets the project's cached rules", async () => {
     const { handler, inserted, recorded, forgotten } = setUp();
     const row = await handler.execute(new CreateIssueAlertRuleCommand('1', '3', valid, '5'));
     expect(row.id).toBe('7');
@@ -66,7 +67,12 @@ describe('CreateIssueAlertRuleHandler', () => {
     await expect(missing.handler.execute(new CreateIssueAlertRuleCommand('1', '3', appAction, null))).rejects.toThrow(/no service app installation/);
     expect(missing.inserted).toEqual([]);
 
-    const app = { installationUuid, organizationId: '1', status: 'installed' as const, app: { uuid: 'a', slug: 'pager', name: 'Pager', isAlertable: false, alertRuleAction: null } };
+    const app = {
+      installationUuid,
+      organizationId: '1',
+      status: 'installed' as const,
+      app: { uuid: 'a', slug: 'pager', name: 'Pager', isAlertable: false, alertRuleAction: null },
+    };
     const notAlertable = setUp(app);
     await expect(notAlertable.handler.execute(new CreateIssueAlertRuleCommand('1', '3', appAction, null))).rejects.toThrow(DomainError);
     expect(notAlertable.inserted).toEqual([]);
@@ -81,7 +87,9 @@ describe('CreateIssueAlertRuleHandler', () => {
     await expect(handler.execute(new CreateIssueAlertRuleCommand('1', '3', mail({ targetType: 'Member', targetIdentifier: 43 }), '5'))).rejects.toMatchObject({
       message: 'actions[0]: no such member',
     });
-    await expect(handler.execute(new CreateIssueAlertRuleCommand('1', '3', mail({ targetType: 'Team', targetIdentifier: 9 }), '5'))).rejects.toBeInstanceOf(DomainError);
+    await expect(handler.execute(new CreateIssueAlertRuleCommand('1', '3', mail({ targetType: 'Team', targetIdentifier: 9 }), '5'))).rejects.toBeInstanceOf(
+      DomainError,
+    );
     expect(inserted).toEqual([]);
     expect(recorded).toEqual([]);
     await handler.execute(new CreateIssueAlertRuleCommand('1', '3', mail({ targetType: 'Member', targetIdentifier: '42' }), '5'));

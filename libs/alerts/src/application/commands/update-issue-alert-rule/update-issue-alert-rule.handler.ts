@@ -47,7 +47,14 @@ export class UpdateIssueAlertRuleHandler implements ICommandHandler<UpdateIssueA
 
 function definitionOf(row: IssueRuleRow): Record<string, unknown> {
   return {
-    name: row.name, environment: row.environment, actionMatch: row.action_match, filterMatch: row.filter_match, frequency: row.frequency_minutes,
-    conditions: row.conditions, filters: row.filters, actions: row.actions, owner: row.owner,
+    name: row.name,
+    environment: row.environment,
+    actionMatch: row.action_match,
+    filterMatch: row.filter_match,
+    frequency: row.frequency_minutes,
+    conditions: row.conditions,
+    filters: row.filters,
+    actions: row.actions,
+    owner: row.owner,
   };
 }

@@ -9,15 +9,34 @@ import { UpdateMetricAlertRuleCommand } from './update-metric-alert-rule.command
 import { UpdateMetricAlertRuleHandler } from './update-metric-alert-rule.handler';
 
 const existing: MetricRuleRow = {
-  id: '4', organization_id: '1', name: 'Spike', aggregate: 'count()', query: '', time_window: 10, threshold_type: 0, resolve_threshold: null,
-  project_ids: ['3'], project_slugs: ['web'], environment: null, owner: null, created_by: null,
-  created_at: new Date('2026-11-22T10:00:00Z'), updated_at: new Date('2026-11-22T10:00:00Z'),
+  id: '4',
+  organization_id: '1',
+  name: 'Spike',
+  aggregate: 'count()',
+  query: '',
+  time_window: 10,
+  threshold_type: 0,
+  resolve_threshold: null,
+  project_ids: ['3'],
+  project_slugs: ['web'],
+  environment: null,
+  owner: null,
+  created_by: null,
+  created_at: new Date('2026-11-22T10:00:00Z'),
+  updated_at: new Date('2026-11-22T10:00:00Z'),
   triggers: [{ id: '11', label: 'critical', alertThreshold: 100, actions: [] }],
 };
 
 function setUp() {
   const tx = {
-    query: jest.fn(async (sql: string) => (sql.includes('FROM projects.project_directory') ? [{ id: '3', slug: 'web' }, { id: '8', slug: 'api' }] : [])),
+    query: jest.fn(async (sql: string) =>
+      sql.includes('FROM projects.project_directory')
+        ? [
+            { id: '3', slug: 'web' },
+            { id: '8', slug: 'api' },
+          ]
+        : [],
+    ),
   } as unknown as Transaction;
   const database = { transaction: (work: (tx: Transaction) => Promise<unknown>) => work(tx) } as unknown as Database;
   let next = 100;
@@ -42,21 +61,31 @@ describe('UpdateMetricAlertRuleHandler', () => {
   it('keeps the fields it is not sent, keeps its own trigger ids, and numbers new or foreign ones afresh', async () => {
     const { handler, saved, forgotten, recorder } = setUp();
     await handler.execute(
-      new UpdateMetricAlertRuleCommand('1', '4', {
-        projects: ['web', 'api'],
-        triggers: [
-          { id: '11', label: 'critical', alertThreshold: 200 },
-          { id: '999', label: 'warning', alertThreshold: 50 },
-        ],
-      }, '5'),
+      new UpdateMetricAlertRuleCommand(
+        '1',
+        '4',
+        {
+          projects: ['web', 'api'],
+          triggers: [
+            { id: '11', label: 'critical', alertThreshold: 200 },
+            { id: '999', label: 'warning', alertThreshold: 50 },
+          ],
+        },
+        '5',
+      ),
     );
     expect(saved).toHaveLength(1);
     const [{ projectIds, definition }] = saved;
     expect(projectIds).toEqual(['3', '8']);
     expect(definition).toMatchObject({ name: 'Spike', aggregate: 'count()', timeWindow: 10 });
-    expect(definition.triggers.map((t) => [t.label, t.id, t.alertThreshold])).toEqual([['critical', '11', 200], ['warning', '101', 50]]);
+    expect(definition.triggers.map((t) => [t.label, t.id, t.alertThreshold])).toEqual([
+      ['critical', '11', 200],
+      ['warning', '101', 50],
+    ]);
     expect(forgotten.sort()).toEqual(['3', '3', '8']);
-    expect(recorder.record).toHaveBeenCalledWith(expect.anything(), 'metric-alert-rule-4', 'metric-alert-rule', [expect.objectContaining({ type: 'alerts.MetricAlertRuleUpdated' })]);
+    expect(recorder.record).toHaveBeenCalledWith(expect.anything(), 'metric-alert-rule-4', 'metric-alert-rule', [
+      expect.objectContaining({ type: 'alerts.MetricAlertRuleUpdated' }),
+    ]);
   });
 
   it('refuses a project of another organization (or none) by name', async () => {

@@ -30,7 +30,7 @@ export class AcceptInviteHandler implements ICommandHandler<AcceptInviteCommand,
       const existing = await this.sessions.findUserByEmail(tx, invite.email);
       let userId: string;
       if (existing) {
-        if (!(await verifyPassword(password, existing.password_hash))) throw DomainError.forbidden('The password is not this account\'s.');
+        if (!(await verifyPassword(password, existing.password_hash))) throw DomainError.forbidden("The password is not this account's.");
         userId = String(existing.id);
       } else {
         assertAcceptablePassword(password);

@@ -2,7 +2,14 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DomainError, isValidSlug, slugify } from '@faultline/kernel';
 import { EventRecorder } from '@faultline/event-store';
 import { Database } from '@faultline/platform';
-import { MEMBER_STREAM_TYPE, memberAdded, memberStream, organizationCreated, ORGANIZATION_STREAM_TYPE, organizationStream } from '../../../domain/identity.events';
+import {
+  MEMBER_STREAM_TYPE,
+  memberAdded,
+  memberStream,
+  organizationCreated,
+  ORGANIZATION_STREAM_TYPE,
+  organizationStream,
+} from '../../../domain/identity.events';
 import { AuthCache } from '../../../infrastructure/auth-cache';
 import { IdentityRepository, type OrganizationRow } from '../../../infrastructure/identity.repository';
 import { CreateOrganizationCommand } from './create-organization.command';

@@ -24,7 +24,8 @@ export class InviteMemberHandler implements ICommandHandler<InviteMemberCommand,
     if (!email) throw DomainError.invalid('email: Enter a valid email address.');
     const role = rawRole ?? 'member';
     if (!MEMBER_ROLES.includes(role as MemberRole)) throw DomainError.invalid(`orgRole: must be one of ${MEMBER_ROLES.join(', ')}`);
-    if (![...ROLE_SCOPES[role as MemberRole]].every((scope) => inviterScopes.has(scope))) throw DomainError.forbidden(`You do not have permission to invite a member as ${role}.`);
+    if (![...ROLE_SCOPES[role as MemberRole]].every((scope) => inviterScopes.has(scope)))
+      throw DomainError.forbidden(`You do not have permission to invite a member as ${role}.`);
     const teams = rawTeams ?? [];
     if (!Array.isArray(teams) || teams.length > 100 || !teams.every((team) => typeof team === 'string' || Number.isInteger(team))) {
       throw DomainError.invalid('teams: must be a list of team slugs');
@@ -37,7 +38,13 @@ export class InviteMemberHandler implements ICommandHandler<InviteMemberCommand,
       if (await this.invites.isMember(tx, organizationId, email)) throw DomainError.conflict(`The user ${email} is already a member`);
       const expiresAt = new Date(this.clock.now().getTime() + INVITE_TTL_MS);
       const id = await this.invites.insert(tx, {
-        organizationId, email, role: role as string, teamIds: [...new Set(slugs.map((slug) => teamIds.get(slug) as string))], token: newInviteToken(), expiresAt, inviterUserId,
+        organizationId,
+        email,
+        role: role as string,
+        teamIds: [...new Set(slugs.map((slug) => teamIds.get(slug) as string))],
+        token: newInviteToken(),
+        expiresAt,
+        inviterUserId,
       });
       if (!id) throw DomainError.conflict(`The user ${email} has already been invited`);
       await this.events.record(tx, memberStream(id), MEMBER_STREAM_TYPE, [

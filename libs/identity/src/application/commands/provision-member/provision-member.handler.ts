@@ -20,7 +20,12 @@ export class ProvisionMemberHandler implements ICommandHandler<ProvisionMemberCo
     return this.database.transaction(async (tx) => {
       const member =
         (await this.repository.insertMemberWithUser(tx, organizationId, valid, userNameFromProfile(valid))) ??
-        (await this.repository.insertMemberOfUser(tx, organizationId, await this.repository.findOrCreateUser(tx, organizationId, valid.userName, userNameFromProfile(valid)), valid));
+        (await this.repository.insertMemberOfUser(
+          tx,
+          organizationId,
+          await this.repository.findOrCreateUser(tx, organizationId, valid.userName, userNameFromProfile(valid)),
+          valid,
+        ));
       if (!member) throw DomainError.conflict('User already exists in the database.');
       const { memberId, userId } = member;
       await this.events.record(

@@ -24,7 +24,15 @@ export class ReinviteMemberHandler implements ICommandHandler<ReinviteMemberComm
       const expiresAt = new Date(this.clock.now().getTime() + INVITE_TTL_MS);
       await this.invites.renew(tx, invite.id, newInviteToken(), expiresAt);
       await this.events.record(tx, memberStream(invite.id), MEMBER_STREAM_TYPE, [
-        memberInvited({ organizationId, memberId: invite.id, email: invite.email, role: invite.role, expiresAt: expiresAt.toISOString(), inviterUserId, reinvite: true }),
+        memberInvited({
+          organizationId,
+          memberId: invite.id,
+          email: invite.email,
+          role: invite.role,
+          expiresAt: expiresAt.toISOString(),
+          inviterUserId,
+          reinvite: true,
+        }),
       ]);
       return (await this.invites.find(tx, invite.id, organizationId)) as InviteRow;
     });

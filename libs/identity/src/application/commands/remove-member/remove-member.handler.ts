@@ -26,7 +26,9 @@ export class RemoveMemberHandler implements ICommandHandler<RemoveMemberCommand,
         throw DomainError.forbidden('The last owner of an organization cannot be removed.');
       }
       await this.repository.deleteMember(tx, memberId);
-      await this.events.record(tx, memberStream(memberId), MEMBER_STREAM_TYPE, [memberRemoved({ organizationId, memberId, userId: member.userId })], { metadata });
+      await this.events.record(tx, memberStream(memberId), MEMBER_STREAM_TYPE, [memberRemoved({ organizationId, memberId, userId: member.userId })], {
+        metadata,
+      });
       tx.afterCommit(() => this.cache.clear());
     });
   }

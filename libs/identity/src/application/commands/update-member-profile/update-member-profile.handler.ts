@@ -37,7 +37,8 @@ export class UpdateMemberProfileHandler implements ICommandHandler<UpdateMemberP
           throw DomainError.conflict('Another member already has this userName.');
         }
         if (await this.repository.ownsAccount(tx, organizationId, current.userId)) {
-          if (await this.repository.emailTakenByAnother(tx, next.userName, current.userId)) throw DomainError.conflict('Another user already has this userName.');
+          if (await this.repository.emailTakenByAnother(tx, next.userName, current.userId))
+            throw DomainError.conflict('Another user already has this userName.');
           await this.repository.changeUserEmail(tx, current.userId, next.userName);
         }
       }

@@ -39,7 +39,9 @@ export class UpdateOrganizationHandler implements ICommandHandler<UpdateOrganiza
         features: changes.features && [...new Set(changes.features)].sort(),
       });
       const changed = Object.fromEntries(
-        Object.entries(changes).filter(([key]) => JSON.stringify(current[key as keyof OrganizationRow]) !== JSON.stringify(updated[key as keyof OrganizationRow])),
+        Object.entries(changes).filter(
+          ([key]) => JSON.stringify(current[key as keyof OrganizationRow]) !== JSON.stringify(updated[key as keyof OrganizationRow]),
+        ),
       );
       if (Object.keys(changed).length) {
         await this.events.record(tx, organizationStream(organizationId), ORGANIZATION_STREAM_TYPE, [organizationUpdated({ organizationId, changes: changed })]);

@@ -36,8 +36,14 @@ export class CreateSentryAppHandler implements ICommandHandler<CreateSentryAppCo
     checkEventsAllowed(events, new Set(scopes));
     const schema = validateSchema(fields.schema);
     const webhookHeaders = validateWebhookHeaders(fields.webhookHeaders);
-    if (events.length > 0 && !fields.webhookUrl) throw DomainError.invalid('webhookUrl is required when subscribing to events', { errors: { webhookUrl: ['webhookUrl is required when subscribing to events'] } });
-    if (!fields.isInternal && !fields.webhookUrl) throw DomainError.invalid('webhookUrl is required for a public integration', { errors: { webhookUrl: ['webhookUrl is required for a public integration'] } });
+    if (events.length > 0 && !fields.webhookUrl)
+      throw DomainError.invalid('webhookUrl is required when subscribing to events', {
+        errors: { webhookUrl: ['webhookUrl is required when subscribing to events'] },
+      });
+    if (!fields.isInternal && !fields.webhookUrl)
+      throw DomainError.invalid('webhookUrl is required for a public integration', {
+        errors: { webhookUrl: ['webhookUrl is required for a public integration'] },
+      });
     return this.database.transaction(async (tx) => {
       const base = slugify(fields.name);
       let slug = base;

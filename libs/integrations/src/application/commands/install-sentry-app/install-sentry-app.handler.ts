@@ -30,7 +30,8 @@ export class InstallSentryAppHandler implements ICommandHandler<InstallSentryApp
       }
       if (app.is_internal) throw DomainError.invalid('Internal integrations are installed when they are created.');
       grantableScopes(app.scopes, installerScopes);
-      if (await this.installations.findLive(tx, String(app.id), organization.id)) throw DomainError.conflict('The integration is already installed on this organization.');
+      if (await this.installations.findLive(tx, String(app.id), organization.id))
+        throw DomainError.conflict('The integration is already installed on this organization.');
       const installed = await this.installer.install(tx, app, organization, await actorFor(this.actors, tx, userId), this.clock.now().toISOString());
       return { ...installed, appSlug: app.slug };
     });

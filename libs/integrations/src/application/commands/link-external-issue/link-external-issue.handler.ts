@@ -37,7 +37,15 @@ export class LinkExternalIssueHandler implements ICommandHandler<LinkExternalIss
         identifier: link.identifier,
       });
       await this.recorder.record(tx, sentryAppStream(installation.app_uuid), SENTRY_APP_STREAM_TYPE, [
-        externalIssueLinked({ appUuid: installation.app_uuid, installationUuid, linkId: String(row.id), issueId: issue.id, webUrl: link.webUrl, project: link.project, identifier: link.identifier }),
+        externalIssueLinked({
+          appUuid: installation.app_uuid,
+          installationUuid,
+          linkId: String(row.id),
+          issueId: issue.id,
+          webUrl: link.webUrl,
+          project: link.project,
+          identifier: link.identifier,
+        }),
       ]);
       return row;
     });

@@ -18,18 +18,26 @@ export class MintInternalTokenHandler implements ICommandHandler<MintInternalTok
   ) {}
 
   async execute({ appSlug, minterScopes }: MintInternalTokenCommand): Promise<MintedToken> {
-    return this.database.transaction(async (tx) => {
-      const app = await this.apps.findBySlug(tx, appSlug);
-      if (!app) throw DomainError.notFound();
-      if (!app.is_internal) throw DomainError.forbidden('Only internal integrations can mint tokens.');
-      const view = await this.installations.findLive(tx, String(app.id), String(app.owner_organization_id));
-      const installation = view ? await this.installations.load(tx, view.uuid) : null;
-      if (!installation) throw DomainError.notFound('The integration is not installed.');
-      const scopes = grantableScopes(installation.snapshot.scopes, minterScopes);
-      const issued = await this.tokens.issue(tx, { organizationId: installation.snapshot.organizationId, name: `${app.name} token`, scopes, expiresAt: null });
-      installation.mintInternalToken(issued.id, this.clock.now().toISOString());
-      await this.installations.save(tx, installation, { actorType: 'application', actorId: app.uuid });
-      return { id: issued.id, token: issued.token, dateCreated: issued.dateCreated, expiresAt: null, scopes, refreshToken: null };
-    }, { retries: 1 });
+    return this.database.transaction(
+      async (tx) => {
+        const app = await this.apps.findBySlug(tx, appSlug);
+        if (!app) throw DomainError.notFound();
+        if (!app.is_internal) throw DomainError.forbidden('Only internal integrations can mint tokens.');
+        const view = await this.installations.findLive(tx, String(app.id), String(app.owner_organization_id));
+        const installation = view ? await this.installations.load(tx, view.uuid) : null;
+        if (!installation) throw DomainError.notFound('The integration is not installed.');
+        const scopes = grantableScopes(installation.snapshot.scopes, minterScopes);
+        const issued = await this.tokens.issue(tx, {
+          organizationId: installation.snapshot.organizationId,
+          name: `${app.name} token`,
+          scopes,
+          expiresAt: null,
+        });
+        installation.mintInternalToken(issued.id, this.clock.now().toISOString());
+        await this.installations.save(tx, installation, { actorType: 'application', actorId: app.uuid });
+        return { id: issued.id, token: issued.token, dateCreated: issued.dateCreated, expiresAt: null, scopes, refreshToken: null };
+      },
+      { retries: 1 },
+    );
   }
 }

@@ -18,15 +18,18 @@ export class RevokeInternalTokenHandler implements ICommandHandler<RevokeInterna
   ) {}
 
   async execute({ appSlug, tokenId }: RevokeInternalTokenCommand): Promise<void> {
-    await this.database.transaction(async (tx) => {
-      const app = await this.apps.findBySlug(tx, appSlug);
-      if (!app || !app.is_internal) throw DomainError.notFound();
-      const view = await this.installations.findLive(tx, String(app.id), String(app.owner_organization_id));
-      const installation = view ? await this.installations.load(tx, view.uuid) : null;
-      if (!installation) throw DomainError.notFound();
-      installation.revokeToken(tokenId, this.clock.now().toISOString());
-      await this.tokens.revoke(tx, [tokenId]);
-      await this.installations.save(tx, installation, { actorType: 'application', actorId: app.uuid });
-    }, { retries: 1 });
+    await this.database.transaction(
+      async (tx) => {
+        const app = await this.apps.findBySlug(tx, appSlug);
+        if (!app || !app.is_internal) throw DomainError.notFound();
+        const view = await this.installations.findLive(tx, String(app.id), String(app.owner_organization_id));
+        const installation = view ? await this.installations.load(tx, view.uuid) : null;
+        if (!installation) throw DomainError.notFound();
+        installation.revokeToken(tokenId, this.clock.now().toISOString());
+        await this.tokens.revoke(tx, [tokenId]);
+        await this.installations.save(tx, installation, { actorType: 'application', actorId: app.uuid });
+      },
+      { retries: 1 },
+    );
   }
 }

@@ -21,12 +21,15 @@ export class UninstallSentryAppHandler implements ICommandHandler<UninstallSentr
   ) {}
 
   async execute({ installationUuid, userId }: UninstallSentryAppCommand): Promise<void> {
-    await this.database.transaction(async (tx) => {
-      const view = await this.installations.find(tx, installationUuid);
-      const installation = await this.installations.load(tx, installationUuid);
-      if (!view || !installation || view.status === 'deleted') throw DomainError.notFound();
-      const app = (await this.apps.findById(tx, String(view.app_id))) as SentryAppRow;
-      await this.installer.uninstall(tx, installation, app, view.organization_slug, await actorFor(this.actors, tx, userId), this.clock.now().toISOString());
-    }, { retries: 1 });
+    await this.database.transaction(
+      async (tx) => {
+        const view = await this.installations.find(tx, installationUuid);
+        const installation = await this.installations.load(tx, installationUuid);
+        if (!view || !installation || view.status === 'deleted') throw DomainError.notFound();
+        const app = (await this.apps.findById(tx, String(view.app_id))) as SentryAppRow;
+        await this.installer.uninstall(tx, installation, app, view.organization_slug, await actorFor(this.actors, tx, userId), this.clock.now().toISOString());
+      },
+      { retries: 1 },
+    );
   }
 }

@@ -34,47 +34,56 @@ export class UpdateSentryAppHandler implements ICommandHandler<UpdateSentryAppCo
   ) {}
 
   async execute({ slug, userId, editorScopes, isInstanceAdmin, changes }: UpdateSentryAppCommand): Promise<SentryAppRow> {
-    return this.database.transaction(async (tx) => {
-      const app = await this.apps.findBySlug(tx, slug, true);
-      if (!app) throw DomainError.notFound();
-      if (changes.isInternal !== undefined && changes.isInternal !== app.is_internal) throw DomainError.invalid('isInternal cannot be changed once the integration exists.');
-      const update: SentryAppChanges = {
-        name: changes.name,
-        webhookUrl: changes.webhookUrl,
-        redirectUrl: changes.redirectUrl,
-        verifyInstall: app.is_internal ? undefined : changes.verifyInstall,
-        scopes: changes.scopes ? appScopes(changes.scopes, editorScopes, app) : undefined,
-        events: changes.events ? validateEvents(changes.events) : undefined,
-        isAlertable: changes.isAlertable,
-        schema: changes.schema !== undefined ? validateSchema(changes.schema) : undefined,
-        allowedOrigins: changes.allowedOrigins ? [...changes.allowedOrigins] : undefined,
-        webhookHeaders: changes.webhookHeaders ? webhookHeadersUpdate(changes.webhookHeaders, app.webhook_headers) : undefined,
-        overview: changes.overview,
-        author: changes.author,
-        clientSecret: changes.rotateSecret ? randomHex(32) : undefined,
-      };
-      const events = update.events ?? app.events;
-      checkEventsAllowed(events as never, new Set(update.scopes ?? app.scopes));
-      const webhookUrl = update.webhookUrl === undefined ? app.webhook_url : update.webhookUrl;
-      if (events.length > 0 && !webhookUrl) throw DomainError.invalid('webhookUrl is required when subscribing to events', { errors: { webhookUrl: ['webhookUrl is required when subscribing to events'] } });
-      let published = false;
-      if (changes.status !== undefined && changes.status !== app.status) {
-        if (changes.status !== 'published' || app.is_internal) throw DomainError.invalid(`Invalid status: ${changes.status}`);
-        if (!isInstanceAdmin) throw DomainError.forbidden('Only an instance administrator can publish an integration.');
-        update.status = 'published';
-        published = true;
-      }
-      await this.apps.update(tx, String(app.id), update);
-      if (update.scopes && update.scopes.join(' ') !== [...app.scopes].sort().join(' ')) await this.followScopes(tx, app, update.scopes, userId);
-      const changed = Object.entries(update).filter(([, value]) => value !== undefined).map(([key]) => key);
-      await this.recorder.record(tx, sentryAppStream(app.uuid), SENTRY_APP_STREAM_TYPE, [
-        ...(changed.length ? [sentryAppUpdated({ appUuid: app.uuid, changed, userId })] : []),
-        ...(published ? [sentryAppPublished({ appUuid: app.uuid, userId })] : []),
-      ]);
-      const updated = (await this.apps.findById(tx, String(app.id))) as SentryAppRow;
-      if (!updated.webhook_url) await this.targets.remove(tx, APP_WEBHOOK_TARGET, updated.uuid, 'the app has no webhook URL any more');
-      return updated;
-    }, { retries: 1 });
+    return this.database.transaction(
+      async (tx) => {
+        const app = await this.apps.findBySlug(tx, slug, true);
+        if (!app) throw DomainError.notFound();
+        if (changes.isInternal !== undefined && changes.isInternal !== app.is_internal)
+          throw DomainError.invalid('isInternal cannot be changed once the integration exists.');
+        const update: SentryAppChanges = {
+          name: changes.name,
+          webhookUrl: changes.webhookUrl,
+          redirectUrl: changes.redirectUrl,
+          verifyInstall: app.is_internal ? undefined : changes.verifyInstall,
+          scopes: changes.scopes ? appScopes(changes.scopes, editorScopes, app) : undefined,
+          events: changes.events ? validateEvents(changes.events) : undefined,
+          isAlertable: changes.isAlertable,
+          schema: changes.schema !== undefined ? validateSchema(changes.schema) : undefined,
+          allowedOrigins: changes.allowedOrigins ? [...changes.allowedOrigins] : undefined,
+          webhookHeaders: changes.webhookHeaders ? webhookHeadersUpdate(changes.webhookHeaders, app.webhook_headers) : undefined,
+          overview: changes.overview,
+          author: changes.author,
+          clientSecret: changes.rotateSecret ? randomHex(32) : undefined,
+        };
+        const events = update.events ?? app.events;
+        checkEventsAllowed(events as never, new Set(update.scopes ?? app.scopes));
+        const webhookUrl = update.webhookUrl === undefined ? app.webhook_url : update.webhookUrl;
+        if (events.length > 0 && !webhookUrl)
+          throw DomainError.invalid('webhookUrl is required when subscribing to events', {
+            errors: { webhookUrl: ['webhookUrl is required when subscribing to events'] },
+          });
+        let published = false;
+        if (changes.status !== undefined && changes.status !== app.status) {
+          if (changes.status !== 'published' || app.is_internal) throw DomainError.invalid(`Invalid status: ${changes.status}`);
+          if (!isInstanceAdmin) throw DomainError.forbidden('Only an instance administrator can publish an integration.');
+          update.status = 'published';
+          published = true;
+        }
+        await this.apps.update(tx, String(app.id), update);
+        if (update.scopes && update.scopes.join(' ') !== [...app.scopes].sort().join(' ')) await this.followScopes(tx, app, update.scopes, userId);
+        const changed = Object.entries(update)
+          .filter(([, value]) => value !== undefined)
+          .map(([key]) => key);
+        await this.recorder.record(tx, sentryAppStream(app.uuid), SENTRY_APP_STREAM_TYPE, [
+          ...(changed.length ? [sentryAppUpdated({ appUuid: app.uuid, changed, userId })] : []),
+          ...(published ? [sentryAppPublished({ appUuid: app.uuid, userId })] : []),
+        ]);
+        const updated = (await this.apps.findById(tx, String(app.id))) as SentryAppRow;
+        if (!updated.webhook_url) await this.targets.remove(tx, APP_WEBHOOK_TARGET, updated.uuid, 'the app has no webhook URL any more');
+        return updated;
+      },
+      { retries: 1 },
+    );
   }
 
   /**

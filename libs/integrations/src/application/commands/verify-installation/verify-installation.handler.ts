@@ -14,11 +14,14 @@ export class VerifyInstallationHandler implements ICommandHandler<VerifyInstalla
   ) {}
 
   async execute({ installationUuid }: VerifyInstallationCommand): Promise<void> {
-    await this.database.transaction(async (tx) => {
-      const installation = await this.installations.load(tx, installationUuid);
-      if (!installation) throw DomainError.notFound();
-      installation.verify(this.clock.now().toISOString());
-      await this.installations.save(tx, installation, { actorType: 'application', actorId: installationUuid });
-    }, { retries: 1 });
+    await this.database.transaction(
+      async (tx) => {
+        const installation = await this.installations.load(tx, installationUuid);
+        if (!installation) throw DomainError.notFound();
+        installation.verify(this.clock.now().toISOString());
+        await this.installations.save(tx, installation, { actorType: 'application', actorId: installationUuid });
+      },
+      { retries: 1 },
+    );
   }
 }

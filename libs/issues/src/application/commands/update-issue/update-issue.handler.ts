@@ -19,10 +19,7 @@ import { lockIssues } from '../../../infrastructure/lock-issues';
 import { type IssueChanges, type IssueChangesResult, UpdateIssueCommand } from './update-issue.command';
 
 type ResolveIntent = { readonly kind: 'resolve'; readonly inRelease?: string; readonly inNextRelease: boolean };
-type StatusIntent =
-  | ResolveIntent
-  | { readonly kind: 'unresolve' }
-  | ({ readonly kind: 'ignore' } & IgnoreOptions);
+type StatusIntent = ResolveIntent | { readonly kind: 'unresolve' } | ({ readonly kind: 'ignore' } & IgnoreOptions);
 
 const MINUTE_MS = 60_000;
 

@@ -50,7 +50,14 @@ export class AssembleArtifactBundleHandler implements ICommandHandler<AssembleAr
       );
       await this.artifacts.dropChunks(tx, organizationId, chunks);
       await this.recorder.record(tx, artifactBundleStream(organizationId, checksum), ARTIFACT_BUNDLE_STREAM_TYPE, [
-        releaseEvent(ReleaseEventTypes.ArtifactBundleAssembled, { organizationId, checksum, projectIds: command.projectIds, release: command.release, dist: command.dist, fileCount: files.length }),
+        releaseEvent(ReleaseEventTypes.ArtifactBundleAssembled, {
+          organizationId,
+          checksum,
+          projectIds: command.projectIds,
+          release: command.release,
+          dist: command.dist,
+          fileCount: files.length,
+        }),
       ]);
     });
     return { state: 'ok', missingChunks: [], detail: null };

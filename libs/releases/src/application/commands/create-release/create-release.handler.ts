@@ -18,7 +18,15 @@ export class CreateReleaseHandler implements ICommandHandler<CreateReleaseComman
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ organizationId, version, projectIds, changes, commits, commitsFromRefs, actorId }: CreateReleaseCommand): Promise<{ id: string; created: boolean }> {
+  async execute({
+    organizationId,
+    version,
+    projectIds,
+    changes,
+    commits,
+    commitsFromRefs,
+    actorId,
+  }: CreateReleaseCommand): Promise<{ id: string; created: boolean }> {
     const problem = releaseVersionProblem(version);
     if (problem) throw DomainError.invalid(problem, { errors: { version: [problem] } });
     return this.database.transaction(
@@ -27,7 +35,13 @@ export class CreateReleaseHandler implements ICommandHandler<CreateReleaseComman
         if (commits && commitsFromRefs) await requireKnownRepositories(tx, this.releases, organizationId, commits);
         if (commits) await this.releases.setCommits(tx, organizationId, result.id, commits, this.clock.now());
         await this.recorder.record(tx, releaseStream(result.id), RELEASE_STREAM_TYPE, [
-          releaseEvent(result.created ? ReleaseEventTypes.ReleaseCreated : ReleaseEventTypes.ReleaseUpdated, { releaseId: result.id, organizationId, version, projectIds, actorId }),
+          releaseEvent(result.created ? ReleaseEventTypes.ReleaseCreated : ReleaseEventTypes.ReleaseUpdated, {
+            releaseId: result.id,
+            organizationId,
+            version,
+            projectIds,
+            actorId,
+          }),
         ]);
         return result;
       },

@@ -29,10 +29,23 @@ export class UploadReleaseFileHandler implements ICommandHandler<UploadReleaseFi
       const release = await this.releases.find(tx, organizationId, version);
       if (!release) throw DomainError.notFound();
       const now = this.clock.now();
-      const bundleId = await this.artifacts.releaseFilesBundle(tx, organizationId, version, file.dist, release.projects.map((p) => p.project_id), now);
+      const bundleId = await this.artifacts.releaseFilesBundle(
+        tx,
+        organizationId,
+        version,
+        file.dist,
+        release.projects.map((p) => p.project_id),
+        now,
+      );
       const declared = file.headers.sourcemap ?? file.headers['x-sourcemap'] ?? null;
       const sourcemap = declared ?? (/\.map($|\?)/.test(file.name) ? null : sourceMapReference('source', file.content));
-      const added = await this.artifacts.addReleaseFile(tx, organizationId, bundleId, { name: file.name, dist: file.dist, type: artifactType(file.name, file.headers, sourcemap), sourcemap, checksum, content: file.content }, now);
+      const added = await this.artifacts.addReleaseFile(
+        tx,
+        organizationId,
+        bundleId,
+        { name: file.name, dist: file.dist, type: artifactType(file.name, file.headers, sourcemap), sourcemap, checksum, content: file.content },
+        now,
+      );
       if (!added) throw DomainError.conflict('A file matching this name already exists for the given release');
       return added;
     });
