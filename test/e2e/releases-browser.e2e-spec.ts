@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import type { Browser } from 'playwright-core';
 import { EventProcessor } from '@faultline/ingest';
-import { launchBrowser, newPage } from '../support/browser';
+import { launchBrowser, newPage, signIn } from '../support/browser';
 import { BOOTSTRAP, startTestApp, type TestApp } from '../support/test-app';
 
 const run = promisify(execFile);
@@ -89,5 +89,18 @@ describe('source maps for @sentry/browser in Chromium', () => {
     });
     expect(exception.rawStacktrace.frames.at(-1).filename).toBe(`${siteUrl}/static/app.min.js`);
     expect(event.errors).toEqual([]);
+
+    // The issue page shows the same: the original frame and its source line, the minified one a click away.
+    const reader = await newPage(browser);
+    await signIn(reader.page, api);
+    await reader.page.goto(`${api.baseUrl}/organizations/acme/issues/${issue.id}/`);
+    const exceptionSection = reader.page.getByRole('region', { name: 'Exception' });
+    const topFrame = exceptionSection.locator('.frame').first();
+    await expect(topFrame.locator('.frame-function').textContent()).resolves.toBe('chargeCard');
+    await expect(topFrame.locator('.frame-file').textContent()).resolves.toMatch(/checkout\.js$/);
+    await expect(exceptionSection.textContent()).resolves.toContain(source[3].trim());
+    await exceptionSection.getByRole('button', { name: 'Minified' }).click();
+    await expect(exceptionSection.locator('.frame').first().locator('.frame-file').textContent()).resolves.toMatch(/app\.min\.js$/);
+    expect(reader.errors).toEqual([]);
   });
 });

@@ -132,18 +132,29 @@ export function Frames(props: { stacktrace: Stacktrace; full: boolean }) {
 
 function Exception(props: { values: ExceptionValue[] }) {
   const [full, setFull] = useState(false);
+  // Source-mapped frames first; the frames as the minified code threw them one click away.
+  const [minified, setMinified] = useState(false);
+  const hasMinified = props.values.some((value) => value.rawStacktrace?.frames.length);
+  const traceOf = (value: ExceptionValue) => (minified && value.rawStacktrace ? value.rawStacktrace : value.stacktrace);
   const hasSystemFrames = props.values.some(
-    (value) => value.stacktrace?.frames.some((frame) => !frame.inApp) && value.stacktrace.frames.some((frame) => frame.inApp),
+    (value) => traceOf(value)?.frames.some((frame) => !frame.inApp) && traceOf(value)?.frames.some((frame) => frame.inApp),
   );
   return (
     <EventSection
       title="Exception"
       actions={
-        hasSystemFrames && (
-          <button type="button" class="small-button" aria-pressed={full} onClick={() => setFull(!full)}>
-            {full ? 'App frames only' : 'Full stack trace'}
-          </button>
-        )
+        <>
+          {hasMinified && (
+            <button type="button" class="small-button" aria-pressed={minified} onClick={() => setMinified(!minified)}>
+              {minified ? 'Original source' : 'Minified'}
+            </button>
+          )}
+          {hasSystemFrames && (
+            <button type="button" class="small-button" aria-pressed={full} onClick={() => setFull(!full)}>
+              {full ? 'App frames only' : 'Full stack trace'}
+            </button>
+          )}
+        </>
       }
     >
       {[...props.values].reverse().map((value, index) => (
@@ -154,7 +165,11 @@ function Exception(props: { values: ExceptionValue[] }) {
             {value.mechanism?.type && <span class="badge">mechanism: {value.mechanism.type}</span>}
           </p>
           {value.value && <pre class="exception-value">{value.value}</pre>}
-          {value.stacktrace?.frames.length ? <Frames stacktrace={value.stacktrace} full={full} /> : <p class="empty">No stack trace.</p>}
+          {traceOf(value)?.frames.length ? (
+            <Frames key={minified ? 'minified' : 'mapped'} stacktrace={traceOf(value)!} full={full} />
+          ) : (
+            <p class="empty">No stack trace.</p>
+          )}
         </div>
       ))}
     </EventSection>

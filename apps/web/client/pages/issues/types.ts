@@ -66,6 +66,8 @@ export interface ExceptionValue {
   module?: string | null;
   mechanism?: { type?: string; handled?: boolean } | null;
   stacktrace: Stacktrace | null;
+  /** The frames as the SDK sent them, when source maps changed them. */
+  rawStacktrace?: Stacktrace | null;
 }
 
 export interface Breadcrumb {
