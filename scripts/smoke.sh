@@ -29,7 +29,8 @@ body=$(curl -fsS -H 'Authorization: Bearer smoke-token' "http://127.0.0.1:$port/
 echo "$body" | grep -q '"slug":"web"' || { echo "smoke: unexpected project body: $body"; exit 1; }
 page=$(curl -fsS "http://127.0.0.1:$port/settings/acme/projects/web/hooks/")
 echo "$page" | grep -q 'src="/assets/main-' || { echo "smoke: the web interface is not served: $page"; exit 1; }
-grep -q 'Faultline web sign-in for admin@localhost (shown once' "$log" || { echo "smoke: no generated sign-in password was printed"; exit 1; }
+grep -q "Faultline is running. Open http://127.0.0.1:$port/ and sign in as admin@localhost" "$log" || { echo "smoke: the start banner does not say where to sign in"; cat "$log"; exit 1; }
+grep -q 'Password: .*(generated now and shown once' "$log" || { echo "smoke: no generated sign-in password was printed"; exit 1; }
 
 kill -TERM "$pid"
 for _ in $(seq 1 20); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
