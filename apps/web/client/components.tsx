@@ -35,12 +35,7 @@ export function Field(props: {
         aria-describedby={describedBy}
         onInput={(event) => props.onInput((event.currentTarget as HTMLInputElement).value)}
       />
-      {props.hint && (
-        <p class="hint" id={`${id}-hint`}>
-          {props.hint}
-        </p>
-      )}
-      <FieldError id={`${id}-error`} message={props.error} />
+      <FieldNotes id={id} hint={props.hint} error={props.error} />
     </div>
   );
 }
@@ -77,6 +72,20 @@ export function Checkboxes(props: {
       </div>
       <FieldError id={`${id}-error`} message={props.error} />
     </fieldset>
+  );
+}
+
+/** Below a field: its hint and its error, each found by the field's aria-describedby. */
+function FieldNotes(props: { id: string; hint?: string; error?: string }) {
+  return (
+    <>
+      {props.hint && (
+        <p class="hint" id={`${props.id}-hint`}>
+          {props.hint}
+        </p>
+      )}
+      <FieldError id={`${props.id}-error`} message={props.error} />
+    </>
   );
 }
 
@@ -203,12 +212,7 @@ export function TextArea(props: {
         aria-describedby={describedBy}
         onInput={(event) => props.onInput((event.currentTarget as HTMLTextAreaElement).value)}
       />
-      {props.hint && (
-        <p class="hint" id={`${id}-hint`}>
-          {props.hint}
-        </p>
-      )}
-      <FieldError id={`${id}-error`} message={props.error} />
+      <FieldNotes id={id} hint={props.hint} error={props.error} />
     </div>
   );
 }
@@ -242,12 +246,7 @@ export function SelectField(props: {
           </option>
         ))}
       </select>
-      {props.hint && (
-        <p class="hint" id={`${id}-hint`}>
-          {props.hint}
-        </p>
-      )}
-      <FieldError id={`${id}-error`} message={props.error} />
+      <FieldNotes id={id} hint={props.hint} error={props.error} />
     </div>
   );
 }
