@@ -1,3 +1,4 @@
+import { IfPresent } from '@faultline/platform';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsIn, IsISO8601, IsObject, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
 
@@ -32,14 +33,14 @@ class ReleaseFieldsDto {
   dateReleased?: string | null;
 
   @ApiPropertyOptional({ description: "the release's commits, newest first: `{id, repository?, message?, author_name?, author_email?, timestamp?}`" })
-  @IsOptional()
+  @IfPresent()
   @IsArray()
   @ArrayMaxSize(MAX_COMMITS)
   @IsObject({ each: true })
   commits?: Array<Record<string, unknown>>;
 
   @ApiPropertyOptional({ description: 'head commits per repository: `{repository, commit, previousCommit?}`' })
-  @IsOptional()
+  @IfPresent()
   @IsArray()
   @ArrayMaxSize(MAX_COMMITS)
   @IsObject({ each: true })
@@ -53,7 +54,7 @@ export class CreateReleaseDto extends ReleaseFieldsDto {
   version!: string;
 
   @ApiPropertyOptional({ type: [String], description: 'project slugs or ids (required on the organization path)' })
-  @IsOptional()
+  @IfPresent()
   @IsArray()
   @ArrayMaxSize(1000)
   projects?: Array<string | number>;
@@ -61,12 +62,12 @@ export class CreateReleaseDto extends ReleaseFieldsDto {
 
 export class UpdateReleaseDto extends ReleaseFieldsDto {
   @ApiPropertyOptional({ enum: ['open', 'archived'] })
-  @IsOptional()
+  @IfPresent()
   @IsIn(['open', 'archived'])
   status?: 'open' | 'archived';
 
   @ApiPropertyOptional({ type: [String], description: 'projects to add to the release' })
-  @IsOptional()
+  @IfPresent()
   @IsArray()
   @ArrayMaxSize(1000)
   projects?: Array<string | number>;
@@ -105,7 +106,7 @@ export class CreateDeployDto {
   dateFinished?: string | null;
 
   @ApiPropertyOptional({ type: [String], description: "the projects deployed (all of the release's when left out)" })
-  @IsOptional()
+  @IfPresent()
   @IsArray()
   @ArrayMaxSize(1000)
   projects?: Array<string | number>;
@@ -130,13 +131,13 @@ export class AssembleArtifactBundleDto {
   projects!: string[];
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @IfPresent()
   @IsString()
   @MaxLength(200)
   version?: string;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @IfPresent()
   @IsString()
   @MaxLength(64)
   dist?: string;
