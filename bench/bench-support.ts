@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { Client, type Pool } from 'pg';
+import { loadConfig } from '@faultline/platform';
+import { createApp } from '../apps/api/src/create-app';
 import type { PacedLoadConfig } from './paced-load';
 
 /**
@@ -261,4 +263,24 @@ export function serviceMemoryMb(benchPids: ReadonlySet<number> = new Set()): num
 export async function benchBackendPids(pool: Pool): Promise<Set<number>> {
   const { rows } = await pool.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [BENCH_APPLICATION_NAME]);
   return new Set(rows.map((row) => row.pid));
+}
+
+/**
+ * The service (ROLE=api) on a fresh database `name`, listening on `port`, bootstrapped with
+ * `organization`/web and the API token `token`: what the search benchmarks measure through.
+ */
+export async function startApiOnFreshDatabase(name: string, port: number, token: string, organization: string) {
+  const databaseUrl = await recreateDatabase(name);
+  const config = loadConfig({
+    DATABASE_URL: databaseUrl,
+    ROLE: 'api',
+    PORT: String(port),
+    LOG_LEVEL: 'warn',
+    BOOTSTRAP_TOKEN: token,
+    BOOTSTRAP_ORG: organization,
+    BOOTSTRAP_PROJECT: 'web',
+  });
+  const app = await createApp(config);
+  await app.listen(config.port, '127.0.0.1');
+  return { app, databaseUrl };
 }

@@ -1,7 +1,6 @@
 import 'reflect-metadata';
-import { Database, loadConfig } from '@faultline/platform';
-import { createApp } from '../apps/api/src/create-app';
-import { dropDatabase, environment, percentile, recreateDatabase, round, saveResults } from './bench-support';
+import { Database } from '@faultline/platform';
+import { dropDatabase, environment, percentile, round, saveResults, startApiOnFreshDatabase } from './bench-support';
 
 /**
  * Event search (`/organizations/{org}/events/`, errors) through the whole service over BENCH_EVENTS
@@ -54,18 +53,7 @@ async function seed(database: Database, projectId: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const databaseUrl = await recreateDatabase(DATABASE);
-  const config = loadConfig({
-    DATABASE_URL: databaseUrl,
-    ROLE: 'api',
-    PORT: String(PORT),
-    LOG_LEVEL: 'warn',
-    BOOTSTRAP_TOKEN: TOKEN,
-    BOOTSTRAP_ORG: 'acme',
-    BOOTSTRAP_PROJECT: 'web',
-  });
-  const app = await createApp(config);
-  await app.listen(config.port, '127.0.0.1');
+  const { app, databaseUrl } = await startApiOnFreshDatabase(DATABASE, PORT, TOKEN, 'acme');
   const database = app.get(Database);
   const [project] = await database.query<{ id: string }>(`SELECT id::text AS id FROM projects.projects WHERE slug = 'web'`);
   const loadStarted = performance.now();

@@ -1,7 +1,6 @@
 import 'reflect-metadata';
-import { Database, loadConfig } from '@faultline/platform';
-import { createApp } from '../apps/api/src/create-app';
-import { environment, percentile, recreateDatabase, round, saveResults } from './bench-support';
+import { Database } from '@faultline/platform';
+import { environment, percentile, round, saveResults, startApiOnFreshDatabase } from './bench-support';
 
 /**
  * Issue search on the organization issue list, through the whole service, for a small
@@ -55,18 +54,7 @@ async function seed(database: Database, projectId: string, issues: number): Prom
 }
 
 async function main(): Promise<void> {
-  const databaseUrl = await recreateDatabase(DATABASE);
-  const config = loadConfig({
-    DATABASE_URL: databaseUrl,
-    ROLE: 'api',
-    PORT: String(PORT),
-    LOG_LEVEL: 'warn',
-    BOOTSTRAP_TOKEN: TOKEN,
-    BOOTSTRAP_ORG: 'small',
-    BOOTSTRAP_PROJECT: 'web',
-  });
-  const app = await createApp(config);
-  await app.listen(config.port, '127.0.0.1');
+  const { app, databaseUrl } = await startApiOnFreshDatabase(DATABASE, PORT, TOKEN, 'small');
   const database = app.get(Database);
   const [small] = await database.query<{ id: string }>(`SELECT id::text AS id FROM projects.projects WHERE slug = 'web'`);
   const [largeOrganization] = await database.query<{ id: string }>(
