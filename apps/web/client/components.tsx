@@ -5,21 +5,21 @@ import { ApiError } from './api';
 let fieldCounter = 0;
 const useFieldId = (name: string) => useState(() => `field-${name}-${++fieldCounter}`)[0];
 
-/** A labelled input with its error below it; the error is announced and tied to the input. */
-export function Field(props: {
+/** What every labelled text input takes. */
+interface TextInputProps {
   label: string;
   name: string;
   value: string;
   onInput: (value: string) => void;
   error?: string;
-  type?: 'text' | 'email' | 'password' | 'url';
   hint?: string;
-  required?: boolean;
-  autoComplete?: string;
   placeholder?: string;
-}) {
+}
+
+/** A labelled input with its error below it; the error is announced and tied to the input. */
+export function Field(props: TextInputProps & { type?: 'text' | 'email' | 'password' | 'url'; required?: boolean; autoComplete?: string }) {
   const id = useFieldId(props.name);
-  const describedBy = [props.hint ? `${id}-hint` : '', props.error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  const describedBy = noteIds(id, props.hint, props.error);
   return (
     <div class="field">
       <label for={id}>{props.label}</label>
@@ -73,6 +73,11 @@ export function Checkboxes(props: {
       <FieldError id={`${id}-error`} message={props.error} />
     </fieldset>
   );
+}
+
+/** The ids of a field's hint and error, for its aria-describedby. */
+function noteIds(id: string, hint?: string, error?: string): string | undefined {
+  return [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
 }
 
 /** Below a field: its hint and its error, each found by the field's aria-describedby. */
@@ -186,18 +191,9 @@ export function Status(props: { value: string }) {
 }
 
 /** A labelled multi-line input (certificates, keys), with its error below it. */
-export function TextArea(props: {
-  label: string;
-  name: string;
-  value: string;
-  onInput: (value: string) => void;
-  error?: string;
-  hint?: string;
-  rows?: number;
-  placeholder?: string;
-}) {
+export function TextArea(props: TextInputProps & { rows?: number }) {
   const id = useFieldId(props.name);
-  const describedBy = [props.hint ? `${id}-hint` : '', props.error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  const describedBy = noteIds(id, props.hint, props.error);
   return (
     <div class="field">
       <label for={id}>{props.label}</label>
@@ -228,7 +224,7 @@ export function SelectField(props: {
   hint?: string;
 }) {
   const id = useFieldId(props.name);
-  const describedBy = [props.hint ? `${id}-hint` : '', props.error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  const describedBy = noteIds(id, props.hint, props.error);
   return (
     <div class="field">
       <label for={id}>{props.label}</label>
