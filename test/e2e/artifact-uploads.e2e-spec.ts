@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { BOOTSTRAP, startTestApp, type TestApp } from '../support/test-app';
+import { zipFile } from '../support/zip';
 
 const MIB = 1024 * 1024;
 const sha1 = (data: Buffer) => createHash('sha1').update(data).digest('hex');
@@ -93,5 +94,104 @@ describe('chunk uploads within budgets', () => {
     const five = [1, 2, 3, 4, 5].map((n) => Buffer.from(`part ${n}`)).map((content) => ({ name: sha1(content), content }));
     expect(await uploadChunks(api, 'acme', BOOTSTRAP.token, five)).toEqual({ status: 400, body: { detail: 'At most 4 chunks per request.' } });
     expect((await uploadChunks(api, 'acme', BOOTSTRAP.token, five.slice(0, 4))).status).toBe(200);
+  });
+
+  it('attaches a bundle assembled before to another release, dist and project, once', async () => {
+    await api.request('POST', '/api/0/teams/acme/acme/projects/', { body: { name: 'Mobile', slug: 'mobile' } });
+    for (const version of ['shop@3.0.0', 'shop@3.0.1'])
+      await api.request('POST', '/api/0/organizations/acme/releases/', { body: { version, projects: ['web'] } });
+    const bundle = zipFile([
+      { name: 'manifest.json', content: JSON.stringify({ files: { 'files/_/_/app.min.js': { url: '~/app.min.js', type: 'minified_source' } } }) },
+      { name: 'files/_/_/app.min.js', content: 'function a(){throw new Error("x")}a();' },
+    ]);
+    expect((await uploadChunks(api, 'acme', BOOTSTRAP.token, [{ name: sha1(bundle), content: bundle }])).status).toBe(200);
+    const assemble = (version: string, dist: string | undefined, projects: string[]) =>
+      api.request('POST', '/api/0/organizations/acme/artifactbundle/assemble/', {
+        body: { checksum: sha1(bundle), chunks: [sha1(bundle)], projects, version, dist },
+      });
+    const files = async (version: string) =>
+      (await api.request('GET', `/api/0/organizations/acme/releases/${version}/files/`)).body.map((file: { name: string; dist: string | null }) => [
+        file.name,
+        file.dist,
+      ]);
+
+    expect((await assemble('shop@3.0.0', undefined, ['web'])).body).toEqual({ state: 'ok', missingChunks: [], detail: null });
+    expect(await files('shop@3.0.0')).toEqual([['~/app.min.js', null]]);
+    // The chunks are gone once assembled; the bundle is known by its checksum and attached to the other release and dist.
+    expect((await assemble('shop@3.0.1', 'ios', ['web', 'mobile'])).body).toEqual({ state: 'ok', missingChunks: [], detail: null });
+    expect((await assemble('shop@3.0.1', 'ios', ['web', 'mobile'])).body).toEqual({ state: 'ok', missingChunks: [], detail: null });
+    expect(await files('shop@3.0.1')).toEqual([['~/app.min.js', 'ios']]);
+    expect(await files('shop@3.0.0')).toEqual([['~/app.min.js', null]]);
+    expect((await api.request('GET', '/api/0/projects/acme/mobile/releases/shop@3.0.1/files/')).status).toBe(404);
+  });
+});
+
+describe('the per-organization storage quota', () => {
+  let api: TestApp;
+  let initech: string;
+
+  beforeAll(async () => {
+    api = await startTestApp({ ORGANIZATION_STORAGE_MAX_BYTES: String(MIB) });
+    initech = await otherOrganization(api, 'initech');
+  });
+
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  const uploadFile = async (version: string, name: string, content: Buffer, org = 'acme', token = BOOTSTRAP.token) => {
+    const form = new FormData();
+    form.append('file', new Blob([content]), name);
+    form.append('name', `~/${name}`);
+    const response = await fetch(`${api.baseUrl}/api/0/organizations/${org}/releases/${version}/files/`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    });
+    return { status: response.status, body: await response.json() };
+  };
+  const sized = (bytes: number, fill: string) => Buffer.alloc(bytes, fill);
+
+  it('refuses uploads past the budget with a clear 413, and frees it when files and releases are deleted', async () => {
+    await api.request('POST', '/api/0/organizations/acme/releases/', { body: { version: 'app@1', projects: ['web'] } });
+    const first = await uploadFile('app@1', 'a.js', sized(600 * 1024, 'a'));
+    expect(first.status).toBe(201);
+    const refused = { status: 413, body: { detail: expect.stringContaining('storage quota of 1048576 bytes') } };
+    expect(await uploadFile('app@1', 'b.js', sized(600 * 1024, 'b'))).toEqual(refused);
+    const chunk = sized(600 * 1024, 'c');
+    expect(await uploadChunks(api, 'acme', BOOTSTRAP.token, [{ name: sha1(chunk), content: chunk }])).toEqual(refused);
+    // The same bytes again are stored once and cost nothing.
+    expect((await uploadFile('app@1', 'a-again.js', sized(600 * 1024, 'a'))).status).toBe(201);
+
+    // Another organization has its own budget.
+    await api.request('POST', '/api/0/organizations/initech/releases/', { token: initech, body: { version: 'app@1', projects: ['app'] } });
+    expect((await uploadFile('app@1', 'a.js', sized(600 * 1024, 'a'), 'initech', initech)).status).toBe(201);
+
+    // Deleting one of two files using the bytes frees nothing; deleting the last one frees them.
+    const files = (await api.request('GET', '/api/0/organizations/acme/releases/app@1/files/')).body as Array<{ id: string }>;
+    expect((await api.request('DELETE', `/api/0/organizations/acme/releases/app@1/files/${files[0].id}/`)).status).toBe(204);
+    expect((await uploadFile('app@1', 'b.js', sized(600 * 1024, 'b'))).status).toBe(413);
+    expect((await api.request('DELETE', `/api/0/organizations/acme/releases/app@1/files/${files[1].id}/`)).status).toBe(204);
+    expect((await uploadFile('app@1', 'b.js', sized(600 * 1024, 'b'))).status).toBe(201);
+
+    // A bundle: its chunks are charged until it is assembled, then its files; assembling past the budget is an error sentry-cli shows.
+    const bundle = zipFile([
+      { name: 'manifest.json', content: JSON.stringify({ files: { 'files/_/_/big.js': { url: '~/big.js', type: 'source' } } }) },
+      { name: 'files/_/_/big.js', content: sized(300 * 1024, 'd') },
+    ]);
+    expect((await uploadChunks(api, 'acme', BOOTSTRAP.token, [{ name: sha1(bundle), content: bundle }])).status).toBe(200);
+    const assemble = () =>
+      api.request('POST', '/api/0/organizations/acme/artifactbundle/assemble/', {
+        body: { checksum: sha1(bundle), chunks: [sha1(bundle)], projects: ['web'], version: 'app@1' },
+      });
+    expect((await assemble()).body).toEqual({ state: 'ok', missingChunks: [], detail: null });
+    const bigger = sized(200 * 1024, 'e');
+    expect(await uploadChunks(api, 'acme', BOOTSTRAP.token, [{ name: sha1(bigger), content: bigger }])).toEqual(refused);
+
+    // Deleting the release deletes its files and bundles and frees their bytes.
+    expect((await api.request('DELETE', '/api/0/organizations/acme/releases/app@1/')).status).toBe(204);
+    expect((await uploadChunks(api, 'acme', BOOTSTRAP.token, [{ name: sha1(bigger), content: bigger }])).status).toBe(200);
+    await api.request('POST', '/api/0/organizations/acme/releases/', { body: { version: 'app@2', projects: ['web'] } });
+    expect((await uploadFile('app@2', 'a.js', sized(600 * 1024, 'a'))).status).toBe(201);
   });
 });

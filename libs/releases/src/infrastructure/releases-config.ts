@@ -11,6 +11,8 @@ export interface ReleasesConfig {
   readonly maxRequestBytes: number;
   /** Chunks in one upload request (sentry-cli's `chunksPerRequest`): with each at most `chunkBytes` inflated, a request inflates to at most `maxRequestBytes`. */
   readonly chunksPerRequest: number;
+  /** Uploaded bytes (chunks waiting for assembly, and files) one organization may keep stored. */
+  readonly organizationStorageMaxBytes: number;
   readonly bundle: BundleLimits;
   /** Parsed source maps kept in memory per process, by their size. */
   readonly sourceMapCacheBytes: number;
@@ -35,6 +37,7 @@ export function releasesConfig(env: Readonly<Record<string, string | undefined>>
     chunkBytes,
     maxRequestBytes: chunksPerRequest * chunkBytes,
     chunksPerRequest,
+    organizationStorageMaxBytes: integer(env, 'ORGANIZATION_STORAGE_MAX_BYTES', 5 * 1024 * MIB, MIB, Number.MAX_SAFE_INTEGER),
     bundle: {
       maxFiles: integer(env, 'ARTIFACT_BUNDLE_MAX_FILES', 10_000, 1, 1_000_000),
       maxFileBytes: integer(env, 'ARTIFACT_FILE_MAX_BYTES', 32 * MIB, 1024, 512 * MIB),

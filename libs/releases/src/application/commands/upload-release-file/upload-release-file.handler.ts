@@ -5,6 +5,7 @@ import { CLOCK, type Clock, DomainError } from '@faultline/kernel';
 import { Database } from '@faultline/platform';
 import { sourceMapReference } from '../../../domain/bundle-manifest';
 import { ArtifactsRepository, type ReleaseFileRow } from '../../../infrastructure/artifacts.repository';
+import { OrganizationStorage } from '../../../infrastructure/organization-storage';
 import { ReleasesRepository } from '../../../infrastructure/releases.repository';
 import { UploadReleaseFileCommand } from './upload-release-file.command';
 
@@ -20,6 +21,7 @@ export class UploadReleaseFileHandler implements ICommandHandler<UploadReleaseFi
     private readonly database: Database,
     private readonly releases: ReleasesRepository,
     private readonly artifacts: ArtifactsRepository,
+    private readonly storage: OrganizationStorage,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -37,6 +39,7 @@ export class UploadReleaseFileHandler implements ICommandHandler<UploadReleaseFi
         release.projects.map((p) => p.project_id),
         now,
       );
+      await this.storage.charge(tx, organizationId, await this.artifacts.storeFiles(tx, organizationId, [{ checksum, content: file.content }]));
       const declared = file.headers.sourcemap ?? file.headers['x-sourcemap'] ?? null;
       const sourcemap = declared ?? (/\.map($|\?)/.test(file.name) ? null : sourceMapReference('source', file.content));
       const added = await this.artifacts.addReleaseFile(
