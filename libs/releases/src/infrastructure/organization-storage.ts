@@ -29,12 +29,4 @@ export class OrganizationStorage extends OrganizationStorageQuota {
       bytes,
     ]);
   }
-
-  /** What the organization keeps stored now. */
-  async storedBytes(sql: Sql, organizationId: string): Promise<number> {
-    const [row] = await sql.query<{ stored_bytes: string }>(`SELECT stored_bytes::text FROM releases.organization_storage WHERE organization_id = $1`, [
-      organizationId,
-    ]);
-    return Number(row?.stored_bytes ?? 0);
-  }
 }

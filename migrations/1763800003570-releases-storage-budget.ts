@@ -9,8 +9,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * another release adds a row sharing its files, so the unique key takes release and dist, and files
  * are found by checksum to free the ones no artifact uses any more.
  */
-export class ReleasesStorageBudget1763800003170 implements MigrationInterface {
-  name = 'ReleasesStorageBudget1763800003170';
+export class ReleasesStorageBudget1763800003570 implements MigrationInterface {
+  name = 'ReleasesStorageBudget1763800003570';
 
   async up(db: QueryRunner): Promise<void> {
     await db.query(`
