@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock, DomainError } from '@faultline/kernel';
 import { Database } from '@faultline/platform';
 import { sourceMapReference } from '../../../domain/bundle-manifest';
 import { ArtifactsRepository, type ReleaseFileRow } from '../../../infrastructure/artifacts.repository';
+import { sha1OffLoop } from '../../../infrastructure/off-loop';
 import { OrganizationStorage } from '../../../infrastructure/organization-storage';
 import { ReleasesRepository } from '../../../infrastructure/releases.repository';
 import { UploadReleaseFileCommand } from './upload-release-file.command';
@@ -26,7 +26,7 @@ export class UploadReleaseFileHandler implements ICommandHandler<UploadReleaseFi
   ) {}
 
   async execute({ organizationId, version, file }: UploadReleaseFileCommand): Promise<ReleaseFileRow> {
-    const checksum = createHash('sha1').update(file.content).digest('hex');
+    const checksum = await sha1OffLoop(file.content);
     return this.database.transaction(async (tx) => {
       const release = await this.releases.find(tx, organizationId, version);
       if (!release) throw DomainError.notFound();
