@@ -5,6 +5,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { type FastifyServerOptions, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config';
+import { withStatementTimeout } from '../database/statement-timeout';
 import { Metrics } from '../observability/metrics';
 import { AllExceptionsFilter } from './all-exceptions.filter';
 import { MAX_BODY_DEPTH, nestsDeeperThan, TOO_DEEP_DETAIL } from './body-depth';
@@ -43,6 +44,10 @@ export function configureHttp(app: NestFastifyApplication, config: AppConfig): v
   fastify.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
+  if (config.apiStatementTimeoutMs > 0) {
+    // A callback hook, so the rest of the request (later hooks, guards, the handler) runs inside the budget.
+    fastify.addHook('preHandler', (_request, _reply, done) => withStatementTimeout(config.apiStatementTimeoutMs, done));
+  }
   // Refused before anything runs (whatever the content type's parser), so no handler meets it
   // half-way through its writes and no validator recurses through unbounded nesting.
   fastify.addHook('preHandler', async (request, reply) => {
