@@ -133,4 +133,48 @@ describe('ingest guards', () => {
       expect(unknown.status).toBe(401);
     });
   });
+
+  describe('nesting', () => {
+    // Written as text: JSON.stringify itself overflows the stack on such values, JSON.parse does not.
+    const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
+    const text = (value: unknown) => JSON.stringify(value).replaceAll('"__deepest__"', nested(100_000)).replaceAll('"__deep__"', nested(10_000));
+
+    it('stores an event nested 100,000 levels deep in its free-form fields, bounded, without overflowing the stack', async () => {
+      const [deepest, deep] = ['__deepest__', '__deep__'];
+      const event = {
+        message: 'deeply nested',
+        extra: { deepest },
+        contexts: { app: { deep } },
+        tags: { deep },
+        user: { id: 'u1', data: deep },
+        request: { url: 'https://example.test/', data: deepest, headers: deep },
+        breadcrumbs: { values: [{ message: 'crumb', data: deep }] },
+        exception: { values: [{ type: 'Error', value: 'deep', mechanism: { data: deep }, stacktrace: { frames: [{ function: 'f', vars: deep }] } }] },
+        sdk: { name: 'deep', version: '1', integrations: deep },
+        fingerprint: deep,
+      };
+      const deadLetters = async () => (await api.app.get(Database).query<{ n: number }>(`SELECT count(*)::int AS n FROM ingest.ingest_dead_letters`))[0].n;
+      const deadBefore = await deadLetters();
+      const stored = await post(`/api/${web.id}/store/?sentry_key=${web.key}`, text({ ...event, event_id: 'd'.repeat(32) }), {
+        'content-type': 'application/json',
+      });
+      expect([stored.status, await stored.text()]).toEqual([200, expect.any(String)]);
+      const item = text({ ...event, event_id: 'e'.repeat(32) });
+      const enveloped = await post(
+        `/api/${web.id}/envelope/?sentry_key=${web.key}`,
+        `{}\n${JSON.stringify({ type: 'event', length: Buffer.byteLength(item) })}\n${item}\n`,
+      );
+      expect([enveloped.status, await enveloped.text()]).toEqual([200, expect.any(String)]);
+      // Nor a body that is nothing but nesting.
+      const bare = await post(`/api/${web.id}/store/?sentry_key=${web.key}`, nested(100_000), { 'content-type': 'application/json' });
+      expect(bare.status).toBeLessThan(500);
+      await api.app.get(EventProcessor).drain();
+      expect(await deadLetters()).toBe(deadBefore);
+      for (const id of ['d'.repeat(32), 'e'.repeat(32)]) {
+        const found = await api.request('GET', `/api/0/projects/acme/web/events/${id}/`);
+        expect(found.status).toBe(200);
+        expect(JSON.stringify(found.body).length).toBeLessThan(100_000);
+      }
+    });
+  });
 });
