@@ -25,6 +25,7 @@ import { Releases1763800002600 } from './1763800002600-releases';
 import { EventSearchIndex1763800002800 } from './1763800002800-event-search-index';
 import { UserReports1763800002900 } from './1763800002900-user-reports';
 import { ContextSchemas1763800003000 } from './1763800003000-context-schemas';
+import { IngestQueueClaims1763800003140 } from './1763800003140-ingest-queue-claims';
 
 /** Every migration, in order. The only way the schema changes (synchronize is off). */
 export const MIGRATIONS = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   EventSearchIndex1763800002800,
   UserReports1763800002900,
   ContextSchemas1763800003000,
+  IngestQueueClaims1763800003140,
 ];

@@ -3,9 +3,17 @@ import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 
 export type Row = Record<string, any>;
 
-interface DriverPool {
-  query(text: string, params?: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }>;
+interface DriverResult {
+  rows: unknown[];
+  rowCount: number | null;
 }
+
+interface DriverPool {
+  query(text: string, params?: unknown[]): Promise<DriverResult | DriverResult[]>;
+}
+
+/** A script (several statements, no parameters, one implicit transaction) answers with its last statement. */
+const lastOf = (result: DriverResult | DriverResult[]): DriverResult => (Array.isArray(result) ? result[result.length - 1] : result);
 
 /** Plain SQL access; both the database and an open transaction offer it. */
 export interface Sql {
@@ -64,11 +72,11 @@ export class Database implements Sql {
   ) {}
 
   async query<T = Row>(text: string, params?: readonly unknown[]): Promise<T[]> {
-    return (await this.pool().query(text, params as unknown[] | undefined)).rows as T[];
+    return lastOf(await this.pool().query(text, params as unknown[] | undefined)).rows as T[];
   }
 
   async execute(text: string, params?: readonly unknown[]): Promise<number> {
-    return (await this.pool().query(text, params as unknown[] | undefined)).rowCount ?? 0;
+    return lastOf(await this.pool().query(text, params as unknown[] | undefined)).rowCount ?? 0;
   }
 
   /** Single statements outside a transaction go straight to `pg.Pool`: the hot read path skips TypeORM's per-query runner. */
