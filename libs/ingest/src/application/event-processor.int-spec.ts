@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { EventProcessor } from '@faultline/ingest';
 import { FixedClock } from '@faultline/kernel';
 import { Database } from '@faultline/platform';
-import { IngestQueueRepository } from '../../libs/ingest/src/infrastructure/ingest-queue.repository';
-import { startTestApp, type TestApp } from '../support/test-app';
+import { startTestApp, type TestApp } from '../../../../test/support/test-app';
+import { IngestQueueRepository } from '../infrastructure/ingest-queue.repository';
+import { EventProcessor } from './event-processor';
 
 const LEASE_MS = 60_000;
 
