@@ -26,6 +26,7 @@ import { EventSearchIndex1763800002800 } from './1763800002800-event-search-inde
 import { UserReports1763800002900 } from './1763800002900-user-reports';
 import { ContextSchemas1763800003000 } from './1763800003000-context-schemas';
 import { IngestQueueClaims1763800003140 } from './1763800003140-ingest-queue-claims';
+import { IngestRateWindowCategories1763800003150 } from './1763800003150-ingest-rate-window-categories';
 
 /** Every migration, in order. The only way the schema changes (synchronize is off). */
 export const MIGRATIONS = [
@@ -57,4 +58,5 @@ export const MIGRATIONS = [
   UserReports1763800002900,
   ContextSchemas1763800003000,
   IngestQueueClaims1763800003140,
+  IngestRateWindowCategories1763800003150,
 ];

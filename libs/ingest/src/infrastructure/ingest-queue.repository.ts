@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database, type Sql } from '@faultline/platform';
+import type { QuotaCategory } from '../domain';
 
 export type Outcome = 'received' | 'rejected' | 'blacklisted' | 'generated';
 
@@ -227,17 +228,26 @@ export class IngestQueueRepository {
     );
   }
 
-  /** Counts `quantity` against the key's current window and answers the window's total. */
-  async countAgainstRateLimit(sql: Sql, keyId: string, windowSeconds: number, quantity: number, now: Date): Promise<{ count: number; windowEnds: Date }> {
+  /** Counts each category's quantity against the key's current window of that category; answers the windows' totals. */
+  async countAgainstRateLimit(
+    sql: Sql,
+    keyId: string,
+    windowSeconds: number,
+    quantities: ReadonlyArray<{ readonly category: QuotaCategory; readonly quantity: number }>,
+    now: Date,
+  ): Promise<{ counts: ReadonlyArray<{ category: QuotaCategory; count: number }>; windowEnds: Date }> {
     const windowMs = windowSeconds * 1000;
     const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
-    const [row] = await sql.query<{ count: number }>(
-      `INSERT INTO ingest.ingest_rate_windows (key_id, window_start, count) VALUES ($1, $2, $3)
-       ON CONFLICT (key_id, window_start) DO UPDATE SET count = ingest_rate_windows.count + EXCLUDED.count
-       RETURNING count`,
-      [keyId, windowStart.toISOString(), quantity],
+    // In category order, so two requests of one key never wait on each other's rows crosswise.
+    const sorted = [...quantities].sort((a, b) => a.category.localeCompare(b.category));
+    const counts = await sql.query<{ category: QuotaCategory; count: number }>(
+      `INSERT INTO ingest.ingest_rate_windows (key_id, category, window_start, count)
+       SELECT $1, category, $2, quantity FROM unnest($3::text[], $4::integer[]) AS q (category, quantity)
+       ON CONFLICT (key_id, category, window_start) DO UPDATE SET count = ingest_rate_windows.count + EXCLUDED.count
+       RETURNING category, count`,
+      [keyId, windowStart.toISOString(), sorted.map((q) => q.category), sorted.map((q) => q.quantity)],
     );
-    return { count: row.count, windowEnds: new Date(windowStart.getTime() + windowMs) };
+    return { counts, windowEnds: new Date(windowStart.getTime() + windowMs) };
   }
 }
 
