@@ -4,8 +4,13 @@ import { currentStatementTimeout } from './statement-timeout';
 
 export type Row = Record<string, any>;
 
+interface DriverResult {
+  rows: unknown[];
+  rowCount: number | null;
+}
+
 interface DriverClient {
-  query(text: string, params?: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }>;
+  query(text: string, params?: unknown[]): Promise<DriverResult | DriverResult[]>;
 }
 
 interface DriverPool {
@@ -26,6 +31,9 @@ async function applyStatementTimeout(client: DriverClient): Promise<void> {
   else await client.query(`SELECT set_config('statement_timeout', $1, false)`, [String(wanted)]);
   connectionTimeouts.set(client, wanted);
 }
+
+/** A script (several statements, no parameters, one implicit transaction) answers with its last statement. */
+const lastOf = (result: DriverResult | DriverResult[]): DriverResult => (Array.isArray(result) ? result[result.length - 1] : result);
 
 /** Plain SQL access; both the database and an open transaction offer it. */
 export interface Sql {
@@ -98,7 +106,7 @@ export class Database implements Sql {
     const client = await pool.connect();
     try {
       await applyStatementTimeout(client);
-      const result = await client.query(text, params as unknown[] | undefined);
+      const result = lastOf(await client.query(text, params as unknown[] | undefined));
       client.release();
       return result;
     } catch (error) {
