@@ -26,6 +26,12 @@ export default tseslint.config(
           selector: `${node}[callee.name='RegExp'][arguments.0.type!='Literal']`,
           message: 'No RegExp built from a string: match wildcards with GlobSet or LikePattern (@faultline/kernel), or split and compare.',
         })),
+        // A Map of entries that expire is a hand-written TTL cache: unbounded, and without single-flight loads.
+        {
+          selector: "NewExpression[callee.name='Map'] TSPropertySignature[key.name=/^expires/i]",
+          message:
+            "No hand-written TTL cache: use lru-cache's LRUCache (max, ttl, fetchMethod + fetch() for single-flight loads), as in libs/identity/src/infrastructure/auth-cache.ts.",
+        },
       ],
     },
   },
