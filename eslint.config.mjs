@@ -26,6 +26,11 @@ export default tseslint.config(
           selector: `${node}[callee.name='RegExp'][arguments.0.type!='Literal']`,
           message: 'No RegExp built from a string: match wildcards with GlobSet or LikePattern (@faultline/kernel), or split and compare.',
         })),
+        {
+          // Issue 35: one load–decide–append step, so the expected version has one rule.
+          selector: 'MemberExpression[property.name=/^(loadedVersion|pullPendingEvents)$/]',
+          message: 'Append an aggregate through AggregateStreams (@faultline/event-store): it owns the expected version and the retry.',
+        },
       ],
     },
   },
