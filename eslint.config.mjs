@@ -32,6 +32,11 @@ export default tseslint.config(
           message:
             "No hand-written TTL cache: use lru-cache's LRUCache (max, ttl, fetchMethod + fetch() for single-flight loads), as in libs/identity/src/infrastructure/auth-cache.ts.",
         },
+        {
+          // One load–decide–append step, so the expected version has one rule.
+          selector: 'MemberExpression[property.name=/^(loadedVersion|pullPendingEvents)$/]',
+          message: 'Append an aggregate through AggregateStreams (@faultline/event-store): it owns the expected version and the retry.',
+        },
       ],
     },
   },
