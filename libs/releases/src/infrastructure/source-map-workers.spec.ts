@@ -44,6 +44,10 @@ describe('SourceMapWorkers', () => {
     const first = await workers.resolve('org', ['good'], [throwAt()], read);
     expect(first).toEqual({ invalid: [false], positions: [expect.objectContaining({ source: 'src/checkout.js', line: 5, column: 2 })] });
     expect(await workers.resolve('org', ['good'], [throwAt()], read)).toEqual(first);
+    expect(await workers.resolve('org', ['good'], [[0, 1, good.code.indexOf('return')], throwAt()], read)).toEqual({
+      invalid: [false],
+      positions: [expect.objectContaining({ line: 2 }), first.positions[0]],
+    });
     expect(reads).toEqual([['good']]);
   });
 
@@ -69,9 +73,20 @@ describe('SourceMapWorkers', () => {
     const before = heapUsed();
     expect(await workers.resolve('org', ['bomb'], [[0, 1, 0]], read)).toEqual({ invalid: [true], positions: [null] });
     expect(heapUsed() - before).toBeLessThan(32 * MIB);
-    expect(await workers.resolve('org', ['bomb', 'good'], [[0, 1, 0], throwAt(1)], read)).toEqual({
+    // A position not answered before goes to the thread that replaced the dead one.
+    expect(
+      await workers.resolve(
+        'org',
+        ['bomb', 'good'],
+        [
+          [0, 1, 0],
+          [1, 1, good.code.indexOf('return')],
+        ],
+        read,
+      ),
+    ).toEqual({
       invalid: [true, false],
-      positions: [null, expect.objectContaining({ line: 5 })],
+      positions: [null, expect.objectContaining({ line: 2 })],
     });
     // The good map was read again by the thread that replaced the dead one; the bomb was not: it is known to be fatal.
     expect(reads).toEqual([['good'], ['bomb'], ['good']]);

@@ -21,6 +21,16 @@ export interface MapAnswers {
 
 /** Maps whose parsing ended a thread, remembered so they never do so twice. */
 const MAX_REMEMBERED_FATAL_MAPS = 10_000;
+/** Positions answered, kept in this thread so an event of a known issue needs no message. */
+const ANSWERED_BYTES = 16 * 1024 * 1024;
+
+/** What an answered position holds: its strings (two bytes a character at most) and their objects. */
+function weight(position: OriginalPosition | null): number {
+  if (!position) return 64;
+  let chars = position.source.length + position.filename.length + (position.name?.length ?? 0);
+  for (const line of [...(position.context?.pre ?? []), position.context?.line ?? '', ...(position.context?.post ?? [])]) chars += line.length + 32;
+  return 256 + 2 * chars;
+}
 
 /** Its thread died; `culprit` when it was this request the thread was working on. */
 export class ThreadDied extends Error {
@@ -109,18 +119,53 @@ class SourceMapThread {
 export class SourceMapWorkers {
   private readonly threads: SourceMapThread[];
   private readonly fatal = new ByteLru<true>(MAX_REMEMBERED_FATAL_MAPS);
+  private readonly answered = new ByteLru<OriginalPosition | null>(ANSWERED_BYTES);
 
   constructor(settings: SourceMapWorkersSettings) {
     this.threads = Array.from({ length: settings.workers }, () => new SourceMapThread(settings));
   }
 
   /**
-   * Resolves positions ([index in maps, line, column]) through maps named by key, reading through
-   * `read` (once per request) the maps the thread does not hold. When the thread dies parsing this
-   * request's maps, or takes too long, they are answered invalid and never parsed again; a request
-   * that was only waiting behind another's is asked again of the new thread.
+   * Resolves positions ([index in maps, line, column]) through maps named by key. Positions
+   * answered before are answered here (an issue's frames repeat in every event of it); the others
+   * go to the organization's thread in one message.
    */
   async resolve(
+    shard: string,
+    maps: readonly string[],
+    positions: ReadonlyArray<[number, number, number]>,
+    read: (keys: string[]) => Promise<Map<string, Buffer | null>>,
+  ): Promise<MapAnswers> {
+    const keyOf = ([map, line, column]: readonly [number, number, number]) => `${maps[map]}:${line}:${column}`;
+    const remembered = positions.map((position) => this.answered.get(keyOf(position)));
+    const open = positions.filter((_, i) => remembered[i] === undefined);
+    if (open.length === 0) return { invalid: maps.map(() => false), positions: remembered as Array<OriginalPosition | null> };
+    // Only the maps of positions not answered yet are asked: the others answered before, so they parse.
+    const asked = [...new Set(open.map(([map]) => map))];
+    const askedIndex = new Map(asked.map((map, i) => [map, i]));
+    const answers = await this.ask(
+      shard,
+      asked.map((map) => maps[map]),
+      open.map(([map, line, column]): [number, number, number] => [askedIndex.get(map) as number, line, column]),
+      read,
+    );
+    let next = 0;
+    const resolved = positions.map((position, i) => {
+      if (remembered[i] !== undefined) return remembered[i];
+      const answer = answers.positions[next++];
+      if (!answers.invalid[askedIndex.get(position[0]) as number]) this.answered.set(keyOf(position), answer, weight(answer));
+      return answer;
+    });
+    return { invalid: maps.map((_, map) => askedIndex.has(map) && answers.invalid[askedIndex.get(map) as number]), positions: resolved };
+  }
+
+  /**
+   * Asks the organization's thread, reading through `read` (once per request) the maps it does not
+   * hold. When the thread dies parsing this request's maps, or takes too long, they are answered
+   * invalid and never parsed again; a request that was only waiting behind another's is asked
+   * again of the new thread.
+   */
+  private async ask(
     shard: string,
     maps: readonly string[],
     positions: ReadonlyArray<[number, number, number]>,
