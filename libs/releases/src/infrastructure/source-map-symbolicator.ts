@@ -44,8 +44,8 @@ const MAX_REMEMBERED_LOOKUPS = 10_000;
  * events is used within that time by every process. What was found is kept.
  */
 const NOT_FOUND_TTL_MS = 30_000;
-/** A source map thread that takes longer than this for one event is stopped. */
-const WORKER_TIMEOUT_MS = 20_000;
+/** A source map thread that works longer than this on one event is stopped (within the budgets, parsing takes seconds). */
+const WORKER_TIMEOUT_MS = 60_000;
 
 interface Located {
   checksum: string;

@@ -91,4 +91,13 @@ describe('SourceMapWorkers', () => {
     // The good map was read again by the thread that replaced the dead one; the bomb was not: it is known to be fatal.
     expect(reads).toEqual([['good'], ['bomb'], ['good']]);
   });
+
+  it('stops a thread that works too long on one request, and answers its maps invalid', async () => {
+    workers = new SourceMapWorkers({ ...SETTINGS, heapMb: 512, maxDecodedBytes: 240 * MIB, timeoutMs: 100 });
+    // Within the budget and the heap, but seconds of decoding.
+    const slow = mapOf(`${'AAAA,'.repeat(2_000_000)}AAAA`);
+    const read = reader({ slow, good: Buffer.from(good.map) });
+    expect(await workers.resolve('org', ['slow'], [[0, 1, 0]], read)).toEqual({ invalid: [true], positions: [null] });
+    expect(await workers.resolve('org', ['good'], [throwAt()], read)).toEqual({ invalid: [false], positions: [expect.objectContaining({ line: 5 })] });
+  });
 });

@@ -3,7 +3,13 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ByteLru } from '../domain/byte-lru';
 import type { OriginalPosition } from '../domain/symbolicate-frames';
-import { SOURCE_MAP_WORKER, type SourceMapWorkerReply, type SourceMapWorkerRequest, type SourceMapWorkerSettings } from './source-map.worker';
+import {
+  SOURCE_MAP_WORKER,
+  SOURCE_MAP_WORKER_READY,
+  type SourceMapWorkerReply,
+  type SourceMapWorkerRequest,
+  type SourceMapWorkerSettings,
+} from './source-map.worker';
 
 export interface SourceMapWorkersSettings extends SourceMapWorkerSettings {
   workers: number;
@@ -45,7 +51,6 @@ export class ThreadDied extends Error {
 interface Pending {
   resolve(reply: SourceMapWorkerReply): void;
   reject(error: Error): void;
-  timer: NodeJS.Timeout;
 }
 
 /** One thread: started when first needed, and again after it died. */
@@ -53,6 +58,10 @@ class SourceMapThread {
   private worker: Worker | null = null;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
+  /** Runs while the thread works: re-armed at each answer, so it times the request being worked on, not the queue. */
+  private watchdog: NodeJS.Timeout | null = null;
+  /** Whether the thread has loaded its code: its start is not counted against a request. */
+  private ready = false;
 
   constructor(private readonly settings: SourceMapWorkersSettings) {}
 
@@ -60,13 +69,21 @@ class SourceMapThread {
     const worker = this.worker ?? this.start();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        void worker.terminate();
-        this.fail(worker, new Error(`source map thread took over ${this.settings.timeoutMs} ms`));
-      }, this.settings.timeoutMs);
-      this.pending.set(id, { resolve, reject, timer });
+      this.pending.set(id, { resolve, reject });
+      if (this.pending.size === 1) this.arm(worker);
       worker.postMessage({ ...request, id } satisfies SourceMapWorkerRequest);
     });
+  }
+
+  private arm(worker: Worker): void {
+    if (this.watchdog) clearTimeout(this.watchdog);
+    this.watchdog = null;
+    if (this.pending.size === 0 || !this.ready) return;
+    this.watchdog = setTimeout(() => {
+      void worker.terminate();
+      this.fail(worker, new Error(`source map thread spent over ${this.settings.timeoutMs} ms on one request`));
+    }, this.settings.timeoutMs);
+    this.watchdog.unref();
   }
 
   async stop(): Promise<void> {
@@ -80,11 +97,16 @@ class SourceMapThread {
     const { workers: _workers, heapMb, timeoutMs: _timeoutMs, ...data } = this.settings;
     const worker = spawn({ ...data, role: SOURCE_MAP_WORKER }, heapMb);
     worker.unref();
-    worker.on('message', (reply: SourceMapWorkerReply) => {
+    this.ready = false;
+    worker.on('message', (reply: SourceMapWorkerReply | typeof SOURCE_MAP_WORKER_READY) => {
+      if (reply === SOURCE_MAP_WORKER_READY) {
+        this.ready = true;
+        return this.arm(worker);
+      }
       const pending = this.pending.get(reply.id);
       if (!pending) return;
       this.pending.delete(reply.id);
-      clearTimeout(pending.timer);
+      this.arm(worker);
       pending.resolve(reply);
     });
     worker.on('error', (error) => this.fail(worker, error));
@@ -100,9 +122,10 @@ class SourceMapThread {
   private fail(worker: Worker, reason: Error): void {
     if (this.worker !== worker) return;
     this.worker = null;
+    if (this.watchdog) clearTimeout(this.watchdog);
+    this.watchdog = null;
     let culprit = true;
     for (const pending of this.pending.values()) {
-      clearTimeout(pending.timer);
       pending.reject(new ThreadDied(reason.message, culprit));
       culprit = false;
     }

@@ -66,10 +66,13 @@ export function answer(
 
 /** Marks the thread's data, so importing this file anywhere else (a test, a thread of a test runner) starts nothing. */
 export const SOURCE_MAP_WORKER = 'faultline-source-map-worker';
+/** What the thread says once its code is loaded. */
+export const SOURCE_MAP_WORKER_READY = 'ready';
 
 if (parentPort && (workerData as { role?: unknown } | null)?.role === SOURCE_MAP_WORKER) {
   const port = parentPort;
   const settings = workerData as SourceMapWorkerSettings;
   const cache = new ByteLru<ParsedSourceMap | typeof REFUSED>(settings.cacheBytes);
   port.on('message', (request: SourceMapWorkerRequest) => port.postMessage(answer(cache, settings, request)));
+  port.postMessage(SOURCE_MAP_WORKER_READY);
 }
