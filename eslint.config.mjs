@@ -14,6 +14,28 @@ export default tseslint.config(
     },
   },
   {
+    // A regular expression built from a string can be one a user wrote, and V8's backtracks without
+    // bound: wildcards go through `@faultline/kernel`'s linear matchers. Tests build their own
+    // expectations; a safe use elsewhere says why on an eslint-disable comment.
+    files: ['**/*.ts', '**/*.tsx'],
+    ignores: ['test/**', 'bench/**', '**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...['NewExpression', 'CallExpression'].map((node) => ({
+          selector: `${node}[callee.name='RegExp'][arguments.0.type!='Literal']`,
+          message: 'No RegExp built from a string: match wildcards with GlobSet or LikePattern (@faultline/kernel), or split and compare.',
+        })),
+        // A Map of entries that expire is a hand-written TTL cache: unbounded, and without single-flight loads.
+        {
+          selector: "NewExpression[callee.name='Map'] TSPropertySignature[key.name=/^expires/i]",
+          message:
+            "No hand-written TTL cache: use lru-cache's LRUCache (max, ttl, fetchMethod + fetch() for single-flight loads), as in libs/identity/src/infrastructure/auth-cache.ts.",
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/api/src/cli.ts', 'bench/**', 'test/**'],
     rules: { 'no-console': 'off' },
   },

@@ -25,6 +25,10 @@ import { Releases1763800002600 } from './1763800002600-releases';
 import { EventSearchIndex1763800002800 } from './1763800002800-event-search-index';
 import { UserReports1763800002900 } from './1763800002900-user-reports';
 import { ContextSchemas1763800003000 } from './1763800003000-context-schemas';
+import { IngestQueueClaims1763800003140 } from './1763800003140-ingest-queue-claims';
+import { IngestRateWindowCategories1763800003150 } from './1763800003150-ingest-rate-window-categories';
+import { InviteMails1763800003270 } from './1763800003270-invite-mails';
+import { ReleasesStorageBudget1763800003570 } from './1763800003570-releases-storage-budget';
 
 /** Every migration, in order. The only way the schema changes (synchronize is off). */
 export const MIGRATIONS = [
@@ -55,4 +59,8 @@ export const MIGRATIONS = [
   EventSearchIndex1763800002800,
   UserReports1763800002900,
   ContextSchemas1763800003000,
+  IngestQueueClaims1763800003140,
+  IngestRateWindowCategories1763800003150,
+  InviteMails1763800003270,
+  ReleasesStorageBudget1763800003570,
 ];

@@ -4,32 +4,24 @@
 // into a fresh cluster in the same DATA_DIR, and the old directory is renamed to pglite.migrated.
 // Usage: npm run migrate:pglite -- <DATA_DIR>   (with the service stopped)
 const { spawnSync } = require('node:child_process');
-const { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
+const { existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } = require('node:fs');
 const { createRequire } = require('node:module');
 const { tmpdir } = require('node:os');
 const { join, resolve } = require('node:path');
 const { Client } = require('pg');
-const { EmbeddedPostgres, PGLITE_DIR } = require('../dist/libs/embedded-postgres/src');
+const { EmbeddedPostgres, lockDataDir, PGLITE_DIR } = require('../dist/libs/embedded-postgres/src');
 
 // The last PGlite Faultline used, and the pg_dump build for it.
 const PGLITE = '@electric-sql/pglite@0.5.16';
 const PGLITE_TOOLS = '@electric-sql/pglite-tools@0.4.8';
 
-function lockHolder(dataDir) {
-  try {
-    const pid = Number(readFileSync(join(dataDir, 'faultline.lock'), 'utf8'));
-    process.kill(pid, 0);
-    return pid;
-  } catch {
-    return undefined;
-  }
-}
-
 async function main() {
   const dataDir = resolve(process.argv[2] ?? process.env.DATA_DIR ?? './data');
   const source = join(dataDir, PGLITE_DIR);
   if (!existsSync(join(source, 'PG_VERSION'))) throw new Error(`${source} holds no PGlite database`);
-  if (lockHolder(dataDir)) throw new Error(`Faultline (pid ${lockHolder(dataDir)}) is using ${dataDir}; stop it first`);
+  // Held until this process exits, which releases it.
+  const lock = await lockDataDir(dataDir);
+  if ('heldBy' in lock) throw new Error(`Faultline${lock.heldBy ? ` (pid ${lock.heldBy})` : ''} is using ${dataDir}; stop it first`);
   if (existsSync(join(dataDir, 'postgres'))) throw new Error(`${join(dataDir, 'postgres')} exists already; move it away to migrate again`);
 
   const tools = mkdtempSync(join(tmpdir(), 'faultline-pglite-'));

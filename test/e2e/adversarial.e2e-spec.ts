@@ -162,6 +162,32 @@ describe('adversarial input', () => {
     }
   });
 
+  it('refuses JSON nested deeper than its budget before any handler runs, on every write route, however deep', async () => {
+    for (const route of writeRoutes().filter((r) => r.method !== 'DELETE')) {
+      const field = route.fields[0] ?? 'name';
+      const before = await fingerprint();
+      for (const body of [nested(3_000), `{"${field}":${nested(3_000)}}`, `{"${field}":${nested(100_000)}}`]) {
+        const response = await api.request(route.method, `${concrete(route.path)}/`, { rawBody: body, headers: { 'content-type': 'application/json' } });
+        const answer = { route: `${route.method} ${route.path}`, depth: body.length, status: response.status, detail: response.body?.detail };
+        expect(answer).toEqual({ ...answer, status: 400, detail: expect.stringContaining('nested') });
+      }
+      expect(await fingerprint()).toEqual(before);
+    }
+    // SCIM's content type is parsed by its own parser and checked the same way.
+    const scim = await api.request('POST', '/api/0/organizations/acme/scim/v2/Users', {
+      rawBody: `{"schemas":${nested(3_000)}}`,
+      headers: { 'content-type': 'application/scim+json' },
+    });
+    expect(scim.status).toBe(400);
+    // A body at the budget is not refused for its nesting.
+    const atBudget = await api.request('PUT', '/api/0/organizations/acme/', {
+      rawBody: `{"name":${nested(63)}}`,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(atBudget.status).toBe(400);
+    expect(atBudget.body.detail).not.toContain('nested');
+  });
+
   it('still serves the organization it was attacking', async () => {
     expect((await api.request('GET', '/api/0/organizations/acme/')).status).toBe(200);
     expect((await api.request('GET', `/api/0/organizations/acme/issues/${ids.issue_id}/`)).status).toBe(200);

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { embeddedPaths, runningServerUrl } from '../../libs/embedded-postgres/src';
+import { embeddedPaths, lockDataDir, runningServerUrl } from '../../libs/embedded-postgres/src';
 
 const ROOT = join(__dirname, '..', '..');
 const BUILD = join(ROOT, '.test-build', `embedded-${process.pid}`);
@@ -191,7 +191,9 @@ describe('embedded PostgreSQL under DATA_DIR', () => {
     service!.child.kill('SIGTERM');
     expect((await service!.exited).code).toBe(0);
     expect(existsSync(join(embeddedPaths(dataDir).cluster, 'postmaster.pid'))).toBe(false);
-    expect(existsSync(join(dataDir, 'faultline.lock'))).toBe(false);
+    const lock = await lockDataDir(dataDir);
+    expect('release' in lock).toBe(true);
+    if ('release' in lock) await lock.release();
 
     expect(await cli('create-user', '--email', 'later@example.com')).toEqual({ code: 0, output: expect.stringMatching(/^Created user \d+\n$/) });
     expect(existsSync(join(embeddedPaths(dataDir).cluster, 'postmaster.pid'))).toBe(false);

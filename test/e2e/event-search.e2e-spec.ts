@@ -341,4 +341,27 @@ describe('event search', () => {
     expect(initech.status).toBe(200);
     expect(initech.body.data).toEqual([]);
   });
+
+  it('matches project wildcards in time linear in the slug: 100 `*` answer at once, and another tenant is served meanwhile', async () => {
+    // A backtracking translation of `project:***…x` tries every split of the slug among the stars:
+    // seconds for a five-letter slug, per term, with the whole process frozen.
+    expect((await api.request('POST', '/api/0/teams/acme/acme/projects/', { body: { name: 'Store', slug: 'store' } })).status).toBe(201);
+    const stars = '*'.repeat(100);
+    const attack = `project:${stars}x project:${stars}y project:${stars}z !project:${stars}w`;
+    const timed = async (request: Promise<{ status: number; body: any }>) => {
+      const started = Date.now();
+      const response = await request;
+      return { status: response.status, body: response.body, seconds: (Date.now() - started) / 1000 };
+    };
+    const [attacked, other] = await Promise.all([
+      timed(search(`field=id&statsPeriod=14d&query=${encodeURIComponent(attack)}`)),
+      timed(api.request('GET', '/api/0/organizations/initech/events/?field=id&statsPeriod=14d', { token: outsiderToken })),
+    ]);
+    expect(attacked).toMatchObject({ status: 200, body: { data: [] } });
+    expect(attacked.seconds).toBeLessThan(5);
+    expect(other).toMatchObject({ status: 200, body: { data: [] } });
+    expect(other.seconds).toBeLessThan(5);
+    const starred = await search(`field=issue&field=count()&statsPeriod=14d&query=${encodeURIComponent(`project:${stars}e${stars}`)}`);
+    expect(starred.body.data.map((row: { issue: string }) => row.issue).sort()).toEqual(['WEB-1', 'WEB-2']);
+  });
 });

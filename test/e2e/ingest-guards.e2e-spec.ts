@@ -133,4 +133,92 @@ describe('ingest guards', () => {
       expect(unknown.status).toBe(401);
     });
   });
+
+  describe('nesting', () => {
+    // Written as text: JSON.stringify itself overflows the stack on such values, JSON.parse does not.
+    const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
+    const text = (value: unknown) => JSON.stringify(value).replaceAll('"__deepest__"', nested(100_000)).replaceAll('"__deep__"', nested(10_000));
+
+    it('stores an event nested 100,000 levels deep in its free-form fields, bounded, without overflowing the stack', async () => {
+      const [deepest, deep] = ['__deepest__', '__deep__'];
+      const event = {
+        message: 'deeply nested',
+        extra: { deepest },
+        contexts: { app: { deep } },
+        tags: { deep },
+        user: { id: 'u1', data: deep },
+        request: { url: 'https://example.test/', data: deepest, headers: deep },
+        breadcrumbs: { values: [{ message: 'crumb', data: deep }] },
+        exception: { values: [{ type: 'Error', value: 'deep', mechanism: { data: deep }, stacktrace: { frames: [{ function: 'f', vars: deep }] } }] },
+        sdk: { name: 'deep', version: '1', integrations: deep },
+        fingerprint: deep,
+      };
+      const deadLetters = async () => (await api.app.get(Database).query<{ n: number }>(`SELECT count(*)::int AS n FROM ingest.ingest_dead_letters`))[0].n;
+      const deadBefore = await deadLetters();
+      const stored = await post(`/api/${web.id}/store/?sentry_key=${web.key}`, text({ ...event, event_id: 'd'.repeat(32) }), {
+        'content-type': 'application/json',
+      });
+      expect([stored.status, await stored.text()]).toEqual([200, expect.any(String)]);
+      const item = text({ ...event, event_id: 'e'.repeat(32) });
+      const enveloped = await post(
+        `/api/${web.id}/envelope/?sentry_key=${web.key}`,
+        `{}\n${JSON.stringify({ type: 'event', length: Buffer.byteLength(item) })}\n${item}\n`,
+      );
+      expect([enveloped.status, await enveloped.text()]).toEqual([200, expect.any(String)]);
+      // Nor a body that is nothing but nesting.
+      const bare = await post(`/api/${web.id}/store/?sentry_key=${web.key}`, nested(100_000), { 'content-type': 'application/json' });
+      expect(bare.status).toBeLessThan(500);
+      await api.app.get(EventProcessor).drain();
+      expect(await deadLetters()).toBe(deadBefore);
+      for (const id of ['d'.repeat(32), 'e'.repeat(32)]) {
+        const found = await api.request('GET', `/api/0/projects/acme/web/events/${id}/`);
+        expect(found.status).toBe(200);
+        expect(JSON.stringify(found.body).length).toBeLessThan(100_000);
+      }
+    });
+  });
+
+  describe('envelopes at the limits', () => {
+    const items = (count: number, item: (n: number) => [object, string]) =>
+      [JSON.stringify({}), ...Array.from({ length: count }, (_, n) => item(n)).flatMap(([header, payload]) => [JSON.stringify(header), payload])].join('\n');
+    const sdk = (body: string | Buffer) => post(`/api/${web.id}/envelope/?sentry_key=${web.key}`, body);
+
+    it('takes 100 items and refuses the 101st, the body over its size and an event over its own, each with a 4xx naming the limit', async () => {
+      const report = (n: number): [object, string] => [
+        { type: 'user_report' },
+        JSON.stringify({ event_id: n.toString(16).padStart(32, '0'), comments: `many ${n}` }),
+      ];
+      expect((await sdk(items(100, report))).status).toBe(200);
+      const tooMany = await sdk(items(101, report));
+      expect([tooMany.status, await detail(tooMany)]).toEqual([413, 'envelope has more than 100 items']);
+
+      const event =
+        (size: number) =>
+        (n: number): [object, string] => [{ type: 'event' }, JSON.stringify({ message: `big ${n}`, extra: { pad: 'x'.repeat(size) } })];
+      const overBody = await sdk(items(21, event(1000 * 1000)));
+      expect(overBody.status).toBe(413);
+      const overEvent = await sdk(items(1, event(1024 * 1024)));
+      expect([overEvent.status, await detail(overEvent)]).toEqual([413, expect.stringMatching(/^item 1: event of \d+ bytes exceeds 1048576$/)]);
+    });
+
+    it('accepts an event nested 300,000 deep and stores it bounded', async () => {
+      const depth = 300_000;
+      const deep = `{"message":"deeply nested","extra":{"tree":${'['.repeat(depth)}${']'.repeat(depth)}}}`;
+      expect((await sdk(items(1, () => [{ type: 'event' }, deep]))).status).toBe(200);
+      await api.app.get(EventProcessor).drain();
+      const [stored] = await api.app
+        .get(Database)
+        .query<{ size: number }>(`SELECT octet_length(data::text) AS size FROM issues.error_events WHERE data->>'message' = 'deeply nested'`);
+      expect(stored.size).toBeLessThan(10_000);
+      expect(await api.app.get(Database).query(`SELECT 1 FROM ingest.ingest_dead_letters`)).toEqual([]);
+    });
+
+    it('stores one of 100 events sent with one id', async () => {
+      const id = 'f'.repeat(32);
+      expect((await sdk(items(100, (n) => [{ type: 'event' }, JSON.stringify({ event_id: id, message: `same id ${n}` })]))).status).toBe(200);
+      await api.app.get(EventProcessor).drain();
+      expect(await api.app.get(Database).query(`SELECT 1 FROM issues.error_events WHERE event_id = $1`, [id])).toHaveLength(1);
+      expect(await api.app.get(Database).query(`SELECT 1 FROM ingest.ingest_dead_letters`)).toEqual([]);
+    });
+  });
 });

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { lockDataDir } from '../../libs/embedded-postgres/src';
 
 const ROOT = join(__dirname, '..', '..');
 const BUILD = join(ROOT, '.test-build', `npm-start-${process.pid}`);
@@ -22,6 +23,13 @@ async function until(condition: () => Promise<boolean> | boolean, timeoutMs: num
     if (Date.now() > deadline) throw new Error('timed out');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** Whether a Faultline process holds DATA_DIR (taking the lock to see, and giving it back). */
+async function isHeld(dataDir: string): Promise<boolean> {
+  const lock = await lockDataDir(dataDir);
+  if ('release' in lock) await lock.release();
+  return 'heldBy' in lock;
 }
 
 const answers = (url: string) =>
@@ -69,10 +77,10 @@ describe('npm start', () => {
     shell.stdout?.once('data', (pid: Buffer) => (service = Number(String(pid).trim())));
     const health = `http://127.0.0.1:${port}/health/live`;
     await until(() => answers(health), 50_000);
-    expect(existsSync(join(dataDir, 'faultline.lock'))).toBe(true);
+    expect(await isHeld(dataDir)).toBe(true);
 
     shell.kill('SIGTERM');
-    await until(async () => !(await answers(health)) && !existsSync(join(dataDir, 'faultline.lock')), 10_000);
+    await until(async () => !(await answers(health)) && !(await isHeld(dataDir)), 10_000);
     // It stopped its embedded PostgreSQL server too.
     expect(existsSync(join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
   });

@@ -312,7 +312,7 @@ describe('ingestion from the @sentry/node SDK', () => {
       const limited = await send();
       expect(limited.status).toBe(429);
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-      expect(limited.headers.get('x-sentry-rate-limits')).toMatch(/^\d+::key$/);
+      expect(limited.headers.get('x-sentry-rate-limits')).toMatch(/^\d+:default;error;security:key:key_quota$/);
       await processed();
       const until = Math.ceil(Date.now() / 1000) + 10;
       const rejected = await api.request('GET', `/api/0/projects/acme/web/stats/?stat=rejected&since=${until - 600}&until=${until}&resolution=10s`);

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { FixedClock } from '@faultline/kernel';
 import { Database } from '@faultline/platform';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { eventsProcessed } from '../support/events-processed';
@@ -10,6 +11,8 @@ const run = promisify(execFile);
 
 /** User feedback from the @sentry/node SDK, the legacy user_report item and the user-feedback API. */
 describe('user feedback', () => {
+  // Starts at a whole second of the real time (the SDK stamps its events with it); the test moves it on.
+  const clock = new FixedClock(new Date(Math.floor(Date.now() / 1000) * 1000));
   let api: TestApp;
   let dsn: string;
   let projectId: string;
@@ -20,8 +23,8 @@ describe('user feedback', () => {
 
   const processed = () => eventsProcessed(api);
 
-  const envelope = (items: Array<[Record<string, unknown>, unknown]>) =>
-    fetch(`${api.baseUrl}/api/${projectId}/envelope/?sentry_key=${publicKey}`, {
+  const envelope = (items: Array<[Record<string, unknown>, unknown]>, key = publicKey) =>
+    fetch(`${api.baseUrl}/api/${projectId}/envelope/?sentry_key=${key}`, {
       method: 'POST',
       body: [
         JSON.stringify({}),
@@ -30,7 +33,7 @@ describe('user feedback', () => {
     });
 
   beforeAll(async () => {
-    api = await startTestApp();
+    api = await startTestApp({}, { clock });
     const keys = await api.request('GET', '/api/0/projects/acme/web/keys/');
     dsn = keys.body[0].dsn.public;
     publicKey = keys.body[0].public;
@@ -129,5 +132,81 @@ describe('user feedback', () => {
     ] as Array<[string, string, unknown?]>) {
       expect({ path, status: (await api.request(method, path, { token: outsiderToken, body })).status }).toEqual({ path, status: 404 });
     }
+  });
+
+  describe('budgets', () => {
+    const report = (eventId: string, comments: string) =>
+      [{ type: 'user_report' }, { event_id: eventId, name: 'Eve', email: 'eve@example.com', comments }] as [Record<string, unknown>, unknown];
+    const feedback = (comments: string) =>
+      [{ type: 'feedback' }, { event_id: randomUUID().replace(/-/g, ''), contexts: { feedback: { message: comments } } }] as [Record<string, unknown>, unknown];
+    const event = (message: string) => [{ type: 'event' }, { event_id: randomUUID().replace(/-/g, ''), message }] as [Record<string, unknown>, unknown];
+    const stored = async (comments: string) =>
+      (await api.app.get(Database).query<{ n: number }>(`SELECT count(*)::int AS n FROM issues.user_reports WHERE comments LIKE $1`, [comments]))[0].n;
+    const limitedKey = async (name: string) =>
+      (await api.request('POST', '/api/0/projects/acme/web/keys/', { body: { name, rateLimit: { count: 2, window: 60 } } })).body.public as string;
+
+    it("counts user reports against the key's rate limit, per category: reports do not escape it, and a burst of errors does not stop them", async () => {
+      const key = await limitedKey('limited reports');
+      expect((await envelope([feedback('quota 1')], key)).status).toBe(200);
+      expect((await envelope([feedback('quota 2')], key)).status).toBe(200);
+      const refused = await envelope([feedback('quota 3')], key);
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('x-sentry-rate-limits')).toMatch(/^\d+:feedback:key:key_quota$/);
+      expect(await stored('quota %')).toBe(2);
+
+      // Errors have their own window: the key still takes them, with the reports it drops named.
+      const mixed = await envelope([event('errors still welcome'), feedback('quota 4')], key);
+      expect(mixed.status).toBe(200);
+      expect(mixed.headers.get('x-sentry-rate-limits')).toMatch(/^\d+:feedback:key:key_quota$/);
+      expect(await stored('quota %')).toBe(2);
+
+      const burst = await limitedKey('error burst');
+      expect((await envelope([event('burst 1'), event('burst 2')], burst)).status).toBe(200);
+      const errors = await envelope([event('burst 3')], burst);
+      expect(errors.status).toBe(429);
+      expect(errors.headers.get('x-sentry-rate-limits')).toMatch(/^\d+:default;error;security:key:key_quota$/);
+      const afterBurst = await envelope([event('burst 4'), feedback('after the burst')], burst);
+      expect(afterBurst.status).toBe(200);
+      expect(afterBurst.headers.get('x-sentry-rate-limits')).toMatch(/^\d+:default;error;security:key:key_quota$/);
+      expect(await stored('after the burst')).toBe(1);
+      await processed();
+      const kept = await api.app
+        .get(Database)
+        .query<{ message: string }>(
+          `SELECT data->>'message' AS message FROM issues.error_events WHERE data->>'message' LIKE 'burst %' OR data->>'message' = 'errors still welcome' ORDER BY 1`,
+        );
+      expect(kept.map((row) => row.message)).toEqual(['burst 1', 'burst 2', 'errors still welcome']);
+    });
+
+    it('lets a report be replaced only within 5 minutes of its first arrival, as Sentry does, by the API and by the SDK', async () => {
+      const eventId = randomUUID().replace(/-/g, '');
+      const send = (comments: string) =>
+        api.request('POST', '/api/0/projects/acme/web/user-feedback/', { body: { event_id: eventId, name: 'Eve', email: 'eve@example.com', comments } });
+      expect((await send('first words')).status).toBe(200);
+      clock.advance(4 * 60_000);
+      expect((await send('corrected within the window')).body).toMatchObject({ comments: 'corrected within the window' });
+
+      clock.advance(2 * 60_000);
+      const late = await send('rewritten later');
+      expect([late.status, late.body]).toEqual([409, { detail: 'Feedback for this event cannot be modified.' }]);
+      expect((await envelope([report(eventId, 'rewritten by whoever holds the DSN')])).status).toBe(200);
+      expect(await stored('corrected within the window')).toBe(1);
+      expect(await stored('rewritten %')).toBe(0);
+    });
+
+    it('keeps the last of two reports with one id in an envelope, and the rest of the envelope', async () => {
+      const eventId = randomUUID().replace(/-/g, '');
+      const sent = await envelope([
+        [{ type: 'event' }, { event_id: eventId, message: 'Twice reported', level: 'error' }],
+        report(eventId, 'said once'),
+        report(eventId, 'said twice'),
+      ]);
+      expect(sent.status).toBe(200);
+      await processed();
+      const [issue] = (await api.request('GET', '/api/0/organizations/acme/issues/?query=Twice')).body;
+      expect(issue).toMatchObject({ title: 'Twice reported' });
+      const reports = (await api.request('GET', `/api/0/organizations/acme/issues/${issue.id}/user-reports/`)).body;
+      expect(reports.map((kept: { comments: string }) => kept.comments)).toEqual(['said twice']);
+    });
   });
 });

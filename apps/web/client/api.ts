@@ -37,6 +37,7 @@ export function fieldErrors(status: number, body: any, fieldNames: readonly stri
   }
   const detail = typeof body?.detail === 'string' ? body.detail : '';
   for (const name of fieldNames) {
+    // eslint-disable-next-line no-restricted-syntax -- the page's own field names, matched against the server's detail; no quantifier.
     if (!fields[name] && new RegExp(`\\b${name}\\b`, 'i').test(detail)) fields[name] = detail;
   }
   // DRF-style bodies: {"field": ["message"]}.

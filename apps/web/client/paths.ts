@@ -1,11 +1,12 @@
-/** Matches `/settings/:org/projects/:project/hooks/` against a path; answers the parameters. */
+/** Matches `/settings/:org/projects/:project/hooks/` against a path, segment by segment; answers the parameters. */
 export function match(pattern: string, path: string): Record<string, string> | null {
-  const names: string[] = [];
-  const source = pattern.replace(/\/$/, '').replace(/:([a-zA-Z]+)/g, (_, name: string) => {
-    names.push(name);
-    return '([^/]+)';
-  });
-  const found = new RegExp(`^${source}/?$`).exec(path);
-  if (!found) return null;
-  return Object.fromEntries(names.map((name, index) => [name, decodeURIComponent(found[index + 1])]));
+  const wanted = pattern.replace(/\/$/, '').split('/');
+  const given = path.replace(/\/$/, '').split('/');
+  if (wanted.length !== given.length) return null;
+  const params: Record<string, string> = {};
+  for (let index = 0; index < wanted.length; index++) {
+    if (wanted[index].startsWith(':') && given[index]) params[wanted[index].slice(1)] = decodeURIComponent(given[index]);
+    else if (wanted[index] !== given[index]) return null;
+  }
+  return params;
 }

@@ -1,5 +1,6 @@
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { lockDataDir } from './data-dir-lock';
 import { EmbeddedPostgres, runningServerUrl } from './embedded-postgres';
 
 export interface EmbeddedDatabase {
@@ -38,17 +39,17 @@ export function pgliteMigrationMessage(dataDir: string): string {
 
 /**
  * The embedded PostgreSQL server in DATA_DIR, started unless a service already runs it (then, for
- * a shared opening, its connection string). A lock file holds DATA_DIR for one Faultline process.
+ * a shared opening, its connection string). A lock the OS holds for the process keeps DATA_DIR to one Faultline process.
  */
 export async function openEmbeddedDatabase(dataDir: string, options: OpenEmbeddedOptions): Promise<EmbeddedDatabase> {
   if (existsSync(join(dataDir, PGLITE_DIR, 'PG_VERSION'))) throw new EmbeddedDatabaseError(pgliteMigrationMessage(dataDir));
   mkdirSync(dataDir, { recursive: true });
-  const lock = lockDataDir(dataDir);
+  const lock = await lockDataDir(dataDir);
   if ('heldBy' in lock) {
     const url = options.shareWithService ? runningServerUrl(dataDir) : undefined;
     if (url) return { url, close: async () => undefined };
     throw new EmbeddedDatabaseError(
-      `The embedded database in ${dataDir} is in use by another Faultline process (pid ${lock.heldBy}). ` +
+      `The embedded database in ${dataDir} is in use by another Faultline process${lock.heldBy ? ` (pid ${lock.heldBy})` : ''}. ` +
         'Stop it first, or set DATABASE_URL to share a PostgreSQL server between processes.',
     );
   }
@@ -56,7 +57,7 @@ export async function openEmbeddedDatabase(dataDir: string, options: OpenEmbedde
   try {
     server = await EmbeddedPostgres.start(dataDir, { maxConnections: options.poolSize + SPARE_CONNECTIONS, log: options.log });
   } catch (error) {
-    lock.release();
+    await lock.release();
     throw error;
   }
   return {
@@ -65,43 +66,8 @@ export async function openEmbeddedDatabase(dataDir: string, options: OpenEmbedde
       try {
         await server.stop();
       } finally {
-        lock.release();
+        await lock.release();
       }
     },
   };
-}
-
-function lockDataDir(dataDir: string): { release: () => void } | { heldBy: number } {
-  const path = join(dataDir, 'faultline.lock');
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(path, 'wx');
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return {
-        release: () => {
-          try {
-            unlinkSync(path);
-          } catch {
-            // already gone
-          }
-        },
-      };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const pid = Number(readFileSync(path, 'utf8'));
-      if (pid && pid !== process.pid && isAlive(pid)) return { heldBy: pid };
-      unlinkSync(path);
-    }
-  }
-  throw new Error(`Could not lock the embedded database in ${dataDir}`);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

@@ -1,7 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
-  chmodSync,
   chownSync,
   closeSync,
   existsSync,
@@ -9,6 +8,8 @@ import {
   mkdtempSync,
   openSync,
   readFileSync,
+  readlinkSync,
+  realpathSync,
   renameSync,
   rmSync,
   statSync,
@@ -17,7 +18,7 @@ import {
 } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve as absolutePath } from 'node:path';
 import { Client } from 'pg';
 import { type PostgresBinaries, postgresBinaries } from './postgres-binaries';
 
@@ -25,6 +26,13 @@ const USER = 'faultline';
 const DATABASE = 'faultline';
 /** The unprivileged account the server runs as when Faultline runs as root (PostgreSQL refuses root). */
 const SERVER_ACCOUNT = 'postgres';
+/**
+ * How the server account names a directory of its own (the cluster) when it runs as another user
+ * than Faultline: its working directory, which the spawn enters before it gives up root. It then
+ * reaches the cluster without passing through DATA_DIR's ancestors, which may be private (a clone
+ * in /root): nothing outside the cluster needs to be opened to it. Linux only.
+ */
+const OWN_DIRECTORY = '/proc/self/cwd';
 /** A Unix socket path longer than this does not fit sockaddr_un on every platform; TCP on loopback then. */
 const MAX_SOCKET_PATH = 100;
 const LOG_ROTATE_BYTES = 10 * 1024 * 1024;
@@ -81,11 +89,11 @@ export class EmbeddedPostgres {
     private readonly options: EmbeddedPostgresOptions,
   ) {}
 
-  static async start(dataDir: string, options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
+  static async start(dataDirPath: string, options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
+    const dataDir = absolutePath(dataDirPath);
     mkdirSync(dataDir, { recursive: true });
-    const binaries = postgresBinaries();
     const account = serverAccount();
-    if (account) allowSearch(dataDir);
+    const binaries = postgresBinaries(account !== undefined);
     await initialise(dataDir, binaries, account);
     await stopRunningServer(dataDir, options.log);
     const server = new EmbeddedPostgres(dataDir, binaries, account, await chooseListen(dataDir, options.listen), options);
@@ -120,13 +128,15 @@ export class EmbeddedPostgres {
     const paths = embeddedPaths(this.dataDir);
     rotateLog(paths.log);
     const log = openSync(paths.log, 'a', 0o600);
+    const cluster = asSeenBy(this.account, paths.cluster);
     let child: ChildProcess;
     try {
-      child = spawn(this.binaries.postgres, ['-D', paths.cluster, ...serverFlags(this.listen, this.options.maxConnections)], {
+      child = spawn(this.binaries.postgres, ['-D', cluster.path, ...serverFlags(this.listen, this.options.maxConnections, cluster.path)], {
         detached: this.options.ownProcessGroup ?? true,
         stdio: ['ignore', log, log],
         windowsHide: true,
         env: { ...process.env, LC_MESSAGES: 'C' },
+        cwd: cluster.cwd,
         ...(this.account ?? {}),
       });
     } finally {
@@ -177,11 +187,12 @@ export class EmbeddedPostgres {
  * synchronous commit and full-page writes stay on. No replication (so WAL is minimal), no parallel
  * query workers, synchronous I/O (no I/O worker processes), no JIT.
  */
-function serverFlags(listen: Listen, maxConnections: number): string[] {
+function serverFlags(listen: Listen, maxConnections: number, cluster: string): string[] {
   const settings: Record<string, string | number> = {
     listen_addresses: listen.socketDir ? '' : '127.0.0.1',
     port: listen.port,
-    unix_socket_directories: listen.socketDir ?? '',
+    // The socket is in the cluster directory, named as the server sees it.
+    unix_socket_directories: listen.socketDir ? cluster : '',
     max_connections: maxConnections,
     shared_buffers: '32MB',
     // Events are several KB each: WAL buffers of 1/32 of shared_buffers (1 MB) would be written out mid-transaction.
@@ -232,13 +243,9 @@ function serverAccount(): Account | undefined {
   );
 }
 
-/**
- * The server account must pass through DATA_DIR to reach its cluster: search permission only (it
- * cannot list DATA_DIR, and the password and log files in it are the owner's alone).
- */
-function allowSearch(dataDir: string): void {
-  const mode = statSync(dataDir).mode & 0o7777;
-  if (!(mode & 0o001)) chmodSync(dataDir, mode | 0o001);
+/** The path by which the server's processes reach `dir`, and the working directory they start in (see OWN_DIRECTORY). */
+function asSeenBy(account: Account | undefined, dir: string): { path: string; cwd?: string } {
+  return account && process.platform === 'linux' ? { path: OWN_DIRECTORY, cwd: dir } : { path: dir };
 }
 
 function accountOf(name: string): Account | undefined {
@@ -264,12 +271,13 @@ async function initialise(dataDir: string, binaries: PostgresBinaries, account: 
   writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 });
   mkdirSync(staging, { mode: 0o700 });
   if (account) for (const path of [scratch, passwordFile, staging]) chownSync(path, account.uid, account.gid);
+  const target = asSeenBy(account, staging);
   try {
     await run(
       binaries.initdb,
       [
         '-D',
-        staging,
+        target.path,
         '-U',
         USER,
         '--auth=scram-sha-256',
@@ -280,6 +288,7 @@ async function initialise(dataDir: string, binaries: PostgresBinaries, account: 
         '--locale=C',
         '--no-instructions',
       ],
+      target.cwd,
       account,
     );
   } catch (error) {
@@ -291,12 +300,13 @@ async function initialise(dataDir: string, binaries: PostgresBinaries, account: 
   renameSync(staging, paths.cluster);
 }
 
-function run(command: string, args: string[], account: Account | undefined): Promise<void> {
+function run(command: string, args: string[], cwd: string | undefined, account: Account | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
       stdio: ['ignore', 'ignore', 'pipe'],
       windowsHide: true,
       env: { ...process.env, LC_MESSAGES: 'C' },
+      cwd,
       ...(account ?? {}),
     });
     let stderr = '';
@@ -325,46 +335,73 @@ function postmasterStatus(cluster: string): PostmasterStatus | undefined {
   return { pid: Number(lines[0]), port: Number(lines[3]), socketDir: lines[4] ?? '', listenAddress: lines[5] ?? '', status: (lines[7] ?? '').trim() };
 }
 
-/** Whether `pid` runs and, where the process table says, is a PostgreSQL server (not a reused pid). */
-function isServerProcess(pid: number): boolean {
+/**
+ * Whether `pid` is the PostgreSQL server of `cluster`: true, false, or undefined where this
+ * platform cannot tell. postmaster.pid outlives a server that did not stop cleanly, and its pid may
+ * since have gone to another process, even another PostgreSQL: only a confirmed server is signalled.
+ * Linux: a live postgres process whose working directory (a server enters its data directory) is
+ * the cluster; a process whose directory we may not read is not ours (ours runs as this user, or
+ * as the server account under root). Other Unix: `ps` shows it started with `-D <cluster>`.
+ */
+function servesCluster(pid: number, cluster: string): boolean | undefined {
   if (!pid) return false;
   try {
     process.kill(pid, 0);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  if (process.platform === 'linux') {
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      return /^Name:\s*postgres$/m.test(status) && !/^State:\s*Z/m.test(status) && readlinkSync(`/proc/${pid}/cwd`) === realpathSync(cluster);
+    } catch {
+      return false;
+    }
+  }
+  if (process.platform === 'win32') return undefined;
   try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    return /^Name:\s*postgres/m.test(status) && !/^State:\s*Z/m.test(status);
+    const command = execFileSync('ps', ['-o', 'args=', '-p', String(pid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    return /(^|\/)postgres /.test(command) && command.includes(` -D ${cluster} `);
   } catch {
-    return process.platform !== 'linux';
+    return undefined;
   }
 }
 
-/** The running server's connection string, from postmaster.pid; undefined unless a server is ready. */
-export function runningServerUrl(dataDir: string): string | undefined {
-  const status = postmasterStatus(embeddedPaths(dataDir).cluster);
-  if (!status || status.status !== 'ready' || !isServerProcess(status.pid)) return undefined;
-  return connectionUrl(dataDir, { port: status.port, socketDir: status.socketDir || undefined }, DATABASE);
+/** The running server's connection string, from postmaster.pid; undefined unless a server of this DATA_DIR is ready. */
+export function runningServerUrl(dataDirPath: string): string | undefined {
+  const dataDir = absolutePath(dataDirPath);
+  const cluster = embeddedPaths(dataDir).cluster;
+  const status = postmasterStatus(cluster);
+  if (!status || status.status !== 'ready' || !servesCluster(status.pid, cluster)) return undefined;
+  // The socket directory is the cluster, which postmaster.pid may name as the server sees it (OWN_DIRECTORY).
+  return connectionUrl(dataDir, { port: status.port, socketDir: status.socketDir ? cluster : undefined }, DATABASE);
 }
 
 /**
  * A server still running on this cluster belongs to a Faultline process that was killed (the
- * caller holds DATA_DIR's lock): stop it, fast, which keeps every committed transaction.
+ * caller holds DATA_DIR's lock): stop it, fast, which keeps every committed transaction. A
+ * postmaster.pid naming any other process is stale: removed, nothing is signalled.
  */
 async function stopRunningServer(dataDir: string, log?: (message: string) => void): Promise<void> {
   const cluster = embeddedPaths(dataDir).cluster;
+  const pidFile = join(cluster, 'postmaster.pid');
   const status = postmasterStatus(cluster);
   if (!status) return;
-  if (!isServerProcess(status.pid)) {
-    // Left by a server that did not stop cleanly; its pid may now be another process's.
-    unlinkSync(join(cluster, 'postmaster.pid'));
+  const serves = servesCluster(status.pid, cluster);
+  if (serves === undefined) {
+    throw new Error(
+      `${pidFile} names process ${status.pid}, which runs, and Faultline cannot tell on ${process.platform} whether it is this ` +
+        `DATA_DIR's PostgreSQL server: stop that process if it is, or delete ${pidFile} if it is not, then start again.`,
+    );
+  }
+  if (!serves) {
+    unlinkSync(pidFile);
     return;
   }
   log?.(`stopping the embedded PostgreSQL server (pid ${status.pid}) left running by a previous Faultline process`);
   process.kill(status.pid, 'SIGINT');
   const deadline = Date.now() + STOP_TIMEOUT_MS;
-  while (existsSync(join(cluster, 'postmaster.pid')) && isServerProcess(status.pid)) {
+  while (existsSync(pidFile) && servesCluster(status.pid, cluster)) {
     if (Date.now() > deadline) process.kill(status.pid, 'SIGQUIT');
     await sleep(50);
   }

@@ -1,10 +1,26 @@
-import { existsSync, readFileSync, symlinkSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 
 export interface PostgresBinaries {
   readonly initdb: string;
   readonly postgres: string;
 }
+
+/** Where Faultline running as root keeps the copies of the binaries that the server account runs. */
+export const SHARED_BINARIES_DIR = '/var/lib/faultline';
 
 /** The per-platform package of PostgreSQL server binaries (optionalDependencies in package.json). */
 export const binaryPackage = (platform = process.platform, arch = process.arch): string =>
@@ -13,9 +29,11 @@ export const binaryPackage = (platform = process.platform, arch = process.arch):
 /**
  * Finds the PostgreSQL server binaries for this platform. The packages ship the libraries' version
  * symlinks as a list that their install script recreates; npm does not run install scripts of
- * dependencies by default, so they are recreated here when missing.
+ * dependencies by default, so they are recreated here when missing. `forAnotherAccount` (Faultline
+ * runs as root, the server as an unprivileged account): the binaries of a root-owned shared copy,
+ * as node_modules may sit in a directory that account cannot enter.
  */
-export function postgresBinaries(): PostgresBinaries {
+export function postgresBinaries(forAnotherAccount = false): PostgresBinaries {
   const name = binaryPackage();
   let root: string;
   try {
@@ -26,9 +44,65 @@ export function postgresBinaries(): PostgresBinaries {
         'Run `npm install` on this machine, or set DATABASE_URL to a PostgreSQL server.',
     );
   }
-  restoreSymlinks(root);
+  if (forAnotherAccount) root = sharedCopy(root, SHARED_BINARIES_DIR);
+  else restoreSymlinks(root);
   const exe = process.platform === 'win32' ? '.exe' : '';
   return { initdb: join(root, 'native', 'bin', `initdb${exe}`), postgres: join(root, 'native', 'bin', `postgres${exe}`) };
+}
+
+/**
+ * A copy of the package's binaries in `sharedDir`, made once per package version: staged in a
+ * temporary directory and renamed into place, so a copy is whole or absent even when several
+ * processes make it at once. It is root's, readable by everyone and writable by root only, which
+ * is checked before every use: the server account then runs only what root put there.
+ */
+export function sharedCopy(packageRoot: string, sharedDir: string): string {
+  const { name, version } = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { name: string; version: string };
+  const copy = join(sharedDir, `postgres-${name.split('/').pop()}-${version}`);
+  if (!existsSync(copy)) {
+    mkdirSync(sharedDir, { recursive: true, mode: 0o755 });
+    const staging = mkdtempSync(`${copy}.partial-`);
+    try {
+      cpSync(join(packageRoot, 'native'), join(staging, 'native'), { recursive: true, verbatimSymlinks: true });
+      restoreSymlinks(staging);
+      readableByAll(staging);
+      renameSync(staging, copy);
+    } catch (error) {
+      rmSync(staging, { recursive: true, force: true });
+      // Another process renamed its complete copy into place first.
+      if (!existsSync(copy)) throw error;
+    }
+  }
+  const unsafe = writableByOthers(realpathSync(copy));
+  if (unsafe) throw new Error(`${unsafe} must belong to root and be writable by root only: it holds the PostgreSQL binaries the server runs`);
+  return copy;
+}
+
+function readableByAll(path: string): void {
+  const stat = lstatSync(path);
+  if (stat.isSymbolicLink()) return;
+  chmodSync(path, stat.isDirectory() || stat.mode & 0o100 ? 0o755 : 0o644);
+  if (stat.isDirectory()) for (const entry of readdirSync(path)) readableByAll(join(path, entry));
+}
+
+/** The first of `path`, its ancestors and its contents that is not root's alone to change; undefined if none. */
+function writableByOthers(path: string): string | undefined {
+  for (let ancestor = dirname(path); ; ancestor = dirname(ancestor)) {
+    const stat = lstatSync(ancestor);
+    if (stat.uid !== 0 || stat.mode & 0o022) return ancestor;
+    if (ancestor === dirname(ancestor)) break;
+  }
+  const check = (entry: string): string | undefined => {
+    const stat = lstatSync(entry);
+    if (stat.uid !== 0 || (!stat.isSymbolicLink() && stat.mode & 0o022)) return entry;
+    if (!stat.isDirectory()) return undefined;
+    for (const child of readdirSync(entry)) {
+      const found = check(join(entry, child));
+      if (found) return found;
+    }
+    return undefined;
+  };
+  return check(path);
 }
 
 /** Recreates the version symlinks of the package's libraries that its install script would have made. */

@@ -34,6 +34,8 @@ import { MemberEmails } from './contracts/member-emails';
 import { MemberEmailsRepository } from './infrastructure/member-emails.repository';
 import { MemberInvites } from './contracts/member-invites';
 import { InvitesRepository } from './infrastructure/invites.repository';
+import { InviteMailBudget } from './infrastructure/invite-mail-budget.repository';
+import { identityConfigProvider } from './infrastructure/identity-config';
 import { MemberInvitesReader } from './infrastructure/member-invites';
 import { AcceptInviteHandler } from './application/commands/accept-invite/accept-invite.handler';
 import { InviteMemberHandler } from './application/commands/invite-member/invite-member.handler';
@@ -70,7 +72,9 @@ import { UserActors } from './infrastructure/user-actors';
     { provide: IntegrationTokens, useClass: IntegrationTokenStore },
     { provide: Actors, useClass: UserActors },
     { provide: MemberEmails, useClass: MemberEmailsRepository },
+    identityConfigProvider,
     InvitesRepository,
+    InviteMailBudget,
     { provide: MemberInvites, useClass: MemberInvitesReader },
     InviteMemberHandler,
     ReinviteMemberHandler,

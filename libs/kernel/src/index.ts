@@ -5,3 +5,4 @@ export * from './domain-event';
 export * from './ids';
 export * from './scopes';
 export * from './polling-loop';
+export * from './wildcard';

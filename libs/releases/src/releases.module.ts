@@ -16,7 +16,9 @@ import { UpdateReleaseHandler } from './application/commands/update-release/upda
 import { UploadChunksHandler } from './application/commands/upload-chunks/upload-chunks.handler';
 import { DeleteReleaseFileHandler } from './application/commands/delete-release-file/delete-release-file.handler';
 import { UploadReleaseFileHandler } from './application/commands/upload-release-file/upload-release-file.handler';
+import { OrganizationStorageQuota } from './contracts/organization-storage-quota';
 import { ArtifactsRepository } from './infrastructure/artifacts.repository';
+import { OrganizationStorage } from './infrastructure/organization-storage';
 import { ReleaseSightings } from './infrastructure/release-sightings';
 import { RELEASES_CONFIG, releasesConfigProvider, type ReleasesConfig } from './infrastructure/releases-config';
 import { ReleasesRepository } from './infrastructure/releases.repository';
@@ -34,6 +36,8 @@ import { SourceMapSymbolicator } from './infrastructure/source-map-symbolicator'
     releasesConfigProvider,
     ReleasesRepository,
     ArtifactsRepository,
+    OrganizationStorage,
+    { provide: OrganizationStorageQuota, useExisting: OrganizationStorage },
     ReleaseSightings,
     SourceMapSymbolicator,
     CreateReleaseHandler,
@@ -46,7 +50,7 @@ import { SourceMapSymbolicator } from './infrastructure/source-map-symbolicator'
     CreateRepositoryHandler,
     DeleteReleaseFileHandler,
   ],
-  exports: [ReleaseSightings, SourceMapSymbolicator],
+  exports: [ReleaseSightings, SourceMapSymbolicator, OrganizationStorageQuota],
 })
 export class ReleasesModule implements OnModuleInit {
   constructor(

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, HttpException, NotFoundException, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { CLOCK, type Clock } from '@faultline/kernel';
@@ -13,9 +13,11 @@ import {
   type Principal,
   RequireScopes,
 } from '@faultline/platform';
+import type { FastifyReply } from 'fastify';
 import { InviteMemberCommand } from '../application/commands/invite-member/invite-member.command';
 import { ReinviteMemberCommand } from '../application/commands/reinvite-member/reinvite-member.command';
 import { RevokeInviteCommand } from '../application/commands/revoke-invite/revoke-invite.command';
+import { InviteMailRefused } from '../domain/invite-mail-budget';
 import { IdentityRepository } from '../infrastructure/identity.repository';
 import { type InviteRow, InvitesRepository } from '../infrastructure/invites.repository';
 import { InviteMemberDto, UpdatePendingMemberDto } from './identity.dto';
@@ -49,9 +51,16 @@ export class MembersController {
   @Post('organizations/:organization_id_or_slug/members')
   @HttpCode(201)
   @RequireScopes('member:write')
-  async invite(@CurrentOrganization() organization: OrganizationAccess, @CurrentPrincipal() principal: Principal, @Body() body: InviteMemberDto) {
-    const invite = await this.commands.execute<InviteMemberCommand, InviteRow>(
-      new InviteMemberCommand(organization.id, body.email, body.orgRole ?? body.role, body.teams, principal.userId ?? null, organization.scopes),
+  async invite(
+    @CurrentOrganization() organization: OrganizationAccess,
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: InviteMemberDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const invite = await withinMailBudget(reply, () =>
+      this.commands.execute<InviteMemberCommand, InviteRow>(
+        new InviteMemberCommand(organization.id, body.email, body.orgRole ?? body.role, body.teams, principal.userId ?? null, organization.scopes),
+      ),
     );
     return serializeInvite(invite, this.clock.now());
   }
@@ -74,10 +83,11 @@ export class MembersController {
     @CurrentPrincipal() principal: Principal,
     @Param('member_id') memberId: string,
     @Body() body: UpdatePendingMemberDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     if (body.reinvite !== true) throw new NotFoundException('Only a pending member\'s invitation can be sent again here ({"reinvite": true}).');
-    const invite = await this.commands.execute<ReinviteMemberCommand, InviteRow>(
-      new ReinviteMemberCommand(organization.id, memberId, principal.userId ?? null),
+    const invite = await withinMailBudget(reply, () =>
+      this.commands.execute<ReinviteMemberCommand, InviteRow>(new ReinviteMemberCommand(organization.id, memberId, principal.userId ?? null)),
     );
     return serializeInvite(invite, this.clock.now());
   }
@@ -88,5 +98,16 @@ export class MembersController {
   @RequireScopes('member:write')
   async revoke(@CurrentOrganization() organization: OrganizationAccess, @Param('member_id') memberId: string): Promise<void> {
     await this.commands.execute(new RevokeInviteCommand(organization.id, memberId));
+  }
+}
+
+/** An invitation mail past the organization's budget answers 429, with Retry-After when waiting helps. */
+async function withinMailBudget<T>(reply: FastifyReply, send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (error) {
+    if (!(error instanceof InviteMailRefused)) throw error;
+    if (error.retryAfterSeconds !== undefined) void reply.header('retry-after', String(error.retryAfterSeconds));
+    throw new HttpException({ detail: error.detail }, 429);
   }
 }

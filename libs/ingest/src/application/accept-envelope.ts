@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
+import { LRUCache } from 'lru-cache';
 import { CLOCK, type Clock } from '@faultline/kernel';
 import { Database } from '@faultline/platform';
 import { UserReportIntake, type UserReportInput } from '@faultline/issues';
@@ -15,6 +16,8 @@ import {
   reportOfItem,
   type Envelope,
   type ParsedUserReport,
+  type QuotaCategory,
+  type QuotaLimit,
 } from '../domain';
 import { IngestQueueRepository, type OutcomeRow } from '../infrastructure/ingest-queue.repository';
 
@@ -44,10 +47,11 @@ export interface AcceptRequest {
 
 type Refusal = { readonly status: 400 | 401 | 403 | 413 | 415; readonly body: { detail: string } };
 
+/** `rateLimits`: the categories of the envelope the key's rate limit dropped (with 200, the rest was kept). */
 export type AcceptResult =
-  | { readonly status: 200; readonly body: { id: string | null } }
+  | { readonly status: 200; readonly body: { id: string | null }; readonly rateLimits?: readonly QuotaLimit[] }
   | Refusal
-  | { readonly status: 429; readonly body: { detail: string }; readonly retryAfterSeconds: number };
+  | { readonly status: 429; readonly body: { detail: string }; readonly rateLimits: readonly QuotaLimit[] };
 
 const EVENT_ITEM_TYPES = new Set(['event']);
 
@@ -72,6 +76,7 @@ function categoryOf(type: string): string {
 }
 
 const KEY_CACHE_MS = 5_000;
+const CACHED_KEYS = 10_000;
 
 /**
  * The SDK accept path: authenticate by DSN key, admit (rate limits), and make the events durable
@@ -79,7 +84,16 @@ const KEY_CACHE_MS = 5_000;
  */
 @Injectable()
 export class AcceptEnvelope {
-  private readonly keys = new Map<string, { access: Promise<ProjectKeyAccess | null>; expiresAt: number }>();
+  /** Cached briefly, one lookup in flight per key: a burst from one SDK costs one query. Unknown keys are kept too (boxed). */
+  private readonly keys = new LRUCache<string, { access: ProjectKeyAccess | null }>({
+    max: CACHED_KEYS,
+    ttl: KEY_CACHE_MS,
+    fetchMethod: async (publicKey) => ({
+      access: await this.queries.execute<FindProjectKeyQuery, ProjectKeyAccess | null>(new FindProjectKeyQuery(publicKey)),
+    }),
+    // A lookup cut short by forgetKey() still answers the requests waiting for it; lru-cache then does not keep it.
+    ignoreFetchAbort: true,
+  });
 
   constructor(
     private readonly database: Database,
@@ -139,21 +153,23 @@ export class AcceptEnvelope {
     }
 
     const now = this.clock.now();
-    if (key.rateLimit && events.length > 0) {
-      const window = await this.queue.countAgainstRateLimit(this.database, key.keyId, key.rateLimit.windowSeconds, events.length, now);
-      if (window.count > key.rateLimit.count) {
-        await this.queue.admit({
-          receivedAt: now,
-          events: [],
-          outcomes: [...outcomes, { projectId: key.projectId, outcome: 'rejected', category: 'error', quantity: events.length, reason: 'key_quota' }],
-        });
-        const retryAfterSeconds = Math.max(1, Math.ceil((window.windowEnds.getTime() - now.getTime()) / 1000));
-        return { status: 429, body: { detail: 'Rate limit of this DSN key exceeded' }, retryAfterSeconds };
-      }
+    const rateLimits = await this.overRateLimit(key, { error: events.length, user_report: reports.length }, now);
+    for (const { category } of rateLimits) {
+      const dropped = category === 'error' ? events.splice(0) : reports.splice(0);
+      outcomes.push({ projectId: key.projectId, outcome: 'rejected', category, quantity: dropped.length, reason: 'key_quota' });
+    }
+    if (rateLimits.length > 0 && events.length === 0 && reports.length === 0) {
+      await this.queue.admit({ receivedAt: now, events: [], outcomes });
+      return { status: 429, body: { detail: 'Rate limit of this DSN key exceeded' }, rateLimits };
     }
     // Reports first: kept idempotently by their id, so an SDK retrying after a failed admission
     // sends them again harmlessly, and a 200 means both are durable.
-    await this.userReports.record(reports.map((report): UserReportInput => ({ ...report, projectId: key.projectId, receivedAt: now.toISOString() })));
+    const refused = await this.userReports.record(
+      reports.map((report): UserReportInput => ({ ...report, projectId: key.projectId, receivedAt: now.toISOString() })),
+    );
+    // Too late to change: dropped and counted, as Sentry does ("Duplicate report").
+    if (refused.length > 0)
+      outcomes.push({ projectId: key.projectId, outcome: 'rejected', category: 'user_report', quantity: refused.length, reason: 'duplicate_report' });
     await this.queue.admit({
       receivedAt: now,
       events: events.map((event) => ({
@@ -166,7 +182,24 @@ export class AcceptEnvelope {
       outcomes,
     });
     onCommitted();
-    return { status: 200, body: { id: events[0]?.eventId ?? envelope.header.event_id ?? null } };
+    return { status: 200, body: { id: events[0]?.eventId ?? envelope.header.event_id ?? null }, ...(rateLimits.length > 0 ? { rateLimits } : {}) };
+  }
+
+  /** The categories whose window of the key's rate limit this envelope overruns (each counted, whatever the others). */
+  private async overRateLimit(key: ProjectKeyAccess, quantities: Record<QuotaCategory, number>, now: Date): Promise<QuotaLimit[]> {
+    if (!key.rateLimit) return [];
+    const sent = (Object.entries(quantities) as Array<[QuotaCategory, number]>).filter(([, quantity]) => quantity > 0);
+    if (sent.length === 0) return [];
+    const window = await this.queue.countAgainstRateLimit(
+      this.database,
+      key.keyId,
+      key.rateLimit.windowSeconds,
+      sent.map(([category, quantity]) => ({ category, quantity })),
+      now,
+    );
+    const retryAfterSeconds = Math.max(1, Math.ceil((window.windowEnds.getTime() - now.getTime()) / 1000));
+    const limit = key.rateLimit.count;
+    return window.counts.filter(({ count }) => count > limit).map(({ category }) => ({ category, retryAfterSeconds }));
   }
 
   /**
@@ -193,16 +226,8 @@ export class AcceptEnvelope {
     this.keys.delete(publicKey);
   }
 
-  /** Cached briefly, one lookup in flight per key: a burst from one SDK costs one query. */
-  private findKey(publicKey: string): Promise<ProjectKeyAccess | null> {
-    const now = Date.now();
-    const cached = this.keys.get(publicKey);
-    if (cached && cached.expiresAt > now) return cached.access;
-    const access = this.queries.execute<FindProjectKeyQuery, ProjectKeyAccess | null>(new FindProjectKeyQuery(publicKey));
-    if (this.keys.size > 10_000) this.keys.clear();
-    this.keys.set(publicKey, { access, expiresAt: now + KEY_CACHE_MS });
-    access.catch(() => this.keys.delete(publicKey));
-    return access;
+  private async findKey(publicKey: string): Promise<ProjectKeyAccess | null> {
+    return (await this.keys.forceFetch(publicKey)).access;
   }
 }
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Injectable, Logger } from '@nestjs/common';
-import { ConcurrencyError, PollingLoop } from '@faultline/kernel';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CLOCK, type Clock, ConcurrencyError, PollingLoop } from '@faultline/kernel';
 import { eventTags, type IngestedEvent, IssueIngestion } from '@faultline/issues';
 import { type BackgroundWorker, Database, Metrics, QueueVacuum, type Transaction } from '@faultline/platform';
 import { EventRecorder } from '@faultline/event-store';
@@ -28,6 +28,18 @@ const BATCH_SIZE = 200;
 const IDLE_POLL_MS = 250;
 /** Attempts at an event that fails for a passing reason (a deadlock, a lost connection) before it is set aside. */
 const MAX_ATTEMPTS = 10;
+/**
+ * Attempts at an event that never finished (its processor died: out of memory, aborted) before it
+ * is set aside: each is counted by its committed claim before it starts, so a fatal event ends as a
+ * dead letter rather than a crash loop.
+ */
+const MAX_UNFINISHED_ATTEMPTS = 3;
+/**
+ * How long a claim keeps its events from other claims before its batch takes them (the batch's
+ * transaction then holds them), and so the pause before the events of a batch whose processor
+ * died are tried again, each alone.
+ */
+const CLAIM_LEASE_SECONDS = 60;
 /**
  * SQLSTATE classes of failures another attempt may not meet: connection exceptions, transaction
  * rollbacks (deadlocks, serialization failures), insufficient resources, operator intervention.
@@ -63,7 +75,9 @@ export function userIdentity(user: NormalizedEvent['user']): { tagValue: string;
  *
  * An event that makes its batch fail is isolated by halving the batch, in the same transaction,
  * so the rest are stored at once; it is then put back for later when the failure may pass, and
- * otherwise set aside in the dead-letter table with its reason, never dropped.
+ * otherwise set aside in the dead-letter table with its reason, never dropped. An event whose
+ * processor dies is found by its lease running out: it is tried again alone, and set aside after
+ * MAX_UNFINISHED_ATTEMPTS.
  */
 @Injectable()
 export class EventProcessor implements BackgroundWorker {
@@ -87,6 +101,8 @@ export class EventProcessor implements BackgroundWorker {
 
   private readonly vacuum: QueueVacuum;
   private readonly deadLettered: Counter;
+  /** Batches of this process between their claim and their commit: their events are hidden by the lease. */
+  private inFlight = 0;
 
   constructor(
     private readonly database: Database,
@@ -99,6 +115,7 @@ export class EventProcessor implements BackgroundWorker {
     private readonly symbolicator: SourceMapSymbolicator,
     private readonly releaseSightings: ReleaseSightings,
     metrics: Metrics,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {
     this.vacuum = new QueueVacuum(database, ['ingest.ingest_queue', 'ingest.ingest_outcomes'], VACUUM_EVERY_EVENTS, (error) =>
       this.logger.warn(`vacuuming the ingest queue failed: ${describe(error)}`),
@@ -137,8 +154,8 @@ export class EventProcessor implements BackgroundWorker {
   }
 
   /**
-   * Processes until no event is due, counting those the background batches hold (they stay visible
-   * until their batch commits); answers how many events this call handled (tests, CLI).
+   * Processes until no event is due and no background batch of this process is under way; answers
+   * how many events this call handled (tests, CLI).
    */
   async drain(): Promise<number> {
     let total = 0;
@@ -146,25 +163,39 @@ export class EventProcessor implements BackgroundWorker {
       const handled = await this.processBatch();
       total += handled;
       if (handled > 0) continue;
-      if (!(await this.queue.anyDue(this.database))) return total;
+      if (this.inFlight === 0 && !(await this.queue.anyDue(this.database, this.clock.now()))) return total;
       await sleep(10);
     }
   }
 
   async processBatch(): Promise<number> {
-    const handled = await this.database.transaction(async (tx) => {
-      const claimed = await this.queue.claim(tx, BATCH_SIZE);
-      const outcomes = await this.queue.claimOutcomes(tx, 5000);
-      const received = outcomes.map((o) => ({ projectId: o.project_id, stat: o.outcome, at: o.recorded_at, quantity: o.quantity }));
-      if (claimed.length === 0) {
-        await this.rollups.addStats(tx, received);
-        return outcomes.length > 0 ? 1 : 0;
-      }
-      await this.processIsolating(tx, claimed, received);
-      return claimed.length;
-    });
-    this.vacuum.count(handled);
-    return handled;
+    this.inFlight++;
+    try {
+      // Committed before processing starts, so a processor that dies has still counted its attempt.
+      const claimed = await this.queue.claim(BATCH_SIZE, this.clock.now(), CLAIM_LEASE_SECONDS);
+      const handled = await this.database.transaction(async (tx) => {
+        const taken = await this.queue.take(tx, claimed);
+        const outcomes = await this.queue.claimOutcomes(tx, 5000);
+        const received = outcomes.map((o) => ({ projectId: o.project_id, stat: o.outcome, at: o.recorded_at, quantity: o.quantity }));
+        if (taken.length === 0) {
+          await this.rollups.addStats(tx, received);
+          return outcomes.length > 0 ? 1 : 0;
+        }
+        // An abandoned event is claimed alone.
+        const unfinished = taken[0].claims - 1;
+        if (unfinished >= MAX_UNFINISHED_ATTEMPTS) {
+          await this.deadLetter(tx, taken[0], taken[0].attempts + unfinished, `processing did not finish in ${unfinished} attempts (the processor died)`);
+          await this.rollups.addStats(tx, received);
+        } else {
+          await this.processIsolating(tx, taken, received);
+        }
+        return taken.length;
+      });
+      this.vacuum.count(handled);
+      return handled;
+    } finally {
+      this.inFlight--;
+    }
   }
 
   /**
@@ -194,9 +225,13 @@ export class EventProcessor implements BackgroundWorker {
     const reason = describe(error);
     const attempts = event.attempts + 1;
     if (isTransient(error) && attempts < MAX_ATTEMPTS) {
-      await this.queue.retryLater(tx, event, reason);
+      await this.queue.retryLater(tx, event, reason, this.clock.now());
       return;
     }
+    await this.deadLetter(tx, event, attempts, reason);
+  }
+
+  private async deadLetter(tx: Transaction, event: QueuedEvent, attempts: number, reason: string): Promise<void> {
     await this.deadLetters.add(tx, event, attempts, reason);
     tx.afterCommit(() => {
       this.deadLettered.inc();

@@ -1,4 +1,4 @@
-import { GlobSet } from './glob';
+import { GlobSet } from '@faultline/kernel';
 import type { NormalizedEvent } from './normalize-event';
 
 /** A project's inbound filters: events they match are dropped and counted as `blacklisted`. */

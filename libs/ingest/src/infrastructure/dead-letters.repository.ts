@@ -73,12 +73,12 @@ export class DeadLettersRepository {
   }
 
   /** Moves them back to the queue as new arrivals (attempts start again); answers how many. */
-  async requeue(sql: Sql, scope: DeadLetterScope): Promise<number> {
+  async requeue(sql: Sql, scope: DeadLetterScope, now: Date): Promise<number> {
     return sql.execute(
       `WITH moved AS (DELETE FROM ingest.ingest_dead_letters WHERE ${SCOPE} RETURNING *)
-       INSERT INTO ingest.ingest_queue (project_id, project_slug, organization_id, event_id, received_at, client_ip, payload)
-       SELECT project_id, project_slug, organization_id, event_id, received_at, client_ip, payload FROM moved ORDER BY id`,
-      scopeParams(scope),
+       INSERT INTO ingest.ingest_queue (project_id, project_slug, organization_id, event_id, received_at, client_ip, payload, available_at)
+       SELECT project_id, project_slug, organization_id, event_id, received_at, client_ip, payload, $4 FROM moved ORDER BY id`,
+      [...scopeParams(scope), now],
     );
   }
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { openTestDatabase, type TestDatabase } from '../../../../test/support/test-database';
-import { CLAIM_PLAN, CLAIM_STATEMENT, IngestQueueRepository, type QueueRow } from './ingest-queue.repository';
+import { CLAIM_PLAN, claimStatement, IngestQueueRepository, type QueueRow } from './ingest-queue.repository';
 
 const RECEIVED_AT = new Date('2026-03-10T12:00:00.000Z');
 
@@ -37,8 +37,9 @@ describe('ingest queue repository', () => {
   async function drain(): Promise<number> {
     let taken = 0;
     for (;;) {
-      const claimed = await db.database.transaction((tx) => queue.claim(tx, 500));
+      const claimed = await queue.claim(500, RECEIVED_AT, 60);
       if (claimed.length === 0) return taken;
+      expect(await db.database.transaction((tx) => queue.take(tx, claimed))).toHaveLength(claimed.length);
       taken += claimed.length;
     }
   }
@@ -109,7 +110,7 @@ describe('ingest queue repository', () => {
     const plan = (
       await db.database.transaction(async (tx) => {
         await tx.execute(CLAIM_PLAN);
-        return tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${CLAIM_STATEMENT.replace('$1', '200')}`);
+        return tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${claimStatement(200, RECEIVED_AT, 60)}`);
       })
     )
       .map((row) => row['QUERY PLAN'])
@@ -117,5 +118,32 @@ describe('ingest queue repository', () => {
     expect(plan).toMatch(/LockRows.*\n.*Index Scan using ingest_queue_pkey/);
     expect(plan).not.toMatch(/Sort|Seq Scan|Bitmap/);
     expect(await drain()).toBe(3100);
+  });
+
+  it('leases claimed events until their lease ends, counts each claim, and claims an abandoned event alone', async () => {
+    await queue.admit({ receivedAt: RECEIVED_AT, events: [event(1), event(2), event(3)], outcomes: [] });
+    const first = await queue.claim(200, RECEIVED_AT, 60);
+    expect(first.map((row) => [row.event_id, row.claims])).toEqual([1, 2, 3].map((n) => [event(n).eventId, 1]));
+    // The claim committed: its batch never took them (its processor died), and they stay hidden for the lease.
+    expect(await queue.claim(200, new Date(RECEIVED_AT.getTime() + 59_000), 60)).toEqual([]);
+    expect(await queue.anyDue(db.database, new Date(RECEIVED_AT.getTime() + 59_000))).toBe(false);
+
+    const afterLease = new Date(RECEIVED_AT.getTime() + 61_000);
+    const again = await queue.claim(200, afterLease, 60);
+    expect(again.map((row) => [row.event_id, row.claims])).toEqual([[event(1).eventId, 2]]);
+    // A batch that comes after its lease takes only what no newer claim holds.
+    const late = await db.database.transaction((tx) => queue.take(tx, first));
+    expect(late.map((row) => row.event_id)).toEqual([event(2).eventId, event(3).eventId]);
+    // The batch of the second claim takes its event, then its processor dies before committing.
+    await expect(
+      db.database.transaction(async (tx) => {
+        expect(await queue.take(tx, again)).toHaveLength(1);
+        throw new Error('the processor died');
+      }),
+    ).rejects.toThrow('the processor died');
+    expect(await queue.claim(200, afterLease, 60)).toEqual([]);
+    const third = await queue.claim(200, new Date(afterLease.getTime() + 61_000), 60);
+    expect(third.map((row) => [row.event_id, row.claims])).toEqual([[event(1).eventId, 3]]);
+    await db.database.execute(`DELETE FROM ingest.ingest_queue`);
   });
 });

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database, type Sql } from '@faultline/platform';
+import type { QuotaCategory } from '../domain';
 
 export type Outcome = 'received' | 'rejected' | 'blacklisted' | 'generated';
 
@@ -12,7 +13,10 @@ export interface QueuedEvent {
   received_at: Date;
   client_ip: string | null;
   payload: string;
+  /** Failed attempts so far (each put the event back for later). */
   attempts: number;
+  /** Claims of this row, this one included: more than one means earlier processors died with it. */
+  claims: number;
 }
 
 export interface OutcomeRow {
@@ -47,20 +51,34 @@ interface PendingAdmission {
 }
 
 /**
- * Oldest first through the primary key; events put back for later are skipped by the filter. The
- * claimed ids are taken once (a materialised CTE): as `DELETE … WHERE id IN (SELECT … LIMIT n FOR
- * UPDATE SKIP LOCKED)` a plan that rescans the subquery per row skips the rows this statement has
- * just deleted and takes the next ones, and so claimed tens of thousands of events at once.
+ * Oldest first through the primary key; events put back for later, or leased to a batch, are
+ * skipped by the filter. The candidates are taken once (a materialised CTE): as `… WHERE id IN
+ * (SELECT … LIMIT n FOR UPDATE SKIP LOCKED)` a plan that rescans the subquery per row skips the
+ * rows this statement has just changed and takes the next ones, and so claimed tens of thousands
+ * of events at once.
+ *
+ * The claim commits a lease (`available_at` moves to the lease's end) and counts itself in
+ * `claims`; the batch's transaction then deletes the rows it processes. A row with claims is one
+ * a processor took and never finished (it died): such a row is claimed alone, and the other
+ * candidates stay for the next claim, so a fatal event takes only itself down again.
  */
-export const CLAIM_STATEMENT = `WITH claimed AS MATERIALIZED (
-    SELECT id FROM ingest.ingest_queue WHERE available_at <= now() ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
-  DELETE FROM ingest.ingest_queue q USING claimed WHERE q.id = claimed.id
-  RETURNING q.id, q.project_id, q.project_slug, q.organization_id, q.event_id, q.received_at, q.client_ip, q.payload, q.attempts`;
+export function claimStatement(limit: number, now: Date, leaseSeconds: number): string {
+  if (!Number.isSafeInteger(limit) || !Number.isSafeInteger(leaseSeconds)) throw new Error('claim limit and lease are whole numbers');
+  // A script (the plan settings and the claim in one implicit transaction, one round trip) takes
+  // no parameters: the values are numbers and a timestamp this code wrote.
+  const at = `'${now.toISOString()}'::timestamptz`;
+  return `WITH candidates AS MATERIALIZED (
+    SELECT id, claims FROM ingest.ingest_queue WHERE available_at <= ${at} ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED),
+  abandoned AS (SELECT min(id) AS id FROM candidates WHERE claims > 0)
+  UPDATE ingest.ingest_queue q SET claims = q.claims + 1, available_at = ${at} + make_interval(secs => ${leaseSeconds})
+  FROM candidates c, abandoned a WHERE q.id = c.id AND (a.id IS NULL OR c.id = a.id)
+  RETURNING q.id, q.project_id, q.project_slug, q.organization_id, q.event_id, q.received_at, q.client_ip, q.payload, q.attempts, q.claims`;
+}
 
 /**
  * A queue table's statistics describe it as the last vacuum found it, often nearly empty in many
  * pages; from them the planner would read a burst's whole backlog (a sequential or bitmap scan
- * and a sort) to take its first rows. The claim is pinned to the primary key for its statement.
+ * and a sort) to take its first rows. The claim is pinned to the primary key for its transaction.
  */
 export const CLAIM_PLAN = `SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off`;
 
@@ -135,7 +153,7 @@ export class IngestQueueRepository {
     const values = events.map((row) => {
       params.push(row.projectId, row.projectSlug, row.organizationId, row.eventId, row.receivedAt.toISOString(), row.clientIp ?? null, row.payload);
       const at = params.length - 7;
-      return `($${at + 1}::bigint, $${at + 2}, $${at + 3}::bigint, $${at + 4}, $${at + 5}::timestamptz, $${at + 6}, $${at + 7})`;
+      return `($${at + 1}::bigint, $${at + 2}, $${at + 3}::bigint, $${at + 4}, $${at + 5}::timestamptz, $${at + 5}::timestamptz, $${at + 6}, $${at + 7})`;
     });
     const outcomesInsert = `INSERT INTO ingest.ingest_outcomes (project_id, outcome, category, quantity, reason, recorded_at)
        SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::integer[], $5::text[], $6::timestamptz[])`;
@@ -143,32 +161,47 @@ export class IngestQueueRepository {
       values.length === 0
         ? outcomesInsert
         : `WITH queued AS (
-             INSERT INTO ingest.ingest_queue (project_id, project_slug, organization_id, event_id, received_at, client_ip, payload) VALUES ${values.join(', ')})
+             INSERT INTO ingest.ingest_queue (project_id, project_slug, organization_id, event_id, received_at, available_at, client_ip, payload)
+             VALUES ${values.join(', ')})
            ${outcomesInsert}`,
       params,
     );
   }
 
-  /** Takes due events off the queue inside `tx`; other workers skip them while `tx` is open. */
-  /** Whether any queued event is due now (claimed ones stay hidden until their batch commits). */
-  async anyDue(sql: Sql): Promise<boolean> {
-    const [{ due }] = await sql.query<{ due: boolean }>(`SELECT EXISTS (SELECT 1 FROM ingest.ingest_queue WHERE available_at <= now()) AS due`);
+  /** Whether any queued event is due at `now` (leased ones are not: their batch is processing them or died). */
+  async anyDue(sql: Sql, now: Date): Promise<boolean> {
+    const [{ due }] = await sql.query<{ due: boolean }>(`SELECT EXISTS (SELECT 1 FROM ingest.ingest_queue WHERE available_at <= $1) AS due`, [now]);
     return due;
   }
 
-  async claim(sql: Sql, limit: number): Promise<QueuedEvent[]> {
-    await sql.execute(CLAIM_PLAN);
-    const claimed = await sql.query<QueuedEvent>(CLAIM_STATEMENT, [limit]);
-    await sql.execute(`RESET enable_seqscan; RESET enable_bitmapscan`);
-    return claimed;
+  /** Leases up to `limit` due events (or one abandoned event alone) in a transaction of its own, committed on return. */
+  async claim(limit: number, now: Date, leaseSeconds: number): Promise<QueuedEvent[]> {
+    return this.database.query<QueuedEvent>(`${CLAIM_PLAN}; ${claimStatement(limit, now, leaseSeconds)}`);
+  }
+
+  /**
+   * Takes the claimed events off the queue inside `tx`, which then processes them: only rows still
+   * under this claim (a row whose lease ran out and was claimed again belongs to the newer claim).
+   * Until `tx` ends the rows are locked and other claims skip them; if it never commits, they come
+   * back when the lease ends, with their claim counted.
+   */
+  async take(tx: Sql, claimed: readonly QueuedEvent[]): Promise<QueuedEvent[]> {
+    if (claimed.length === 0) return [];
+    const taken = await tx.query<{ id: string }>(
+      `DELETE FROM ingest.ingest_queue q USING unnest($1::bigint[], $2::integer[]) AS c (id, claims)
+       WHERE q.id = c.id AND q.claims = c.claims RETURNING q.id::text AS id`,
+      [claimed.map((event) => event.id), claimed.map((event) => event.claims)],
+    );
+    const ids = new Set(taken.map((row) => row.id));
+    return claimed.filter((event) => ids.has(String(event.id)));
   }
 
   /** Puts an event back after a failed attempt, later each time. */
-  async retryLater(sql: Sql, event: QueuedEvent, error: string): Promise<void> {
+  async retryLater(sql: Sql, event: QueuedEvent, error: string, now: Date): Promise<void> {
     const delaySeconds = Math.min(3600, 2 ** Math.min(event.attempts, 12));
     await sql.execute(
       `INSERT INTO ingest.ingest_queue (project_id, project_slug, organization_id, event_id, received_at, client_ip, payload, attempts, available_at, last_error)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now() + make_interval(secs => $9), $10)`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::timestamptz + make_interval(secs => $10), $11)`,
       [
         event.project_id,
         event.project_slug,
@@ -178,6 +211,7 @@ export class IngestQueueRepository {
         event.client_ip,
         event.payload,
         event.attempts + 1,
+        now,
         delaySeconds,
         error.slice(0, 2000),
       ],
@@ -194,17 +228,26 @@ export class IngestQueueRepository {
     );
   }
 
-  /** Counts `quantity` against the key's current window and answers the window's total. */
-  async countAgainstRateLimit(sql: Sql, keyId: string, windowSeconds: number, quantity: number, now: Date): Promise<{ count: number; windowEnds: Date }> {
+  /** Counts each category's quantity against the key's current window of that category; answers the windows' totals. */
+  async countAgainstRateLimit(
+    sql: Sql,
+    keyId: string,
+    windowSeconds: number,
+    quantities: ReadonlyArray<{ readonly category: QuotaCategory; readonly quantity: number }>,
+    now: Date,
+  ): Promise<{ counts: ReadonlyArray<{ category: QuotaCategory; count: number }>; windowEnds: Date }> {
     const windowMs = windowSeconds * 1000;
     const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
-    const [row] = await sql.query<{ count: number }>(
-      `INSERT INTO ingest.ingest_rate_windows (key_id, window_start, count) VALUES ($1, $2, $3)
-       ON CONFLICT (key_id, window_start) DO UPDATE SET count = ingest_rate_windows.count + EXCLUDED.count
-       RETURNING count`,
-      [keyId, windowStart.toISOString(), quantity],
+    // In category order, so two requests of one key never wait on each other's rows crosswise.
+    const sorted = [...quantities].sort((a, b) => a.category.localeCompare(b.category));
+    const counts = await sql.query<{ category: QuotaCategory; count: number }>(
+      `INSERT INTO ingest.ingest_rate_windows (key_id, category, window_start, count)
+       SELECT $1, category, $2, quantity FROM unnest($3::text[], $4::integer[]) AS q (category, quantity)
+       ON CONFLICT (key_id, category, window_start) DO UPDATE SET count = ingest_rate_windows.count + EXCLUDED.count
+       RETURNING category, count`,
+      [keyId, windowStart.toISOString(), sorted.map((q) => q.category), sorted.map((q) => q.quantity)],
     );
-    return { count: row.count, windowEnds: new Date(windowStart.getTime() + windowMs) };
+    return { counts, windowEnds: new Date(windowStart.getTime() + windowMs) };
   }
 }
 

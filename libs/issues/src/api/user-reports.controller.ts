@@ -1,4 +1,4 @@
-import { BadRequestException, Body, Controller, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
+import { BadRequestException, Body, ConflictException, Controller, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { CLOCK, type Clock } from '@faultline/kernel';
@@ -65,7 +65,10 @@ export class UserReportsController {
     return page.respond(await this.reports.forProject(project.id, page.offset, page.fetchLimit)).map(serializeUserReport);
   }
 
-  /** The legacy API: a report about one event; sending it again for the same event replaces it. */
+  /**
+   * The legacy API: a report about one event; sending it again for the same event replaces it
+   * within USER_REPORT_UPDATE_WINDOW_SECONDS of its first arrival, and answers 409 after, as Sentry does.
+   */
   @Post('projects/:organization_id_or_slug/:project_id_or_slug/user-feedback')
   @HttpCode(200)
   @RequireScopes('project:write')
@@ -73,7 +76,7 @@ export class UserReportsController {
     const project = await requireProject(this.queries, organization.id, projectIdOrSlug);
     const eventId = body.event_id.replace(/-/g, '').toLowerCase();
     if (!/^[0-9a-f]{32}$/.test(eventId)) throw new BadRequestException({ detail: 'event_id must be the 32 hexadecimal digits of an event id.' });
-    await this.reports.record([
+    const refused = await this.reports.record([
       {
         projectId: project.id,
         reportId: eventId,
@@ -84,6 +87,7 @@ export class UserReportsController {
         receivedAt: this.clock.now().toISOString(),
       },
     ]);
+    if (refused.length > 0) throw new ConflictException({ detail: 'Feedback for this event cannot be modified.' });
     return serializeUserReport((await this.reports.forReport(project.id, eventId)) as UserReportRow);
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '@faultline/platform';
-import { UserReportIntake, type UserReportInput } from '../contracts/user-report-intake';
+import { USER_REPORT_UPDATE_WINDOW_SECONDS, UserReportIntake, type UserReportInput } from '../contracts/user-report-intake';
 
 /** One stored user report, with the issue of the event it is about when that event is stored. */
 export interface UserReportRow {
@@ -27,13 +27,23 @@ export class UserReportsRepository extends UserReportIntake {
     super();
   }
 
-  async record(reports: readonly UserReportInput[]): Promise<void> {
-    if (reports.length === 0) return;
-    await this.database.execute(
-      `INSERT INTO issues.user_reports (project_id, report_id, event_id, name, email, comments, date_created)
-       SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
-       ON CONFLICT (project_id, report_id) DO UPDATE
-         SET event_id = EXCLUDED.event_id, name = EXCLUDED.name, email = EXCLUDED.email, comments = EXCLUDED.comments`,
+  async record(sent: readonly UserReportInput[]): Promise<readonly string[]> {
+    // One INSERT … ON CONFLICT cannot change a row twice: the last of a repeated id wins.
+    const reports = [...new Map(sent.map((report) => [`${report.projectId}|${report.reportId}`, report])).values()];
+    if (reports.length === 0) return [];
+    const refused = await this.database.query<{ report_id: string }>(
+      `WITH sent AS (
+         SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
+           AS s (project_id, report_id, event_id, name, email, comments, date_created)
+       ), kept AS (
+         INSERT INTO issues.user_reports AS r (project_id, report_id, event_id, name, email, comments, date_created)
+         SELECT * FROM sent
+         ON CONFLICT (project_id, report_id) DO UPDATE
+           SET event_id = EXCLUDED.event_id, name = EXCLUDED.name, email = EXCLUDED.email, comments = EXCLUDED.comments
+           WHERE EXCLUDED.date_created <= r.date_created + make_interval(secs => $8)
+         RETURNING r.project_id, r.report_id
+       )
+       SELECT s.report_id FROM sent s WHERE NOT EXISTS (SELECT FROM kept k WHERE k.project_id = s.project_id AND k.report_id = s.report_id)`,
       [
         reports.map((report) => report.projectId),
         reports.map((report) => report.reportId),
@@ -42,8 +52,10 @@ export class UserReportsRepository extends UserReportIntake {
         reports.map((report) => report.email),
         reports.map((report) => report.comments),
         reports.map((report) => report.receivedAt),
+        USER_REPORT_UPDATE_WINDOW_SECONDS,
       ],
     );
+    return refused.map((row) => row.report_id);
   }
 
   async forReport(projectId: string, reportId: string): Promise<UserReportRow | null> {

@@ -52,4 +52,16 @@ describe('chatMessage', () => {
     const slack = chatMessage('slack', 'x', { ...issue, title: '<https://evil.example|click>' }) as { blocks: Array<{ text?: { text: string } }> };
     expect(slack.blocks[0].text?.text).toContain('&lt;https://evil.example|click&gt;');
   });
+
+  it('lets no mention in an issue title or a rule name reach Slack or Discord as one', () => {
+    const mentions = '<!channel> @everyone <@U123>';
+    const pinging = { ...issue, title: mentions, culprit: '<!here> @here' };
+    const slack = JSON.stringify(chatMessage('slack', `Alert rule "${mentions}" fired.`, pinging));
+    expect(slack).toContain('&lt;!channel&gt; @everyone &lt;@U123&gt;');
+    expect(slack).not.toMatch(/<[!@#]/);
+    const discord = chatMessage('discord', `Alert rule "${mentions}" fired.`, pinging);
+    expect(discord).toMatchObject({ allowed_mentions: { parse: [] } });
+    expect(JSON.stringify(discord)).not.toMatch(/@(everyone|here)/);
+    expect((discord as { content: string }).content).toContain('@\u200beveryone');
+  });
 });

@@ -98,24 +98,28 @@ export function chatMessage(service: ChatService, headline: string, issue: Issue
   switch (service) {
     case 'slack':
       return {
-        text: fallback,
+        text: slackText(fallback),
         blocks: [
-          { type: 'section', text: { type: 'mrkdwn', text: `*<${issue.url}|${slackEscape(issue.title)}>*\n${slackEscape(headline)}` } },
-          { type: 'section', fields: fields.map(([label, value]) => ({ type: 'mrkdwn', text: `*${label}*\n${slackEscape(value)}` })) },
+          { type: 'section', text: { type: 'mrkdwn', text: `*<${issue.url}|${slackText(issue.title)}>*\n${slackText(headline)}` } },
+          { type: 'section', fields: fields.map(([label, value]) => ({ type: 'mrkdwn', text: `*${label}*\n${slackText(value)}` })) },
           { type: 'actions', elements: [{ type: 'button', text: { type: 'plain_text', text: 'View issue' }, url: issue.url }] },
         ],
       };
     case 'discord':
       return {
-        content: headline.slice(0, 2000),
-        // An @everyone in a rule's name or an issue's title pings nobody.
+        content: discordText(headline).slice(0, 2000),
+        // No mention in a rule's name or an issue's title pings anyone, whatever Discord parses.
         allowed_mentions: { parse: [] },
         embeds: [
           {
-            title: issue.title.slice(0, 256),
+            title: discordText(issue.title).slice(0, 256),
             url: issue.url,
             color: parseInt(colourOf(issue.level).slice(1), 16),
-            fields: fields.map(([name, value]) => ({ name, value: value.slice(0, 1024) || '-', inline: name !== 'Culprit' && name !== 'Top in-app frame' })),
+            fields: fields.map(([name, value]) => ({
+              name,
+              value: discordText(value).slice(0, 1024) || '-',
+              inline: name !== 'Culprit' && name !== 'Top in-app frame',
+            })),
             footer: { text: issue.shortId },
           },
         ],
@@ -156,5 +160,11 @@ export function chatMessage(service: ChatService, headline: string, issue: Issue
   }
 }
 
-/** Slack's mrkdwn treats these three as markup. */
-const slackEscape = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+/**
+ * Text of a Slack message (the `text` fallback and mrkdwn alike): `&`, `<` and `>` are its only
+ * markup, so escaping them leaves `<!channel>`, `<@U123>` and forged `<url|label>` links as text.
+ */
+const slackText = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** Text of a Discord message: a zero-width space after the `@` of `@everyone` and `@here`, so they read as text even where mentions are parsed. */
+const discordText = (text: string): string => text.replace(/@(everyone|here)/gi, '@\u200b$1');

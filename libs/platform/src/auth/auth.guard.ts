@@ -6,6 +6,7 @@ import { type AuthenticatedRequest, PUBLIC_ROUTE, REQUIRED_SCOPES } from './deco
 import { AuthDirectory, CSRF_HEADER, type Principal, SESSION_COOKIE } from './principal';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
+// eslint-disable-next-line no-restricted-syntax -- built from the constant cookie name; no nested quantifier, so linear in the header.
 const SESSION_COOKIE_VALUE = new RegExp(`(?:^|;\\s*)${SESSION_COOKIE}=([A-Za-z0-9_-]+)`);
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

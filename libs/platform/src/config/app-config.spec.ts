@@ -7,6 +7,7 @@ describe('loadConfig', () => {
     expect(config.databaseUrl).toBeUndefined();
     expect(config.publicUrl).toBe('http://127.0.0.1:9000');
     expect(config.defaultProjectFeatures).toEqual(['servicehooks']);
+    expect(config.apiStatementTimeoutMs).toBe(30_000);
   });
 
   it('reads every documented variable', () => {
@@ -20,6 +21,7 @@ describe('loadConfig', () => {
       LOG_FORMAT: 'pretty',
       ROLE: 'worker',
       DEFAULT_PROJECT_FEATURES: 'servicehooks, similarity-indexing',
+      API_STATEMENT_TIMEOUT_MS: '5000',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -31,12 +33,14 @@ describe('loadConfig', () => {
       logFormat: 'pretty',
       role: 'worker',
       defaultProjectFeatures: ['servicehooks', 'similarity-indexing'],
+      apiStatementTimeoutMs: 5000,
     });
   });
 
   it('refuses bad values with a message naming the variable', () => {
     expect(() => loadConfig({ PORT: 'x' })).toThrow(new ConfigError('PORT must be an integer between 0 and 65535, got "x"'));
     expect(() => loadConfig({ ROLE: 'both' })).toThrow(/ROLE/);
+    expect(() => loadConfig({ API_STATEMENT_TIMEOUT_MS: '-1' })).toThrow(/API_STATEMENT_TIMEOUT_MS/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
     expect(() => loadConfig({ LOG_FORMAT: 'xml' })).toThrow(new ConfigError('LOG_FORMAT must be one of json, pretty, got "xml"'));
   });

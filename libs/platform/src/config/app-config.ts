@@ -11,6 +11,8 @@ export interface AppConfig {
   /** PostgreSQL connection string; undefined means the embedded PostgreSQL server under dataDir. */
   readonly databaseUrl?: string;
   readonly databasePoolSize: number;
+  /** Each database statement of an API request is cancelled after this long (0: no limit); workers and migrations have none. */
+  readonly apiStatementTimeoutMs: number;
   readonly dataDir: string;
   readonly publicUrl: string;
   readonly logLevel: string;
@@ -140,6 +142,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     host,
     databaseUrl,
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 500),
+    apiStatementTimeoutMs: integer(env, 'API_STATEMENT_TIMEOUT_MS', 30_000, 0, 3_600_000),
     dataDir: resolve(env.DATA_DIR || './data'),
     publicUrl,
     logLevel,

@@ -1,11 +1,39 @@
 import { ConcurrencyError } from '@faultline/kernel';
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import { currentStatementTimeout } from './statement-timeout';
 
 export type Row = Record<string, any>;
 
-interface DriverPool {
-  query(text: string, params?: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }>;
+interface DriverResult {
+  rows: unknown[];
+  rowCount: number | null;
 }
+
+interface DriverClient {
+  query(text: string, params?: unknown[]): Promise<DriverResult | DriverResult[]>;
+}
+
+interface DriverPool {
+  connect(): Promise<DriverClient & { release(error?: Error | boolean): void }>;
+}
+
+/**
+ * Each pooled connection's `statement_timeout` as this process last set it (absent: the server's
+ * default). A connection serves API requests and system work in turn; it is set again only when
+ * the work it serves asks for another budget.
+ */
+const connectionTimeouts = new WeakMap<DriverClient, number | undefined>();
+
+async function applyStatementTimeout(client: DriverClient): Promise<void> {
+  const wanted = currentStatementTimeout();
+  if (connectionTimeouts.get(client) === wanted) return;
+  if (wanted === undefined) await client.query('RESET statement_timeout');
+  else await client.query(`SELECT set_config('statement_timeout', $1, false)`, [String(wanted)]);
+  connectionTimeouts.set(client, wanted);
+}
+
+/** A script (several statements, no parameters, one implicit transaction) answers with its last statement. */
+const lastOf = (result: DriverResult | DriverResult[]): DriverResult => (Array.isArray(result) ? result[result.length - 1] : result);
 
 /** Plain SQL access; both the database and an open transaction offer it. */
 export interface Sql {
@@ -64,18 +92,28 @@ export class Database implements Sql {
   ) {}
 
   async query<T = Row>(text: string, params?: readonly unknown[]): Promise<T[]> {
-    return (await this.pool().query(text, params as unknown[] | undefined)).rows as T[];
+    return (await this.single(text, params)).rows as T[];
   }
 
   async execute(text: string, params?: readonly unknown[]): Promise<number> {
-    return (await this.pool().query(text, params as unknown[] | undefined)).rowCount ?? 0;
+    return (await this.single(text, params)).rowCount ?? 0;
   }
 
   /** Single statements outside a transaction go straight to `pg.Pool`: the hot read path skips TypeORM's per-query runner. */
-  private pool(): DriverPool {
+  private async single(text: string, params?: readonly unknown[]) {
     const pool = (this.dataSource.driver as unknown as { master?: DriverPool }).master;
     if (!pool) throw new Error('The database is not connected');
-    return pool;
+    const client = await pool.connect();
+    try {
+      await applyStatementTimeout(client);
+      const result = lastOf(await client.query(text, params as unknown[] | undefined));
+      client.release();
+      return result;
+    } catch (error) {
+      // As pg.Pool's own query does: a connection that failed a statement is not reused.
+      client.release(error as Error);
+      throw error;
+    }
   }
 
   async transaction<T>(work: (tx: Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
@@ -114,6 +152,7 @@ export class Database implements Sql {
   private async withRunner<T>(work: (runner: QueryRunner) => Promise<T>): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
     try {
+      await applyStatementTimeout((await runner.connect()) as DriverClient);
       return await work(runner);
     } finally {
       await runner.release();

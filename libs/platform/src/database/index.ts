@@ -2,3 +2,4 @@ export * from './data-source';
 export * from './database';
 export * from './migrate';
 export * from './queue-vacuum';
+export * from './statement-timeout';

@@ -5,8 +5,10 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { type FastifyServerOptions, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config';
+import { withStatementTimeout } from '../database/statement-timeout';
 import { Metrics } from '../observability/metrics';
 import { AllExceptionsFilter } from './all-exceptions.filter';
+import { MAX_BODY_DEPTH, nestsDeeperThan, TOO_DEEP_DETAIL } from './body-depth';
 import { PUBLIC_URL_KEY } from './pagination';
 import { holdsUnstorableText, UNSTORABLE_TEXT_DETAIL } from './storable-input';
 import { ApiValidationPipe } from './validation.pipe';
@@ -42,11 +44,16 @@ export function configureHttp(app: NestFastifyApplication, config: AppConfig): v
   fastify.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
-  // Refused before anything runs, so no handler meets it half-way through its writes.
+  if (config.apiStatementTimeoutMs > 0) {
+    // A callback hook, so the rest of the request (later hooks, guards, the handler) runs inside the budget.
+    fastify.addHook('preHandler', (_request, _reply, done) => withStatementTimeout(config.apiStatementTimeoutMs, done));
+  }
+  // Refused before anything runs (whatever the content type's parser), so no handler meets it
+  // half-way through its writes and no validator recurses through unbounded nesting.
   fastify.addHook('preHandler', async (request, reply) => {
-    if (request.body !== undefined && holdsUnstorableText(request.body)) {
-      await reply.status(400).send({ detail: UNSTORABLE_TEXT_DETAIL });
-    }
+    if (request.body === undefined) return;
+    if (nestsDeeperThan(request.body, MAX_BODY_DEPTH)) await reply.status(400).send({ detail: TOO_DEEP_DETAIL });
+    else if (holdsUnstorableText(request.body)) await reply.status(400).send({ detail: UNSTORABLE_TEXT_DETAIL });
   });
   fastify.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';

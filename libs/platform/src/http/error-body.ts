@@ -1,6 +1,9 @@
 import { HttpException } from '@nestjs/common';
 import { DomainError, type DomainErrorCode } from '@faultline/kernel';
+import { QUERY_CANCELED } from '../database/statement-timeout';
 import { UNSTORABLE_TEXT_DETAIL } from './storable-input';
+
+export const QUERY_TIMEOUT_DETAIL = 'Query timeout: the query took too long and was cancelled. Try a smaller date range, fewer projects or a narrower search.';
 
 export interface ErrorResponse {
   status: number;
@@ -57,6 +60,10 @@ export function toErrorResponse(error: unknown): ErrorResponse | undefined {
   }
   if (candidate?.code === '23505') {
     return { status: 409, body: { detail: 'A resource with these values already exists.' } };
+  }
+  // A statement of the request ran past API_STATEMENT_TIMEOUT_MS: the server gave up, as Sentry does on a query timeout.
+  if (candidate?.code === QUERY_CANCELED) {
+    return { status: 503, body: { detail: QUERY_TIMEOUT_DETAIL } };
   }
   // A NUL character (in a path, a query or a JSON string) that PostgreSQL text cannot hold.
   if (candidate?.code === '22021' || candidate?.code === '22P05') {

@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-import { gunzipSync } from 'node:zlib';
 import { BadRequestException, Body, Controller, Get, HttpCode, Inject, Post, Req } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
@@ -9,12 +7,12 @@ import { requireProject } from '@faultline/projects';
 import { AssembleArtifactBundleCommand, type AssembleResult } from '../application/commands/assemble-artifact-bundle/assemble-artifact-bundle.command';
 import { UploadChunksCommand } from '../application/commands/upload-chunks/upload-chunks.command';
 import { releaseVersionProblem } from '../domain/release-version';
+import { gunzipOffLoop, sha1OffLoop } from '../infrastructure/off-loop';
 import { RELEASES_CONFIG, type ReleasesConfig } from '../infrastructure/releases-config';
 import { readMultipart } from './multipart';
 import { AssembleArtifactBundleDto } from './releases.dto';
 
 const SHA1 = /^[0-9a-f]{40}$/;
-const CHUNKS_PER_REQUEST = 64;
 
 /**
  * What sentry-cli uploads source maps through: chunks (content-addressed by SHA-1, deduplicated per
@@ -38,7 +36,7 @@ export class ArtifactsController {
     return {
       url: `${this.app.publicUrl}/api/0/organizations/${organization.slug}/chunk-upload/`,
       chunkSize: this.config.chunkBytes,
-      chunksPerRequest: Math.min(CHUNKS_PER_REQUEST, Math.floor(this.config.maxRequestBytes / this.config.chunkBytes)),
+      chunksPerRequest: this.config.chunksPerRequest,
       maxFileSize: this.config.maxBundleBytes,
       maxRequestSize: this.config.maxRequestBytes,
       concurrency: 4,
@@ -52,24 +50,39 @@ export class ArtifactsController {
   @HttpCode(200)
   @RequireScopes('project:releases', 'project:write')
   async upload(@CurrentOrganization() organization: OrganizationAccess, @Req() request: FastifyRequest) {
-    const form = await readMultipart(request);
+    const parts = this.chunkParts(await readMultipart(request));
     const chunks: Array<{ checksum: string; content: Buffer }> = [];
+    for (const { checksum, gzip, file } of parts) {
+      const raw = Buffer.from(await file.arrayBuffer());
+      const content = gzip ? await this.gunzip(raw) : raw;
+      if (content.length > this.config.chunkBytes) throw new BadRequestException({ detail: `A chunk is larger than ${this.config.chunkBytes} bytes.` });
+      if ((await sha1OffLoop(content)) !== checksum) throw new BadRequestException({ detail: `Chunk ${checksum} does not match its checksum.` });
+      chunks.push({ checksum, content });
+    }
+    await this.commands.execute(new UploadChunksCommand(organization.id, chunks));
+    return {};
+  }
+
+  /**
+   * The parts, checked before any is read: at most `chunksPerRequest` of them (each inflating to at
+   * most a chunk, so a request inflates to at most `maxRequestBytes`), each named by a distinct SHA-1.
+   */
+  private chunkParts(form: FormData): Array<{ checksum: string; gzip: boolean; file: File }> {
+    const parts: Array<{ checksum: string; gzip: boolean; file: File }> = [];
+    const seen = new Set<string>();
     for (const [field, value] of form.entries()) {
       if ((field !== 'file' && field !== 'file_gzip') || typeof value === 'string')
         throw new BadRequestException({ detail: `Unexpected form field ${field}.` });
-      if (chunks.length >= CHUNKS_PER_REQUEST) throw new BadRequestException({ detail: `At most ${CHUNKS_PER_REQUEST} chunks per request.` });
+      if (parts.length >= this.config.chunksPerRequest)
+        throw new BadRequestException({ detail: `At most ${this.config.chunksPerRequest} chunks per request.` });
       const checksum = value.name.toLowerCase();
       if (!SHA1.test(checksum)) throw new BadRequestException({ detail: 'Each chunk must be named by its SHA-1 checksum.' });
-      const raw = Buffer.from(await value.arrayBuffer());
-      const content = field === 'file_gzip' ? this.gunzip(raw) : raw;
-      if (content.length > this.config.chunkBytes) throw new BadRequestException({ detail: `A chunk is larger than ${this.config.chunkBytes} bytes.` });
-      if (createHash('sha1').update(content).digest('hex') !== checksum)
-        throw new BadRequestException({ detail: `Chunk ${checksum} does not match its checksum.` });
-      chunks.push({ checksum, content });
+      if (seen.has(checksum)) throw new BadRequestException({ detail: `Chunk ${checksum} is sent more than once.` });
+      seen.add(checksum);
+      parts.push({ checksum, gzip: field === 'file_gzip', file: value });
     }
-    if (chunks.length === 0) throw new BadRequestException({ detail: 'No chunks were uploaded.' });
-    await this.commands.execute(new UploadChunksCommand(organization.id, chunks));
-    return {};
+    if (parts.length === 0) throw new BadRequestException({ detail: 'No chunks were uploaded.' });
+    return parts;
   }
 
   @Post('organizations/:organization_id_or_slug/artifactbundle/assemble')
@@ -97,9 +110,9 @@ export class ArtifactsController {
   }
 
   /** A gzip chunk inflated to at most one chunk's size: a small body cannot become a large one. */
-  private gunzip(data: Buffer): Buffer {
+  private async gunzip(data: Buffer): Promise<Buffer> {
     try {
-      return gunzipSync(data, { maxOutputLength: this.config.chunkBytes + 1 });
+      return await gunzipOffLoop(data, this.config.chunkBytes);
     } catch {
       throw new BadRequestException({ detail: 'A compressed chunk cannot be inflated within the chunk size.' });
     }

@@ -2,3 +2,4 @@ export { SourceMapSymbolicator, type SymbolicationRequest, type SymbolicationRes
 export { ReleaseSightings, type ReleaseEventSeen } from '../infrastructure/release-sightings';
 export type { JsFrame, ProcessingError, ProcessingErrorType } from '../domain/symbolicate-frames';
 export { ReleaseEventTypes } from '../domain/release.events';
+export { OrganizationStorageQuota, StorageQuotaExceeded } from './organization-storage-quota';

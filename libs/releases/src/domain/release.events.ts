@@ -7,6 +7,7 @@ export const ReleaseEventTypes = {
   ReleaseDeleted: 'releases.ReleaseDeleted',
   DeployCreated: 'releases.DeployCreated',
   ArtifactBundleAssembled: 'releases.ArtifactBundleAssembled',
+  ArtifactBundleAttached: 'releases.ArtifactBundleAttached',
 } as const;
 
 export const RELEASE_STREAM_TYPE = 'release';

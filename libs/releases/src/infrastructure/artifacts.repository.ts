@@ -25,15 +25,28 @@ export class ArtifactsRepository {
     return rows.map((row) => row.checksum);
   }
 
-  async saveChunks(sql: Sql, organizationId: string, chunks: ReadonlyArray<{ checksum: string; content: Buffer }>, now: Date): Promise<void> {
+  /** Stores the chunks (a known one is only touched); answers the bytes newly stored. */
+  async saveChunks(sql: Sql, organizationId: string, chunks: ReadonlyArray<{ checksum: string; content: Buffer }>, now: Date): Promise<number> {
+    let stored = 0;
     for (const chunk of chunks) {
-      await sql.execute(
+      const [row] = await sql.query<{ inserted: boolean }>(
         `INSERT INTO releases.chunks (organization_id, checksum, content, uploaded_at) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (organization_id, checksum) DO UPDATE SET uploaded_at = EXCLUDED.uploaded_at`,
+         ON CONFLICT (organization_id, checksum) DO UPDATE SET uploaded_at = EXCLUDED.uploaded_at RETURNING (xmax = 0) AS inserted`,
         [organizationId, chunk.checksum, chunk.content, now],
       );
+      if (row.inserted) stored += chunk.content.length;
     }
-    await sql.execute(`DELETE FROM releases.chunks WHERE uploaded_at < $1`, [new Date(now.getTime() - ABANDONED_CHUNK_MS)]);
+    return stored;
+  }
+
+  /** Drops chunks of every organization left unassembled for a day; answers the bytes freed per organization, in id order. */
+  async dropAbandonedChunks(sql: Sql, now: Date): Promise<Array<{ organizationId: string; bytes: number }>> {
+    const rows = await sql.query<{ organization_id: string; bytes: string }>(
+      `WITH gone AS (DELETE FROM releases.chunks WHERE uploaded_at < $1 RETURNING organization_id, octet_length(content) AS bytes)
+       SELECT organization_id::text, sum(bytes)::text AS bytes FROM gone GROUP BY organization_id ORDER BY organization_id`,
+      [new Date(now.getTime() - ABANDONED_CHUNK_MS)],
+    );
+    return rows.map((row) => ({ organizationId: row.organization_id, bytes: Number(row.bytes) }));
   }
 
   /** The chunks' bytes in the order given; null when one is missing. */
@@ -52,39 +65,33 @@ export class ArtifactsRepository {
     return contents;
   }
 
-  async dropChunks(sql: Sql, organizationId: string, checksums: readonly string[]): Promise<void> {
-    await sql.execute(`DELETE FROM releases.chunks WHERE organization_id = $1 AND checksum = ANY($2::text[])`, [organizationId, checksums]);
+  /** Answers the bytes freed. */
+  async dropChunks(sql: Sql, organizationId: string, checksums: readonly string[]): Promise<number> {
+    const [row] = await sql.query<{ bytes: string | null }>(
+      `WITH gone AS (DELETE FROM releases.chunks WHERE organization_id = $1 AND checksum = ANY($2::text[]) RETURNING octet_length(content) AS bytes)
+       SELECT sum(bytes)::text AS bytes FROM gone`,
+      [organizationId, checksums],
+    );
+    return Number(row?.bytes ?? 0);
   }
 
-  async bundleExists(sql: Sql, organizationId: string, checksum: string): Promise<boolean> {
-    const [row] = await sql.query(`SELECT 1 FROM releases.artifact_bundles WHERE organization_id = $1 AND checksum = $2`, [organizationId, checksum]);
-    return row !== undefined;
-  }
-
-  /** Stores a bundle and its files; each distinct file's bytes once per organization. */
+  /** Stores a bundle and its files; each distinct file's bytes once per organization. Answers the bytes newly stored. */
   async saveBundle(
     sql: Sql,
     bundle: { organizationId: string; checksum: string; release: string | null; dist: string | null; projectIds: readonly string[]; now: Date },
     files: ReadonlyArray<BundleFile & { checksum: string }>,
-  ): Promise<void> {
+  ): Promise<number> {
     const [inserted] = await sql.query<{ id: string }>(
       `INSERT INTO releases.artifact_bundles (organization_id, checksum, release, dist, file_count, date_added) VALUES ($1, $2, $3, $4, $5, $6)
-       ON CONFLICT (organization_id, checksum) DO NOTHING RETURNING id::text`,
+       ON CONFLICT (organization_id, checksum, release, dist) DO NOTHING RETURNING id::text`,
       [bundle.organizationId, bundle.checksum, bundle.release, bundle.dist, files.length, bundle.now],
     );
-    if (!inserted) return;
+    if (!inserted) return 0;
     await sql.execute(`INSERT INTO releases.artifact_bundle_projects (bundle_id, project_id) SELECT $1, unnest($2::bigint[]) ON CONFLICT DO NOTHING`, [
       inserted.id,
       bundle.projectIds,
     ]);
-    for (const file of files) {
-      await sql.execute(`INSERT INTO releases.files (organization_id, checksum, size, content) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`, [
-        bundle.organizationId,
-        file.checksum,
-        file.content.length,
-        file.content,
-      ]);
-    }
+    const stored = await this.storeFiles(sql, bundle.organizationId, files);
     await sql.execute(
       `INSERT INTO releases.artifacts (bundle_id, organization_id, path, url, type, debug_id, sourcemap, file_checksum, date_added)
        SELECT $1, $2, f.path, f.url, f.type, f.debug_id::uuid, f.sourcemap, f.checksum, $9
@@ -102,6 +109,85 @@ export class ArtifactsRepository {
         bundle.now,
       ],
     );
+    return stored;
+  }
+
+  /** Stores file bytes not stored yet (by checksum, per organization); answers the bytes newly stored. */
+  async storeFiles(sql: Sql, organizationId: string, files: ReadonlyArray<{ checksum: string; content: Buffer }>): Promise<number> {
+    let stored = 0;
+    for (const file of files) {
+      const inserted = await sql.execute(
+        `INSERT INTO releases.files (organization_id, checksum, size, content) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
+        [organizationId, file.checksum, file.content.length, file.content],
+      );
+      if (inserted > 0) stored += file.content.length;
+    }
+    return stored;
+  }
+
+  /** One bundle row of this checksum (all hold the same files), the first stored. */
+  async findBundle(sql: Sql, organizationId: string, checksum: string): Promise<string | null> {
+    const [row] = await sql.query<{ id: string }>(
+      `SELECT id::text FROM releases.artifact_bundles WHERE organization_id = $1 AND checksum = $2 ORDER BY id LIMIT 1`,
+      [organizationId, checksum],
+    );
+    return row?.id ?? null;
+  }
+
+  /**
+   * Attaches a stored bundle to a release and dist (a row sharing its files, as Sentry's release
+   * bundles do) and to projects; doing it again changes nothing. Answers whether anything changed.
+   */
+  async attachBundle(
+    sql: Sql,
+    bundleId: string,
+    target: { release: string | null; dist: string | null; projectIds: readonly string[]; now: Date },
+  ): Promise<boolean> {
+    const [added] = await sql.query<{ id: string }>(
+      `INSERT INTO releases.artifact_bundles (organization_id, checksum, release, dist, file_count, date_added)
+       SELECT organization_id, checksum, $2, $3, file_count, $4 FROM releases.artifact_bundles WHERE id = $1
+       ON CONFLICT (organization_id, checksum, release, dist) DO NOTHING RETURNING id::text`,
+      [bundleId, target.release, target.dist, target.now],
+    );
+    if (added)
+      await sql.execute(
+        `INSERT INTO releases.artifacts (bundle_id, organization_id, path, url, type, debug_id, sourcemap, file_checksum, date_added)
+         SELECT $2, organization_id, path, url, type, debug_id, sourcemap, file_checksum, $3 FROM releases.artifacts WHERE bundle_id = $1`,
+        [bundleId, added.id, target.now],
+      );
+    const projectsAdded = await sql.execute(
+      `INSERT INTO releases.artifact_bundle_projects (bundle_id, project_id)
+       SELECT b.id, unnest($4::bigint[]) FROM releases.artifact_bundles s JOIN releases.artifact_bundles b ON b.organization_id = s.organization_id
+         AND b.checksum = s.checksum AND b.release IS NOT DISTINCT FROM $2 AND b.dist IS NOT DISTINCT FROM $3
+       WHERE s.id = $1 ON CONFLICT DO NOTHING`,
+      [bundleId, target.release, target.dist, target.projectIds],
+    );
+    return added !== undefined || projectsAdded > 0;
+  }
+
+  /** Deletes the artifacts of a release (its files and the bundles attached to it); answers the checksums of the files they used. */
+  async deleteReleaseArtifacts(sql: Sql, organizationId: string, release: string): Promise<string[]> {
+    const rows = await sql.query<{ file_checksum: string }>(
+      `DELETE FROM releases.artifacts a USING releases.artifact_bundles b
+       WHERE b.id = a.bundle_id AND b.organization_id = $1 AND b.release = $2 RETURNING a.file_checksum`,
+      [organizationId, release],
+    );
+    await sql.execute(`DELETE FROM releases.artifact_bundles WHERE organization_id = $1 AND release = $2`, [organizationId, release]);
+    return [...new Set(rows.map((row) => row.file_checksum))];
+  }
+
+  /** Deletes those of these files no artifact uses any more; answers the bytes freed. */
+  async dropUnusedFiles(sql: Sql, organizationId: string, checksums: readonly string[]): Promise<number> {
+    if (checksums.length === 0) return 0;
+    const [row] = await sql.query<{ bytes: string | null }>(
+      `WITH gone AS (
+         DELETE FROM releases.files f WHERE f.organization_id = $1 AND f.checksum = ANY($2::text[])
+           AND NOT EXISTS (SELECT 1 FROM releases.artifacts a WHERE a.organization_id = f.organization_id AND a.file_checksum = f.checksum)
+         RETURNING f.size)
+       SELECT sum(size)::text AS bytes FROM gone`,
+      [organizationId, checksums],
+    );
+    return Number(row?.bytes ?? 0);
   }
 
   /** Whether the organization ever uploaded a file: most never do, and their events need no other lookup. */
@@ -171,7 +257,7 @@ export class ArtifactsRepository {
     const checksum = releaseFilesChecksum(release, dist);
     await sql.execute(
       `INSERT INTO releases.artifact_bundles (organization_id, checksum, release, dist, file_count, date_added) VALUES ($1, $2, $3, $4, 0, $5)
-       ON CONFLICT (organization_id, checksum) DO NOTHING`,
+       ON CONFLICT (organization_id, checksum, release, dist) DO NOTHING`,
       [organizationId, checksum, release, dist, now],
     );
     const [{ id }] = await sql.query<{ id: string }>(`SELECT id::text FROM releases.artifact_bundles WHERE organization_id = $1 AND checksum = $2`, [
@@ -185,7 +271,7 @@ export class ArtifactsRepository {
     return id;
   }
 
-  /** Adds a file to a release's files; null when one of that name is there already. */
+  /** Adds a file (its bytes stored with storeFiles) to a release's files; null when one of that name is there already. */
   async addReleaseFile(
     sql: Sql,
     organizationId: string,
@@ -193,12 +279,6 @@ export class ArtifactsRepository {
     file: { name: string; dist: string | null; type: string; sourcemap: string | null; checksum: string; content: Buffer },
     now: Date,
   ): Promise<ReleaseFileRow | null> {
-    await sql.execute(`INSERT INTO releases.files (organization_id, checksum, size, content) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`, [
-      organizationId,
-      file.checksum,
-      file.content.length,
-      file.content,
-    ]);
     const [row] = await sql.query<ReleaseFileRow>(
       `INSERT INTO releases.artifacts (bundle_id, organization_id, path, url, type, sourcemap, file_checksum, date_added) VALUES ($1, $2, $3, $3, $4, $5, $6, $7)
        ON CONFLICT (bundle_id, path) DO NOTHING
@@ -231,8 +311,13 @@ export class ArtifactsRepository {
     return row ?? null;
   }
 
-  async deleteReleaseFile(sql: Sql, organizationId: string, fileId: string): Promise<void> {
-    await sql.execute(`DELETE FROM releases.artifacts WHERE organization_id = $1 AND id = $2`, [organizationId, fileId]);
+  /** Answers the checksum of the file it used, if it was there. */
+  async deleteReleaseFile(sql: Sql, organizationId: string, fileId: string): Promise<string | null> {
+    const [row] = await sql.query<{ file_checksum: string }>(`DELETE FROM releases.artifacts WHERE organization_id = $1 AND id = $2 RETURNING file_checksum`, [
+      organizationId,
+      fileId,
+    ]);
+    return row?.file_checksum ?? null;
   }
 }
 

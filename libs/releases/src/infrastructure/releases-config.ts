@@ -9,6 +9,10 @@ export interface ReleasesConfig {
   readonly chunkBytes: number;
   /** Largest upload request: a multiple of the chunk size. */
   readonly maxRequestBytes: number;
+  /** Chunks in one upload request (sentry-cli's `chunksPerRequest`): with each at most `chunkBytes` inflated, a request inflates to at most `maxRequestBytes`. */
+  readonly chunksPerRequest: number;
+  /** Uploaded bytes (chunks waiting for assembly, and files) one organization may keep stored. */
+  readonly organizationStorageMaxBytes: number;
   readonly bundle: BundleLimits;
   readonly sourceMaps: SourceMapLimits;
 }
@@ -40,10 +44,13 @@ function integer(env: Readonly<Record<string, string | undefined>>, name: string
 export function releasesConfig(env: Readonly<Record<string, string | undefined>>): ReleasesConfig {
   const chunkBytes = 8 * MIB;
   const maxFileBytes = integer(env, 'ARTIFACT_FILE_MAX_BYTES', 32 * MIB, 1024, 512 * MIB);
+  const chunksPerRequest = 4;
   return {
     maxBundleBytes: integer(env, 'ARTIFACT_BUNDLE_MAX_BYTES', 64 * MIB, MIB, 1024 * MIB),
     chunkBytes,
-    maxRequestBytes: 4 * chunkBytes,
+    maxRequestBytes: chunksPerRequest * chunkBytes,
+    chunksPerRequest,
+    organizationStorageMaxBytes: integer(env, 'ORGANIZATION_STORAGE_MAX_BYTES', 5 * 1024 * MIB, MIB, Number.MAX_SAFE_INTEGER),
     bundle: {
       maxFiles: integer(env, 'ARTIFACT_BUNDLE_MAX_FILES', 10_000, 1, 1_000_000),
       maxFileBytes,

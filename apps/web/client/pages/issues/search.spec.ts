@@ -57,5 +57,7 @@ describe('search box terms', () => {
     expect(setTerm('is:unresolved !release:a message:"x y"', 'release', '')).toBe('is:unresolved message:"x y"');
     expect(termValue('is:unresolved release:"a b"', 'release')).toBe('a b');
     expect(termValue('is:unresolved', 'release')).toBe('');
+    // A `key:` inside another term's quoted value is that value's text, not a term.
+    expect(termValue('message:"say release:x now" release:"a \\"b\\""', 'release')).toBe('a "b"');
   });
 });

@@ -103,28 +103,38 @@ export function applySuggestion(query: string, token: Token, suggestion: { key: 
   return { query: `${before}${term}${after.replace(/^ /, '')}`, caret: before.length + term.length };
 }
 
-/** Replaces every `key:` term (negated or not) with `key:value`, or removes them when value is empty. */
-export function setTerm(query: string, key: string, value: string): string {
+/** The query's terms: split at whitespace outside double quotes, inside which a backslash escapes the next character. */
+function splitTerms(query: string): string[] {
   const terms: string[] = [];
   let current = '';
   let quoted = false;
-  for (const char of query) {
+  for (let index = 0; index < query.length; index++) {
+    const char = query[index];
+    if (quoted && char === '\\' && index + 1 < query.length) {
+      current += char + query[++index];
+      continue;
+    }
     if (char === '"') quoted = !quoted;
-    if (char === ' ' && !quoted) {
+    if (!quoted && /\s/.test(char)) {
       if (current) terms.push(current);
       current = '';
     } else current += char;
   }
   if (current) terms.push(current);
-  const kept = terms.filter((term) => !term.replace(/^!/, '').startsWith(`${key}:`));
+  return terms;
+}
+
+/** Replaces every `key:` term (negated or not) with `key:value`, or removes them when value is empty. */
+export function setTerm(query: string, key: string, value: string): string {
+  const kept = splitTerms(query).filter((term) => !term.replace(/^!/, '').startsWith(`${key}:`));
   if (value) kept.push(`${key}:${quoteValue(value)}`);
   return kept.join(' ');
 }
 
 /** The value of the first un-negated `key:` term, unquoted; empty when there is none. */
 export function termValue(query: string, key: string): string {
-  const found = new RegExp(`(?:^|\\s)${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:("(?:[^"\\\\]|\\\\.)*"|\\S+)`).exec(query);
-  if (!found) return '';
-  const raw = found[1];
-  return raw.startsWith('"') ? raw.slice(1, -1).replace(/\\(.)/g, '$1') : raw;
+  const term = splitTerms(query).find((candidate) => candidate.startsWith(`${key}:`));
+  if (!term) return '';
+  const raw = term.slice(key.length + 1);
+  return raw.length >= 2 && raw.startsWith('"') && raw.endsWith('"') ? raw.slice(1, -1).replace(/\\(.)/g, '$1') : raw;
 }

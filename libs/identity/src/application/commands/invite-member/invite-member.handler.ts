@@ -6,15 +6,20 @@ import { Database } from '@faultline/platform';
 import { MEMBER_STREAM_TYPE, memberInvited, memberStream } from '../../../domain/identity.events';
 import { INVITE_TTL_MS, newInviteToken, normaliseInviteEmail } from '../../../domain/member-invite';
 import { MEMBER_ROLES, type MemberRole, ROLE_SCOPES } from '../../../domain/roles';
+import { InviteMailBudget } from '../../../infrastructure/invite-mail-budget.repository';
 import { type InviteRow, InvitesRepository } from '../../../infrastructure/invites.repository';
 import { InviteMemberCommand } from './invite-member.command';
 
-/** Answers the pending member. The invitation (and so its mail) commits with it, or neither does. */
+/**
+ * Answers the pending member. The invitation (and so its mail) commits with it, or neither does;
+ * past the organization's invitation mail budget, neither (InviteMailRefused).
+ */
 @CommandHandler(InviteMemberCommand)
 export class InviteMemberHandler implements ICommandHandler<InviteMemberCommand, InviteRow> {
   constructor(
     private readonly database: Database,
     private readonly invites: InvitesRepository,
+    private readonly mailBudget: InviteMailBudget,
     private readonly events: EventRecorder,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -36,6 +41,7 @@ export class InviteMemberHandler implements ICommandHandler<InviteMemberCommand,
       const unknown = slugs.filter((slug) => !teamIds.has(slug));
       if (unknown.length > 0) throw DomainError.invalid(`teams: Invalid team slugs: ${unknown.join(', ')}`);
       if (await this.invites.isMember(tx, organizationId, email)) throw DomainError.conflict(`The user ${email} is already a member`);
+      await this.mailBudget.spend(tx, organizationId, email, true);
       const expiresAt = new Date(this.clock.now().getTime() + INVITE_TTL_MS);
       const id = await this.invites.insert(tx, {
         organizationId,

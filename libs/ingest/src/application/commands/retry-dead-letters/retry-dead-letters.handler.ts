@@ -1,4 +1,6 @@
+import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { CLOCK, type Clock } from '@faultline/kernel';
 import { Database } from '@faultline/platform';
 import { DeadLettersRepository } from '../../../infrastructure/dead-letters.repository';
 import { EventProcessor } from '../../event-processor';
@@ -11,10 +13,11 @@ export class RetryDeadLettersHandler implements ICommandHandler<RetryDeadLetters
     private readonly database: Database,
     private readonly deadLetters: DeadLettersRepository,
     private readonly processor: EventProcessor,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async execute({ scope }: RetryDeadLettersCommand): Promise<number> {
-    const moved = await this.deadLetters.requeue(this.database, scope);
+    const moved = await this.deadLetters.requeue(this.database, scope, this.clock.now());
     if (moved > 0) this.processor.wake();
     return moved;
   }

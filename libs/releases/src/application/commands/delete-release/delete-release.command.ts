@@ -1,4 +1,7 @@
-/** Deletes a release with its deploys and commits; its artifact bundles stay (they are found by debug ID too). */
+/**
+ * Deletes a release with its deploys, commits and artifacts (its files, and the bundles attached to
+ * it: a bundle attached to another release, or uploaded without one, stays); unused bytes are freed.
+ */
 export class DeleteReleaseCommand {
   constructor(
     readonly organizationId: string,

@@ -3,6 +3,8 @@ import { DomainError } from '@faultline/kernel';
 import { EventRecorder } from '@faultline/event-store';
 import { Database } from '@faultline/platform';
 import { RELEASE_STREAM_TYPE, releaseEvent, ReleaseEventTypes, releaseStream } from '../../../domain/release.events';
+import { ArtifactsRepository } from '../../../infrastructure/artifacts.repository';
+import { OrganizationStorage } from '../../../infrastructure/organization-storage';
 import { ReleasesRepository } from '../../../infrastructure/releases.repository';
 import { DeleteReleaseCommand } from './delete-release.command';
 
@@ -12,6 +14,8 @@ export class DeleteReleaseHandler implements ICommandHandler<DeleteReleaseComman
     private readonly database: Database,
     private readonly releases: ReleasesRepository,
     private readonly recorder: EventRecorder,
+    private readonly artifacts: ArtifactsRepository,
+    private readonly storage: OrganizationStorage,
   ) {}
 
   async execute({ organizationId, version, actorId }: DeleteReleaseCommand): Promise<void> {
@@ -19,6 +23,8 @@ export class DeleteReleaseHandler implements ICommandHandler<DeleteReleaseComman
       const release = await this.releases.find(tx, organizationId, version);
       if (!release) throw DomainError.notFound();
       await this.releases.delete(tx, release.id);
+      const files = await this.artifacts.deleteReleaseArtifacts(tx, organizationId, version);
+      await this.storage.free(tx, organizationId, await this.artifacts.dropUnusedFiles(tx, organizationId, files));
       await this.recorder.record(tx, releaseStream(release.id), RELEASE_STREAM_TYPE, [
         releaseEvent(ReleaseEventTypes.ReleaseDeleted, { releaseId: release.id, organizationId, version, actorId }),
       ]);

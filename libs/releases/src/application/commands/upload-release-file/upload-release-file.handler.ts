@@ -1,10 +1,11 @@
-import { createHash } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock, DomainError } from '@faultline/kernel';
 import { Database } from '@faultline/platform';
 import { sourceMapReference } from '../../../domain/bundle-manifest';
 import { ArtifactsRepository, type ReleaseFileRow } from '../../../infrastructure/artifacts.repository';
+import { sha1OffLoop } from '../../../infrastructure/off-loop';
+import { OrganizationStorage } from '../../../infrastructure/organization-storage';
 import { ReleasesRepository } from '../../../infrastructure/releases.repository';
 import { UploadReleaseFileCommand } from './upload-release-file.command';
 
@@ -20,11 +21,12 @@ export class UploadReleaseFileHandler implements ICommandHandler<UploadReleaseFi
     private readonly database: Database,
     private readonly releases: ReleasesRepository,
     private readonly artifacts: ArtifactsRepository,
+    private readonly storage: OrganizationStorage,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async execute({ organizationId, version, file }: UploadReleaseFileCommand): Promise<ReleaseFileRow> {
-    const checksum = createHash('sha1').update(file.content).digest('hex');
+    const checksum = await sha1OffLoop(file.content);
     return this.database.transaction(async (tx) => {
       const release = await this.releases.find(tx, organizationId, version);
       if (!release) throw DomainError.notFound();
@@ -37,6 +39,7 @@ export class UploadReleaseFileHandler implements ICommandHandler<UploadReleaseFi
         release.projects.map((p) => p.project_id),
         now,
       );
+      await this.storage.charge(tx, organizationId, await this.artifacts.storeFiles(tx, organizationId, [{ checksum, content: file.content }]));
       const declared = file.headers.sourcemap ?? file.headers['x-sourcemap'] ?? null;
       const sourcemap = declared ?? (/\.map($|\?)/.test(file.name) ? null : sourceMapReference('source', file.content));
       const added = await this.artifacts.addReleaseFile(

@@ -1,12 +1,25 @@
 import fc from 'fast-check';
-import { GlobSet } from './glob';
+import { GlobSet, LikePattern } from './wildcard';
 
 const matches = (pattern: string, text: string) => new GlobSet([pattern]).matches(text);
 
+const escapeRegExp = (char: string) => char.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /** The translation the filters used before: right on small inputs, exponential on crafted ones. */
 function referenceMatch(pattern: string, text: string): boolean {
-  const body = [...pattern].map((char) => (char === '*' ? '.*' : char === '?' ? '.' : char.replace(/[.+^${}()|[\]\\]/g, '\\$&'))).join('');
+  const body = [...pattern].map((char) => (char === '*' ? '.*' : char === '?' ? '.' : escapeRegExp(char))).join('');
   return new RegExp(`^${body}$`, 'is').test(text);
+}
+
+/** The translation event search used before for `project:` values, as slow as the filters' was. */
+function referenceLike(like: string, text: string): boolean {
+  let body = '';
+  for (let index = 0; index < like.length; index++) {
+    const char = like[index];
+    if (char === '\\' && index + 1 < like.length) body += escapeRegExp(like[++index]);
+    else body += char === '%' ? '.*' : char === '_' ? '.' : escapeRegExp(char);
+  }
+  return new RegExp(`^${body}$`, 's').test(text);
 }
 
 describe('GlobSet', () => {
@@ -73,5 +86,44 @@ describe('GlobSet', () => {
     const adversarial = [`*${'a*'.repeat(99)}b`, `*${'a?'.repeat(99)}b`, `${'*a'.repeat(100)}b`, `*${'a'.repeat(199)}b`];
     expect(new GlobSet(adversarial).matches(text)).toBe(false);
     expect(new GlobSet(adversarial).matches(`${text}b`)).toBe(true);
+  });
+});
+
+describe('LikePattern', () => {
+  const like = (pattern: string, text: string) => new LikePattern(pattern).matches(text);
+
+  it('matches `%` as any run and `_` as one character, case-sensitively; a backslash makes the next one literal', () => {
+    expect(like('web-%', 'web-frontend')).toBe(true);
+    expect(like('web-%', 'WEB-frontend')).toBe(false);
+    expect(like('a_c', 'abc')).toBe(true);
+    expect(like('a_c', 'ac')).toBe(false);
+    expect(like('100\\%', '100%')).toBe(true);
+    expect(like('100\\%', '1000')).toBe(false);
+    expect(like('a\\_b', 'axb')).toBe(false);
+    expect(like('a*b', 'a*b')).toBe(true);
+    expect(like('a*b', 'axb')).toBe(false);
+    expect(like('ends\\', 'ends\\')).toBe(true);
+    expect(like('%', '')).toBe(true);
+  });
+
+  it('agrees with the regular-expression translation on small inputs', () => {
+    const char = fc.constantFrom('a', 'A', 'b', '.', '*', '\n');
+    const patternChar = fc.oneof(char, fc.constantFrom('%', '_', '\\'));
+    fc.assert(
+      fc.property(fc.array(patternChar, { maxLength: 12 }), fc.array(char, { maxLength: 16 }), (pattern, text) => {
+        expect(like(pattern.join(''), text.join(''))).toBe(referenceLike(pattern.join(''), text.join('')));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('is linear in the text whatever the pattern: 100 wildcards against a long text finish at once', () => {
+    // The regular expression of `%a%a…%b` against 50 `a` does not finish in minutes.
+    const text = 'a'.repeat(100_000);
+    for (const pattern of ['%'.repeat(100), `${'%a'.repeat(100)}b`, `%${'a_'.repeat(100)}b`, `${'%_'.repeat(100)}x`]) {
+      const started = process.hrtime.bigint();
+      expect(like(pattern, text)).toBe(pattern === '%'.repeat(100));
+      expect(Number(process.hrtime.bigint() - started) / 1e9).toBeLessThan(2);
+    }
   });
 });
