@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import { CLOCK, type Clock } from '@faultline/kernel';
 import type { Sql } from '@faultline/platform';
-import { ByteLru } from '../domain/byte-lru';
 import { canonicalDebugId } from '../domain/bundle-manifest';
 import { candidateUrls, resolveSourceMapUrl } from '../domain/source-map-urls';
 import {
@@ -61,14 +61,16 @@ interface Located {
 @Injectable()
 export class SourceMapSymbolicator implements OnModuleDestroy {
   private readonly workers: SourceMapWorkers;
-  private readonly lookups = new ByteLru<{ located: Located | null; until: number }>(MAX_REMEMBERED_LOOKUPS);
-  private readonly answers = new ByteLru<{ has: boolean; until: number }>(MAX_REMEMBERED_LOOKUPS);
+  /** Where a debug ID's or a file's map is; a miss is kept for a short while. */
+  private readonly lookups: LRUCache<string, { located: Located | null }>;
+  /** Whether an organization or a release has artifacts (one read at a time each); a no is kept for a short while. */
+  private readonly answers: LRUCache<string, boolean, () => Promise<boolean>>;
   private readonly maxReadBytesPerEvent: number;
 
   constructor(
     private readonly artifacts: ArtifactsRepository,
     @Inject(RELEASES_CONFIG) config: ReleasesConfig,
-    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(CLOCK) clock: Clock,
   ) {
     const limits = config.sourceMaps;
     this.workers = new SourceMapWorkers({
@@ -79,6 +81,19 @@ export class SourceMapSymbolicator implements OnModuleDestroy {
       timeoutMs: WORKER_TIMEOUT_MS,
     });
     this.maxReadBytesPerEvent = limits.maxReadBytesPerEvent;
+    // Time is the injected clock's, read afresh each time, so a test can move it.
+    const timing = { ttl: NOT_FOUND_TTL_MS, perf: { now: () => clock.now().getTime() }, ttlResolution: 0 };
+    this.lookups = new LRUCache({ max: MAX_REMEMBERED_LOOKUPS, ...timing });
+    this.answers = new LRUCache({
+      max: MAX_REMEMBERED_LOOKUPS,
+      ...timing,
+      fetchMethod: async (_key, _stale, { context: ask, options }) => {
+        const has = await ask();
+        if (has) options.ttl = 0;
+        return has;
+      },
+      ignoreFetchAbort: true,
+    });
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -261,23 +276,17 @@ export class SourceMapSymbolicator implements OnModuleDestroy {
   }
 
   private recall(key: string): Located | null | undefined {
-    const remembered = this.lookups.get(key);
-    if (!remembered || remembered.until <= this.clock.now().getTime()) return undefined;
-    return remembered.located;
+    return this.lookups.get(key)?.located;
   }
 
+  /** What was found is kept (maps never change once uploaded); a miss for a short while. */
   private remember(key: string, located: Located | null): void {
-    this.lookups.set(key, { located, until: located ? Infinity : this.clock.now().getTime() + NOT_FOUND_TTL_MS }, 1);
+    this.lookups.set(key, { located }, located ? { ttl: 0 } : {});
   }
 
   /** A yes/no answer: a yes is kept, a no for a short while. */
   private async remembered(key: string, ask: () => Promise<boolean>): Promise<boolean> {
-    const now = this.clock.now().getTime();
-    const cached = this.answers.get(key);
-    if (cached && cached.until > now) return cached.has;
-    const has = await ask();
-    this.answers.set(key, { has, until: has ? Infinity : now + NOT_FOUND_TTL_MS }, 1);
-    return has;
+    return this.answers.forceFetch(key, { context: ask });
   }
 }
 
