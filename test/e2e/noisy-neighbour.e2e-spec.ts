@@ -34,11 +34,11 @@ const EVENT_WITHIN_MS = 5_000;
 const P99_WITHIN_MS = 1_000;
 
 const ENV = {
-  // One source-map file of a bundle is at most 8 MiB here (32 MiB by default: one such map of ';'
+  // One source-map file of a bundle is at most 16 MiB here (32 MiB by default: one such map of ';'
   // takes well over 10 s and GBs to parse on a CI machine), and the parsed-map cache holds less than
   // one parsed map, so every event needing a map pays its parse again: the worst this configuration allows.
-  ARTIFACT_FILE_MAX_BYTES: String(8 * MIB),
-  SOURCE_MAP_CACHE_BYTES: String(8 * MIB),
+  ARTIFACT_FILE_MAX_BYTES: String(16 * MIB),
+  SOURCE_MAP_CACHE_BYTES: String(16 * MIB),
 };
 
 /** The service's documented SDK limits (README, "Sending events"). */
@@ -145,7 +145,8 @@ async function uploadMaps(ctx: AttackContext, maps: Array<{ debugId: string; nam
     token: ctx.a.token,
     body: { checksum: sha1(bundle), chunks: [sha1(bundle)], projects: [ctx.a.project] },
   });
-  expect(assembled.body).toMatchObject({ state: 'ok' });
+  // A bundle refused where it enters (a budget on maps) is as good: the events then find no map.
+  expect(assembled.body).toEqual(expect.objectContaining({ state: expect.stringMatching(/^(ok|error)$/) }));
 }
 
 /** A map at the configured file limit: `mappings` of only `;` (one line each), or of millions of segments. */
@@ -176,8 +177,8 @@ const COSTS: Cost[] = [
           },
           debug_meta: { images: maps.map((map) => ({ type: 'sourcemap', code_file: `app:///${map.name}`, debug_id: map.debugId })) },
         });
-      // Two events: each costs a parse of both maps (seconds each today), and the backlog outlives the window.
-      ctx.state.body = envelopeBody([event(), event()]);
+      // One event: it costs a parse of both maps (seconds today).
+      ctx.state.body = envelopeBody([event()]);
     },
     attack: (ctx) => flood(ctx, 1, () => ctx.envelope(ctx.state.body), 1),
   },
@@ -230,8 +231,9 @@ const COSTS: Cost[] = [
         });
       ctx.state.body = envelopeBody(Array.from({ length: 10 }, event), true);
     },
-    // Sent with nothing but the public key, as any browser holding the DSN can.
-    attack: (ctx) => flood(ctx, 1, () => ctx.envelope(ctx.state.body), 1),
+    // Sent with nothing but the public key, as any browser holding the DSN can: 30 events, about a
+    // thousand lookups each.
+    attack: (ctx) => flood(ctx, 1, () => ctx.envelope(ctx.state.body), 3),
   },
   {
     name: 'chunk upload: parallel requests of 64 gzip parts of 8 MiB of zeros',
@@ -284,7 +286,8 @@ const COSTS: Cost[] = [
     prepare: async (ctx) => {
       const patterns = Array.from({ length: 100 }, (_, i) => `${'*a'.repeat(98)}*${String(i).padStart(3, '0')}`.slice(0, 200));
       for (const filter of ['error-messages', 'releases']) {
-        expect(await ctx.send('PUT', `/api/0/projects/${ctx.a.org}/${ctx.a.project}/filters/${filter}/`, { value: patterns })).toBe(204);
+        // The most and longest patterns the filters take today; a tighter budget may refuse them (400).
+        expect([204, 400]).toContain(await ctx.send('PUT', `/api/0/projects/${ctx.a.org}/${ctx.a.project}/filters/${filter}/`, { value: patterns }));
       }
       const message = 'a'.repeat(8192);
       ctx.state.body = envelopeBody(
@@ -296,7 +299,21 @@ const COSTS: Cost[] = [
   },
   {
     name: 'big envelopes: the largest body, the most items, deep nesting and wide objects',
-    itemTypes: ENVELOPE_ITEM_TYPES.filter((type) => !['event', 'user_report', 'feedback'].includes(type)),
+    // The types the service only counts today; one it starts to process needs an entry of its own.
+    itemTypes: [
+      'transaction',
+      'session',
+      'sessions',
+      'attachment',
+      'client_report',
+      'check_in',
+      'profile',
+      'replay_event',
+      'replay_recording',
+      'statsd',
+      'span',
+      'log',
+    ],
     prepare: async (ctx) => {
       // Every item type the service knows, as many items as an envelope may hold, each as large as
       // the body limit as sent (gzip) and the decompressed limit (50 MiB over 100 items) allow together.
@@ -317,9 +334,6 @@ const COSTS: Cost[] = [
     attack: (ctx) => flood(ctx, 2, () => ctx.envelope(ctx.state.body), 6),
   },
 ];
-
-/** Item types that carry no cost of their own beyond what an entry above already sends. */
-const EXEMPT_ITEM_TYPES: Record<string, string> = {};
 
 describe('noisy neighbours', () => {
   let api: TestApp;
@@ -356,7 +370,7 @@ describe('noisy neighbours', () => {
     return { org: slug, project: projectSlug, projectId: String(key.projectId), publicKey: key.public, dsn: key.dsn.public, token };
   }
 
-  function context(a: Tenant, stopAt: () => number): AttackContext {
+  function context(a: Tenant, stopAt: () => number, answers: Map<number, number>): AttackContext {
     const send = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
       const json = body !== undefined && !(body instanceof FormData) && !Buffer.isBuffer(body);
       try {
@@ -370,8 +384,10 @@ describe('noisy neighbours', () => {
           body: json ? JSON.stringify(body) : (body as FormData | Buffer | undefined),
         });
         await response.arrayBuffer();
+        answers.set(response.status, (answers.get(response.status) ?? 0) + 1);
         return response.status;
       } catch {
+        answers.set(0, (answers.get(0) ?? 0) + 1);
         return 0;
       }
     };
@@ -417,6 +433,8 @@ describe('noisy neighbours', () => {
     const result = new Promise<ProbeResult>((resolve, reject) =>
       child.once('close', (code) => (code === 0 ? resolve(JSON.parse(out.slice('ready\n'.length))) : reject(new Error(`probe failed (${code}): ${err}`)))),
     );
+    // Awaited after `ready`; a probe that dies before it is reported there.
+    result.catch(() => undefined);
     return { child, ready, result };
   }
 
@@ -424,8 +442,10 @@ describe('noisy neighbours', () => {
   async function underAttack(cost: Cost): Promise<{ summary: string; problems: string[] }> {
     const a = await tenant(`a-${++tenants}`, cost.slug);
     let stopAt = Infinity;
-    const ctx = context(a, () => stopAt);
+    const answers = new Map<number, number>();
+    const ctx = context(a, () => stopAt, answers);
     await cost.prepare?.(ctx);
+    answers.clear();
     const probe = startProbe();
     await probe.ready;
     const started = performance.now();
@@ -447,7 +467,7 @@ describe('noisy neighbours', () => {
       [a.projectId, b.projectId],
     );
     const round = (ms: number | null) => (ms === null ? 'never' : `${Math.round(ms)} ms`);
-    const summary = `${cost.name}: B's event ${round(result.eventMs)}, B's p99 ${round(p99)} (max ${round(latencies.at(-1) ?? null)}, ${latencies.length} samples, ${failed} not 200), health ${healthFailed}/${result.health.length} failed, attack ran ${round(attackMs)}; queued after: A ${queue.a}, B ${queue.b}; dead letters ${queue.dead}`;
+    const summary = `${cost.name}: B's event ${round(result.eventMs)}, B's p99 ${round(p99)} (max ${round(latencies.at(-1) ?? null)}, ${latencies.length} samples, ${failed} not 200), health ${healthFailed}/${result.health.length} failed, attack ran ${round(attackMs)} (A's answers ${[...answers].map(([status, n]) => `${status}×${n}`).join(', ')}); queued after: A ${queue.a}, B ${queue.b}; dead letters ${queue.dead}`;
     const problems: string[] = [];
     if (result.eventMs === null || result.eventMs > EVENT_WITHIN_MS)
       problems.push(`B's event showed as an issue after ${round(result.eventMs)} (limit ${EVENT_WITHIN_MS} ms)`);
@@ -478,9 +498,12 @@ describe('noisy neighbours', () => {
     90_000,
   );
 
-  it('has an entry, or a stated exemption, for every envelope item type the service knows', () => {
+  // The item types come from the service's own registry; a type added there fails this until an
+  // entry declares it. (Upload routes have no such registry: they read multipart bodies by hand and
+  // the OpenAPI document describes no body for them, so guarding them would need a copied list.)
+  it('has an entry for every envelope item type the service knows', () => {
     const covered = new Set(COSTS.flatMap((cost) => cost.itemTypes ?? []));
-    const missing = ENVELOPE_ITEM_TYPES.filter((type) => !covered.has(type) && !(type in EXEMPT_ITEM_TYPES));
+    const missing = ENVELOPE_ITEM_TYPES.filter((type) => !covered.has(type));
     expect(missing).toEqual([]);
   });
 });
