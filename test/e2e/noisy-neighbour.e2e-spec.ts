@@ -81,6 +81,8 @@ interface Cost {
    */
   prepare?(ctx: AttackContext): Promise<void>;
   attack(ctx: AttackContext): Promise<void>;
+  /** What A must have been answered, where a documented budget says so; the problem, if any. */
+  answered?(answers: ReadonlyMap<number, number>): string | undefined;
 }
 
 const eventId = () => randomUUID().replace(/-/g, '');
@@ -250,6 +252,9 @@ const COSTS: Cost[] = [
       };
       await flood(ctx, 2, () => ctx.send('POST', `/api/0/organizations/${ctx.a.org}/chunk-upload/`, body()), 2);
     },
+    // README, "Uploads": chunks of at most 8 MiB and 32 MiB a request, whatever the parts inflate from.
+    answered: (answers) =>
+      answers.has(200) ? `${answers.get(200)} request(s) of ${(PARTS_PER_REQUEST * CHUNK_BYTES) / MIB} MiB inflated were accepted` : undefined,
   },
   {
     name: 'user reports: a flood of report-only envelopes',
@@ -280,6 +285,8 @@ const COSTS: Cost[] = [
       ctx.state.memberId = invited.body.id;
     },
     attack: (ctx) => flood(ctx, 4, () => ctx.send('PUT', `/api/0/organizations/${ctx.a.org}/members/${ctx.state.memberId}/`, { reinvite: true })),
+    // Sentry refuses too many invitations with a 429 ("You are being rate limited for too many invitations.").
+    answered: (answers) => (answers.has(429) ? undefined : `all ${answers.get(200) ?? 0} reinvites of one address were sent, none refused with 429`),
   },
   {
     name: 'inbound filters: 100 patterns of 200 characters with adversarial messages',
@@ -473,6 +480,8 @@ describe('noisy neighbours', () => {
       problems.push(`B's event showed as an issue after ${round(result.eventMs)} (limit ${EVENT_WITHIN_MS} ms)`);
     if (p99 > P99_WITHIN_MS) problems.push(`B's API p99 was ${round(p99)} (limit ${P99_WITHIN_MS} ms)`);
     if (failed > 0) problems.push(`${failed} of B's requests did not answer 200`);
+    const unanswered = cost.answered?.(answers);
+    if (unanswered) problems.push(`A: ${unanswered}`);
     if (healthFailed > 0 || ready.status !== 200) problems.push(`the health endpoint failed ${healthFailed} time(s); ready answers ${ready.status}`);
 
     // A's backlog is A's: dropped, and the batch in hand let finish, so that the next entry measures
