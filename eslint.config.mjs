@@ -19,6 +19,13 @@ const NO_INLINE_NUMERIC_ID = [
   },
 ];
 
+// Expiry, windows and schedules follow the injected clock; an elapsed time is measured with
+// performance.now(), and a place that must read the wall clock says why on an eslint-disable comment.
+const NO_WALL_CLOCK = [
+  { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: 'take the time from the injected CLOCK' },
+  { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'take the time from the injected CLOCK' },
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'bench/results/**'] },
   js.configs.recommended,
@@ -39,9 +46,15 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': ['error', ...NO_REGEXP_FROM_STRING, ...NO_INLINE_NUMERIC_ID] },
   },
   {
+    // Server code takes the time from the injected CLOCK (tests replace it with a FixedClock).
+    files: ['libs/**/*.ts', 'apps/api/**/*.ts'],
+    ignores: [...TESTS, 'libs/kernel/src/ids.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...NO_REGEXP_FROM_STRING, ...NO_INLINE_NUMERIC_ID, ...NO_WALL_CLOCK] },
+  },
+  {
     // The owner of the row-id rule.
     files: ['libs/kernel/src/ids.ts'],
-    rules: { 'no-restricted-syntax': ['error', ...NO_REGEXP_FROM_STRING] },
+    rules: { 'no-restricted-syntax': ['error', ...NO_REGEXP_FROM_STRING, ...NO_WALL_CLOCK] },
   },
   {
     files: ['apps/api/src/cli.ts', 'bench/**', 'test/**'],

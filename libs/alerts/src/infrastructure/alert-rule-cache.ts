@@ -29,7 +29,7 @@ export class AlertRuleCache {
   ) {}
 
   async forProjects(sql: Sql, projectIds: readonly string[]): Promise<Map<string, ProjectAlerting>> {
-    const now = Date.now();
+    const now = performance.now();
     const found = new Map<string, ProjectAlerting>();
     const missing: string[] = [];
     for (const projectId of projectIds) {

@@ -22,7 +22,7 @@ export class AuthCache {
   private generation = 0;
 
   async getOrLoad<T>(key: string, load: () => Promise<T>): Promise<T> {
-    const now = Date.now();
+    const now = performance.now();
     const hit = this.entries.get(key);
     if (hit !== undefined && hit.expiresAt > now) return hit.value as T;
     const pending = this.loading.get(key);

@@ -217,7 +217,7 @@ export class AcceptEnvelope {
 
   /** Cached briefly, one lookup in flight per key: a burst from one SDK costs one query. */
   private findKey(publicKey: string): Promise<ProjectKeyAccess | null> {
-    const now = Date.now();
+    const now = performance.now();
     const cached = this.keys.get(publicKey);
     if (cached && cached.expiresAt > now) return cached.access;
     const access = this.queries.execute<FindProjectKeyQuery, ProjectKeyAccess | null>(new FindProjectKeyQuery(publicKey));

@@ -22,9 +22,9 @@ export class InboundFiltersRepository {
    */
   async cached(sql: Sql, projectId: string): Promise<InboundFilterMatchers> {
     const hit = this.cache.get(projectId);
-    if (hit && hit.expiresAt > Date.now()) return hit.filters;
+    if (hit && hit.expiresAt > performance.now()) return hit.filters;
     const filters = inboundFilterMatchers(await this.find(sql, projectId));
-    this.cache.set(projectId, { filters, expiresAt: Date.now() + CACHE_MS });
+    this.cache.set(projectId, { filters, expiresAt: performance.now() + CACHE_MS });
     return filters;
   }
 

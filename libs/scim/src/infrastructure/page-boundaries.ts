@@ -21,12 +21,12 @@ export class PageBoundaries {
   /** The id the page at `offset` begins after, when known and still true. */
   find(organizationId: string, offset: number, removals: string): string | undefined {
     const entry = this.entries.get(`${organizationId}:${offset}`);
-    if (!entry || entry.removals !== removals || entry.expiresAt <= Date.now()) return undefined;
+    if (!entry || entry.removals !== removals || entry.expiresAt <= performance.now()) return undefined;
     return entry.afterId;
   }
 
   remember(organizationId: string, offset: number, removals: string, afterId: string): void {
     if (this.entries.size >= PageBoundaries.MAX_ENTRIES) this.entries.clear();
-    this.entries.set(`${organizationId}:${offset}`, { afterId, removals, expiresAt: Date.now() + PageBoundaries.TTL_MS });
+    this.entries.set(`${organizationId}:${offset}`, { afterId, removals, expiresAt: performance.now() + PageBoundaries.TTL_MS });
   }
 }

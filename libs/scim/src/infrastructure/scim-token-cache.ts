@@ -14,7 +14,7 @@ export class ScimTokenCache {
   private generation = 0;
 
   async getOrLoad(hash: string, load: () => Promise<ScimTokenOwner | undefined>): Promise<ScimTokenOwner | undefined> {
-    const now = Date.now();
+    const now = performance.now();
     const hit = this.entries.get(hash);
     if (hit && hit.expiresAt > now) return hit.owner;
     const generation = this.generation;

@@ -74,8 +74,11 @@ export class ServiceHookTargetKind implements HttpDeliveryTargetKind {
     const lastByHook = new Map(outcomes.map((outcome) => [outcome.targetId, outcome]));
     const succeeded = [...lastByHook.values()].filter((outcome) => outcome.ok).map((outcome) => outcome.targetId);
     const failed = [...lastByHook.values()].filter((outcome) => !outcome.ok && !outcome.gone).map((outcome) => outcome.targetId);
-    const now = Date.now();
-    const toClear = succeeded.filter((id) => now - (this.clearedAt.get(id) ?? 0) > HEALTH_RECHECK_MS);
+    const now = performance.now();
+    const toClear = succeeded.filter((id) => {
+      const cleared = this.clearedAt.get(id);
+      return cleared === undefined || now - cleared > HEALTH_RECHECK_MS;
+    });
     await this.hooks.recordSuccess(this.database, toClear);
     for (const id of toClear) this.clearedAt.set(id, now);
     for (const id of failed) this.clearedAt.delete(id);
