@@ -10,7 +10,14 @@ module.exports = {
       comment: 'Import another context through its index.ts (its contracts), never its internals.',
       severity: 'error',
       from: { path: '^(libs|apps|modules|test|bench)/([^/]+)/' },
-      to: { path: '^(libs|modules)/([^/]+)/src/(?!index\\.ts$)', pathNot: '^(libs|modules)/$2/' },
+      to: { path: '^(libs|modules)/([^/]+)/src/(?!index\\.ts$|testing/index\\.ts$)', pathNot: '^(libs|modules)/$2/' },
+    },
+    {
+      name: 'testing-support-only-in-tests',
+      comment: "A library's testing/ module (e.g. the kernel's DeciderSpecification) serves specs and test support, never production code.",
+      severity: 'error',
+      from: { path: '^(libs|apps|modules|bench|migrations)/', pathNot: '(\\.spec|\\.int-spec|\\.e2e-spec)\\.ts$|^libs/[^/]+/src/testing/' },
+      to: { path: '^libs/[^/]+/src/testing/' },
     },
     {
       name: 'domain-without-frameworks',

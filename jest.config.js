@@ -37,7 +37,8 @@ const common = {
   testEnvironment: 'node',
   transform: { '^.+\\.(t|m?j)s$': swc },
   transformIgnorePatterns: [`/node_modules/(?!(${ESM_PACKAGES.join('|')})/)`],
-  moduleNameMapper: { '^@faultline/(.*)$': '<rootDir>/libs/$1/src' },
+  // Test support (the decider specification) lives beside the kernel, outside its index.
+  moduleNameMapper: { '^@faultline/kernel/testing$': '<rootDir>/libs/kernel/src/testing', '^@faultline/(.*)$': '<rootDir>/libs/$1/src' },
   setupFiles: ['reflect-metadata'],
 };
 

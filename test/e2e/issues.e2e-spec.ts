@@ -379,6 +379,29 @@ describe('issues API', () => {
       expect(ids((await api.request('GET', '/api/0/projects/acme/web/issues/?query=')).body)).toContain(issues.A.id);
     });
 
+    it('unresolving an unresolved issue, or ignoring an issue again the same way (even once its time has passed), changes nothing', async () => {
+      const issue = await createIssue('fp-no-ops');
+      const path = `/api/0/organizations/acme/issues/${issue.id}/`;
+      const unresolved = await api.request('PUT', path, { body: { status: 'unresolved' } });
+      expect(unresolved.status).toBe(200);
+      expect(unresolved.body).toMatchObject({ status: 'unresolved' });
+      expect(await streamEvents(issue.id)).toHaveLength(1);
+
+      const until = new Date(Date.now() + 1000).toISOString();
+      const ignored = await api.request('PUT', path, { body: { status: 'ignored', statusDetails: { ignoreUntil: until } } });
+      expect(ignored.status).toBe(200);
+      expect(await streamEvents(issue.id)).toHaveLength(2);
+      await new Promise((resolve) => setTimeout(resolve, Date.parse(until) - Date.now() + 50));
+      const again = await api.request('PUT', path, { body: { status: 'ignored', statusDetails: { ignoreUntil: until } } });
+      expect(again.status).toBe(200);
+      expect(again.body).toMatchObject({ status: 'ignored', statusDetails: { ignoreUntil: until } });
+      expect(await streamEvents(issue.id)).toHaveLength(2);
+      // Another time that has passed is refused.
+      const past = await api.request('PUT', path, { body: { status: 'ignored', statusDetails: { ignoreUntil: new Date(Date.now() - 1000).toISOString() } } });
+      expect(past.status).toBe(400);
+      await api.request('DELETE', path);
+    });
+
     it("resolves in the next release or the latest one, taken from the project's releases", async () => {
       const issue = await createIssue('fp-next-release');
       const path = `/api/0/organizations/acme/issues/${issue.id}/`;

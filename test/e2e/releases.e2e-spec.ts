@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -330,5 +330,49 @@ describe('releases and source maps with sentry-cli', () => {
     const [first] = files;
     expect((await api.request('DELETE', `/api/0/organizations/acme/releases/${version}/files/${first.id}/`)).status).toBe(204);
     expect((await api.request('GET', `/api/0/organizations/acme/releases/${version}/files/${first.id}/`)).status).toBe(404);
+  });
+
+  it('processes an event through maps that would take gigabytes to decode, and stays up', async () => {
+    // Three maps of 32 MiB of ";" in a bundle of about 100 KB: decoded, each would take 1.4 GB.
+    const ids = [randomUUID(), randomUUID(), randomUUID()];
+    const name = (i: number) => `_/_/static/bomb${i}.js.map`;
+    const mappings = ';'.repeat(32 * 1024 * 1024 - 100);
+    const bundle = zipFile([
+      {
+        name: 'manifest.json',
+        content: JSON.stringify({
+          files: Object.fromEntries(ids.map((id, i) => [name(i), { url: `~/static/bomb${i}.js.map`, type: 'source_map', headers: { 'debug-id': id } }])),
+        }),
+      },
+      ...ids.map((_, i) => ({ name: name(i), content: `{"version":3,"sources":["bomb${i}.js"],"names":[],"mappings":"${mappings}"}`, deflate: true })),
+    ]);
+    expect(bundle.length).toBeLessThan(200 * 1024);
+    expect((await uploadChunks('acme', BOOTSTRAP.token, [{ name: sha1(bundle), content: bundle }])).status).toBe(200);
+    const assembled = await api.request('POST', '/api/0/organizations/acme/artifactbundle/assemble/', {
+      body: { checksum: sha1(bundle), chunks: [sha1(bundle)], projects: ['web'] },
+    });
+    expect(assembled.body.state).toBe('ok');
+
+    const key = (await api.request('GET', '/api/0/projects/acme/web/keys/')).body[0];
+    const file = (i: number) => `https://shop.example.com/static/bomb${i}.js`;
+    const sent = await fetch(`${api.baseUrl}/api/${key.projectId}/store/?sentry_key=${key.public}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        platform: 'javascript',
+        exception: {
+          values: [{ type: 'RangeError', value: 'decoded too much', stacktrace: { frames: ids.map((_, i) => ({ abs_path: file(i), lineno: 1, colno: 10 })) } }],
+        },
+        debug_meta: { images: ids.map((debug_id, i) => ({ type: 'sourcemap', code_file: file(i), debug_id })) },
+      }),
+    });
+    expect(sent.status).toBe(200);
+    await processed();
+    const issue = (await api.request('GET', '/api/0/projects/acme/web/issues/?query=RangeError')).body[0];
+    const event = (await api.request('GET', `/api/0/organizations/acme/issues/${issue.id}/events/latest/`)).body;
+    expect(event.errors).toEqual(
+      ids.map((_, i) => ({ type: 'js_invalid_source', message: 'Sourcemap was invalid or not parseable', data: { url: `~/static/bomb${i}.js.map` } })),
+    );
+    expect((await api.request('GET', '/api/0/organizations/acme/')).status).toBe(200);
   });
 });

@@ -1,4 +1,5 @@
-import { type IssueRuleAction, type IssueRuleCondition, type IssueRuleFilter, labelOf } from '../domain';
+import { type IssueRuleAction, type IssueRuleCondition, type IssueRuleFilter } from '../domain';
+import { labelOf } from './issue-rule-catalogue';
 import type { IncidentRow, ActivityRow } from '../infrastructure/incidents.repository';
 import type { DeliveryOfCause, FireRow } from '../infrastructure/issue-alert-fires.repository';
 import type { IssueRuleRow } from '../infrastructure/issue-rules.repository';

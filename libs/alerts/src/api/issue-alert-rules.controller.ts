@@ -16,10 +16,10 @@ import { type ProjectSummary, requireProject } from '@faultline/projects';
 import { CreateIssueAlertRuleCommand } from '../application/commands/create-issue-alert-rule/create-issue-alert-rule.command';
 import { DeleteIssueAlertRuleCommand } from '../application/commands/delete-issue-alert-rule/delete-issue-alert-rule.command';
 import { UpdateIssueAlertRuleCommand } from '../application/commands/update-issue-alert-rule/update-issue-alert-rule.command';
-import { issueRuleConfiguration } from '../domain';
 import { IssueAlertFiresRepository } from '../infrastructure/issue-alert-fires.repository';
 import { type IssueRuleRow, IssueRulesRepository } from '../infrastructure/issue-rules.repository';
 import { IssueAlertRuleDto, TestNotificationDto, UpdateIssueAlertRuleDto } from './alert-rules.dto';
+import { issueRuleConfiguration } from './issue-rule-catalogue';
 import { SendTestNotificationCommand } from '../application/commands/send-test-notification/send-test-notification.command';
 import { serializeFire, serializeIssueRule } from './alert-rules.serializers';
 

@@ -2,6 +2,18 @@ import { AggregateRoot, DomainError } from '@faultline/kernel';
 import { type IncidentEvent, IncidentEventTypes, incidentOpened, incidentResolved, incidentStatusChanged } from './incident.events';
 import type { IncidentStatus, IncidentTarget } from './metric-rule';
 
+/** A plain copy of an incident's state. */
+export interface IncidentState {
+  readonly id: string;
+  readonly organizationId: string;
+  readonly ruleId: string;
+  readonly identifier: number;
+  readonly title: string;
+  readonly status: IncidentStatus;
+  readonly startedAt: string;
+  readonly closedAt?: string;
+}
+
 /**
  * A metric alert rule's incident: opened when a trigger is first breached, then at the breached
  * trigger's level (warning or critical), moving between them as the value changes, until it
@@ -52,7 +64,14 @@ export class Incident extends AggregateRoot<IncidentEvent> {
     return this.current.closedAt;
   }
 
-  /** Applies a decision of the trigger logic; answers whether anything moved. */
+  get snapshot(): IncidentState {
+    return { ...this.current };
+  }
+
+  /**
+   * Applies a decision of the trigger logic; answers whether anything moved. Staying where it is
+   * raises nothing; moving a resolved incident is refused.
+   */
   move(target: IncidentTarget, value: number, at: string): boolean {
     const state = this.current;
     if (target === 'unchanged' || target === state.status) return false;

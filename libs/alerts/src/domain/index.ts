@@ -1,4 +1,6 @@
 export * from './issue-rule';
+export * from './issue-rule-validation';
+export * from './issue-rule-evaluation';
 export * from './metric-rule';
 export * from './incident.events';
 export * from './incident.aggregate';

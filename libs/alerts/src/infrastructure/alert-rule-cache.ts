@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import { APP_CONFIG, type AppConfig, type Sql } from '@faultline/platform';
 import { type IssueRule, needsOf, type RuleNeeds } from '../domain';
 import { issueRuleOf, IssueRulesRepository } from './issue-rules.repository';
@@ -14,6 +15,8 @@ const NOTHING: ProjectAlerting = Object.freeze({
   needs: { eventCounts: false, userCounts: false, issueAge: false, eventWindows: [], userWindows: [] },
 });
 
+const CACHED_PROJECTS = 10_000;
+
 /**
  * Per-project rules for the ingestion path, read at most once per ALERT_RULE_CACHE_SECONDS per
  * process (two statements for all the projects of a batch that are not cached); a change made in
@@ -21,20 +24,23 @@ const NOTHING: ProjectAlerting = Object.freeze({
  */
 @Injectable()
 export class AlertRuleCache {
-  private readonly entries = new Map<string, { value: ProjectAlerting; expires: number }>();
+  private readonly ttlMs: number;
+  private readonly entries: LRUCache<string, ProjectAlerting>;
 
   constructor(
     private readonly rules: IssueRulesRepository,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.ttlMs = config.alerts.ruleCacheSeconds * 1000;
+    this.entries = new LRUCache({ max: CACHED_PROJECTS, ttl: this.ttlMs });
+  }
 
   async forProjects(sql: Sql, projectIds: readonly string[]): Promise<Map<string, ProjectAlerting>> {
-    const now = performance.now();
     const found = new Map<string, ProjectAlerting>();
     const missing: string[] = [];
     for (const projectId of projectIds) {
-      const entry = this.entries.get(projectId);
-      if (entry && entry.expires > now) found.set(projectId, entry.value);
+      const value = this.entries.get(projectId);
+      if (value) found.set(projectId, value);
       else missing.push(projectId);
     }
     if (missing.length === 0) return found;
@@ -44,7 +50,6 @@ export class AlertRuleCache {
        WHERE r.project_ids && $1::bigint[] AND p.project_id = ANY($1::bigint[])`,
       [missing],
     );
-    const expires = now + this.config.alerts.ruleCacheSeconds * 1000;
     for (const projectId of missing) {
       const rules = rows.filter((row) => String(row.project_id) === projectId).map(issueRuleOf);
       const aggregates = new Set(metric.filter((row) => String(row.project_id) === projectId).map((row) => row.aggregate));
@@ -60,7 +65,8 @@ export class AlertRuleCache {
                 userCounts: needs.userCounts || aggregates.has('count_unique(user)'),
               },
             };
-      this.entries.set(projectId, { value, expires });
+      // A ttl of 0 means "keep nothing" here, "forever" to lru-cache.
+      if (this.ttlMs > 0) this.entries.set(projectId, value);
       found.set(projectId, value);
     }
     return found;

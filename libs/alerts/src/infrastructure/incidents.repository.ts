@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { EventStore } from '@faultline/event-store';
-import type { Sql } from '@faultline/platform';
-import { Incident, type IncidentEvent, type IncidentStatus, type MetricAlertIncidentView } from '../domain';
+import { AggregateStreams, type Decided, EventRecorder, EventStore } from '@faultline/event-store';
+import type { EventMetadata, RecordedEvent } from '@faultline/kernel';
+import type { Sql, Transaction } from '@faultline/platform';
+import { Incident, type IncidentEvent, INCIDENT_STREAM_TYPE, incidentStream, type IncidentStatus, type MetricAlertIncidentView } from '../domain';
 
 export interface IncidentRow {
   id: string;
@@ -41,10 +42,30 @@ export function incidentView(row: IncidentRow): MetricAlertIncidentView {
   };
 }
 
-/** The incidents table is the read model of the `incident-<id>` streams, kept in the same transaction. */
+/**
+ * The incidents table is the read model of the `incident-<id>` streams, kept in the same transaction;
+ * the streams are appended to through the shared load–decide–append step.
+ */
 @Injectable()
 export class IncidentsRepository {
-  constructor(private readonly eventStore: EventStore) {}
+  private readonly streams: AggregateStreams<Incident, IncidentEvent>;
+
+  constructor(eventStore: EventStore, recorder: EventRecorder) {
+    this.streams = new AggregateStreams(eventStore, recorder, {
+      streamType: INCIDENT_STREAM_TYPE,
+      rebuild: (history) => new Incident().loadFromHistory(history),
+    });
+  }
+
+  /** Starts the stream of an incident just opened. */
+  async create(tx: Transaction, incident: Incident, metadata?: EventMetadata): Promise<RecordedEvent[]> {
+    return this.streams.append(tx, incidentStream(incident.id), incident, metadata);
+  }
+
+  /** Decides on an incident (see AggregateStreams.decide); null if it has no stream. */
+  async decide<R>(tx: Transaction, incidentId: string, decide: (incident: Incident) => R, metadata?: EventMetadata): Promise<Decided<Incident, R> | null> {
+    return this.streams.decide(tx, incidentStream(incidentId), decide, { metadata });
+  }
 
   /** A new incident's id and its organization-wide identifier (Sentry's `identifier`). */
   async allocate(sql: Sql, organizationId: string): Promise<{ id: string; identifier: number }> {
@@ -95,12 +116,6 @@ export class IncidentsRepository {
   /** The active (not resolved) incidents of these rules. */
   async activeOf(sql: Sql, ruleIds: readonly string[]): Promise<IncidentRow[]> {
     return sql.query<IncidentRow>(`SELECT ${COLUMNS} FROM alerts.metric_alert_incidents WHERE rule_id = ANY($1::bigint[]) AND status <> 'resolved'`, [ruleIds]);
-  }
-
-  /** Rebuilds an incident from its stream. */
-  async load(sql: Sql, incidentId: string): Promise<Incident> {
-    const events = await this.eventStore.readStream(sql, `incident-${incidentId}`);
-    return new Incident().loadFromHistory(events as unknown as IncidentEvent[]);
   }
 
   async find(sql: Sql, organizationId: string, identifier: string): Promise<IncidentRow | undefined> {

@@ -1,8 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { CLOCK, type Clock, PollingLoop } from '@faultline/kernel';
-import { EventRecorder } from '@faultline/event-store';
+import { CLOCK, type Clock, PollingLoop, type RecordedEvent } from '@faultline/kernel';
 import { APP_CONFIG, type AppConfig, type BackgroundWorker, Database, type Transaction } from '@faultline/platform';
-import { decideIncident, Incident, INCIDENT_STREAM_TYPE, type IncidentStatus, incidentStream, statusAfter, type IncidentEvent } from '../domain';
+import { decideIncident, Incident, type IncidentStatus, statusAfter, type IncidentEvent } from '../domain';
 import { AlertCountsRepository } from './alert-counts.repository';
 import { AlertDispatcher } from './alert-dispatcher';
 import { incidentView, IncidentsRepository, type IncidentRow } from './incidents.repository';
@@ -40,7 +39,6 @@ export class MetricAlertWorker implements BackgroundWorker {
     private readonly rules: MetricRulesRepository,
     private readonly counts: AlertCountsRepository,
     private readonly incidents: IncidentsRepository,
-    private readonly recorder: EventRecorder,
     private readonly dispatcher: AlertDispatcher,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -109,11 +107,15 @@ export class MetricAlertWorker implements BackgroundWorker {
     const rule = metricRuleView(row);
     const target = decideIncident(rule, active?.status, value);
     if (target === 'unchanged') return;
+    const at = now.toISOString();
+    const metadata = { actorType: 'system' as const, actorId: 'metric-alerts' };
     let incident: Incident;
+    let recorded: readonly RecordedEvent[];
     let row_: { id: string; identifier: number; title: string; started: Date };
     if (active) {
-      incident = await this.incidents.load(tx, String(active.id));
-      incident.move(target, value, now.toISOString());
+      const decided = await this.incidents.decide(tx, String(active.id), (current) => current.move(target, value, at), metadata);
+      if (!decided) throw new Error(`incident ${active.id} has no stream`);
+      ({ aggregate: incident, recorded } = decided);
       row_ = { id: String(active.id), identifier: active.identifier, title: active.title, started: new Date(active.date_started) };
     } else {
       if (target === 'resolved') return;
@@ -126,17 +128,12 @@ export class MetricAlertWorker implements BackgroundWorker {
         title: rule.name,
         level: target,
         value,
-        at: now.toISOString(),
+        at,
       });
       await this.incidents.insert(tx, { id, organizationId: rule.organizationId, identifier, ruleId: rule.id, title: rule.name, status: 'open', at: now });
+      recorded = await this.incidents.create(tx, incident, metadata);
       row_ = { id, identifier, title: rule.name, started: now };
     }
-    const loaded = incident.loadedVersion;
-    const pending = incident.pullPendingEvents();
-    const recorded = await this.recorder.record(tx, incidentStream(row_.id), INCIDENT_STREAM_TYPE, pending, {
-      expectedVersion: loaded,
-      metadata: { actorType: 'system', actorId: 'metric-alerts' },
-    });
     const final = incident.status;
     await this.incidents.setStatus(tx, row_.id, final, final === 'resolved' ? now : null);
     let previous: IncidentStatus | null = active?.status ?? null;

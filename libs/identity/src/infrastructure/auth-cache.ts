@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 
-interface Entry<T> {
-  value: T;
-  expiresAt: number;
+/** A load's result, boxed so that "not found" (null) is kept like any other answer. */
+interface Loaded {
+  readonly value: unknown;
 }
 
 /**
@@ -17,38 +18,19 @@ interface Entry<T> {
 export class AuthCache {
   static readonly TTL_MS = 5_000;
   private static readonly MAX_ENTRIES = 10_000;
-  private readonly entries = new Map<string, Entry<unknown>>();
-  private readonly loading = new Map<string, Promise<unknown>>();
-  private generation = 0;
+  private readonly entries = new LRUCache<string, Loaded, () => Promise<unknown>>({
+    max: AuthCache.MAX_ENTRIES,
+    ttl: AuthCache.TTL_MS,
+    fetchMethod: async (_key, _stale, { context: load }) => ({ value: await load() }),
+    // A load cut short by clear() still answers its waiters; lru-cache then does not keep it.
+    ignoreFetchAbort: true,
+  });
 
   async getOrLoad<T>(key: string, load: () => Promise<T>): Promise<T> {
-    const now = performance.now();
-    const hit = this.entries.get(key);
-    if (hit !== undefined && hit.expiresAt > now) return hit.value as T;
-    const pending = this.loading.get(key);
-    if (pending !== undefined) return pending as Promise<T>;
-    const generation = this.generation;
-    const loaded = load().then(
-      (value) => {
-        if (this.loading.get(key) === loaded) this.loading.delete(key);
-        if (generation === this.generation) {
-          if (this.entries.size >= AuthCache.MAX_ENTRIES) this.entries.clear();
-          this.entries.set(key, { value, expiresAt: now + AuthCache.TTL_MS });
-        }
-        return value;
-      },
-      (error: unknown) => {
-        if (this.loading.get(key) === loaded) this.loading.delete(key);
-        throw error;
-      },
-    );
-    this.loading.set(key, loaded);
-    return loaded;
+    return (await this.entries.forceFetch(key, { context: load })).value as T;
   }
 
   clear(): void {
-    this.generation++;
     this.entries.clear();
-    this.loading.clear();
   }
 }

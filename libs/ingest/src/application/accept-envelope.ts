@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
+import { LRUCache } from 'lru-cache';
 import { CLOCK, type Clock } from '@faultline/kernel';
 import { Database } from '@faultline/platform';
 import { UserReportIntake, type UserReportInput } from '@faultline/issues';
@@ -75,6 +76,7 @@ function categoryOf(type: string): string {
 }
 
 const KEY_CACHE_MS = 5_000;
+const CACHED_KEYS = 10_000;
 
 /**
  * The SDK accept path: authenticate by DSN key, admit (rate limits), and make the events durable
@@ -82,7 +84,16 @@ const KEY_CACHE_MS = 5_000;
  */
 @Injectable()
 export class AcceptEnvelope {
-  private readonly keys = new Map<string, { access: Promise<ProjectKeyAccess | null>; expiresAt: number }>();
+  /** Cached briefly, one lookup in flight per key: a burst from one SDK costs one query. Unknown keys are kept too (boxed). */
+  private readonly keys = new LRUCache<string, { access: ProjectKeyAccess | null }>({
+    max: CACHED_KEYS,
+    ttl: KEY_CACHE_MS,
+    fetchMethod: async (publicKey) => ({
+      access: await this.queries.execute<FindProjectKeyQuery, ProjectKeyAccess | null>(new FindProjectKeyQuery(publicKey)),
+    }),
+    // A lookup cut short by forgetKey() still answers the requests waiting for it; lru-cache then does not keep it.
+    ignoreFetchAbort: true,
+  });
 
   constructor(
     private readonly database: Database,
@@ -215,16 +226,8 @@ export class AcceptEnvelope {
     this.keys.delete(publicKey);
   }
 
-  /** Cached briefly, one lookup in flight per key: a burst from one SDK costs one query. */
-  private findKey(publicKey: string): Promise<ProjectKeyAccess | null> {
-    const now = performance.now();
-    const cached = this.keys.get(publicKey);
-    if (cached && cached.expiresAt > now) return cached.access;
-    const access = this.queries.execute<FindProjectKeyQuery, ProjectKeyAccess | null>(new FindProjectKeyQuery(publicKey));
-    if (this.keys.size > 10_000) this.keys.clear();
-    this.keys.set(publicKey, { access, expiresAt: now + KEY_CACHE_MS });
-    access.catch(() => this.keys.delete(publicKey));
-    return access;
+  private async findKey(publicKey: string): Promise<ProjectKeyAccess | null> {
+    return (await this.keys.forceFetch(publicKey)).access;
   }
 }
 

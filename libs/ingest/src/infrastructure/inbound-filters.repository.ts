@@ -1,12 +1,20 @@
 import { Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import type { Sql } from '@faultline/platform';
 import { type InboundFilterMatchers, type InboundFilters, inboundFilterMatchers, NO_FILTERS } from '../domain';
 
 const CACHE_MS = 5_000;
+const CACHED_PROJECTS = 10_000;
 
 @Injectable()
 export class InboundFiltersRepository {
-  private readonly cache = new Map<string, { filters: InboundFilterMatchers; expiresAt: number }>();
+  private readonly cache = new LRUCache<string, InboundFilterMatchers, Sql>({
+    max: CACHED_PROJECTS,
+    ttl: CACHE_MS,
+    fetchMethod: async (projectId, _stale, { context: sql }) => inboundFilterMatchers(await this.find(sql, projectId)),
+    // A read cut short by save() still answers the batches waiting for it; lru-cache then does not keep it.
+    ignoreFetchAbort: true,
+  });
 
   async find(sql: Sql, projectId: string): Promise<InboundFilters> {
     const [row] = await sql.query<{ localhost: boolean; error_messages: string[]; releases: string[] }>(
@@ -18,14 +26,10 @@ export class InboundFiltersRepository {
 
   /**
    * For the event processor, ready to match: filters change rarely, so each process re-reads them
-   * every few seconds.
+   * every few seconds (one read at a time per project).
    */
-  async cached(sql: Sql, projectId: string): Promise<InboundFilterMatchers> {
-    const hit = this.cache.get(projectId);
-    if (hit && hit.expiresAt > performance.now()) return hit.filters;
-    const filters = inboundFilterMatchers(await this.find(sql, projectId));
-    this.cache.set(projectId, { filters, expiresAt: performance.now() + CACHE_MS });
-    return filters;
+  cached(sql: Sql, projectId: string): Promise<InboundFilterMatchers> {
+    return this.cache.forceFetch(projectId, { context: sql });
   }
 
   async save(sql: Sql, projectId: string, change: Partial<InboundFilters>): Promise<void> {

@@ -47,7 +47,7 @@ export class Installer {
       at,
     });
     const created = installation.peekPendingEvents()[0];
-    await this.installations.save(tx, installation, { actorType: actor.type, actorId: actor.id });
+    await this.installations.create(tx, installation, { actorType: actor.type, actorId: actor.id });
     await this.outbox.enqueue(tx, {
       organizationId: organization.id,
       installationUuid: installation.snapshot.uuid,
@@ -71,8 +71,6 @@ export class Installer {
     notify = true,
   ): Promise<void> {
     const payload = installationPayload(installation.snapshot, app, organizationSlug);
-    const revoked = installation.uninstall(actor, at);
-    await this.tokens.revoke(tx, revoked);
     if (notify) {
       // Queued before the installation is marked deleted: the outbox sends only to live installations.
       await this.outbox.enqueue(tx, {
@@ -85,6 +83,10 @@ export class Installer {
         actor,
       });
     }
-    await this.installations.save(tx, installation, { actorType: actor.type, actorId: actor.id });
+    const decided = await this.installations.decide(tx, installation.snapshot.uuid, (current) => current.uninstall(actor, at), {
+      metadata: { actorType: actor.type, actorId: actor.id },
+      loaded: installation,
+    });
+    if (decided) await this.tokens.revoke(tx, decided.result);
   }
 }

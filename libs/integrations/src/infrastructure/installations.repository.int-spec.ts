@@ -73,14 +73,10 @@ describe('installation and app repositories', () => {
     });
     const uuid = installation.snapshot.uuid;
     const step = async (change: (loaded: Installation) => void) => {
-      await db.database.transaction(async (tx) => {
-        const loaded = (await installations.load(tx, uuid)) as Installation;
-        change(loaded);
-        await installations.save(tx, loaded);
-      });
+      await db.database.transaction((tx) => installations.decide(tx, uuid, change));
       await expectReplayMatchesTable(uuid);
     };
-    await db.database.transaction((tx) => installations.save(tx, installation));
+    await db.database.transaction((tx) => installations.create(tx, installation));
     await expectReplayMatchesTable(uuid);
     await step((loaded) => loaded.exchangeGrant(sha256Hex('code'), { tokenId: '10', refreshTokenHash: 'r10', expiresAt: at(480) }, at(1)));
     await step((loaded) => loaded.verify(at(2)));
@@ -93,7 +89,7 @@ describe('installation and app repositories', () => {
     expect(await installations.findLive(db.database, String(app.id), organizationId)).toBeNull();
   });
 
-  it('refuses a save from a stale load (optimistic concurrency) and keeps the table unchanged', async () => {
+  it('refuses a decision on a stale load whose retry conflicts too (optimistic concurrency) and keeps the table unchanged; decides a stale load again once', async () => {
     const installation = Installation.install({
       uuid: newUuid(),
       appId: String(app.id),
@@ -105,14 +101,32 @@ describe('installation and app repositories', () => {
       at: at(0),
     });
     const uuid = installation.snapshot.uuid;
-    await db.database.transaction((tx) => installations.save(tx, installation));
-    const first = (await installations.load(db.database, uuid)) as Installation;
-    const second = (await installations.load(db.database, uuid)) as Installation;
-    first.verify(at(1));
-    await db.database.transaction((tx) => installations.save(tx, first));
-    second.uninstall(actor, at(2));
-    await expect(db.database.transaction((tx) => installations.save(tx, second), { retries: 0 })).rejects.toBeInstanceOf(ConcurrencyError);
+    await db.database.transaction((tx) => installations.create(tx, installation));
+    const stale = (await installations.load(db.database, uuid)) as Installation;
+    const refused = db.database.transaction(
+      async (tx) => {
+        // This transaction's id is older than the verify's: its events cannot follow the verify's in the feed.
+        await tx.query('SELECT pg_current_xact_id()');
+        await db.database.transaction((other) => installations.decide(other, uuid, (loaded) => loaded.verify(at(1))));
+        await installations.decide(tx, uuid, (loaded) => loaded.uninstall(actor, at(2)), { loaded: stale });
+      },
+      { retries: 0 },
+    );
+    await expect(refused).rejects.toBeInstanceOf(ConcurrencyError);
     expect((await installations.find(db.database, uuid))?.status).toBe('installed');
+    await expectReplayMatchesTable(uuid);
+
+    // A newer transaction's retry reads the stream again and decides on what it holds now.
+    const staleAgain = (await installations.load(db.database, uuid)) as Installation;
+    await db.database.transaction((tx) => installations.decide(tx, uuid, (loaded) => loaded.followAppScopes([], false, at(3))));
+    const decided = await db.database.transaction(
+      (tx) => installations.decide(tx, uuid, (loaded) => loaded.mintInternalToken('20', at(4)), { loaded: staleAgain }),
+      {
+        retries: 0,
+      },
+    );
+    expect(decided?.aggregate.snapshot).toMatchObject({ scopes: [], tokenIds: ['20'] });
+    expect((await store.readStream(db.database, installationStream(uuid))).map((event) => event.version)).toEqual([1, 2, 3, 4]);
     await expectReplayMatchesTable(uuid);
   });
 
@@ -129,7 +143,7 @@ describe('installation and app repositories', () => {
       actor,
       at: at(5),
     });
-    await expect(db.database.transaction((tx) => installations.save(tx, another))).rejects.toThrow();
+    await expect(db.database.transaction((tx) => installations.create(tx, another))).rejects.toThrow();
   });
 
   it('finds apps by slug and client id, lists them by owner and status, and applies partial changes', async () => {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EventRecorder, EventStore } from '@faultline/event-store';
+import { AggregateStreams, type Decided, EventRecorder, EventStore } from '@faultline/event-store';
 import type { Sql, Transaction } from '@faultline/platform';
 import { Installation, type InstallationEvent, type InstallationState, INSTALLATION_STREAM_TYPE, installationStream } from '../domain';
 
@@ -31,32 +31,51 @@ export interface InstallationView extends InstallationRow {
 const VIEW = `SELECT i.*, a.uuid AS app_uuid, a.slug AS app_slug, a.name AS app_name, o.slug AS organization_slug, o.name AS organization_name
   FROM integrations.sentry_app_installations i JOIN integrations.sentry_apps a ON a.id = i.app_id JOIN identity.organization_directory o ON o.id = i.organization_id`;
 
+/** Who an installation's events are recorded as done by. */
+export type InstallationMetadata = { actorType?: 'user' | 'application'; actorId?: string };
+
 /**
- * Loads installations from their streams and saves new events with optimistic concurrency, writing
- * the `sentry_app_installations` read model from the aggregate's state in the same transaction.
+ * Loads installations from their streams and appends their decisions through the shared
+ * load–decide–append step, writing the `sentry_app_installations` read model from the aggregate's
+ * state in the same transaction.
  */
 @Injectable()
 export class InstallationsRepository {
-  constructor(
-    private readonly eventStore: EventStore,
-    private readonly recorder: EventRecorder,
-  ) {}
+  private readonly streams: AggregateStreams<Installation, InstallationEvent>;
 
-  async load(sql: Sql, uuid: string): Promise<Installation | null> {
-    if (!isUuid(uuid)) return null;
-    const history = await this.eventStore.readStream(sql, installationStream(uuid));
-    return history.length ? Installation.fromHistory(history as unknown as InstallationEvent[]) : null;
+  constructor(eventStore: EventStore, recorder: EventRecorder) {
+    this.streams = new AggregateStreams(eventStore, recorder, {
+      streamType: INSTALLATION_STREAM_TYPE,
+      rebuild: (history) => Installation.fromHistory(history),
+    });
   }
 
-  async save(tx: Transaction, installation: Installation, metadata?: { actorType?: 'user' | 'application'; actorId?: string }): Promise<void> {
-    const expectedVersion = installation.loadedVersion;
-    const events = installation.pullPendingEvents();
+  async load(sql: Sql, uuid: string): Promise<Installation | null> {
+    return isUuid(uuid) ? this.streams.load(sql, installationStream(uuid)) : null;
+  }
+
+  /** Starts the stream of a new installation and writes its row. */
+  async create(tx: Transaction, installation: Installation, metadata?: InstallationMetadata): Promise<void> {
+    const events = await this.streams.append(tx, installationStream(installation.snapshot.uuid), installation, metadata);
+    await this.updateReadModel(tx, installation, events);
+  }
+
+  /** Decides on an installation (see AggregateStreams.decide); null if there is no such installation. */
+  async decide<R>(
+    tx: Transaction,
+    uuid: string,
+    decide: (installation: Installation) => R,
+    options: { metadata?: InstallationMetadata; loaded?: Installation } = {},
+  ): Promise<Decided<Installation, R> | null> {
+    if (!isUuid(uuid)) return null;
+    const decided = await this.streams.decide(tx, installationStream(uuid), decide, options);
+    if (decided) await this.updateReadModel(tx, decided.aggregate, decided.recorded);
+    return decided;
+  }
+
+  private async updateReadModel(tx: Transaction, installation: Installation, events: readonly unknown[]): Promise<void> {
     if (events.length === 0) return;
     const state = installation.snapshot;
-    await this.recorder.record(tx, installationStream(state.uuid), INSTALLATION_STREAM_TYPE, events, {
-      expectedVersion: expectedVersion === 0 ? 'no_stream' : expectedVersion,
-      metadata,
-    });
     await tx.execute(
       `INSERT INTO integrations.sentry_app_installations (uuid, app_id, organization_id, status, grant_code_hash, grant_expires_at, token_ids,
          refresh_token_hash, current_token_id, version, date_created, date_updated, scopes)

@@ -206,7 +206,10 @@ export class Issue extends AggregateRoot<IssueEvent> {
   }
 
   // ---- decisions ---------------------------------------------------------------------------
+  // A command that would change nothing raises nothing and is no error; bad input and refused
+  // changes throw a DomainError.
 
+  /** Resolves the issue; resolving it again the same way raises nothing. */
   resolve(actor: IssueActor, at: string, options: ResolveOptions = {}): void {
     this.assertCommand(actor, at);
     const { inRelease, inNextReleaseAfter } = options;
@@ -216,15 +219,14 @@ export class Issue extends AggregateRoot<IssueEvent> {
       throw DomainError.invalid('An issue is resolved in a release or in the next release, not both');
     }
     // Resolving again in another release replaces the resolution.
-    if (this.isResolvedAs(options)) {
-      throw DomainError.invalid('Issue is already resolved');
-    }
+    if (this.isResolvedAs(options)) return;
     this.raise(issueResolved({ ...this.base(actor, at), inRelease, inNextReleaseAfter }));
   }
 
+  /** Unresolves (or unignores) the issue; unresolving an unresolved issue raises nothing. */
   unresolve(actor: IssueActor, at: string): void {
     this.assertCommand(actor, at);
-    if (this.currentStatus === 'unresolved') throw DomainError.invalid('Issue is already unresolved');
+    if (this.currentStatus === 'unresolved') return;
     this.raise(issueUnresolved({ ...this.base(actor, at), reason: 'manual' }));
   }
 
@@ -232,17 +234,13 @@ export class Issue extends AggregateRoot<IssueEvent> {
    * Ignores (archives) the issue, forever or until a time, a number of further events and/or a
    * number of further users, whichever comes first. Ignoring an ignored issue with different
    * conditions replaces them; with the same count conditions it starts the counts again (as
-   * Sentry does); with the same other conditions it is rejected.
+   * Sentry does); with the same other conditions it raises nothing (even if their time has passed
+   * without an event to end the ignore).
    */
   ignore(actor: IssueActor, at: string, options: IgnoreOptions = {}): void {
     this.assertCommand(actor, at);
     const { until, untilCount, untilUserCount } = options;
-    if (until !== undefined) {
-      assertTimestamp(until, 'until');
-      if (Date.parse(until) <= Date.parse(at)) {
-        throw DomainError.invalid('An issue can only be ignored until a time in the future', { until, at });
-      }
-    }
+    if (until !== undefined) assertTimestamp(until, 'until');
     if (untilCount !== undefined && (!Number.isSafeInteger(untilCount) || untilCount < 1)) {
       throw DomainError.invalid('untilCount must be a positive integer', { untilCount });
     }
@@ -257,7 +255,10 @@ export class Issue extends AggregateRoot<IssueEvent> {
       untilCount === undefined &&
       untilUserCount === undefined
     ) {
-      throw DomainError.invalid('Issue is already ignored');
+      return;
+    }
+    if (until !== undefined && Date.parse(until) <= Date.parse(at)) {
+      throw DomainError.invalid('An issue can only be ignored until a time in the future', { until, at });
     }
     this.raise(issueIgnored({ ...this.base(actor, at), until, untilCount, untilUserCount }));
   }

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { CLOCK, type Clock } from '@faultline/kernel';
+import { CLOCK, type Clock, PollingLoop } from '@faultline/kernel';
 import { APP_CONFIG, type AppConfig, type BackgroundWorker, Database } from '@faultline/platform';
 
 const BATCH = 1000;
@@ -14,8 +14,14 @@ const INTERVAL_MS = 60_000;
 export class EventRetentionWorker implements BackgroundWorker {
   readonly name = 'issues.event-retention';
   private readonly logger = new Logger('EventRetention');
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<number>;
+  private readonly loop = new PollingLoop({
+    runOnce: async () => {
+      await this.prune();
+      return false;
+    },
+    idleDelayMs: INTERVAL_MS,
+    onError: (error) => this.logger.error(`pruning failed: ${error instanceof Error ? error.message : String(error)}`),
+  });
 
   constructor(
     private readonly database: Database,
@@ -24,22 +30,11 @@ export class EventRetentionWorker implements BackgroundWorker {
   ) {}
 
   start(): void {
-    const tick = () => {
-      this.running = this.prune().catch((error: unknown) => {
-        this.logger.error(`pruning failed: ${error instanceof Error ? error.message : String(error)}`);
-        return 0;
-      });
-      void this.running.finally(() => {
-        if (this.timer !== undefined) this.timer = setTimeout(tick, INTERVAL_MS);
-      });
-    };
-    this.timer = setTimeout(tick, 1_000);
+    this.loop.start();
   }
 
   async stop(): Promise<void> {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    await this.running;
+    await this.loop.stop();
   }
 
   /** Deletes everything past retention; answers how many events went. */

@@ -112,20 +112,19 @@ export class IssueIngestionService extends IssueIngestion {
 
   /** New events of a resolved or ignored issue: the aggregate decides whether it comes back. */
   private async recordRecurrence(tx: Transaction, issue: LockedIssueRow, inserted: IngestedEvent[], newUsers: ReadonlySet<string>): Promise<void> {
-    const aggregate = await this.issues.load(tx, String(issue.id));
-    if (!aggregate) return;
-    // As in Sentry, "ignored until N more events (users)" compares the issue's counters with their
-    // values at the ignore: a noisy ignored issue costs no scan of its stored events.
-    const ignored = aggregate.status === 'ignored';
-    let events = Number(issue.events_since_ignored ?? 0);
-    let users = Number(issue.users_since_ignored ?? 0);
-    const uncounted = new Set(newUsers);
-    for (const event of inserted) {
-      events++;
-      if (event.userHash && uncounted.delete(event.userHash)) users++;
-      aggregate.recordNewEvent(event.receivedAt, event.eventId, { release: event.release, sinceIgnored: ignored ? { events, users } : undefined });
-    }
-    await this.issues.save(tx, aggregate);
+    await this.issues.decide(tx, String(issue.id), (aggregate) => {
+      // As in Sentry, "ignored until N more events (users)" compares the issue's counters with their
+      // values at the ignore: a noisy ignored issue costs no scan of its stored events.
+      const ignored = aggregate.status === 'ignored';
+      let events = Number(issue.events_since_ignored ?? 0);
+      let users = Number(issue.users_since_ignored ?? 0);
+      const uncounted = new Set(newUsers);
+      for (const event of inserted) {
+        events++;
+        if (event.userHash && uncounted.delete(event.userHash)) users++;
+        aggregate.recordNewEvent(event.receivedAt, event.eventId, { release: event.release, sinceIgnored: ignored ? { events, users } : undefined });
+      }
+    });
   }
 
   /** Counters, first and last seen and releases, and the hourly and daily counts of the issues' graphs. */
@@ -260,7 +259,7 @@ export class IssueIngestionService extends IssueIngestion {
       firstSeen: event.occurredAt,
       firstEventId: event.eventId,
     });
-    await this.issues.save(tx, aggregate);
+    await this.issues.create(tx, aggregate);
     return row;
   }
 

@@ -1,4 +1,5 @@
-import { originalPositionFor, sourceContentFor, type TraceMap } from '@jridgewell/trace-mapping';
+import { decodedMappings, originalPositionFor, sourceContentFor, TraceMap } from '@jridgewell/trace-mapping';
+import { decodedBytes, decodedBytesAtMost, mappingsShape } from './source-map-budget';
 
 /** A JavaScript stack frame as events carry it (oldest call first in a stack trace). */
 export interface JsFrame {
@@ -47,16 +48,63 @@ export interface OriginalPosition {
 
 /** Positions remembered per map: the frames of one issue repeat in every event of it. */
 const MAX_REMEMBERED_POSITIONS = 1000;
+/** Lines of one source split for showing; a line past them is shown without its context. */
+const MAX_SOURCE_LINES = 200_000;
+/** What a split line and a remembered position weigh besides their text. */
+const SPLIT_LINE_BYTES = 48;
+const REMEMBERED_POSITION_BYTES = 512;
+
+/** Anything that answers a minified position's original one. */
+export interface PositionSource {
+  originalPosition(line: number, column: number): OriginalPosition | null;
+}
+
+/** A map that is not one, or whose decoding would cost more than allowed. */
+export class SourceMapRefused extends Error {}
 
 /**
  * A parsed source map. The lines of its sources are split once, when first shown, and the
  * positions last looked up are remembered; what it answers is shared, so it is never changed.
  */
-export class ParsedSourceMap {
+export class ParsedSourceMap implements PositionSource {
   private readonly lines = new Map<number, string[] | null>();
   private readonly positions = new Map<string, OriginalPosition | null>();
+  private splitBytes = 0;
 
-  constructor(readonly map: TraceMap) {}
+  /** The decoded map's size, measured once decoded; `bytes` adds what showing its sources split. */
+  constructor(
+    readonly map: TraceMap,
+    private readonly decodedSize = 0,
+  ) {}
+
+  /**
+   * Parses and decodes a map whose `mappings` would decode to at most `maxDecodedBytes`; a larger
+   * one is refused before anything is decoded.
+   */
+  static parse(text: string, maxDecodedBytes: number): ParsedSourceMap {
+    let json: { mappings?: unknown; sources?: unknown; names?: unknown };
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new SourceMapRefused('not JSON');
+    }
+    if (typeof json !== 'object' || json === null || typeof json.mappings !== 'string') throw new SourceMapRefused('no mappings');
+    const entries = (Array.isArray(json.sources) ? json.sources.length : 0) + (Array.isArray(json.names) ? json.names.length : 0);
+    const atMost = decodedBytesAtMost(mappingsShape(json.mappings), entries, text.length);
+    if (atMost > maxDecodedBytes) throw new SourceMapRefused(`mappings would decode to ${atMost} bytes, over ${maxDecodedBytes}`);
+    let map: TraceMap;
+    try {
+      map = new TraceMap(json as ConstructorParameters<typeof TraceMap>[0]);
+      return new ParsedSourceMap(map, decodedBytes(decodedMappings(map), entries, text.length));
+    } catch (error) {
+      throw new SourceMapRefused(error instanceof Error ? error.message : 'unreadable');
+    }
+  }
+
+  /** What the map holds in memory now: decoded, its sources split as shown, its remembered positions. */
+  get bytes(): number {
+    return this.decodedSize + this.splitBytes + this.positions.size * REMEMBERED_POSITION_BYTES;
+  }
 
   originalPosition(line: number, column: number): OriginalPosition | null {
     const key = `${line}:${column}`;
@@ -88,15 +136,16 @@ export class ParsedSourceMap {
     let lines = this.lines.get(index);
     if (lines === undefined) {
       const content = sourceContentFor(this.map, source);
-      lines = content === null ? null : content.split(/\r\n|\r|\n/);
+      lines = content === null ? null : content.split(/\r\n|\r|\n/, MAX_SOURCE_LINES);
       this.lines.set(index, lines);
+      if (lines) this.splitBytes += lines.length * SPLIT_LINE_BYTES;
     }
     return lines;
   }
 }
 
 /** Where a frame's file found its map: parsed, or found but unreadable. */
-export type FrameMap = { map: ParsedSourceMap; url: string } | { invalid: true; url: string };
+export type FrameMap = { map: PositionSource; url: string } | { invalid: true; url: string };
 
 /** Lines of source shown either side of the frame's line, as Sentry shows them. */
 const CONTEXT_LINES = 5;
@@ -118,14 +167,15 @@ export function symbolicateFrames<F extends JsFrame>(frames: readonly F[], mapFo
   const errors: ProcessingError[] = [];
   const positions = frames.map((frame) => {
     const found = mapFor(frame);
-    if (!found || frame.lineno === undefined || frame.colno === undefined) return undefined;
+    const at = framePosition(frame);
+    if (!found || !at) return undefined;
     if ('invalid' in found) {
       errors.push(processingError('js_invalid_source', { url: found.url }));
       return undefined;
     }
-    const position = found.map.originalPosition(frame.lineno, Math.max(0, frame.colno - 1));
+    const position = found.map.originalPosition(at.line, at.column);
     if (!position) {
-      errors.push(processingError('js_invalid_sourcemap_location', { url: found.url, row: frame.lineno, column: frame.colno }));
+      errors.push(processingError('js_invalid_sourcemap_location', { url: found.url, row: at.line, column: frame.colno as number }));
       return undefined;
     }
     return position;
@@ -154,6 +204,12 @@ export function symbolicateFrames<F extends JsFrame>(frames: readonly F[], mapFo
     return out;
   });
   return { frames: mapped, errors: dedupe(errors) };
+}
+
+/** Where a frame is in its minified file, as a map is asked: 1-based line, 0-based column. */
+export function framePosition(frame: JsFrame): { line: number; column: number } | null {
+  if (frame.lineno === undefined || frame.colno === undefined) return null;
+  return { line: frame.lineno, column: Math.max(0, frame.colno - 1) };
 }
 
 /** The source's path without a bundler's scheme (`webpack://app/`), as Sentry shows it. */

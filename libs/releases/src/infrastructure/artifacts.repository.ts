@@ -190,19 +190,24 @@ export class ArtifactsRepository {
     return Number(row?.bytes ?? 0);
   }
 
-  /** The newest source map of the project with this debug ID. */
-  async sourceMapByDebugId(sql: Sql, organizationId: string, projectId: string, debugId: string): Promise<ArtifactMatch | null> {
-    const [row] = await sql.query<ArtifactMatch>(
-      `SELECT a.url, a.debug_id::text, a.sourcemap, a.file_checksum, a.bundle_id::text FROM releases.artifacts a
-       JOIN releases.artifact_bundle_projects p ON p.bundle_id = a.bundle_id AND p.project_id = $2
-       WHERE a.organization_id = $1 AND a.debug_id = $3::uuid AND a.type = 'source_map'
-       ORDER BY a.bundle_id DESC LIMIT 1`,
-      [organizationId, projectId, debugId],
-    );
-    return row ?? null;
+  /** Whether the organization ever uploaded a file: most never do, and their events need no other lookup. */
+  async organizationHasArtifacts(sql: Sql, organizationId: string): Promise<boolean> {
+    const [row] = await sql.query(`SELECT 1 FROM releases.artifacts WHERE organization_id = $1 LIMIT 1`, [organizationId]);
+    return row !== undefined;
   }
 
-  /** The project's artifacts of this release (and dist) under any of these URLs, newest bundle first. */
+  /** The newest source map of the project with each of these debug IDs. */
+  async sourceMapsByDebugIds(sql: Sql, organizationId: string, projectId: string, debugIds: readonly string[]): Promise<ArtifactMatch[]> {
+    return sql.query<ArtifactMatch>(
+      `SELECT DISTINCT ON (a.debug_id) a.url, a.debug_id::text, a.sourcemap, a.file_checksum, a.bundle_id::text FROM releases.artifacts a
+       JOIN releases.artifact_bundle_projects p ON p.bundle_id = a.bundle_id AND p.project_id = $2
+       WHERE a.organization_id = $1 AND a.debug_id = ANY($3::uuid[]) AND a.type = 'source_map'
+       ORDER BY a.debug_id, a.bundle_id DESC`,
+      [organizationId, projectId, debugIds],
+    );
+  }
+
+  /** The project's newest artifact of each type of this release (and dist) under each of these URLs. */
   async byReleaseUrls(
     sql: Sql,
     organizationId: string,
@@ -212,21 +217,30 @@ export class ArtifactsRepository {
     urls: readonly string[],
   ): Promise<Array<ArtifactMatch & { type: string }>> {
     return sql.query(
-      `SELECT a.url, a.type, a.debug_id::text, a.sourcemap, a.file_checksum, a.bundle_id::text FROM releases.artifacts a
+      `SELECT DISTINCT ON (a.url, a.type) a.url, a.type, a.debug_id::text, a.sourcemap, a.file_checksum, a.bundle_id::text FROM releases.artifacts a
        JOIN releases.artifact_bundles b ON b.id = a.bundle_id AND b.release = $3 AND b.dist IS NOT DISTINCT FROM $4
        JOIN releases.artifact_bundle_projects p ON p.bundle_id = a.bundle_id AND p.project_id = $2
        WHERE a.organization_id = $1 AND a.url = ANY($5::text[])
-       ORDER BY a.bundle_id DESC LIMIT 50`,
+       ORDER BY a.url, a.type, a.bundle_id DESC`,
       [organizationId, projectId, release, dist, urls],
     );
   }
 
-  async fileContent(sql: Sql, organizationId: string, checksum: string): Promise<Buffer | null> {
-    const [row] = await sql.query<{ content: Buffer }>(`SELECT content FROM releases.files WHERE organization_id = $1 AND checksum = $2`, [
-      organizationId,
-      checksum,
-    ]);
-    return row?.content ?? null;
+  /**
+   * The files' bytes, in the order given, while their sizes add up to at most `maxBytes`; a file
+   * past that (or missing) answers null, and its bytes are never read.
+   */
+  async fileContents(sql: Sql, organizationId: string, checksums: readonly string[], maxBytes: number): Promise<Map<string, Buffer | null>> {
+    const rows = await sql.query<{ checksum: string; content: Buffer | null }>(
+      `SELECT checksum, CASE WHEN within THEN content END AS content FROM (
+         SELECT f.checksum, f.content, sum(f.size) OVER (ORDER BY w.ord) <= $3 AS within
+         FROM unnest($2::text[]) WITH ORDINALITY AS w (checksum, ord)
+         JOIN releases.files f ON f.organization_id = $1 AND f.checksum = w.checksum
+       ) AS sized`,
+      [organizationId, checksums, maxBytes],
+    );
+    const found = new Map(rows.map((row) => [row.checksum, row.content]));
+    return new Map(checksums.map((checksum) => [checksum, found.get(checksum) ?? null]));
   }
 
   async releaseHasArtifacts(sql: Sql, organizationId: string, projectId: string, release: string, dist: string | null): Promise<boolean> {

@@ -14,8 +14,20 @@ export interface ReleasesConfig {
   /** Uploaded bytes (chunks waiting for assembly, and files) one organization may keep stored. */
   readonly organizationStorageMaxBytes: number;
   readonly bundle: BundleLimits;
-  /** Parsed source maps kept in memory per process, by their size. */
-  readonly sourceMapCacheBytes: number;
+  readonly sourceMaps: SourceMapLimits;
+}
+
+export interface SourceMapLimits {
+  /** Threads that parse source maps and resolve frames through them. */
+  readonly workers: number;
+  /** Each thread's heap: a map that would take more ends its thread, not the process. */
+  readonly workerHeapMb: number;
+  /** Parsed source maps each thread keeps, weighed by what they hold decoded. */
+  readonly cacheBytes: number;
+  /** What the maps parsed for one event may decode to; a map over it is refused before decoding. */
+  readonly maxDecodedBytes: number;
+  /** Map bytes read for one event: two of the largest files. */
+  readonly maxReadBytesPerEvent: number;
 }
 
 const MIB = 1024 * 1024;
@@ -31,6 +43,7 @@ function integer(env: Readonly<Record<string, string | undefined>>, name: string
 /** The releases context's limits, from the environment the application was configured with (see the README). */
 export function releasesConfig(env: Readonly<Record<string, string | undefined>>): ReleasesConfig {
   const chunkBytes = 8 * MIB;
+  const maxFileBytes = integer(env, 'ARTIFACT_FILE_MAX_BYTES', 32 * MIB, 1024, 512 * MIB);
   const chunksPerRequest = 4;
   return {
     maxBundleBytes: integer(env, 'ARTIFACT_BUNDLE_MAX_BYTES', 64 * MIB, MIB, 1024 * MIB),
@@ -40,11 +53,28 @@ export function releasesConfig(env: Readonly<Record<string, string | undefined>>
     organizationStorageMaxBytes: integer(env, 'ORGANIZATION_STORAGE_MAX_BYTES', 5 * 1024 * MIB, MIB, Number.MAX_SAFE_INTEGER),
     bundle: {
       maxFiles: integer(env, 'ARTIFACT_BUNDLE_MAX_FILES', 10_000, 1, 1_000_000),
-      maxFileBytes: integer(env, 'ARTIFACT_FILE_MAX_BYTES', 32 * MIB, 1024, 512 * MIB),
+      maxFileBytes,
       maxTotalBytes: integer(env, 'ARTIFACT_BUNDLE_MAX_UNCOMPRESSED_BYTES', 256 * MIB, MIB, 1024 * MIB),
     },
-    sourceMapCacheBytes: integer(env, 'SOURCE_MAP_CACHE_BYTES', 256 * MIB, 0, 16 * 1024 * MIB),
+    sourceMaps: sourceMapLimits(env, maxFileBytes),
   };
+}
+
+function sourceMapLimits(env: Readonly<Record<string, string | undefined>>, maxFileBytes: number): SourceMapLimits {
+  const limits = {
+    workers: integer(env, 'SOURCE_MAP_WORKERS', 1, 1, 64),
+    workerHeapMb: integer(env, 'SOURCE_MAP_WORKER_HEAP_MB', 1024, 64, 64 * 1024),
+    cacheBytes: integer(env, 'SOURCE_MAP_CACHE_BYTES', 256 * MIB, 0, 16 * 1024 * MIB),
+    maxDecodedBytes: integer(env, 'SOURCE_MAP_MAX_DECODED_BYTES', 256 * MIB, MIB, 16 * 1024 * MIB),
+    maxReadBytesPerEvent: 2 * maxFileBytes,
+  };
+  // The cache and one event's maps share the thread's heap, with as much again for parsing them.
+  if (limits.cacheBytes + 2 * limits.maxDecodedBytes > limits.workerHeapMb * MIB) {
+    throw new ConfigError(
+      `SOURCE_MAP_WORKER_HEAP_MB (${limits.workerHeapMb}) must hold SOURCE_MAP_CACHE_BYTES plus twice SOURCE_MAP_MAX_DECODED_BYTES (${Math.ceil((limits.cacheBytes + 2 * limits.maxDecodedBytes) / MIB)} MiB)`,
+    );
+  }
+  return limits;
 }
 
 export const releasesConfigProvider = {

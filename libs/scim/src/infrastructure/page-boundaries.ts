@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 
 /**
  * Where the pages of an organization's unfiltered user list begin, learnt from the pages read:
@@ -16,17 +17,16 @@ import { Injectable } from '@nestjs/common';
 export class PageBoundaries {
   static readonly TTL_MS = 60_000;
   private static readonly MAX_ENTRIES = 10_000;
-  private readonly entries = new Map<string, { afterId: string; removals: string; expiresAt: number }>();
+  private readonly entries = new LRUCache<string, { afterId: string; removals: string }>({ max: PageBoundaries.MAX_ENTRIES, ttl: PageBoundaries.TTL_MS });
 
   /** The id the page at `offset` begins after, when known and still true. */
   find(organizationId: string, offset: number, removals: string): string | undefined {
     const entry = this.entries.get(`${organizationId}:${offset}`);
-    if (!entry || entry.removals !== removals || entry.expiresAt <= performance.now()) return undefined;
+    if (!entry || entry.removals !== removals) return undefined;
     return entry.afterId;
   }
 
   remember(organizationId: string, offset: number, removals: string, afterId: string): void {
-    if (this.entries.size >= PageBoundaries.MAX_ENTRIES) this.entries.clear();
-    this.entries.set(`${organizationId}:${offset}`, { afterId, removals, expiresAt: performance.now() + PageBoundaries.TTL_MS });
+    this.entries.set(`${organizationId}:${offset}`, { afterId, removals });
   }
 }

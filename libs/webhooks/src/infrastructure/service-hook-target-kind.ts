@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import { EventRecorder } from '@faultline/event-store';
 import { APP_CONFIG, type AppConfig, Database } from '@faultline/platform';
 import type { DeliveryTarget, HttpDeliveryTargetKind, OutgoingDelivery, TargetAttemptOutcome } from '../contracts/delivery-target-kind';
@@ -16,6 +17,7 @@ import { SERVICE_HOOK_TARGET, ServiceHooksRepository } from './service-hooks.rep
 
 /** Clearing a hook's failing_since costs a statement: once a minute per healthy hook is enough. */
 const HEALTH_RECHECK_MS = 60_000;
+const REMEMBERED_HOOKS = 10_000;
 
 /**
  * Project service hooks as a delivery target: Sentry's service-hook headers and the Standard
@@ -29,8 +31,8 @@ export class ServiceHookTargetKind implements HttpDeliveryTargetKind {
   readonly retryScheduleSeconds: readonly number[];
   readonly removedReason = 'the hook was deleted';
   private readonly logger = new Logger('WebhookDelivery');
-  /** When this process last cleared each hook's failing_since (another process may have set it since). */
-  private readonly clearedAt = new Map<string, number>();
+  /** The hooks whose failing_since this process cleared in the last minute (another process may have set it since). */
+  private readonly recentlyCleared = new LRUCache<string, true>({ max: REMEMBERED_HOOKS, ttl: HEALTH_RECHECK_MS });
 
   constructor(
     private readonly database: Database,
@@ -74,14 +76,10 @@ export class ServiceHookTargetKind implements HttpDeliveryTargetKind {
     const lastByHook = new Map(outcomes.map((outcome) => [outcome.targetId, outcome]));
     const succeeded = [...lastByHook.values()].filter((outcome) => outcome.ok).map((outcome) => outcome.targetId);
     const failed = [...lastByHook.values()].filter((outcome) => !outcome.ok && !outcome.gone).map((outcome) => outcome.targetId);
-    const now = performance.now();
-    const toClear = succeeded.filter((id) => {
-      const cleared = this.clearedAt.get(id);
-      return cleared === undefined || now - cleared > HEALTH_RECHECK_MS;
-    });
+    const toClear = succeeded.filter((id) => !this.recentlyCleared.has(id));
     await this.hooks.recordSuccess(this.database, toClear);
-    for (const id of toClear) this.clearedAt.set(id, now);
-    for (const id of failed) this.clearedAt.delete(id);
+    for (const id of toClear) this.recentlyCleared.set(id, true);
+    for (const id of failed) this.recentlyCleared.delete(id);
     const { disableAfterMs } = this.config.webhooks;
     const toDisable: Array<{ hookId: string; reason: string }> = [];
     for (const hookId of await this.hooks.recordFailure(this.database, failed, disableAfterMs)) {

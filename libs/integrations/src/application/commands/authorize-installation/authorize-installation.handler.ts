@@ -45,15 +45,23 @@ export class AuthorizeInstallationHandler implements ICommandHandler<AuthorizeIn
         expiresAt: new Date(now.getTime() + TOKEN_LIFETIME_MS),
       });
       const token = { tokenId: issued.id, refreshTokenHash: sha256Hex(refreshToken), expiresAt: issued.expiresAt as string };
+      const metadata = { actorType: 'application' as const, actorId: app.uuid };
       if (request.grantType === 'authorization_code') {
-        if (!request.code) throw new DomainError('unauthenticated', 'Could not find grant for code.');
-        installation.exchangeGrant(sha256Hex(request.code), token, at);
+        const code = request.code;
+        if (!code) throw new DomainError('unauthenticated', 'Could not find grant for code.');
+        await this.installations.decide(tx, installationUuid, (current) => current.exchangeGrant(sha256Hex(code), token, at), {
+          metadata,
+          loaded: installation,
+        });
       } else {
-        if (!request.refreshToken) throw new DomainError('unauthenticated', 'Invalid refresh token.');
-        const previous = installation.refresh(sha256Hex(request.refreshToken), token, at);
-        await this.tokens.revoke(tx, [previous]);
+        const refreshToken = request.refreshToken;
+        if (!refreshToken) throw new DomainError('unauthenticated', 'Invalid refresh token.');
+        const decided = await this.installations.decide(tx, installationUuid, (current) => current.refresh(sha256Hex(refreshToken), token, at), {
+          metadata,
+          loaded: installation,
+        });
+        if (decided) await this.tokens.revoke(tx, [decided.result]);
       }
-      await this.installations.save(tx, installation, { actorType: 'application', actorId: app.uuid });
       return {
         id: issued.id,
         token: issued.token,

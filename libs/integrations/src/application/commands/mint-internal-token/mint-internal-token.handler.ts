@@ -33,8 +33,11 @@ export class MintInternalTokenHandler implements ICommandHandler<MintInternalTok
           scopes,
           expiresAt: null,
         });
-        installation.mintInternalToken(issued.id, this.clock.now().toISOString());
-        await this.installations.save(tx, installation, { actorType: 'application', actorId: app.uuid });
+        const at = this.clock.now().toISOString();
+        await this.installations.decide(tx, installation.snapshot.uuid, (current) => current.mintInternalToken(issued.id, at), {
+          metadata: { actorType: 'application', actorId: app.uuid },
+          loaded: installation,
+        });
         return { id: issued.id, token: issued.token, dateCreated: issued.dateCreated, expiresAt: null, scopes, refreshToken: null };
       },
       { retries: 1 },

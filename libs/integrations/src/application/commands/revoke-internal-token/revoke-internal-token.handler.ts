@@ -23,11 +23,14 @@ export class RevokeInternalTokenHandler implements ICommandHandler<RevokeInterna
         const app = await this.apps.findBySlug(tx, appSlug);
         if (!app || !app.is_internal) throw DomainError.notFound();
         const view = await this.installations.findLive(tx, String(app.id), String(app.owner_organization_id));
-        const installation = view ? await this.installations.load(tx, view.uuid) : null;
-        if (!installation) throw DomainError.notFound();
-        installation.revokeToken(tokenId, this.clock.now().toISOString());
+        const at = this.clock.now().toISOString();
+        const decided = view
+          ? await this.installations.decide(tx, view.uuid, (installation) => installation.revokeToken(tokenId, at), {
+              metadata: { actorType: 'application', actorId: app.uuid },
+            })
+          : null;
+        if (!decided) throw DomainError.notFound();
         await this.tokens.revoke(tx, [tokenId]);
-        await this.installations.save(tx, installation, { actorType: 'application', actorId: app.uuid });
       },
       { retries: 1 },
     );

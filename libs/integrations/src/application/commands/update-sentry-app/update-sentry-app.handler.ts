@@ -92,13 +92,15 @@ export class UpdateSentryAppHandler implements ICommandHandler<UpdateSentryAppCo
    */
   private async followScopes(tx: Transaction, app: SentryAppRow, scopes: readonly string[], userId: string | null): Promise<void> {
     const at = this.clock.now().toISOString();
+    const metadata = userId ? { actorType: 'user' as const, actorId: userId } : { actorType: 'application' as const, actorId: app.uuid };
     for (const view of await this.installations.listLiveForApp(tx, String(app.id))) {
-      const installation = await this.installations.load(tx, view.uuid);
-      if (!installation) continue;
-      const ownOrganization = installation.snapshot.organizationId === String(app.owner_organization_id);
-      const granted = installation.followAppScopes(scopes, ownOrganization, at);
-      await this.tokens.restrict(tx, installation.snapshot.tokenIds, granted);
-      await this.installations.save(tx, installation, userId ? { actorType: 'user', actorId: userId } : { actorType: 'application', actorId: app.uuid });
+      const decided = await this.installations.decide(
+        tx,
+        view.uuid,
+        (installation) => installation.followAppScopes(scopes, installation.snapshot.organizationId === String(app.owner_organization_id), at),
+        { metadata },
+      );
+      if (decided) await this.tokens.restrict(tx, decided.aggregate.snapshot.tokenIds, decided.result);
     }
   }
 }

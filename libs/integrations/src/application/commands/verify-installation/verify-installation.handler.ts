@@ -16,10 +16,11 @@ export class VerifyInstallationHandler implements ICommandHandler<VerifyInstalla
   async execute({ installationUuid }: VerifyInstallationCommand): Promise<void> {
     await this.database.transaction(
       async (tx) => {
-        const installation = await this.installations.load(tx, installationUuid);
-        if (!installation) throw DomainError.notFound();
-        installation.verify(this.clock.now().toISOString());
-        await this.installations.save(tx, installation, { actorType: 'application', actorId: installationUuid });
+        const at = this.clock.now().toISOString();
+        const decided = await this.installations.decide(tx, installationUuid, (installation) => installation.verify(at), {
+          metadata: { actorType: 'application', actorId: installationUuid },
+        });
+        if (!decided) throw DomainError.notFound();
       },
       { retries: 1 },
     );

@@ -21,11 +21,9 @@ export class AddIssueCommentHandler implements ICommandHandler<AddIssueCommentCo
     const at = this.clock.now().toISOString();
     return this.database.transaction(async (tx) => {
       await lockIssues(tx, organizationId, [issueId]);
-      const issue = await this.issues.load(tx, issueId);
-      if (!issue) throw DomainError.notFound();
-      issue.addComment(actor, at, commentId, text);
-      await this.issues.save(tx, issue);
-      return issue.comment(commentId) as IssueComment;
+      const decided = await this.issues.decide(tx, issueId, (issue) => issue.addComment(actor, at, commentId, text));
+      if (!decided) throw DomainError.notFound();
+      return decided.aggregate.comment(commentId) as IssueComment;
     });
   }
 }

@@ -18,10 +18,8 @@ export class DeleteIssueCommentHandler implements ICommandHandler<DeleteIssueCom
     const at = this.clock.now().toISOString();
     await this.database.transaction(async (tx) => {
       await lockIssues(tx, organizationId, [issueId]);
-      const issue = await this.issues.load(tx, issueId);
-      if (!issue) throw DomainError.notFound();
-      issue.deleteComment(actor, at, commentId);
-      await this.issues.save(tx, issue);
+      const decided = await this.issues.decide(tx, issueId, (issue) => issue.deleteComment(actor, at, commentId));
+      if (!decided) throw DomainError.notFound();
     });
   }
 }

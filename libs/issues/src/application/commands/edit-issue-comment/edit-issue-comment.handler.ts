@@ -19,11 +19,9 @@ export class EditIssueCommentHandler implements ICommandHandler<EditIssueComment
     const at = this.clock.now().toISOString();
     return this.database.transaction(async (tx) => {
       await lockIssues(tx, organizationId, [issueId]);
-      const issue = await this.issues.load(tx, issueId);
-      if (!issue) throw DomainError.notFound();
-      issue.editComment(actor, at, commentId, text);
-      await this.issues.save(tx, issue);
-      return issue.comment(commentId) as IssueComment;
+      const decided = await this.issues.decide(tx, issueId, (issue) => issue.editComment(actor, at, commentId, text));
+      if (!decided) throw DomainError.notFound();
+      return decided.aggregate.comment(commentId) as IssueComment;
     });
   }
 }

@@ -56,14 +56,16 @@ export class UpdateIssueHandler implements ICommandHandler<UpdateIssueCommand, I
         issues.push(issue);
       }
       if (intent?.kind === 'resolve') resolution = await resolutionOf(tx, intent, issues);
-      for (const issue of issues) {
-        if (intent?.kind === 'resolve') {
-          if (!issue.isResolvedAs(resolution)) issue.resolve(actor, at, resolution);
-        } else if (intent) {
-          applyStatus(issue, intent, actor, at);
-        }
-        if (assignee !== undefined) applyAssignee(issue, assignee, actor, at);
-        await this.issues.save(tx, issue);
+      for (const loaded of issues) {
+        await this.issues.decide(
+          tx,
+          loaded.id,
+          (issue) => {
+            if (intent) applyStatus(issue, intent, resolution, actor, at);
+            if (assignee !== undefined) applyAssignee(issue, assignee, actor, at);
+          },
+          loaded,
+        );
       }
     });
     return result(intent, assignee, resolution);
@@ -122,34 +124,21 @@ function statusIntent({ status, statusDetails: details = {} }: IssueChanges, at:
   }
 }
 
-function applyStatus(issue: Issue, intent: Exclude<StatusIntent, ResolveIntent>, actor: IssueActor, at: string): void {
+/** A change to what an issue already is raises nothing: the aggregate decides what is a change. */
+function applyStatus(issue: Issue, intent: StatusIntent, resolution: ResolveOptions, actor: IssueActor, at: string): void {
   switch (intent.kind) {
+    case 'resolve':
+      return issue.resolve(actor, at, resolution);
     case 'unresolve':
-      if (issue.status !== 'unresolved') issue.unresolve(actor, at);
-      return;
-    case 'ignore': {
-      const current = issue.ignoreConditions;
-      // The same count conditions again start the counts again, as in Sentry.
-      const same =
-        issue.status === 'ignored' &&
-        current?.until === intent.until &&
-        current?.untilCount === intent.untilCount &&
-        current?.untilUserCount === intent.untilUserCount &&
-        intent.untilCount === undefined &&
-        intent.untilUserCount === undefined;
-      if (!same) issue.ignore(actor, at, { until: intent.until, untilCount: intent.untilCount, untilUserCount: intent.untilUserCount });
-      return;
-    }
+      return issue.unresolve(actor, at);
+    case 'ignore':
+      return issue.ignore(actor, at, { until: intent.until, untilCount: intent.untilCount, untilUserCount: intent.untilUserCount });
   }
 }
 
 function applyAssignee(issue: Issue, assignee: IssueAssignee | null, actor: IssueActor, at: string): void {
-  const current = issue.assignee;
-  if (assignee === null) {
-    if (current) issue.unassign(actor, at);
-  } else if (!current || current.type !== assignee.type || current.id !== assignee.id) {
-    issue.assign(actor, at, assignee);
-  }
+  if (assignee === null) issue.unassign(actor, at);
+  else issue.assign(actor, at, assignee);
 }
 
 function result(intent: StatusIntent | undefined, assignee: IssueAssignee | null | undefined, resolution: ResolveOptions): IssueChangesResult {

@@ -1,0 +1,139 @@
+import { type IssueRuleAction, type IssueRuleCondition, type IssueRuleFilter, IssueRuleIds, LEVEL_NUMBERS } from '../domain';
+
+const CONDITION_LABELS: Record<string, string> = {
+  [IssueRuleIds.FirstSeenEvent]: 'A new issue is created',
+  [IssueRuleIds.RegressionEvent]: 'The issue changes state from resolved to unresolved',
+  [IssueRuleIds.EveryEvent]: 'The event occurs',
+};
+
+/** The human label Sentry's API answers as `name` beside each condition, filter and action. */
+export function labelOf(item: IssueRuleCondition | IssueRuleFilter | IssueRuleAction): string {
+  switch (item.id) {
+    case IssueRuleIds.EventFrequency:
+      return `The issue is seen more than ${item.value} times in ${item.interval}`;
+    case IssueRuleIds.EventUniqueUserFrequency:
+      return `The issue is seen by more than ${item.value} users in ${item.interval}`;
+    case IssueRuleIds.LevelFilter:
+      return `The event's level is ${item.match === 'eq' ? 'equal to' : item.match === 'gte' ? 'greater than or equal to' : 'less than or equal to'} ${levelName(item.level)}`;
+    case IssueRuleIds.TaggedEventFilter:
+      return `The event's tags match ${item.key} ${item.match}${item.value !== undefined ? ` ${item.value}` : ''}`;
+    case IssueRuleIds.AgeComparisonFilter:
+      return `The issue is ${item.comparison_type} than ${item.value} ${item.time}${item.value === 1 ? '' : 's'}`;
+    case IssueRuleIds.NotifyEvent:
+      return 'Send a notification to all legacy integrations';
+    case IssueRuleIds.NotifyEventSentryApp:
+      return `Send a notification via the service app installation ${item.sentryAppInstallationUuid}`;
+    default:
+      return CONDITION_LABELS[item.id] ?? item.id;
+  }
+}
+
+function levelName(level: string): string {
+  return Object.entries(LEVEL_NUMBERS).find(([, n]) => String(n) === level)?.[0] ?? level;
+}
+
+const choices = (entries: Array<[string, string]>) => ({ type: 'choice', choices: entries });
+const INTERVAL_CHOICES: Array<[string, string]> = [
+  ['1m', 'one minute'],
+  ['5m', '5 minutes'],
+  ['15m', '15 minutes'],
+  ['1h', 'one hour'],
+  ['1d', 'one day'],
+  ['1w', 'one week'],
+  ['30d', '30 days'],
+];
+
+/**
+ * Sentry's `rules/configuration/`: the conditions, filters and actions a rule may use, each with
+ * its label (with `{field}` placeholders) and the form fields that fill them, so a client can
+ * build the rule editor.
+ */
+export function issueRuleConfiguration() {
+  const item = (id: string, label: string, formFields?: Record<string, unknown>) => ({ id, label, enabled: true, ...(formFields ? { formFields } : {}) });
+  return {
+    actions: [
+      { ...item(IssueRuleIds.NotifyEvent, 'Send a notification to all legacy integrations'), prompt: 'Send a notification to all legacy integrations' },
+      {
+        ...item(IssueRuleIds.NotifyEmail, 'Send a notification to {targetType}', {
+          targetType: choices([
+            ['IssueOwners', 'Suggested Assignees'],
+            ['Team', 'Team'],
+            ['Member', 'Member'],
+          ]),
+          targetIdentifier: { type: 'string', placeholder: 'team or user id' },
+          fallthroughType: choices([
+            ['ActiveMembers', 'Recently Active Members'],
+            ['AllMembers', 'All Project Members'],
+            ['NoOne', 'No One'],
+          ]),
+        }),
+        prompt: 'Send an email',
+      },
+      ...(
+        [
+          [IssueRuleIds.NotifySlackWebhook, 'Slack', 'https://hooks.slack.example/services/T0/B0/secret'],
+          [IssueRuleIds.NotifyDiscordWebhook, 'Discord', 'https://discord.example/api/webhooks/0/secret'],
+          [IssueRuleIds.NotifyMsTeamsWebhook, 'Microsoft Teams', 'https://teams.example/webhookb2/secret'],
+          [IssueRuleIds.NotifyMattermostWebhook, 'Mattermost', 'https://mattermost.example/hooks/secret'],
+        ] as const
+      ).map(([id, service, placeholder]) => ({
+        ...item(id, `Send a ${service} message to {webhookUrl}`, { webhookUrl: { type: 'string', placeholder } }),
+        prompt: `Send a ${service} message`,
+      })),
+    ],
+    conditions: [
+      item(IssueRuleIds.FirstSeenEvent, 'A new issue is created'),
+      item(IssueRuleIds.RegressionEvent, 'The issue changes state from resolved to unresolved'),
+      item(IssueRuleIds.EveryEvent, 'The event occurs'),
+      item(IssueRuleIds.EventFrequency, 'The issue is seen more than {value} times in {interval}', {
+        value: { type: 'number', placeholder: 100 },
+        interval: choices(INTERVAL_CHOICES),
+      }),
+      item(IssueRuleIds.EventUniqueUserFrequency, 'The issue is seen by more than {value} users in {interval}', {
+        value: { type: 'number', placeholder: 100 },
+        interval: choices(INTERVAL_CHOICES),
+      }),
+    ],
+    filters: [
+      item(IssueRuleIds.LevelFilter, "The event's level is {match} {level}", {
+        match: choices([
+          ['eq', 'equal to'],
+          ['gte', 'greater than or equal to'],
+          ['lte', 'less than or equal to'],
+        ]),
+        level: choices(
+          Object.entries(LEVEL_NUMBERS)
+            .filter(([name]) => name !== 'sample')
+            .map(([name, n]) => [String(n), name]),
+        ),
+      }),
+      item(IssueRuleIds.TaggedEventFilter, "The event's tags match {key} {match} {value}", {
+        key: { type: 'string', placeholder: 'key' },
+        match: choices([
+          ['eq', 'equals'],
+          ['ne', 'does not equal'],
+          ['sw', 'starts with'],
+          ['ew', 'ends with'],
+          ['co', 'contains'],
+          ['nc', 'does not contain'],
+          ['is', 'is set'],
+          ['ns', 'is not set'],
+        ]),
+        value: { type: 'string', placeholder: 'value' },
+      }),
+      item(IssueRuleIds.AgeComparisonFilter, 'The issue is {comparison_type} than {value} {time}', {
+        comparison_type: choices([
+          ['older', 'older'],
+          ['newer', 'newer'],
+        ]),
+        value: { type: 'number', placeholder: 10 },
+        time: choices([
+          ['minute', 'minute(s)'],
+          ['hour', 'hour(s)'],
+          ['day', 'day(s)'],
+          ['week', 'week(s)'],
+        ]),
+      }),
+    ],
+  };
+}

@@ -1,0 +1,144 @@
+import {
+  AGE_UNITS,
+  FREQUENCY_INTERVALS,
+  type IssueRuleCondition,
+  type IssueRuleDefinition,
+  type IssueRuleFilter,
+  IssueRuleIds,
+  LEVEL_NUMBERS,
+  type MatchKind,
+} from './issue-rule';
+
+/** What the evaluator knows about one processed event when it checks a rule. */
+export interface EventFacts {
+  readonly isNewIssue: boolean;
+  readonly isRegression: boolean;
+  readonly level: string;
+  readonly environment: string;
+  /** The event's tags plus level, environment, release and user, as Sentry's TaggedEventFilter sees them. */
+  readonly tags: ReadonlyArray<readonly [string, string]>;
+  /** Seconds since the issue was first seen; undefined when no rule needs it. */
+  readonly issueAgeSeconds?: number;
+  /** Events of the issue in each interval (by its name, e.g. '1h'), this event included. */
+  readonly eventsIn: (interval: string) => number;
+  /** Distinct users of the issue in each interval. */
+  readonly usersIn: (interval: string) => number;
+}
+
+function matches(kind: MatchKind, results: readonly boolean[]): boolean {
+  switch (kind) {
+    case 'all':
+      return results.every(Boolean);
+    case 'any':
+      return results.some(Boolean);
+    case 'none':
+      return !results.some(Boolean);
+  }
+}
+
+export function conditionPasses(condition: IssueRuleCondition, facts: EventFacts): boolean {
+  switch (condition.id) {
+    case IssueRuleIds.FirstSeenEvent:
+      return facts.isNewIssue;
+    case IssueRuleIds.RegressionEvent:
+      return facts.isRegression;
+    case IssueRuleIds.EveryEvent:
+      return true;
+    case IssueRuleIds.EventFrequency:
+      return facts.eventsIn(condition.interval) > condition.value;
+    case IssueRuleIds.EventUniqueUserFrequency:
+      return facts.usersIn(condition.interval) > condition.value;
+  }
+}
+
+export function filterPasses(filter: IssueRuleFilter, facts: EventFacts): boolean {
+  switch (filter.id) {
+    case IssueRuleIds.LevelFilter: {
+      const level = LEVEL_NUMBERS[facts.level];
+      if (level === undefined) return false;
+      const wanted = Number(filter.level);
+      return filter.match === 'eq' ? level === wanted : filter.match === 'gte' ? level >= wanted : level <= wanted;
+    }
+    case IssueRuleIds.TaggedEventFilter:
+      return tagMatches(filter, facts.tags);
+    case IssueRuleIds.AgeComparisonFilter: {
+      if (facts.issueAgeSeconds === undefined) return false;
+      const limit = filter.value * AGE_UNITS[filter.time];
+      return filter.comparison_type === 'older' ? facts.issueAgeSeconds > limit : facts.issueAgeSeconds < limit;
+    }
+  }
+}
+
+function tagMatches(filter: Extract<IssueRuleFilter, { id: typeof IssueRuleIds.TaggedEventFilter }>, tags: EventFacts['tags']): boolean {
+  const key = filter.key.toLowerCase();
+  const values = tags.filter(([k]) => k.toLowerCase() === key).map(([, v]) => v.toLowerCase());
+  const wanted = (filter.value ?? '').toLowerCase();
+  switch (filter.match) {
+    case 'is':
+      return values.length > 0;
+    case 'ns':
+      return values.length === 0;
+    case 'eq':
+      return values.includes(wanted);
+    case 'ne':
+      return !values.includes(wanted);
+    case 'sw':
+      return values.some((v) => v.startsWith(wanted));
+    case 'ew':
+      return values.some((v) => v.endsWith(wanted));
+    case 'co':
+      return values.some((v) => v.includes(wanted));
+    case 'nc':
+      return !values.some((v) => v.includes(wanted));
+  }
+}
+
+/**
+ * Whether a rule's conditions and filters pass for an event (Sentry's rule processor): the
+ * environment first, then `actionMatch` over the conditions and `filterMatch` over the filters
+ * (an empty list is no restriction). The action interval is the caller's: it needs durable state.
+ */
+export function rulePasses(rule: IssueRuleDefinition, facts: EventFacts): boolean {
+  if (rule.environment !== null && rule.environment !== facts.environment) return false;
+  if (
+    rule.conditions.length > 0 &&
+    !matches(
+      rule.actionMatch,
+      rule.conditions.map((c) => conditionPasses(c, facts)),
+    )
+  )
+    return false;
+  if (
+    rule.filters.length > 0 &&
+    !matches(
+      rule.filterMatch,
+      rule.filters.map((f) => filterPasses(f, facts)),
+    )
+  )
+    return false;
+  return true;
+}
+
+/** What the evaluator must keep and read for a set of rules, so a project without them costs nothing. */
+export interface RuleNeeds {
+  eventCounts: boolean;
+  userCounts: boolean;
+  issueAge: boolean;
+  /** The windows (in seconds) of the event and of the user frequency conditions. */
+  eventWindows: number[];
+  userWindows: number[];
+}
+
+export function needsOf(rules: readonly IssueRuleDefinition[]): RuleNeeds {
+  const eventWindows = new Set<number>();
+  const userWindows = new Set<number>();
+  let issueAge = false;
+  for (const rule of rules) {
+    for (const condition of rule.conditions) {
+      if (condition.id === IssueRuleIds.EventFrequency) eventWindows.add(FREQUENCY_INTERVALS[condition.interval]);
+      if (condition.id === IssueRuleIds.EventUniqueUserFrequency) userWindows.add(FREQUENCY_INTERVALS[condition.interval]);
+    }
+    if (rule.filters.some((f) => f.id === IssueRuleIds.AgeComparisonFilter)) issueAge = true;
+  }
+  return { eventCounts: eventWindows.size > 0, userCounts: userWindows.size > 0, issueAge, eventWindows: [...eventWindows], userWindows: [...userWindows] };
+}

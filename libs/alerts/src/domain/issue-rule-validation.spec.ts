@@ -1,0 +1,91 @@
+import { IssueRuleIds as Ids } from './issue-rule';
+import { validateIssueRule } from './issue-rule-validation';
+
+const uuid = () => '00000000-0000-4000-8000-000000000001';
+
+describe('validateIssueRule', () => {
+  const valid = { name: ' New issues ', actionMatch: 'all', conditions: [{ id: Ids.FirstSeenEvent }], actions: [{ id: Ids.NotifyEvent }] };
+
+  it('normalises a Sentry rule body: defaults, trimmed name, a uuid per action, numeric strings accepted', () => {
+    const checked = validateIssueRule(
+      { ...valid, filters: [{ id: Ids.LevelFilter, match: 'gte', level: 40 }], conditions: [{ id: Ids.EventFrequency, value: '100', interval: '1h' }] },
+      uuid,
+    );
+    expect(checked).toEqual({
+      ok: {
+        name: 'New issues',
+        environment: null,
+        actionMatch: 'all',
+        filterMatch: 'all',
+        frequency: 30,
+        owner: null,
+        conditions: [{ id: Ids.EventFrequency, value: 100, interval: '1h', comparisonType: 'count' }],
+        filters: [{ id: Ids.LevelFilter, match: 'gte', level: '40' }],
+        actions: [{ id: Ids.NotifyEvent, uuid: uuid() }],
+      },
+    });
+  });
+
+  it("keeps an app action's installation and settings", () => {
+    const checked = validateIssueRule(
+      {
+        ...valid,
+        actions: [
+          { id: Ids.NotifyEventSentryApp, sentryAppInstallationUuid: 'A1B2C3D4-0000-4000-8000-000000000000', settings: [{ name: 'channel', value: '#ops' }] },
+        ],
+      },
+      uuid,
+    );
+    expect('ok' in checked && checked.ok.actions).toEqual([
+      {
+        id: Ids.NotifyEventSentryApp,
+        uuid: uuid(),
+        sentryAppInstallationUuid: 'a1b2c3d4-0000-4000-8000-000000000000',
+        settings: [{ name: 'channel', value: '#ops' }],
+      },
+    ]);
+  });
+
+  it("keeps the e-mail action's target as Sentry names it, and a chat action's webhook URL", () => {
+    const checked = validateIssueRule(
+      {
+        ...valid,
+        actions: [
+          { id: Ids.NotifyEmail, targetType: 'Member', targetIdentifier: '42' },
+          { id: Ids.NotifyEmail, targetType: 'IssueOwners', targetIdentifier: '', fallthroughType: 'NoOne' },
+          { id: Ids.NotifyDiscordWebhook, webhookUrl: ' https://discord.com/api/webhooks/1/abc ' },
+        ],
+      },
+      uuid,
+    );
+    expect('ok' in checked && checked.ok.actions).toEqual([
+      { id: Ids.NotifyEmail, uuid: uuid(), targetType: 'Member', targetIdentifier: '42', fallthroughType: 'ActiveMembers' },
+      { id: Ids.NotifyEmail, uuid: uuid(), targetType: 'IssueOwners', targetIdentifier: null, fallthroughType: 'NoOne' },
+      { id: Ids.NotifyDiscordWebhook, uuid: uuid(), webhookUrl: 'https://discord.com/api/webhooks/1/abc' },
+    ]);
+  });
+
+  it.each([
+    [{ ...valid, actions: [{ id: Ids.NotifyEmail, targetType: 'Team' }] }, 'actions'],
+    [{ ...valid, actions: [{ id: Ids.NotifyEmail, targetType: 'Everyone' }] }, 'actions'],
+    [{ ...valid, actions: [{ id: Ids.NotifyEmail, targetType: 'IssueOwners', fallthroughType: 'Some' }] }, 'actions'],
+    [{ ...valid, actions: [{ id: Ids.NotifySlackWebhook, webhookUrl: 'ftp://example.com/hook' }] }, 'actions'],
+    [{ ...valid, actions: [{ id: Ids.NotifyMattermostWebhook }] }, 'actions'],
+    [{ ...valid, name: '' }, 'name'],
+    [{ ...valid, actionMatch: undefined }, 'actionMatch'],
+    [{ ...valid, filterMatch: 'most' }, 'filterMatch'],
+    [{ ...valid, frequency: 4 }, 'frequency'],
+    [{ ...valid, frequency: 43_201 }, 'frequency'],
+    [{ ...valid, actions: [] }, 'actions'],
+    [{ ...valid, actions: [{ id: 'sentry.rules.actions.notify_email.NotifyEmailAction' }] }, 'actions'],
+    [{ ...valid, conditions: [{ id: Ids.EventUniqueUserFrequency, value: -1, interval: '1h' }] }, 'conditions'],
+    [{ ...valid, conditions: [{ id: Ids.EventFrequency, value: 1, interval: '1h', comparisonType: 'percent' }] }, 'conditions'],
+    [{ ...valid, filters: [{ id: Ids.TaggedEventFilter, key: 'region', match: 'eq' }] }, 'filters'],
+    [{ ...valid, filters: [{ id: Ids.TaggedEventFilter, key: 'region', match: 'like', value: 'x' }] }, 'filters'],
+    [{ ...valid, filters: [{ id: Ids.AgeComparisonFilter, comparison_type: 'older', value: 1, time: 'year' }] }, 'filters'],
+    [{ ...valid, owner: 'someone' }, 'owner'],
+  ])('refuses %j, naming %s', (input, field) => {
+    const checked = validateIssueRule(input as Record<string, unknown>, uuid);
+    expect(checked).toEqual({ error: expect.stringContaining(field), field });
+  });
+});
