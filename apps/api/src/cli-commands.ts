@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { NestFactory } from '@nestjs/core';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ALL_SCOPES, expandScopes } from '@faultline/kernel';
+import { ALL_SCOPES, expandScopes, isNumericId } from '@faultline/kernel';
 import {
   CreateApiTokenCommand,
   type CreatedApiToken,
@@ -93,7 +93,7 @@ async function deadLetterScope(options: Options, queries: QueryBus, selection: '
   if (selection === 'change') {
     if ((options.all === true) === (options.id !== undefined)) throw new UsageError('give either --id N or --all');
     if (options.id !== undefined) {
-      if (!/^\d{1,18}$/.test(String(options.id))) throw new UsageError(`no dead letter ${options.id}`);
+      if (!isNumericId(String(options.id))) throw new UsageError(`no dead letter ${options.id}`);
       ids = [String(options.id)];
     }
   }

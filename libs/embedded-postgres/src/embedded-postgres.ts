@@ -400,19 +400,19 @@ async function stopRunningServer(dataDir: string, log?: (message: string) => voi
   }
   log?.(`stopping the embedded PostgreSQL server (pid ${status.pid}) left running by a previous Faultline process`);
   process.kill(status.pid, 'SIGINT');
-  const deadline = Date.now() + STOP_TIMEOUT_MS;
+  const deadline = performance.now() + STOP_TIMEOUT_MS;
   while (existsSync(pidFile) && servesCluster(status.pid, cluster)) {
-    if (Date.now() > deadline) process.kill(status.pid, 'SIGQUIT');
+    if (performance.now() > deadline) process.kill(status.pid, 'SIGQUIT');
     await sleep(50);
   }
 }
 
 async function waitUntilReady(cluster: string, pid: number | undefined): Promise<void> {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
+  const deadline = performance.now() + READY_TIMEOUT_MS;
   for (;;) {
     const status = postmasterStatus(cluster);
     if (status && status.pid === pid && status.status === 'ready') return;
-    if (Date.now() > deadline) throw new Error('the embedded PostgreSQL server did not become ready in time');
+    if (performance.now() > deadline) throw new Error('the embedded PostgreSQL server did not become ready in time');
     await sleep(25);
   }
 }

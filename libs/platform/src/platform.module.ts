@@ -33,7 +33,7 @@ class DatabaseLifecycle implements OnApplicationShutdown {
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
-    if (!(await this.quiet(Date.now() + SHUTDOWN_GRACE_MS))) {
+    if (!(await this.quiet(performance.now() + SHUTDOWN_GRACE_MS))) {
       this.logger.warn(`closing the database with ${this.inFlight.size} request handler(s) still running`);
     }
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
@@ -46,12 +46,12 @@ class DatabaseLifecycle implements OnApplicationShutdown {
    */
   private async quiet(deadline: number): Promise<boolean> {
     let calm = 0;
-    while (Date.now() < deadline) {
+    while (performance.now() < deadline) {
       const pool = poolStats(this.dataSource);
       const busy = this.inFlight.size > 0 || (pool !== undefined && (pool.waiting > 0 || pool.idle < pool.total));
       calm = busy ? 0 : calm + 1;
       if (calm >= 2) return true;
-      if (this.inFlight.size > 0) await this.inFlight.drained(Math.max(0, deadline - Date.now()));
+      if (this.inFlight.size > 0) await this.inFlight.drained(Math.max(0, deadline - performance.now()));
       else await new Promise((resolve) => setTimeout(resolve, 25));
     }
     return false;

@@ -11,6 +11,7 @@ import {
   type Principal,
   RequireScopes,
 } from '@faultline/platform';
+import { isNumericId } from '@faultline/kernel';
 import { CreateMetricAlertRuleCommand } from '../application/commands/create-metric-alert-rule/create-metric-alert-rule.command';
 import { DeleteMetricAlertRuleCommand } from '../application/commands/delete-metric-alert-rule/delete-metric-alert-rule.command';
 import { UpdateMetricAlertRuleCommand } from '../application/commands/update-metric-alert-rule/update-metric-alert-rule.command';
@@ -106,7 +107,7 @@ export class IncidentsController {
     @Query('status') status?: string,
   ) {
     if (status !== undefined && status !== 'open' && status !== 'closed') throw new BadRequestException({ detail: 'status must be open or closed' });
-    if (alertRule !== undefined && !/^\d{1,18}$/.test(alertRule)) throw new BadRequestException({ detail: 'alertRule must be a rule id' });
+    if (alertRule !== undefined && !isNumericId(alertRule)) throw new BadRequestException({ detail: 'alertRule must be a rule id' });
     const rows = page.respond(await this.incidents.list(this.database, organization.id, { ruleId: alertRule, status }, page.offset, page.fetchLimit));
     const rules = new Map<string, MetricRuleRow | undefined>();
     for (const ruleId of new Set(rows.map((row) => String(row.rule_id)))) rules.set(ruleId, await this.rules.find(this.database, organization.id, ruleId));

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Sql } from '@faultline/platform';
+import { isNumericId } from '@faultline/kernel';
 import type { IssueRule, IssueRuleDefinition } from '../domain';
 
 export interface IssueRuleRow {
@@ -91,7 +92,7 @@ export class IssueRulesRepository {
   }
 
   async find(sql: Sql, projectId: string, ruleId: string, lock = false): Promise<IssueRuleRow | undefined> {
-    if (!/^\d{1,18}$/.test(ruleId)) return undefined;
+    if (!isNumericId(ruleId)) return undefined;
     const [row] = await sql.query<IssueRuleRow>(
       `SELECT ${COLUMNS} FROM alerts.issue_alert_rules WHERE project_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`,
       [projectId, ruleId],

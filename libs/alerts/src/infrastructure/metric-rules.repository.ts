@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Sql } from '@faultline/platform';
+import { isNumericId } from '@faultline/kernel';
 import type { MetricAggregate, MetricAlertRuleView, MetricRuleDefinition, MetricTrigger, ThresholdTypeValue } from '../domain';
 
 export interface MetricRuleRow {
@@ -134,7 +135,7 @@ export class MetricRulesRepository {
   }
 
   async find(sql: Sql, organizationId: string, ruleId: string, lock = false): Promise<MetricRuleRow | undefined> {
-    if (!/^\d{1,18}$/.test(ruleId)) return undefined;
+    if (!isNumericId(ruleId)) return undefined;
     const [row] = await sql.query<MetricRuleRow>(`${SELECT} WHERE r.organization_id = $1 AND r.id = $2${lock ? ' FOR UPDATE OF r' : ''}`, [
       organizationId,
       ruleId,

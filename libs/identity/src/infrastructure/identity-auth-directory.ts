@@ -1,5 +1,5 @@
-import { Injectable } from '@nestjs/common';
-import { ALL_SCOPES, expandScopes, intersectScopes, isNumericId } from '@faultline/kernel';
+import { Inject, Injectable } from '@nestjs/common';
+import { ALL_SCOPES, CLOCK, type Clock, expandScopes, intersectScopes, isNumericId } from '@faultline/kernel';
 import { AuthDirectory, Database, type OrganizationAccess, type Principal, type SessionPrincipal } from '@faultline/platform';
 import { hashToken } from '../domain/api-token';
 import { hashSessionCookie } from '../domain/user-session';
@@ -74,6 +74,7 @@ export class IdentityAuthDirectory extends AuthDirectory {
   constructor(
     private readonly database: Database,
     private readonly cache: AuthCache,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {
     super();
   }
@@ -83,7 +84,7 @@ export class IdentityAuthDirectory extends AuthDirectory {
     const entry = await this.cache.getOrLoad(`token:${hash}`, () => this.loadToken(hash));
     if (!entry) return null;
     const { row } = entry;
-    if (row.expires_at && row.expires_at.getTime() <= Date.now()) return null;
+    if (row.expires_at && row.expires_at.getTime() <= this.clock.now().getTime()) return null;
     if (row.kind === 'user' && !row.is_active) return null;
     return entry.principal;
   }
@@ -93,7 +94,7 @@ export class IdentityAuthDirectory extends AuthDirectory {
     const entry = await this.cache.getOrLoad(`session:${hash}`, () => this.loadSession(hash));
     if (!entry) return null;
     const { row } = entry;
-    if (row.revoked_at || row.expires_at.getTime() <= Date.now() || !row.is_active) return null;
+    if (row.revoked_at || row.expires_at.getTime() <= this.clock.now().getTime() || !row.is_active) return null;
     return entry.session;
   }
 
@@ -156,6 +157,7 @@ export class IdentityAuthDirectory extends AuthDirectory {
 
   /** Records when a token was last used, at most once a minute, off the request's path. */
   private touch(row: TokenLookup): void {
+    // eslint-disable-next-line no-restricted-syntax -- last_used_at is written by the database's now(): compared with the same wall clock.
     if (row.last_used_at && Date.now() - row.last_used_at.getTime() < LAST_USED_RESOLUTION_MS) return;
     this.database.execute(`UPDATE identity.api_tokens SET last_used_at = now() WHERE id = $1`, [row.id]).catch(() => undefined);
   }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Sql } from '@faultline/platform';
+import { isNumericId } from '@faultline/kernel';
 
 export interface InviteRow {
   id: string;
@@ -61,7 +62,7 @@ export class InvitesRepository {
 
   /** The invite, locked for the caller's change when `forUpdate`; of one organization when given. */
   async find(sql: Sql, id: string, organizationId?: string, forUpdate = false): Promise<InviteRow | null> {
-    if (!/^\d{1,18}$/.test(id)) return null;
+    if (!isNumericId(id)) return null;
     const [row] = await sql.query<InviteRow>(
       `${INVITE} WHERE i.id = $1 AND ($2::bigint IS NULL OR i.organization_id = $2::bigint) ${forUpdate ? 'FOR UPDATE OF i' : ''}`,
       [id, organizationId ?? null],

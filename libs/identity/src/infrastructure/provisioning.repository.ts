@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Sql } from '@faultline/platform';
+import { isNumericId } from '@faultline/kernel';
 import type { MemberEmail, MemberName, MemberProfile, ProvisionedMember } from '../domain/member-profile';
 import type { MemberRole } from '../domain/roles';
 
@@ -110,7 +111,7 @@ export class ProvisioningRepository {
 
   /** The member, locked until the transaction ends, so concurrent changes apply one after another. */
   async lockMember(sql: Sql, organizationId: string, memberId: string): Promise<ProvisionedMember | undefined> {
-    if (!/^\d{1,18}$/.test(memberId)) return undefined;
+    if (!isNumericId(memberId)) return undefined;
     await queueFor(sql, `member-${memberId}`);
     const [row] = await sql.query<ProvisionedMemberRow>(
       `SELECT ${MEMBER_COLUMNS}
@@ -191,7 +192,7 @@ export class ProvisioningRepository {
   }
 
   async lockTeam(sql: Sql, organizationId: string, teamId: string): Promise<LockedTeam | undefined> {
-    if (!/^\d{1,18}$/.test(teamId)) return undefined;
+    if (!isNumericId(teamId)) return undefined;
     await queueFor(sql, `team-${teamId}`);
     const [row] = await sql.query<LockedTeam>(
       `SELECT id, slug, name, external_id, version FROM identity.teams WHERE organization_id = $1 AND id = $2::bigint FOR UPDATE`,
@@ -207,7 +208,7 @@ export class ProvisioningRepository {
 
   /** Those of `memberIds` that are not members of the organization. */
   async unknownMemberIds(sql: Sql, organizationId: string, memberIds: readonly string[]): Promise<string[]> {
-    const wellFormed = memberIds.filter((id) => /^\d{1,18}$/.test(id));
+    const wellFormed = memberIds.filter((id) => isNumericId(id));
     const rows = await sql.query<{ id: string }>(`SELECT id FROM identity.organization_members WHERE organization_id = $1 AND id = ANY($2::bigint[])`, [
       organizationId,
       wellFormed,

@@ -3,6 +3,7 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { CurrentOrganization, Database, type OrganizationAccess, Paginate, Pagination, RequireScopes } from '@faultline/platform';
 import { requireProject } from '@faultline/projects';
+import { isNumericId } from '@faultline/kernel';
 import { DeleteDeadLettersCommand } from '../application/commands/delete-dead-letters/delete-dead-letters.command';
 import { RetryDeadLettersCommand } from '../application/commands/retry-dead-letters/retry-dead-letters.command';
 import { deadLetterOf } from '../application/queries/list-dead-letters.handler';
@@ -77,6 +78,6 @@ export class DeadLettersController {
 
 /** Ids are bigints: anything else names no dead letter. */
 function deadLetterId(id: string): string {
-  if (!/^\d{1,18}$/.test(id)) throw new NotFoundException();
+  if (!isNumericId(id)) throw new NotFoundException();
   return id;
 }

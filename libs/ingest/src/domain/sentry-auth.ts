@@ -1,3 +1,5 @@
+import { isNumericId } from '@faultline/kernel';
+
 /**
  * Where a Sentry SDK puts its project key. SDKs use one of three places, in this order of
  * preference (the order Relay uses): the `X-Sentry-Auth` (or `Authorization: Sentry ...`) header,
@@ -86,7 +88,7 @@ export function parseDsn(dsn: string | null | undefined): ParsedDsn | null {
   if (!publicKey || !KEY_PATTERN.test(publicKey)) return null;
   const segments = url.pathname.split('/').filter((segment) => segment.length > 0);
   const projectId = segments.at(-1);
-  if (!projectId || !/^\d{1,19}$/.test(projectId)) return null;
+  if (!projectId || !isNumericId(projectId)) return null;
   return { publicKey, projectId };
 }
 

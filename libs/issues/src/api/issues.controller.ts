@@ -1,7 +1,7 @@
 import { BadRequestException, Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query } from '@nestjs/common';
 import { CommandBus, QueryBus, QueryHandlerNotFoundException } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { CLOCK, type Clock } from '@faultline/kernel';
+import { CLOCK, type Clock, isNumericId } from '@faultline/kernel';
 import {
   APP_CONFIG,
   type AppConfig,
@@ -370,7 +370,7 @@ function autoStatsWindow(statsPeriod = '14d'): IssueStatsWindow {
 function projectIdsParam(value: string | string[] | undefined): string[] | undefined {
   const values = (Array.isArray(value) ? value : value === undefined ? [] : [value]).filter((entry) => entry !== '');
   if (values.length === 0 || values.includes('-1')) return undefined;
-  if (values.some((entry) => !/^\d{1,18}$/.test(entry))) throw new BadRequestException({ detail: 'Invalid project parameter: use numeric project ids.' });
+  if (values.some((entry) => !isNumericId(entry))) throw new BadRequestException({ detail: 'Invalid project parameter: use numeric project ids.' });
   return values;
 }
 
@@ -378,7 +378,7 @@ function projectIdsParam(value: string | string[] | undefined): string[] | undef
 function idsParam(value: string | string[] | undefined): string[] {
   const values = (Array.isArray(value) ? value : value === undefined ? [] : [value]).filter((entry) => entry !== '');
   if (values.length === 0) throw new BadRequestException({ detail: 'Give the issues to change with one or more id parameters.' });
-  if (values.some((entry) => !/^\d{1,18}$/.test(entry))) throw new BadRequestException({ detail: 'Invalid id parameter: issue ids are numbers.' });
+  if (values.some((entry) => !isNumericId(entry))) throw new BadRequestException({ detail: 'Invalid id parameter: issue ids are numbers.' });
   if (values.length > MAX_BULK_IDS) throw new BadRequestException({ detail: `At most ${MAX_BULK_IDS} issues can be changed at once.` });
   return values;
 }

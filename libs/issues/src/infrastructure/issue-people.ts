@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Actors } from '@faultline/identity';
-import { DomainError } from '@faultline/kernel';
+import { DomainError, isNumericId } from '@faultline/kernel';
 import { Database, type Principal } from '@faultline/platform';
 import type { IssueActor, IssueAssignee } from '../domain';
 
@@ -38,14 +38,14 @@ export class IssuePeople {
     const id = prefixed ? prefixed[2] : value;
     let assignee: IssueAssignee | undefined;
     if (kind === 'team') {
-      if (/^\d{1,18}$/.test(id)) {
+      if (isNumericId(id)) {
         const [team] = await this.database.query<{ id: string; slug: string }>(
           `SELECT id::text AS id, slug FROM identity.team_directory WHERE organization_id = $1::bigint AND id = $2::bigint`,
           [organizationId, id],
         );
         if (team) assignee = { type: 'team', id: team.id, name: team.slug };
       }
-    } else if (/^\d{1,18}$/.test(id)) {
+    } else if (isNumericId(id)) {
       assignee = await this.member(organizationId, 'm.user_id = $2::bigint', id);
     } else if (!kind && id.includes('@')) {
       assignee = await this.member(organizationId, 'lower(m.email) = lower($2)', id);

@@ -1,5 +1,5 @@
 import { Inject, Injectable, NotFoundException } from '@nestjs/common';
-import { CLOCK, type Clock } from '@faultline/kernel';
+import { CLOCK, type Clock, isNumericId } from '@faultline/kernel';
 import { Database, type Sql } from '@faultline/platform';
 import { ISSUE_SORTS, type IssueSearch, type IssueSort } from '../application/queries/issue-search';
 import type { IssueAssignee } from '../domain';
@@ -142,8 +142,6 @@ const ISSUE_JOINS = `
 const EVENT_COLUMNS = `event_id, issue_id::text AS issue_id, project_id::text AS project_id, occurred_at, received_at, data,
   (SELECT i.fingerprint_hash FROM issues.issues i WHERE i.id = error_events.issue_id) AS grouping_hash`;
 
-const NUMERIC_ID = /^\d{1,18}$/;
-
 /**
  * The reads of the issues API: issues, always limited to the organization's projects, and their
  * stored events. Identity's tables (members, users, teams) are read by IssuePeople.
@@ -166,7 +164,7 @@ export class IssueReadModel {
   async find(organizationId: string, idOrShortId: string, projectId?: string, sql: Sql = this.database): Promise<IssueRow | null> {
     const params: unknown[] = [organizationId];
     const conditions = [ORGANIZATION_ISSUES];
-    if (NUMERIC_ID.test(idOrShortId)) {
+    if (isNumericId(idOrShortId)) {
       conditions.push(`i.id = $${params.push(idOrShortId)}::bigint`);
     } else if (/^[A-Za-z0-9-]{1,200}$/.test(idOrShortId)) {
       conditions.push(`upper(i.short_id) = upper($${params.push(idOrShortId)})`);

@@ -1,4 +1,4 @@
-import { DomainError } from '@faultline/kernel';
+import { DomainError, isNumericId } from '@faultline/kernel';
 import type { Transaction } from '@faultline/platform';
 
 /**
@@ -12,7 +12,7 @@ import type { Transaction } from '@faultline/platform';
  */
 export async function lockIssues(tx: Transaction, organizationId: string, issueIds: readonly string[], projectId?: string): Promise<string[]> {
   const unique = [...new Set(issueIds)];
-  if (unique.length === 0 || unique.some((id) => !/^\d{1,18}$/.test(id))) throw DomainError.notFound();
+  if (unique.length === 0 || unique.some((id) => !isNumericId(id))) throw DomainError.notFound();
   const params: unknown[] = [organizationId, unique];
   const project = projectId ? `AND project_id = $${params.push(projectId)}::bigint` : '';
   const rows = await tx.query<{ id: string }>(

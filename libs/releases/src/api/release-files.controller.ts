@@ -4,6 +4,7 @@ import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { CurrentOrganization, Database, type OrganizationAccess, Paginate, Pagination, RequireScopes } from '@faultline/platform';
 import { requireProject } from '@faultline/projects';
+import { isNumericId } from '@faultline/kernel';
 import { AssembleArtifactBundleCommand, type AssembleResult } from '../application/commands/assemble-artifact-bundle/assemble-artifact-bundle.command';
 import { DeleteReleaseFileCommand } from '../application/commands/delete-release-file/delete-release-file.command';
 import { UploadReleaseFileCommand } from '../application/commands/upload-release-file/upload-release-file.command';
@@ -170,7 +171,7 @@ export class ReleaseFilesController {
   }
 
   private async file(organizationId: string, version: string, fileId: string): Promise<ReleaseFileRow> {
-    const file = /^\d{1,18}$/.test(fileId) ? await this.artifacts.findReleaseFile(this.database, organizationId, version, fileId) : null;
+    const file = isNumericId(fileId) ? await this.artifacts.findReleaseFile(this.database, organizationId, version, fileId) : null;
     if (!file) throw new NotFoundException();
     return file;
   }

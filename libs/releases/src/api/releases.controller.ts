@@ -13,6 +13,7 @@ import {
   RequireScopes,
 } from '@faultline/platform';
 import { FindProjectQuery, type ProjectSummary, requireProject } from '@faultline/projects';
+import { isNumericId } from '@faultline/kernel';
 import { CreateDeployCommand } from '../application/commands/create-deploy/create-deploy.command';
 import { CreateReleaseCommand } from '../application/commands/create-release/create-release.command';
 import { DeleteReleaseCommand } from '../application/commands/delete-release/delete-release.command';
@@ -83,7 +84,7 @@ export class ReleasesController {
     @Paginate() page: Pagination,
   ) {
     const projectIds = project === undefined ? undefined : Array.isArray(project) ? project : [project];
-    if (projectIds?.some((id) => !/^\d{1,18}$/.test(id))) throw new BadRequestException({ detail: 'Invalid project parameter.' });
+    if (projectIds?.some((id) => !isNumericId(id))) throw new BadRequestException({ detail: 'Invalid project parameter.' });
     const rows = page.respond(
       await this.releases.list(
         this.database,

@@ -1,3 +1,4 @@
+import { isNumericId } from '@faultline/kernel';
 import type { Filter } from '../domain/scim-filter';
 import { ScimError } from '../domain/scim-error';
 
@@ -111,7 +112,7 @@ class Compiler {
         const text = String(compValue);
         if (op === 'eq' || op === 'ne') {
           // An id that is not a number matches nothing (and differs from everything).
-          if (!/^\d{1,18}$/.test(text)) return op === 'eq' ? 'false' : 'true';
+          if (!isNumericId(text)) return op === 'eq' ? 'false' : 'true';
           return op === 'eq' ? `(${column} = ${this.param(text)}::bigint)` : `(${column} <> ${this.param(text)}::bigint)`;
         }
         return this.text(`${column}::text`, op, text, true);

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { MemberEmail, MemberName } from '@faultline/identity';
 import type { Sql } from '@faultline/platform';
+import { isNumericId } from '@faultline/kernel';
 import type { Filter } from '../domain/scim-filter';
 import { MAX_GROUP_MEMBERS_LISTED } from '../domain/scim-schemas';
 import { type FilterSchema, filterToSql } from './filter-sql';
@@ -130,7 +131,7 @@ export class ScimReadRepository {
 
   /** A user with its groups. */
   async findUser(sql: Sql, organizationId: string, memberId: string): Promise<(ScimUserRow & { groups: Reference[] }) | undefined> {
-    if (!/^\d{1,18}$/.test(memberId)) return undefined;
+    if (!isNumericId(memberId)) return undefined;
     const [row] = await sql.query<ScimUserRow & { groups: Reference[] }>(
       `SELECT v.*, ${GROUPS_OF_USER} FROM identity.scim_users v WHERE v.organization_id = $1 AND v.id = $2::bigint`,
       [organizationId, memberId],
@@ -140,7 +141,7 @@ export class ScimReadRepository {
 
   /** A group by id, or by slug as Sentry's SCIM paths also allow. */
   async findGroup(sql: Sql, organizationId: string, idOrSlug: string): Promise<ScimGroupRow | undefined> {
-    const [row] = /^\d{1,18}$/.test(idOrSlug)
+    const [row] = isNumericId(idOrSlug)
       ? await sql.query<ScimGroupRow>(`SELECT v.* FROM identity.scim_groups v WHERE v.organization_id = $1 AND v.id = $2::bigint`, [organizationId, idOrSlug])
       : await sql.query<ScimGroupRow>(`SELECT v.* FROM identity.scim_groups v WHERE v.organization_id = $1 AND v.slug = $2`, [organizationId, idOrSlug]);
     return row;

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { PollingLoop } from '@faultline/kernel';
+import { CLOCK, type Clock, PollingLoop } from '@faultline/kernel';
 import { APP_CONFIG, type AppConfig, type BackgroundWorker, Database, Metrics, QueueVacuum } from '@faultline/platform';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import type { DeliveryTarget, DeliveryTargetKind, TargetAttemptOutcome } from '../contracts/delivery-target-kind';
@@ -51,7 +51,7 @@ export class DeliveryWorker implements BackgroundWorker {
     runOnce: async () => {
       const claimed = await this.claim();
       this.dispatch();
-      if (Date.now() - this.lastPrune > PRUNE_INTERVAL_MS) await this.prune();
+      if (this.clock.now().getTime() - this.lastPrune > PRUNE_INTERVAL_MS) await this.prune();
       return claimed > 0 && this.claimedCount() <= this.config.webhooks.concurrency;
     },
     idleDelayMs: IDLE_POLL_MS,
@@ -70,6 +70,7 @@ export class DeliveryWorker implements BackgroundWorker {
     private readonly deliveries: DeliveriesRepository,
     private readonly kinds: DeliveryTargetKinds,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
     metrics: Metrics,
   ) {
     this.vacuum = new QueueVacuum(database, ['webhooks.webhook_delivery_queue'], VACUUM_EVERY_ATTEMPTS, (error) =>
@@ -218,7 +219,7 @@ export class DeliveryWorker implements BackgroundWorker {
   }
 
   private async attempt({ delivery, kind, target }: ReadyDelivery): Promise<void> {
-    const attemptedAt = new Date();
+    const attemptedAt = this.clock.now();
     if (!target || !target.active) {
       this.record({
         deliveryId: delivery.id,
@@ -263,7 +264,7 @@ export class DeliveryWorker implements BackgroundWorker {
         const error =
           response.statusCode >= 300 && response.statusCode < 400 ? `redirect (${response.statusCode}) not followed` : `HTTP ${response.statusCode}`;
         answer = {
-          outcome: kind.classify(response.statusCode, response.headers['retry-after'], new Date()),
+          outcome: kind.classify(response.statusCode, response.headers['retry-after'], this.clock.now()),
           statusCode: response.statusCode,
           error,
           responseHeaders: response.headers,
@@ -318,7 +319,7 @@ export class DeliveryWorker implements BackgroundWorker {
   ): Pick<AttemptResult, 'status' | 'nextAttemptAt' | 'error'> {
     const delay = nextAttemptDelaySeconds(delivery.attempts, kind.retryScheduleSeconds, retryAfterSeconds);
     if (delay === undefined) return { status: 'failed', error: `${error}; gave up after ${delivery.attempts} attempts` };
-    return { status: 'pending', nextAttemptAt: new Date(Date.now() + delay * 1000), error };
+    return { status: 'pending', nextAttemptAt: new Date(this.clock.now().getTime() + delay * 1000), error };
   }
 
   private record(result: AttemptResult): void {
@@ -361,8 +362,8 @@ export class DeliveryWorker implements BackgroundWorker {
   }
 
   private async prune(): Promise<void> {
-    this.lastPrune = Date.now();
-    const before = new Date(Date.now() - this.config.webhooks.attemptRetentionDays * 86_400_000);
+    this.lastPrune = this.clock.now().getTime();
+    const before = new Date(this.lastPrune - this.config.webhooks.attemptRetentionDays * 86_400_000);
     while ((await this.deliveries.prune(before, PRUNE_BATCH)) >= PRUNE_BATCH && this.loop.running);
   }
 }

@@ -1,4 +1,4 @@
-import { DomainError } from '@faultline/kernel';
+import { DomainError, isNumericId } from '@faultline/kernel';
 
 /** How an issue list is ordered (Sentry's `sort` values) and the column behind each. */
 export const ISSUE_SORTS = {
@@ -542,7 +542,7 @@ function assigneeTarget(value: string, context: IssueSearchContext): AssigneeTar
   if (value === 'my_teams') return { type: 'member_teams', userId: user() };
   if (value === 'none') return { type: 'none' };
   if (value.startsWith('#') && value.length > 1) return { type: 'team', slug: value.slice(1) };
-  if (/^\d{1,18}$/.test(value)) return { type: 'user', id: value };
+  if (isNumericId(value)) return { type: 'user', id: value };
   return { type: 'email', email: value };
 }
 
@@ -614,7 +614,7 @@ function fieldFilters(term: Extract<Term, { type: 'filter' }>, context: IssueSea
     case 'message':
       return [messageFilter(texts, negated)];
     case 'issue.id':
-      if (!texts.every((id) => /^\d{1,18}$/.test(id))) throw invalid(`issue.id: Invalid number: ${texts.join(', ')}.`);
+      if (!texts.every((id) => isNumericId(id))) throw invalid(`issue.id: Invalid number: ${texts.join(', ')}.`);
       return [{ kind: 'issue_id', negated, ids: texts }];
     case 'issue':
       return [{ kind: 'short_id', negated, shortIds: texts }];

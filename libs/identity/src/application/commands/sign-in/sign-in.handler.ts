@@ -1,5 +1,6 @@
+import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DomainError } from '@faultline/kernel';
+import { CLOCK, type Clock, DomainError } from '@faultline/kernel';
 import { EventRecorder } from '@faultline/event-store';
 import { Database } from '@faultline/platform';
 import { SESSION_STREAM_TYPE, sessionStarted, sessionStream } from '../../../domain/identity.events';
@@ -31,6 +32,7 @@ export class SignInHandler implements ICommandHandler<SignInCommand, StartedSess
     private readonly database: Database,
     private readonly repository: SessionsRepository,
     private readonly events: EventRecorder,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async execute({ email, password, ttlMs, client }: SignInCommand): Promise<StartedSession> {
@@ -38,9 +40,10 @@ export class SignInHandler implements ICommandHandler<SignInCommand, StartedSess
     const matches = await verifyPassword(password, user?.password_hash);
     if (!user || !matches || !user.is_active) throw new DomainError('unauthenticated', SIGN_IN_FAILED);
     const issued = issueSession();
-    const expiresAt = new Date(Date.now() + ttlMs);
+    const now = this.clock.now();
+    const expiresAt = new Date(now.getTime() + ttlMs);
     return this.database.transaction(async (tx) => {
-      await this.repository.pruneExpired(tx, new Date());
+      await this.repository.pruneExpired(tx, now);
       const session = await this.repository.insertSession(tx, {
         userId: user.id,
         tokenHash: issued.tokenHash,
