@@ -32,6 +32,12 @@ export default tseslint.config(
           message:
             "No hand-written TTL cache: use lru-cache's LRUCache (max, ttl, fetchMethod + fetch() for single-flight loads), as in libs/identity/src/infrastructure/auth-cache.ts.",
         },
+        // The event-id rule and the 32-hex id have one owner (libs/kernel/src/ids.ts): copies drifted apart (all-zero ids, dashes).
+        {
+          selector: 'Literal[regex.pattern=/\\{32\\}/]',
+          message:
+            'No 32-hex-digit pattern: call normalizeEventId / normalizeNonNilEventId (event ids) or isHexId (hook ids, DSN keys) of libs/kernel/src/ids.ts.',
+        },
       ],
     },
   },

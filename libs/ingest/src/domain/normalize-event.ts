@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
+import { normalizeNonNilEventId } from '@faultline/kernel';
 import { EnvelopeError } from './envelope-error';
 import { storableText } from './storable-text';
 
@@ -320,13 +321,7 @@ export function normalizeEvent(raw: unknown, context: NormalizeContext): Normali
 
 // ---- identity, time, level -----------------------------------------------------------------
 
-function normalizeEventId(value: unknown): string | undefined {
-  if (typeof value !== 'string') return undefined;
-  const trimmed = value.trim();
-  const compact = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/.test(trimmed) ? trimmed.replace(/-/g, '') : trimmed;
-  if (!/^[0-9a-fA-F]{32}$/.test(compact) || /^0+$/.test(compact)) return undefined;
-  return compact.toLowerCase();
-}
+const normalizeEventId = normalizeNonNilEventId;
 
 const ISO_TIMESTAMP = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?))?\s*(Z|[+-]\d{2}:?\d{2})?$/i;
 
