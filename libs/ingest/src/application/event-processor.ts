@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { CLOCK, type Clock, ConcurrencyError, PollingLoop } from '@faultline/kernel';
+import { CLOCK, type Clock, ConcurrencyError, newHexId, PollingLoop } from '@faultline/kernel';
 import { eventTags, type IngestedEvent, IssueIngestion } from '@faultline/issues';
 import { type BackgroundWorker, Database, Metrics, QueueVacuum, type Transaction } from '@faultline/platform';
 import { EventRecorder } from '@faultline/event-store';
@@ -281,7 +281,7 @@ export class EventProcessor implements BackgroundWorker {
     for (const queued of claimed) {
       const event = normalizeEvent(
         { ...(parseStorableJson(queued.payload) as object), event_id: queued.event_id },
-        { receivedAt: queued.received_at, clientIp: queued.client_ip ?? undefined },
+        { receivedAt: queued.received_at, clientIp: queued.client_ip ?? undefined, newEventId: newHexId() },
       );
       if (matchingFilter(event, await this.filters.cached(tx, queued.project_id))) {
         generated.push({ projectId: queued.project_id, stat: 'blacklisted', at: queued.received_at, quantity: 1 });
