@@ -2,7 +2,7 @@ import { EVENT_LIMITS } from './limits';
 import { str } from './fields';
 import type { EventLevel } from './types';
 
-/** The event's scalar attributes: time, level, platform, release, environment. */
+// The event's scalar attributes: time, level, platform, release, environment.
 
 const LEVELS: Readonly<Record<string, EventLevel>> = {
   fatal: 'fatal',

@@ -3,6 +3,7 @@ import { assign, bool, isObject } from './fields';
 import { boundJson, smallObject } from './json-bounds';
 import type { JsonObject, NormalizedDebugMeta } from './types';
 
+/** Debug images and SDK info, kept as sent within the small bags' bounds: symbolication reads them. */
 export function normalizeDebugMeta(value: unknown): NormalizedDebugMeta | undefined {
   if (!isObject(value)) return undefined;
   const debugMeta: NormalizedDebugMeta = {};

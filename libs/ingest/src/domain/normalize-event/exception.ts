@@ -4,6 +4,7 @@ import { lenientString, smallObject } from './json-bounds';
 import { lineNumber, normalizeStacktrace, threadId } from './stacktrace';
 import type { NormalizedException, NormalizedMechanism } from './types';
 
+/** The chained exceptions, oldest (the cause) first, at most `maxExceptions` (the newest). */
 export function normalizeExceptions(value: unknown): NormalizedException[] {
   // Sentry accepts `{values: [...]}`, a bare list, or a single exception object.
   const list = Array.isArray(value)

@@ -1,6 +1,6 @@
 import { EVENT_LIMITS } from './limits';
 
-/** Reading one field of an SDK payload: wrong types are ignored, strings are bounded. */
+// Reading one field of an SDK payload: wrong types are ignored, strings are bounded.
 
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

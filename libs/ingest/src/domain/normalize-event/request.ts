@@ -5,6 +5,7 @@ import { boundJson, smallObject } from './json-bounds';
 import { nonEmptyPairs, pairsFrom } from './pairs';
 import type { JsonValue, NormalizedRequest, StringPairs } from './types';
 
+/** The HTTP request: URL split as Relay does, headers, query, cookies and body as pairs or bounded JSON. */
 export function normalizeRequest(value: unknown): NormalizedRequest | undefined {
   if (!isObject(value)) return undefined;
   const request: NormalizedRequest = {};

@@ -2,6 +2,7 @@ import { EVENT_LIMITS } from './limits';
 import { assign, isObject, str, truncate } from './fields';
 import type { NormalizedSdk } from './types';
 
+/** The SDK's name, version, integrations and packages. */
 export function normalizeSdk(value: unknown): NormalizedSdk | undefined {
   if (!isObject(value)) return undefined;
   const sdk: NormalizedSdk = {};

@@ -5,6 +5,7 @@ import { smallObject } from './json-bounds';
 import { pairsFrom } from './pairs';
 import type { NormalizedFrame, NormalizedStacktrace } from './types';
 
+/** A stack trace (frames oldest first), at most `maxFrames` of them; undefined when no frame is usable. */
 export function normalizeStacktrace(value: unknown): NormalizedStacktrace | undefined {
   if (!isObject(value) || !Array.isArray(value.frames)) return undefined;
   let frames = value.frames;
@@ -26,6 +27,7 @@ export function normalizeStacktrace(value: unknown): NormalizedStacktrace | unde
   return stacktrace;
 }
 
+/** A frame, also the shape of a failed template; undefined when it names no file, function, module or address. */
 export function normalizeFrame(value: unknown): NormalizedFrame | undefined {
   if (!isObject(value)) return undefined;
   const frame: NormalizedFrame = {};

@@ -3,6 +3,7 @@ import { assign, bool, isObject, str } from './fields';
 import { normalizeStacktrace, threadId } from './stacktrace';
 import type { NormalizedThread } from './types';
 
+/** The threads and their stack traces, at most `maxThreads`. */
 export function normalizeThreads(value: unknown): NormalizedThread[] | undefined {
   const list = isObject(value) && Array.isArray(value.values) ? value.values : Array.isArray(value) ? value : [];
   const threads: NormalizedThread[] = [];

@@ -1,4 +1,4 @@
-/** What the normaliser answers: one strict shape for an SDK event of any age or language. */
+// What the normaliser answers: one strict shape for an SDK event of any age or language.
 
 export type EventLevel = 'fatal' | 'error' | 'warning' | 'info' | 'debug';
 

@@ -6,6 +6,7 @@ import type { NormalizedGeo, NormalizedUser } from './types';
 
 const USER_FIELDS = new Set(['id', 'email', 'username', 'name', 'ip_address', 'geo', 'data', 'segment', 'sentry_user']);
 
+/** The user: known fields bounded, the address checked (`{{auto}}` is the client's), the rest in `data`. */
 export function normalizeUser(value: unknown, clientIp: string | undefined): NormalizedUser | undefined {
   if (!isObject(value)) return undefined;
   const user: NormalizedUser = {};
