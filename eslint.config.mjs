@@ -24,11 +24,16 @@ const ONE_OWNER = [
   },
 ];
 
-// A row id is checked in one place: the inline copies had drifted to 18 digits, short of PostgreSQL's bigint.
-const NO_INLINE_NUMERIC_ID = [
+// Ids are checked in one place (libs/kernel/src/ids.ts): the inline copies had drifted apart (row ids
+// to 18 digits, short of PostgreSQL's bigint; event ids on all-zero ids and dashes).
+const NO_INLINE_ID_RULE = [
   {
     selector: String.raw`Literal[regex.pattern=/^\^(\\d|\[0-9\])\{1,1[89]\}\$$/]`,
     message: 'use isNumericId from @faultline/kernel',
+  },
+  {
+    selector: 'Literal[regex.pattern=/\\{32\\}/]',
+    message: 'No 32-hex-digit pattern: call normalizeEventId / normalizeNonNilEventId (event ids) or isHexId (hook ids, DSN keys) of libs/kernel/src/ids.ts.',
   },
 ];
 
@@ -56,13 +61,13 @@ export default tseslint.config(
   {
     files: ['**/*.ts', '**/*.tsx'],
     ignores: [...TESTS, 'libs/kernel/src/ids.ts'],
-    rules: { 'no-restricted-syntax': ['error', ...ONE_OWNER, ...NO_INLINE_NUMERIC_ID] },
+    rules: { 'no-restricted-syntax': ['error', ...ONE_OWNER, ...NO_INLINE_ID_RULE] },
   },
   {
     // Server code takes the time from the injected CLOCK (tests replace it with a FixedClock).
     files: ['libs/**/*.ts', 'apps/api/**/*.ts'],
     ignores: [...TESTS, 'libs/kernel/src/ids.ts'],
-    rules: { 'no-restricted-syntax': ['error', ...ONE_OWNER, ...NO_INLINE_NUMERIC_ID, ...NO_WALL_CLOCK] },
+    rules: { 'no-restricted-syntax': ['error', ...ONE_OWNER, ...NO_INLINE_ID_RULE, ...NO_WALL_CLOCK] },
   },
   {
     // The owner of the row-id rule.

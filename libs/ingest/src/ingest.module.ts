@@ -17,6 +17,7 @@ import { RetryDeadLettersHandler } from './application/commands/retry-dead-lette
 import { EventProcessor } from './application/event-processor';
 import { ListDeadLettersHandler } from './application/queries/list-dead-letters.handler';
 import { DeadLettersRepository } from './infrastructure/dead-letters.repository';
+import { IngestMetrics } from './infrastructure/ingest-metrics';
 import { InboundFiltersRepository } from './infrastructure/inbound-filters.repository';
 import { IngestQueueRepository } from './infrastructure/ingest-queue.repository';
 import { ProjectReadModelsRepository } from './infrastructure/project-read-models.repository';
@@ -34,6 +35,7 @@ import { RollupsRepository } from './infrastructure/rollups.repository';
     RollupsRepository,
     InboundFiltersRepository,
     DeadLettersRepository,
+    IngestMetrics,
     RetryDeadLettersHandler,
     DeleteDeadLettersHandler,
     ListDeadLettersHandler,

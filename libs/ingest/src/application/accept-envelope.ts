@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { LRUCache } from 'lru-cache';
-import { CLOCK, type Clock } from '@faultline/kernel';
+import { CLOCK, type Clock, newHexId, normalizeEventId } from '@faultline/kernel';
 import { Database } from '@faultline/platform';
 import { UserReportIntake, type UserReportInput } from '@faultline/issues';
 import { FindProjectKeyQuery, type ProjectKeyAccess } from '@faultline/projects';
@@ -232,9 +232,9 @@ export class AcceptEnvelope {
 }
 
 function eventIdOf(payload: Record<string, unknown>, headerEventId: unknown): string {
-  const candidate = typeof payload.event_id === 'string' ? payload.event_id : typeof headerEventId === 'string' ? headerEventId : '';
-  const hex = candidate.replace(/-/g, '').toLowerCase();
-  return /^[0-9a-f]{32}$/.test(hex) ? hex : crypto.randomUUID().replace(/-/g, '');
+  // The payload's id wins when it is a string, even one that is no event id (it then gets a new one).
+  const candidate = typeof payload.event_id === 'string' ? payload.event_id : headerEventId;
+  return normalizeEventId(candidate) ?? newHexId();
 }
 
 /** The legacy store endpoint carries one event as the whole body. */

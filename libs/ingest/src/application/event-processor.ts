@@ -1,26 +1,24 @@
-import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { CLOCK, type Clock, ConcurrencyError, PollingLoop } from '@faultline/kernel';
+import { CLOCK, type Clock, ConcurrencyError, newHexId, PollingLoop } from '@faultline/kernel';
 import { eventTags, type IngestedEvent, IssueIngestion } from '@faultline/issues';
-import { type BackgroundWorker, Database, Metrics, QueueVacuum, type Transaction } from '@faultline/platform';
+import { type BackgroundWorker, Database, QueueVacuum, type Transaction } from '@faultline/platform';
 import { EventRecorder } from '@faultline/event-store';
 import { ReleaseSightings, SourceMapSymbolicator } from '@faultline/releases';
-import { Counter, Gauge } from 'prom-client';
 import {
-  culpritFromExceptions,
   ERROR_EVENT_STREAM_TYPE,
-  EVENT_LIMITS,
   errorEventProcessed,
   errorEventStream,
-  groupingHash,
   matchingFilter,
   normalizeEvent,
   type NormalizedEvent,
   parseStorableJson,
+  type PreparedEvent,
+  prepareEvent,
 } from '../domain';
 import { DeadLettersRepository } from '../infrastructure/dead-letters.repository';
 import { InboundFiltersRepository } from '../infrastructure/inbound-filters.repository';
+import { IngestMetrics } from '../infrastructure/ingest-metrics';
 import { IngestQueueRepository, type QueuedEvent } from '../infrastructure/ingest-queue.repository';
 import { RollupsRepository, type TagObservation, type UserObservation } from '../infrastructure/rollups.repository';
 
@@ -52,21 +50,6 @@ const VACUUM_EVERY_EVENTS = 10_000;
 const CONCURRENT_BATCHES = 2;
 /** Pause after a part batch: what a batch's fixed cost (a dozen statements) is spread over. */
 const LINGER_MS = 50;
-
-/** The user's identifier as Sentry tags it (`id:`, `username:`, `email:`, `ip:`) and its hash. */
-export function userIdentity(user: NormalizedEvent['user']): { tagValue: string; hash: string } | undefined {
-  if (!user) return undefined;
-  const pairs: Array<[string, string | undefined]> = [
-    ['id', user.id],
-    ['username', user.username],
-    ['email', user.email],
-    ['ip', user.ipAddress],
-  ];
-  const found = pairs.find(([, value]) => value);
-  if (!found) return undefined;
-  const [kind, value] = found as [string, string];
-  return { tagValue: `${kind}:${value}`, hash: createHash('md5').update(value).digest('hex') };
-}
 
 /**
  * Takes accepted events off the queue in batches and, per batch in one transaction: normalises
@@ -100,7 +83,6 @@ export class EventProcessor implements BackgroundWorker {
   );
 
   private readonly vacuum: QueueVacuum;
-  private readonly deadLettered: Counter;
   /** Batches of this process between their claim and their commit: their events are hidden by the lease. */
   private inFlight = 0;
 
@@ -114,30 +96,12 @@ export class EventProcessor implements BackgroundWorker {
     private readonly deadLetters: DeadLettersRepository,
     private readonly symbolicator: SourceMapSymbolicator,
     private readonly releaseSightings: ReleaseSightings,
-    metrics: Metrics,
+    private readonly metrics: IngestMetrics,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
     this.vacuum = new QueueVacuum(database, ['ingest.ingest_queue', 'ingest.ingest_outcomes'], VACUUM_EVERY_EVENTS, (error) =>
       this.logger.warn(`vacuuming the ingest queue failed: ${describe(error)}`),
     );
-    this.deadLettered = new Counter({
-      name: 'ingest_dead_letters_total',
-      help: 'Accepted events this process set aside as dead letters, processing having failed',
-      registers: [metrics.registry],
-    });
-    const logger = this.logger;
-    new Gauge({
-      name: 'ingest_dead_letters',
-      help: 'Dead letters in the instance, waiting to be retried or deleted',
-      registers: [metrics.registry],
-      async collect() {
-        try {
-          this.set(await deadLetters.count(database));
-        } catch (error) {
-          logger.warn(`counting dead letters failed: ${describe(error)}`);
-        }
-      },
-    });
   }
 
   start(): void {
@@ -203,11 +167,9 @@ export class EventProcessor implements BackgroundWorker {
    * fail alone, which are set aside. One bad event among 200 costs about 16 partial attempts.
    */
   private async processIsolating(tx: Transaction, events: QueuedEvent[], counted: StatCount[]): Promise<void> {
-    await tx.execute('SAVEPOINT isolate');
     try {
-      await this.process(tx, events, counted);
+      await tx.inSavepoint(() => this.process(tx, events, counted));
     } catch (error) {
-      await tx.execute('ROLLBACK TO SAVEPOINT isolate');
       if (events.length === 1) {
         await this.setAside(tx, events[0], error);
       } else {
@@ -217,7 +179,6 @@ export class EventProcessor implements BackgroundWorker {
       }
       await this.rollups.addStats(tx, counted);
     }
-    await tx.execute('RELEASE SAVEPOINT isolate');
   }
 
   /** An event that failed alone: later again if the failure may pass, else a dead letter. */
@@ -234,14 +195,15 @@ export class EventProcessor implements BackgroundWorker {
   private async deadLetter(tx: Transaction, event: QueuedEvent, attempts: number, reason: string): Promise<void> {
     await this.deadLetters.add(tx, event, attempts, reason);
     tx.afterCommit(() => {
-      this.deadLettered.inc();
+      this.metrics.deadLetterSetAside();
       this.logger.error(`event ${event.event_id} of project ${event.project_id} set aside as a dead letter after ${attempts} attempt(s): ${reason}`);
     });
   }
 
   /**
    * Maps the event's JavaScript exception frames to their original source before it is grouped,
-   * keeping the frames as sent in `rawStacktrace`, and the culprit follows the mapped frames.
+   * keeping the frames as sent in `rawStacktrace` (from which `prepareEvent` tells the culprit the
+   * frames gave, to follow the mapped frames).
    */
   private async symbolicate(tx: Transaction, queued: QueuedEvent, event: NormalizedEvent): Promise<void> {
     if (!SOURCE_MAPPED_PLATFORMS.has(event.platform)) return;
@@ -255,7 +217,6 @@ export class EventProcessor implements BackgroundWorker {
       debugImages: event.debugMeta?.images,
       stacktraces: traced.map((exception) => exception.stacktrace?.frames ?? []),
     });
-    const derivedCulprit = culpritFromExceptions(event.exceptions);
     traced.forEach((exception, index) => {
       const frames = result.stacktraces[index];
       if (!frames || !exception.stacktrace) return;
@@ -263,9 +224,6 @@ export class EventProcessor implements BackgroundWorker {
       exception.stacktrace = { ...exception.stacktrace, frames };
     });
     if (result.errors.length > 0) event.errors = result.errors;
-    if (derivedCulprit !== undefined && event.culprit === derivedCulprit.slice(0, EVENT_LIMITS.culprit)) {
-      event.culprit = (culpritFromExceptions(event.exceptions) ?? event.culprit).slice(0, EVENT_LIMITS.culprit);
-    }
   }
 
   /**
@@ -274,37 +232,29 @@ export class EventProcessor implements BackgroundWorker {
    */
   private async process(tx: Transaction, claimed: QueuedEvent[], counted: StatCount[]): Promise<void> {
     const ingested: IngestedEvent[] = [];
-    const normalized = new Map<string, NormalizedEvent>();
+    const prepared = new Map<string, PreparedEvent>();
     const tags = new Map<string, TagObservation>();
     const users: UserObservation[] = [];
     const generated: StatCount[] = [...counted];
     for (const queued of claimed) {
-      const event = normalizeEvent(
+      const normalized = normalizeEvent(
         { ...(parseStorableJson(queued.payload) as object), event_id: queued.event_id },
-        { receivedAt: queued.received_at, clientIp: queued.client_ip ?? undefined },
+        { receivedAt: queued.received_at, clientIp: queued.client_ip ?? undefined, newEventId: newHexId() },
       );
-      if (matchingFilter(event, await this.filters.cached(tx, queued.project_id))) {
+      if (matchingFilter(normalized, await this.filters.cached(tx, queued.project_id))) {
         generated.push({ projectId: queued.project_id, stat: 'blacklisted', at: queued.received_at, quantity: 1 });
         continue;
       }
-      await this.symbolicate(tx, queued, event);
-      const user = userIdentity(event.user);
-      const issueTags: Array<[string, string]> = [
-        ...event.tags,
-        ['level', event.level],
-        ...(event.environment ? [['environment', event.environment] as [string, string]] : []),
-        ...(event.release ? [['release', event.release] as [string, string]] : []),
-        ...(user ? [['user', user.tagValue] as [string, string]] : []),
-      ];
-      // The project's tag values also answer user.email; an issue's, like Sentry's, do not.
-      const observed = event.user?.email ? [...issueTags, ['user.email', event.user.email] as [string, string]] : issueTags;
-      normalized.set(`${queued.project_id}|${event.eventId}`, event);
+      await this.symbolicate(tx, queued, normalized);
+      const preparation = prepareEvent(normalized);
+      const { event, fingerprintHash, user, issueTags, projectTags } = preparation;
+      prepared.set(`${queued.project_id}|${event.eventId}`, preparation);
       ingested.push({
         projectId: queued.project_id,
         projectSlug: queued.project_slug,
         organizationId: queued.organization_id,
         eventId: event.eventId,
-        fingerprintHash: groupingHash(event).hash,
+        fingerprintHash,
         title: event.title,
         culprit: event.culprit,
         level: event.level,
@@ -317,7 +267,7 @@ export class EventProcessor implements BackgroundWorker {
         data: event as unknown as Record<string, unknown>,
       });
       generated.push({ projectId: queued.project_id, stat: 'generated', at: queued.received_at, quantity: 1 });
-      for (const [key, value] of observed) {
+      for (const [key, value] of projectTags) {
         const id = `${queued.project_id}|${key}|${value}`;
         const tag = tags.get(id);
         if (tag) {
@@ -354,7 +304,7 @@ export class EventProcessor implements BackgroundWorker {
       tx,
       stored.map(({ projectId, eventId, issueId, isNewIssue }) => {
         const { projectSlug, organizationId } = byKey.get(`${projectId}|${eventId}`) as IngestedEvent;
-        const event = normalized.get(`${projectId}|${eventId}`) as NormalizedEvent;
+        const { event, user, shownTagSource } = prepared.get(`${projectId}|${eventId}`) as PreparedEvent;
         return {
           streamId: errorEventStream(projectId, eventId),
           streamType: ERROR_EVENT_STREAM_TYPE,
@@ -373,19 +323,8 @@ export class EventProcessor implements BackgroundWorker {
             datetime: event.timestamp,
             release: event.release ?? null,
             environment: event.environment,
-            user: userIdentity(event.user)?.tagValue ?? null,
-            tags: eventTags({
-              tags: event.tags,
-              level: event.level,
-              environment: event.environment,
-              release: event.release,
-              dist: event.dist,
-              serverName: event.serverName,
-              transaction: event.transaction,
-              url: event.request?.url,
-              user: userIdentity(event.user)?.tagValue,
-              mechanism: event.exceptions.at(-1)?.mechanism,
-            }),
+            user: user?.tagValue ?? null,
+            tags: eventTags(shownTagSource),
           }),
         };
       }),

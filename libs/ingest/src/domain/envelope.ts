@@ -1,5 +1,6 @@
 import type { Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw, type Zlib } from 'node:zlib';
+import { normalizeEventId } from '@faultline/kernel';
 import { EnvelopeError } from './envelope-error';
 
 /**
@@ -77,7 +78,6 @@ export const DEFAULT_ENVELOPE_LIMITS: Readonly<EnvelopeLimits> = Object.freeze({
 
 const NEWLINE = 0x0a;
 const KNOWN_TYPES: ReadonlySet<string> = new Set(ENVELOPE_ITEM_TYPES);
-const EVENT_ID = /^(?:[0-9a-fA-F]{32}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/;
 
 /** Items are numbered from 1 in messages, as a person counts them. */
 export function parseEnvelope(body: Buffer, limits: EnvelopeLimits): Envelope {
@@ -182,7 +182,7 @@ function parseEnvelopeHeader(bytes: Buffer): EnvelopeHeader {
       throw new EnvelopeError(`envelope header: ${field} must be a string`);
     }
   }
-  if (typeof header.event_id === 'string' && !EVENT_ID.test(header.event_id)) {
+  if (typeof header.event_id === 'string' && normalizeEventId(header.event_id) === undefined) {
     throw new EnvelopeError('envelope header: event_id must be a 32-character hex id or a uuid');
   }
   if (header.sdk === null) delete header.sdk;

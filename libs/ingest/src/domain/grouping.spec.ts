@@ -1,8 +1,9 @@
 import { defaultComponents, groupingHash, normalizeFilename, normalizeMessage } from './grouping';
+import { newHexId } from '@faultline/kernel';
 import { normalizeEvent } from './normalize-event';
 
 const receivedAt = new Date('2024-05-01T12:00:00.000Z');
-const event = (raw: Record<string, unknown>) => normalizeEvent(raw, { receivedAt });
+const event = (raw: Record<string, unknown>) => normalizeEvent(raw, { receivedAt, newEventId: newHexId() });
 
 interface FrameSpec {
   filename?: string;

@@ -1,7 +1,8 @@
 import { type InboundFilters, inboundFilterMatchers, matchingFilter, NO_FILTERS } from './inbound-filters';
+import { newHexId } from '@faultline/kernel';
 import { normalizeEvent } from './normalize-event';
 
-const event = (raw: Record<string, unknown>) => normalizeEvent(raw, { receivedAt: new Date('2026-01-01T00:00:00Z') });
+const event = (raw: Record<string, unknown>) => normalizeEvent(raw, { receivedAt: new Date('2026-01-01T00:00:00Z'), newEventId: newHexId() });
 const matching = (raw: ReturnType<typeof event>, filters: InboundFilters) => matchingFilter(raw, inboundFilterMatchers(filters));
 
 describe('inbound filters', () => {

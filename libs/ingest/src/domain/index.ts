@@ -22,7 +22,6 @@ export {
 export {
   EVENT_LIMITS,
   normalizeEvent,
-  culpritFromExceptions,
   parseTimestamp,
   type EventLevel,
   type JsonObject,
@@ -39,6 +38,7 @@ export {
   type NormalizedUser,
   type StringPairs,
 } from './normalize-event';
+export { prepareEvent, type PreparedEvent, type UserIdentity } from './prepare-event';
 export { defaultComponents, groupingHash, normalizeFilename, normalizeMessage, type GroupingResult } from './grouping';
 export { parseStorableJson, REPLACEMENT_CHARACTER, storableText } from './storable-text';
 export { INBOUND_FILTER_LIMITS, inboundFilterMatchers, matchingFilter, NO_FILTERS, type InboundFilterMatchers, type InboundFilters } from './inbound-filters';

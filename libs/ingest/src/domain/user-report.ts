@@ -1,3 +1,4 @@
+import { normalizeEventId } from '@faultline/kernel';
 import { parseStorableJson, storableText } from './storable-text';
 
 /** Sentry's limits on a user report's fields, in characters. */
@@ -12,13 +13,9 @@ export interface ParsedUserReport {
   readonly comments: string;
 }
 
-const EVENT_ID = /^[0-9a-f]{32}$/;
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const text = (value: unknown): string => (typeof value === 'string' ? storableText(value).trim() : '');
-const eventId = (value: unknown): string | null => {
-  const id = typeof value === 'string' ? value.replace(/-/g, '').toLowerCase() : '';
-  return EVENT_ID.test(id) ? id : null;
-};
+const eventId = (value: unknown): string | null => normalizeEventId(value) ?? null;
 
 /** Why a report is refused, or undefined when its fields are within Sentry's limits. */
 function problemOf(report: ParsedUserReport): string | undefined {

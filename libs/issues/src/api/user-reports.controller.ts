@@ -1,7 +1,7 @@
 import { BadRequestException, Body, ConflictException, Controller, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import { CLOCK, type Clock } from '@faultline/kernel';
+import { CLOCK, type Clock, normalizeEventId } from '@faultline/kernel';
 import { CurrentOrganization, type OrganizationAccess, Paginate, Pagination, RequireScopes } from '@faultline/platform';
 import { requireProject } from '@faultline/projects';
 import { IssueReadModel } from '../infrastructure/issue-read-model';
@@ -74,8 +74,8 @@ export class UserReportsController {
   @RequireScopes('project:write')
   async submit(@CurrentOrganization() organization: OrganizationAccess, @Param('project_id_or_slug') projectIdOrSlug: string, @Body() body: UserFeedbackDto) {
     const project = await requireProject(this.queries, organization.id, projectIdOrSlug);
-    const eventId = body.event_id.replace(/-/g, '').toLowerCase();
-    if (!/^[0-9a-f]{32}$/.test(eventId)) throw new BadRequestException({ detail: 'event_id must be the 32 hexadecimal digits of an event id.' });
+    const eventId = normalizeEventId(body.event_id);
+    if (!eventId) throw new BadRequestException({ detail: 'event_id must be the 32 hexadecimal digits of an event id.' });
     const refused = await this.reports.record([
       {
         projectId: project.id,

@@ -1,5 +1,5 @@
 import { Inject, Injectable, NotFoundException } from '@nestjs/common';
-import { CLOCK, type Clock, isNumericId } from '@faultline/kernel';
+import { CLOCK, type Clock, isNumericId, normalizeEventId } from '@faultline/kernel';
 import { Database, type Sql } from '@faultline/platform';
 import { ISSUE_SORTS, type IssueSearch, type IssueSort } from '../application/queries/issue-search';
 import type { IssueAssignee } from '../domain';
@@ -345,8 +345,9 @@ export class IssueReadModel {
 
   /** An event by id, of the given issue or project. */
   async event(scope: { issueId?: string; projectId?: string }, eventId: string): Promise<ErrorEventRow | null> {
-    if (!/^[0-9a-f]{32}$/i.test(eventId)) return null;
-    const params: unknown[] = [eventId.toLowerCase()];
+    const id = normalizeEventId(eventId);
+    if (!id) return null;
+    const params: unknown[] = [id];
     const conditions = ['event_id = $1'];
     if (scope.projectId) conditions.push(`project_id = $${params.push(scope.projectId)}::bigint`);
     if (scope.issueId) conditions.push(`issue_id = $${params.push(scope.issueId)}::bigint`);

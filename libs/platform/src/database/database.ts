@@ -46,6 +46,11 @@ export interface Transaction extends Sql {
   readonly manager: EntityManager;
   /** Runs after a successful commit: the fast path that wakes workers and in-memory subscribers. */
   afterCommit(callback: () => void | Promise<void>): void;
+  /**
+   * Runs `work` in a savepoint: if it throws, what it did is rolled back, the transaction stays
+   * usable, and the error is thrown again.
+   */
+  inSavepoint<T>(work: () => Promise<T>): Promise<T>;
 }
 
 export interface TransactionOptions {
@@ -82,6 +87,20 @@ class RunnerTransaction implements Transaction {
 
   afterCommit(callback: () => void | Promise<void>): void {
     this.callbacks.push(callback);
+  }
+
+  async inSavepoint<T>(work: () => Promise<T>): Promise<T> {
+    await this.execute('SAVEPOINT work');
+    let result: T;
+    try {
+      result = await work();
+    } catch (error) {
+      await this.execute('ROLLBACK TO SAVEPOINT work');
+      await this.execute('RELEASE SAVEPOINT work');
+      throw error;
+    }
+    await this.execute('RELEASE SAVEPOINT work');
+    return result;
   }
 }
 

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { isHexId } from '@faultline/kernel';
 import type { Sql } from '@faultline/platform';
 import { SERVICE_HOOKS_FEATURE, type ServiceHookStatus } from '../domain';
 
@@ -46,7 +47,7 @@ export class ServiceHooksRepository {
 
   /** The project's hook, locked when asked (inside a transaction). */
   async find(sql: Sql, projectId: string, hookId: string, options: { lock?: boolean } = {}): Promise<ServiceHookRow | null> {
-    if (!/^[0-9a-f]{32}$/.test(hookId)) return null;
+    if (!isHexId(hookId)) return null;
     const [row] = await sql.query<ServiceHookRow>(
       `SELECT ${COLUMNS} FROM webhooks.service_hooks WHERE project_id = $1 AND id = $2 ${options.lock ? 'FOR UPDATE' : ''}`,
       [projectId, hookId],

@@ -1,4 +1,5 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { isHexId } from '@faultline/kernel';
 import { Database } from '@faultline/platform';
 import { ProjectsRepository } from '../../infrastructure/projects.repository';
 import { FindProjectKeyQuery, type ProjectKeyAccess } from './find-project-key.query';
@@ -11,7 +12,7 @@ export class FindProjectKeyHandler implements IQueryHandler<FindProjectKeyQuery,
   ) {}
 
   async execute({ publicKey }: FindProjectKeyQuery): Promise<ProjectKeyAccess | null> {
-    if (!/^[0-9a-f]{32}$/.test(publicKey)) return null;
+    if (!isHexId(publicKey)) return null;
     const row = await this.repository.findKeyByPublicKey(this.database, publicKey);
     if (!row) return null;
     return {

@@ -1,9 +1,10 @@
 import fc from 'fast-check';
-import { anyText } from '../../../../test/support/arbitrary-text';
-import { openTestDatabase, type TestDatabase } from '../../../../test/support/test-database';
-import { groupingHash } from './grouping';
-import { normalizeEvent } from './normalize-event';
-import { parseStorableJson } from './storable-text';
+import { newHexId } from '@faultline/kernel';
+import { anyText } from '../../../../../test/support/arbitrary-text';
+import { openTestDatabase, type TestDatabase } from '../../../../../test/support/test-database';
+import { groupingHash } from '../grouping';
+import { normalizeEvent } from '.';
+import { parseStorableJson } from '../storable-text';
 
 /** The normaliser's output as the event processor stores it: jsonb (event store), json and text columns. */
 describe('normalised events are storable in PostgreSQL', () => {
@@ -52,7 +53,7 @@ describe('normalised events are storable in PostgreSQL', () => {
   it('accepts every string and key of the normalised event, whatever unicode the SDK sent', async () => {
     await fc.assert(
       fc.asyncProperty(sdkEvent, async (raw) => {
-        const event = normalizeEvent(parseStorableJson(JSON.stringify(raw)), { receivedAt: new Date('2024-05-01T12:00:00Z') });
+        const event = normalizeEvent(parseStorableJson(JSON.stringify(raw)), { receivedAt: new Date('2024-05-01T12:00:00Z'), newEventId: newHexId() });
         const texts = [event.title, event.culprit, event.message ?? '', groupingHash(event).hash, ...event.tags.flat(), ...(event.request?.query ?? []).flat()];
         await db.database.execute(`INSERT INTO storable_events (data, raw, texts) VALUES ($1::jsonb, $1::json, $2::text[])`, [JSON.stringify(event), texts]);
       }),

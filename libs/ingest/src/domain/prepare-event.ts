@@ -1,0 +1,78 @@
+import { createHash } from 'node:crypto';
+import type { EventTagSource } from '@faultline/issues';
+import { groupingHash } from './grouping';
+import { culpritAfterMapping, type NormalizedEvent, type NormalizedUser, type StringPairs } from './normalize-event';
+
+/** The user's identifier as Sentry tags it (`id:`, `username:`, `email:`, `ip:`) and its hash. */
+export interface UserIdentity {
+  readonly tagValue: string;
+  readonly hash: string;
+}
+
+/** What the event processor stores of one event, each value derived once. */
+export interface PreparedEvent {
+  /** The event as stored: the normalised event with its culprit after source mapping. */
+  readonly event: NormalizedEvent;
+  readonly fingerprintHash: string;
+  readonly user?: UserIdentity;
+  /**
+   * What the event is counted under in its issue's tag values: the SDK's tags in the order sent,
+   * then level, environment, release and user, each added even where the SDK sent a tag of that key.
+   */
+  readonly issueTags: StringPairs;
+  /** What the event is counted under in its project's tag values: the issue's, and `user.email`, which an issue's (like Sentry's) do not answer. */
+  readonly projectTags: StringPairs;
+  /**
+   * What the event's tags as Sentry shows them (its recorded `ErrorEventProcessed`: webhooks,
+   * alerts) are made of by `eventTags` of @faultline/issues, which the event API applies to the
+   * stored event too: a derived tag only where the SDK set none of that key, more of them, by key.
+   */
+  readonly shownTagSource: EventTagSource;
+}
+
+/**
+ * Derives what the processor stores from a normalised event whose frames were mapped through
+ * source maps: its culprit (again from the mapped frames), grouping hash, user and tags.
+ */
+export function prepareEvent(normalized: NormalizedEvent): PreparedEvent {
+  const culprit = culpritAfterMapping(normalized);
+  const event = culprit === normalized.culprit ? normalized : { ...normalized, culprit };
+  const user = userIdentity(event.user);
+  const issueTags: StringPairs = [...event.tags, ['level', event.level]];
+  if (event.environment) issueTags.push(['environment', event.environment]);
+  if (event.release) issueTags.push(['release', event.release]);
+  if (user) issueTags.push(['user', user.tagValue]);
+  return {
+    event,
+    fingerprintHash: groupingHash(event).hash,
+    user,
+    issueTags,
+    projectTags: event.user?.email ? [...issueTags, ['user.email', event.user.email]] : issueTags,
+    shownTagSource: {
+      tags: event.tags,
+      level: event.level,
+      environment: event.environment,
+      release: event.release,
+      dist: event.dist,
+      serverName: event.serverName,
+      transaction: event.transaction,
+      url: event.request?.url,
+      user: user?.tagValue,
+      mechanism: event.exceptions.at(-1)?.mechanism,
+    },
+  };
+}
+
+function userIdentity(user: NormalizedUser | undefined): UserIdentity | undefined {
+  if (!user) return undefined;
+  const pairs: Array<[string, string | undefined]> = [
+    ['id', user.id],
+    ['username', user.username],
+    ['email', user.email],
+    ['ip', user.ipAddress],
+  ];
+  const found = pairs.find(([, value]) => value);
+  if (!found) return undefined;
+  const [kind, value] = found as [string, string];
+  return { tagValue: `${kind}:${value}`, hash: createHash('md5').update(value).digest('hex') };
+}
