@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { GlobSet, LikePattern } from './wildcard';
+import { GlobSet, globStateWords, LikePattern } from './wildcard';
 
 const matches = (pattern: string, text: string) => new GlobSet([pattern]).matches(text);
 
@@ -55,6 +55,55 @@ describe('GlobSet', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it('agrees with the regular-expression translation with many patterns at once, also beyond ASCII', () => {
+    // The patterns share one automaton: a match of one must never leak into the next one's states.
+    const char = fc.constantFrom('a', 'B', 'b', 'é', 'É', '€', '\n');
+    const pattern = fc.array(fc.oneof(char, fc.constantFrom('*', '?')), { maxLength: 40 }).map((chars) => chars.join(''));
+    fc.assert(
+      fc.property(fc.array(pattern, { maxLength: 6 }), fc.array(char, { maxLength: 60 }), (patterns, chars) => {
+        const text = chars.join('');
+        expect(new GlobSet(patterns).matches(text)).toBe(patterns.some((one) => referenceMatch(one, text)));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('decides patterns without `?` between stars by exact checks alone, agreeing with the regular expression', () => {
+    // Fixed ends (which may hold `?`) and literal segments between stars: `indexOf`, leftmost first.
+    const char = fc.constantFrom('a', 'b', 'B', '.', '\n');
+    const literal = fc.array(char, { maxLength: 4 }).map((chars) => chars.join(''));
+    const end = fc.array(fc.oneof(char, fc.constant('?')), { maxLength: 3 }).map((chars) => chars.join(''));
+    const pattern = fc
+      .tuple(end, fc.array(literal, { maxLength: 4 }), end, fc.boolean())
+      .map(([head, middle, tail, starred]) => (starred ? [head, ...middle, tail].join('*') : head + tail));
+    fc.assert(
+      fc.property(fc.array(pattern, { minLength: 1, maxLength: 4 }), fc.array(char, { maxLength: 24 }), (patterns, chars) => {
+        const text = chars.join('');
+        const set = new GlobSet(patterns);
+        expect(set.matches(text)).toBe(patterns.some((one) => referenceMatch(one, text)));
+        expect(set.wordSteps).toBe(0);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('bounds its work by the text times the state words, and skips the automaton where the checks decide', () => {
+    const text = 'a'.repeat(8192);
+    // The noisy-neighbour attack: its literal suffix is absent, so no automaton work at all.
+    const suffixed = new GlobSet(Array.from({ length: 100 }, (_, i) => `${'*a'.repeat(98)}*${String(i).padStart(3, '0')}`));
+    expect(suffixed.matches(text)).toBe(false);
+    expect(suffixed.wordSteps).toBe(0);
+    // A `?` between stars and every literal present: the automaton runs, within its bound.
+    const anyOnes = new GlobSet(Array.from({ length: 100 }, (_, i) => `*${'?a'.repeat(98)}?${String.fromCharCode(98 + (i % 20))}*`.slice(0, 200)));
+    expect(anyOnes.matches(text)).toBe(false);
+    expect(anyOnes.wordSteps).toBeGreaterThan(0);
+    expect(anyOnes.wordSteps).toBeLessThanOrEqual(text.length * globStateWords(100, 200));
+    // The same with its rare character missing: the longest literal is absent, nothing to run.
+    const missing = new GlobSet([`*${'?a'.repeat(10)}*xyz*`]);
+    expect(missing.matches(text)).toBe(false);
+    expect(missing.wordSteps).toBe(0);
   });
 
   it('handles patterns longer than one machine word of states', () => {

@@ -1,4 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate as yieldEventLoop, setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock, ConcurrencyError, newHexId, PollingLoop } from '@faultline/kernel';
 import { eventTags, type IngestedEvent, IssueIngestion } from '@faultline/issues';
@@ -241,7 +241,8 @@ export class EventProcessor implements BackgroundWorker {
         { ...(parseStorableJson(queued.payload) as object), event_id: queued.event_id },
         { receivedAt: queued.received_at, clientIp: queued.client_ip ?? undefined, newEventId: newHexId() },
       );
-      if (matchingFilter(normalized, await this.filters.cached(tx, queued.project_id))) {
+      // Matching a message may take milliseconds (MAX_FILTER_WORD_STEPS_PER_EVENT): other requests are served between them.
+      if (await matchingFilter(normalized, await this.filters.cached(tx, queued.project_id), yieldEventLoop)) {
         generated.push({ projectId: queued.project_id, stat: 'blacklisted', at: queued.received_at, quantity: 1 });
         continue;
       }

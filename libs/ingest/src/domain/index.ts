@@ -41,7 +41,15 @@ export {
 export { prepareEvent, type PreparedEvent, type UserIdentity } from './prepare-event';
 export { defaultComponents, groupingHash, normalizeFilename, normalizeMessage, type GroupingResult } from './grouping';
 export { parseStorableJson, REPLACEMENT_CHARACTER, storableText } from './storable-text';
-export { INBOUND_FILTER_LIMITS, inboundFilterMatchers, matchingFilter, NO_FILTERS, type InboundFilterMatchers, type InboundFilters } from './inbound-filters';
+export {
+  INBOUND_FILTER_LIMITS,
+  inboundFilterMatchers,
+  MAX_FILTER_WORD_STEPS_PER_EVENT,
+  matchingFilter,
+  NO_FILTERS,
+  type InboundFilterMatchers,
+  type InboundFilters,
+} from './inbound-filters';
 export { resolveStatsWindow, type StatsWindow } from './stats-window';
 export { ERROR_EVENT_STREAM_TYPE, errorEventProcessed, errorEventStream, IngestEventTypes, type ErrorEventProcessedData } from './ingest.events';
 export { feedbackReportOf, reportOfItem, USER_REPORT_LIMITS, userReportOf, type ParsedUserReport } from './user-report';
