@@ -18,6 +18,7 @@ import { IssueReadModel } from './infrastructure/issue-read-model';
 import { IssueIngestion } from './contracts/issue-ingestion';
 import { IssueWebhookPayloads } from './contracts/issue-webhook-payloads';
 import { UserReportIntake } from './contracts/user-report-intake';
+import { EventRetention } from './contracts/event-retention';
 import { IssueIngestionService } from './infrastructure/issue-ingestion.service';
 import { EventRetentionWorker } from './infrastructure/event-retention.worker';
 import { EventSearchReader } from './infrastructure/event-search.sql';
@@ -34,6 +35,7 @@ import { WorkerHost } from '@faultline/platform';
   providers: [
     IssueRepository,
     EventRetentionWorker,
+    { provide: EventRetention, useExisting: EventRetentionWorker },
     IssueIngestionService,
     { provide: IssueIngestion, useExisting: IssueIngestionService },
     { provide: IssueWebhookPayloads, useClass: IssueWebhookPayloadsRepository },
