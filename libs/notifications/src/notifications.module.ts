@@ -11,7 +11,7 @@ import { IssueAlertNotifier } from './contracts/issue-alert-notifier';
 import { ChatTargetKind } from './infrastructure/chat-target-kind';
 import { InvitationMailer } from './infrastructure/invitation-mailer';
 import { IssueAlertMailer } from './infrastructure/issue-alert-mailer';
-import { MailLogPruner } from './infrastructure/mail-log-pruner';
+import { MailLogPruner } from './infrastructure/mail-log-pruner.worker';
 import { MailOutbox } from './infrastructure/mail-outbox';
 import { MailTargetKind } from './infrastructure/mail-target-kind';
 import { NotificationsRepository } from './infrastructure/notifications.repository';

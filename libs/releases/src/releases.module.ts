@@ -20,7 +20,7 @@ import { OrganizationStorageQuota } from './contracts/organization-storage-quota
 import { ReleaseSightings } from './contracts/release-sightings';
 import { SourceMapSymbolicator } from './contracts/source-map-symbolicator';
 import { ArtifactsRepository } from './infrastructure/artifacts.repository';
-import { OrganizationStorage } from './infrastructure/organization-storage';
+import { OrganizationStorage } from './infrastructure/organization-storage.repository';
 import { ReleaseSightingsService } from './infrastructure/release-sightings.service';
 import { RELEASES_CONFIG, releasesConfigProvider, type ReleasesConfig } from './infrastructure/releases-config';
 import { ReleasesRepository } from './infrastructure/releases.repository';

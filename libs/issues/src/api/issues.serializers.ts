@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '@faultline/kernel';
 import type { OrganizationAccess } from '@faultline/platform';
-import type { IssueRelease, IssueRow, IssueStatsSeries, IssueTagKeyRow, IssueTagValueRow } from '../infrastructure/issue-read-model';
+import type { IssueRelease, IssueRow, IssueStatsSeries, IssueTagKeyRow, IssueTagValueRow } from '../infrastructure/issue-read-model.repository';
 import type { IssueActor, IssueAssignee, IssueComment, IssueEvent, IssueUnresolvedReason } from '../domain';
 import { ignoreStatusDetails, IssueEventTypes, issueUrl, resolvedStatusDetails, shortReleaseVersion, tagKeyLabel } from '../domain';
 
