@@ -12,6 +12,7 @@ export interface QueuedDelivery {
   readonly body: string;
 }
 
+/** Where one delivery stands. */
 export interface DeliveryState {
   guid: string;
   status: string;

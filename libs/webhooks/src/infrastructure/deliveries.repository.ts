@@ -54,7 +54,6 @@ export interface AttemptRow {
   response_body: string | null;
 }
 
-/** Where one delivery stands. */
 /** Bytes of the request body the delivery log shows. */
 const LOGGED_REQUEST_BYTES = 4096;
 
