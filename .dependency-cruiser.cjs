@@ -13,6 +13,14 @@ module.exports = {
       to: { path: '^(libs|modules)/([^/]+)/src/(?!index\\.ts$|testing/index\\.ts$)', pathNot: '^(libs|modules)/$2/' },
     },
     {
+      name: 'contracts-publish-no-internals',
+      comment:
+        "A context's index.ts and contracts/ publish ports (abstract classes in contracts/), domain types and rules, and commands and queries: never a class or type of infrastructure/ or api/, nor application/ code other than application/commands/ and application/queries/. Bind the port to the implementation in the context's module.",
+      severity: 'error',
+      from: { path: '(^|/)libs/([^/]+)/src/(index\\.ts$|contracts/)' },
+      to: { path: '(^|/)libs/$2/src/(infrastructure/|api/|application/(?!commands/|queries/))' },
+    },
+    {
       name: 'testing-support-only-in-tests',
       comment: "A library's testing/ module (e.g. the kernel's DeciderSpecification) serves specs and test support, never production code.",
       severity: 'error',

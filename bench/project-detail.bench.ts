@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import Fastify from 'fastify';
 import { Client, Pool } from 'pg';
 import { loadConfig } from '@faultline/platform';
-import { projectDetailSql } from '@faultline/projects';
+import { ProjectDetailStatement } from '@faultline/projects';
 import { recreateDatabase } from './bench-support';
 import { createApp } from '../apps/api/src/create-app';
 
@@ -68,10 +68,11 @@ async function main(): Promise<void> {
 
   const pool = new Pool({ connectionString: databaseUrl, max: config.databasePoolSize });
   const [ids] = (await pool.query(`SELECT o.id AS org, u.id AS user FROM identity.organizations o, identity.users u WHERE o.slug = 'acme' LIMIT 1`)).rows;
+  const statement = app.get(ProjectDetailStatement);
   const bare = Fastify();
   bare.get('/bare/:project', async (request) => {
     const { project } = request.params as { project: string };
-    const { rows } = await pool.query(projectDetailSql(project), [ids.org, project, ids.user]);
+    const { rows } = await pool.query(statement.text(project), [ids.org, project, ids.user]);
     return rows[0];
   });
   await bare.listen({ port: 9102, host: '127.0.0.1' });

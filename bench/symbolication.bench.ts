@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { generatedPositionFor, TraceMap } from '@jridgewell/trace-mapping';
-import { EventProcessor } from '@faultline/ingest';
+import { EventProcessing } from '@faultline/ingest';
 import { Database, loadConfig } from '@faultline/platform';
 import { SourceMapSymbolicator } from '@faultline/releases';
 import { createApp } from '../apps/api/src/create-app';
@@ -137,7 +137,7 @@ async function send(storeUrl: string, bundles: Bundle[], withDebugIds: boolean):
 }
 
 /** Node CPU (user + system) of draining the queue, per event, in milliseconds. */
-async function drainCpu(processor: EventProcessor): Promise<number> {
+async function drainCpu(processor: EventProcessing): Promise<number> {
   const before = process.cpuUsage();
   const handled = await processor.drain();
   const used = process.cpuUsage(before);
@@ -183,7 +183,7 @@ async function main(): Promise<void> {
     const database = app.get(Database);
     const [key] = await database.query<{ public_key: string; project_id: string }>(`SELECT public_key, project_id::text FROM projects.project_keys LIMIT 1`);
     const storeUrl = `http://127.0.0.1:${PORT}/api/${key.project_id}/store/?sentry_key=${key.public_key}`;
-    const processor = app.get(EventProcessor);
+    const processor = app.get(EventProcessing);
 
     // The first mapped events load and parse every map: measured apart, not part of the steady cost.
     await send(storeUrl, injected, true);

@@ -54,3 +54,35 @@ describe('dependency rules for extension modules', () => {
     expect(exitCode).toBe(0);
   });
 });
+
+/**
+ * What a context publishes (its index.ts, and contracts/, which index.ts re-exports) says what other
+ * code may rely on: ports (abstract classes in contracts/ that the context's module binds to its
+ * implementation), domain types and rules, event type names, and the commands and queries of
+ * application/commands/ and application/queries/. Never a class or type of infrastructure/ (a
+ * worker, a repository, an outbox) or api/ (a serializer), nor other application/ code (an
+ * orchestrator): a consumer that needs one gets a port with just the methods it uses.
+ */
+describe('dependency rules for what a context publishes', () => {
+  it('refuses an index.ts or contract that exports a worker, a serializer or application code', async () => {
+    const { exitCode, report, violations } = await cruise('test/fixtures/contexts');
+    expect(exitCode).not.toBe(0);
+    expect(report).toContain('error contracts-publish-no-internals');
+    const leaky = 'test/fixtures/contexts/libs/leaky/src';
+    expect(violations.map(({ rule, from, to }) => ({ rule: rule.name, from, to }))).toEqual(
+      expect.arrayContaining([
+        { rule: 'contracts-publish-no-internals', from: `${leaky}/index.ts`, to: `${leaky}/infrastructure/prune.worker.ts` },
+        { rule: 'contracts-publish-no-internals', from: `${leaky}/index.ts`, to: `${leaky}/api/events.serializers.ts` },
+        { rule: 'contracts-publish-no-internals', from: `${leaky}/index.ts`, to: `${leaky}/application/prune-all.ts` },
+        { rule: 'contracts-publish-no-internals', from: `${leaky}/contracts/leaky-port.ts`, to: `${leaky}/infrastructure/prune.worker.ts` },
+      ]),
+    );
+    // Contracts, domain rules, commands and queries are what a context may publish.
+    expect(violations).toHaveLength(4);
+  });
+
+  it("passes every context's index.ts and contracts/ in the repository", async () => {
+    const { violations } = await cruise('libs');
+    expect(violations.filter((violation) => violation.rule.name === 'contracts-publish-no-internals')).toEqual([]);
+  });
+});

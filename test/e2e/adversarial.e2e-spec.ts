@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { EventProcessor } from '@faultline/ingest';
+import { EventProcessing } from '@faultline/ingest';
 import { Database } from '@faultline/platform';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -245,7 +245,7 @@ describe('adversarial input', () => {
       body: JSON.stringify({ event_id: randomUUID().replace(/-/g, ''), level: 'error', platform: 'node', message: 'adversarial', tags: { region: 'eu' } }),
     });
     expect(sent.status).toBe(200);
-    await api.app.get(EventProcessor).drain();
+    await api.app.get(EventProcessing).drain();
     const [issue] = (await api.request('GET', '/api/0/projects/acme/web/issues/')).body;
     const comment = await api.request('POST', `/api/0/organizations/acme/issues/${issue.id}/comments/`, { body: { text: 'first' } });
     const hook = await api.request('POST', '/api/0/projects/acme/web/hooks/', { body: { url: 'https://hooks.example.test/x', events: ['event.created'] } });

@@ -2,8 +2,8 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { MetricAlertWorker } from '@faultline/alerts';
-import { EventProcessor } from '@faultline/ingest';
+import { MetricAlertEvaluation } from '@faultline/alerts';
+import { EventProcessing } from '@faultline/ingest';
 import { FixedClock } from '@faultline/kernel';
 import { Database } from '@faultline/platform';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -101,7 +101,7 @@ describe('alert rules', () => {
       body: JSON.stringify({ event_id: eventId, level, platform: 'node', message, tags: { region: 'eu' } }),
     });
     expect(response.status).toBe(200);
-    await api.app.get(EventProcessor).drain();
+    await api.app.get(EventProcessing).drain();
     return eventId;
   }
 
@@ -333,7 +333,7 @@ describe('alert rules', () => {
       expect(rule.status).toBe(201);
 
       await run(process.execPath, [join(__dirname, '..', 'support', 'sentry-client.cjs'), dsn, 'error-only'], { timeout: 30_000 });
-      await api.app.get(EventProcessor).drain();
+      await api.app.get(EventProcessing).drain();
       const [delivery] = await receiver.waitFor('/new-issue', 1);
       const body = JSON.parse(delivery.rawBody);
       const [issue] = (await api.request('GET', '/api/0/projects/acme/web/issues/')).body;
@@ -358,7 +358,7 @@ describe('alert rules', () => {
 
       // The same error again is not a new issue: nothing more fires.
       await run(process.execPath, [join(__dirname, '..', 'support', 'sentry-client.cjs'), dsn, 'error-only'], { timeout: 30_000 });
-      await api.app.get(EventProcessor).drain();
+      await api.app.get(EventProcessing).drain();
       expect(await alertDeliveries()).toBe(1);
 
       const history = await api.request('GET', `${rulesPath}${rule.body.id}/history/`);
@@ -470,7 +470,7 @@ describe('alert rules', () => {
           body: JSON.stringify({ level: 'error', platform: 'node', message: 'Login loop', tags: { region: 'eu' }, user: { id } }),
         });
         expect(response.status).toBe(200);
-        await api.app.get(EventProcessor).drain();
+        await api.app.get(EventProcessing).drain();
       };
       await withUser('u-1');
       await withUser('u-1');
@@ -626,7 +626,7 @@ describe('alert rules', () => {
       });
       const ruleId = created.body.id as string;
       expect((await api.request('GET', `${alertRulesPath}${ruleId}/`)).body).toEqual(created.body);
-      const worker = api.app.get(MetricAlertWorker);
+      const worker = api.app.get(MetricAlertEvaluation);
 
       // Quiet: nothing in the last minute.
       clock.advance(2 * 60_000);

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { EventProcessor } from '@faultline/ingest';
+import { EventProcessing } from '@faultline/ingest';
 import { IssueIngestion } from '@faultline/issues';
 import { Database } from '@faultline/platform';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -141,7 +141,7 @@ describe('accepted events that processing cannot store as sent', () => {
         const key = new URL(dsn).username;
         const accepted = await fetch(`${api.baseUrl}/api/${projectId}/envelope/?sentry_key=${key}`, { method: 'POST', body: envelope(['flaky', 'steady']) });
         expect(accepted.status).toBe(200);
-        await api.app.get(EventProcessor).drain();
+        await api.app.get(EventProcessing).drain();
         expect((await database().query(`SELECT 1 FROM issues.error_events WHERE data->>'message' = 'steady'`)).length).toBe(1);
         const queued = await database().query<{ attempts: number; last_error: string; later: boolean }>(
           `SELECT attempts, last_error, available_at > now() AS later FROM ingest.ingest_queue`,

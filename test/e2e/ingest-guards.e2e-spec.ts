@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import { EventProcessor } from '@faultline/ingest';
+import { EventProcessing } from '@faultline/ingest';
 import { Database } from '@faultline/platform';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -66,7 +66,7 @@ describe('ingest guards', () => {
       ] as const) {
         expect((await post(`/api/${project.id}/envelope/?sentry_key=${project.key}`, envelope({ message }))).status).toBe(200);
       }
-      await api.app.get(EventProcessor).drain();
+      await api.app.get(EventProcessing).drain();
       const stored = await api.app
         .get(Database)
         .query<{ project_id: string; message: string }>(`SELECT project_id::text, data->>'message' AS message FROM issues.error_events`);
@@ -168,7 +168,7 @@ describe('ingest guards', () => {
       // Nor a body that is nothing but nesting.
       const bare = await post(`/api/${web.id}/store/?sentry_key=${web.key}`, nested(100_000), { 'content-type': 'application/json' });
       expect(bare.status).toBeLessThan(500);
-      await api.app.get(EventProcessor).drain();
+      await api.app.get(EventProcessing).drain();
       expect(await deadLetters()).toBe(deadBefore);
       for (const id of ['d'.repeat(32), 'e'.repeat(32)]) {
         const found = await api.request('GET', `/api/0/projects/acme/web/events/${id}/`);
@@ -205,7 +205,7 @@ describe('ingest guards', () => {
       const depth = 300_000;
       const deep = `{"message":"deeply nested","extra":{"tree":${'['.repeat(depth)}${']'.repeat(depth)}}}`;
       expect((await sdk(items(1, () => [{ type: 'event' }, deep]))).status).toBe(200);
-      await api.app.get(EventProcessor).drain();
+      await api.app.get(EventProcessing).drain();
       const [stored] = await api.app
         .get(Database)
         .query<{ size: number }>(`SELECT octet_length(data::text) AS size FROM issues.error_events WHERE data->>'message' = 'deeply nested'`);
@@ -216,7 +216,7 @@ describe('ingest guards', () => {
     it('stores one of 100 events sent with one id', async () => {
       const id = 'f'.repeat(32);
       expect((await sdk(items(100, (n) => [{ type: 'event' }, JSON.stringify({ event_id: id, message: `same id ${n}` })]))).status).toBe(200);
-      await api.app.get(EventProcessor).drain();
+      await api.app.get(EventProcessing).drain();
       expect(await api.app.get(Database).query(`SELECT 1 FROM issues.error_events WHERE event_id = $1`, [id])).toHaveLength(1);
       expect(await api.app.get(Database).query(`SELECT 1 FROM ingest.ingest_dead_letters`)).toEqual([]);
     });

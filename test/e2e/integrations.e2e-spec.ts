@@ -3,7 +3,7 @@ import { createHmac } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { EventStore } from '@faultline/event-store';
-import { EventProcessor } from '@faultline/ingest';
+import { EventProcessing } from '@faultline/ingest';
 import { InstallationEventTypes, installationStream } from '@faultline/integrations';
 import { Database } from '@faultline/platform';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -57,7 +57,7 @@ describe('integration platform', () => {
       body: JSON.stringify({ event_id: crypto.randomUUID().replace(/-/g, ''), level: 'error', platform: 'node', message }),
     });
     expect(response.status).toBe(200);
-    await api.app.get(EventProcessor).drain();
+    await api.app.get(EventProcessing).drain();
   }
 
   /** Waits for the first webhook with this action and resource after `seen` requests, and checks its signature both ways. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { EventProcessor } from '@faultline/ingest';
+import { EventProcessing } from '@faultline/ingest';
 import { enableScim, scimClient, USER_SCHEMA } from '../support/scim';
 import { SmtpReceiver, textPart } from '../support/smtp-receiver';
 import { BOOTSTRAP, startTestApp, type TestApp } from '../support/test-app';
@@ -59,7 +59,7 @@ describe('notifications', () => {
       body: JSON.stringify({ event_id: randomUUID().replace(/-/g, ''), level: 'error', platform: 'node', message, culprit: 'app/checkout.js in pay' }),
     });
     expect(response.status).toBe(200);
-    await api.app.get(EventProcessor).drain();
+    await api.app.get(EventProcessing).drain();
     const issues = await api.request('GET', `/api/0/projects/acme/web/issues/?query=${encodeURIComponent(message)}`);
     return String(issues.body.find((issue: { title: string }) => issue.title.includes(message)).id);
   }
@@ -251,7 +251,7 @@ describe('notifications', () => {
       }),
     });
     expect(stored.status).toBe(200);
-    await api.app.get(EventProcessor).drain();
+    await api.app.get(EventProcessing).drain();
     const response = await api.request('POST', '/api/0/projects/acme/web/rule-actions/', {
       body: {
         actions: [
@@ -292,7 +292,7 @@ describe('notifications', () => {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ event_id: randomUUID().replace(/-/g, ''), message: 'private' }),
       });
-      await strict.app.get(EventProcessor).drain();
+      await strict.app.get(EventProcessing).drain();
       await new Promise((resolve) => setTimeout(resolve, 1000));
       expect(receiver.to('/private')).toEqual([]);
     } finally {

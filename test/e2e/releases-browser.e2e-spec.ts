@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import type { Browser } from 'playwright-core';
-import { EventProcessor } from '@faultline/ingest';
+import { EventProcessing } from '@faultline/ingest';
 import { launchBrowser, newPage, signIn } from '../support/browser';
 import { BOOTSTRAP, startTestApp, type TestApp } from '../support/test-app';
 
@@ -75,7 +75,7 @@ describe('source maps for @sentry/browser in Chromium', () => {
     await page.getByRole('button', { name: 'Pay' }).click();
     await page.locator('body[data-reported="yes"]').waitFor();
     expect(errors).toEqual([]);
-    await api.app.get(EventProcessor).drain();
+    await api.app.get(EventProcessing).drain();
 
     const issue = (await api.request('GET', '/api/0/projects/acme/web/issues/?query=Card')).body[0];
     const event = (await api.request('GET', `/api/0/organizations/acme/issues/${issue.id}/events/latest/`)).body;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv, { type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
-import { EventProcessor } from '@faultline/ingest';
+import { EventProcessing } from '@faultline/ingest';
 import { enableScim, PATCH_OP, scimClient, USER_SCHEMA } from '../support/scim';
 import { type ApiResponse, startTestApp, type TestApp } from '../support/test-app';
 
@@ -157,7 +157,7 @@ describe("Sentry's published response schemas", () => {
     });
     await sendEvent(project.id, key.public, { message: 'Card declined', environment: 'production', user: { ip_address: '10.0.0.2' } });
     await sendEvent(project.id, key.public, { message: 'Timeout', environment: 'staging', user: { id: 'u-3' } });
-    await api.app.get(EventProcessor).drain();
+    await api.app.get(EventProcessing).drain();
   });
 
   afterAll(async () => {

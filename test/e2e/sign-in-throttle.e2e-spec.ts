@@ -1,4 +1,4 @@
-import { EventProcessor } from '@faultline/ingest';
+import { EventProcessing } from '@faultline/ingest';
 import { Database } from '@faultline/platform';
 import { BOOTSTRAP, startTestApp, type TestApp } from '../support/test-app';
 
@@ -21,7 +21,7 @@ async function autoUserAddress(api: TestApp, headers: Record<string, string>): P
     body: JSON.stringify({ message: 'who sent this', user: { id: 'auto-user', ip_address: '{{auto}}' } }),
   });
   expect(response.status).toBe(200);
-  await api.app.get(EventProcessor).drain();
+  await api.app.get(EventProcessing).drain();
   const users = await api.request('GET', '/api/0/projects/acme/web/users/?query=id:auto-user');
   return users.body[0]?.ipAddress ?? null;
 }

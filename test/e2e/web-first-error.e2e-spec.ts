@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { EventProcessor } from '@faultline/ingest';
+import { EventProcessing } from '@faultline/ingest';
 import { launchBrowser, screenshot } from '../support/browser';
 import { BOOTSTRAP, startTestApp, type TestApp } from '../support/test-app';
 
@@ -86,7 +86,7 @@ describe.each([
   /** Waits until the SDK's events are stored and grouped: the project has one issue seen twice. */
   async function grouped(): Promise<void> {
     for (let attempt = 0; attempt < 200; attempt++) {
-      await app.app.get(EventProcessor).drain();
+      await app.app.get(EventProcessing).drain();
       const issues = (await app.request('GET', `/api/0/projects/acme/${project.slug}/issues/?query=`)).body as Array<{ id: string; count: string }>;
       if (issues.length === 1 && issues[0].count === '2') {
         issueId = issues[0].id;

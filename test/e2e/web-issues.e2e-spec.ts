@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
-import { EventProcessor } from '@faultline/ingest';
+import { EventProcessing } from '@faultline/ingest';
 import { launchBrowser, newPage, screenshot, signIn } from '../support/browser';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -122,7 +122,7 @@ describe('issue stream and issue page (browser)', () => {
       const stored = await app.request('POST', `/api/${key.projectId}/store/?sentry_key=${key.public}`, { token: null, body: event });
       expect(stored.status).toBe(200);
     }
-    await app.app.get(EventProcessor).drain();
+    await app.app.get(EventProcessing).drain();
     ({ page, errors } = await newPage(browser));
     await signIn(page, app);
     // From here on every request must succeed and the console stay free of errors.

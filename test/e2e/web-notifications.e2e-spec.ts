@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
-import { EventProcessor } from '@faultline/ingest';
+import { EventProcessing } from '@faultline/ingest';
 import { launchBrowser, newPage, screenshot, signIn } from '../support/browser';
 import { SmtpReceiver, textPart } from '../support/smtp-receiver';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -43,7 +43,7 @@ describe('web interface: notifications (browser)', () => {
       body: JSON.stringify({ event_id: randomUUID().replace(/-/g, ''), level: 'error', message }),
     });
     expect(response.status).toBe(200);
-    await app.app.get(EventProcessor).drain();
+    await app.app.get(EventProcessing).drain();
   }
 
   it('creates an alert rule with a Slack action, sends a test notification, and the rule posts when it fires', async () => {

@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { EventProcessor } from '@faultline/ingest';
+import { EventProcessing } from '@faultline/ingest';
 import { launchBrowser, screenshot, signIn } from '../support/browser';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -175,7 +175,7 @@ describe.each([
       body: { message: 'first error', level: 'error' },
     });
     expect(stored.status).toBe(200);
-    await app.app.get(EventProcessor).drain();
+    await app.app.get(EventProcessing).drain();
 
     await page.goto(`${app.baseUrl}/settings/acme/projects/${slug}/`);
     await page.getByLabel('Name', { exact: true }).fill(`Checkout (${viewport})`);

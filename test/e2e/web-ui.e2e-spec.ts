@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
-import { EventProcessor } from '@faultline/ingest';
+import { EventProcessing } from '@faultline/ingest';
 import { cumulativeLayoutShift, launchBrowser, newPage, screenshot, signIn, watchLayoutShifts } from '../support/browser';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -97,7 +97,7 @@ describe('web interface (browser)', () => {
   async function sendSdkError(): Promise<void> {
     const keys = await app.request('GET', '/api/0/projects/acme/web/keys/');
     await run(process.execPath, [join(__dirname, '..', 'support', 'sentry-client.cjs'), keys.body[0].dsn.public, 'error-only'], { timeout: 30_000 });
-    await app.app.get(EventProcessor).drain();
+    await app.app.get(EventProcessing).drain();
   }
 
   it('sends an unauthenticated visitor to the sign-in page, and signs in', async () => {
@@ -234,7 +234,7 @@ describe('web interface (browser)', () => {
     const keys = await app.request('GET', '/api/0/projects/acme/web/keys/');
     const stored = await app.request('POST', `/api/${keys.body[0].projectId}/store/?sentry_key=${keys.body[0].public}`, { token: null, body: SHOP_EVENT });
     expect(stored.status).toBe(200);
-    await app.app.get(EventProcessor).drain();
+    await app.app.get(EventProcessing).drain();
     await page.goto(`${app.baseUrl}/organizations/acme/issues/`);
     await page.getByRole('link', { name: /Cannot read properties of undefined/ }).click();
     const current = page.locator('.source .current').first();

@@ -5,7 +5,7 @@ import {
   classifyResponse,
   type DeliveryTarget,
   type DeliveryTargetKind,
-  DeliveryTargetKinds,
+  DeliveryTargetKindRegistry,
   type OutgoingDelivery,
   signBody,
   type TargetAttemptOutcome,
@@ -46,7 +46,7 @@ describe('delivery target kinds', () => {
     await receiver.start();
     // The engine's own time-out is far longer than the kind's.
     api = await startTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_TIMEOUT_MS: '5000', WEBHOOK_RETRY_SCHEDULE: '0.2,0.2,0.2' });
-    api.app.get(DeliveryTargetKinds).register(chat);
+    api.app.get(DeliveryTargetKindRegistry).register(chat);
   });
 
   afterAll(async () => {

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { EventProcessor } from '@faultline/ingest';
+import { EventProcessing } from '@faultline/ingest';
 import { Database } from '@faultline/platform';
 import { ServiceHookOutbox, verifySignature } from '@faultline/webhooks';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -58,7 +58,7 @@ describe('service hooks and webhook delivery', () => {
       body: JSON.stringify({ event_id: eventId, level: 'error', platform: 'node', message, tags: { region: 'eu' } }),
     });
     expect(response.status).toBe(200);
-    await app.app.get(EventProcessor).drain();
+    await app.app.get(EventProcessing).drain();
     return eventId;
   }
 
@@ -153,7 +153,7 @@ describe('service hooks and webhook delivery', () => {
       await run(process.execPath, [join(__dirname, '..', 'support', 'sentry-client.cjs'), dsn, 'error-only'], { timeout: 30_000 });
       await until(
         async () => {
-          await api.app.get(EventProcessor).drain();
+          await api.app.get(EventProcessing).drain();
           return receiver.to('/sdk').length;
         },
         (n) => n >= 1,

@@ -1,4 +1,4 @@
-import { EventProcessor } from '@faultline/ingest';
+import { EventProcessing } from '@faultline/ingest';
 import { Database } from '@faultline/platform';
 import type { TestApp } from './test-app';
 
@@ -6,7 +6,7 @@ import type { TestApp } from './test-app';
 export async function eventsProcessed(api: TestApp): Promise<void> {
   const database = api.app.get(Database);
   for (let attempt = 0; attempt < 200; attempt++) {
-    await api.app.get(EventProcessor).drain();
+    await api.app.get(EventProcessing).drain();
     const [{ pending }] = await database.query<{ pending: number }>(
       `SELECT (SELECT count(*) FROM ingest.ingest_queue) + (SELECT count(*) FROM ingest.ingest_outcomes) AS pending`,
     );

@@ -24,6 +24,7 @@ import { IncidentsRepository } from './infrastructure/incidents.repository';
 import { IssueAlertEvaluator } from './infrastructure/issue-alert-evaluator';
 import { IssueAlertFiresRepository } from './infrastructure/issue-alert-fires.repository';
 import { IssueRulesRepository } from './infrastructure/issue-rules.repository';
+import { MetricAlertEvaluation } from './contracts/metric-alert-evaluation';
 import { MetricAlertWorker } from './infrastructure/metric-alert.worker';
 import { MetricRulesRepository } from './infrastructure/metric-rules.repository';
 
@@ -46,6 +47,7 @@ import { MetricRulesRepository } from './infrastructure/metric-rules.repository'
     AlertDispatcher,
     IssueAlertEvaluator,
     MetricAlertWorker,
+    { provide: MetricAlertEvaluation, useExisting: MetricAlertWorker },
     CreateIssueAlertRuleHandler,
     UpdateIssueAlertRuleHandler,
     DeleteIssueAlertRuleHandler,
@@ -54,7 +56,6 @@ import { MetricRulesRepository } from './infrastructure/metric-rules.repository'
     DeleteMetricAlertRuleHandler,
     SendTestNotificationHandler,
   ],
-  exports: [MetricAlertWorker],
 })
 export class AlertsModule implements OnModuleInit {
   constructor(

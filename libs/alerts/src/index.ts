@@ -1,3 +1,2 @@
 export { AlertsModule } from './alerts.module';
-export { MetricAlertWorker } from './infrastructure/metric-alert.worker';
 export * from './contracts';

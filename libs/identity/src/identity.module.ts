@@ -28,7 +28,7 @@ import { FindTeamHandler, FindUserTeamsHandler } from './application/queries/tea
 import { AuthCache } from './infrastructure/auth-cache';
 import { IdentityAuthDirectory } from './infrastructure/identity-auth-directory';
 import { IdentityRepository } from './infrastructure/identity.repository';
-import { IntegrationTokenStore } from './infrastructure/integration-token-store';
+import { IntegrationTokenStore } from './infrastructure/integration-tokens.repository';
 import { Actors } from './contracts/actors';
 import { MemberEmails } from './contracts/member-emails';
 import { MemberEmailsRepository } from './infrastructure/member-emails.repository';
@@ -46,7 +46,7 @@ import { IntegrationTokens } from './contracts/integration-tokens';
 import { ProvisioningRepository } from './infrastructure/provisioning.repository';
 import { SessionsRepository } from './infrastructure/sessions.repository';
 import { SignInThrottle } from './infrastructure/sign-in-throttle';
-import { UserActors } from './infrastructure/user-actors';
+import { UserActors } from './infrastructure/user-actors.repository';
 
 @Module({
   imports: [CqrsModule, EventStoreModule],

@@ -15,6 +15,7 @@ import { AcceptEnvelope } from './application/accept-envelope';
 import { DeleteDeadLettersHandler } from './application/commands/delete-dead-letters/delete-dead-letters.handler';
 import { RetryDeadLettersHandler } from './application/commands/retry-dead-letters/retry-dead-letters.handler';
 import { EventProcessor } from './application/event-processor';
+import { EventProcessing } from './contracts/event-processing';
 import { ListDeadLettersHandler } from './application/queries/list-dead-letters.handler';
 import { DeadLettersRepository } from './infrastructure/dead-letters.repository';
 import { IngestMetrics } from './infrastructure/ingest-metrics';
@@ -31,6 +32,8 @@ import { RollupsRepository } from './infrastructure/rollups.repository';
     ProjectReadModelsRepository,
     AcceptEnvelope,
     EventProcessor,
+    // A factory rather than useExisting, so the compiler checks that the processor keeps the port's shape.
+    { provide: EventProcessing, useFactory: (processor: EventProcessor): EventProcessing => processor, inject: [EventProcessor] },
     IngestQueueRepository,
     RollupsRepository,
     InboundFiltersRepository,
@@ -40,7 +43,6 @@ import { RollupsRepository } from './infrastructure/rollups.repository';
     DeleteDeadLettersHandler,
     ListDeadLettersHandler,
   ],
-  exports: [EventProcessor],
 })
 export class IngestModule implements OnModuleInit {
   constructor(

@@ -3,7 +3,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { EventRecorder, EventStoreModule } from '@faultline/event-store';
 import { IdentityModule } from '@faultline/identity';
 import { IssuesModule } from '@faultline/issues';
-import { DeliveryTargetKinds, WebhooksModule } from '@faultline/webhooks';
+import { DeliveryTargetKindRegistry, WebhooksModule } from '@faultline/webhooks';
 import { ExternalIssueActionsController, ExternalRequestsController } from './api/components.controller';
 import { ExternalIssuesController, IssueExternalIssuesController } from './api/external-issues.controller';
 import { InstallationController, OrganizationInstallationsController } from './api/installations.controller';
@@ -26,8 +26,10 @@ import { FetchSelectOptionsHandler } from './application/queries/fetch-select-op
 import { RunExternalIssueActionHandler } from './application/commands/run-external-issue-action/run-external-issue-action.handler';
 import { ComponentRequester } from './infrastructure/component-requester';
 import { IssueExternalLinksHandler } from './application/queries/issue-external-links.handler';
+import { AppWebhookOutbox } from './contracts/app-webhook-outbox';
 import { InstallationLookup } from './contracts/installation-lookup';
-import { AppWebhookOutbox } from './infrastructure/app-webhook-outbox';
+import { AppWebhookOutboxService } from './infrastructure/app-webhook-outbox';
+import { InstallationLookupService } from './infrastructure/installation-lookup.service';
 import { AppWebhookTargetKind } from './infrastructure/app-webhook-target-kind';
 import { ExternalIssuesRepository } from './infrastructure/external-issues.repository';
 import { InstallationsRepository } from './infrastructure/installations.repository';
@@ -50,9 +52,10 @@ import { SentryAppsRepository } from './infrastructure/sentry-apps.repository';
     SentryAppsRepository,
     InstallationsRepository,
     ExternalIssuesRepository,
-    AppWebhookOutbox,
+    AppWebhookOutboxService,
+    { provide: AppWebhookOutbox, useExisting: AppWebhookOutboxService },
     AppWebhookTargetKind,
-    InstallationLookup,
+    { provide: InstallationLookup, useClass: InstallationLookupService },
     Installer,
     IntegrationsAccess,
     CreateSentryAppHandler,
@@ -77,8 +80,8 @@ import { SentryAppsRepository } from './infrastructure/sentry-apps.repository';
 export class IntegrationsModule implements OnModuleInit {
   constructor(
     private readonly recorder: EventRecorder,
-    private readonly outbox: AppWebhookOutbox,
-    private readonly kinds: DeliveryTargetKinds,
+    private readonly outbox: AppWebhookOutboxService,
+    private readonly kinds: DeliveryTargetKindRegistry,
     private readonly appWebhooks: AppWebhookTargetKind,
   ) {}
 

@@ -12,15 +12,16 @@ import { DeleteIssueHandler } from './application/commands/delete-issue/delete-i
 import { DeleteIssueCommentHandler } from './application/commands/delete-issue-comment/delete-issue-comment.handler';
 import { EditIssueCommentHandler } from './application/commands/edit-issue-comment/edit-issue-comment.handler';
 import { UpdateIssueHandler } from './application/commands/update-issue/update-issue.handler';
-import { IssuePeople } from './infrastructure/issue-people';
+import { IssuePeople } from './infrastructure/issue-people.repository';
 import { FindIssueHandler } from './application/queries/find-issue.handler';
-import { IssueReadModel } from './infrastructure/issue-read-model';
+import { IssueReadModel } from './infrastructure/issue-read-model.repository';
 import { IssueIngestion } from './contracts/issue-ingestion';
 import { IssueWebhookPayloads } from './contracts/issue-webhook-payloads';
 import { UserReportIntake } from './contracts/user-report-intake';
+import { EventRetention } from './contracts/event-retention';
 import { IssueIngestionService } from './infrastructure/issue-ingestion.service';
 import { EventRetentionWorker } from './infrastructure/event-retention.worker';
-import { EventSearchReader } from './infrastructure/event-search.sql';
+import { EventSearchReader } from './infrastructure/event-search.repository';
 import { IssueRepository } from './infrastructure/issue.repository';
 import { IssueWebhookPayloadsRepository } from './infrastructure/issue-webhook-payloads.repository';
 import { UserReportsRepository } from './infrastructure/user-reports.repository';
@@ -34,6 +35,7 @@ import { WorkerHost } from '@faultline/platform';
   providers: [
     IssueRepository,
     EventRetentionWorker,
+    { provide: EventRetention, useExisting: EventRetentionWorker },
     IssueIngestionService,
     { provide: IssueIngestion, useExisting: IssueIngestionService },
     { provide: IssueWebhookPayloads, useClass: IssueWebhookPayloadsRepository },

@@ -5,13 +5,13 @@ import { IdentityModule } from '@faultline/identity';
 import { IssuesModule } from '@faultline/issues';
 import { ProjectsModule } from '@faultline/projects';
 import { WorkerHost } from '@faultline/platform';
-import { DeliveryTargetKinds, WebhooksModule } from '@faultline/webhooks';
+import { DeliveryTargetKindRegistry, WebhooksModule } from '@faultline/webhooks';
 import { NotificationsController, UnsubscribeController } from './api/notifications.controller';
 import { IssueAlertNotifier } from './contracts/issue-alert-notifier';
 import { ChatTargetKind } from './infrastructure/chat-target-kind';
 import { InvitationMailer } from './infrastructure/invitation-mailer';
 import { IssueAlertMailer } from './infrastructure/issue-alert-mailer';
-import { MailLogPruner } from './infrastructure/mail-log-pruner';
+import { MailLogPruner } from './infrastructure/mail-log-pruner.worker';
 import { MailOutbox } from './infrastructure/mail-outbox';
 import { MailTargetKind } from './infrastructure/mail-target-kind';
 import { NotificationsRepository } from './infrastructure/notifications.repository';
@@ -39,7 +39,7 @@ import { WorkflowMailer } from './infrastructure/workflow-mailer';
 })
 export class NotificationsModule implements OnModuleInit, OnApplicationBootstrap {
   constructor(
-    private readonly kinds: DeliveryTargetKinds,
+    private readonly kinds: DeliveryTargetKindRegistry,
     private readonly mail: MailTargetKind,
     private readonly chat: ChatTargetKind,
     private readonly recorder: EventRecorder,

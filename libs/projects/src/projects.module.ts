@@ -15,13 +15,15 @@ import { FindProjectKeyHandler } from './application/queries/find-project-key.ha
 import { FindProjectKeysHandler } from './application/queries/find-project-keys.handler';
 import { ProjectTeams } from './contracts/project-teams';
 import { ProjectTeamsRepository } from './infrastructure/project-teams.repository';
-import { ProjectsRepository } from './infrastructure/projects.repository';
+import { ProjectDetailStatement } from './contracts/project-detail-statement';
+import { projectDetailSql, ProjectsRepository } from './infrastructure/projects.repository';
 
 @Module({
   imports: [CqrsModule, EventStoreModule],
   controllers: [ProjectsController, ProjectKeysController],
   providers: [
     ProjectsRepository,
+    { provide: ProjectDetailStatement, useValue: { text: projectDetailSql } satisfies ProjectDetailStatement },
     { provide: ProjectTeams, useClass: ProjectTeamsRepository },
     CreateProjectHandler,
     UpdateProjectHandler,

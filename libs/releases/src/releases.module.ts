@@ -17,12 +17,14 @@ import { UploadChunksHandler } from './application/commands/upload-chunks/upload
 import { DeleteReleaseFileHandler } from './application/commands/delete-release-file/delete-release-file.handler';
 import { UploadReleaseFileHandler } from './application/commands/upload-release-file/upload-release-file.handler';
 import { OrganizationStorageQuota } from './contracts/organization-storage-quota';
+import { ReleaseSightings } from './contracts/release-sightings';
+import { SourceMapSymbolicator } from './contracts/source-map-symbolicator';
 import { ArtifactsRepository } from './infrastructure/artifacts.repository';
-import { OrganizationStorage } from './infrastructure/organization-storage';
-import { ReleaseSightings } from './infrastructure/release-sightings';
+import { OrganizationStorage } from './infrastructure/organization-storage.repository';
+import { ReleaseSightingsService } from './infrastructure/release-sightings.service';
 import { RELEASES_CONFIG, releasesConfigProvider, type ReleasesConfig } from './infrastructure/releases-config';
 import { ReleasesRepository } from './infrastructure/releases.repository';
-import { SourceMapSymbolicator } from './infrastructure/source-map-symbolicator';
+import { SourceMapSymbolicatorService } from './infrastructure/source-map-symbolicator';
 
 /**
  * Releases (created by hand, by sentry-cli, or on the first event that names them), their deploys
@@ -38,8 +40,8 @@ import { SourceMapSymbolicator } from './infrastructure/source-map-symbolicator'
     ArtifactsRepository,
     OrganizationStorage,
     { provide: OrganizationStorageQuota, useExisting: OrganizationStorage },
-    ReleaseSightings,
-    SourceMapSymbolicator,
+    { provide: ReleaseSightings, useClass: ReleaseSightingsService },
+    { provide: SourceMapSymbolicator, useClass: SourceMapSymbolicatorService },
     CreateReleaseHandler,
     UpdateReleaseHandler,
     DeleteReleaseHandler,

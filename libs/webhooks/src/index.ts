@@ -1,7 +1,6 @@
 export { WebhooksModule } from './webhooks.module';
-export { ServiceHookOutbox, type HookNotice } from './infrastructure/service-hook-outbox';
-export { DeliveryWorker } from './infrastructure/delivery.worker';
-export { DeliveryTargetKinds } from './infrastructure/delivery-target-kinds';
+export { ServiceHookOutbox, type HookNotice } from './contracts/service-hook-outbox';
+export { DeliveryTargetKindRegistry } from './contracts/delivery-target-kind-registry';
 export type {
   DeliveryTarget,
   DeliveryTargetKind,
@@ -11,8 +10,7 @@ export type {
   TargetAttemptOutcome,
   TransportDeliveryTargetKind,
 } from './contracts/delivery-target-kind';
-export { WebhookTargets, type QueuedDelivery } from './infrastructure/webhook-targets';
-export type { DeliveryState, RequestLogFilter, RequestLogRow } from './infrastructure/deliveries.repository';
+export { WebhookTargets, type DeliveryState, type QueuedDelivery, type RequestLogFilter, type RequestLogRow } from './contracts/webhook-targets';
 export {
   type AttemptOutcome,
   classifyResponse,
@@ -23,5 +21,5 @@ export {
   WebhookEventTypes,
   type EventPayloadSource,
 } from './domain';
-export { describeError, OutboundHttp, RESPONSE_BODY_LIMIT, type OutboundResponse } from './infrastructure/outbound-http';
+export { OutboundHttpClients, type OutboundClient, type OutboundResponse } from './contracts/outbound-http';
 export { WEBHOOKS_PUBLISHED_VIEWS } from './contracts/published-views';

@@ -1,3 +1,3 @@
 export { AlertRuleEventTypes, IncidentEventTypes, IssueRuleIds, metricAlertData } from '../domain';
 export type { IncidentStatus } from '../domain';
-export { eventAlertTriggeredData, type EventAlertTriggeredData } from '../application/event-alert-payload';
+export { MetricAlertEvaluation } from './metric-alert-evaluation';

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock, PollingLoop, type RecordedEvent } from '@faultline/kernel';
 import { APP_CONFIG, type AppConfig, type BackgroundWorker, Database, type Transaction } from '@faultline/platform';
+import { MetricAlertEvaluation } from '../contracts/metric-alert-evaluation';
 import { decideIncident, Incident, type IncidentStatus, statusAfter, type IncidentEvent } from '../domain';
 import { AlertCountsRepository } from './alert-counts.repository';
 import { AlertDispatcher } from './alert-dispatcher';
@@ -21,7 +22,7 @@ const PRUNE_BATCH = 5_000;
  * rule's next evaluation time, so a crash repeats or loses nothing.
  */
 @Injectable()
-export class MetricAlertWorker implements BackgroundWorker {
+export class MetricAlertWorker extends MetricAlertEvaluation implements BackgroundWorker {
   readonly name = 'alerts.metric-evaluator';
   private readonly logger = new Logger('MetricAlertWorker');
   private readonly loop = new PollingLoop({
@@ -42,7 +43,9 @@ export class MetricAlertWorker implements BackgroundWorker {
     private readonly dispatcher: AlertDispatcher,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    super();
+  }
 
   start(): void {
     this.loop.start();
@@ -56,7 +59,6 @@ export class MetricAlertWorker implements BackgroundWorker {
     this.loop.wake();
   }
 
-  /** Evaluates until no rule is due, waiting for rules other loops hold; answers how many it evaluated (tests, CLI). */
   async evaluateDue(): Promise<number> {
     let total = 0;
     for (;;) {

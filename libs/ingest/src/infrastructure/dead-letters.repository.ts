@@ -1,13 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Sql } from '@faultline/platform';
 import type { QueuedEvent } from './ingest-queue.repository';
-
-/** Which dead letters a command or query is about: a project's or an organization's (else the instance's), some (else all). */
-export interface DeadLetterScope {
-  readonly organizationId?: string;
-  readonly projectId?: string;
-  readonly ids?: readonly string[];
-}
+import type { DeadLetterScope } from '../contracts/dead-letter-scope';
 
 export interface DeadLetterRow {
   id: string;

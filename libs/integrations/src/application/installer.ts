@@ -3,7 +3,7 @@ import { newUuid, randomHex, sha256Hex } from '@faultline/kernel';
 import { IntegrationTokens } from '@faultline/identity';
 import type { Transaction } from '@faultline/platform';
 import { Installation, type InstallationActor } from '../domain';
-import { AppWebhookOutbox } from '../infrastructure/app-webhook-outbox';
+import { AppWebhookOutbox } from '../contracts/app-webhook-outbox';
 import { InstallationsRepository } from '../infrastructure/installations.repository';
 import type { SentryAppRow } from '../infrastructure/sentry-apps.repository';
 import { installationPayload } from './installation-webhooks';

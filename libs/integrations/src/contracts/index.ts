@@ -1,4 +1,4 @@
-export { AppWebhookOutbox, type AppWebhookNotice } from '../infrastructure/app-webhook-outbox';
+export { AppWebhookOutbox, type AppWebhookNotice } from './app-webhook-outbox';
 export { InstallationLookup, type InstalledApp } from './installation-lookup';
 export {
   InstallationEventTypes,

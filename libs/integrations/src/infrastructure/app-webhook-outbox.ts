@@ -15,44 +15,27 @@ import {
 } from '@faultline/issues';
 import { APP_CONFIG, type AppConfig, type Sql, type Transaction } from '@faultline/platform';
 import { type QueuedDelivery, WebhookTargets } from '@faultline/webhooks';
-import { APP_WEBHOOK_BY_ISSUE_EVENT, APP_WEBHOOK_TARGET, type AppWebhookResource, appWebhookBody, type WebhookActor, webhookActorOf } from '../domain';
+import { type AppWebhookNotice, AppWebhookOutbox } from '../contracts/app-webhook-outbox';
+import { APP_WEBHOOK_BY_ISSUE_EVENT, APP_WEBHOOK_TARGET, appWebhookBody, type WebhookActor, webhookActorOf } from '../domain';
 import { errorPayload } from '../contracts/error-payload';
 import { InstallationsRepository } from './installations.repository';
 
-/** One app webhook to queue, in the transaction of what causes it. */
-export interface AppWebhookNotice {
-  /** The organization the installation must belong to; another organization's installation is not notified. */
-  readonly organizationId: string;
-  readonly installationUuid: string;
-  readonly resource: AppWebhookResource;
-  /** `triggered`, `critical`, ...: the header says the resource, the body `action`. */
-  readonly action: string;
-  /** Identifies the occurrence (an event-store event id, an alert fire): queued once per installation and action. */
-  readonly cause: string;
-  readonly data: unknown;
-  /** Omitted: Sentry itself. */
-  readonly actor?: WebhookActor;
-}
-
 /**
- * Queues service-app webhooks through the delivery engine inside the transaction of their cause,
- * signed with each app's client secret. The delivery target is the app (its URL and secret); the
- * body names the installation.
+ * The app-webhook outbox over the delivery engine (`WebhookTargets`): the delivery target is the
+ * app (its URL and secret); the body names the installation. It also queues issue, comment and
+ * error events for the installations subscribed to them.
  */
 @Injectable()
-export class AppWebhookOutbox {
+export class AppWebhookOutboxService extends AppWebhookOutbox {
   constructor(
     private readonly installations: InstallationsRepository,
     private readonly targets: WebhookTargets,
     private readonly issuePayloads: IssueWebhookPayloads,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    super();
+  }
 
-  /**
-   * Queues one webhook to one installation, if it is live in `organizationId` and its app
-   * subscribes to the resource (installation webhooks always; alerts when the app is alertable).
-   * Answers whether it was queued.
-   */
   async enqueue(tx: Transaction, notice: AppWebhookNotice): Promise<boolean> {
     const installation = await this.installations.find(tx, notice.installationUuid);
     if (!installation || installation.status === 'deleted' || String(installation.organization_id) !== String(notice.organizationId)) return false;

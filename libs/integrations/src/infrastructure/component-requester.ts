@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { DomainError, newUuid } from '@faultline/kernel';
 import { APP_CONFIG, type AppConfig } from '@faultline/platform';
-import { describeError, OutboundHttp, signBody } from '@faultline/webhooks';
+import { type OutboundClient, OutboundHttpClients, signBody } from '@faultline/webhooks';
 import { componentUrl } from '../domain';
 
 /** Select lists and ticket answers are small; anything larger is not what the app means to send. */
@@ -15,10 +15,13 @@ const ANSWER_LIMIT = 256 * 1024;
  */
 @Injectable()
 export class ComponentRequester implements OnModuleDestroy {
-  private readonly http: OutboundHttp;
+  private readonly http: OutboundClient;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
-    this.http = new OutboundHttp(config.webhooks, config.webhooks.appTimeoutMs, ANSWER_LIMIT);
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    clients: OutboundHttpClients,
+  ) {
+    this.http = clients.open(config.webhooks.appTimeoutMs, ANSWER_LIMIT);
   }
 
   async get(app: { webhookUrl: string; clientSecret: string }, uri: string, query: Record<string, string | undefined>): Promise<unknown> {
@@ -52,7 +55,7 @@ export class ComponentRequester implements OnModuleDestroy {
     try {
       response = await send();
     } catch (error) {
-      throw DomainError.invalid(`The integration could not be reached: ${describeError(error, this.config.webhooks.appTimeoutMs).message}`);
+      throw DomainError.invalid(`The integration could not be reached: ${this.http.describeError(error).message}`);
     }
     if (response.statusCode < 200 || response.statusCode >= 300) throw DomainError.invalid(`The integration answered ${response.statusCode}.`);
     if (response.truncated) throw DomainError.invalid('The integration answered more than the service reads.');

@@ -1,4 +1,4 @@
-import type { ErrorEventRow } from '../infrastructure/issue-read-model';
+import type { ErrorEventRow } from '../infrastructure/issue-read-model.repository';
 import { eventTags } from '../domain';
 
 /**

@@ -5,8 +5,8 @@ import { CLOCK, type Clock } from '@faultline/kernel';
 import { CurrentOrganization, type OrganizationAccess, Paginate, Pagination, RequireScopes } from '@faultline/platform';
 import { type ProjectSummary, requireProject } from '@faultline/projects';
 import { parseEventSearch } from '../application/queries/event-search';
-import { EventSearchReader } from '../infrastructure/event-search.sql';
-import { type ErrorEventRow, IssueReadModel, type IssueRow } from '../infrastructure/issue-read-model';
+import { EventSearchReader } from '../infrastructure/event-search.repository';
+import { type ErrorEventRow, IssueReadModel, type IssueRow } from '../infrastructure/issue-read-model.repository';
 import { eventTimeRange, list, one } from './event-search-params';
 import { serializeEvent, serializeEventSummary } from './events.serializers';
 

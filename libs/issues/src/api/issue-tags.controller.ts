@@ -8,7 +8,7 @@ import {
   type IssueTagKeyRow,
   type IssueTagValueRow,
   type IssueTagValueSort,
-} from '../infrastructure/issue-read-model';
+} from '../infrastructure/issue-read-model.repository';
 import { serializeIssueTagKey, serializeTagValue } from './issues.serializers';
 
 const DEFAULT_TOP_VALUES = 10;

@@ -20,9 +20,9 @@ import { DeleteIssueCommand } from '../application/commands/delete-issue/delete-
 import { DeleteIssueCommentCommand } from '../application/commands/delete-issue-comment/delete-issue-comment.command';
 import { EditIssueCommentCommand } from '../application/commands/edit-issue-comment/edit-issue-comment.command';
 import { type IssueChanges, type IssueChangesResult, UpdateIssueCommand } from '../application/commands/update-issue/update-issue.command';
-import { IssuePeople } from '../infrastructure/issue-people';
+import { IssuePeople } from '../infrastructure/issue-people.repository';
 import { type IssueExternalLink, IssueExternalLinksQuery } from '../application/queries/issue-external-links.query';
-import { ISSUE_STATS_PERIODS, IssueReadModel, type IssueRow, type IssueStatsWindow } from '../infrastructure/issue-read-model';
+import { ISSUE_STATS_PERIODS, IssueReadModel, type IssueRow, type IssueStatsWindow } from '../infrastructure/issue-read-model.repository';
 import { parseIssueSearch, parseIssueSort } from '../application/queries/issue-search';
 import type { IssueComment } from '../domain';
 import { IssueRepository } from '../infrastructure/issue.repository';

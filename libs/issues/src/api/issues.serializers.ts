@@ -1,8 +1,8 @@
 import type { RecordedEvent } from '@faultline/kernel';
 import type { OrganizationAccess } from '@faultline/platform';
-import type { IssueRelease, IssueRow, IssueStatsSeries, IssueTagKeyRow, IssueTagValueRow } from '../infrastructure/issue-read-model';
+import type { IssueRelease, IssueRow, IssueStatsSeries, IssueTagKeyRow, IssueTagValueRow } from '../infrastructure/issue-read-model.repository';
 import type { IssueActor, IssueAssignee, IssueComment, IssueEvent, IssueUnresolvedReason } from '../domain';
-import { ignoreStatusDetails, IssueEventTypes, issueUrl, resolvedStatusDetails, shortReleaseVersion } from '../domain';
+import { ignoreStatusDetails, IssueEventTypes, issueUrl, resolvedStatusDetails, shortReleaseVersion, tagKeyLabel } from '../domain';
 
 const PRIORITY_BY_LEVEL: Record<string, string> = { fatal: 'high', error: 'high', warning: 'medium', info: 'low', debug: 'low' };
 
@@ -114,20 +114,6 @@ export function serializeIssue(row: IssueRow, organization: OrganizationAccess, 
     participants: [],
     userReportCount: 0,
   };
-}
-
-/** Sentry's labels of tag keys: its own names for some, the key in title case for the rest. */
-const TAG_LABELS: Record<string, string> = { user: 'User', release: 'Release', dist: 'Distribution', os: 'OS', url: 'URL', server_name: 'Server' };
-
-export function tagKeyLabel(key: string): string {
-  // Python's str.title(): every run of letters capitalised.
-  return (
-    TAG_LABELS[key] ??
-    key
-      .replace(/_/g, ' ')
-      .toLowerCase()
-      .replace(/(^|[^a-z])([a-z])/g, (_, before: string, letter: string) => before + letter.toUpperCase())
-  );
 }
 
 /** A tag key of an issue: `{key, name, totalValues, uniqueValues}`. */

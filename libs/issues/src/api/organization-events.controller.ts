@@ -5,7 +5,7 @@ import { CLOCK, type Clock } from '@faultline/kernel';
 import { CurrentOrganization, type OrganizationAccess, Paginate, Pagination, RequireScopes } from '@faultline/platform';
 import { FindOrganizationProjectsQuery, type ProjectSummary } from '@faultline/projects';
 import { type EventColumn, type EventFieldType, parseEventSearch } from '../application/queries/event-search';
-import { EventSearchReader } from '../infrastructure/event-search.sql';
+import { EventSearchReader } from '../infrastructure/event-search.repository';
 import { eventTimeRange, list, one } from './event-search-params';
 
 const DATASETS = new Set(['errors', 'discover']);

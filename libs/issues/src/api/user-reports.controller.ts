@@ -4,7 +4,7 @@ import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { CLOCK, type Clock, normalizeEventId } from '@faultline/kernel';
 import { CurrentOrganization, type OrganizationAccess, Paginate, Pagination, RequireScopes } from '@faultline/platform';
 import { requireProject } from '@faultline/projects';
-import { IssueReadModel } from '../infrastructure/issue-read-model';
+import { IssueReadModel } from '../infrastructure/issue-read-model.repository';
 import { type UserReportRow, UserReportsRepository } from '../infrastructure/user-reports.repository';
 import { UserFeedbackDto } from './issues.dto';
 

@@ -26,6 +26,7 @@ export type {
   IssueUnresolvedData,
 } from '../domain/issue.events';
 export { eventTags, type EventTagSource } from '../domain/event-tags';
+export { tagKeyLabel } from '../domain/tag-key-label';
 export { AddIssueCommentCommand } from '../application/commands/add-issue-comment/add-issue-comment.command';
 export type { IssueComment } from '../domain';
 export { FindIssueQuery, type IssueSummary } from '../application/queries/find-issue.query';
@@ -37,3 +38,4 @@ export { issueApiUrl, issueEventUrl, issueUrl } from '../domain/issue-links';
 export * from './user-report-intake';
 export { EVENT_FIELDS, type EventFieldType } from '../application/queries/event-search';
 export { IssueTopFrames } from './issue-top-frames';
+export { EventRetention } from './event-retention';

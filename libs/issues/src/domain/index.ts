@@ -2,5 +2,6 @@ export * from './issue.events';
 export * from './issue.aggregate';
 export * from './short-id';
 export * from './event-tags';
+export { tagKeyLabel } from './tag-key-label';
 export { latestRelease, shortReleaseVersion } from './release-order';
 export * from './issue-links';

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock, PollingLoop } from '@faultline/kernel';
 import { APP_CONFIG, type AppConfig, type BackgroundWorker, Database } from '@faultline/platform';
+import { EventRetention } from '../contracts/event-retention';
 
 const BATCH = 1000;
 const INTERVAL_MS = 60_000;
@@ -11,7 +12,7 @@ const INTERVAL_MS = 60_000;
  * Issues, their counters and the project rollups stay.
  */
 @Injectable()
-export class EventRetentionWorker implements BackgroundWorker {
+export class EventRetentionWorker extends EventRetention implements BackgroundWorker {
   readonly name = 'issues.event-retention';
   private readonly logger = new Logger('EventRetention');
   private readonly loop = new PollingLoop({
@@ -27,7 +28,9 @@ export class EventRetentionWorker implements BackgroundWorker {
     private readonly database: Database,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
+  ) {
+    super();
+  }
 
   start(): void {
     this.loop.start();
@@ -37,7 +40,6 @@ export class EventRetentionWorker implements BackgroundWorker {
     await this.loop.stop();
   }
 
-  /** Deletes everything past retention; answers how many events went. */
   async prune(): Promise<number> {
     const now = this.clock.now();
     const cutoff = new Date(now.getTime() - this.config.eventRetentionDays * 86_400_000).toISOString();

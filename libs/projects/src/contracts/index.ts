@@ -6,7 +6,7 @@ export { FindProjectQuery, type ProjectSummary } from '../application/queries/fi
 export { FindOrganizationProjectsQuery } from '../application/queries/find-organization-projects.query';
 export { FindProjectKeyQuery, type ProjectKeyAccess } from '../application/queries/find-project-key.query';
 export { FindProjectKeysQuery, type ProjectKeySummary } from '../application/queries/find-project-keys.query';
-export { projectDetailSql } from '../infrastructure/projects.repository';
+export { ProjectDetailStatement } from './project-detail-statement';
 export { requireProject } from './require-project';
 export { PROJECTS_PUBLISHED_VIEWS } from './published-views';
 export { ProjectTeams } from './project-teams';

@@ -62,7 +62,7 @@ const PROJECT_COLUMNS = `
 
 /**
  * The one query behind project detail: parameters organization id, project id or slug, user id.
- * Exported so the benchmark's bare route runs exactly the same SQL.
+ * Published as ProjectDetailStatement, so the benchmark's bare route runs exactly the same SQL.
  */
 export const projectDetailSql = (idOrSlug: string): string =>
   `SELECT ${PROJECT_COLUMNS} FROM projects.projects p

@@ -1,5 +1,5 @@
-export { SourceMapSymbolicator, type SymbolicationRequest, type SymbolicationResult } from '../infrastructure/source-map-symbolicator';
-export { ReleaseSightings, type ReleaseEventSeen } from '../infrastructure/release-sightings';
+export { SourceMapSymbolicator, type SymbolicationRequest, type SymbolicationResult } from './source-map-symbolicator';
+export { ReleaseSightings, type ReleaseEventSeen } from './release-sightings';
 export type { JsFrame, ProcessingError, ProcessingErrorType } from '../domain/symbolicate-frames';
 export { ReleaseEventTypes } from '../domain/release.events';
 export { OrganizationStorageQuota, StorageQuotaExceeded } from './organization-storage-quota';

@@ -8,7 +8,8 @@ import { openTestDatabase, type TestDatabase } from '../../../../test/support/te
 import type { JsFrame } from '../domain/symbolicate-frames';
 import { ArtifactsRepository } from './artifacts.repository';
 import { releasesConfig } from './releases-config';
-import { SourceMapSymbolicator, type SymbolicationRequest } from './source-map-symbolicator';
+import type { SymbolicationRequest } from '../contracts/source-map-symbolicator';
+import { SourceMapSymbolicatorService } from './source-map-symbolicator';
 
 const MIB = 1024 * 1024;
 const SOURCE =
@@ -26,7 +27,7 @@ function heapUsed(): number {
 /** A public DSN's events and an upload: what symbolication costs in statements and memory, per organization. */
 describe('SourceMapSymbolicator on PostgreSQL', () => {
   let db: TestDatabase;
-  let symbolicator: SourceMapSymbolicator;
+  let symbolicator: SourceMapSymbolicatorService;
   const clock = new FixedClock(new Date('2026-11-20T12:00:00.000Z'));
   const artifacts = new ArtifactsRepository();
   let statements = 0;
@@ -38,7 +39,7 @@ describe('SourceMapSymbolicator on PostgreSQL', () => {
       query: (text, params) => (statements++, db.database.query(text, params)),
       execute: (text, params) => (statements++, db.database.execute(text, params)),
     };
-    symbolicator = new SourceMapSymbolicator(artifacts, releasesConfig({}), clock);
+    symbolicator = new SourceMapSymbolicatorService(artifacts, releasesConfig({}), clock);
   }, 60_000);
 
   afterAll(async () => {

@@ -2,6 +2,7 @@ import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { CLOCK, type Clock } from '@faultline/kernel';
 import type { Sql } from '@faultline/platform';
+import { SourceMapSymbolicator, type SymbolicationRequest, type SymbolicationResult } from '../contracts/source-map-symbolicator';
 import { canonicalDebugId } from '../domain/bundle-manifest';
 import { candidateUrls, resolveSourceMapUrl } from '../domain/source-map-urls';
 import {
@@ -16,23 +17,6 @@ import {
 import { type ArtifactMatch, ArtifactsRepository } from './artifacts.repository';
 import { RELEASES_CONFIG, type ReleasesConfig } from './releases-config';
 import { SourceMapWorkers } from './source-map-workers';
-
-export interface SymbolicationRequest<F extends JsFrame> {
-  organizationId: string;
-  projectId: string;
-  release?: string;
-  dist?: string;
-  /** The event's `debug_meta.images`, as sent. */
-  debugImages?: ReadonlyArray<Record<string, unknown>>;
-  /** Each stack trace's frames, oldest call first. */
-  stacktraces: ReadonlyArray<readonly F[]>;
-}
-
-export interface SymbolicationResult<F extends JsFrame> {
-  /** Per stack trace, its mapped frames, or null when nothing in it was mapped. */
-  stacktraces: Array<F[] | null>;
-  errors: ProcessingError[];
-}
 
 /** Files of one event looked up and mapped; the frames of others stay as sent. */
 const MAX_FILES_PER_EVENT = 50;
@@ -59,7 +43,7 @@ interface Located {
  * anything; the maps are parsed and kept in worker threads with a bounded heap (`SourceMapWorkers`).
  */
 @Injectable()
-export class SourceMapSymbolicator implements OnModuleDestroy {
+export class SourceMapSymbolicatorService extends SourceMapSymbolicator implements OnModuleDestroy {
   private readonly workers: SourceMapWorkers;
   /** Where a debug ID's or a file's map is; a miss is kept for a short while. */
   private readonly lookups: LRUCache<string, { located: Located | null }>;
@@ -72,6 +56,7 @@ export class SourceMapSymbolicator implements OnModuleDestroy {
     @Inject(RELEASES_CONFIG) config: ReleasesConfig,
     @Inject(CLOCK) clock: Clock,
   ) {
+    super();
     const limits = config.sourceMaps;
     this.workers = new SourceMapWorkers({
       workers: limits.workers,

@@ -69,7 +69,7 @@ export interface TransportDeliveryTargetKind<T extends DeliveryTarget = Delivery
 
 /**
  * A kind of receiver (service hooks, service apps, mail, ...) and its delivery policy. Its owner
- * registers it with `DeliveryTargetKinds` when its module starts; the engine sends each delivery
+ * registers it with `DeliveryTargetKindRegistry` when its module starts; the engine sends each delivery
  * as the delivery's kind says and names no kind itself.
  */
 export type DeliveryTargetKind<T extends DeliveryTarget = DeliveryTarget> = HttpDeliveryTargetKind<T> | TransportDeliveryTargetKind<T>;

@@ -1,7 +1,8 @@
 import { openTestDatabase, type TestDatabase } from '../../../../test/support/test-database';
-import { type AttemptResult, DeliveriesRepository, type NewDelivery } from './deliveries.repository';
+import type { QueuedDelivery } from '../contracts/webhook-targets';
+import { type AttemptResult, DeliveriesRepository } from './deliveries.repository';
 
-const delivery = (cause: string, targetId = 'hook-1', targetKind = 'service_hook'): NewDelivery => ({
+const delivery = (cause: string, targetId = 'hook-1', targetKind = 'service_hook'): QueuedDelivery => ({
   guid: `guid-${cause}-${targetId}`,
   targetKind,
   targetId,

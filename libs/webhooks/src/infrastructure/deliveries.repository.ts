@@ -1,16 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database, type Sql } from '@faultline/platform';
-
-export interface NewDelivery {
-  readonly guid: string;
-  readonly targetKind: string;
-  readonly targetId: string;
-  /** What caused it (an event-store event id, an alert fire): one delivery per target and cause. */
-  readonly cause: string;
-  readonly eventType: string;
-  /** Serialised once; the signature covers exactly these bytes. */
-  readonly body: string;
-}
+import type { DeliveryState, QueuedDelivery, RequestLogFilter, RequestLogRow } from '../contracts/webhook-targets';
 
 export interface ClaimedDelivery {
   id: string;
@@ -64,40 +54,6 @@ export interface AttemptRow {
   response_body: string | null;
 }
 
-/** Where one delivery stands. */
-export interface DeliveryState {
-  guid: string;
-  status: string;
-  attempts: number;
-  last_error: string | null;
-  finished_at: Date | null;
-}
-
-/** One request of a target's request log: an attempt and its delivery. */
-export interface RequestLogRow {
-  guid: string;
-  event_type: string;
-  status: string;
-  /** The whole body: callers pick what they need from it and cut what they show. */
-  body: string;
-  created_at: Date;
-  attempted_at: Date | null;
-  status_code: number | null;
-  error: string | null;
-  response_body: string | null;
-}
-
-export interface RequestLogFilter {
-  /** The event types to show. */
-  readonly eventTypes: readonly string[];
-  /** Only requests that failed (no 2xx answer). */
-  readonly errorsOnly?: boolean;
-  readonly start?: Date;
-  readonly end?: Date;
-  /** The newest this many per event type. */
-  readonly perEventType: number;
-}
-
 /** Bytes of the request body the delivery log shows. */
 const LOGGED_REQUEST_BYTES = 4096;
 
@@ -110,7 +66,7 @@ export class DeliveriesRepository {
    * ignored. Each new delivery is queued: a row of `webhook_delivery_queue` exists exactly while its
    * delivery is pending.
    */
-  async insert(tx: Sql, deliveries: readonly NewDelivery[]): Promise<number> {
+  async insert(tx: Sql, deliveries: readonly QueuedDelivery[]): Promise<number> {
     if (deliveries.length === 0) return 0;
     const params: unknown[] = [];
     const values = deliveries.map((delivery) => {

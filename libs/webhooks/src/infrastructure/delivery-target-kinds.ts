@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { DeliveryTargetKind } from '../contracts/delivery-target-kind';
+import { DeliveryTargetKindRegistry } from '../contracts/delivery-target-kind-registry';
 
-/** The target kinds the delivery engine knows; each owner registers its own when its module starts. */
+/** The target kinds the delivery engine knows, as their owners registered them; the engine looks each delivery's kind up here. */
 @Injectable()
-export class DeliveryTargetKinds {
+export class DeliveryTargetKinds extends DeliveryTargetKindRegistry {
   private readonly kinds = new Map<string, DeliveryTargetKind>();
 
   register(kind: DeliveryTargetKind): void {

@@ -1,6 +1,9 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '@faultline/platform';
 import { Agent, buildConnector, request } from 'undici';
+import { type OutboundClient, OutboundHttpClients, type OutboundResponse } from '../contracts/outbound-http';
 import { type AddressPolicy, isAllowedAddress, refusalReason } from '../domain';
 
 /** Response bytes kept for the delivery log; the rest is never read. */
@@ -8,14 +11,6 @@ export const RESPONSE_BODY_LIMIT = 4096;
 
 export class RefusedAddressError extends Error {
   readonly code = 'EWEBHOOK_ADDRESS_REFUSED';
-}
-
-export interface OutboundResponse {
-  readonly statusCode: number;
-  readonly headers: Record<string, string>;
-  readonly body: string;
-  /** The body was longer than the client reads; `body` is its beginning. */
-  readonly truncated: boolean;
 }
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
@@ -26,7 +21,7 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
  * checked as resolved, and the connection goes to exactly the addresses checked, so a DNS answer
  * that changes between check and connect (rebinding) cannot reach a refused address.
  */
-export class OutboundHttp {
+export class OutboundHttp implements OutboundClient {
   private readonly agent: Agent;
 
   constructor(
@@ -91,8 +86,24 @@ export class OutboundHttp {
     };
   }
 
+  describeError(error: unknown): { message: string; refused: boolean } {
+    return describeError(error, this.timeoutMs);
+  }
+
   async close(): Promise<void> {
     await this.agent.close();
+  }
+}
+
+/** OutboundHttp clients under the configured address policy (WEBHOOK_ALLOW_PRIVATE), for other contexts. */
+@Injectable()
+export class PolicyOutboundHttpClients extends OutboundHttpClients {
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+    super();
+  }
+
+  open(timeoutMs: number, responseBodyLimit: number): OutboundClient {
+    return new OutboundHttp(this.config.webhooks, timeoutMs, responseBodyLimit);
   }
 }
 

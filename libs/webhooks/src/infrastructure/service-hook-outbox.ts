@@ -5,38 +5,30 @@ import { IngestEventTypes } from '@faultline/ingest';
 import { issueUrl } from '@faultline/issues';
 import { APP_CONFIG, type AppConfig, type Transaction } from '@faultline/platform';
 import { newHexId } from '@faultline/kernel';
-import { eventHookPayload, type EventPayloadSource, type ServiceHookEvent } from '../domain';
-import { DeliveriesRepository, type NewDelivery } from './deliveries.repository';
+import { type HookNotice, ServiceHookOutbox } from '../contracts/service-hook-outbox';
+import type { QueuedDelivery } from '../contracts/webhook-targets';
+import { eventHookPayload, type ServiceHookEvent } from '../domain';
+import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveryWorker } from './delivery.worker';
 import { SERVICE_HOOK_TARGET, ServiceHooksRepository } from './service-hooks.repository';
 
-/** One error event to announce to a project's hooks. */
-export interface HookNotice {
-  /** Identifies the occurrence (an event-store event id, an alert fire), so it is queued once per hook. */
-  readonly cause: string;
-  readonly projectId: string;
-  readonly source: Omit<EventPayloadSource, 'projectSlug' | 'projectName'>;
-  readonly triggeringRules?: readonly string[];
-}
-
-/**
- * Queues service-hook deliveries inside the transaction of what causes them, so an event is
- * announced exactly when it commits, and wakes the delivery worker after the commit.
- */
+/** The service-hook outbox over the hooks and deliveries tables; it also announces every processed error event to `event.created` hooks. */
 @Injectable()
-export class ServiceHookOutbox {
+export class ServiceHookOutboxService extends ServiceHookOutbox {
   constructor(
     private readonly hooks: ServiceHooksRepository,
     private readonly deliveries: DeliveriesRepository,
     private readonly worker: DeliveryWorker,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    super();
+  }
 
   async enqueue(tx: Transaction, eventType: ServiceHookEvent, notices: readonly HookNotice[]): Promise<number> {
     if (notices.length === 0) return 0;
     const hooks = await this.hooks.subscribed(tx, [...new Set(notices.map((notice) => notice.projectId))], eventType);
     if (hooks.length === 0) return 0;
-    const rows: NewDelivery[] = [];
+    const rows: QueuedDelivery[] = [];
     for (const notice of notices) {
       for (const hook of hooks) {
         if (hook.project_id !== notice.projectId) continue;

@@ -1,21 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import type { Sql, Transaction } from '@faultline/platform';
-import { DeliveriesRepository, type DeliveryState, type NewDelivery, type RequestLogFilter, type RequestLogRow } from './deliveries.repository';
+import { type DeliveryState, type QueuedDelivery, type RequestLogFilter, type RequestLogRow, WebhookTargets } from '../contracts/webhook-targets';
+import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveryWorker } from './delivery.worker';
 
-export type QueuedDelivery = NewDelivery;
-
-/**
- * How other contexts use the delivery engine for the target kinds they registered
- * (`DeliveryTargetKinds`): queue deliveries inside the transaction of their cause, fail a removed
- * target's pending ones, and read what was sent.
- */
+/** The delivery engine as other contexts use it: the deliveries table, and the worker woken after a commit. */
 @Injectable()
-export class WebhookTargets {
+export class WebhookTargetsService extends WebhookTargets {
   constructor(
     private readonly deliveries: DeliveriesRepository,
     private readonly worker: DeliveryWorker,
-  ) {}
+  ) {
+    super();
+  }
 
   /** The target's pending deliveries fail with `reason`; its log stays. */
   async remove(sql: Sql, kind: string, id: string, reason: string): Promise<void> {

@@ -1,4 +1,4 @@
-import type { DeadLetterScope } from '../../infrastructure/dead-letters.repository';
+import type { DeadLetterScope } from '../../contracts/dead-letter-scope';
 
 /** Dead letters, newest first; answers DeadLetter[]. */
 export class ListDeadLettersQuery {

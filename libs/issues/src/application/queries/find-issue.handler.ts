@@ -1,6 +1,6 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { FindIssueQuery, type IssueSummary } from './find-issue.query';
-import { IssueReadModel } from '../../infrastructure/issue-read-model';
+import { IssueReadModel } from '../../infrastructure/issue-read-model.repository';
 
 @QueryHandler(FindIssueQuery)
 export class FindIssueHandler implements IQueryHandler<FindIssueQuery, IssueSummary | null> {

@@ -1,4 +1,4 @@
-import type { DeadLetterScope } from '../../../infrastructure/dead-letters.repository';
+import type { DeadLetterScope } from '../../../contracts/dead-letter-scope';
 
 /** Deletes dead letters for good; answers how many. */
 export class DeleteDeadLettersCommand {

@@ -13,8 +13,8 @@ import {
   type ResolveOptions,
 } from '../../../domain';
 import { IssueRepository } from '../../../infrastructure/issue.repository';
-import { latestProjectRelease, projectHasRelease } from '../../../infrastructure/project-releases';
-import { IssuePeople } from '../../../infrastructure/issue-people';
+import { latestProjectRelease, projectHasRelease } from '../../../infrastructure/project-releases.repository';
+import { IssuePeople } from '../../../infrastructure/issue-people.repository';
 import { lockIssues } from '../../../infrastructure/lock-issues';
 import { type IssueChanges, type IssueChangesResult, UpdateIssueCommand } from './update-issue.command';
 

@@ -9,7 +9,7 @@ import { type BundleFile, readArtifactBundle } from '../../../infrastructure/art
 import { StorageQuotaExceeded } from '../../../contracts/organization-storage-quota';
 import { ArtifactsRepository } from '../../../infrastructure/artifacts.repository';
 import { sha1OffLoop } from '../../../infrastructure/off-loop';
-import { OrganizationStorage } from '../../../infrastructure/organization-storage';
+import { OrganizationStorage } from '../../../infrastructure/organization-storage.repository';
 import { RELEASES_CONFIG, type ReleasesConfig } from '../../../infrastructure/releases-config';
 import { AssembleArtifactBundleCommand, type AssembleResult } from './assemble-artifact-bundle.command';
 

@@ -2,7 +2,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DomainError } from '@faultline/kernel';
 import { Database } from '@faultline/platform';
 import { ArtifactsRepository } from '../../../infrastructure/artifacts.repository';
-import { OrganizationStorage } from '../../../infrastructure/organization-storage';
+import { OrganizationStorage } from '../../../infrastructure/organization-storage.repository';
 import { DeleteReleaseFileCommand } from './delete-release-file.command';
 
 @CommandHandler(DeleteReleaseFileCommand)

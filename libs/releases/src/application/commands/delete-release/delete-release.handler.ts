@@ -4,7 +4,7 @@ import { EventRecorder } from '@faultline/event-store';
 import { Database } from '@faultline/platform';
 import { RELEASE_STREAM_TYPE, releaseEvent, ReleaseEventTypes, releaseStream } from '../../../domain/release.events';
 import { ArtifactsRepository } from '../../../infrastructure/artifacts.repository';
-import { OrganizationStorage } from '../../../infrastructure/organization-storage';
+import { OrganizationStorage } from '../../../infrastructure/organization-storage.repository';
 import { ReleasesRepository } from '../../../infrastructure/releases.repository';
 import { DeleteReleaseCommand } from './delete-release.command';
 

@@ -3,7 +3,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock } from '@faultline/kernel';
 import { Database } from '@faultline/platform';
 import { ArtifactsRepository } from '../../../infrastructure/artifacts.repository';
-import { OrganizationStorage } from '../../../infrastructure/organization-storage';
+import { OrganizationStorage } from '../../../infrastructure/organization-storage.repository';
 import { UploadChunksCommand } from './upload-chunks.command';
 
 @CommandHandler(UploadChunksCommand)

@@ -5,7 +5,7 @@ import { Database } from '@faultline/platform';
 import { sourceMapReference } from '../../../domain/bundle-manifest';
 import { ArtifactsRepository, type ReleaseFileRow } from '../../../infrastructure/artifacts.repository';
 import { sha1OffLoop } from '../../../infrastructure/off-loop';
-import { OrganizationStorage } from '../../../infrastructure/organization-storage';
+import { OrganizationStorage } from '../../../infrastructure/organization-storage.repository';
 import { ReleasesRepository } from '../../../infrastructure/releases.repository';
 import { UploadReleaseFileCommand } from './upload-release-file.command';
 

@@ -4,7 +4,7 @@ import { Database, type Sql } from '@faultline/platform';
 import { ISSUE_SORTS, type IssueSearch, type IssueSort } from '../application/queries/issue-search';
 import type { IssueAssignee } from '../domain';
 import { issueSearchConditions, searchesLatestRelease } from './issue-search.sql';
-import { latestProjectReleases } from './project-releases';
+import { latestProjectReleases } from './project-releases.repository';
 
 /** One issue as the `issues` read model, its project and its stream's summary give it. */
 export interface IssueRow {

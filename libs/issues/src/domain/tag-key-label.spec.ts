@@ -1,4 +1,4 @@
-import { tagKeyLabel } from './issues.serializers';
+import { tagKeyLabel } from './tag-key-label';
 
 describe('tagKeyLabel', () => {
   it.each([

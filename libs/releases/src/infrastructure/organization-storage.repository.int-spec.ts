@@ -1,6 +1,6 @@
 import { openTestDatabase, type TestDatabase } from '../../../../test/support/test-database';
 import { StorageQuotaExceeded } from '../contracts/organization-storage-quota';
-import { OrganizationStorage } from './organization-storage';
+import { OrganizationStorage } from './organization-storage.repository';
 import { releasesConfig } from './releases-config';
 
 const MIB = 1024 * 1024;

@@ -1,29 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock } from '@faultline/kernel';
 import type { Sql } from '@faultline/platform';
+import { type ReleaseEventSeen, ReleaseSightings } from '../contracts/release-sightings';
 import { type ReleaseSighting, ReleasesRepository } from './releases.repository';
 
-/** An event the ingest path stored, as far as its release's counts care. */
-export interface ReleaseEventSeen {
-  organizationId: string;
-  projectId: string;
-  release: string;
-  /** ISO time the event occurred. */
-  occurredAt: string;
-  isNewIssue: boolean;
-}
-
-/**
- * Releases named by events are created on first sight, as Sentry does, and their per-project
- * counts (events, new issues, first and last event) kept, in the ingest batch's transaction:
- * two statements per batch for all its distinct releases.
- */
+/** Folds a batch's events by release, then writes them in two statements for all its distinct releases. */
 @Injectable()
-export class ReleaseSightings {
+export class ReleaseSightingsService extends ReleaseSightings {
   constructor(
     private readonly releases: ReleasesRepository,
     @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
+  ) {
+    super();
+  }
 
   async record(tx: Sql, events: readonly ReleaseEventSeen[]): Promise<void> {
     const byKey = new Map<string, ReleaseSighting>();

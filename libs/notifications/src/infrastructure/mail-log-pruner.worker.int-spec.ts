@@ -1,7 +1,7 @@
 import { FixedClock } from '@faultline/kernel';
 import { loadConfig } from '@faultline/platform';
 import { openTestDatabase, type TestDatabase } from '../../../../test/support/test-database';
-import { MailLogPruner } from './mail-log-pruner';
+import { MailLogPruner } from './mail-log-pruner.worker';
 import { NotificationsRepository } from './notifications.repository';
 
 describe('MailLogPruner', () => {
