@@ -14,7 +14,7 @@ import { sdkRoutes } from './api/sdk-routes';
 import { AcceptEnvelope } from './application/accept-envelope';
 import { DeleteDeadLettersHandler } from './application/commands/delete-dead-letters/delete-dead-letters.handler';
 import { RetryDeadLettersHandler } from './application/commands/retry-dead-letters/retry-dead-letters.handler';
-import { EventProcessor } from './application/event-processor';
+import { EventProcessor } from './infrastructure/event-processor.worker';
 import { EventProcessing } from './contracts/event-processing';
 import { ListDeadLettersHandler } from './application/queries/list-dead-letters.handler';
 import { DeadLettersRepository } from './infrastructure/dead-letters.repository';
@@ -33,7 +33,7 @@ import { RollupsRepository } from './infrastructure/rollups.repository';
     AcceptEnvelope,
     EventProcessor,
     // A factory rather than useExisting, so the compiler checks that the processor keeps the port's shape.
-    { provide: EventProcessing, useFactory: (processor: EventProcessor): EventProcessing => processor, inject: [EventProcessor] },
+    { provide: EventProcessing, useExisting: EventProcessor },
     IngestQueueRepository,
     RollupsRepository,
     InboundFiltersRepository,

@@ -3,7 +3,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock } from '@faultline/kernel';
 import { Database } from '@faultline/platform';
 import { DeadLettersRepository } from '../../../infrastructure/dead-letters.repository';
-import { EventProcessor } from '../../event-processor';
+import { EventProcessor } from '../../../infrastructure/event-processor.worker';
 import { RetryDeadLettersCommand } from './retry-dead-letters.command';
 
 /** Back in the queue as new arrivals with their first attempt ahead: the cause should be gone. */

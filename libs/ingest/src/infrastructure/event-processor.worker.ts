@@ -16,11 +16,12 @@ import {
   type PreparedEvent,
   prepareEvent,
 } from '../domain';
-import { DeadLettersRepository } from '../infrastructure/dead-letters.repository';
-import { InboundFiltersRepository } from '../infrastructure/inbound-filters.repository';
-import { IngestMetrics } from '../infrastructure/ingest-metrics';
-import { IngestQueueRepository, type QueuedEvent } from '../infrastructure/ingest-queue.repository';
-import { RollupsRepository, type TagObservation, type UserObservation } from '../infrastructure/rollups.repository';
+import { EventProcessing } from '../contracts/event-processing';
+import { DeadLettersRepository } from './dead-letters.repository';
+import { InboundFiltersRepository } from './inbound-filters.repository';
+import { IngestMetrics } from './ingest-metrics';
+import { IngestQueueRepository, type QueuedEvent } from './ingest-queue.repository';
+import { RollupsRepository, type TagObservation, type UserObservation } from './rollups.repository';
 
 const BATCH_SIZE = 200;
 const IDLE_POLL_MS = 250;
@@ -63,7 +64,7 @@ const LINGER_MS = 50;
  * MAX_UNFINISHED_ATTEMPTS.
  */
 @Injectable()
-export class EventProcessor implements BackgroundWorker {
+export class EventProcessor extends EventProcessing implements BackgroundWorker {
   readonly name = 'ingest.event-processor';
   private readonly logger = new Logger('EventProcessor');
   private readonly loops = Array.from(
@@ -99,6 +100,7 @@ export class EventProcessor implements BackgroundWorker {
     private readonly metrics: IngestMetrics,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
+    super();
     this.vacuum = new QueueVacuum(database, ['ingest.ingest_queue', 'ingest.ingest_outcomes'], VACUUM_EVERY_EVENTS, (error) =>
       this.logger.warn(`vacuuming the ingest queue failed: ${describe(error)}`),
     );

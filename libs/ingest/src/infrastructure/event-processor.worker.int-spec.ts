@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { FixedClock } from '@faultline/kernel';
 import { Database } from '@faultline/platform';
 import { startTestApp, type TestApp } from '../../../../test/support/test-app';
-import { IngestQueueRepository } from '../infrastructure/ingest-queue.repository';
-import { EventProcessor } from './event-processor';
+import { IngestQueueRepository } from './ingest-queue.repository';
+import { EventProcessor } from './event-processor.worker';
 
 const LEASE_MS = 60_000;
 
