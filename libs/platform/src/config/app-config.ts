@@ -95,7 +95,8 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 const LOG_FORMATS: readonly LogFormat[] = ['json', 'pretty'];
 export const DEFAULT_PROJECT_FEATURES = ['servicehooks'];
 
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+/** A whole-number setting between `min` and `max`; unset or empty is `fallback`. The one reader every context's config uses. */
+export function integerSetting(env: Readonly<Record<string, string | undefined>>, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
@@ -124,7 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   // Unset: readable on a terminal, JSON lines for whatever collects the output.
   const logFormat = (env.LOG_FORMAT || (process.stdout.isTTY ? 'pretty' : 'json')) as LogFormat;
   if (!LOG_FORMATS.includes(logFormat)) throw new ConfigError(`LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')}, got "${logFormat}"`);
-  const port = integer(env, 'PORT', 9000, 0, 65535);
+  const port = integerSetting(env, 'PORT', 9000, 0, 65535);
   const host = env.HOST || '127.0.0.1';
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -141,25 +142,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     port,
     host,
     databaseUrl,
-    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 500),
-    apiStatementTimeoutMs: integer(env, 'API_STATEMENT_TIMEOUT_MS', 30_000, 0, 3_600_000),
+    databasePoolSize: integerSetting(env, 'DATABASE_POOL_SIZE', 10, 1, 500),
+    apiStatementTimeoutMs: integerSetting(env, 'API_STATEMENT_TIMEOUT_MS', 30_000, 0, 3_600_000),
     dataDir: resolve(env.DATA_DIR || './data'),
     publicUrl,
     logLevel,
     logFormat,
-    bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 256 * 1024 * 1024),
+    bodyLimitBytes: integerSetting(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 256 * 1024 * 1024),
     trustProxy: trustedProxies(env.TRUST_PROXY),
     defaultProjectFeatures: list(env.DEFAULT_PROJECT_FEATURES, DEFAULT_PROJECT_FEATURES),
-    eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 90, 1, 3650),
+    eventRetentionDays: integerSetting(env, 'EVENT_RETENTION_DAYS', 90, 1, 3650),
     webhooks: webhookConfig(env),
     alerts: {
-      metricEvaluationSeconds: integer(env, 'METRIC_ALERT_EVALUATION_SECONDS', 60, 1, 3600),
-      ruleCacheSeconds: integer(env, 'ALERT_RULE_CACHE_SECONDS', 5, 0, 300),
+      metricEvaluationSeconds: integerSetting(env, 'METRIC_ALERT_EVALUATION_SECONDS', 60, 1, 3600),
+      ruleCacheSeconds: integerSetting(env, 'ALERT_RULE_CACHE_SECONDS', 5, 0, 300),
     },
     modules: moduleList(env.FAULTLINE_MODULES),
     environment: Object.freeze({ ...env }),
     sessions: {
-      ttlMs: integer(env, 'SESSION_TTL_HOURS', 336, 1, 24 * 365) * 3_600_000,
+      ttlMs: integerSetting(env, 'SESSION_TTL_HOURS', 336, 1, 24 * 365) * 3_600_000,
       secureCookie: publicUrl.startsWith('https:'),
     },
     bootstrap: {
@@ -224,15 +225,15 @@ function webhookConfig(env: NodeJS.ProcessEnv): WebhookConfig {
   }
   return {
     headerBrand: brand,
-    timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 5000, 100, 60_000),
-    appTimeoutMs: integer(env, 'WEBHOOK_APP_TIMEOUT_MS', 1000, 100, 60_000),
+    timeoutMs: integerSetting(env, 'WEBHOOK_TIMEOUT_MS', 5000, 100, 60_000),
+    appTimeoutMs: integerSetting(env, 'WEBHOOK_APP_TIMEOUT_MS', 1000, 100, 60_000),
     allowPrivate: allowPrivate === 'true',
     allowedCidrs,
     retryScheduleSeconds: schedule,
-    disableAfterMs: integer(env, 'WEBHOOK_DISABLE_AFTER_HOURS', 72, 1, 24 * 365) * 3_600_000,
-    concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 64, 1, 10_000),
-    targetConcurrency: integer(env, 'WEBHOOK_TARGET_CONCURRENCY', 8, 1, 1000),
-    attemptRetentionDays: integer(env, 'WEBHOOK_ATTEMPT_RETENTION_DAYS', 30, 1, 3650),
+    disableAfterMs: integerSetting(env, 'WEBHOOK_DISABLE_AFTER_HOURS', 72, 1, 24 * 365) * 3_600_000,
+    concurrency: integerSetting(env, 'WEBHOOK_CONCURRENCY', 64, 1, 10_000),
+    targetConcurrency: integerSetting(env, 'WEBHOOK_TARGET_CONCURRENCY', 8, 1, 1000),
+    attemptRetentionDays: integerSetting(env, 'WEBHOOK_ATTEMPT_RETENTION_DAYS', 30, 1, 3650),
   };
 }
 

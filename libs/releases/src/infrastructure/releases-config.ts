@@ -1,4 +1,4 @@
-import { APP_CONFIG, type AppConfig, ConfigError } from '@faultline/platform';
+import { APP_CONFIG, type AppConfig, ConfigError, integerSetting } from '@faultline/platform';
 import type { BundleLimits } from './artifact-bundle-reader';
 
 export const RELEASES_CONFIG = Symbol('RELEASES_CONFIG');
@@ -32,29 +32,21 @@ export interface SourceMapLimits {
 
 const MIB = 1024 * 1024;
 
-function integer(env: Readonly<Record<string, string | undefined>>, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
-  return value;
-}
-
 /** The releases context's limits, from the environment the application was configured with (see the README). */
 export function releasesConfig(env: Readonly<Record<string, string | undefined>>): ReleasesConfig {
   const chunkBytes = 8 * MIB;
-  const maxFileBytes = integer(env, 'ARTIFACT_FILE_MAX_BYTES', 32 * MIB, 1024, 512 * MIB);
+  const maxFileBytes = integerSetting(env, 'ARTIFACT_FILE_MAX_BYTES', 32 * MIB, 1024, 512 * MIB);
   const chunksPerRequest = 4;
   return {
-    maxBundleBytes: integer(env, 'ARTIFACT_BUNDLE_MAX_BYTES', 64 * MIB, MIB, 1024 * MIB),
+    maxBundleBytes: integerSetting(env, 'ARTIFACT_BUNDLE_MAX_BYTES', 64 * MIB, MIB, 1024 * MIB),
     chunkBytes,
     maxRequestBytes: chunksPerRequest * chunkBytes,
     chunksPerRequest,
-    organizationStorageMaxBytes: integer(env, 'ORGANIZATION_STORAGE_MAX_BYTES', 5 * 1024 * MIB, MIB, Number.MAX_SAFE_INTEGER),
+    organizationStorageMaxBytes: integerSetting(env, 'ORGANIZATION_STORAGE_MAX_BYTES', 5 * 1024 * MIB, MIB, Number.MAX_SAFE_INTEGER),
     bundle: {
-      maxFiles: integer(env, 'ARTIFACT_BUNDLE_MAX_FILES', 10_000, 1, 1_000_000),
+      maxFiles: integerSetting(env, 'ARTIFACT_BUNDLE_MAX_FILES', 10_000, 1, 1_000_000),
       maxFileBytes,
-      maxTotalBytes: integer(env, 'ARTIFACT_BUNDLE_MAX_UNCOMPRESSED_BYTES', 256 * MIB, MIB, 1024 * MIB),
+      maxTotalBytes: integerSetting(env, 'ARTIFACT_BUNDLE_MAX_UNCOMPRESSED_BYTES', 256 * MIB, MIB, 1024 * MIB),
     },
     sourceMaps: sourceMapLimits(env, maxFileBytes),
   };
@@ -62,10 +54,10 @@ export function releasesConfig(env: Readonly<Record<string, string | undefined>>
 
 function sourceMapLimits(env: Readonly<Record<string, string | undefined>>, maxFileBytes: number): SourceMapLimits {
   const limits = {
-    workers: integer(env, 'SOURCE_MAP_WORKERS', 1, 1, 64),
-    workerHeapMb: integer(env, 'SOURCE_MAP_WORKER_HEAP_MB', 1024, 64, 64 * 1024),
-    cacheBytes: integer(env, 'SOURCE_MAP_CACHE_BYTES', 256 * MIB, 0, 16 * 1024 * MIB),
-    maxDecodedBytes: integer(env, 'SOURCE_MAP_MAX_DECODED_BYTES', 256 * MIB, MIB, 16 * 1024 * MIB),
+    workers: integerSetting(env, 'SOURCE_MAP_WORKERS', 1, 1, 64),
+    workerHeapMb: integerSetting(env, 'SOURCE_MAP_WORKER_HEAP_MB', 1024, 64, 64 * 1024),
+    cacheBytes: integerSetting(env, 'SOURCE_MAP_CACHE_BYTES', 256 * MIB, 0, 16 * 1024 * MIB),
+    maxDecodedBytes: integerSetting(env, 'SOURCE_MAP_MAX_DECODED_BYTES', 256 * MIB, MIB, 16 * 1024 * MIB),
     maxReadBytesPerEvent: 2 * maxFileBytes,
   };
   // The cache and one event's maps share the thread's heap, with as much again for parsing them.
