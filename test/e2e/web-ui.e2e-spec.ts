@@ -103,6 +103,8 @@ describe('web interface (browser)', () => {
   it('sends an unauthenticated visitor to the sign-in page, and signs in', async () => {
     await page.goto(`${app.baseUrl}/settings/acme/projects/web/hooks/`);
     await page.getByRole('heading', { name: 'Sign in to Faultline' }).waitFor();
+    // The sign-in page can show before the router has replaced the URL: wait for it, then check it.
+    await page.waitForURL((url) => url.pathname === '/auth/login/', { timeout: 5_000 }).catch(() => undefined);
     expect(new URL(page.url()).pathname).toBe('/auth/login/');
     await page.getByLabel('E-mail address').fill('admin@acme.test');
     await page.getByLabel('Password').fill('wrong password');
