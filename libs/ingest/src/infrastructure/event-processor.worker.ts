@@ -34,11 +34,12 @@ const MAX_ATTEMPTS = 10;
  */
 const MAX_UNFINISHED_ATTEMPTS = 3;
 /**
- * How long a claim keeps its events from other claims before its batch takes them (the batch's
- * transaction then holds them), and so the pause before the events of a batch whose processor
- * died are tried again, each alone.
+ * How long a claim keeps its events from other claims before its batch takes them: the batch's
+ * transaction deletes them first thing and holds them locked however long it runs, so the lease
+ * only needs to cover that gap. It is also the pause before the events of a batch whose processor
+ * died are tried again, each alone: short, so a restart after a crash picks them up at once.
  */
-const CLAIM_LEASE_SECONDS = 60;
+const CLAIM_LEASE_SECONDS = 10;
 /**
  * SQLSTATE classes of failures another attempt may not meet: connection exceptions, transaction
  * rollbacks (deadlocks, serialization failures), insufficient resources, operator intervention.
