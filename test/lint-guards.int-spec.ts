@@ -26,11 +26,15 @@ const PROBE = [
   `export const d = new Date();`,
   `export const e = (pattern: string) => new RegExp(pattern);`,
   `export const f = [new Date(0), performance.now(), /^\\d+$/, /^(\\d{1,19})\\.x$/];`,
+  `export const g = /^[0-9a-f]{32}$/.test('x');`,
+  `export const h = (stream: { loadedVersion: number }) => stream.loadedVersion;`,
 ].join('\n');
 
 const NUMERIC_ID = 'use isNumericId from @faultline/kernel';
 const CLOCK = 'take the time from the injected CLOCK';
 const REGEXP = expect.stringContaining('No RegExp built from a string');
+const HEX_ID = expect.stringContaining('No 32-hex-digit pattern');
+const AGGREGATE = expect.stringContaining('Append an aggregate through AggregateStreams');
 
 /** The small rules with one owner: ESLint points a new copy at the owner to call. */
 describe('lint guards for rules with one owner', () => {
@@ -41,20 +45,25 @@ describe('lint guards for rules with one owner', () => {
       { line: 3, message: CLOCK },
       { line: 4, message: CLOCK },
       { line: 5, message: REGEXP },
+      { line: 7, message: HEX_ID },
+      { line: 8, message: AGGREGATE },
     ]);
     expect(await restricted('apps/api/src/probe.ts', PROBE)).toEqual(expect.arrayContaining([{ line: 3, message: CLOCK }]));
   });
 
-  it('lets the owner of the row-id rule write it, and the browser client read its own clock', async () => {
+  it('lets the owner of the id rules write them, and the browser client read its own clock', async () => {
     expect(await restricted('libs/kernel/src/ids.ts', PROBE)).toEqual([
       { line: 3, message: CLOCK },
       { line: 4, message: CLOCK },
       { line: 5, message: REGEXP },
+      { line: 8, message: AGGREGATE },
     ]);
     expect(await restricted('apps/web/client/probe.tsx', PROBE)).toEqual([
       { line: 1, message: NUMERIC_ID },
       { line: 2, message: NUMERIC_ID },
       { line: 5, message: REGEXP },
+      { line: 7, message: HEX_ID },
+      { line: 8, message: AGGREGATE },
     ]);
   });
 
