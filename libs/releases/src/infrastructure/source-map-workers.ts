@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { ByteLru } from '../domain/byte-lru';
+import { LRUCache } from 'lru-cache';
 import type { OriginalPosition } from '../domain/symbolicate-frames';
 import {
   SOURCE_MAP_WORKER,
@@ -31,6 +31,8 @@ const MAX_REMEMBERED_FATAL_MAPS = 10_000;
 const ANSWERED_BYTES = 16 * 1024 * 1024;
 
 /** What an answered position holds: its strings (two bytes a character at most) and their objects. */
+const NO_POSITION = Symbol('no position');
+
 function weight(position: OriginalPosition | null): number {
   if (!position) return 64;
   let chars = position.source.length + position.filename.length + (position.name?.length ?? 0);
@@ -141,8 +143,9 @@ class SourceMapThread {
  */
 export class SourceMapWorkers {
   private readonly threads: SourceMapThread[];
-  private readonly fatal = new ByteLru<true>(MAX_REMEMBERED_FATAL_MAPS);
-  private readonly answered = new ByteLru<OriginalPosition | null>(ANSWERED_BYTES);
+  private readonly fatal = new LRUCache<string, true>({ max: MAX_REMEMBERED_FATAL_MAPS });
+  /** Positions answered, by map and position; a position the map has none for is kept as NO_POSITION. */
+  private readonly answered = new LRUCache<string, OriginalPosition | typeof NO_POSITION>({ maxSize: ANSWERED_BYTES });
 
   constructor(settings: SourceMapWorkersSettings) {
     this.threads = Array.from({ length: settings.workers }, () => new SourceMapThread(settings));
@@ -160,7 +163,10 @@ export class SourceMapWorkers {
     read: (keys: string[]) => Promise<Map<string, Buffer | null>>,
   ): Promise<MapAnswers> {
     const keyOf = ([map, line, column]: readonly [number, number, number]) => `${maps[map]}:${line}:${column}`;
-    const remembered = positions.map((position) => this.answered.get(keyOf(position)));
+    const remembered = positions.map((position) => {
+      const found = this.answered.get(keyOf(position));
+      return found === NO_POSITION ? null : found;
+    });
     const open = positions.filter((_, i) => remembered[i] === undefined);
     if (open.length === 0) return { invalid: maps.map(() => false), positions: remembered as Array<OriginalPosition | null> };
     // Only the maps of positions not answered yet are asked: the others answered before, so they parse.
@@ -176,7 +182,7 @@ export class SourceMapWorkers {
     const resolved = positions.map((position, i) => {
       if (remembered[i] !== undefined) return remembered[i];
       const answer = answers.positions[next++];
-      if (!answers.invalid[askedIndex.get(position[0]) as number]) this.answered.set(keyOf(position), answer, weight(answer));
+      if (!answers.invalid[askedIndex.get(position[0]) as number]) this.answered.set(keyOf(position), answer ?? NO_POSITION, { size: weight(answer) });
       return answer;
     });
     return { invalid: maps.map((_, map) => askedIndex.has(map) && answers.invalid[askedIndex.get(map) as number]), positions: resolved };
@@ -217,7 +223,7 @@ export class SourceMapWorkers {
             });
           } catch (error) {
             if (!(error instanceof ThreadDied) || !error.culprit) throw error;
-            for (const [key, content] of contents) if (content) this.fatal.set(key, true, 1);
+            for (const [key, content] of contents) if (content) this.fatal.set(key, true);
             return invalid;
           }
         }

@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { ByteLru } from '../domain/byte-lru';
+import { LRUCache } from 'lru-cache';
 import { type OriginalPosition, ParsedSourceMap, SourceMapRefused } from '../domain/symbolicate-frames';
 
 /**
@@ -29,9 +29,11 @@ export type SourceMapWorkerReply =
 /** What a refused map weighs in the cache: it is remembered so it is never read again. */
 const REFUSED_BYTES = 64;
 const REFUSED = Symbol('refused');
+/** lru-cache weighs entries in whole, positive units. */
+const sizeOf = (bytes: number): number => Math.max(1, Math.ceil(bytes));
 
 export function answer(
-  cache: ByteLru<ParsedSourceMap | typeof REFUSED>,
+  cache: LRUCache<string, ParsedSourceMap | typeof REFUSED>,
   settings: SourceMapWorkerSettings,
   request: SourceMapWorkerRequest,
 ): SourceMapWorkerReply {
@@ -48,19 +50,19 @@ export function answer(
     try {
       const map = ParsedSourceMap.parse(Buffer.from(content.buffer, content.byteOffset, content.byteLength).toString('utf8'), budget);
       budget -= map.bytes;
-      cache.set(key, map, map.bytes);
+      cache.set(key, map, { size: sizeOf(map.bytes) });
       return map;
     } catch (error) {
       if (!(error instanceof SourceMapRefused)) throw error;
       // Refused on its own merits it stays refused; refused for what others of the event took, it may fit another time.
-      if (budget === settings.maxDecodedBytes) cache.set(key, REFUSED, REFUSED_BYTES);
+      if (budget === settings.maxDecodedBytes) cache.set(key, REFUSED, { size: REFUSED_BYTES });
       refused.push(`${key}: ${error.message}`);
       return null;
     }
   });
   const positions = request.positions.map(([index, line, column]) => maps[index]?.originalPosition(line, column) ?? null);
   // Showing sources splits their lines: the maps weigh more than when parsed.
-  maps.forEach((map, index) => map && cache.set(request.maps[index], map, map.bytes));
+  maps.forEach((map, index) => map && cache.set(request.maps[index], map, { size: sizeOf(map.bytes) }));
   return { id: request.id, invalid: maps.map((map) => map === null), positions, refused };
 }
 
@@ -72,7 +74,8 @@ export const SOURCE_MAP_WORKER_READY = 'ready';
 if (parentPort && (workerData as { role?: unknown } | null)?.role === SOURCE_MAP_WORKER) {
   const port = parentPort;
   const settings = workerData as SourceMapWorkerSettings;
-  const cache = new ByteLru<ParsedSourceMap | typeof REFUSED>(settings.cacheBytes);
+  // lru-cache wants a positive bound: a bound of 0 bytes keeps nothing, as 1 byte does.
+  const cache = new LRUCache<string, ParsedSourceMap | typeof REFUSED>({ maxSize: Math.max(1, settings.cacheBytes) });
   port.on('message', (request: SourceMapWorkerRequest) => port.postMessage(answer(cache, settings, request)));
   port.postMessage(SOURCE_MAP_WORKER_READY);
 }
