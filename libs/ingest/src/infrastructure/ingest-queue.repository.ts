@@ -228,7 +228,11 @@ export class IngestQueueRepository {
     );
   }
 
-  /** Counts each category's quantity against the key's current window of that category; answers the windows' totals. */
+  /**
+   * Counts each category's quantity against the key's current window of that category; answers the
+   * windows' totals. The key's ended windows go in the same statement, so a key keeps one row per
+   * category however long it sends.
+   */
   async countAgainstRateLimit(
     sql: Sql,
     keyId: string,
@@ -241,7 +245,8 @@ export class IngestQueueRepository {
     // In category order, so two requests of one key never wait on each other's rows crosswise.
     const sorted = [...quantities].sort((a, b) => a.category.localeCompare(b.category));
     const counts = await sql.query<{ category: QuotaCategory; count: number }>(
-      `INSERT INTO ingest.ingest_rate_windows (key_id, category, window_start, count)
+      `WITH ended AS (DELETE FROM ingest.ingest_rate_windows WHERE key_id = $1 AND window_start < $2)
+       INSERT INTO ingest.ingest_rate_windows (key_id, category, window_start, count)
        SELECT $1, category, $2, quantity FROM unnest($3::text[], $4::integer[]) AS q (category, quantity)
        ON CONFLICT (key_id, category, window_start) DO UPDATE SET count = ingest_rate_windows.count + EXCLUDED.count
        RETURNING category, count`,
