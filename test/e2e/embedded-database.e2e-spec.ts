@@ -39,6 +39,8 @@ const isRunning = (pid: number) => {
 interface Run {
   readonly child: ChildProcess;
   readonly exited: Promise<{ code: number | null; output: string }>;
+  /** What the process has printed so far. */
+  readonly output: () => string;
 }
 
 /** A process of the compiled service or CLI without DATABASE_URL: the embedded database in `dataDir`. */
@@ -52,7 +54,7 @@ function runNode(script: string, args: string[], env: Record<string, string>): R
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return { child, exited: new Promise((resolve) => child.once('exit', (code) => resolve({ code, output }))) };
+  return { child, exited: new Promise((resolve) => child.once('exit', (code) => resolve({ code, output }))), output: () => output };
 }
 
 /**
@@ -181,7 +183,9 @@ describe('embedded PostgreSQL under DATA_DIR', () => {
     await until(
       async () => existsSync(pidFile) && postmasterPid() !== first && (await api('/api/0/projects/acme/web/').catch(() => undefined))?.status === 200,
       30_000,
-    );
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}; the service printed:\n${service!.output()}`);
+    });
     expect(service!.child.exitCode).toBeNull();
   });
 

@@ -150,8 +150,8 @@ export class EmbeddedPostgres {
         reject(new Error(`the embedded PostgreSQL server exited during start-up (${signal ?? `code ${code}`}):\n${logTail(paths.log)}`)),
       );
     });
-    ended.catch(() => undefined);
-    await Promise.race([ended, waitUntilReady(paths.cluster, child.pid)]);
+    // A start that fails ends the wait for readiness too: nothing of this attempt is left to fail later.
+    await Promise.race([ended, waitUntilReady(paths.cluster, child, ended)]);
     child.once('exit', (code, signal) => {
       if (this.stopping) return;
       this.options.log?.(`the embedded PostgreSQL server exited (${signal ?? `code ${code}`}); restarting it`);
@@ -407,12 +407,19 @@ async function stopRunningServer(dataDir: string, log?: (message: string) => voi
   }
 }
 
-async function waitUntilReady(cluster: string, pid: number | undefined): Promise<void> {
+/** Until `child` is ready; rejects with `ended` when the server exits first, or after READY_TIMEOUT_MS. */
+async function waitUntilReady(cluster: string, child: ChildProcess, ended: Promise<never>): Promise<void> {
+  let exited = false;
+  ended.catch(() => (exited = true));
   const deadline = performance.now() + READY_TIMEOUT_MS;
   for (;;) {
     const status = postmasterStatus(cluster);
-    if (status && status.pid === pid && status.status === 'ready') return;
-    if (performance.now() > deadline) throw new Error('the embedded PostgreSQL server did not become ready in time');
+    if (status && status.pid === child.pid && status.status === 'ready') return;
+    if (exited) return ended;
+    if (performance.now() > deadline) {
+      child.kill('SIGQUIT');
+      throw new Error('the embedded PostgreSQL server did not become ready in time');
+    }
     await sleep(25);
   }
 }
