@@ -41,7 +41,7 @@ import {
  *      start` does, and the bench reports its process tree's memory), BENCH_CONNECTIONS (50),
  *      BENCH_DURATION (20 s), BENCH_WARMUP (3 s), BENCH_RATE (events/s offered evenly paced; unset: the most
  *      the server answers), BENCH_TOPOLOGY (all: one process; split: an api process and a worker
- *      process, as README "Scaling out" describes), DATABASE_POOL_SIZE (the app's default),
+ *      process, as docs/operations.md "Processes and scaling out" describes), DATABASE_POOL_SIZE (the app's default),
  *      BENCH_ALERT_RULES (0: issue alert rules to create on the project first, a mix of every
  *      condition and filter kind, see alertRule), BENCH_RESULTS_DIR (bench/results:
  *      ingest-<topology>-c<N>[-r<rate>][-rules<R>].json).

@@ -1,6 +1,6 @@
-// Prints the route -> file table of the README's "Routes" section, read from the controllers'
-// decorators: `node scripts/route-table.cjs` to see it, `--write` to put it into README.md. A test
-// keeps the README's copy equal to what this prints.
+// Prints the route -> file table of the "Routes" section of docs/api.md, read from the controllers'
+// decorators: `node scripts/route-table.cjs` to see it, `--write` to put it into docs/api.md. A test
+// keeps that copy equal to what this prints.
 const { readFileSync, writeFileSync } = require('node:fs');
 const { execFileSync } = require('node:child_process');
 const { join } = require('node:path');
@@ -38,21 +38,24 @@ function table() {
   return `${BEGIN}\n${lines.join('\n')}\n${END}`;
 }
 
-function readmeTable(readme) {
-  const start = readme.indexOf(BEGIN);
-  const end = readme.indexOf(END);
-  return start < 0 || end < 0 ? undefined : readme.slice(start, end + END.length);
+/** The page that holds the table. */
+const PAGE = 'docs/api.md';
+
+function documentedTable(page) {
+  const start = page.indexOf(BEGIN);
+  const end = page.indexOf(END);
+  return start < 0 || end < 0 ? undefined : page.slice(start, end + END.length);
 }
 
-module.exports = { table, readmeTable };
+module.exports = { table, documentedTable, PAGE };
 
 if (require.main === module) {
   if (process.argv.includes('--write')) {
-    const file = join(root, 'README.md');
-    const readme = readFileSync(file, 'utf8');
-    const current = readmeTable(readme);
-    if (!current) throw new Error(`README.md has no ${BEGIN} … ${END} section`);
-    writeFileSync(file, readme.replace(current, table()));
+    const file = join(root, PAGE);
+    const page = readFileSync(file, 'utf8');
+    const current = documentedTable(page);
+    if (!current) throw new Error(`${PAGE} has no ${BEGIN} … ${END} section`);
+    writeFileSync(file, page.replace(current, table()));
   } else {
     process.stdout.write(`${table()}\n`);
   }

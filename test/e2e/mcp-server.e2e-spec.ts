@@ -7,7 +7,7 @@ import { eventsProcessed } from '../support/events-processed';
 
 const run = promisify(execFile);
 
-/** The scopes the README tells users to give the MCP server's token. */
+/** The scopes docs/api.md tells users to give the MCP server's token. */
 const MCP_SCOPES = ['org:read', 'project:read', 'project:write', 'team:read', 'team:write', 'event:read', 'event:write'];
 
 /** The tools of the MCP server that triage errors, and what each needs of Faultline. */

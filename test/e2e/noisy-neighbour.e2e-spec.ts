@@ -41,7 +41,7 @@ const ENV = {
   SOURCE_MAP_CACHE_BYTES: String(16 * MIB),
 };
 
-/** The service's documented SDK limits (README, "Sending events"). */
+/** The service's documented SDK limits (docs/sending-events.md, "Limits"). */
 const SDK = { maxBodyBytes: 20 * MIB, maxEnvelopeBytes: 50 * MIB, maxItems: 100, maxEventBytes: 1 * MIB };
 /** The chunk-upload limits: a chunk, and the parts one request may carry (`CHUNKS_PER_REQUEST`). */
 const CHUNK_BYTES = 8 * MIB;
@@ -252,7 +252,7 @@ const COSTS: Cost[] = [
       };
       await flood(ctx, 2, () => ctx.send('POST', `/api/0/organizations/${ctx.a.org}/chunk-upload/`, body()), 2);
     },
-    // README, "Uploads": chunks of at most 8 MiB and 32 MiB a request, whatever the parts inflate from.
+    // docs/releases-and-source-maps.md, "Uploads": chunks of at most 8 MiB and 32 MiB a request, whatever the parts inflate from.
     answered: (answers) =>
       answers.has(200) ? `${answers.get(200)} request(s) of ${(PARTS_PER_REQUEST * CHUNK_BYTES) / MIB} MiB inflated were accepted` : undefined,
   },

@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../support/test-app';
 import { eventsProcessed } from '../support/events-processed';
 
 const MIB = 1024 * 1024;
-/** The documented limits of the SDK endpoints (README, "Sending events"). */
+/** The documented limits of the SDK endpoints (docs/sending-events.md, "Limits"). */
 const LIMITS = { maxBodyBytes: 20 * MIB, maxEnvelopeBytes: 50 * MIB, maxItems: 100, maxItemBytes: 20 * MIB, maxEventBytes: MIB };
 
 const eventId = () => randomUUID().replace(/-/g, '');

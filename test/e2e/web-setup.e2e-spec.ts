@@ -23,7 +23,7 @@ describe.each([
   /** Answers of 400 or more the step does not expect, and requests that failed outright. */
   const failures: string[] = [];
   let expectedFailures: RegExp[] = [];
-  /** A test artifact; also the README's picture when taken at the width named. */
+  /** A test artifact; also the docs' picture when taken at the width named. */
   const shot = (name: string, docsAt?: 'desktop' | 'mobile') =>
     screenshot(page, `setup-${viewport}-${name}`, docsAt === viewport ? `${name}${viewport === 'mobile' ? '-mobile' : ''}` : undefined);
 

@@ -17,7 +17,7 @@ async function waitUntil(condition: () => Promise<boolean>): Promise<void> {
   throw new Error('condition not met');
 }
 
-/** An error as a Node service reports it, with source context, for the README's screenshot. */
+/** An error as a Node service reports it, with source context, for the docs' screenshot. */
 const SHOP_EVENT = {
   event_id: 'c0ffee00c0ffee00c0ffee00c0ffee00',
   platform: 'node',
@@ -232,7 +232,7 @@ describe('web interface (browser)', () => {
     expect((await issue()).status).toBe('resolved');
   });
 
-  it('shows an in-app frame with its source lines (the README screenshot)', async () => {
+  it('shows an in-app frame with its source lines (the screenshot in the docs)', async () => {
     const keys = await app.request('GET', '/api/0/projects/acme/web/keys/');
     const stored = await app.request('POST', `/api/${keys.body[0].projectId}/store/?sentry_key=${keys.body[0].public}`, { token: null, body: SHOP_EVENT });
     expect(stored.status).toBe(200);

@@ -36,7 +36,7 @@ export const DOCS_SCREENSHOTS = join(__dirname, '..', '..', 'docs', 'screenshots
 
 /**
  * Saves a full-page screenshot as a test artifact (test-artifacts/screenshots/, git-ignored). With
- * `docsName`, and UPDATE_DOCS_SCREENSHOTS=1 set, it also refreshes the README's picture in
+ * `docsName`, and UPDATE_DOCS_SCREENSHOTS=1 set, it also refreshes the docs' picture in
  * docs/screenshots/ (the visible viewport only, to keep the committed PNG small).
  */
 export async function screenshot(page: Page, name: string, docsName?: string): Promise<void> {

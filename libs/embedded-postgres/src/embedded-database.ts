@@ -33,7 +33,7 @@ export function pgliteMigrationMessage(dataDir: string): string {
   return (
     `${join(dataDir, PGLITE_DIR)} holds a database written by an earlier Faultline version (PGlite), which this ` +
     'version no longer reads: it runs PostgreSQL itself. Move the data over once with ' +
-    `\`npm run migrate:pglite -- ${dataDir}\` (see README, "Embedded database"), then start again.`
+    `\`npm run migrate:pglite -- ${dataDir}\` (see docs/operations.md, "Upgrades"), then start again.`
   );
 }
 

@@ -7,7 +7,7 @@ export interface IdentityConfig {
   readonly inviteMails: InviteMailLimits;
 }
 
-/** The identity context's limits, from the environment the application was configured with (see the README). */
+/** The identity context's limits, from the environment the application was configured with (see docs/configuration.md). */
 export function identityConfig(env: Readonly<Record<string, string | undefined>>): IdentityConfig {
   return {
     inviteMails: {

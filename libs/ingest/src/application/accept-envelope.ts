@@ -21,7 +21,7 @@ import {
 } from '../domain';
 import { IngestQueueRepository, type OutcomeRow } from '../infrastructure/ingest-queue.repository';
 
-/** Documented limits of the SDK endpoints (README, "Sending events"). */
+/** Documented limits of the SDK endpoints (docs/sending-events.md, "Limits"). */
 export const INGEST_LIMITS = {
   /** As sent (possibly compressed). */
   maxBodyBytes: 20 * 1024 * 1024,

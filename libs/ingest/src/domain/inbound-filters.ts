@@ -13,7 +13,7 @@ export interface InboundFilters {
 export const NO_FILTERS: InboundFilters = Object.freeze({ localhost: false, errorMessages: [], releases: [] });
 
 /**
- * What a project may configure (README, "Sending events"). Matching is linear in the text, but
+ * What a project may configure (docs/sending-events.md, "Inbound filters"). Matching is linear in the text, but
  * its cost grows with the number and length of patterns, and every event of the project pays it
  * in the shared processor.
  */

@@ -114,7 +114,7 @@ function list(raw: string | undefined, fallback: readonly string[]): readonly st
     .filter(Boolean);
 }
 
-/** Reads the service's configuration from the environment; every setting is in the README table. */
+/** Reads the service's configuration from the environment; every setting is in docs/configuration.md (a test keeps it so). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const role = (env.ROLE ?? 'all') as Role;
   if (!ROLES.includes(role)) throw new ConfigError(`ROLE must be one of ${ROLES.join(', ')}, got "${env.ROLE}"`);

@@ -32,7 +32,7 @@ export interface SourceMapLimits {
 
 const MIB = 1024 * 1024;
 
-/** The releases context's limits, from the environment the application was configured with (see the README). */
+/** The releases context's limits, from the environment the application was configured with (see docs/configuration.md). */
 export function releasesConfig(env: Readonly<Record<string, string | undefined>>): ReleasesConfig {
   const chunkBytes = 8 * MIB;
   const maxFileBytes = integerSetting(env, 'ARTIFACT_FILE_MAX_BYTES', 32 * MIB, 1024, 512 * MIB);

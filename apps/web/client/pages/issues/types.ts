@@ -1,4 +1,4 @@
-/** The API's shapes the issue pages read (Sentry's, as the README's coverage table lists them). */
+/** The API's shapes the issue pages read (Sentry's, as the coverage table of docs/api.md lists them). */
 
 export type StatsPoint = [number, number];
 

@@ -630,7 +630,7 @@ function fieldFilters(term: Extract<Term, { type: 'filter' }>, context: IssueSea
 }
 
 /**
- * Parses Sentry's issue search (see the README's issue search section): `is:`, `assigned:`,
+ * Parses Sentry's issue search (see docs/issues-and-search.md): `is:`, `assigned:`,
  * `level:`, `environment:`, `release:`, `firstRelease:`, `firstSeen:`/`lastSeen:`, `timesSeen:`,
  * `userCount:`, `has:`, `message:`, `issue:`/`issue.id:`, any other `key:value` as a tag, and
  * free text; `!` negates, `"…"` quotes, `[a, b]` lists and `*` is a wildcard. An absent query means
