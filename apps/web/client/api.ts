@@ -61,9 +61,17 @@ export async function api<T = any>(method: string, path: string, body?: unknown,
     parsed = text;
   }
   if (!response.ok) {
-    const detail = typeof parsed?.detail === 'string' ? parsed.detail : `The server answered ${response.status}.`;
+    // Sentry's structured refusals: {"detail": {"code": "2fa-required", "message": …}}.
+    const refusal = typeof parsed?.detail?.code === 'string' ? (parsed.detail as { code: string; message?: string }) : undefined;
+    const detail =
+      typeof parsed?.detail === 'string'
+        ? parsed.detail
+        : refusal?.code === '2fa-required'
+          ? `${refusal.message ?? 'Two-factor authentication is required'}: set up an authenticator app under Account security.`
+          : (refusal?.message ?? `The server answered ${response.status}.`);
     const error = new ApiError(response.status, detail, fieldErrors(response.status, parsed, fields));
-    if (response.status === 401 && !path.startsWith('/api/0/auth/')) onUnauthenticated?.();
+    // A member refused for want of a second factor is still signed in.
+    if (response.status === 401 && !refusal && !path.startsWith('/api/0/auth/')) onUnauthenticated?.();
     throw error;
   }
   return { body: parsed as T, headers: response.headers };

@@ -5,6 +5,7 @@ import { match } from './paths';
 import { Link, navigate, usePath } from './router';
 import { Skeleton } from './components';
 import { SignInPage } from './pages/sign-in';
+import { AccountSecurityPage } from './pages/account-security';
 import { ApiTokensPage } from './pages/api-tokens';
 import { AlertRulesPage, InviteMembersPage, NotificationSettingsPage } from './pages/notifications';
 import { NewServiceHookPage, ServiceHookPage, ServiceHooksPage } from './pages/service-hooks';
@@ -27,6 +28,7 @@ type Page = (props: { params: Record<string, string>; session: Session }) => pre
 const ROUTES: Array<[string, Page]> = [
   ['/settings/account/api/auth-tokens/', ApiTokensPage],
   ['/settings/account/notifications/', NotificationSettingsPage],
+  ['/settings/account/security/', AccountSecurityPage],
   ['/settings/:org/members/invite/', InviteMembersPage],
   ['/organizations/:org/alerts/rules/', AlertRulesPage],
   ['/settings/:org/', ProjectsPage],
@@ -79,6 +81,7 @@ function Navigation(props: { session: Session; path: string; onSignOut: () => vo
         ] as Array<[string, string]>)
       : []),
     ['/settings/account/api/auth-tokens/', 'API tokens'],
+    ['/settings/account/security/', 'Security'],
     ...(props.session.user.isSuperuser ? ([['/manage/organizations/', 'Admin']] as Array<[string, string]>) : []),
   ];
   const current = (href: string) =>

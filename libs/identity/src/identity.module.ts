@@ -5,6 +5,13 @@ import { AuthDirectory } from '@faultline/platform';
 import { ApiTokensController, OrgAuthTokensController } from './api/api-tokens.controller';
 import { ApiIndexController } from './api/api-index.controller';
 import { AuthController } from './api/auth.controller';
+import { AuthenticatorsController } from './api/authenticators.controller';
+import { CompleteTwoFactorSignInHandler } from './application/commands/complete-two-factor-sign-in/complete-two-factor-sign-in.handler';
+import { EnrollTotpHandler } from './application/commands/enroll-totp/enroll-totp.handler';
+import { RegenerateRecoveryCodesHandler } from './application/commands/regenerate-recovery-codes/regenerate-recovery-codes.handler';
+import { RemoveAuthenticatorHandler } from './application/commands/remove-authenticator/remove-authenticator.handler';
+import { SessionStarter } from './application/session-starter';
+import { TwoFactorRepository } from './infrastructure/two-factor.repository';
 import { MembersController } from './api/members.controller';
 import { OrganizationsController } from './api/organizations.controller';
 import { TeamsController } from './api/teams.controller';
@@ -55,6 +62,7 @@ import { UserActors } from './infrastructure/user-actors.repository';
     AcceptInviteController,
     AcceptInvitePageController,
     AuthController,
+    AuthenticatorsController,
     OrganizationsController,
     MembersController,
     TeamsController,
@@ -65,6 +73,12 @@ import { UserActors } from './infrastructure/user-actors.repository';
     IdentityRepository,
     ProvisioningRepository,
     SessionsRepository,
+    TwoFactorRepository,
+    SessionStarter,
+    CompleteTwoFactorSignInHandler,
+    EnrollTotpHandler,
+    RegenerateRecoveryCodesHandler,
+    RemoveAuthenticatorHandler,
     SignInThrottle,
     AuthCache,
     IdentityAuthDirectory,

@@ -154,7 +154,7 @@ export function AuthProviderPage(props: { params: Record<string, string>; sessio
   const { org } = props.params;
   useTitle('Authentication');
   const path = `/api/0/organizations/${enc(org)}/auth-provider/`;
-  const organization = useLoad(() => api<{ plan: string }>('GET', `/api/0/organizations/${enc(org)}/`).then(({ body }) => body), [org]);
+  const organization = useLoad(() => api<{ plan: string; require2FA: boolean }>('GET', `/api/0/organizations/${enc(org)}/`).then(({ body }) => body), [org]);
   // 204 (no body) when no provider is configured yet.
   const provider = useLoad(async () => (await api<AuthProvider | undefined>('GET', path)).body ?? null, [path]);
   const [form, setForm] = useState({ idpEntityId: '', ssoUrl: '', x509cert: '' });
@@ -185,6 +185,15 @@ export function AuthProviderPage(props: { params: Record<string, string>; sessio
       setError(failure);
     }
   };
+  const setRequire2FA = async (required: boolean) => {
+    setError(undefined);
+    try {
+      await api('PUT', `/api/0/organizations/${enc(org)}/`, { require2FA: required }, ['require2FA']);
+      organization.reload();
+    } catch (failure) {
+      setError(failure);
+    }
+  };
   const fieldError = (field: string) => (error instanceof ApiError ? error.field(field) : undefined);
   const current = provider.data;
   return (
@@ -200,6 +209,22 @@ export function AuthProviderPage(props: { params: Record<string, string>; sessio
             'An instance administrator can change it.'
           )}
         </p>
+      ) : null}
+      {organization.data ? (
+        <Section title="Two-factor authentication">
+          <p>
+            Members {organization.data.require2FA ? 'must' : 'need not'} sign in with a second factor (an authenticator app). Requiring it takes one of your
+            own: <Link href="/settings/account/security/">set it up under Account security</Link>.
+          </p>
+          {fieldError('require2FA') ? (
+            <p class="error-note" role="alert">
+              {fieldError('require2FA')}
+            </p>
+          ) : null}
+          <button type="button" onClick={() => setRequire2FA(!organization.data!.require2FA)}>
+            {organization.data.require2FA ? 'Stop requiring two-factor authentication' : 'Require two-factor authentication'}
+          </button>
+        </Section>
       ) : null}
       <Section title="SAML identity provider">
         {provider.loading && provider.data === undefined ? (

@@ -2,31 +2,74 @@ import { useState } from 'preact/hooks';
 import { api, ApiError, setCsrfToken } from '../api';
 import { ErrorNote, Field, useTitle } from '../components';
 
+type SignedIn = { csrfToken: string } | { twoFactorRequired: true; challenge: string };
+
 export function SignInPage(props: { onSignedIn: () => void }) {
   useTitle('Sign in');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  /** Set once the password was right for a user with a second factor. */
+  const [challenge, setChallenge] = useState<string>();
   const [error, setError] = useState<ApiError | unknown>();
   const [busy, setBusy] = useState(false);
-  const submit = async (event: Event) => {
+  const attempt = async (event: Event, step: () => Promise<void>) => {
     event.preventDefault();
     setBusy(true);
     setError(undefined);
     try {
-      const { body } = await api<{ csrfToken: string }>('POST', '/api/0/auth/login/', { username: email, password }, ['username', 'password']);
-      setCsrfToken(body.csrfToken);
-      props.onSignedIn();
+      await step();
     } catch (failure) {
       setError(failure);
     } finally {
       setBusy(false);
     }
   };
+  const signIn = (event: Event) =>
+    attempt(event, async () => {
+      const { body } = await api<SignedIn>('POST', '/api/0/auth/login/', { username: email, password }, ['username', 'password']);
+      if ('twoFactorRequired' in body) {
+        setChallenge(body.challenge);
+        return;
+      }
+      setCsrfToken(body.csrfToken);
+      props.onSignedIn();
+    });
+  const confirm = (event: Event) =>
+    attempt(event, async () => {
+      try {
+        const { body } = await api<{ csrfToken: string }>('POST', '/api/0/auth/2fa/', { challenge, otp: code }, ['otp']);
+        setCsrfToken(body.csrfToken);
+        props.onSignedIn();
+      } catch (failure) {
+        // A spent or expired sign-in starts again from the password.
+        if (failure instanceof ApiError && failure.status === 401 && failure.detail.startsWith('This sign-in has expired')) {
+          setChallenge(undefined);
+          setCode('');
+        }
+        throw failure;
+      }
+    });
   const fieldError = (name: string) => (error instanceof ApiError ? error.field(name) : undefined);
+  if (challenge) {
+    return (
+      <main class="sign-in" id="main">
+        <h1>Two-factor authentication</h1>
+        <p>Enter the code your authenticator app shows, or one of your recovery codes.</p>
+        <form onSubmit={confirm} noValidate>
+          <Field label="Code" name="otp" autoComplete="one-time-code" value={code} onInput={setCode} error={fieldError('otp')} required />
+          {fieldError('otp') ? null : <ErrorNote error={error} />}
+          <button type="submit" class="primary" disabled={busy}>
+            {busy ? 'Checking…' : 'Continue'}
+          </button>
+        </form>
+      </main>
+    );
+  }
   return (
     <main class="sign-in" id="main">
       <h1>Sign in to Faultline</h1>
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={signIn} noValidate>
         <Field
           label="E-mail address"
           name="username"

@@ -3,13 +3,16 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { APP_CONFIG, type AppConfig, CurrentPrincipal, Database, type Principal, Public, RequireScopes, SESSION_COOKIE } from '@faultline/platform';
+import { CompleteTwoFactorSignInCommand } from '../application/commands/complete-two-factor-sign-in/complete-two-factor-sign-in.command';
+import type { TwoFactorSignInResult } from '../application/commands/complete-two-factor-sign-in/complete-two-factor-sign-in.handler';
 import { SignInCommand } from '../application/commands/sign-in/sign-in.command';
-import type { StartedSession } from '../application/commands/sign-in/sign-in.handler';
+import type { TwoFactorChallenge } from '../application/commands/sign-in/sign-in.handler';
+import type { StartedSession } from '../application/session-starter';
 import { SignOutCommand } from '../application/commands/sign-out/sign-out.command';
 import { IdentityRepository } from '../infrastructure/identity.repository';
 import { SessionsRepository } from '../infrastructure/sessions.repository';
 import { SignInThrottle } from '../infrastructure/sign-in-throttle';
-import { SignInDto } from './auth.dto';
+import { SignInDto, TwoFactorSignInDto } from './auth.dto';
 
 /**
  * Signing in to the web interface with a password (Sentry's `/api/0/auth/login/` and
@@ -38,12 +41,44 @@ export class AuthController {
       void reply.header('retry-after', String(admission.retryAfterSeconds));
       throw new HttpException({ detail: 'Too many failed sign-in attempts. Try again later.' }, 429);
     }
-    const session = await this.commands.execute<SignInCommand, StartedSession>(
-      new SignInCommand(body.username, body.password, this.config.sessions.ttlMs, { userAgent: request.headers['user-agent'] ?? null, ipAddress: request.ip }),
+    const result = await this.commands.execute<SignInCommand, StartedSession | TwoFactorChallenge>(
+      new SignInCommand(body.username, body.password, this.config.sessions.ttlMs, this.client(request)),
     );
     this.throttle.succeeded(admission.attempt);
+    // The password was right; the session waits for the second factor (POST auth/2fa/).
+    if ('twoFactorRequired' in result) return { twoFactorRequired: true, challenge: result.challenge, expires: result.expiresAt.toISOString() };
+    return this.started(result, reply);
+  }
+
+  /** The second step of signing in with a password: a code of the user's authenticator app, or a recovery code. */
+  @Post('auth/2fa')
+  @Public()
+  @HttpCode(200)
+  async completeTwoFactor(@Body() body: TwoFactorSignInDto, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    const admission = this.throttle.admit([`ip:${request.ip}`]);
+    if ('retryAfterSeconds' in admission) {
+      void reply.header('retry-after', String(admission.retryAfterSeconds));
+      throw new HttpException({ detail: 'Too many failed sign-in attempts. Try again later.' }, 429);
+    }
+    const result = await this.commands.execute<CompleteTwoFactorSignInCommand, TwoFactorSignInResult>(
+      new CompleteTwoFactorSignInCommand(body.challenge, body.otp, this.config.sessions.ttlMs, this.client(request)),
+    );
+    if ('refused' in result) {
+      if (result.refused === 'throttled') throw new HttpException({ detail: 'Too many wrong codes. Try again later.' }, 429);
+      if (result.refused === 'expired') throw new HttpException({ detail: 'This sign-in has expired. Sign in again.', code: 'challenge-expired' }, 401);
+      throw new HttpException({ detail: 'Invalid confirmation code. Try again.', otp: ['Invalid confirmation code. Try again.'] }, 401);
+    }
+    this.throttle.succeeded(admission.attempt);
+    return this.started(result.session, reply);
+  }
+
+  private started(session: StartedSession, reply: FastifyReply) {
     void reply.header('set-cookie', this.cookie(session.cookieValue, Math.floor(this.config.sessions.ttlMs / 1000)));
     return { user: session.user, csrfToken: session.csrfToken, expires: session.expiresAt.toISOString() };
+  }
+
+  private client(request: FastifyRequest) {
+    return { userAgent: request.headers['user-agent'] ?? null, ipAddress: request.ip };
   }
 
   /**

@@ -15,3 +15,31 @@ export class SignInDto {
   @MaxLength(256)
   password!: string;
 }
+
+/** The second step of a sign-in: the challenge the first step answered, and a TOTP or recovery code. */
+export class TwoFactorSignInDto {
+  @ApiProperty({ maxLength: 128 })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(128)
+  challenge!: string;
+
+  @ApiProperty({ description: 'A code of the authenticator app, or a recovery code', maxLength: 64 })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(64)
+  otp!: string;
+}
+
+/** Sentry's TOTP enrolment: the secret the enrolment page was given, and the app's current code. */
+export class EnrollTotpDto {
+  @ApiProperty({ maxLength: 128 })
+  @IsString()
+  @MaxLength(128)
+  secret!: string;
+
+  @ApiProperty({ maxLength: 64 })
+  @IsString()
+  @MaxLength(64)
+  otp!: string;
+}

@@ -35,6 +35,11 @@ export class UpdateOrganizationDto {
   @ArrayMaxSize(100)
   @IsString({ each: true })
   features?: string[];
+
+  @ApiPropertyOptional({ description: 'Members must sign in with a second factor; takes one of your own.' })
+  @IfPresent()
+  @IsBoolean()
+  require2FA?: boolean;
 }
 
 export class CreateTeamDto {

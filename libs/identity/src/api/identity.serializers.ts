@@ -6,9 +6,9 @@ import type { InviteRow } from '../infrastructure/invites.repository';
 const LETTER_AVATAR = { avatarType: 'letter_avatar', avatarUuid: null, avatarUrl: null };
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
 
-type OrganizationLike = Pick<OrganizationRow, 'id' | 'slug' | 'name' | 'plan' | 'features'> & { dateCreated: Date };
+type OrganizationLike = Pick<OrganizationRow, 'id' | 'slug' | 'name' | 'plan' | 'features'> & { dateCreated: Date; require2FA: boolean };
 
-export const fromRow = (row: OrganizationRow): OrganizationLike => ({ ...row, dateCreated: row.date_created });
+export const fromRow = (row: OrganizationRow): OrganizationLike => ({ ...row, dateCreated: row.date_created, require2FA: row.require_2fa });
 export const fromAccess = (access: OrganizationAccess): OrganizationLike => ({
   ...access,
   plan: access.plan as OrganizationRow['plan'],
@@ -25,7 +25,7 @@ export function serializeOrganization(org: OrganizationLike, publicUrl: string) 
     plan: org.plan,
     dateCreated: org.dateCreated.toISOString(),
     isEarlyAdopter: false,
-    require2FA: false,
+    require2FA: org.require2FA,
     avatar: LETTER_AVATAR,
     links: { organizationUrl: `${publicUrl}/organizations/${org.slug}/`, regionUrl: publicUrl },
     hasAuthProvider: false,

@@ -66,7 +66,7 @@ export class OrganizationsController {
   @RequireScopes('org:write')
   async update(@CurrentPrincipal() principal: Principal, @CurrentOrganization() organization: OrganizationAccess, @Body() body: UpdateOrganizationDto) {
     const row = await this.commands.execute<UpdateOrganizationCommand, OrganizationRow>(
-      new UpdateOrganizationCommand(organization.id, body, principal.isSuperuser),
+      new UpdateOrganizationCommand(organization.id, body, principal.isSuperuser, principal.userId),
     );
     return serializeOrganizationDetail(fromRow(row), this.config.publicUrl, organization);
   }

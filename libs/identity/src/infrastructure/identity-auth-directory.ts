@@ -26,7 +26,9 @@ interface OrganizationLookup {
   plan: string;
   features: string[];
   date_created: Date;
+  require_2fa: boolean;
   role: string | null;
+  has_2fa: boolean;
 }
 
 interface SessionLookup {
@@ -146,7 +148,8 @@ export class IdentityAuthDirectory extends AuthDirectory {
   private async loadOrganization(principal: Principal, idOrSlug: string): Promise<OrganizationEntry | null> {
     const where = isNumericId(idOrSlug) ? 'o.id = $1::bigint' : 'o.slug = $1';
     const [found] = await this.database.query<OrganizationLookup>(
-      `SELECT o.id, o.slug, o.name, o.plan, o.features, o.date_created, m.role
+      `SELECT o.id, o.slug, o.name, o.plan, o.features, o.date_created, o.require_2fa, m.role,
+              o.require_2fa AND EXISTS (SELECT 1 FROM identity.authenticators a WHERE a.user_id = $2::bigint AND a.type = 'totp') AS has_2fa
        FROM identity.organizations o
        LEFT JOIN identity.organization_members m ON m.organization_id = o.id AND m.user_id = $2::bigint AND m.is_active
        WHERE ${where}`,
@@ -164,7 +167,15 @@ export class IdentityAuthDirectory extends AuthDirectory {
 }
 
 function deriveAccess(principal: Principal, row: OrganizationLookup): OrganizationAccess | null {
-  const base = { id: row.id, slug: row.slug, name: row.name, plan: row.plan, features: row.features, dateCreated: row.date_created };
+  const base = {
+    id: row.id,
+    slug: row.slug,
+    name: row.name,
+    plan: row.plan,
+    features: row.features,
+    dateCreated: row.date_created,
+    require2FA: row.require_2fa,
+  };
   if (principal.kind === 'organization') {
     return principal.organizationId === row.id ? { ...base, scopes: principal.scopes } : null;
   }
@@ -172,7 +183,12 @@ function deriveAccess(principal: Principal, row: OrganizationLookup): Organizati
   // role a membership gives it there: an organization (or its SCIM) cannot narrow the operator.
   if (principal.isSuperuser) return { ...base, ...(row.role && isMemberRole(row.role) ? { role: row.role } : {}), scopes: principal.scopes };
   if (row.role && isMemberRole(row.role)) {
-    return { ...base, role: row.role, scopes: intersectScopes(principal.scopes, ROLE_SCOPES[row.role as MemberRole]) };
+    return {
+      ...base,
+      role: row.role,
+      scopes: intersectScopes(principal.scopes, ROLE_SCOPES[row.role as MemberRole]),
+      ...(row.require_2fa && !row.has_2fa ? { missingTwoFactor: true } : {}),
+    };
   }
   return null;
 }

@@ -20,6 +20,7 @@ export interface OrganizationRow {
   plan: Plan;
   features: string[];
   date_created: Date;
+  require_2fa: boolean;
 }
 
 export interface MemberRow extends UserRow {
@@ -144,12 +145,16 @@ export class IdentityRepository {
     return row;
   }
 
-  async updateOrganization(sql: Sql, id: string, changes: { slug?: string; name?: string; plan?: Plan; features?: string[] }): Promise<OrganizationRow> {
+  async updateOrganization(
+    sql: Sql,
+    id: string,
+    changes: { slug?: string; name?: string; plan?: Plan; features?: string[]; require2FA?: boolean },
+  ): Promise<OrganizationRow> {
     const [row] = await sql.query<OrganizationRow>(
       `UPDATE identity.organizations SET slug = COALESCE($2, slug), name = COALESCE($3, name), plan = COALESCE($4, plan),
-              features = COALESCE($5::text[], features)
+              features = COALESCE($5::text[], features), require_2fa = COALESCE($6, require_2fa)
        WHERE id = $1 RETURNING *`,
-      [id, changes.slug ?? null, changes.name ?? null, changes.plan ?? null, changes.features ?? null],
+      [id, changes.slug ?? null, changes.name ?? null, changes.plan ?? null, changes.features ?? null, changes.require2FA ?? null],
     );
     return row;
   }

@@ -29,6 +29,13 @@ export class SessionsRepository {
     return row;
   }
 
+  async findUserById(sql: Sql, userId: string): Promise<SignInCandidate | undefined> {
+    const [row] = await sql.query<SignInCandidate>(`SELECT id, email, name, is_superuser, is_active, password_hash FROM identity.users WHERE id = $1`, [
+      userId,
+    ]);
+    return row;
+  }
+
   async setPassword(sql: Sql, userId: string, passwordHash: string): Promise<boolean> {
     const rows = await sql.query(`UPDATE identity.users SET password_hash = $2 WHERE id = $1 RETURNING id`, [userId, passwordHash]);
     return rows.length > 0;

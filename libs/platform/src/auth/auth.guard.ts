@@ -9,6 +9,10 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
 // eslint-disable-next-line no-restricted-syntax -- built from the constant cookie name; no nested quantifier, so linear in the header.
 const SESSION_COOKIE_VALUE = new RegExp(`(?:^|;\\s*)${SESSION_COOKIE}=([A-Za-z0-9_-]+)`);
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Sentry's answer to a member without the second factor their organization requires. */
+const TWO_FACTOR_REQUIRED = {
+  detail: { code: '2fa-required', message: 'Organization requires two-factor authentication to be enabled', extra: {} },
+};
 
 function sameSecret(given: string | undefined, expected: string): boolean {
   if (!given) return false;
@@ -50,6 +54,7 @@ export class AuthGuard implements CanActivate {
     if (organizationParam !== undefined) {
       const organization = await this.directory.organizationAccess(principal, organizationParam);
       if (!organization) throw new NotFoundException();
+      if (organization.missingTwoFactor) throw new UnauthorizedException(TWO_FACTOR_REQUIRED);
       request.organization = organization;
       granted = organization.scopes;
     }

@@ -23,6 +23,10 @@ export interface OrganizationAccess {
   readonly plan: string;
   readonly features: readonly string[];
   readonly dateCreated: Date;
+  /** The organization requires its members to sign in with a second factor. */
+  readonly require2FA: boolean;
+  /** The caller is a member without the second factor the organization requires: refused until they enrol. */
+  readonly missingTwoFactor?: boolean;
   /** The caller's member role, when the caller is a member. */
   readonly role?: string;
   /** What the caller may do in this organization: token scopes limited by the member role. */

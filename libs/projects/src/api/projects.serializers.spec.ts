@@ -10,6 +10,7 @@ describe('project serialisers', () => {
     name: 'Acme',
     plan: 'free',
     features: [],
+    require2FA: false,
     dateCreated: new Date('2026-01-01T00:00:00Z'),
     role: 'owner',
     scopes: expandScopes(['project:admin', 'event:admin', 'org:read']),

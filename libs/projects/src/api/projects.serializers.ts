@@ -42,7 +42,7 @@ function summaryOf(organization: OrganizationAccess, publicUrl: string): object 
     status: Object.freeze({ id: 'active', name: 'active' }),
     dateCreated: organization.dateCreated.toISOString(),
     isEarlyAdopter: false,
-    require2FA: false,
+    require2FA: organization.require2FA,
     avatar: AVATAR,
     links: Object.freeze({ organizationUrl: `${publicUrl}/organizations/${organization.slug}/`, regionUrl: publicUrl }),
     hasAuthProvider: false,

@@ -1,67 +1,53 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock, DomainError } from '@faultline/kernel';
-import { EventRecorder } from '@faultline/event-store';
 import { Database } from '@faultline/platform';
-import { SESSION_STREAM_TYPE, sessionStarted, sessionStream } from '../../../domain/identity.events';
 import { verifyPassword } from '../../../domain/password';
-import { issueSession } from '../../../domain/user-session';
+import { issueChallenge } from '../../../domain/two-factor';
 import { SessionsRepository } from '../../../infrastructure/sessions.repository';
+import { TwoFactorRepository } from '../../../infrastructure/two-factor.repository';
+import { SessionStarter, type StartedSession } from '../../session-starter';
 import { SignInCommand } from './sign-in.command';
 
-export interface StartedSession {
-  readonly sessionId: string;
-  /** The cookie's value: returned this once, stored only as a hash. */
-  readonly cookieValue: string;
-  readonly csrfToken: string;
+/** A correct password of a user with a second factor: the token of the step that follows. */
+export interface TwoFactorChallenge {
+  readonly twoFactorRequired: true;
+  /** Given to the client once, kept only as a hash; spent by a correct code or after a few wrong ones. */
+  readonly challenge: string;
   readonly expiresAt: Date;
-  readonly user: { id: string; email: string; name: string; isSuperuser: boolean };
 }
 
 /** The one answer for every failure, so it does not tell whether the e-mail has an account. */
 export const SIGN_IN_FAILED = 'Invalid e-mail address or password.';
 
 /**
- * Checks a password and starts a server-side session. An unknown e-mail, a user without a
- * password and a deactivated user cost one scrypt verification and get the same answer as a wrong
- * password.
+ * Checks a password and starts a server-side session, or, for a user with a second factor, a
+ * challenge that `CompleteTwoFactorSignInCommand` turns into a session. An unknown e-mail, a user
+ * without a password and a deactivated user cost one scrypt verification and get the same answer
+ * as a wrong password.
  */
 @CommandHandler(SignInCommand)
-export class SignInHandler implements ICommandHandler<SignInCommand, StartedSession> {
+export class SignInHandler implements ICommandHandler<SignInCommand, StartedSession | TwoFactorChallenge> {
   constructor(
     private readonly database: Database,
     private readonly repository: SessionsRepository,
-    private readonly events: EventRecorder,
+    private readonly twoFactor: TwoFactorRepository,
+    private readonly sessions: SessionStarter,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ email, password, ttlMs, client }: SignInCommand): Promise<StartedSession> {
+  async execute({ email, password, ttlMs, client }: SignInCommand): Promise<StartedSession | TwoFactorChallenge> {
     const user = await this.repository.findUserByEmail(this.database, email);
     const matches = await verifyPassword(password, user?.password_hash);
     if (!user || !matches || !user.is_active) throw new DomainError('unauthenticated', SIGN_IN_FAILED);
-    const issued = issueSession();
     const now = this.clock.now();
-    const expiresAt = new Date(now.getTime() + ttlMs);
     return this.database.transaction(async (tx) => {
-      await this.repository.pruneExpired(tx, now);
-      const session = await this.repository.insertSession(tx, {
-        userId: user.id,
-        tokenHash: issued.tokenHash,
-        csrfToken: issued.csrfToken,
-        expiresAt,
-        userAgent: client.userAgent?.slice(0, 512) ?? null,
-        ipAddress: client.ipAddress,
-      });
-      await this.events.record(tx, sessionStream(session.id), SESSION_STREAM_TYPE, [
-        sessionStarted({ sessionId: session.id, userId: user.id, expiresAt: expiresAt.toISOString() }),
-      ]);
-      return {
-        sessionId: session.id,
-        cookieValue: issued.cookieValue,
-        csrfToken: issued.csrfToken,
-        expiresAt,
-        user: { id: user.id, email: user.email, name: user.name, isSuperuser: user.is_superuser },
-      };
+      if (await this.twoFactor.hasTotp(tx, user.id)) {
+        const challenge = issueChallenge(now);
+        await this.twoFactor.insertChallenge(tx, { tokenHash: challenge.tokenHash, userId: user.id, expiresAt: challenge.expiresAt }, now);
+        return { twoFactorRequired: true, challenge: challenge.token, expiresAt: challenge.expiresAt };
+      }
+      return this.sessions.start(tx, user, { ttlMs, client, now });
     });
   }
 }

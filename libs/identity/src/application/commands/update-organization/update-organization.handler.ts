@@ -6,6 +6,7 @@ import { ORGANIZATION_STREAM_TYPE, organizationStream, organizationUpdated } fro
 import { isPlan, PLANS } from '../../../domain/roles';
 import { AuthCache } from '../../../infrastructure/auth-cache';
 import { IdentityRepository, type OrganizationRow } from '../../../infrastructure/identity.repository';
+import { TwoFactorRepository } from '../../../infrastructure/two-factor.repository';
 import { UpdateOrganizationCommand } from './update-organization.command';
 
 @CommandHandler(UpdateOrganizationCommand)
@@ -15,9 +16,10 @@ export class UpdateOrganizationHandler implements ICommandHandler<UpdateOrganiza
     private readonly repository: IdentityRepository,
     private readonly events: EventRecorder,
     private readonly cache: AuthCache,
+    private readonly twoFactor: TwoFactorRepository,
   ) {}
 
-  async execute({ organizationId, changes, actorIsSuperuser }: UpdateOrganizationCommand): Promise<OrganizationRow> {
+  async execute({ organizationId, changes, actorIsSuperuser, actorUserId }: UpdateOrganizationCommand): Promise<OrganizationRow> {
     if ((changes.plan !== undefined || changes.features !== undefined) && !actorIsSuperuser) {
       throw DomainError.forbidden('Only an instance administrator can change the plan or features of an organization.');
     }
@@ -30,6 +32,12 @@ export class UpdateOrganizationHandler implements ICommandHandler<UpdateOrganiza
     return this.database.transaction(async (tx) => {
       const current = await this.repository.lockOrganization(tx, organizationId);
       if (!current) throw DomainError.notFound();
+      // Sentry's rule: whoever requires a second factor of everyone must have one, or they would lock themselves out.
+      if (changes.require2FA && !current.require_2fa && !(actorUserId && (await this.twoFactor.hasTotp(tx, actorUserId)))) {
+        throw DomainError.invalid('Cannot require two-factor authentication without personal two-factor enabled.', {
+          require2FA: ['Cannot require two-factor authentication without personal two-factor enabled.'],
+        });
+      }
       if (changes.slug && changes.slug !== current.slug && (await this.repository.slugTaken(tx, 'organizations', changes.slug))) {
         throw DomainError.conflict('An organization with this slug already exists.');
       }
@@ -38,10 +46,9 @@ export class UpdateOrganizationHandler implements ICommandHandler<UpdateOrganiza
         plan: changes.plan as OrganizationRow['plan'] | undefined,
         features: changes.features && [...new Set(changes.features)].sort(),
       });
+      const column = (key: string) => (key === 'require2FA' ? 'require_2fa' : key) as keyof OrganizationRow;
       const changed = Object.fromEntries(
-        Object.entries(changes).filter(
-          ([key]) => JSON.stringify(current[key as keyof OrganizationRow]) !== JSON.stringify(updated[key as keyof OrganizationRow]),
-        ),
+        Object.entries(changes).filter(([key]) => JSON.stringify(current[column(key)]) !== JSON.stringify(updated[column(key)])),
       );
       if (Object.keys(changed).length) {
         await this.events.record(tx, organizationStream(organizationId), ORGANIZATION_STREAM_TYPE, [organizationUpdated({ organizationId, changes: changed })]);

@@ -1,0 +1,3 @@
+export class RegenerateRecoveryCodesCommand {
+  constructor(readonly userId: string) {}
+}

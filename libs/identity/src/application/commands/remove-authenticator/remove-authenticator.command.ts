@@ -1,0 +1,6 @@
+export class RemoveAuthenticatorCommand {
+  constructor(
+    readonly userId: string,
+    readonly authenticatorId: string,
+  ) {}
+}
