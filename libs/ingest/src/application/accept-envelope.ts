@@ -15,8 +15,8 @@ import {
   reportOfItem,
   type Envelope,
   type ParsedUserReport,
-  type QuotaCategory,
-  quotaCategoryOf,
+  droppedItems,
+  quotaQuantities,
   type RateLimit,
 } from '../domain';
 import { IngestQueueRepository, type OutcomeRow } from '../infrastructure/ingest-queue.repository';
@@ -154,30 +154,16 @@ export class AcceptEnvelope {
     }
 
     const now = this.clock.now();
-    const quantities: Partial<Record<QuotaCategory, number>> = { error: events.length, user_report: reports.length };
-    for (const item of envelope.items) {
-      const category = quotaCategoryOf(item.type);
-      if (category === 'check_in' || category === 'session') quantities[category] = (quantities[category] ?? 0) + 1;
-    }
-    const rateLimits = await this.rateLimiter.limits(key, quantities, now);
-    const limited = new Map(rateLimits.map((limit) => [limit.category, limit]));
-    for (const limit of rateLimits) {
-      const reason = limit.reason;
-      if (limit.category === 'error')
-        outcomes.push({ projectId: key.projectId, outcome: 'rejected', category: 'error', quantity: events.splice(0).length, reason });
-      else if (limit.category === 'user_report')
-        outcomes.push({ projectId: key.projectId, outcome: 'rejected', category: 'user_report', quantity: reports.splice(0).length, reason });
-    }
-    for (const item of envelope.items) {
-      const limit = limited.get(quotaCategoryOf(item.type) as QuotaCategory);
-      if (limit && (limit.category === 'check_in' || limit.category === 'session'))
-        outcomes.push({ projectId: key.projectId, outcome: 'rejected', category: categoryOf(item.type), quantity: 1, reason: limit.reason });
-    }
-    // 429 only when nothing of the request is kept; else 200, the header naming what was dropped.
-    const kept = envelope.items.some((item) => {
-      const category = quotaCategoryOf(item.type);
-      return category === null || !limited.has(category);
+    const types = envelope.items.map((item) => item.type);
+    const rateLimits = await this.rateLimiter.limits(key, quotaQuantities(types), now);
+    const dropped = droppedItems(types, rateLimits);
+    dropped.forEach((limit, index) => {
+      if (limit) outcomes.push({ projectId: key.projectId, outcome: 'rejected', category: categoryOf(types[index]), quantity: 1, reason: limit.reason });
     });
+    if (rateLimits.some((limit) => limit.category === 'error')) events.splice(0);
+    if (rateLimits.some((limit) => limit.category === 'user_report')) reports.splice(0);
+    // 429 only when nothing of the request is kept; else 200, the header naming what was dropped.
+    const kept = dropped.some((limit) => limit === null);
     if (rateLimits.length > 0 && !kept) {
       await this.queue.admit({ receivedAt: now, events: [], outcomes });
       return { status: 429, body: { detail: rateLimitDetail(rateLimits) }, rateLimits };

@@ -65,9 +65,11 @@ export {
 export { feedbackReportOf, reportOfItem, USER_REPORT_LIMITS, userReportOf, type ParsedUserReport } from './user-report';
 export {
   decideRateLimits,
+  droppedItems,
   KEY_QUOTA_CATEGORIES,
   QUOTA_CATEGORIES,
   quotaCategoryOf,
+  quotaQuantities,
   rateLimitsHeader,
   refusedQuotaChange,
   retryAfterSeconds,

@@ -1,13 +1,16 @@
 import fc from 'fast-check';
 import {
   decideRateLimits,
+  droppedItems,
   QUOTA_CATEGORIES,
   quotaCategoryOf,
+  quotaQuantities,
   rateLimitsHeader,
   refusedQuotaChange,
   retryAfterSeconds,
   type Quota,
   type QuotaCategory,
+  type RateLimit,
   type WindowCount,
 } from './rate-limits';
 
@@ -112,6 +115,23 @@ describe('rate limits', () => {
         ),
       );
     });
+  });
+
+  it('drops exactly the items of the limited categories: counted per category, kept when no limit names theirs', () => {
+    const types = ['event', 'event', 'check_in', 'sessions', 'feedback', 'attachment', 'client_report', 'mystery'];
+    expect(quotaQuantities(types)).toEqual({ error: 2, check_in: 1, session: 1, user_report: 1 });
+    const limit = (category: QuotaCategory): RateLimit => ({ category, scope: 'key', reason: 'key_quota', retryAfterSeconds: 5 });
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...types), { maxLength: 10 }), fc.subarray([...QUOTA_CATEGORIES]), (itemTypes, limitedCategories) => {
+        const limits = limitedCategories.map(limit);
+        const dropped = droppedItems(itemTypes, limits);
+        itemTypes.forEach((type, index) => {
+          const category = quotaCategoryOf(type);
+          expect(dropped[index]?.category ?? null).toBe(category !== null && limitedCategories.includes(category) ? category : null);
+        });
+        expect(Object.values(quotaQuantities(itemTypes)).reduce((sum, n) => sum + (n ?? 0), 0)).toBe(itemTypes.filter((t) => quotaCategoryOf(t)).length);
+      }),
+    );
   });
 
   it('gives each item type its quota category; types no quota counts are never limited', () => {

@@ -51,6 +51,21 @@ export function quotaCategoryOf(itemType: string): QuotaCategory | null {
   }
 }
 
+/** Items per quota category in an envelope of these item types. */
+export function quotaQuantities(itemTypes: readonly string[]): Partial<Record<QuotaCategory, number>> {
+  const quantities: Partial<Record<QuotaCategory, number>> = {};
+  for (const type of itemTypes) {
+    const category = quotaCategoryOf(type);
+    if (category) quantities[category] = (quantities[category] ?? 0) + 1;
+  }
+  return quantities;
+}
+
+/** Per item of the envelope, the limit that drops it, or null for an item that is kept. */
+export function droppedItems(itemTypes: readonly string[], limits: readonly RateLimit[]): Array<RateLimit | null> {
+  return itemTypes.map((type) => limits.find((limit) => limit.category === quotaCategoryOf(type)) ?? null);
+}
+
 /** One quota in force: at most `limit` items of `category` per window of its scope. */
 export interface Quota {
   readonly scope: QuotaScope;
