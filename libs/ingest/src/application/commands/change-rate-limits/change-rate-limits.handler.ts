@@ -1,6 +1,6 @@
-import { BadRequestException, Inject } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { CLOCK, type Clock } from '@faultline/kernel';
+import { CLOCK, type Clock, DomainError } from '@faultline/kernel';
 import { Database } from '@faultline/platform';
 import { refusedQuotaChange } from '../../../domain';
 import { OrganizationLimitsCache } from '../../../infrastructure/organization-limits.cache';
@@ -20,7 +20,7 @@ export class ChangeRateLimitsHandler implements ICommandHandler<ChangeRateLimits
 
   async execute(command: ChangeRateLimitsCommand): Promise<OrganizationRateLimits> {
     const refused = refusedQuotaChange(command.change.quotas ?? {}, this.config.organizationQuotas, command.instanceAdministrator);
-    if (refused) throw new BadRequestException({ detail: refused });
+    if (refused) throw new DomainError('invalid', refused);
     const changed = await this.repository.change(this.database, command.organizationId, command.change, this.clock.now());
     this.cache.forget(command.organizationId);
     return changed;
