@@ -29,8 +29,8 @@ import { IngestQueueClaims1763800003140 } from './1763800003140-ingest-queue-cla
 import { IngestRateWindowCategories1763800003150 } from './1763800003150-ingest-rate-window-categories';
 import { InviteMails1763800003270 } from './1763800003270-invite-mails';
 import { ReleasesStorageBudget1763800003570 } from './1763800003570-releases-storage-budget';
+import { OrganizationRateLimits1764300000000 } from './1764300000000-organization-rate-limits';
 import { TwoFactor1764800000000 } from './1764800000000-two-factor';
-
 /** Every migration, in order. The only way the schema changes (synchronize is off). */
 export const MIGRATIONS = [
   EventStore1763800000000,
@@ -64,5 +64,6 @@ export const MIGRATIONS = [
   IngestRateWindowCategories1763800003150,
   InviteMails1763800003270,
   ReleasesStorageBudget1763800003570,
+  OrganizationRateLimits1764300000000,
   TwoFactor1764800000000,
 ];

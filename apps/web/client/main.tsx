@@ -14,6 +14,7 @@ import { InstanceAdminPage } from './pages/instance-admin';
 import { IssuePage, IssuesPage } from './pages/issues';
 import { ReleasesPage } from './pages/releases';
 import { AuthProviderPage, MembersPage, TeamsPage } from './pages/organization';
+import { RateLimitsPage, SpikeNotice } from './pages/rate-limits';
 import { DeveloperSettingsPage, IntegrationsPage, NewIntegrationPage, SentryAppPage, SentryAppRequestsPage } from './pages/developer-settings';
 import './styles.css';
 
@@ -41,6 +42,7 @@ const ROUTES: Array<[string, Page]> = [
   ['/settings/:org/members/', MembersPage],
   ['/settings/:org/teams/', TeamsPage],
   ['/settings/:org/auth/', AuthProviderPage],
+  ['/settings/:org/rate-limits/', RateLimitsPage],
   ['/settings/:org/developer-settings/', DeveloperSettingsPage],
   ['/settings/:org/developer-settings/new-internal/', (props) => <NewIntegrationPage {...props} internal />],
   ['/settings/:org/developer-settings/new-public/', (props) => <NewIntegrationPage {...props} internal={false} />],
@@ -76,6 +78,7 @@ function Navigation(props: { session: Session; path: string; onSignOut: () => vo
           [`/settings/${slug}/members/`, 'Members'],
           [`/settings/${slug}/teams/`, 'Teams'],
           [`/settings/${slug}/auth/`, 'Auth & SCIM'],
+          [`/settings/${slug}/rate-limits/`, 'Rate limits'],
           [`/settings/${slug}/developer-settings/`, 'Developer settings'],
           [`/settings/${slug}/integrations/`, 'Integrations'],
         ] as Array<[string, string]>)
@@ -180,6 +183,7 @@ function App() {
     setSession(null);
     navigate('/auth/login/', { replace: true });
   };
+  const pageOrganization = /^\/(?:settings|organizations)\/([^/]+)/.exec(path)?.[1]?.replace(/^account$/, '');
   let page: preact.JSX.Element | null = null;
   for (const [pattern, Page] of ROUTES) {
     const params = match(pattern, path);
@@ -195,6 +199,7 @@ function App() {
       </a>
       <Navigation session={session} path={path} onSignOut={signOut} />
       <main class="page" id="main" tabIndex={-1}>
+        {pageOrganization && <SpikeNotice org={pageOrganization} path={path} />}
         {page ?? (
           <>
             <h1>Page not found</h1>

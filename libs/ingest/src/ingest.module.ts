@@ -10,24 +10,32 @@ import type { FastifyInstance } from 'fastify';
 import { DeadLettersController } from './api/dead-letters.controller';
 import { InboundFiltersController } from './api/inbound-filters.controller';
 import { ProjectEventsController } from './api/project-events.controller';
+import { RateLimitsController } from './api/rate-limits.controller';
 import { sdkRoutes } from './api/sdk-routes';
 import { AcceptEnvelope } from './application/accept-envelope';
 import { DeleteDeadLettersHandler } from './application/commands/delete-dead-letters/delete-dead-letters.handler';
 import { RetryDeadLettersHandler } from './application/commands/retry-dead-letters/retry-dead-letters.handler';
+import { ChangeRateLimitsHandler } from './application/commands/change-rate-limits/change-rate-limits.handler';
 import { EventProcessor } from './infrastructure/event-processor.worker';
 import { EventProcessing } from './contracts/event-processing';
+import { SpikeProtectionEvaluation } from './contracts/spike-protection-evaluation';
 import { ListDeadLettersHandler } from './application/queries/list-dead-letters.handler';
 import { DeadLettersRepository } from './infrastructure/dead-letters.repository';
 import { IngestMetrics } from './infrastructure/ingest-metrics';
 import { InboundFiltersRepository } from './infrastructure/inbound-filters.repository';
 import { IngestQueueRepository } from './infrastructure/ingest-queue.repository';
 import { ProjectReadModelsRepository } from './infrastructure/project-read-models.repository';
+import { OrganizationLimitsCache } from './infrastructure/organization-limits.cache';
+import { RateLimiter } from './infrastructure/rate-limiter';
+import { rateLimitsConfigProvider } from './infrastructure/rate-limits-config';
+import { RateLimitsRepository } from './infrastructure/rate-limits.repository';
 import { RollupsRepository } from './infrastructure/rollups.repository';
+import { SpikeProtectionWorker } from './infrastructure/spike-protection.worker';
 
 /** The SDK protocol, event processing (with its dead letters), and the project read models built from events. */
 @Module({
   imports: [CqrsModule, EventStoreModule, IssuesModule, ReleasesModule],
-  controllers: [ProjectEventsController, InboundFiltersController, DeadLettersController],
+  controllers: [ProjectEventsController, InboundFiltersController, DeadLettersController, RateLimitsController],
   providers: [
     ProjectReadModelsRepository,
     AcceptEnvelope,
@@ -42,7 +50,15 @@ import { RollupsRepository } from './infrastructure/rollups.repository';
     RetryDeadLettersHandler,
     DeleteDeadLettersHandler,
     ListDeadLettersHandler,
+    rateLimitsConfigProvider,
+    RateLimitsRepository,
+    OrganizationLimitsCache,
+    RateLimiter,
+    SpikeProtectionWorker,
+    { provide: SpikeProtectionEvaluation, useExisting: SpikeProtectionWorker },
+    ChangeRateLimitsHandler,
   ],
+  exports: [SpikeProtectionEvaluation],
 })
 export class IngestModule implements OnModuleInit {
   constructor(
@@ -51,10 +67,12 @@ export class IngestModule implements OnModuleInit {
     private readonly processor: EventProcessor,
     private readonly workers: WorkerHost,
     private readonly recorder: EventRecorder,
+    private readonly spikes: SpikeProtectionWorker,
   ) {}
 
   onModuleInit(): void {
     this.workers.register(this.processor);
+    this.workers.register(this.spikes);
     // A key changed in this process applies to its SDK requests at once (elsewhere when the cache expires).
     this.recorder.onCommitted((events) => {
       for (const event of events) {

@@ -15,6 +15,7 @@ import { MailLogPruner } from './infrastructure/mail-log-pruner.worker';
 import { MailOutbox } from './infrastructure/mail-outbox';
 import { MailTargetKind } from './infrastructure/mail-target-kind';
 import { NotificationsRepository } from './infrastructure/notifications.repository';
+import { SpikeMailer } from './infrastructure/spike-mailer';
 import { WorkflowMailer } from './infrastructure/workflow-mailer';
 
 /**
@@ -32,6 +33,7 @@ import { WorkflowMailer } from './infrastructure/workflow-mailer';
     MailOutbox,
     WorkflowMailer,
     InvitationMailer,
+    SpikeMailer,
     MailLogPruner,
     { provide: IssueAlertNotifier, useClass: IssueAlertMailer },
   ],
@@ -45,6 +47,7 @@ export class NotificationsModule implements OnModuleInit, OnApplicationBootstrap
     private readonly recorder: EventRecorder,
     private readonly workflow: WorkflowMailer,
     private readonly invitations: InvitationMailer,
+    private readonly spikes: SpikeMailer,
     private readonly pruner: MailLogPruner,
     private readonly workers: WorkerHost,
   ) {}
@@ -54,6 +57,7 @@ export class NotificationsModule implements OnModuleInit, OnApplicationBootstrap
     this.kinds.register(this.chat);
     this.recorder.onAppended(this.workflow.onAppended);
     this.recorder.onAppended(this.invitations.onAppended);
+    this.recorder.onAppended(this.spikes.onAppended);
     this.workers.register(this.pruner);
   }
 

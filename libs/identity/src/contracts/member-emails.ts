@@ -18,4 +18,6 @@ export abstract class MemberEmails {
   abstract ofTeams(sql: Sql, organizationId: string, teamIds: readonly string[]): Promise<MemberRecipient[]>;
   /** Every member of the organization. */
   abstract ofOrganization(sql: Sql, organizationId: string): Promise<MemberRecipient[]>;
+  /** The organization's owners. */
+  abstract owners(sql: Sql, organizationId: string): Promise<MemberRecipient[]>;
 }

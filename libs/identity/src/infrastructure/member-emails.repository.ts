@@ -24,4 +24,8 @@ export class MemberEmailsRepository extends MemberEmails {
   async ofOrganization(sql: Sql, organizationId: string): Promise<MemberRecipient[]> {
     return sql.query<MemberRecipient>(`${RECIPIENT} ORDER BY u.email`, [organizationId]);
   }
+
+  async owners(sql: Sql, organizationId: string): Promise<MemberRecipient[]> {
+    return sql.query<MemberRecipient>(`${RECIPIENT} AND m.role = 'owner' ORDER BY u.email`, [organizationId]);
+  }
 }

@@ -1,7 +1,7 @@
 import { isNumericId } from '@faultline/kernel';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type AcceptEnvelope, INGEST_LIMITS } from '../application/accept-envelope';
-import { rateLimitsHeader } from '../domain';
+import { rateLimitsHeader, retryAfterSeconds } from '../domain';
 
 const CORS_HEADERS = {
   'access-control-allow-methods': 'GET, POST, OPTIONS',
@@ -42,7 +42,7 @@ export function sdkRoutes(acceptor: AcceptEnvelope, wake: () => void) {
       );
       // With 200 the limits name the categories dropped; Retry-After alone would stop every category.
       if ((result.status === 200 || result.status === 429) && result.rateLimits) void reply.header('x-sentry-rate-limits', rateLimitsHeader(result.rateLimits));
-      if (result.status === 429) void reply.header('retry-after', String(Math.max(...result.rateLimits.map((limit) => limit.retryAfterSeconds))));
+      if (result.status === 429) void reply.header('retry-after', String(retryAfterSeconds(result.rateLimits)));
       if (result.status !== 200) void reply.header('x-sentry-error', result.body.detail);
       return reply.status(result.status).send(result.body);
     };

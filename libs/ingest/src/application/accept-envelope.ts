@@ -2,7 +2,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { LRUCache } from 'lru-cache';
 import { CLOCK, type Clock, newHexId, normalizeEventId } from '@faultline/kernel';
-import { Database } from '@faultline/platform';
 import { UserReportIntake, type UserReportInput } from '@faultline/issues';
 import { FindProjectKeyQuery, type ProjectKeyAccess } from '@faultline/projects';
 import {
@@ -16,10 +15,12 @@ import {
   reportOfItem,
   type Envelope,
   type ParsedUserReport,
-  type QuotaCategory,
-  type QuotaLimit,
+  droppedItems,
+  quotaQuantities,
+  type RateLimit,
 } from '../domain';
 import { IngestQueueRepository, type OutcomeRow } from '../infrastructure/ingest-queue.repository';
+import { RateLimiter } from '../infrastructure/rate-limiter';
 
 /** Documented limits of the SDK endpoints (docs/sending-events.md, "Limits"). */
 export const INGEST_LIMITS = {
@@ -47,11 +48,11 @@ export interface AcceptRequest {
 
 type Refusal = { readonly status: 400 | 401 | 403 | 413 | 415; readonly body: { detail: string } };
 
-/** `rateLimits`: the categories of the envelope the key's rate limit dropped (with 200, the rest was kept). */
+/** `rateLimits`: the categories of the envelope that rate limits dropped (with 200, the rest was kept). */
 export type AcceptResult =
-  | { readonly status: 200; readonly body: { id: string | null }; readonly rateLimits?: readonly QuotaLimit[] }
+  | { readonly status: 200; readonly body: { id: string | null }; readonly rateLimits?: readonly RateLimit[] }
   | Refusal
-  | { readonly status: 429; readonly body: { detail: string }; readonly rateLimits: readonly QuotaLimit[] };
+  | { readonly status: 429; readonly body: { detail: string }; readonly rateLimits: readonly RateLimit[] };
 
 const EVENT_ITEM_TYPES = new Set(['event']);
 
@@ -96,10 +97,10 @@ export class AcceptEnvelope {
   });
 
   constructor(
-    private readonly database: Database,
     private readonly queries: QueryBus,
     private readonly queue: IngestQueueRepository,
     private readonly userReports: UserReportIntake,
+    private readonly rateLimiter: RateLimiter,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -153,14 +154,19 @@ export class AcceptEnvelope {
     }
 
     const now = this.clock.now();
-    const rateLimits = await this.overRateLimit(key, { error: events.length, user_report: reports.length }, now);
-    for (const { category } of rateLimits) {
-      const dropped = category === 'error' ? events.splice(0) : reports.splice(0);
-      outcomes.push({ projectId: key.projectId, outcome: 'rejected', category, quantity: dropped.length, reason: 'key_quota' });
-    }
-    if (rateLimits.length > 0 && events.length === 0 && reports.length === 0) {
+    const types = envelope.items.map((item) => item.type);
+    const rateLimits = await this.rateLimiter.limits(key, quotaQuantities(types), now);
+    const dropped = droppedItems(types, rateLimits);
+    dropped.forEach((limit, index) => {
+      if (limit) outcomes.push({ projectId: key.projectId, outcome: 'rejected', category: categoryOf(types[index]), quantity: 1, reason: limit.reason });
+    });
+    if (rateLimits.some((limit) => limit.category === 'error')) events.splice(0);
+    if (rateLimits.some((limit) => limit.category === 'user_report')) reports.splice(0);
+    // 429 only when nothing of the request is kept; else 200, the header naming what was dropped.
+    const kept = dropped.some((limit) => limit === null);
+    if (rateLimits.length > 0 && !kept) {
       await this.queue.admit({ receivedAt: now, events: [], outcomes });
-      return { status: 429, body: { detail: 'Rate limit of this DSN key exceeded' }, rateLimits };
+      return { status: 429, body: { detail: rateLimitDetail(rateLimits) }, rateLimits };
     }
     // Reports first: kept idempotently by their id, so an SDK retrying after a failed admission
     // sends them again harmlessly, and a 200 means both are durable.
@@ -183,23 +189,6 @@ export class AcceptEnvelope {
     });
     onCommitted();
     return { status: 200, body: { id: events[0]?.eventId ?? envelope.header.event_id ?? null }, ...(rateLimits.length > 0 ? { rateLimits } : {}) };
-  }
-
-  /** The categories whose window of the key's rate limit this envelope overruns (each counted, whatever the others). */
-  private async overRateLimit(key: ProjectKeyAccess, quantities: Record<QuotaCategory, number>, now: Date): Promise<QuotaLimit[]> {
-    if (!key.rateLimit) return [];
-    const sent = (Object.entries(quantities) as Array<[QuotaCategory, number]>).filter(([, quantity]) => quantity > 0);
-    if (sent.length === 0) return [];
-    const window = await this.queue.countAgainstRateLimit(
-      this.database,
-      key.keyId,
-      key.rateLimit.windowSeconds,
-      sent.map(([category, quantity]) => ({ category, quantity })),
-      now,
-    );
-    const retryAfterSeconds = Math.max(1, Math.ceil((window.windowEnds.getTime() - now.getTime()) / 1000));
-    const limit = key.rateLimit.count;
-    return window.counts.filter(({ count }) => count > limit).map(({ category }) => ({ category, retryAfterSeconds }));
   }
 
   /**
@@ -229,6 +218,13 @@ export class AcceptEnvelope {
   private async findKey(publicKey: string): Promise<ProjectKeyAccess | null> {
     return (await this.keys.forceFetch(publicKey)).access;
   }
+}
+
+const SCOPE_NAMES = { key: 'this DSN key', organization: 'this organization' } as const;
+
+function rateLimitDetail(limits: readonly RateLimit[]): string {
+  if (limits.some((limit) => limit.reason === 'spike_protection')) return 'Spike protection is dropping the errors of this organization';
+  return `Rate limit of ${SCOPE_NAMES[limits[0].scope]} exceeded`;
 }
 
 function eventIdOf(payload: Record<string, unknown>, headerEventId: unknown): string {

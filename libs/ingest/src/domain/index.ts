@@ -51,6 +51,33 @@ export {
   type InboundFilters,
 } from './inbound-filters';
 export { resolveStatsWindow, type StatsWindow } from './stats-window';
-export { ERROR_EVENT_STREAM_TYPE, errorEventProcessed, errorEventStream, IngestEventTypes, type ErrorEventProcessedData } from './ingest.events';
+export {
+  ERROR_EVENT_STREAM_TYPE,
+  errorEventProcessed,
+  errorEventStream,
+  IngestEventTypes,
+  ORGANIZATION_SPIKES_STREAM_TYPE,
+  organizationSpikesStream,
+  spikeProtectionActivated,
+  type ErrorEventProcessedData,
+  type SpikeProtectionActivatedData,
+} from './ingest.events';
 export { feedbackReportOf, reportOfItem, USER_REPORT_LIMITS, userReportOf, type ParsedUserReport } from './user-report';
-export { rateLimitsHeader, type QuotaCategory, type QuotaLimit } from './key-quota';
+export {
+  decideRateLimits,
+  droppedItems,
+  KEY_QUOTA_CATEGORIES,
+  QUOTA_CATEGORIES,
+  quotaCategoryOf,
+  quotaQuantities,
+  rateLimitsHeader,
+  refusedQuotaChange,
+  retryAfterSeconds,
+  type Quota,
+  type QuotaCategory,
+  type QuotaReason,
+  type QuotaScope,
+  type RateLimit,
+  type WindowCount,
+} from './rate-limits';
+export { evaluateSpike, hourStart, NO_SPIKE, spikeThreshold, type SpikeEvaluation, type SpikeSettings, type SpikeState } from './spike-protection';

@@ -7,6 +7,7 @@ import { domainEvent } from '@faultline/kernel';
  */
 export const IngestEventTypes = {
   ErrorEventProcessed: 'ingest.ErrorEventProcessed',
+  SpikeProtectionActivated: 'ingest.SpikeProtectionActivated',
 } as const;
 
 export const ERROR_EVENT_STREAM_TYPE = 'error-event';
@@ -34,3 +35,19 @@ export type ErrorEventProcessedData = {
 };
 
 export const errorEventProcessed = (data: ErrorEventProcessedData) => domainEvent(IngestEventTypes.ErrorEventProcessed, data);
+
+/** An organization's stream of spikes: one event when each spike begins (its owners are told once). */
+export const ORGANIZATION_SPIKES_STREAM_TYPE = 'organization-spikes';
+export const organizationSpikesStream = (organizationId: string): string => `organization-spikes-${organizationId}`;
+
+export type SpikeProtectionActivatedData = {
+  organizationId: string;
+  /** Errors per hour past which the hour is a spike. */
+  threshold: number;
+  /** ISO 8601 */
+  startedAt: string;
+  /** ISO 8601: errors are dropped until then (longer if the spike goes on). */
+  limitedUntil: string;
+};
+
+export const spikeProtectionActivated = (data: SpikeProtectionActivatedData) => domainEvent(IngestEventTypes.SpikeProtectionActivated, data);

@@ -146,33 +146,4 @@ describe('ingest queue repository', () => {
     expect(third.map((row) => [row.event_id, row.claims])).toEqual([[event(1).eventId, 3]]);
     await db.database.execute(`DELETE FROM ingest.ingest_queue`);
   });
-  it('keeps one rate window per key and category: each count drops the ended ones', async () => {
-    const [{ id: keyId }] = await db.database.query<{ id: string }>(
-      `INSERT INTO projects.project_keys (project_id, label, public_key, secret_key) VALUES ($1, 'rate', $2, $3) RETURNING id::text`,
-      [projectId, 'a'.repeat(32), 'b'.repeat(32)],
-    );
-    const second = (n: number) => new Date(RECEIVED_AT.getTime() + n * 1000);
-    for (let n = 0; n < 5; n++) {
-      const { counts } = await queue.countAgainstRateLimit(
-        db.database,
-        keyId,
-        1,
-        [
-          { category: 'error', quantity: 2 },
-          { category: 'user_report', quantity: 1 },
-        ],
-        second(n),
-      );
-      expect(counts).toEqual(expect.arrayContaining([expect.objectContaining({ category: 'error', count: 2 })]));
-    }
-    await queue.countAgainstRateLimit(db.database, keyId, 1, [{ category: 'error', quantity: 3 }], second(4));
-    const rows = await db.database.query<{ category: string; count: number }>(
-      `SELECT category, count FROM ingest.ingest_rate_windows WHERE key_id = $1 ORDER BY category`,
-      [keyId],
-    );
-    expect(rows).toEqual([
-      { category: 'error', count: 5 },
-      { category: 'user_report', count: 1 },
-    ]);
-  });
 });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database, type Sql } from '@faultline/platform';
-import type { QuotaCategory } from '../domain';
+import { hourStart } from '../domain';
 
 export type Outcome = 'received' | 'rejected' | 'blacklisted' | 'generated';
 
@@ -157,13 +157,29 @@ export class IngestQueueRepository {
     });
     const outcomesInsert = `INSERT INTO ingest.ingest_outcomes (project_id, outcome, category, quantity, reason, recorded_at)
        SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::integer[], $5::text[], $6::timestamptz[])`;
+    if (values.length === 0) {
+      await this.database.execute(outcomesInsert, params.slice(0, 6));
+      return;
+    }
+    // The accepted errors per organization and hour: spike protection's baseline, counted here
+    // (one upsert per group of admissions) rather than per request. In key order, so two writers
+    // never wait on each other's rows crosswise.
+    const volume = errorVolume(events);
+    params.push(
+      volume.map((row) => row.organizationId),
+      volume.map((row) => row.hour),
+      volume.map((row) => row.count),
+    );
+    const at = params.length - 3;
     await this.database.execute(
-      values.length === 0
-        ? outcomesInsert
-        : `WITH queued AS (
-             INSERT INTO ingest.ingest_queue (project_id, project_slug, organization_id, event_id, received_at, available_at, client_ip, payload)
-             VALUES ${values.join(', ')})
-           ${outcomesInsert}`,
+      `WITH queued AS (
+         INSERT INTO ingest.ingest_queue (project_id, project_slug, organization_id, event_id, received_at, available_at, client_ip, payload)
+         VALUES ${values.join(', ')}),
+       volume AS (
+         INSERT INTO ingest.organization_error_volume (organization_id, hour, count)
+         SELECT * FROM unnest($${at + 1}::bigint[], $${at + 2}::timestamptz[], $${at + 3}::bigint[])
+         ON CONFLICT (organization_id, hour) DO UPDATE SET count = organization_error_volume.count + EXCLUDED.count)
+       ${outcomesInsert}`,
       params,
     );
   }
@@ -227,33 +243,6 @@ export class IngestQueueRepository {
       [limit],
     );
   }
-
-  /**
-   * Counts each category's quantity against the key's current window of that category; answers the
-   * windows' totals. The key's ended windows go in the same statement, so a key keeps one row per
-   * category however long it sends.
-   */
-  async countAgainstRateLimit(
-    sql: Sql,
-    keyId: string,
-    windowSeconds: number,
-    quantities: ReadonlyArray<{ readonly category: QuotaCategory; readonly quantity: number }>,
-    now: Date,
-  ): Promise<{ counts: ReadonlyArray<{ category: QuotaCategory; count: number }>; windowEnds: Date }> {
-    const windowMs = windowSeconds * 1000;
-    const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
-    // In category order, so two requests of one key never wait on each other's rows crosswise.
-    const sorted = [...quantities].sort((a, b) => a.category.localeCompare(b.category));
-    const counts = await sql.query<{ category: QuotaCategory; count: number }>(
-      `WITH ended AS (DELETE FROM ingest.ingest_rate_windows WHERE key_id = $1 AND window_start < $2)
-       INSERT INTO ingest.ingest_rate_windows (key_id, category, window_start, count)
-       SELECT $1, category, $2, quantity FROM unnest($3::text[], $4::integer[]) AS q (category, quantity)
-       ON CONFLICT (key_id, category, window_start) DO UPDATE SET count = ingest_rate_windows.count + EXCLUDED.count
-       RETURNING category, count`,
-      [keyId, windowStart.toISOString(), sorted.map((q) => q.category), sorted.map((q) => q.quantity)],
-    );
-    return { counts, windowEnds: new Date(windowStart.getTime() + windowMs) };
-  }
 }
 
 /** One row per project, outcome, category, reason and second, however many requests a write carries. */
@@ -265,4 +254,16 @@ function summed<T extends OutcomeRow & { receivedAt: Date }>(outcomes: readonly 
     byKey.set(key, sum ? { ...sum, quantity: sum.quantity + row.quantity } : row);
   }
   return [...byKey.values()];
+}
+
+function errorVolume(events: ReadonlyArray<QueueRow & { receivedAt: Date }>): Array<{ organizationId: string; hour: string; count: number }> {
+  const byKey = new Map<string, { organizationId: string; hour: string; count: number }>();
+  for (const event of events) {
+    const hour = hourStart(event.receivedAt).toISOString();
+    const key = `${event.organizationId.padStart(20, '0')}|${hour}`;
+    const row = byKey.get(key) ?? { organizationId: event.organizationId, hour, count: 0 };
+    row.count++;
+    byKey.set(key, row);
+  }
+  return [...byKey.keys()].sort().map((key) => byKey.get(key) as { organizationId: string; hour: string; count: number });
 }
