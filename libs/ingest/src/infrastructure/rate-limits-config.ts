@@ -15,20 +15,16 @@ export interface RateLimitsConfig {
   readonly cacheSeconds: number;
 }
 
-const QUOTA_SETTINGS: Record<QuotaCategory, string> = {
-  error: 'ORG_QUOTA_ERRORS',
-  user_report: 'ORG_QUOTA_USER_REPORTS',
-  check_in: 'ORG_QUOTA_CHECK_INS',
-  session: 'ORG_QUOTA_SESSIONS',
-};
-
 /** The instance's rate limits of organizations, from the environment (docs/rate-limits.md). 0 means no quota. */
 export function rateLimitsConfig(env: Readonly<Record<string, string | undefined>>): RateLimitsConfig {
-  const organizationQuotas: Partial<Record<QuotaCategory, number>> = {};
-  for (const [category, name] of Object.entries(QUOTA_SETTINGS) as Array<[QuotaCategory, string]>) {
-    const limit = integerSetting(env, name, 0, 0, 1_000_000_000);
-    if (limit > 0) organizationQuotas[category] = limit;
-  }
+  const most = 1_000_000_000;
+  const quotas: Record<QuotaCategory, number> = {
+    error: integerSetting(env, 'ORG_QUOTA_ERRORS', 0, 0, most),
+    user_report: integerSetting(env, 'ORG_QUOTA_USER_REPORTS', 0, 0, most),
+    check_in: integerSetting(env, 'ORG_QUOTA_CHECK_INS', 0, 0, most),
+    session: integerSetting(env, 'ORG_QUOTA_SESSIONS', 0, 0, most),
+  };
+  const organizationQuotas = Object.fromEntries(Object.entries(quotas).filter(([, limit]) => limit > 0)) as Partial<Record<QuotaCategory, number>>;
   return {
     organizationWindowSeconds: integerSetting(env, 'ORG_QUOTA_WINDOW_SECONDS', 3600, 60, 86_400),
     organizationQuotas,
