@@ -20,6 +20,8 @@ export interface OrganizationRow {
   plan: Plan;
   features: string[];
   date_created: Date;
+  /** Sentry's `attachmentsRole`: the lowest member role that may download event attachments. */
+  attachments_role: MemberRole;
 }
 
 export interface MemberRow extends UserRow {
@@ -144,12 +146,16 @@ export class IdentityRepository {
     return row;
   }
 
-  async updateOrganization(sql: Sql, id: string, changes: { slug?: string; name?: string; plan?: Plan; features?: string[] }): Promise<OrganizationRow> {
+  async updateOrganization(
+    sql: Sql,
+    id: string,
+    changes: { slug?: string; name?: string; plan?: Plan; features?: string[]; attachments_role?: MemberRole },
+  ): Promise<OrganizationRow> {
     const [row] = await sql.query<OrganizationRow>(
       `UPDATE identity.organizations SET slug = COALESCE($2, slug), name = COALESCE($3, name), plan = COALESCE($4, plan),
-              features = COALESCE($5::text[], features)
+              features = COALESCE($5::text[], features), attachments_role = COALESCE($6, attachments_role)
        WHERE id = $1 RETURNING *`,
-      [id, changes.slug ?? null, changes.name ?? null, changes.plan ?? null, changes.features ?? null],
+      [id, changes.slug ?? null, changes.name ?? null, changes.plan ?? null, changes.features ?? null, changes.attachments_role ?? null],
     );
     return row;
   }

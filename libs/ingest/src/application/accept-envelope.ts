@@ -3,7 +3,14 @@ import { QueryBus } from '@nestjs/cqrs';
 import { LRUCache } from 'lru-cache';
 import { CLOCK, type Clock, newHexId, normalizeEventId } from '@faultline/kernel';
 import { Database } from '@faultline/platform';
-import { UserReportIntake, type UserReportInput } from '@faultline/issues';
+import {
+  type AttachmentRefusal,
+  EventAttachmentIntake,
+  type EventAttachmentInput,
+  type EventAttachmentIntakeResult,
+  UserReportIntake,
+  type UserReportInput,
+} from '@faultline/issues';
 import { FindProjectKeyQuery, type ProjectKeyAccess } from '@faultline/projects';
 import {
   decodeBody,
@@ -15,6 +22,7 @@ import {
   readEnvelopeHeader,
   reportOfItem,
   type Envelope,
+  type EnvelopeItem,
   type ParsedUserReport,
   type QuotaCategory,
   type QuotaLimit,
@@ -100,6 +108,7 @@ export class AcceptEnvelope {
     private readonly queries: QueryBus,
     private readonly queue: IngestQueueRepository,
     private readonly userReports: UserReportIntake,
+    private readonly attachments: EventAttachmentIntake,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -125,6 +134,7 @@ export class AcceptEnvelope {
     const events: Array<{ eventId: string; payload: string }> = [];
     const outcomes: OutcomeRow[] = [];
     const reports: ParsedUserReport[] = [];
+    const attachmentItems: EnvelopeItem[] = [];
     for (const [index, item] of envelope.items.entries()) {
       // store/ sends one event, not an envelope of items.
       const where = request.kind === 'envelope' ? `item ${index + 1}: ` : '';
@@ -134,6 +144,7 @@ export class AcceptEnvelope {
       // A malformed report is dropped and counted; the envelope's events are kept.
       if (report && 'problem' in report) outcomes.push({ projectId: key.projectId, outcome: 'rejected', category, quantity: 1, reason: 'invalid' });
       else if (report) reports.push(report);
+      if (item.type === 'attachment') attachmentItems.push(item);
       if (!EVENT_ITEM_TYPES.has(item.type)) continue;
       if (item.payload.length > INGEST_LIMITS.maxEventBytes) {
         return { status: 413, body: { detail: `${where}event of ${item.payload.length} bytes exceeds ${INGEST_LIMITS.maxEventBytes}` } };
@@ -157,6 +168,14 @@ export class AcceptEnvelope {
     for (const { category } of rateLimits) {
       const dropped = category === 'error' ? events.splice(0) : reports.splice(0);
       outcomes.push({ projectId: key.projectId, outcome: 'rejected', category, quantity: dropped.length, reason: 'key_quota' });
+      // An event's attachments go with it, as Relay drops them with their rate-limited event.
+      if (category === 'error')
+        outcomes.push(
+          ...attachmentOutcomes(
+            key.projectId,
+            attachmentItems.splice(0).map(() => notKept('key_quota')),
+          ),
+        );
     }
     if (rateLimits.length > 0 && events.length === 0 && reports.length === 0) {
       await this.queue.admit({ receivedAt: now, events: [], outcomes });
@@ -170,6 +189,9 @@ export class AcceptEnvelope {
     // Too late to change: dropped and counted, as Sentry does ("Duplicate report").
     if (refused.length > 0)
       outcomes.push({ projectId: key.projectId, outcome: 'rejected', category: 'user_report', quantity: refused.length, reason: 'duplicate_report' });
+    // Attachments are committed before the events are queued: a 200 means both are durable, and an
+    // SDK's retry after a failed admission stores nothing twice (they are kept by event and content).
+    outcomes.push(...attachmentOutcomes(key.projectId, await this.keepAttachments(key, attachmentItems, envelope.header.event_id ?? events[0]?.eventId, now)));
     await this.queue.admit({
       receivedAt: now,
       events: events.map((event) => ({
@@ -183,6 +205,31 @@ export class AcceptEnvelope {
     });
     onCommitted();
     return { status: 200, body: { id: events[0]?.eventId ?? envelope.header.event_id ?? null }, ...(rateLimits.length > 0 ? { rateLimits } : {}) };
+  }
+
+  /** Attachments name their event in the envelope header (SDKs set it), else they go with the envelope's event. */
+  private async keepAttachments(
+    key: ProjectKeyAccess,
+    items: readonly EnvelopeItem[],
+    eventId: string | undefined,
+    now: Date,
+  ): Promise<EventAttachmentIntakeResult[]> {
+    const id = normalizeEventId(eventId);
+    if (!id) return items.map(() => notKept('missing_event_id'));
+    return [
+      ...(await this.attachments.keep(
+        items.map((item): EventAttachmentInput => ({
+          organizationId: key.organizationId,
+          projectId: key.projectId,
+          eventId: id,
+          type: item.header.attachment_type,
+          name: item.header.filename,
+          contentType: item.header.content_type,
+          data: item.payload,
+          receivedAt: now.toISOString(),
+        })),
+      )),
+    ];
   }
 
   /** The categories whose window of the key's rate limit this envelope overruns (each counted, whatever the others). */
@@ -229,6 +276,15 @@ export class AcceptEnvelope {
   private async findKey(publicKey: string): Promise<ProjectKeyAccess | null> {
     return (await this.keys.forceFetch(publicKey)).access;
   }
+}
+
+const notKept = (reason: AttachmentRefusal): EventAttachmentIntakeResult => ({ kept: false, reason });
+
+/** The one place attachments' outcomes are written: each one not kept is `rejected`, with why. */
+function attachmentOutcomes(projectId: string, results: readonly EventAttachmentIntakeResult[]): OutcomeRow[] {
+  return results.flatMap((result) =>
+    result.kept ? [] : [{ projectId, outcome: 'rejected' as const, category: 'attachment', quantity: 1, reason: result.reason }],
+  );
 }
 
 function eventIdOf(payload: Record<string, unknown>, headerEventId: unknown): string {
