@@ -24,7 +24,7 @@ export function sdkRoutes(acceptor: AcceptEnvelope, wake: () => void) {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: INGEST_LIMITS.maxBodyBytes }, (_request, body, done) => done(null, body));
 
-    const handle = (kind: 'envelope' | 'store') => async (request: FastifyRequest, reply: FastifyReply) => {
+    const handle = (kind: 'envelope' | 'store' | 'minidump') => async (request: FastifyRequest, reply: FastifyReply) => {
       cors(request, reply);
       const { projectId } = request.params as { projectId: string };
       if (!isNumericId(projectId)) return reply.status(400).send({ detail: 'project id must be numeric' });
@@ -34,6 +34,7 @@ export function sdkRoutes(acceptor: AcceptEnvelope, wake: () => void) {
           projectId,
           body: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
           contentEncoding: request.headers['content-encoding'],
+          contentType: request.headers['content-type'],
           authHeader: (request.headers['x-sentry-auth'] as string | undefined) ?? authorizationSentry(request.headers.authorization),
           query: request.query as Record<string, unknown>,
           clientIp: request.ip,
@@ -44,10 +45,16 @@ export function sdkRoutes(acceptor: AcceptEnvelope, wake: () => void) {
       if ((result.status === 200 || result.status === 429) && result.rateLimits) void reply.header('x-sentry-rate-limits', rateLimitsHeader(result.rateLimits));
       if (result.status === 429) void reply.header('retry-after', String(Math.max(...result.rateLimits.map((limit) => limit.retryAfterSeconds))));
       if (result.status !== 200) void reply.header('x-sentry-error', result.body.detail);
+      // Breakpad and Crashpad read the event id of a minidump upload as plain text, as Relay answers it.
+      if (kind === 'minidump' && result.status === 200)
+        return reply
+          .status(200)
+          .type('text/plain; charset=utf-8')
+          .send(result.body.id ?? '');
       return reply.status(result.status).send(result.body);
     };
 
-    for (const kind of ['envelope', 'store'] as const) {
+    for (const kind of ['envelope', 'store', 'minidump'] as const) {
       scope.post(`/api/:projectId/${kind}/`, handle(kind));
       scope.options(`/api/:projectId/${kind}/`, async (request, reply) => {
         cors(request, reply);

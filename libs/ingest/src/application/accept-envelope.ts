@@ -17,6 +17,8 @@ import {
   decodeBodyPrefix,
   decodeStoreBody,
   EnvelopeError,
+  type FormEntry,
+  minidumpEnvelope,
   parseEnvelope,
   publicKeyFrom,
   readEnvelopeHeader,
@@ -44,7 +46,9 @@ export const INGEST_LIMITS = {
 const MAX_ENVELOPE_HEADER_BYTES = 64 * 1024;
 
 export interface AcceptRequest {
-  readonly kind: 'envelope' | 'store';
+  readonly kind: 'envelope' | 'store' | 'minidump';
+  /** The multipart boundary of a minidump upload is in it. */
+  readonly contentType?: string;
   readonly projectId: string;
   readonly body: Buffer;
   readonly contentEncoding?: string;
@@ -122,7 +126,12 @@ export class AcceptEnvelope {
       if ('status' in authenticated) return authenticated;
       key = authenticated;
       const body = await decodeBody(request.body, request.contentEncoding, INGEST_LIMITS.maxEnvelopeBytes);
-      envelope = request.kind === 'envelope' ? parseEnvelope(body, INGEST_LIMITS) : await storeAsEnvelope(body);
+      envelope =
+        request.kind === 'envelope'
+          ? parseEnvelope(body, INGEST_LIMITS)
+          : request.kind === 'store'
+            ? await storeAsEnvelope(body)
+            : minidumpEnvelope(await readForm(body, request.contentType), newHexId());
     } catch (error) {
       if (error instanceof EnvelopeError) {
         const status = error.reason === 'too_large' ? 413 : error.reason === 'unsupported_encoding' ? 415 : 400;
@@ -137,7 +146,7 @@ export class AcceptEnvelope {
     const attachmentItems: EnvelopeItem[] = [];
     for (const [index, item] of envelope.items.entries()) {
       // store/ sends one event, not an envelope of items.
-      const where = request.kind === 'envelope' ? `item ${index + 1}: ` : '';
+      const where = request.kind === 'store' ? '' : `item ${index + 1}: `;
       const category = categoryOf(item.type);
       outcomes.push({ projectId: key.projectId, outcome: 'received', category, quantity: 1 });
       const report = reportOfItem(item.type, item.payload);
@@ -298,4 +307,22 @@ async function storeAsEnvelope(body: Buffer): Promise<Envelope> {
   if (body.length === 0) throw new EnvelopeError('empty body: send the event as JSON');
   const payload = await decodeStoreBody(body, INGEST_LIMITS.maxEnvelopeBytes);
   return { header: {}, items: [{ type: 'event', header: { type: 'event' }, payload }] } as Envelope;
+}
+
+/** A multipart/form-data body (already within the body limit) read with the platform's own FormData, files as bytes. */
+async function readForm(body: Buffer, contentType: string | undefined): Promise<FormEntry[]> {
+  if (!contentType?.toLowerCase().startsWith('multipart/form-data')) throw new EnvelopeError('a minidump upload must be multipart/form-data');
+  let form: FormData;
+  try {
+    form = await new Response(body, { headers: { 'content-type': contentType } }).formData();
+  } catch {
+    throw new EnvelopeError('the multipart body cannot be read');
+  }
+  const entries: FormEntry[] = [];
+  for (const [name, value] of form) {
+    entries.push(
+      typeof value === 'string' ? [name, value] : [name, { filename: value.name, contentType: value.type, data: Buffer.from(await value.arrayBuffer()) }],
+    );
+  }
+  return entries;
 }
