@@ -1,8 +1,6 @@
-import { openTestDatabase, type TestDatabase } from '../../../../test/support/test-database';
-import { OrganizationStorage } from '../../../releases/src/infrastructure/organization-storage.repository';
-import { releasesConfig } from '../../../releases/src/infrastructure/releases-config';
+import { Database } from '@faultline/platform';
+import { startTestApp, type TestApp } from '../../../../test/support/test-app';
 import type { EventAttachmentInput } from '../contracts/event-attachment-intake';
-import { attachmentsConfig } from './attachments-config';
 import { EventAttachmentsRepository } from './event-attachments.repository';
 
 const MIB = 1024 * 1024;
@@ -10,14 +8,14 @@ const EVENT = 'a'.repeat(32);
 
 /** Attachments against PostgreSQL: chunked storage read back whole, the quota charged once and freed by every deletion. */
 describe('EventAttachmentsRepository', () => {
-  let db: TestDatabase;
+  let api: TestApp;
   let attachments: EventAttachmentsRepository;
   const stored = async (organizationId: string) =>
     Number(
       (
-        await db.database.query<{ bytes: string }>(`SELECT stored_bytes::text AS bytes FROM releases.organization_storage WHERE organization_id = $1`, [
-          organizationId,
-        ])
+        await api.app
+          .get(Database)
+          .query<{ bytes: string }>(`SELECT stored_bytes::text AS bytes FROM releases.organization_storage WHERE organization_id = $1`, [organizationId])
       )[0]?.bytes ?? 0,
     );
   const input = (name: string, data: Buffer, receivedAt = '2026-01-10T00:00:00Z'): EventAttachmentInput => ({
@@ -38,13 +36,13 @@ describe('EventAttachmentsRepository', () => {
   };
 
   beforeAll(async () => {
-    db = await openTestDatabase();
-    const storage = new OrganizationStorage(releasesConfig({ ORGANIZATION_STORAGE_MAX_BYTES: String(4 * MIB) }));
-    attachments = new EventAttachmentsRepository(db.database, storage, attachmentsConfig({ ATTACHMENT_MAX_BYTES: String(3 * MIB) }));
+    // The application's own quota (the releases context's) behind the port, with small budgets.
+    api = await startTestApp({ ORGANIZATION_STORAGE_MAX_BYTES: String(4 * MIB), ATTACHMENT_MAX_BYTES: String(3 * MIB) });
+    attachments = api.app.get(EventAttachmentsRepository);
   }, 60_000);
 
   afterAll(async () => {
-    await db?.close();
+    await api?.close();
   });
 
   it('keeps bytes in 1 MiB chunks read back exactly, charges a retry once, and drops only what is too large or over the quota', async () => {
