@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { CommandBus } from '@nestjs/cqrs';
@@ -13,6 +14,7 @@ import {
   type ProvisionedMember,
 } from '@faultline/identity';
 import { Database } from '@faultline/platform';
+import { launchBrowser, newPage, screenshot, signIn } from '../support/browser';
 import { eventsProcessed } from '../support/events-processed';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -152,6 +154,26 @@ describe('event attachments', () => {
     await api.request('PUT', '/api/0/organizations/acme/', { body: { attachmentsRole: 'member' } });
   });
 
+  it('lists the attachments on the issue page, and downloads them from there', async () => {
+    const issueId = (await api.request('GET', `/api/0/projects/acme/web/events/${eventId}/`)).body.groupID;
+    const browser = await launchBrowser();
+    try {
+      const { page, errors } = await newPage(browser);
+      await signIn(page, api);
+      await page.goto(`${api.baseUrl}/organizations/acme/issues/${issueId}/events/${eventId}/`);
+      const section = page.getByRole('region', { name: 'Attachments' });
+      await section.getByRole('link', { name: 'core.bin' }).waitFor();
+      expect(await section.textContent()).toContain('4.0 KiB');
+      const [saved] = await Promise.all([page.waitForEvent('download'), section.getByRole('link', { name: 'core.bin' }).click()]);
+      expect(saved.suggestedFilename()).toBe('core.bin');
+      expect((await readFile(await saved.path())).equals(allByteValues(4096))).toBe(true);
+      await screenshot(page, 'issue-attachments');
+      expect(errors).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+
   it('drops only the attachment that passes the storage quota, counts it, and frees bytes on delete', async () => {
     const rejectedBefore = await rejected();
     const overQuota = await sendWithSdk('over-quota');
@@ -172,7 +194,7 @@ describe('event attachments', () => {
     return (stats.body as Array<[number, number]>).reduce((sum, [, count]) => sum + count, 0);
   }
 
-  it('stores a minidump upload as an event.minidump attachment of a native event named by its crash', async () => {
+  it('stores a minidump upload as an event.minidump attachment of a native event named by its crash, and frees bytes with an issue', async () => {
     const dump = accessViolationDump();
     const form = new FormData();
     form.append('upload_file_minidump', new Blob([dump]), 'crash.dmp');
@@ -196,6 +218,13 @@ describe('event attachments', () => {
     ]);
     const bytes = Buffer.from(await (await download(crashId, listed.body[1].id)).arrayBuffer());
     expect(bytes.equals(dump)).toBe(true);
+
+    // Deleting an issue deletes its events' attachments and frees their bytes with them.
+    const before = await storedBytes();
+    const issueId = (await api.request('GET', `/api/0/projects/acme/web/events/${eventId}/`)).body.groupID;
+    expect((await api.request('DELETE', `/api/0/organizations/acme/issues/${issueId}/`)).status).toBe(202);
+    expect(await storedBytes()).toBe(before - 4096 - 17);
+    expect(await storedBytes()).toBe(dump.length + 'last words'.length);
 
     const notADump = new FormData();
     notADump.append('upload_file_minidump', new Blob(['hello']), 'crash.dmp');
