@@ -226,6 +226,13 @@ describe('event attachments', () => {
     expect(await storedBytes()).toBe(before - 4096 - 17);
     expect(await storedBytes()).toBe(dump.length + 'last words'.length);
 
+    // Relay's legacy upload adds files to an event already sent.
+    const late = new FormData();
+    late.append('file', new Blob(['sent later']), 'late.txt');
+    const added = await fetch(`${api.baseUrl}/api/${projectId}/events/${crashId}/attachments/?sentry_key=${publicKey}`, { method: 'POST', body: late });
+    expect(added.status).toBe(201);
+    expect((await attachmentsOf(crashId)).body.map((attachment: { name: string }) => attachment.name)).toEqual(['app.log', 'crash.dmp', 'late.txt']);
+
     const notADump = new FormData();
     notADump.append('upload_file_minidump', new Blob(['hello']), 'crash.dmp');
     const refused = await fetch(`${api.baseUrl}/api/${projectId}/minidump/?sentry_key=${publicKey}`, { method: 'POST', body: notADump });

@@ -17,6 +17,7 @@ import {
   decodeBodyPrefix,
   decodeStoreBody,
   EnvelopeError,
+  attachmentUploadEnvelope,
   type FormEntry,
   minidumpEnvelope,
   parseEnvelope,
@@ -47,7 +48,9 @@ export const INGEST_LIMITS = {
 const MAX_ENVELOPE_HEADER_BYTES = 64 * 1024;
 
 export interface AcceptRequest {
-  readonly kind: 'envelope' | 'store' | 'minidump';
+  readonly kind: 'envelope' | 'store' | 'minidump' | 'attachments';
+  /** The event a legacy attachment upload names in its path. */
+  readonly eventId?: string;
   /** The multipart boundary of a minidump upload is in it. */
   readonly contentType?: string;
   readonly projectId: string;
@@ -132,7 +135,9 @@ export class AcceptEnvelope {
           ? parseEnvelope(body, INGEST_LIMITS)
           : request.kind === 'store'
             ? await storeAsEnvelope(body)
-            : minidumpEnvelope(await readForm(body, request.contentType), newHexId());
+            : request.kind === 'minidump'
+              ? minidumpEnvelope(await readForm(body, request.contentType), newHexId())
+              : attachmentUploadEnvelope(await readForm(body, request.contentType), request.eventId);
     } catch (error) {
       if (error instanceof EnvelopeError) {
         const status = error.reason === 'too_large' ? 413 : error.reason === 'unsupported_encoding' ? 415 : 400;
@@ -313,7 +318,7 @@ async function storeAsEnvelope(body: Buffer): Promise<Envelope> {
 
 /** A multipart/form-data body (already within the body limit) read with the platform's own FormData, files as bytes. */
 async function readForm(body: Buffer, contentType: string | undefined): Promise<FormEntry[]> {
-  if (!contentType?.toLowerCase().startsWith('multipart/form-data')) throw new EnvelopeError('a minidump upload must be multipart/form-data');
+  if (!contentType?.toLowerCase().startsWith('multipart/form-data')) throw new EnvelopeError('an upload must be multipart/form-data');
   let form: FormData;
   try {
     form = await new Response(body, { headers: { 'content-type': contentType } }).formData();

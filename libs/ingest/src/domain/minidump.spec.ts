@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { anyText } from '../../../../test/support/arbitrary-text';
 import { EnvelopeError } from './envelope-error';
-import { type FormEntry, minidumpEnvelope, readCrashReason } from './minidump';
+import type { FormEntry } from './attachment-upload';
+import { minidumpEnvelope, readCrashReason } from './minidump';
 
 const NEW_ID = 'f'.repeat(32);
 

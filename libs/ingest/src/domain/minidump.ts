@@ -1,4 +1,5 @@
 import { normalizeEventId } from '@faultline/kernel';
+import { attachmentItem, type FormEntry, type FormFile, MAX_FORM_FIELDS } from './attachment-upload';
 import type { Envelope, EnvelopeItem } from './envelope';
 import { EnvelopeError } from './envelope-error';
 
@@ -12,20 +13,12 @@ import { EnvelopeError } from './envelope-error';
 export const MINIDUMP_FIELD = 'upload_file_minidump';
 
 export const MINIDUMP_LIMITS = {
-  /** Form fields read (files and text); the body limit bounds their bytes. */
-  maxFields: 200,
+  maxFields: MAX_FORM_FIELDS,
   /** Brackets in one `sentry[a][b]…` field name. */
   maxFieldDepth: 8,
   /** Streams read from the dump's directory to find its crash reason. */
   maxStreams: 1000,
 } as const;
-
-export type FormEntry = readonly [name: string, value: string | FormFile];
-export interface FormFile {
-  readonly filename: string;
-  readonly contentType: string;
-  readonly data: Buffer;
-}
 
 /** The dump's signature, `MDMP` as a little-endian uint32 (0x504d444d). */
 const MDMP = 0x504d444d;
@@ -133,14 +126,6 @@ const MACH_EXCEPTIONS: Readonly<Record<number, string>> = {
 function crashName(code: number, os: string | undefined): string {
   const known = os === 'macOS' || os === 'iOS' ? MACH_EXCEPTIONS[code] : os === 'Linux' || os === 'Android' ? SIGNALS[code] : WINDOWS_CODES[code];
   return known ?? `0x${code.toString(16).padStart(8, '0')}`;
-}
-
-function attachmentItem(file: FormFile, attachmentType: string): EnvelopeItem {
-  return {
-    type: 'attachment',
-    header: { type: 'attachment', length: file.data.length, filename: file.filename, content_type: file.contentType, attachment_type: attachmentType },
-    payload: file.data,
-  };
 }
 
 function sentryJson(text: string): Record<string, unknown> {
