@@ -77,9 +77,24 @@ describe('EventAttachmentsRepository', () => {
   });
 
   it('prunes attachments past retention, and those of projects that no longer exist, freeing their bytes', async () => {
+    // The bootstrap project exists: only its attachment received before the cutoff goes.
+    const [project] = await api.app
+      .get(Database)
+      .query<{ id: string; organization_id: string }>(
+        `SELECT id::text AS id, organization_id::text AS organization_id FROM projects.project_directory WHERE slug = 'web'`,
+      );
+    const of = (name: string, receivedAt: string): EventAttachmentInput => ({
+      ...input(name, Buffer.alloc(1000, 3), receivedAt),
+      ...{ projectId: project.id, organizationId: project.organization_id },
+    });
+    await attachments.keep([of('old.bin', '2025-12-01T00:00:00Z'), of('recent.bin', '2026-01-05T00:00:00Z')]);
+    expect(await stored(project.organization_id)).toBe(2000);
+
     // Project 700 is in no project directory: everything of it goes, whatever its age.
-    expect(await attachments.prune(new Date('2026-01-01T00:00:00Z'))).toBe(2);
+    expect(await attachments.prune(new Date('2026-01-01T00:00:00Z'))).toBe(3);
     expect(await stored('70')).toBe(0);
     expect(await attachments.list('700', EVENT, { offset: 0, limit: 10 })).toEqual([]);
+    expect((await attachments.list(project.id, EVENT, { offset: 0, limit: 10 })).map((row) => row.name)).toEqual(['recent.bin']);
+    expect(await stored(project.organization_id)).toBe(1000);
   });
 });
