@@ -85,7 +85,8 @@ describe('EventAttachmentsRepository', () => {
       );
     const of = (name: string, receivedAt: string): EventAttachmentInput => ({
       ...input(name, Buffer.alloc(1000, 3), receivedAt),
-      ...{ projectId: project.id, organizationId: project.organization_id },
+      projectId: project.id,
+      organizationId: project.organization_id,
     });
     await attachments.keep([of('old.bin', '2025-12-01T00:00:00Z'), of('recent.bin', '2026-01-05T00:00:00Z')]);
     expect(await stored(project.organization_id)).toBe(2000);
