@@ -40,18 +40,19 @@ export class EventAttachmentsRepository extends EventAttachmentIntake {
   /** One transaction for the request's attachments, each in a savepoint: one over the quota leaves the others kept. */
   async keep(attachments: readonly EventAttachmentInput[]): Promise<readonly EventAttachmentIntakeResult[]> {
     if (attachments.length === 0) return [];
-    const digests: string[] = [];
-    for (const attachment of attachments) digests.push(await sha1(attachment.data));
+    // Hashed before the transaction, so it holds no connection while the event loop does other work.
+    const digests: Array<string | null> = [];
+    for (const attachment of attachments) digests.push(sizeRefusal(attachment.data.length, this.config.maxBytes) ? null : await sha1(attachment.data));
     return this.database.transaction(async (tx) => {
       const results: EventAttachmentIntakeResult[] = [];
       for (const [index, attachment] of attachments.entries()) {
-        const refusal = sizeRefusal(attachment.data.length, this.config.maxBytes);
-        if (refusal) {
-          results.push({ kept: false, reason: refusal });
+        const digest = digests[index];
+        if (digest === null) {
+          results.push({ kept: false, reason: 'too_large' });
           continue;
         }
         try {
-          await tx.inSavepoint(() => this.insert(tx, attachment, digests[index]));
+          await tx.inSavepoint(() => this.insert(tx, attachment, digest));
           results.push({ kept: true });
         } catch (error) {
           if (!(error instanceof StorageQuotaExceeded)) throw error;
