@@ -12,6 +12,7 @@ import {
   CreateUserCommand,
   ProvisionMemberCommand,
   type ProvisionedMember,
+  SetUserPasswordCommand,
 } from '@faultline/identity';
 import { Database } from '@faultline/platform';
 import { launchBrowser, newPage, screenshot, signIn } from '../support/browser';
@@ -154,7 +155,7 @@ describe('event attachments', () => {
     await api.request('PUT', '/api/0/organizations/acme/', { body: { attachmentsRole: 'member' } });
   });
 
-  it('lists the attachments on the issue page, and downloads them from there', async () => {
+  it('lists the attachments on the issue page and downloads them from there; below the attachments role, without links', async () => {
     const issueId = (await api.request('GET', `/api/0/projects/acme/web/events/${eventId}/`)).body.groupID;
     const browser = await launchBrowser();
     try {
@@ -169,7 +170,24 @@ describe('event attachments', () => {
       expect((await readFile(await saved.path())).equals(allByteValues(4096))).toBe(true);
       await screenshot(page, 'issue-attachments');
       expect(errors).toEqual([]);
+
+      // A member below the attachments role sees the files listed, without links.
+      await api.app.get(CommandBus).execute(new SetUserPasswordCommand('dev@acme.test', 'dev-password-1234'));
+      await api.request('PUT', '/api/0/organizations/acme/', { body: { attachmentsRole: 'admin' } });
+      const member = await newPage(browser);
+      await member.page.goto(`${api.baseUrl}/auth/login/`);
+      await member.page.getByLabel('E-mail address').fill('dev@acme.test');
+      await member.page.getByLabel('Password').fill('dev-password-1234');
+      await member.page.keyboard.press('Enter');
+      await member.page.getByRole('heading', { name: 'Issues', level: 1 }).waitFor();
+      await member.page.goto(`${api.baseUrl}/organizations/acme/issues/${issueId}/events/${eventId}/`);
+      const listed = member.page.getByRole('region', { name: 'Attachments' });
+      await listed.getByText('Your role may not download attachments in this organization.').waitFor();
+      expect(await listed.textContent()).toContain('core.bin');
+      expect(await listed.getByRole('link').count()).toBe(0);
+      expect(member.errors).toEqual([]);
     } finally {
+      await api.request('PUT', '/api/0/organizations/acme/', { body: { attachmentsRole: 'member' } });
       await browser.close();
     }
   });
