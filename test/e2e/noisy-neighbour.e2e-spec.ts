@@ -308,22 +308,25 @@ const COSTS: Cost[] = [
     attack: (ctx) => flood(ctx, 1, () => ctx.envelope(ctx.state.body), 1),
   },
   {
+    name: 'attachments: envelopes of an event and two attachments of the largest size, each new',
+    itemTypes: ['attachment'],
+    prepare: async (ctx) => {
+      // Two items of the item limit (20 MiB) are 40 MiB decompressed, under the 50 MiB an envelope may
+      // inflate to; distinct bytes per body, so each one is stored (a repeat is kept once).
+      ctx.state.bodies = Array.from({ length: 8 }, (_, n) => {
+        const attachment = (name: string) => ({ header: { type: 'attachment', filename: name }, payload: Buffer.alloc(20 * MIB, n + 1) });
+        return envelopeBody([eventItem({ message: 'with attachments' }), attachment('a.bin'), attachment('b.bin')], true);
+      });
+    },
+    attack: async (ctx) => {
+      let next = 0;
+      await flood(ctx, 2, () => ctx.envelope(ctx.state.bodies[next++ % ctx.state.bodies.length]), ctx.state.bodies.length);
+    },
+  },
+  {
     name: 'big envelopes: the largest body, the most items, deep nesting and wide objects',
     // The types the service only counts today; one it starts to process needs an entry of its own.
-    itemTypes: [
-      'transaction',
-      'session',
-      'sessions',
-      'attachment',
-      'client_report',
-      'check_in',
-      'profile',
-      'replay_event',
-      'replay_recording',
-      'statsd',
-      'span',
-      'log',
-    ],
+    itemTypes: ['transaction', 'session', 'sessions', 'client_report', 'check_in', 'profile', 'replay_event', 'replay_recording', 'statsd', 'span', 'log'],
     prepare: async (ctx) => {
       // Every item type the service knows, as many items as an envelope may hold, each as large as
       // the body limit as sent (gzip) and the decompressed limit (50 MiB over 100 items) allow together.

@@ -30,7 +30,13 @@ import { ProvisionMemberHandler } from './application/commands/provision-member/
 import { ProvisionTeamHandler } from './application/commands/provision-team/provision-team.handler';
 import { RemoveMemberHandler } from './application/commands/remove-member/remove-member.handler';
 import { UpdateMemberProfileHandler } from './application/commands/update-member-profile/update-member-profile.handler';
-import { ApiTokenExistsHandler, CountUsersHandler, FindOrganizationHandler, FindUserHandler } from './application/queries/directory-queries.handler';
+import {
+  ApiTokenExistsHandler,
+  CountUsersHandler,
+  FindOrganizationHandler,
+  FindUserHandler,
+  MayReadAttachmentsHandler,
+} from './application/queries/directory-queries.handler';
 import { FindTeamHandler, FindUserTeamsHandler } from './application/queries/team-queries.handler';
 import { AuthCache } from './infrastructure/auth-cache';
 import { IdentityAuthDirectory } from './infrastructure/identity-auth-directory';
@@ -104,6 +110,7 @@ import { UserActors } from './infrastructure/user-actors.repository';
     FindUserHandler,
     CountUsersHandler,
     FindOrganizationHandler,
+    MayReadAttachmentsHandler,
     ApiTokenExistsHandler,
     FindUserTeamsHandler,
     ProvisionMemberHandler,

@@ -2,6 +2,11 @@ import { Module, type OnModuleInit } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { EventStoreModule } from '@faultline/event-store';
 import { IdentityModule } from '@faultline/identity';
+import { ReleasesModule } from '@faultline/releases';
+import { EventAttachmentsController } from './api/event-attachments.controller';
+import { EventAttachmentIntake } from './contracts/event-attachment-intake';
+import { attachmentsConfigProvider } from './infrastructure/attachments-config';
+import { EventAttachmentsRepository } from './infrastructure/event-attachments.repository';
 import { IssueEventsController } from './api/issue-events.controller';
 import { IssuesController } from './api/issues.controller';
 import { IssueTagsController } from './api/issue-tags.controller';
@@ -30,8 +35,8 @@ import { IssueTopFramesRepository } from './infrastructure/issue-top-frames.repo
 import { WorkerHost } from '@faultline/platform';
 
 @Module({
-  imports: [CqrsModule, EventStoreModule, IdentityModule],
-  controllers: [IssuesController, IssueEventsController, IssueTagsController, OrganizationEventsController, UserReportsController],
+  imports: [CqrsModule, EventStoreModule, IdentityModule, ReleasesModule],
+  controllers: [IssuesController, IssueEventsController, IssueTagsController, OrganizationEventsController, UserReportsController, EventAttachmentsController],
   providers: [
     IssueRepository,
     EventRetentionWorker,
@@ -40,6 +45,9 @@ import { WorkerHost } from '@faultline/platform';
     { provide: IssueIngestion, useExisting: IssueIngestionService },
     { provide: IssueWebhookPayloads, useClass: IssueWebhookPayloadsRepository },
     UserReportsRepository,
+    attachmentsConfigProvider,
+    EventAttachmentsRepository,
+    { provide: EventAttachmentIntake, useExisting: EventAttachmentsRepository },
     { provide: UserReportIntake, useExisting: UserReportsRepository },
     { provide: IssueTopFrames, useClass: IssueTopFramesRepository },
     IssueReadModel,
@@ -52,7 +60,7 @@ import { WorkerHost } from '@faultline/platform';
     EditIssueCommentHandler,
     DeleteIssueCommentHandler,
   ],
-  exports: [IssueIngestion, IssueWebhookPayloads, UserReportIntake, IssueTopFrames],
+  exports: [IssueIngestion, IssueWebhookPayloads, UserReportIntake, EventAttachmentIntake, IssueTopFrames],
 })
 export class IssuesModule implements OnModuleInit {
   constructor(

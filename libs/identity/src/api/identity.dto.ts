@@ -1,7 +1,7 @@
 import { ApiPropertyOptional, ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsString, Length, Matches } from 'class-validator';
-import { PLANS } from '../domain/roles';
+import { MEMBER_ROLES, PLANS } from '../domain/roles';
 import { NameField, OptionalSlugField, IfPresent } from '@faultline/platform';
 
 export class CreateOrganizationDto {
@@ -40,6 +40,11 @@ export class UpdateOrganizationDto {
   @IfPresent()
   @IsBoolean()
   require2FA?: boolean;
+
+  @ApiPropertyOptional({ enum: MEMBER_ROLES, description: "Sentry's attachmentsRole: the lowest role that may download event attachments." })
+  @IfPresent()
+  @IsIn(MEMBER_ROLES, { message: 'attachmentsRole: Invalid role' })
+  attachmentsRole?: string;
 }
 
 export class CreateTeamDto {

@@ -36,9 +36,16 @@ export function serializeOrganization(org: OrganizationLike, publicUrl: string) 
   };
 }
 
-export function serializeOrganizationDetail(org: OrganizationLike, publicUrl: string, access: { role?: string; scopes: Iterable<string> }) {
+/** `settings`: the organization's own row, for the settings the access summary does not carry. */
+export function serializeOrganizationDetail(
+  org: OrganizationLike,
+  publicUrl: string,
+  access: { role?: string; scopes: Iterable<string> },
+  settings: Pick<OrganizationRow, 'attachments_role'>,
+) {
   return {
     ...serializeOrganization(org, publicUrl),
+    attachmentsRole: settings.attachments_role,
     access: [...access.scopes].sort(),
     role: access.role ?? null,
     orgRole: access.role ?? null,

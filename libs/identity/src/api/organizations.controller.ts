@@ -1,4 +1,4 @@
-import { Body, Controller, ForbiddenException, Get, HttpCode, Inject, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, ForbiddenException, Get, HttpCode, Inject, NotFoundException, Post, Put, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import {
@@ -52,13 +52,15 @@ export class OrganizationsController {
       throw new ForbiddenException({ detail: 'Only user tokens can create organizations.' });
     }
     const row = await this.commands.execute<CreateOrganizationCommand, OrganizationRow>(new CreateOrganizationCommand(body.name, body.slug, principal.userId));
-    return serializeOrganizationDetail(fromRow(row), this.config.publicUrl, { role: 'owner', scopes: ROLE_SCOPES.owner });
+    return serializeOrganizationDetail(fromRow(row), this.config.publicUrl, { role: 'owner', scopes: ROLE_SCOPES.owner }, row);
   }
 
   @Get('organizations/:organization_id_or_slug')
   @RequireScopes('org:read')
-  detail(@CurrentOrganization() organization: OrganizationAccess) {
-    return serializeOrganizationDetail(fromAccess(organization), this.config.publicUrl, organization);
+  async detail(@CurrentOrganization() organization: OrganizationAccess) {
+    const row = await this.repository.findOrganization(this.database, organization.id);
+    if (!row) throw new NotFoundException();
+    return serializeOrganizationDetail(fromAccess(organization), this.config.publicUrl, organization, row);
   }
 
   @Put('organizations/:organization_id_or_slug')
@@ -68,6 +70,6 @@ export class OrganizationsController {
     const row = await this.commands.execute<UpdateOrganizationCommand, OrganizationRow>(
       new UpdateOrganizationCommand(organization.id, body, principal.isSuperuser, principal.userId),
     );
-    return serializeOrganizationDetail(fromRow(row), this.config.publicUrl, organization);
+    return serializeOrganizationDetail(fromRow(row), this.config.publicUrl, organization, row);
   }
 }

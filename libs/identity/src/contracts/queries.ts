@@ -44,6 +44,18 @@ export interface OrganizationSummary {
   readonly slug: string;
 }
 
+/**
+ * Whether the caller may read an organization's event attachments (Sentry's `event.attachments`
+ * rule): an instance administrator may; otherwise only a member whose role ranks at least the
+ * organization's `attachmentsRole`, so a token that acts for no user may not. Answers a boolean.
+ */
+export class MayReadAttachmentsQuery {
+  constructor(
+    readonly organizationId: string,
+    readonly caller: { readonly isSuperuser: boolean; readonly userId?: string; readonly memberRole?: string },
+  ) {}
+}
+
 /** Whether an API token with this value exists; answers a boolean. */
 export class ApiTokenExistsQuery {
   constructor(readonly plaintext: string) {}

@@ -40,6 +40,14 @@ export const ROLE_NAMES: Readonly<Record<MemberRole, string>> = {
   owner: 'Owner',
 };
 
+/**
+ * Whether `role` ranks at least as high as `required` (Sentry's role priority; MEMBER_ROLES is in
+ * that order). Who may download event attachments is decided this way (`attachmentsRole`).
+ */
+export function roleAtLeast(role: MemberRole, required: MemberRole): boolean {
+  return MEMBER_ROLES.indexOf(role) >= MEMBER_ROLES.indexOf(required);
+}
+
 export function isMemberRole(value: string): value is MemberRole {
   return (MEMBER_ROLES as readonly string[]).includes(value);
 }

@@ -21,6 +21,8 @@ export interface OrganizationRow {
   features: string[];
   date_created: Date;
   require_2fa: boolean;
+  /** Sentry's `attachmentsRole`: the lowest member role that may download event attachments. */
+  attachments_role: MemberRole;
 }
 
 export interface MemberRow extends UserRow {
@@ -148,13 +150,21 @@ export class IdentityRepository {
   async updateOrganization(
     sql: Sql,
     id: string,
-    changes: { slug?: string; name?: string; plan?: Plan; features?: string[]; require2FA?: boolean },
+    changes: { slug?: string; name?: string; plan?: Plan; features?: string[]; require2FA?: boolean; attachments_role?: MemberRole },
   ): Promise<OrganizationRow> {
     const [row] = await sql.query<OrganizationRow>(
       `UPDATE identity.organizations SET slug = COALESCE($2, slug), name = COALESCE($3, name), plan = COALESCE($4, plan),
-              features = COALESCE($5::text[], features), require_2fa = COALESCE($6, require_2fa)
+              features = COALESCE($5::text[], features), require_2fa = COALESCE($6, require_2fa), attachments_role = COALESCE($7, attachments_role)
        WHERE id = $1 RETURNING *`,
-      [id, changes.slug ?? null, changes.name ?? null, changes.plan ?? null, changes.features ?? null, changes.require2FA ?? null],
+      [
+        id,
+        changes.slug ?? null,
+        changes.name ?? null,
+        changes.plan ?? null,
+        changes.features ?? null,
+        changes.require2FA ?? null,
+        changes.attachments_role ?? null,
+      ],
     );
     return row;
   }

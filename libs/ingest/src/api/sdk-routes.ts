@@ -15,6 +15,9 @@ function cors(request: FastifyRequest, reply: FastifyReply): void {
   void reply.headers(CORS_HEADERS);
 }
 
+/** Each SDK endpoint's path under `/api/{project_id}/`; `attachments` is Relay's legacy upload of an event's files. */
+const PATHS = { envelope: 'envelope/', store: 'store/', minidump: 'minidump/', attachments: 'events/:eventId/attachments/' } as const;
+
 /**
  * The SDK protocol endpoints. They live in their own Fastify scope because SDKs send raw,
  * possibly compressed bodies of any content type, and authenticate with DSN keys, not tokens.
@@ -24,9 +27,9 @@ export function sdkRoutes(acceptor: AcceptEnvelope, wake: () => void) {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: INGEST_LIMITS.maxBodyBytes }, (_request, body, done) => done(null, body));
 
-    const handle = (kind: 'envelope' | 'store') => async (request: FastifyRequest, reply: FastifyReply) => {
+    const handle = (kind: keyof typeof PATHS) => async (request: FastifyRequest, reply: FastifyReply) => {
       cors(request, reply);
-      const { projectId } = request.params as { projectId: string };
+      const { projectId, eventId } = request.params as { projectId: string; eventId?: string };
       if (!isNumericId(projectId)) return reply.status(400).send({ detail: 'project id must be numeric' });
       const result = await acceptor.accept(
         {
@@ -34,6 +37,8 @@ export function sdkRoutes(acceptor: AcceptEnvelope, wake: () => void) {
           projectId,
           body: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
           contentEncoding: request.headers['content-encoding'],
+          contentType: request.headers['content-type'],
+          eventId,
           authHeader: (request.headers['x-sentry-auth'] as string | undefined) ?? authorizationSentry(request.headers.authorization),
           query: request.query as Record<string, unknown>,
           clientIp: request.ip,
@@ -44,12 +49,20 @@ export function sdkRoutes(acceptor: AcceptEnvelope, wake: () => void) {
       if ((result.status === 200 || result.status === 429) && result.rateLimits) void reply.header('x-sentry-rate-limits', rateLimitsHeader(result.rateLimits));
       if (result.status === 429) void reply.header('retry-after', String(retryAfterSeconds(result.rateLimits)));
       if (result.status !== 200) void reply.header('x-sentry-error', result.body.detail);
+      // Breakpad and Crashpad read the event id of a minidump upload as plain text, as Relay answers it.
+      if (kind === 'minidump' && result.status === 200)
+        return reply
+          .status(200)
+          .type('text/plain; charset=utf-8')
+          .send(result.body.id ?? '');
+      // Relay answers the legacy attachment upload 201 with no body.
+      if (kind === 'attachments' && result.status === 200) return reply.status(201).send();
       return reply.status(result.status).send(result.body);
     };
 
-    for (const kind of ['envelope', 'store'] as const) {
-      scope.post(`/api/:projectId/${kind}/`, handle(kind));
-      scope.options(`/api/:projectId/${kind}/`, async (request, reply) => {
+    for (const [kind, path] of Object.entries(PATHS) as Array<[keyof typeof PATHS, string]>) {
+      scope.post(`/api/:projectId/${path}`, handle(kind));
+      scope.options(`/api/:projectId/${path}`, async (request, reply) => {
         cors(request, reply);
         return reply.status(200).send();
       });

@@ -2,18 +2,30 @@ import { Inject, Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { LRUCache } from 'lru-cache';
 import { CLOCK, type Clock, newHexId, normalizeEventId } from '@faultline/kernel';
-import { UserReportIntake, type UserReportInput } from '@faultline/issues';
+import {
+  type AttachmentRefusal,
+  EventAttachmentIntake,
+  type EventAttachmentInput,
+  type EventAttachmentIntakeResult,
+  UserReportIntake,
+  type UserReportInput,
+} from '@faultline/issues';
 import { FindProjectKeyQuery, type ProjectKeyAccess } from '@faultline/projects';
 import {
   decodeBody,
   decodeBodyPrefix,
   decodeStoreBody,
   EnvelopeError,
+  attachmentUploadEnvelope,
+  type FormEntry,
+  minidumpEnvelope,
   parseEnvelope,
   publicKeyFrom,
   readEnvelopeHeader,
   reportOfItem,
+  storableText,
   type Envelope,
+  type EnvelopeItem,
   type ParsedUserReport,
   droppedItems,
   quotaQuantities,
@@ -37,7 +49,11 @@ export const INGEST_LIMITS = {
 const MAX_ENVELOPE_HEADER_BYTES = 64 * 1024;
 
 export interface AcceptRequest {
-  readonly kind: 'envelope' | 'store';
+  readonly kind: 'envelope' | 'store' | 'minidump' | 'attachments';
+  /** The event a legacy attachment upload names in its path. */
+  readonly eventId?: string;
+  /** The multipart boundary of a minidump upload is in it. */
+  readonly contentType?: string;
   readonly projectId: string;
   readonly body: Buffer;
   readonly contentEncoding?: string;
@@ -101,6 +117,7 @@ export class AcceptEnvelope {
     private readonly queue: IngestQueueRepository,
     private readonly userReports: UserReportIntake,
     private readonly rateLimiter: RateLimiter,
+    private readonly attachments: EventAttachmentIntake,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -114,7 +131,14 @@ export class AcceptEnvelope {
       if ('status' in authenticated) return authenticated;
       key = authenticated;
       const body = await decodeBody(request.body, request.contentEncoding, INGEST_LIMITS.maxEnvelopeBytes);
-      envelope = request.kind === 'envelope' ? parseEnvelope(body, INGEST_LIMITS) : await storeAsEnvelope(body);
+      envelope =
+        request.kind === 'envelope'
+          ? parseEnvelope(body, INGEST_LIMITS)
+          : request.kind === 'store'
+            ? await storeAsEnvelope(body)
+            : request.kind === 'minidump'
+              ? minidumpEnvelope(await readForm(body, request.contentType), newHexId())
+              : attachmentUploadEnvelope(await readForm(body, request.contentType), request.eventId);
     } catch (error) {
       if (error instanceof EnvelopeError) {
         const status = error.reason === 'too_large' ? 413 : error.reason === 'unsupported_encoding' ? 415 : 400;
@@ -126,15 +150,17 @@ export class AcceptEnvelope {
     const events: Array<{ eventId: string; payload: string }> = [];
     const outcomes: OutcomeRow[] = [];
     const reports: ParsedUserReport[] = [];
+    const attachmentItems: EnvelopeItem[] = [];
     for (const [index, item] of envelope.items.entries()) {
       // store/ sends one event, not an envelope of items.
-      const where = request.kind === 'envelope' ? `item ${index + 1}: ` : '';
+      const where = request.kind === 'store' ? '' : `item ${index + 1}: `;
       const category = categoryOf(item.type);
       outcomes.push({ projectId: key.projectId, outcome: 'received', category, quantity: 1 });
       const report = reportOfItem(item.type, item.payload);
       // A malformed report is dropped and counted; the envelope's events are kept.
       if (report && 'problem' in report) outcomes.push({ projectId: key.projectId, outcome: 'rejected', category, quantity: 1, reason: 'invalid' });
       else if (report) reports.push(report);
+      if (item.type === 'attachment') attachmentItems.push(item);
       if (!EVENT_ITEM_TYPES.has(item.type)) continue;
       if (item.payload.length > INGEST_LIMITS.maxEventBytes) {
         return { status: 413, body: { detail: `${where}event of ${item.payload.length} bytes exceeds ${INGEST_LIMITS.maxEventBytes}` } };
@@ -160,7 +186,16 @@ export class AcceptEnvelope {
     dropped.forEach((limit, index) => {
       if (limit) outcomes.push({ projectId: key.projectId, outcome: 'rejected', category: categoryOf(types[index]), quantity: 1, reason: limit.reason });
     });
-    if (rateLimits.some((limit) => limit.category === 'error')) events.splice(0);
+    if (rateLimits.some((limit) => limit.category === 'error')) {
+      events.splice(0);
+      // An event's attachments go with it, as Relay drops them with their rate-limited event.
+      outcomes.push(
+        ...attachmentOutcomes(
+          key.projectId,
+          attachmentItems.splice(0).map(() => notKept('key_quota')),
+        ),
+      );
+    }
     if (rateLimits.some((limit) => limit.category === 'user_report')) reports.splice(0);
     // 429 only when nothing of the request is kept; else 200, the header naming what was dropped.
     const kept = dropped.some((limit) => limit === null);
@@ -176,6 +211,9 @@ export class AcceptEnvelope {
     // Too late to change: dropped and counted, as Sentry does ("Duplicate report").
     if (refused.length > 0)
       outcomes.push({ projectId: key.projectId, outcome: 'rejected', category: 'user_report', quantity: refused.length, reason: 'duplicate_report' });
+    // Attachments are committed before the events are queued: a 200 means both are durable, and an
+    // SDK's retry after a failed admission stores nothing twice (they are kept by event and content).
+    outcomes.push(...attachmentOutcomes(key.projectId, await this.keepAttachments(key, attachmentItems, envelope.header.event_id ?? events[0]?.eventId, now)));
     await this.queue.admit({
       receivedAt: now,
       events: events.map((event) => ({
@@ -189,6 +227,32 @@ export class AcceptEnvelope {
     });
     onCommitted();
     return { status: 200, body: { id: events[0]?.eventId ?? envelope.header.event_id ?? null }, ...(rateLimits.length > 0 ? { rateLimits } : {}) };
+  }
+
+  /** Attachments name their event in the envelope header (SDKs set it), else they go with the envelope's event. */
+  private async keepAttachments(
+    key: ProjectKeyAccess,
+    items: readonly EnvelopeItem[],
+    eventId: string | undefined,
+    now: Date,
+  ): Promise<EventAttachmentIntakeResult[]> {
+    const id = normalizeEventId(eventId);
+    if (!id) return items.map(() => notKept('missing_event_id'));
+    return [
+      ...(await this.attachments.keep(
+        items.map((item): EventAttachmentInput => ({
+          organizationId: key.organizationId,
+          projectId: key.projectId,
+          eventId: id,
+          // As PostgreSQL can store them (no NUL, no lone surrogates), as an event's text is.
+          type: item.header.attachment_type && storableText(item.header.attachment_type),
+          name: item.header.filename && storableText(item.header.filename),
+          contentType: item.header.content_type,
+          data: item.payload,
+          receivedAt: now.toISOString(),
+        })),
+      )),
+    ];
   }
 
   /**
@@ -227,6 +291,15 @@ function rateLimitDetail(limits: readonly RateLimit[]): string {
   return `Rate limit of ${SCOPE_NAMES[limits[0].scope]} exceeded`;
 }
 
+const notKept = (reason: AttachmentRefusal): EventAttachmentIntakeResult => ({ kept: false, reason });
+
+/** The one place attachments' outcomes are written: each one not kept is `rejected`, with why. */
+function attachmentOutcomes(projectId: string, results: readonly EventAttachmentIntakeResult[]): OutcomeRow[] {
+  return results.flatMap((result) =>
+    result.kept ? [] : [{ projectId, outcome: 'rejected' as const, category: 'attachment', quantity: 1, reason: result.reason }],
+  );
+}
+
 function eventIdOf(payload: Record<string, unknown>, headerEventId: unknown): string {
   // The payload's id wins when it is a string, even one that is no event id (it then gets a new one).
   const candidate = typeof payload.event_id === 'string' ? payload.event_id : headerEventId;
@@ -238,4 +311,22 @@ async function storeAsEnvelope(body: Buffer): Promise<Envelope> {
   if (body.length === 0) throw new EnvelopeError('empty body: send the event as JSON');
   const payload = await decodeStoreBody(body, INGEST_LIMITS.maxEnvelopeBytes);
   return { header: {}, items: [{ type: 'event', header: { type: 'event' }, payload }] } as Envelope;
+}
+
+/** A multipart/form-data body (already within the body limit) read with the platform's own FormData, files as bytes. */
+async function readForm(body: Buffer, contentType: string | undefined): Promise<FormEntry[]> {
+  if (!contentType?.toLowerCase().startsWith('multipart/form-data')) throw new EnvelopeError('an upload must be multipart/form-data');
+  let form: FormData;
+  try {
+    form = await new Response(body, { headers: { 'content-type': contentType } }).formData();
+  } catch {
+    throw new EnvelopeError('the multipart body cannot be read');
+  }
+  const entries: FormEntry[] = [];
+  for (const [name, value] of form) {
+    entries.push(
+      typeof value === 'string' ? [name, value] : [name, { filename: value.name, contentType: value.type, data: Buffer.from(await value.arrayBuffer()) }],
+    );
+  }
+  return entries;
 }

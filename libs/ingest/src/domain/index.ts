@@ -1,6 +1,8 @@
 // The ingest domain: the Sentry SDK protocol (auth, envelopes, body decoding), event normalisation
 // and grouping. Pure functions; the HTTP endpoints and storage call them.
 export { EnvelopeError, type EnvelopeErrorReason } from './envelope-error';
+export { attachmentUploadEnvelope, type FormEntry, type FormFile } from './attachment-upload';
+export { MINIDUMP_LIMITS, minidumpEnvelope, readCrashReason } from './minidump';
 export { parseAuthHeader, parseDsn, publicKeyFrom, type ParsedDsn, type SentryAuthHeader, type SentryAuthInput, type SentryCredentials } from './sentry-auth';
 export {
   DEFAULT_ENVELOPE_LIMITS,

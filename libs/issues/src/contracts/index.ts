@@ -36,6 +36,8 @@ export { ISSUES_PUBLISHED_VIEWS } from './published-views';
 export * from './issue-webhook-payloads';
 export { issueApiUrl, issueEventUrl, issueUrl } from '../domain/issue-links';
 export * from './user-report-intake';
+export * from './event-attachment-intake';
+export { EVENT_ATTACHMENT_LIMITS, MINIDUMP_ATTACHMENT_TYPE } from '../domain/event-attachment';
 export { EVENT_FIELDS, type EventFieldType } from '../application/queries/event-search';
 export { IssueTopFrames } from './issue-top-frames';
 export { EventRetention } from './event-retention';

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock, PollingLoop } from '@faultline/kernel';
 import { APP_CONFIG, type AppConfig, type BackgroundWorker, Database } from '@faultline/platform';
 import { EventRetention } from '../contracts/event-retention';
+import { EventAttachmentsRepository } from './event-attachments.repository';
 
 const BATCH = 1000;
 const INTERVAL_MS = 60_000;
@@ -9,7 +10,8 @@ const INTERVAL_MS = 60_000;
 /**
  * Prunes stored SDK events older than EVENT_RETENTION_DAYS, a small batch per statement so
  * ingestion never waits behind a long delete, and issues' graph counts no graph shows any more.
- * Issues, their counters and the project rollups stay.
+ * Attachments go by the same cutoff, freeing their organization's stored bytes. Issues, their
+ * counters and the project rollups stay.
  */
 @Injectable()
 export class EventRetentionWorker extends EventRetention implements BackgroundWorker {
@@ -28,6 +30,7 @@ export class EventRetentionWorker extends EventRetention implements BackgroundWo
     private readonly database: Database,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly attachments: EventAttachmentsRepository,
   ) {
     super();
   }
@@ -50,6 +53,7 @@ export class EventRetentionWorker extends EventRetention implements BackgroundWo
          WHERE bucket < $1 AND (resolution = '1h' OR bucket < $2) LIMIT $3))`,
       [hourlyCutoff, cutoff],
     );
+    await this.attachments.prune(new Date(cutoff));
     return this.inBatches(
       `DELETE FROM issues.error_events WHERE id IN (SELECT id FROM issues.error_events WHERE received_at < $1 ORDER BY received_at LIMIT $2)`,
       [cutoff],

@@ -3,6 +3,7 @@ import { api, ApiError, enc, list } from '../../api';
 import { ErrorNote, formatDate, type Loaded, Section, Skeleton, useLoad, useTitle } from '../../components';
 import { Link } from '../../router';
 import { ActivityFeed } from './activity';
+import { EventAttachments } from './attachments';
 import { EventDetails } from './event-details';
 import { percent, shortCount, timeAgo } from './format';
 import { quoteValue } from './search';
@@ -371,6 +372,7 @@ export function IssuePage(props: { params: Record<string, string>; session: { us
                 <>
                   <EventNavigation event={event.data} eventsPath={eventsPath} />
                   <EventDetails event={event.data} tagHref={tagHref} />
+                  <EventAttachments org={org} project={data.project.slug} eventId={event.data.eventID} />
                 </>
               )}
             </section>

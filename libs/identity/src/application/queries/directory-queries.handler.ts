@@ -6,9 +6,11 @@ import {
   CountUsersQuery,
   FindOrganizationQuery,
   FindUserQuery,
+  MayReadAttachmentsQuery,
   type OrganizationSummary,
   type UserSummary,
 } from '../../contracts/queries';
+import { isMemberRole, roleAtLeast } from '../../domain/roles';
 import { IdentityRepository } from '../../infrastructure/identity.repository';
 
 @QueryHandler(FindUserQuery)
@@ -58,5 +60,20 @@ export class ApiTokenExistsHandler implements IQueryHandler<ApiTokenExistsQuery,
 
   execute({ plaintext }: ApiTokenExistsQuery): Promise<boolean> {
     return this.repository.tokenHashExists(this.database, sha256Hex(plaintext));
+  }
+}
+
+@QueryHandler(MayReadAttachmentsQuery)
+export class MayReadAttachmentsHandler implements IQueryHandler<MayReadAttachmentsQuery, boolean> {
+  constructor(
+    private readonly database: Database,
+    private readonly repository: IdentityRepository,
+  ) {}
+
+  async execute({ organizationId, caller }: MayReadAttachmentsQuery): Promise<boolean> {
+    if (caller.isSuperuser) return true;
+    if (!caller.userId || !caller.memberRole || !isMemberRole(caller.memberRole)) return false;
+    const organization = await this.repository.findOrganization(this.database, organizationId);
+    return organization !== undefined && roleAtLeast(caller.memberRole, organization.attachments_role);
   }
 }

@@ -24,7 +24,8 @@ export class EnrollTotpHandler implements ICommandHandler<EnrollTotpCommand, Tot
   ) {}
 
   async execute({ userId, secret, code }: EnrollTotpCommand): Promise<TotpEnrolment> {
-    if (!isTotpSecret(secret)) throw new DomainError('invalid', 'The secret is not one this server gave out.', { secret: ['The secret is not one this server gave out.'] });
+    if (!isTotpSecret(secret))
+      throw new DomainError('invalid', 'The secret is not one this server gave out.', { secret: ['The secret is not one this server gave out.'] });
     const now = this.clock.now();
     const timeStep = await matchTotp(secret, code, now, null);
     if (timeStep === undefined) throw new DomainError('invalid', 'Invalid confirmation code. Try again.', { otp: ['Invalid confirmation code. Try again.'] });

@@ -3,7 +3,7 @@ import { DomainError, isValidSlug } from '@faultline/kernel';
 import { EventRecorder } from '@faultline/event-store';
 import { Database } from '@faultline/platform';
 import { ORGANIZATION_STREAM_TYPE, organizationStream, organizationUpdated } from '../../../domain/identity.events';
-import { isPlan, PLANS } from '../../../domain/roles';
+import { isMemberRole, isPlan, MEMBER_ROLES, PLANS } from '../../../domain/roles';
 import { AuthCache } from '../../../infrastructure/auth-cache';
 import { IdentityRepository, type OrganizationRow } from '../../../infrastructure/identity.repository';
 import { TwoFactorRepository } from '../../../infrastructure/two-factor.repository';
@@ -26,6 +26,9 @@ export class UpdateOrganizationHandler implements ICommandHandler<UpdateOrganiza
     if (changes.plan !== undefined && !isPlan(changes.plan)) {
       throw DomainError.invalid(`plan: must be one of ${PLANS.join(', ')}`, { errors: { plan: [`Must be one of ${PLANS.join(', ')}`] } });
     }
+    if (changes.attachmentsRole !== undefined && !isMemberRole(changes.attachmentsRole)) {
+      throw DomainError.invalid(`attachmentsRole: must be one of ${MEMBER_ROLES.join(', ')}`, { errors: { attachmentsRole: ['Invalid role'] } });
+    }
     if (changes.slug !== undefined && !isValidSlug(changes.slug)) {
       throw DomainError.invalid(`slug: "${changes.slug}" must be lowercase letters, numbers, - or _, and not only digits`);
     }
@@ -41,14 +44,15 @@ export class UpdateOrganizationHandler implements ICommandHandler<UpdateOrganiza
       if (changes.slug && changes.slug !== current.slug && (await this.repository.slugTaken(tx, 'organizations', changes.slug))) {
         throw DomainError.conflict('An organization with this slug already exists.');
       }
+      const { attachmentsRole, ...named } = changes;
       const updated = await this.repository.updateOrganization(tx, organizationId, {
-        ...changes,
+        ...named,
+        attachments_role: attachmentsRole as OrganizationRow['attachments_role'] | undefined,
         plan: changes.plan as OrganizationRow['plan'] | undefined,
         features: changes.features && [...new Set(changes.features)].sort(),
       });
-      const column = (key: string) => (key === 'require2FA' ? 'require_2fa' : key) as keyof OrganizationRow;
       const changed = Object.fromEntries(
-        Object.entries(changes).filter(([key]) => JSON.stringify(current[column(key)]) !== JSON.stringify(updated[column(key)])),
+        Object.entries(changes).filter(([key]) => JSON.stringify(current[columnOf(key)]) !== JSON.stringify(updated[columnOf(key)])),
       );
       if (Object.keys(changed).length) {
         await this.events.record(tx, organizationStream(organizationId), ORGANIZATION_STREAM_TYPE, [organizationUpdated({ organizationId, changes: changed })]);
@@ -57,4 +61,11 @@ export class UpdateOrganizationHandler implements ICommandHandler<UpdateOrganiza
       return updated;
     });
   }
+}
+
+/** The organization's column a change of the API's names. */
+const COLUMNS: Record<string, keyof OrganizationRow> = { attachmentsRole: 'attachments_role', require2FA: 'require_2fa' };
+
+function columnOf(key: string): keyof OrganizationRow {
+  return COLUMNS[key] ?? (key as keyof OrganizationRow);
 }
