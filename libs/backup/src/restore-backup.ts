@@ -142,6 +142,9 @@ async function highestTransactionId(client: Client): Promise<bigint> {
   return highest;
 }
 
+/** Some hours of commits; far fewer than the ids a cluster may use before it must freeze old rows (2^31). */
+const MAX_TRANSACTION_IDS_TO_PASS = 1_000_000_000n;
+
 /**
  * Transaction ids stored in rows (the event store orders its readers by them) come from the
  * cluster the backup was taken in; this cluster's next ids must be higher than all of them, or new
@@ -152,6 +155,12 @@ async function highestTransactionId(client: Client): Promise<bigint> {
 async function passTransactionIds(client: Client, highest: bigint): Promise<void> {
   const [{ current }] = (await client.query<{ current: string }>('SELECT pg_catalog.pg_current_xact_id()::text AS current')).rows;
   if (BigInt(current) > highest) return;
+  if (highest - BigInt(current) > MAX_TRANSACTION_IDS_TO_PASS) {
+    throw new Error(
+      `The restored rows hold transaction ids up to ${highest}, more than ${MAX_TRANSACTION_IDS_TO_PASS} past this database's (${current}): ` +
+        'passing them would take too long. A table outside the event store keeps transaction ids; it needs a restore step of its own.',
+    );
+  }
   await client.query('SET synchronous_commit = off');
   await client.query(`DO $$ BEGIN WHILE pg_catalog.pg_current_xact_id() <= '${highest}'::xid8 LOOP COMMIT; END LOOP; END $$`);
   await client.query('RESET synchronous_commit');
