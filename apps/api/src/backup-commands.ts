@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { type BackupProgress, checkRestorable, restoreBackup, takeBackup, verifyBackup } from '@faultline/backup';
+import { BackupFileError, type BackupProgress, checkRestorable, restoreBackup, takeBackup, verifyBackup } from '@faultline/backup';
 import { openEmbeddedDatabase } from '@faultline/embedded-postgres';
 import { renumberRestoredTransactionIds } from '@faultline/event-store';
 import { type AppConfig, createDataSource, dataSourceOptionsFrom, type MigrationClass, runMigrations } from '@faultline/platform';
@@ -60,7 +60,10 @@ export async function restoreCommand(file: string, config: AppConfig, migrations
         '(then start the service with it), or move the directory away first.',
     );
   }
-  const manifest = await verifyBackup(file);
+  const manifest = await verifyBackup(file).catch((error: unknown) => {
+    if (error instanceof BackupFileError) throw new RestoreTargetError(`${file} is not a whole Faultline backup (nothing was restored): ${error.message}`);
+    throw error;
+  });
   const known = migrations.map(migrationName);
   const pending = checkRestorable(manifest, known);
   print(
