@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { BackupFileError, type BackupProgress, checkRestorable, restoreBackup, takeBackup, verifyBackup } from '@faultline/backup';
+import { BackupFileError, type BackupManifest, type BackupProgress, checkRestorable, restoreBackup, takeBackup, verifyBackup } from '@faultline/backup';
 import { openEmbeddedDatabase } from '@faultline/embedded-postgres';
 import { renumberRestoredTransactionIds } from '@faultline/event-store';
 import { type AppConfig, createDataSource, dataSourceOptionsFrom, type MigrationClass, runMigrations } from '@faultline/platform';
@@ -46,13 +46,36 @@ export async function backupCommand(file: string, databaseUrl: string, now: Date
   );
 }
 
+/** Reads the whole file and checks it as a restore would first; `describe` prints what it holds. */
+async function verified(file: string, restoring: boolean) {
+  if (!existsSync(file)) throw new RestoreTargetError(`no backup file ${file}`);
+  return verifyBackup(file).catch((error: unknown) => {
+    if (error instanceof BackupFileError) {
+      throw new RestoreTargetError(`${file} is not a whole Faultline backup${restoring ? ' (nothing was restored)' : ''}: ${error.message}`);
+    }
+    throw error;
+  });
+}
+
+const describe = (file: string, manifest: BackupManifest) =>
+  `${file}: a whole backup of Faultline ${manifest.header.faultlineVersion} taken ${manifest.header.createdAt} ` +
+  `(PostgreSQL ${manifest.header.postgresMajor}, ${manifest.header.tables.length} tables, ` +
+  `${manifest.trailer.tables.reduce((sum, table) => sum + table.rows, 0)} rows).`;
+
+/** `check-backup FILE`: whether FILE is whole and this Faultline can restore it, without restoring it. */
+export async function checkBackupCommand(file: string, migrations: readonly MigrationClass[], print: (line: string) => void): Promise<void> {
+  const manifest = await verified(file, false);
+  const pending = checkRestorable(manifest, migrations.map(migrationName));
+  print(describe(file, manifest));
+  print(`This Faultline can restore it${pending ? ` (and applies ${pending} newer migration(s) when the service starts)` : ''}.`);
+}
+
 /**
  * `restore FILE`: checks the whole file, then restores it into DATABASE_URL's database (which must
  * be empty) or, without it, into a new embedded database in DATA_DIR (which must be empty: a
  * restore never mixes with or replaces data). A failed restore into DATA_DIR leaves it empty.
  */
 export async function restoreCommand(file: string, config: AppConfig, migrations: readonly MigrationClass[], print: (line: string) => void): Promise<void> {
-  if (!existsSync(file)) throw new RestoreTargetError(`no backup file ${file}`);
   const embedded = config.databaseUrl === undefined;
   if (embedded && existsSync(config.dataDir) && readdirSync(config.dataDir).length > 0) {
     throw new RestoreTargetError(
@@ -60,16 +83,9 @@ export async function restoreCommand(file: string, config: AppConfig, migrations
         '(then start the service with it), or move the directory away first.',
     );
   }
-  const manifest = await verifyBackup(file).catch((error: unknown) => {
-    if (error instanceof BackupFileError) throw new RestoreTargetError(`${file} is not a whole Faultline backup (nothing was restored): ${error.message}`);
-    throw error;
-  });
-  const known = migrations.map(migrationName);
-  const pending = checkRestorable(manifest, known);
-  print(
-    `${file}: a whole backup of Faultline ${manifest.header.faultlineVersion} taken ${manifest.header.createdAt} ` +
-      `(PostgreSQL ${manifest.header.postgresMajor}, ${manifest.header.tables.length} tables).`,
-  );
+  const manifest = await verified(file, true);
+  const pending = checkRestorable(manifest, migrations.map(migrationName));
+  print(describe(file, manifest));
 
   const database = embedded ? await openEmbeddedDatabase(config.dataDir, { poolSize: 1 }) : undefined;
   const databaseUrl = config.databaseUrl ?? database!.url;

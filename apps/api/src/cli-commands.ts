@@ -21,7 +21,7 @@ import { type DeadLetter, type DeadLetterScope, DeleteDeadLettersCommand, ListDe
 import { createDataSource, dataSourceOptionsFrom, loadConfig, recordedPublicUrl, runMigrations } from '@faultline/platform';
 import { CreateProjectCommand, FindProjectKeysQuery, FindProjectQuery, type ProjectKeySummary, type ProjectSummary } from '@faultline/projects';
 import { MIGRATIONS } from '../../../migrations';
-import { backupCommand, restoreCommand } from './backup-commands';
+import { backupCommand, checkBackupCommand, restoreCommand } from './backup-commands';
 import { AppModule, applicationMigrations } from './app.module';
 import { loadModules } from './extension-modules/module-loader';
 
@@ -37,6 +37,7 @@ Commands:
                                             service's embedded PostgreSQL (for pg_dump, psql)
   backup FILE                               a consistent backup of the whole database into
                                             FILE, taken while the service runs
+  check-backup FILE                         check that FILE is whole and restorable here
   restore FILE                              check FILE whole, then restore it into an empty
                                             DATA_DIR (or the empty database of DATABASE_URL)
   create-user    --email E [--name N] [--superuser]
@@ -284,9 +285,11 @@ export async function runCli(args: string[], env: Env, print: (line: string) => 
   }
   const recorded = env.PUBLIC_URL || env.PORT ? undefined : recordedPublicUrl(loadConfig(env).dataDir);
   if (recorded) env = { ...env, PUBLIC_URL: recorded };
-  if (positionals[0] === 'restore') {
+  if (positionals[0] === 'restore' || positionals[0] === 'check-backup') {
     const config = loadConfig(env);
-    return restoreCommand(fileArgument(positionals), config, applicationMigrations(loadModules(config, { coreMigrations: MIGRATIONS })), print);
+    const migrations = applicationMigrations(loadModules(config, { coreMigrations: MIGRATIONS }));
+    const file = fileArgument(positionals);
+    return positionals[0] === 'restore' ? restoreCommand(file, config, migrations, print) : checkBackupCommand(file, migrations, print);
   }
   if (env.DATABASE_URL) return run(positionals, values, env, print);
   const config = loadConfig(env);
