@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { NestFactory } from '@nestjs/core';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
@@ -69,10 +70,11 @@ function required(options: Options, name: string): string {
 
 export class UsageError extends Error {}
 
-function fileArgument(positionals: string[]): string {
+/** The backup file named on the command line; a relative path is the shell's, where npm was run (INIT_CWD), not the package's. */
+function fileArgument(positionals: string[], env: Env): string {
   const [command, file, ...rest] = positionals;
   if (!file || rest.length) throw new UsageError(`${command} takes one argument: the backup file`);
-  return file;
+  return resolve(env.INIT_CWD ?? process.cwd(), file);
 }
 
 type Env = NodeJS.ProcessEnv;
@@ -251,7 +253,7 @@ async function run(positionals: string[], options: Options, env: Env, print: (li
       print(env.DATABASE_URL ?? '');
       return;
     case 'backup':
-      return backupCommand(fileArgument(positionals), env.DATABASE_URL!, systemClock.now(), print);
+      return backupCommand(fileArgument(positionals, env), env.DATABASE_URL!, systemClock.now(), print);
     default:
       throw new UsageError(command ? `unknown command: ${command}` : 'a command is required');
   }
@@ -288,9 +290,10 @@ export async function runCli(args: string[], env: Env, print: (line: string) => 
   if (positionals[0] === 'restore' || positionals[0] === 'check-backup') {
     const config = loadConfig(env);
     const migrations = applicationMigrations(loadModules(config, { coreMigrations: MIGRATIONS }));
-    const file = fileArgument(positionals);
+    const file = fileArgument(positionals, env);
     return positionals[0] === 'restore' ? restoreCommand(file, config, migrations, print) : checkBackupCommand(file, migrations, print);
   }
+  if (positionals[0] === 'backup') fileArgument(positionals, env);
   if (env.DATABASE_URL) return run(positionals, values, env, print);
   const config = loadConfig(env);
   if (positionals[0] === 'database-url') {
