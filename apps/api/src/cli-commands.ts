@@ -70,11 +70,11 @@ function required(options: Options, name: string): string {
 
 export class UsageError extends Error {}
 
-/** The backup file named on the command line; a relative path is the shell's, where npm was run (INIT_CWD), not the package's. */
-function fileArgument(positionals: string[], env: Env): string {
+/** The backup file named on the command line (a relative path is the working directory's: Faultline's, under `npm run`). */
+function fileArgument(positionals: string[]): string {
   const [command, file, ...rest] = positionals;
   if (!file || rest.length) throw new UsageError(`${command} takes one argument: the backup file`);
-  return resolve(env.INIT_CWD ?? process.cwd(), file);
+  return resolve(file);
 }
 
 type Env = NodeJS.ProcessEnv;
@@ -253,7 +253,7 @@ async function run(positionals: string[], options: Options, env: Env, print: (li
       print(env.DATABASE_URL ?? '');
       return;
     case 'backup':
-      return backupCommand(fileArgument(positionals, env), env.DATABASE_URL!, systemClock.now(), print);
+      return backupCommand(fileArgument(positionals), env.DATABASE_URL!, systemClock.now(), print);
     default:
       throw new UsageError(command ? `unknown command: ${command}` : 'a command is required');
   }
@@ -290,10 +290,10 @@ export async function runCli(args: string[], env: Env, print: (line: string) => 
   if (positionals[0] === 'restore' || positionals[0] === 'check-backup') {
     const config = loadConfig(env);
     const migrations = applicationMigrations(loadModules(config, { coreMigrations: MIGRATIONS }));
-    const file = fileArgument(positionals, env);
+    const file = fileArgument(positionals);
     return positionals[0] === 'restore' ? restoreCommand(file, config, migrations, print) : checkBackupCommand(file, migrations, print);
   }
-  if (positionals[0] === 'backup') fileArgument(positionals, env);
+  if (positionals[0] === 'backup') fileArgument(positionals);
   if (env.DATABASE_URL) return run(positionals, values, env, print);
   const config = loadConfig(env);
   if (positionals[0] === 'database-url') {
