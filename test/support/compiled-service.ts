@@ -31,6 +31,8 @@ export async function until(condition: () => Promise<boolean> | boolean, timeout
 export interface Run {
   readonly child: ChildProcess;
   readonly exited: Promise<{ code: number | null; output: string }>;
+  /** What the process has printed so far. */
+  readonly output: () => string;
 }
 
 /** A process of the compiled service (`main.js`) or CLI (`cli.js`) in `build`, without DATABASE_URL: the embedded database of DATA_DIR. */
@@ -44,7 +46,7 @@ export function runCompiled(build: string, script: string, args: string[], env: 
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return { child, exited: new Promise((resolve) => child.once('exit', (code) => resolve({ code, output }))) };
+  return { child, exited: new Promise((resolve) => child.once('exit', (code) => resolve({ code, output }))), output: () => output };
 }
 
 /** Starts the compiled service on DATA_DIR `dataDir`, bootstrapped with organization acme, project web and API token `token`; resolves once it is ready. */
