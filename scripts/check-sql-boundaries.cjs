@@ -33,9 +33,10 @@ const LIB_SCHEMAS = {
   kernel: null,
   platform: null,
   'embedded-postgres': null,
+  backup: null,
 };
 /** Libraries that are infrastructure as a whole (the platform's database adapter is too). */
-const INFRASTRUCTURE_LIBS = new Set(['event-store', 'embedded-postgres']);
+const INFRASTRUCTURE_LIBS = new Set(['event-store', 'embedded-postgres', 'backup']);
 const moduleSchema = (name) => name.replace(/-/g, '_');
 
 function listFiles(dir) {

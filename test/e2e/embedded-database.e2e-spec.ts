@@ -1,31 +1,14 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { embeddedPaths, lockDataDir, runningServerUrl } from '../../libs/embedded-postgres/src';
+import { buildService, freePort, type Run, runCompiled, startCompiledService, until } from '../support/compiled-service';
 
 const ROOT = join(__dirname, '..', '..');
 const BUILD = join(ROOT, '.test-build', `embedded-${process.pid}`);
 const TOKEN = 'embedded-token';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function until(condition: () => Promise<boolean> | boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /** Running, and not a zombie: a server orphaned by kill -9 is reaped by whichever process adopts it, or not at all. */
 const isRunning = (pid: number) => {
@@ -36,26 +19,7 @@ const isRunning = (pid: number) => {
   }
 };
 
-interface Run {
-  readonly child: ChildProcess;
-  readonly exited: Promise<{ code: number | null; output: string }>;
-  /** What the process has printed so far. */
-  readonly output: () => string;
-}
-
-/** A process of the compiled service or CLI without DATABASE_URL: the embedded database in `dataDir`. */
-function runNode(script: string, args: string[], env: Record<string, string>): Run {
-  const { DATABASE_URL: _server, ...inherited } = process.env;
-  const child = spawn(process.execPath, [join(BUILD, 'apps', 'api', 'src', script), ...args], {
-    cwd: ROOT,
-    env: { ...inherited, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return { child, exited: new Promise((resolve) => child.once('exit', (code) => resolve({ code, output }))), output: () => output };
-}
+const runNode = (script: string, args: string[], env: Record<string, string>): Run => runCompiled(BUILD, script, args, env);
 
 /**
  * `npm start` with nothing configured: the service runs PostgreSQL itself under DATA_DIR, keeps its
@@ -71,14 +35,8 @@ describe('embedded PostgreSQL under DATA_DIR', () => {
     fetch(`http://127.0.0.1:${port}${path}`, { ...init, headers: { authorization: `Bearer ${TOKEN}`, ...(init.headers ?? {}) } });
 
   async function startService(): Promise<Run> {
-    const run = runNode('main.js', [], { DATA_DIR: dataDir, PORT: String(port), BOOTSTRAP_TOKEN: TOKEN, BOOTSTRAP_ORG: 'acme', BOOTSTRAP_PROJECT: 'web' });
+    const run = await startCompiledService(BUILD, dataDir, port, TOKEN);
     started.push(run.child);
-    let exit: { code: number | null; output: string } | undefined;
-    void run.exited.then((result) => (exit = result));
-    await until(async () => {
-      if (exit) throw new Error(`the service exited (${exit.code}):\n${exit.output}`);
-      return (await fetch(`http://127.0.0.1:${port}/health/ready`).catch(() => undefined))?.ok === true;
-    }, 50_000);
     return run;
   }
 
@@ -111,11 +69,7 @@ describe('embedded PostgreSQL under DATA_DIR', () => {
     (await Promise.all(ids.map(async (id) => (await api(`/api/0/projects/acme/web/events/${id}/`)).status))).every((s) => s === 200);
 
   beforeAll(async () => {
-    execFileSync(
-      join(ROOT, 'node_modules', '.bin', 'swc'),
-      ['apps', 'libs', 'modules', 'migrations', '-d', BUILD, '--quiet', '--ignore', 'apps/web/client/**'],
-      { cwd: ROOT },
-    );
+    buildService(BUILD);
     dataDir = mkdtempSync(join(tmpdir(), 'faultline-embedded-'));
     port = await freePort();
   });

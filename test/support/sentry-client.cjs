@@ -87,7 +87,17 @@ async function firstErrors() {
   await flush();
 }
 
+/** An error every few milliseconds until the process is stopped: traffic that goes on while something else happens. */
+async function stream() {
+  for (let n = 0; ; n++) {
+    Sentry.setExtra('n', n);
+    Sentry.captureMessage('Heartbeat missed', 'error');
+    await sleep(40);
+  }
+}
+
 async function main() {
+  if (scenario === 'stream') return stream();
   if (scenario === 'feedback') {
     // A user reports what they were doing when the error happened, and writes once more without one.
     Sentry.setUser({ id: 'u-9', email: 'grace@example.com', username: 'grace' });

@@ -1,7 +1,8 @@
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { NestFactory } from '@nestjs/core';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ALL_SCOPES, expandScopes, isNumericId } from '@faultline/kernel';
+import { ALL_SCOPES, expandScopes, isNumericId, systemClock } from '@faultline/kernel';
 import {
   CreateApiTokenCommand,
   type CreatedApiToken,
@@ -21,6 +22,7 @@ import { type DeadLetter, type DeadLetterScope, DeleteDeadLettersCommand, ListDe
 import { createDataSource, dataSourceOptionsFrom, loadConfig, recordedPublicUrl, runMigrations } from '@faultline/platform';
 import { CreateProjectCommand, FindProjectKeysQuery, FindProjectQuery, type ProjectKeySummary, type ProjectSummary } from '@faultline/projects';
 import { MIGRATIONS } from '../../../migrations';
+import { backupCommand, checkBackupCommand, restoreCommand } from './backup-commands';
 import { AppModule, applicationMigrations } from './app.module';
 import { loadModules } from './extension-modules/module-loader';
 
@@ -34,6 +36,11 @@ Commands:
   migrate                                   apply pending database migrations
   database-url                              print the connection string of the running
                                             service's embedded PostgreSQL (for pg_dump, psql)
+  backup FILE                               a consistent backup of the whole database into
+                                            FILE, taken while the service runs
+  check-backup FILE                         check that FILE is whole and restorable here
+  restore FILE                              check FILE whole, then restore it into an empty
+                                            DATA_DIR (or the empty database of DATABASE_URL)
   create-user    --email E [--name N] [--superuser]
   create-org     --name N [--slug S] --owner EMAIL
   create-team    --org O --name N [--slug S]
@@ -62,6 +69,13 @@ function required(options: Options, name: string): string {
 }
 
 export class UsageError extends Error {}
+
+/** The backup file named on the command line (a relative path is the working directory's: Faultline's, under `npm run`). */
+function fileArgument(positionals: string[]): string {
+  const [command, file, ...rest] = positionals;
+  if (!file || rest.length) throw new UsageError(`${command} takes one argument: the backup file`);
+  return resolve(file);
+}
 
 type Env = NodeJS.ProcessEnv;
 
@@ -238,6 +252,8 @@ async function run(positionals: string[], options: Options, env: Env, print: (li
     case 'database-url':
       print(env.DATABASE_URL ?? '');
       return;
+    case 'backup':
+      return backupCommand(fileArgument(positionals), env.DATABASE_URL!, systemClock.now(), print);
     default:
       throw new UsageError(command ? `unknown command: ${command}` : 'a command is required');
   }
@@ -271,6 +287,13 @@ export async function runCli(args: string[], env: Env, print: (line: string) => 
   }
   const recorded = env.PUBLIC_URL || env.PORT ? undefined : recordedPublicUrl(loadConfig(env).dataDir);
   if (recorded) env = { ...env, PUBLIC_URL: recorded };
+  if (positionals[0] === 'restore' || positionals[0] === 'check-backup') {
+    const config = loadConfig(env);
+    const migrations = applicationMigrations(loadModules(config, { coreMigrations: MIGRATIONS }));
+    const file = fileArgument(positionals);
+    return positionals[0] === 'restore' ? restoreCommand(file, config, migrations, print) : checkBackupCommand(file, migrations, print);
+  }
+  if (positionals[0] === 'backup') fileArgument(positionals);
   if (env.DATABASE_URL) return run(positionals, values, env, print);
   const config = loadConfig(env);
   if (positionals[0] === 'database-url') {

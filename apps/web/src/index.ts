@@ -1,1 +1,1 @@
-export { serveWebInterface, WEB_ROUTES, webAssetsDirectory } from './serve-web-interface';
+export { packageRoot, serveWebInterface, WEB_ROUTES, webAssetsDirectory } from './serve-web-interface';

@@ -20,7 +20,7 @@ const PAGE_HEADERS = {
 };
 
 /** The repository (or installed package) root: the nearest directory above this file with a package.json. */
-function packageRoot(from: string): string {
+export function packageRoot(from: string): string {
   let dir = from;
   while (!existsSync(join(dir, 'package.json'))) {
     const parent = dirname(dir);

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Client } from 'pg';
@@ -63,6 +63,24 @@ describe('the embedded PostgreSQL server', () => {
     expect(postmasterPid(dataDir)).not.toBe(otherPid);
     expect(isRunning(otherPid)).toBe(true);
     expect(await query(other, 'SELECT 1 AS one')).toEqual([{ one: 1 }]);
+  });
+
+  const major = postgresBinaries().major;
+  it.each([
+    [
+      'an older',
+      String(major - 1),
+      `was created by PostgreSQL ${major - 1}; this Faultline runs PostgreSQL ${major}, which cannot open it. Move the data over`,
+    ],
+    ['a newer', String(major + 1), `was created by PostgreSQL ${major + 1}, newer than the PostgreSQL ${major} this Faultline runs`],
+  ])('refuses a cluster of %s PostgreSQL major version, says what to do, and leaves it as it was', async (_age, version, message) => {
+    const dataDir = join(directory(), 'data');
+    const cluster = embeddedPaths(dataDir).cluster;
+    mkdirSync(cluster, { recursive: true, mode: 0o700 });
+    writeFileSync(join(cluster, 'PG_VERSION'), `${version}\n`);
+    await expect(start(dataDir)).rejects.toThrow(message);
+    expect(readFileSync(join(cluster, 'PG_VERSION'), 'utf8')).toBe(`${version}\n`);
+    expect(existsSync(join(cluster, 'postmaster.pid'))).toBe(false);
   });
 
   it(

@@ -95,6 +95,8 @@ export class EmbeddedPostgres {
     const account = serverAccount();
     const binaries = postgresBinaries(account !== undefined);
     await initialise(dataDir, binaries, account);
+    const problem = clusterVersionProblem(dataDir, readFileSync(join(embeddedPaths(dataDir).cluster, 'PG_VERSION'), 'utf8').trim(), binaries.major);
+    if (problem) throw new Error(problem);
     await stopRunningServer(dataDir, options.log);
     const server = new EmbeddedPostgres(dataDir, binaries, account, await chooseListen(dataDir, options.listen), options);
     await server.launch();
@@ -180,6 +182,27 @@ export class EmbeddedPostgres {
       await client.end();
     }
   }
+}
+
+/**
+ * Why the binaries cannot open the cluster, or undefined when they can: a PostgreSQL server opens
+ * only clusters of its own major version. Moving to another is a backup taken with the Faultline
+ * that runs the cluster's version, restored with the one that runs the new version.
+ */
+export function clusterVersionProblem(dataDir: string, clusterVersion: string, binariesMajor: number): string | undefined {
+  if (clusterVersion === String(binariesMajor)) return undefined;
+  const cluster = embeddedPaths(dataDir).cluster;
+  if (Number.parseFloat(clusterVersion) < binariesMajor) {
+    return (
+      `The embedded database in ${cluster} was created by PostgreSQL ${clusterVersion}; this Faultline runs PostgreSQL ${binariesMajor}, ` +
+      `which cannot open it. Move the data over: with the Faultline version that ran it, \`npm run cli -- backup FILE\`; then with this ` +
+      `one, \`DATA_DIR=<new empty directory> npm run cli -- restore FILE\`, and start with that DATA_DIR (see docs/backup-and-restore.md).`
+    );
+  }
+  return (
+    `The embedded database in ${cluster} was created by PostgreSQL ${clusterVersion}, newer than the PostgreSQL ${binariesMajor} this ` +
+    `Faultline runs, which cannot open it: run the newer Faultline that created it (see docs/backup-and-restore.md).`
+  );
 }
 
 /**

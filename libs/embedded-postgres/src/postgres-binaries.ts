@@ -17,6 +17,8 @@ import { dirname, join, relative } from 'node:path';
 export interface PostgresBinaries {
   readonly initdb: string;
   readonly postgres: string;
+  /** PostgreSQL's major version (the package's version is PostgreSQL's): the clusters these binaries open. */
+  readonly major: number;
 }
 
 /** Where Faultline running as root keeps the copies of the binaries that the server account runs. */
@@ -44,10 +46,11 @@ export function postgresBinaries(forAnotherAccount = false): PostgresBinaries {
         'Run `npm install` on this machine, or set DATABASE_URL to a PostgreSQL server.',
     );
   }
+  const major = Number.parseInt((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version, 10);
   if (forAnotherAccount) root = sharedCopy(root, SHARED_BINARIES_DIR);
   else restoreSymlinks(root);
   const exe = process.platform === 'win32' ? '.exe' : '';
-  return { initdb: join(root, 'native', 'bin', `initdb${exe}`), postgres: join(root, 'native', 'bin', `postgres${exe}`) };
+  return { initdb: join(root, 'native', 'bin', `initdb${exe}`), postgres: join(root, 'native', 'bin', `postgres${exe}`), major };
 }
 
 /**
