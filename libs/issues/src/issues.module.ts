@@ -18,6 +18,8 @@ import { IssueReadModel } from './infrastructure/issue-read-model.repository';
 import { IssueIngestion } from './contracts/issue-ingestion';
 import { IssueWebhookPayloads } from './contracts/issue-webhook-payloads';
 import { UserReportIntake } from './contracts/user-report-intake';
+import { IssueOccurrences } from './contracts/issue-occurrences';
+import { IssueOccurrencesService } from './infrastructure/issue-occurrences.service';
 import { EventRetention } from './contracts/event-retention';
 import { IssueIngestionService } from './infrastructure/issue-ingestion.service';
 import { EventRetentionWorker } from './infrastructure/event-retention.worker';
@@ -38,6 +40,8 @@ import { WorkerHost } from '@faultline/platform';
     { provide: EventRetention, useExisting: EventRetentionWorker },
     IssueIngestionService,
     { provide: IssueIngestion, useExisting: IssueIngestionService },
+    IssueOccurrencesService,
+    { provide: IssueOccurrences, useExisting: IssueOccurrencesService },
     { provide: IssueWebhookPayloads, useClass: IssueWebhookPayloadsRepository },
     UserReportsRepository,
     { provide: UserReportIntake, useExisting: UserReportsRepository },
@@ -52,7 +56,7 @@ import { WorkerHost } from '@faultline/platform';
     EditIssueCommentHandler,
     DeleteIssueCommentHandler,
   ],
-  exports: [IssueIngestion, IssueWebhookPayloads, UserReportIntake, IssueTopFrames],
+  exports: [IssueIngestion, IssueOccurrences, IssueWebhookPayloads, UserReportIntake, IssueTopFrames],
 })
 export class IssuesModule implements OnModuleInit {
   constructor(

@@ -4,6 +4,7 @@ import { LRUCache } from 'lru-cache';
 import { CLOCK, type Clock, newHexId, normalizeEventId } from '@faultline/kernel';
 import { Database } from '@faultline/platform';
 import { UserReportIntake, type UserReportInput } from '@faultline/issues';
+import { MonitorCheckInIntake, type CheckInSubmission } from '@faultline/monitors';
 import { FindProjectKeyQuery, type ProjectKeyAccess } from '@faultline/projects';
 import {
   decodeBody,
@@ -43,6 +44,15 @@ export interface AcceptRequest {
   readonly authHeader?: string;
   readonly query: Record<string, unknown>;
   readonly clientIp?: string;
+}
+
+export interface HttpCheckInRequest {
+  readonly projectId: string;
+  readonly monitorSlug: string;
+  readonly sentryKey?: string;
+  readonly authHeader?: string;
+  readonly query: Record<string, unknown>;
+  readonly body: Buffer;
 }
 
 type Refusal = { readonly status: 400 | 401 | 403 | 413 | 415; readonly body: { detail: string } };
@@ -100,6 +110,7 @@ export class AcceptEnvelope {
     private readonly queries: QueryBus,
     private readonly queue: IngestQueueRepository,
     private readonly userReports: UserReportIntake,
+    private readonly checkIns: MonitorCheckInIntake,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -125,6 +136,7 @@ export class AcceptEnvelope {
     const events: Array<{ eventId: string; payload: string }> = [];
     const outcomes: OutcomeRow[] = [];
     const reports: ParsedUserReport[] = [];
+    const checkIns: Buffer[] = [];
     for (const [index, item] of envelope.items.entries()) {
       // store/ sends one event, not an envelope of items.
       const where = request.kind === 'envelope' ? `item ${index + 1}: ` : '';
@@ -134,6 +146,7 @@ export class AcceptEnvelope {
       // A malformed report is dropped and counted; the envelope's events are kept.
       if (report && 'problem' in report) outcomes.push({ projectId: key.projectId, outcome: 'rejected', category, quantity: 1, reason: 'invalid' });
       else if (report) reports.push(report);
+      if (item.type === 'check_in') checkIns.push(item.payload);
       if (!EVENT_ITEM_TYPES.has(item.type)) continue;
       if (item.payload.length > INGEST_LIMITS.maxEventBytes) {
         return { status: 413, body: { detail: `${where}event of ${item.payload.length} bytes exceeds ${INGEST_LIMITS.maxEventBytes}` } };
@@ -167,6 +180,7 @@ export class AcceptEnvelope {
     const refused = await this.userReports.record(
       reports.map((report): UserReportInput => ({ ...report, projectId: key.projectId, receivedAt: now.toISOString() })),
     );
+    await this.recordCheckIns(key, checkIns, now, outcomes);
     // Too late to change: dropped and counted, as Sentry does ("Duplicate report").
     if (refused.length > 0)
       outcomes.push({ projectId: key.projectId, outcome: 'rejected', category: 'user_report', quantity: refused.length, reason: 'duplicate_report' });
@@ -183,6 +197,57 @@ export class AcceptEnvelope {
     });
     onCommitted();
     return { status: 200, body: { id: events[0]?.eventId ?? envelope.header.event_id ?? null }, ...(rateLimits.length > 0 ? { rateLimits } : {}) };
+  }
+
+  /** Check-ins are recorded by the monitors context before the answer, like user reports; a repeat changes nothing. */
+  private async recordCheckIns(key: ProjectKeyAccess, payloads: readonly Buffer[], now: Date, outcomes: OutcomeRow[]): Promise<void> {
+    if (payloads.length === 0) return;
+    const receipt = await this.checkIns.record(
+      payloads.map((payload): CheckInSubmission => ({ projectId: key.projectId, organizationId: key.organizationId, payload, receivedAt: now.toISOString() })),
+    );
+    // Kept check-ins stay counted as received (this table has no 'accepted'); dropped ones are rejected.
+    if (receipt.dropped > 0)
+      outcomes.push({ projectId: key.projectId, outcome: 'rejected', category: categoryOf('check_in'), quantity: receipt.dropped, reason: 'invalid' });
+  }
+
+  /**
+   * Sentry's HTTP check-in (`/api/{project_id}/cron/{monitor_slug}/{sentry_key}/`): the DSN key in
+   * the path (or the usual places), the check-in in the query string or a JSON body. Answers 202
+   * as Relay does, whether the check-in was kept or dropped.
+   */
+  async acceptHttpCheckIn(request: HttpCheckInRequest): Promise<{ status: 202 } | Refusal> {
+    const authenticated = await this.authenticate({
+      kind: 'store',
+      projectId: request.projectId,
+      body: Buffer.alloc(0),
+      authHeader: request.authHeader,
+      query: request.sentryKey ? { ...request.query, sentry_key: request.sentryKey } : request.query,
+    });
+    if ('status' in authenticated) return authenticated;
+    let body: Record<string, unknown> = {};
+    if (request.body.length > 0) {
+      try {
+        const parsed: unknown = JSON.parse(request.body.toString('utf8'));
+        if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) body = parsed as Record<string, unknown>;
+      } catch {
+        return { status: 400, body: { detail: 'the body must be a JSON object' } };
+      }
+    }
+    const field = (name: string) => body[name] ?? request.query[name];
+    const duration = field('duration');
+    const checkIn = {
+      ...body,
+      monitor_slug: request.monitorSlug,
+      check_in_id: field('check_in_id') ?? newHexId(),
+      status: field('status'),
+      environment: field('environment'),
+      duration: typeof duration === 'string' && duration !== '' ? Number(duration) : duration,
+    };
+    const outcomes: OutcomeRow[] = [{ projectId: authenticated.projectId, outcome: 'received', category: categoryOf('check_in'), quantity: 1 }];
+    const now = this.clock.now();
+    await this.recordCheckIns(authenticated, [Buffer.from(JSON.stringify(checkIn))], now, outcomes);
+    await this.queue.admit({ receivedAt: now, events: [], outcomes });
+    return { status: 202 };
   }
 
   /** The categories whose window of the key's rate limit this envelope overruns (each counted, whatever the others). */

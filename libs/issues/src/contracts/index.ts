@@ -39,3 +39,4 @@ export * from './user-report-intake';
 export { EVENT_FIELDS, type EventFieldType } from '../application/queries/event-search';
 export { IssueTopFrames } from './issue-top-frames';
 export { EventRetention } from './event-retention';
+export * from './issue-occurrences';
