@@ -9,6 +9,7 @@ import { DeleteMonitorHandler } from './application/commands/delete-monitor/dele
 import { UpdateMonitorHandler } from './application/commands/update-monitor/update-monitor.handler';
 import { MonitorRuns } from './application/monitor-runs';
 import { MonitorCheckInIntake } from './contracts/monitor-check-in-intake';
+import { MonitorSweep } from './contracts/monitor-sweep';
 import { CheckInIntakeService } from './infrastructure/check-in-intake.service';
 import { MonitorEnvironmentsRepository } from './infrastructure/monitor-environments.repository';
 import { MonitorSweepWorker } from './infrastructure/monitor-sweep.worker';
@@ -30,11 +31,12 @@ import { MonitorsRepository } from './infrastructure/monitors.repository';
     CheckInIntakeService,
     { provide: MonitorCheckInIntake, useExisting: CheckInIntakeService },
     MonitorSweepWorker,
+    { provide: MonitorSweep, useExisting: MonitorSweepWorker },
     CreateMonitorHandler,
     UpdateMonitorHandler,
     DeleteMonitorHandler,
   ],
-  exports: [MonitorCheckInIntake],
+  exports: [MonitorCheckInIntake, MonitorSweep],
 })
 export class MonitorsModule implements OnModuleInit {
   constructor(

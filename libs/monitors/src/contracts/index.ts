@@ -1,2 +1,3 @@
 export * from './monitor-check-in-intake';
+export { MonitorSweep } from './monitor-sweep';
 export { MonitorEnvironmentEventTypes } from '../domain/monitor-environment.events';

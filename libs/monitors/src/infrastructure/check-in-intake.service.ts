@@ -141,8 +141,15 @@ export class CheckInIntakeService extends MonitorCheckInIntake {
 
   /** The check-in's monitor: created or reconfigured by its `monitor_config` (within the organization's budget), else as it is. */
   private async upsertMonitor(tx: Transaction, submission: CheckInSubmission, report: CheckInReport, at: Date): Promise<MonitorRow | { dropped: string }> {
-    const found = await this.monitors.find(tx, submission.organizationId, report.monitorSlug, true);
-    if (!report.monitorConfig) return found ?? { dropped: `no monitor "${report.monitorSlug}" and no monitor_config to create it` };
+    let found = await this.monitors.find(tx, submission.organizationId, report.monitorSlug, true);
+    if (!report.monitorConfig) {
+      if (found) return found;
+      // SDKs send a run's closing check-in (without monitor_config) right after the one that creates
+      // the monitor: if that one is being recorded, wait for it rather than drop this one.
+      await this.monitors.lockOrganization(tx, submission.organizationId);
+      found = await this.monitors.find(tx, submission.organizationId, report.monitorSlug, true);
+      return found ?? { dropped: `no monitor "${report.monitorSlug}" and no monitor_config to create it` };
+    }
     if (found) {
       if (JSON.stringify(found.config) === JSON.stringify(report.monitorConfig) || found.project_id !== submission.projectId) return found;
       return (await this.monitors.update(tx, found.id, {

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock, newUuid, PollingLoop } from '@faultline/kernel';
 import { type BackgroundWorker, Database, type Transaction } from '@faultline/platform';
 import { MonitorRuns, type RunMonitor } from '../application/monitor-runs';
+import { MonitorSweep } from '../contracts/monitor-sweep';
 import { nextExpected } from '../domain';
 import { MONITORS_CONFIG, type MonitorsConfig } from './monitors-config';
 import { type DueEnvironmentRow, MonitorsRepository } from './monitors.repository';
@@ -32,7 +33,7 @@ const runMonitorOf = (row: DueEnvironmentRow): RunMonitor => ({
  * which is what Sentry's clock dispatch guards against.
  */
 @Injectable()
-export class MonitorSweepWorker implements BackgroundWorker {
+export class MonitorSweepWorker extends MonitorSweep implements BackgroundWorker {
   readonly name = 'monitors.sweep';
   private readonly logger = new Logger('MonitorSweepWorker');
   private readonly loop = new PollingLoop({
@@ -47,7 +48,9 @@ export class MonitorSweepWorker implements BackgroundWorker {
     private readonly runs: MonitorRuns,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(MONITORS_CONFIG) private readonly config: MonitorsConfig,
-  ) {}
+  ) {
+    super();
+  }
 
   start(): void {
     this.loop.start();
