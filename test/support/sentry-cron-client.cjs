@@ -2,6 +2,7 @@
 // The jobs take a moment, as real ones do: the SDK sends a run's two check-ins concurrently, and the
 // closing one names no monitor_config, so it needs the monitor its in-progress check-in creates.
 // Usage: node sentry-cron-client.cjs <dsn>
+const { setTimeout: sleep } = require('node:timers/promises');
 const Sentry = require('@sentry/node');
 
 const [dsn] = process.argv.slice(2);
@@ -9,7 +10,7 @@ Sentry.init({ dsn, environment: 'production', defaultIntegrations: false, traces
 
 async function main() {
   // A nightly job that succeeds, upserting its monitor.
-  await Sentry.withMonitor('nightly-report', () => new Promise((resolve) => setTimeout(resolve, 20)), {
+  await Sentry.withMonitor('nightly-report', () => sleep(20), {
     schedule: { type: 'crontab', value: '0 2 * * *' },
     checkinMargin: 5,
     maxRuntime: 10,
@@ -21,7 +22,7 @@ async function main() {
     await Sentry.withMonitor(
       'flaky-import',
       async () => {
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        await sleep(20);
         throw new Error('import failed');
       },
       { schedule: { type: 'interval', value: 10, unit: 'minute' }, failureIssueThreshold: 1, recoveryThreshold: 1 },
