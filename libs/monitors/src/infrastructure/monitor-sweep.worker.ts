@@ -81,7 +81,9 @@ export class MonitorSweepWorker extends MonitorSweep implements BackgroundWorker
       for (const environment of missed) await this.markMissed(tx, environment, now);
       const stalled = await this.monitors.claimTimedOut(tx, now, this.config.sweepBatchSize);
       const byId = new Map(stalled.map((environment) => [environment.id, environment]));
-      for (const checkIn of await this.monitors.timeOut(tx, [...byId.keys()], now)) {
+      // A claim may hold environments another worker has just handled: only what times out now counts.
+      const timedOut = await this.monitors.timeOut(tx, [...byId.keys()], now);
+      for (const checkIn of timedOut) {
         const environment = byId.get(checkIn.monitor_environment_id) as DueEnvironmentRow;
         await this.runs.ended(
           tx,
@@ -96,7 +98,7 @@ export class MonitorSweepWorker extends MonitorSweep implements BackgroundWorker
           now,
         );
       }
-      return missed.length + stalled.length;
+      return missed.length + new Set(timedOut.map((checkIn) => checkIn.monitor_environment_id)).size;
     });
   }
 
