@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { FixedClock } from '@faultline/kernel';
+import { Database } from '@faultline/platform';
 import { MonitorSweep } from '@faultline/monitors';
 import { BOOTSTRAP, startTestApp, type TestApp } from '../support/test-app';
 
@@ -48,7 +49,16 @@ describe('cron monitors', () => {
   const httpCheckIn = (slug: string, query: string, init: RequestInit = {}) =>
     fetch(`${api.baseUrl}/api/${projectId}/cron/${slug}/${publicKey}/?${query}`, init);
 
-  it("records the SDK's withMonitor and captureCheckIn, upserting monitors, and a failed run opens a cron issue", async () => {
+  it("records the SDK's withMonitor and captureCheckIn, upserting monitors, and a failed run opens a cron issue that alert rules mail about", async () => {
+    const rule = await api.request('POST', '/api/0/projects/acme/web/rules/', {
+      body: {
+        name: 'Mail on new issues',
+        actionMatch: 'all',
+        conditions: [{ id: 'sentry.rules.conditions.first_seen_event.FirstSeenEventCondition' }],
+        actions: [{ id: 'sentry.mail.actions.NotifyEmailAction', targetType: 'IssueOwners', fallthroughType: 'ActiveMembers' }],
+      },
+    });
+    expect(rule.status).toBe(201);
     await run(process.execPath, [join(__dirname, '..', 'support', 'sentry-cron-client.cjs'), dsn], { timeout: 30_000 });
 
     const list = (await api.request('GET', '/api/0/organizations/acme/monitors/')).body as MonitorJson[];
@@ -72,6 +82,13 @@ describe('cron monitors', () => {
       culprit: 'An error check-in was detected.',
     });
     expect(await cronIssue('nightly-report')).toBeUndefined();
+    // The rule fired on the cron issue as on an error's, and queued its mail.
+    const flaky = (await cronIssue('flaky-import')) as { id: string };
+    const fires = await api.app
+      .get(Database)
+      .query<{ delivery_causes: string[] }>(`SELECT delivery_causes FROM alerts.issue_alert_fires WHERE issue_id = $1`, [flaky.id]);
+    expect(fires).toHaveLength(1);
+    expect(fires[0].delivery_causes.length).toBeGreaterThan(0);
   });
 
   it('finds a missed heartbeat once its margin has passed, backdated to when it was expected; an HTTP check-in recovers it', async () => {

@@ -1,8 +1,18 @@
 import { Injectable } from '@nestjs/common';
+import { EventRecorder } from '@faultline/event-store';
 import { newHexId } from '@faultline/kernel';
-import { IssueOccurrences } from '@faultline/issues';
+import { type IssueOccurrence, IssueOccurrences } from '@faultline/issues';
 import type { Transaction } from '@faultline/platform';
-import { failureThreshold, type MonitorConfig, recoveryThreshold, type RunEffect, type RunOutcome } from '../domain';
+import {
+  failureThreshold,
+  type MonitorConfig,
+  MONITOR_FAILURE_STREAM_TYPE,
+  monitorFailureOccurred,
+  monitorFailureStream,
+  recoveryThreshold,
+  type RunEffect,
+  type RunOutcome,
+} from '../domain';
 import { MonitorEnvironmentsRepository } from '../infrastructure/monitor-environments.repository';
 import { MonitorsRepository } from '../infrastructure/monitors.repository';
 
@@ -54,6 +64,7 @@ export class MonitorRuns {
     private readonly monitors: MonitorsRepository,
     private readonly environments: MonitorEnvironmentsRepository,
     private readonly occurrences: IssueOccurrences,
+    private readonly recorder: EventRecorder,
   ) {}
 
   async ended(tx: Transaction, monitor: RunMonitor, run: EndedRun, receivedAt: Date): Promise<RunEffect> {
@@ -70,30 +81,63 @@ export class MonitorRuns {
     if (effect === 'recovered') {
       await this.occurrences.resolve(tx, monitor.projectId, MONITOR_FAILURE_ISSUE_TYPE, groupKey, receivedAt.toISOString());
     } else if ((effect === 'failed' || effect === 'failing') && !aggregate.isMuted && !monitor.isMuted) {
-      const project = (await this.monitors.projectsById(tx, [monitor.projectId])).get(monitor.projectId);
-      if (!project) return effect;
-      await this.occurrences.record(tx, {
-        projectId: monitor.projectId,
-        projectSlug: project.slug,
-        organizationId: monitor.organizationId,
-        issueType: MONITOR_FAILURE_ISSUE_TYPE,
-        groupKey,
-        eventId: newHexId(),
-        title: `Cron failure: ${monitor.name}`,
-        culprit: reasonOf(run, monitor.config),
-        level: 'error',
-        environment: run.environment,
-        occurredAt: run.at.toISOString(),
-        receivedAt: receivedAt.toISOString(),
-        tags: [
-          ['monitor.id', monitor.guid],
-          ['monitor.slug', monitor.slug],
-        ],
-        contexts: {
-          monitor: { id: monitor.guid, slug: monitor.slug, name: monitor.name, config: monitor.config, status: run.outcome },
-        },
-      });
+      await this.recordFailure(tx, monitor, run, groupKey, receivedAt);
     }
     return effect;
+  }
+
+  /** A failure occurrence in the monitor environment's issue, published for alert rules. */
+  private async recordFailure(tx: Transaction, monitor: RunMonitor, run: EndedRun, groupKey: string, receivedAt: Date): Promise<void> {
+    const project = (await this.monitors.projectsById(tx, [monitor.projectId])).get(monitor.projectId);
+    if (!project) return;
+    const occurrence: IssueOccurrence = {
+      projectId: monitor.projectId,
+      projectSlug: project.slug,
+      organizationId: monitor.organizationId,
+      issueType: MONITOR_FAILURE_ISSUE_TYPE,
+      groupKey,
+      eventId: newHexId(),
+      title: `Cron failure: ${monitor.name}`,
+      culprit: reasonOf(run, monitor.config),
+      level: 'error',
+      environment: run.environment,
+      occurredAt: run.at.toISOString(),
+      receivedAt: receivedAt.toISOString(),
+      tags: [
+        ['monitor.id', monitor.guid],
+        ['monitor.slug', monitor.slug],
+      ],
+      contexts: {
+        monitor: { id: monitor.guid, slug: monitor.slug, name: monitor.name, config: monitor.config, status: run.outcome },
+      },
+    };
+    const stored = await this.occurrences.record(tx, occurrence);
+    if (stored) {
+      await this.recorder.recordNewStreams(tx, [
+        {
+          streamId: monitorFailureStream(occurrence.projectId, occurrence.eventId),
+          streamType: MONITOR_FAILURE_STREAM_TYPE,
+          event: monitorFailureOccurred({
+            projectId: occurrence.projectId,
+            projectSlug: occurrence.projectSlug,
+            organizationId: occurrence.organizationId,
+            issueId: stored.issueId,
+            isNewIssue: stored.isNewIssue,
+            eventId: occurrence.eventId,
+            title: occurrence.title,
+            culprit: occurrence.culprit,
+            message: occurrence.culprit,
+            level: occurrence.level,
+            platform: 'other',
+            datetime: occurrence.occurredAt,
+            release: null,
+            environment: occurrence.environment,
+            tags: occurrence.tags.map(([key, value]) => [key, value]),
+            user: null,
+            monitorSlug: monitor.slug,
+          }),
+        },
+      ]);
+    }
   }
 }

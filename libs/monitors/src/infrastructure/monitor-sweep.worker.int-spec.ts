@@ -33,7 +33,7 @@ describe('MonitorSweepWorker', () => {
     } as unknown as IssueOccurrences;
     const repository = new MonitorsRepository();
     const environments = new MonitorEnvironmentsRepository(store, recorder);
-    const runs = new MonitorRuns(repository, environments, occurrences);
+    const runs = new MonitorRuns(repository, environments, occurrences, recorder);
     const config = monitorsConfig({});
     workers = [0, 1, 2].map(() => new MonitorSweepWorker(db.database, repository, runs, clock, config));
 
