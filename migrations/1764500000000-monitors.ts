@@ -60,6 +60,21 @@ export class Monitors1764500000000 implements MigrationInterface {
       -- The sweep's claim of timed-out runs: only check-ins still in progress.
       CREATE INDEX check_ins_timeout_idx ON monitors.check_ins (timeout_at, id) WHERE status = 'in_progress';
 
+      -- A run's closing check-in that came before the check-in creating its monitor (SDKs send both
+      -- at once): kept briefly, and applied when that check-in arrives.
+      CREATE TABLE monitors.unpaired_check_ins (
+        organization_id bigint NOT NULL REFERENCES identity.organizations(id) ON DELETE CASCADE,
+        monitor_slug text NOT NULL,
+        guid uuid NOT NULL,
+        project_id bigint NOT NULL,
+        environment text NOT NULL,
+        status text NOT NULL CHECK (status IN ('ok', 'error')),
+        duration integer,
+        received_at timestamptz NOT NULL,
+        PRIMARY KEY (organization_id, monitor_slug, guid)
+      );
+      CREATE INDEX unpaired_check_ins_age_idx ON monitors.unpaired_check_ins (organization_id, received_at);
+
       ALTER TABLE issues.issues ADD COLUMN issue_type text NOT NULL DEFAULT 'error';
     `);
   }

@@ -10,6 +10,9 @@ import { type MonitorRow, MonitorsRepository } from './monitors.repository';
 
 type Outcome = 'recorded' | 'repeat' | { dropped: string };
 
+/** How long a closing check-in waits for the check-in that creates its monitor. */
+const UNPAIRED_WINDOW_MS = 5 * 60_000;
+
 export const runMonitorOf = (row: MonitorRow): RunMonitor => ({
   id: row.id,
   guid: row.guid,
@@ -70,7 +73,26 @@ export class CheckInIntakeService extends MonitorCheckInIntake {
 
   private async apply(tx: Transaction, submission: CheckInSubmission, report: CheckInReport, receivedAt: Date): Promise<Outcome> {
     const monitor = await this.upsertMonitor(tx, submission, report, receivedAt);
-    if ('dropped' in monitor) return monitor;
+    if ('dropped' in monitor) {
+      if (report.status === 'in_progress' || report.monitorConfig) return monitor;
+      // Perhaps the closing check-in of a run whose first check-in, creating the monitor, is on its way.
+      const kept = await this.monitors.keepUnpaired(
+        tx,
+        {
+          organizationId: submission.organizationId,
+          projectId: submission.projectId,
+          monitorSlug: report.monitorSlug,
+          guid: uuidOf(report.checkInId),
+          environment: report.environment,
+          status: report.status,
+          durationMs: report.durationMs,
+          at: receivedAt,
+        },
+        new Date(receivedAt.getTime() - UNPAIRED_WINDOW_MS),
+        this.config.unpairedCheckInsPerOrganization,
+      );
+      return kept ? 'recorded' : monitor;
+    }
     if (monitor.project_id !== submission.projectId) return { dropped: 'the monitor belongs to another project' };
     if (monitor.status === 'disabled') return { dropped: 'the monitor is disabled' };
 
@@ -128,7 +150,21 @@ export class CheckInIntakeService extends MonitorCheckInIntake {
     if (!inserted) return 'repeat';
     const { next, latest } = nextExpected(receivedAt, monitor.config);
     await this.monitors.scheduled(tx, environment.id, { lastCheckIn: receivedAt, next, latest });
-    if (report.status !== 'in_progress') {
+    const closing =
+      report.status === 'in_progress'
+        ? await this.monitors.takeUnpaired(tx, submission.organizationId, monitor.slug, guid, new Date(receivedAt.getTime() - UNPAIRED_WINDOW_MS))
+        : undefined;
+    if (closing && closing.environment === environment.environment && closing.project_id === monitor.project_id) {
+      const closedAt = new Date(closing.received_at);
+      const started = closedAt < receivedAt ? closedAt : receivedAt;
+      await this.monitors.closeCheckIn(tx, inserted, closing.status, runDurationMs(closing.duration, started, closedAt), receivedAt);
+      await this.runs.ended(
+        tx,
+        runMonitorOf(monitor),
+        { environmentId: environment.id, environment: environment.environment, checkInGuid: guid, outcome: closing.status, at: receivedAt },
+        receivedAt,
+      );
+    } else if (report.status !== 'in_progress') {
       await this.runs.ended(
         tx,
         runMonitorOf(monitor),

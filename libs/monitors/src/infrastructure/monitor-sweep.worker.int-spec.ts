@@ -18,6 +18,8 @@ describe('MonitorSweepWorker', () => {
   const clock = new FixedClock(new Date('2026-11-22T12:00:30.000Z'));
   const opened: IssueOccurrence[] = [];
   let workers: MonitorSweepWorker[];
+  let intake: CheckInIntakeService;
+  let submission: (checkIn: Record<string, unknown>) => { projectId: string; organizationId: string; payload: Buffer; receivedAt: string };
 
   beforeAll(async () => {
     db = await openTestDatabase();
@@ -42,8 +44,8 @@ describe('MonitorSweepWorker', () => {
       `INSERT INTO projects.projects (organization_id, slug, name) VALUES ($1, 'web', 'Web') RETURNING id`,
       [org.id],
     );
-    const intake = new CheckInIntakeService(db.database, repository, environments, runs, config);
-    const submission = (checkIn: Record<string, unknown>) => ({
+    intake = new CheckInIntakeService(db.database, repository, environments, runs, config);
+    submission = (checkIn: Record<string, unknown>) => ({
       projectId: String(project.id),
       organizationId: String(org.id),
       payload: Buffer.from(JSON.stringify(checkIn)),
@@ -120,5 +122,27 @@ describe('MonitorSweepWorker', () => {
       `SELECT count(*)::int AS failed FROM event_store.events WHERE event_type = 'monitors.MonitorEnvironmentFailed'`,
     );
     expect(failed).toBe(MISSING + STALLED);
+  });
+
+  it('a closing check-in that comes before the check-in creating its monitor closes that run when it comes', async () => {
+    const checkInId = 'ab'.repeat(16);
+    const closing = submission({ check_in_id: checkInId, monitor_slug: 'early-close', status: 'ok', duration: 2 });
+    const opening = submission({
+      check_in_id: checkInId,
+      monitor_slug: 'early-close',
+      status: 'in_progress',
+      monitor_config: { schedule: { type: 'crontab', value: '0 * * * *' } },
+    });
+    expect(await intake.record([closing])).toEqual({ accepted: 1, dropped: 0 });
+    expect(await intake.record([opening])).toEqual({ accepted: 1, dropped: 0 });
+    const runs = await db.database.query<{ status: string; duration: number }>(
+      `SELECT c.status, c.duration FROM monitors.check_ins c JOIN monitors.monitors m ON m.id = c.monitor_id WHERE m.slug = 'early-close'`,
+    );
+    expect(runs).toEqual([{ status: 'ok', duration: 2000 }]);
+    const [environment] = await db.database.query<{ status: string }>(
+      `SELECT e.status FROM monitors.monitor_environments e JOIN monitors.monitors m ON m.id = e.monitor_id WHERE m.slug = 'early-close'`,
+    );
+    expect(environment.status).toBe('ok');
+    expect(await db.database.query(`SELECT 1 FROM monitors.unpaired_check_ins`)).toEqual([]);
   });
 });

@@ -10,6 +10,8 @@ export interface MonitorsConfig {
   readonly checkInsPerMonitorMinute: number;
   /** Environments one monitor may check in from. */
   readonly environmentsPerMonitor: number;
+  /** Closing check-ins one organization may keep while their monitor's first check-in is on its way. */
+  readonly unpairedCheckInsPerOrganization: number;
   /** Monitor environments one sweep transaction handles: its cost is bounded whatever the number of monitors. */
   readonly sweepBatchSize: number;
 }
@@ -19,6 +21,7 @@ export function monitorsConfig(env: Readonly<Record<string, string | undefined>>
     monitorsPerOrganization: integerSetting(env, 'MONITORS_PER_ORGANIZATION', 1_000, 1, 1_000_000),
     checkInsPerMonitorMinute: integerSetting(env, 'MONITOR_CHECK_INS_PER_MINUTE', 10, 1, 10_000),
     environmentsPerMonitor: 20,
+    unpairedCheckInsPerOrganization: 100,
     sweepBatchSize: 100,
   };
 }

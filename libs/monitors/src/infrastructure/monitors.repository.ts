@@ -236,7 +236,7 @@ export class MonitorsRepository {
     return row;
   }
 
-  /** Answers false when the check-in id was taken meanwhile (a concurrent repeat). */
+  /** Answers the new row's id, or null when the check-in id was taken meanwhile (a concurrent repeat). */
   async insertCheckIn(
     sql: Sql,
     checkIn: {
@@ -250,8 +250,8 @@ export class MonitorsRepository {
       timeoutAt: Date | null;
       config: MonitorConfig;
     },
-  ): Promise<boolean> {
-    const rows = await sql.query(
+  ): Promise<string | null> {
+    const rows = await sql.query<{ id: string }>(
       `INSERT INTO monitors.check_ins (guid, monitor_id, monitor_environment_id, status, duration, date_created, date_updated, expected_time, timeout_at, monitor_config)
        VALUES ($1, $2, $3, $4, $5, $6, $6, $7, $8, $9) ON CONFLICT (monitor_id, guid) DO NOTHING RETURNING id`,
       [
@@ -266,7 +266,7 @@ export class MonitorsRepository {
         JSON.stringify(checkIn.config),
       ],
     );
-    return rows.length > 0;
+    return rows[0] ? String(rows[0].id) : null;
   }
 
   async closeCheckIn(sql: Sql, id: string, status: CheckInStatus, durationMs: number | null, at: Date): Promise<void> {
@@ -367,6 +367,64 @@ export class MonitorsRepository {
       [now],
     );
     return row.due;
+  }
+
+  /**
+   * Keeps a closing check-in whose monitor does not exist yet, unless the organization already
+   * keeps `limit` of them; older ones than `since` go first. Answers whether it was kept.
+   */
+  async keepUnpaired(
+    sql: Sql,
+    unpaired: {
+      organizationId: string;
+      projectId: string;
+      monitorSlug: string;
+      guid: string;
+      environment: string;
+      status: string;
+      durationMs: number | null;
+      at: Date;
+    },
+    since: Date,
+    limit: number,
+  ): Promise<boolean> {
+    await sql.execute(`DELETE FROM monitors.unpaired_check_ins WHERE organization_id = $1 AND received_at < $2`, [unpaired.organizationId, since]);
+    const [{ n }] = await sql.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM (SELECT 1 FROM monitors.unpaired_check_ins WHERE organization_id = $1 LIMIT $2) kept`,
+      [unpaired.organizationId, limit],
+    );
+    if (n >= limit) return false;
+    await sql.execute(
+      `INSERT INTO monitors.unpaired_check_ins (organization_id, monitor_slug, guid, project_id, environment, status, duration, received_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
+      [
+        unpaired.organizationId,
+        unpaired.monitorSlug,
+        unpaired.guid,
+        unpaired.projectId,
+        unpaired.environment,
+        unpaired.status,
+        unpaired.durationMs,
+        unpaired.at,
+      ],
+    );
+    return true;
+  }
+
+  /** Takes the kept closing check-in of this run, if one came first (and not before `since`). */
+  async takeUnpaired(
+    sql: Sql,
+    organizationId: string,
+    monitorSlug: string,
+    guid: string,
+    since: Date,
+  ): Promise<{ project_id: string; environment: string; status: 'ok' | 'error'; duration: number | null; received_at: Date } | undefined> {
+    const [row] = await sql.query<{ project_id: string; environment: string; status: 'ok' | 'error'; duration: number | null; received_at: Date }>(
+      `DELETE FROM monitors.unpaired_check_ins WHERE organization_id = $1 AND monitor_slug = $2 AND guid = $3 AND received_at >= $4
+       RETURNING project_id::text AS project_id, environment, status, duration, received_at`,
+      [organizationId, monitorSlug, guid, since],
+    );
+    return row;
   }
 
   /** A project of the organization by slug or id, with its slug. */
