@@ -134,7 +134,10 @@ describe('cron monitors', () => {
 
     expect((await httpCheckIn('nightly-report', `status=ok&check_in_id=${checkInId}&duration=3`)).status).toBe(202);
     expect((await checkIns('nightly-report')).find((c) => c.id === checkInId)).toMatchObject({ status: 'timeout' });
-    // A wrong key is refused.
+    // A check-in that cannot be read is refused with the reason, and a wrong key too.
+    const bogus = await httpCheckIn('nightly-report', 'status=finished');
+    expect(bogus.status).toBe(400);
+    expect(await bogus.json()).toEqual({ detail: 'status must be one of in_progress, ok, error' });
     const refused = await fetch(`${api.baseUrl}/api/${projectId}/cron/nightly-report/${'0'.repeat(32)}/?status=ok`);
     expect(refused.status).toBe(401);
   });

@@ -200,20 +200,21 @@ export class AcceptEnvelope {
   }
 
   /** Check-ins are recorded by the monitors context before the answer, like user reports; a repeat changes nothing. */
-  private async recordCheckIns(key: ProjectKeyAccess, payloads: readonly Buffer[], now: Date, outcomes: OutcomeRow[]): Promise<void> {
-    if (payloads.length === 0) return;
+  private async recordCheckIns(key: ProjectKeyAccess, payloads: readonly Buffer[], now: Date, outcomes: OutcomeRow[]): Promise<readonly string[]> {
+    if (payloads.length === 0) return [];
     const receipt = await this.checkIns.record(
       payloads.map((payload): CheckInSubmission => ({ projectId: key.projectId, organizationId: key.organizationId, payload, receivedAt: now.toISOString() })),
     );
     // Kept check-ins stay counted as received (this table has no 'accepted'); dropped ones are rejected.
     if (receipt.dropped > 0)
       outcomes.push({ projectId: key.projectId, outcome: 'rejected', category: categoryOf('check_in'), quantity: receipt.dropped, reason: 'invalid' });
+    return receipt.invalid;
   }
 
   /**
    * Sentry's HTTP check-in (`/api/{project_id}/cron/{monitor_slug}/{sentry_key}/`): the DSN key in
    * the path (or the usual places), the check-in in the query string or a JSON body. Answers 202
-   * as Relay does, whether the check-in was kept or dropped.
+   * as Relay does once the check-in is read (kept, or dropped by a budget), 400 with the reason when it cannot be.
    */
   async acceptHttpCheckIn(request: HttpCheckInRequest): Promise<{ status: 202 } | Refusal> {
     const authenticated = await this.authenticate({
@@ -245,9 +246,9 @@ export class AcceptEnvelope {
     };
     const outcomes: OutcomeRow[] = [{ projectId: authenticated.projectId, outcome: 'received', category: categoryOf('check_in'), quantity: 1 }];
     const now = this.clock.now();
-    await this.recordCheckIns(authenticated, [Buffer.from(JSON.stringify(checkIn))], now, outcomes);
+    const [invalid] = await this.recordCheckIns(authenticated, [Buffer.from(JSON.stringify(checkIn))], now, outcomes);
     await this.queue.admit({ receivedAt: now, events: [], outcomes });
-    return { status: 202 };
+    return invalid ? { status: 400, body: { detail: invalid } } : { status: 202 };
   }
 
   /** The categories whose window of the key's rate limit this envelope overruns (each counted, whatever the others). */

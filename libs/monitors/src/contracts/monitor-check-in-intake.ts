@@ -8,10 +8,14 @@ export interface CheckInSubmission {
   readonly receivedAt: string;
 }
 
-/** What became of a batch: kept (recorded, or a repeat that changes nothing), or dropped (invalid, unknown monitor, over budget). */
+/**
+ * What became of a batch: kept (recorded, or a repeat that changes nothing), or dropped (invalid,
+ * unknown monitor, over budget); `invalid` says why each invalid one was refused.
+ */
 export interface CheckInReceipt {
   readonly accepted: number;
   readonly dropped: number;
+  readonly invalid: readonly string[];
 }
 
 /**

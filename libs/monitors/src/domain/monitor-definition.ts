@@ -40,7 +40,12 @@ export function defineMonitor(input: MonitorInput, current?: MonitorDefinition):
   if (typeof isMuted !== 'boolean') return { problem: 'isMuted must be a boolean' };
   let config = current?.config;
   if (input.config !== undefined) {
-    const checked = apiMonitorConfig(current && isObject(input.config) ? { ...current.config, ...input.config } : input.config);
+    // A new schedule without its type takes the type its shape says, not the current one.
+    const base =
+      current && isObject(input.config) && input.config.schedule !== undefined && input.config.schedule_type === undefined
+        ? { ...current.config, schedule_type: undefined }
+        : current?.config;
+    const checked = apiMonitorConfig(base && isObject(input.config) ? { ...base, ...input.config } : input.config);
     if ('problem' in checked) return { problem: `config: ${checked.problem}` };
     config = checked.ok;
   }

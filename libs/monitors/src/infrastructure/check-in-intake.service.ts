@@ -8,7 +8,7 @@ import { MonitorEnvironmentsRepository } from './monitor-environments.repository
 import { MONITORS_CONFIG, type MonitorsConfig } from './monitors-config';
 import { type MonitorRow, MonitorsRepository } from './monitors.repository';
 
-type Outcome = 'recorded' | 'repeat' | { dropped: string };
+type Outcome = 'recorded' | 'repeat' | { dropped: string; invalid?: true };
 
 /** How long a closing check-in waits for the check-in that creates its monitor. */
 const UNPAIRED_WINDOW_MS = 5 * 60_000;
@@ -48,14 +48,16 @@ export class CheckInIntakeService extends MonitorCheckInIntake {
   async record(checkIns: readonly CheckInSubmission[]): Promise<CheckInReceipt> {
     let accepted = 0;
     let dropped = 0;
+    const invalid: string[] = [];
     for (const submission of checkIns) {
       const outcome = await this.recordOne(submission);
       if (typeof outcome === 'object') {
         dropped++;
+        if (outcome.invalid) invalid.push(outcome.dropped);
         this.logger.debug(`check-in dropped for project ${submission.projectId}: ${outcome.dropped}`);
       } else accepted++;
     }
-    return { accepted, dropped };
+    return { accepted, dropped, invalid };
   }
 
   private async recordOne(submission: CheckInSubmission): Promise<Outcome> {
@@ -63,10 +65,10 @@ export class CheckInIntakeService extends MonitorCheckInIntake {
     try {
       payload = JSON.parse(submission.payload.toString('utf8'));
     } catch {
-      return { dropped: 'not JSON' };
+      return { dropped: 'check-in is not JSON', invalid: true };
     }
     const report = readCheckIn(payload);
-    if ('problem' in report) return { dropped: report.problem };
+    if ('problem' in report) return { dropped: report.problem, invalid: true };
     const receivedAt = new Date(submission.receivedAt);
     return this.database.transaction((tx) => this.apply(tx, submission, report, receivedAt));
   }
@@ -96,13 +98,12 @@ export class CheckInIntakeService extends MonitorCheckInIntake {
     if (monitor.project_id !== submission.projectId) return { dropped: 'the monitor belongs to another project' };
     if (monitor.status === 'disabled') return { dropped: 'the monitor is disabled' };
 
-    const existingCount = await this.monitors.environmentCount(tx, monitor.id);
     const { row: environment, created } = await this.monitors.lockEnvironment(
       tx,
       monitor.id,
       report.environment,
       receivedAt,
-      existingCount < this.config.environmentsPerMonitor,
+      async () => (await this.monitors.environmentCount(tx, monitor.id)) < this.config.environmentsPerMonitor,
     );
     if (!environment) return { dropped: `the monitor has its ${this.config.environmentsPerMonitor} environments` };
     if (created)

@@ -70,7 +70,7 @@ describe('MonitorSweepWorker', () => {
         monitor_config: { schedule: { type: 'interval', value: 1, unit: 'hour' }, max_runtime: 1 },
       }),
     );
-    expect(await intake.record([...heartbeats, ...stalled])).toEqual({ accepted: MISSING + STALLED, dropped: 0 });
+    expect(await intake.record([...heartbeats, ...stalled])).toEqual({ accepted: MISSING + STALLED, dropped: 0, invalid: [] });
   }, 60_000);
 
   afterAll(async () => {
@@ -133,8 +133,8 @@ describe('MonitorSweepWorker', () => {
       status: 'in_progress',
       monitor_config: { schedule: { type: 'crontab', value: '0 * * * *' } },
     });
-    expect(await intake.record([closing])).toEqual({ accepted: 1, dropped: 0 });
-    expect(await intake.record([opening])).toEqual({ accepted: 1, dropped: 0 });
+    expect(await intake.record([closing])).toEqual({ accepted: 1, dropped: 0, invalid: [] });
+    expect(await intake.record([opening])).toEqual({ accepted: 1, dropped: 0, invalid: [] });
     const runs = await db.database.query<{ status: string; duration: number }>(
       `SELECT c.status, c.duration FROM monitors.check_ins c JOIN monitors.monitors m ON m.id = c.monitor_id WHERE m.slug = 'early-close'`,
     );

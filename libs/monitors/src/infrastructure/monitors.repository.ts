@@ -176,27 +176,28 @@ export class MonitorsRepository {
     return n;
   }
 
-  /** The environment's row, locked; inserted first when `create` (answers whether it was). */
+  /** The environment's row, locked; created first if it is new and `mayCreate` allows (answers whether it was). */
   async lockEnvironment(
     sql: Sql,
     monitorId: string,
     environment: string,
     at: Date,
-    create: boolean,
+    mayCreate: () => Promise<boolean>,
   ): Promise<{ row?: MonitorEnvironmentRow; created: boolean }> {
-    if (create) {
-      const [inserted] = await sql.query<MonitorEnvironmentRow>(
-        `INSERT INTO monitors.monitor_environments AS e (monitor_id, environment, date_created) VALUES ($1, $2, $3)
-         ON CONFLICT (monitor_id, environment) DO NOTHING RETURNING ${ENVIRONMENT_COLUMNS}`,
-        [monitorId, environment, at],
+    const select = () =>
+      sql.query<MonitorEnvironmentRow>(
+        `SELECT ${ENVIRONMENT_COLUMNS} FROM monitors.monitor_environments e WHERE e.monitor_id = $1 AND e.environment = $2 FOR UPDATE`,
+        [monitorId, environment],
       );
-      if (inserted) return { row: inserted, created: true };
-    }
-    const [row] = await sql.query<MonitorEnvironmentRow>(
-      `SELECT ${ENVIRONMENT_COLUMNS} FROM monitors.monitor_environments e WHERE e.monitor_id = $1 AND e.environment = $2 FOR UPDATE`,
-      [monitorId, environment],
+    const [found] = await select();
+    if (found || !(await mayCreate())) return { row: found, created: false };
+    const [inserted] = await sql.query<MonitorEnvironmentRow>(
+      `INSERT INTO monitors.monitor_environments AS e (monitor_id, environment, date_created) VALUES ($1, $2, $3)
+       ON CONFLICT (monitor_id, environment) DO NOTHING RETURNING ${ENVIRONMENT_COLUMNS}`,
+      [monitorId, environment, at],
     );
-    return { row, created: false };
+    if (inserted) return { row: inserted, created: true };
+    return { row: (await select())[0], created: false };
   }
 
   async lockEnvironmentsOf(sql: Sql, monitorId: string): Promise<MonitorEnvironmentRow[]> {
