@@ -19,7 +19,8 @@ interface MonitorJson {
 
 /** Cron monitors end to end: the real @sentry/node SDK and sentry-cli, Sentry's HTTP check-ins, and a clock the test moves for the sweep. */
 describe('cron monitors', () => {
-  const clock = new FixedClock(new Date(Math.floor(Date.now() / 60_000) * 60_000 + 10_000));
+  // A fixed instant, far from the nightly job's 02:00 in Vienna: no run is due by the wall clock's hour.
+  const clock = new FixedClock(new Date('2026-11-22T12:00:10.000Z'));
   let api: TestApp;
   let dsn: string;
   let projectId: string;
@@ -134,6 +135,14 @@ describe('cron monitors', () => {
 
     expect((await httpCheckIn('nightly-report', `status=ok&check_in_id=${checkInId}&duration=3`)).status).toBe(202);
     expect((await checkIns('nightly-report')).find((c) => c.id === checkInId)).toMatchObject({ status: 'timeout' });
+    // The stats count the runs per status in buckets.
+    const until = Math.floor(clock.now().getTime() / 1000);
+    const stats = await api.request('GET', `/api/0/organizations/acme/monitors/nightly-report/stats/?since=${until - 7200}&until=${until}&resolution=1h`);
+    expect(stats.status).toBe(200);
+    expect(stats.body).toHaveLength(3);
+    const total = (status: string) => stats.body.reduce((sum: number, bucket: Record<string, number>) => sum + bucket[status], 0);
+    expect([total('ok'), total('timeout'), total('error'), total('missed')]).toEqual([1, 1, 0, 0]);
+    expect((await api.request('GET', '/api/0/organizations/acme/monitors/nightly-report/stats/?resolution=7m')).status).toBe(400);
     // A check-in that cannot be read is refused with the reason, and a wrong key too.
     const bogus = await httpCheckIn('nightly-report', 'status=finished');
     expect(bogus.status).toBe(400);
