@@ -167,6 +167,8 @@ export class AcceptEnvelope {
 
     const now = this.clock.now();
     const rateLimits = await this.overRateLimit(key, { error: events.length, user_report: reports.length }, now);
+    // Check-ins are under no key rate limit: kept even when the envelope's events are refused.
+    await this.recordCheckIns(key, checkIns, now, outcomes);
     for (const { category } of rateLimits) {
       const dropped = category === 'error' ? events.splice(0) : reports.splice(0);
       outcomes.push({ projectId: key.projectId, outcome: 'rejected', category, quantity: dropped.length, reason: 'key_quota' });
@@ -180,7 +182,6 @@ export class AcceptEnvelope {
     const refused = await this.userReports.record(
       reports.map((report): UserReportInput => ({ ...report, projectId: key.projectId, receivedAt: now.toISOString() })),
     );
-    await this.recordCheckIns(key, checkIns, now, outcomes);
     // Too late to change: dropped and counted, as Sentry does ("Duplicate report").
     if (refused.length > 0)
       outcomes.push({ projectId: key.projectId, outcome: 'rejected', category: 'user_report', quantity: refused.length, reason: 'duplicate_report' });
