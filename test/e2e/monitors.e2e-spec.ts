@@ -147,6 +147,7 @@ describe('cron monitors', () => {
     const bogus = await httpCheckIn('nightly-report', 'status=finished');
     expect(bogus.status).toBe(400);
     expect(await bogus.json()).toEqual({ detail: 'status must be one of in_progress, ok, error' });
+    expect((await httpCheckIn('nightly-report', 'status=ok&environment=%00')).status).toBe(400);
     const refused = await fetch(`${api.baseUrl}/api/${projectId}/cron/nightly-report/${'0'.repeat(32)}/?status=ok`);
     expect(refused.status).toBe(401);
   });

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { newUuid } from '@faultline/kernel';
-import { Database, type Transaction } from '@faultline/platform';
+import { Database, holdsUnstorableText, type Transaction, UNSTORABLE_TEXT_DETAIL } from '@faultline/platform';
 import { MonitorRuns, type RunMonitor } from '../application/monitor-runs';
 import { type CheckInReceipt, type CheckInSubmission, MonitorCheckInIntake } from '../contracts/monitor-check-in-intake';
 import { type CheckInReport, MonitorEnvironment, nextExpected, readCheckIn, runDurationMs, timeoutAt } from '../domain';
@@ -67,6 +67,7 @@ export class CheckInIntakeService extends MonitorCheckInIntake {
     } catch {
       return { dropped: 'check-in is not JSON', invalid: true };
     }
+    if (holdsUnstorableText(payload)) return { dropped: UNSTORABLE_TEXT_DETAIL, invalid: true };
     const report = readCheckIn(payload);
     if ('problem' in report) return { dropped: report.problem, invalid: true };
     const receivedAt = new Date(submission.receivedAt);
