@@ -31,6 +31,7 @@ import { InviteMails1763800003270 } from './1763800003270-invite-mails';
 import { ReleasesStorageBudget1763800003570 } from './1763800003570-releases-storage-budget';
 import { OrganizationRateLimits1764300000000 } from './1764300000000-organization-rate-limits';
 import { EventAttachments1764400000000 } from './1764400000000-event-attachments';
+import { Monitors1764500000000 } from './1764500000000-monitors';
 import { TwoFactor1764800000000 } from './1764800000000-two-factor';
 /** Every migration, in order. The only way the schema changes (synchronize is off). */
 export const MIGRATIONS = [
@@ -67,5 +68,6 @@ export const MIGRATIONS = [
   ReleasesStorageBudget1763800003570,
   OrganizationRateLimits1764300000000,
   EventAttachments1764400000000,
+  Monitors1764500000000,
   TwoFactor1764800000000,
 ];

@@ -27,6 +27,7 @@ const LIB_SCHEMAS = {
   notifications: 'notifications',
   issues: 'issues',
   projects: 'projects',
+  monitors: 'monitors',
   releases: 'releases',
   scim: 'scim',
   webhooks: 'webhooks',

@@ -51,6 +51,7 @@ describe('context schemas', () => {
         'ingest',
         'integrations',
         'issues',
+        'monitors',
         'notifications',
         'projects',
         'public',
@@ -65,6 +66,7 @@ describe('context schemas', () => {
     );
     expect(objects.ingest).toEqual(expect.arrayContaining(['tag_values:r', 'event_users:r', 'project_stats:r', 'project_tag_values:v']));
     expect(objects.scim).toEqual(['auth_providers:r']);
+    expect(objects.monitors).toEqual(expect.arrayContaining(['monitors:r', 'monitor_environments:r', 'check_ins:r', 'unpaired_check_ins:r']));
     expect(objects.alerts).toEqual(expect.arrayContaining(['metric_alert_trigger_ids:S']));
     expect(objects.event_store).toEqual(['event_checkpoints:r', 'events:r', 'events_reject_change:f', 'stream_events:v']);
     expect(objects.ticket_tracker).toEqual(['ticket_tracker_installation:r', 'ticket_tracker_tickets:r']);

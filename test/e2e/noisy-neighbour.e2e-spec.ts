@@ -275,6 +275,34 @@ const COSTS: Cost[] = [
     },
   },
   {
+    name: 'check-ins: envelopes of 100 check-ins, each upserting a monitor, past the monitors and per-minute budgets',
+    itemTypes: ['check_in'],
+    prepare: async (ctx) => {
+      const config = { schedule: { type: 'crontab', value: '* * * * *' }, checkin_margin: 1, max_runtime: 1, failure_issue_threshold: 1 };
+      // Fresh slugs per envelope until the organization's monitors budget refuses more; then each
+      // monitor gets check-ins past its per-minute budget, every one an error run.
+      let slug = 0;
+      ctx.state.bodies = Array.from({ length: 30 }, (_, body) =>
+        envelopeBody(
+          Array.from({ length: SDK.maxItems }, (_, i) => ({
+            header: { type: 'check_in' },
+            payload: JSON.stringify({
+              check_in_id: randomUUID(),
+              monitor_slug: `job-${body < 15 ? slug++ : i % 5}`,
+              status: 'error',
+              environment: `env-${i % 30}`,
+              monitor_config: config,
+            }),
+          })),
+        ),
+      );
+    },
+    attack: async (ctx) => {
+      let next = 0;
+      await flood(ctx, 2, () => ctx.envelope(ctx.state.bodies[next++ % ctx.state.bodies.length]), ctx.state.bodies.length);
+    },
+  },
+  {
     name: 'invites: a reinvite loop',
     prepare: async (ctx) => {
       const invited = await ctx.api.request('POST', `/api/0/organizations/${ctx.a.org}/members/`, {
@@ -326,7 +354,7 @@ const COSTS: Cost[] = [
   {
     name: 'big envelopes: the largest body, the most items, deep nesting and wide objects',
     // The types the service only counts today; one it starts to process needs an entry of its own.
-    itemTypes: ['transaction', 'session', 'sessions', 'client_report', 'check_in', 'profile', 'replay_event', 'replay_recording', 'statsd', 'span', 'log'],
+    itemTypes: ['transaction', 'session', 'sessions', 'client_report', 'profile', 'replay_event', 'replay_recording', 'statsd', 'span', 'log'],
     prepare: async (ctx) => {
       // Every item type the service knows, as many items as an envelope may hold, each as large as
       // the body limit as sent (gzip) and the decompressed limit (50 MiB over 100 items) allow together.

@@ -12,6 +12,7 @@ import { ProjectsModule } from '@faultline/projects';
 import { WebhooksModule } from '@faultline/webhooks';
 import { ScimModule } from '@faultline/scim';
 import { AlertsModule } from '@faultline/alerts';
+import { MonitorsModule } from '@faultline/monitors';
 import { ReleasesModule } from '@faultline/releases';
 import { NotificationsModule } from '@faultline/notifications';
 import { MIGRATIONS } from '../../../migrations';
@@ -46,6 +47,7 @@ export class AppModule {
         IntegrationsModule,
         NotificationsModule,
         AlertsModule,
+        MonitorsModule,
         ReleasesModule,
         ...modules.map((module) => module.nestModule),
       ],

@@ -13,6 +13,7 @@ import { NewProjectPage, ProjectKeysPage, ProjectPage, ProjectSettingsPage, Proj
 import { InstanceAdminPage } from './pages/instance-admin';
 import { IssuePage, IssuesPage } from './pages/issues';
 import { ReleasesPage } from './pages/releases';
+import { CronMonitorPage, CronsPage } from './pages/crons';
 import { AuthProviderPage, MembersPage, TeamsPage } from './pages/organization';
 import { RateLimitsPage, SpikeNotice } from './pages/rate-limits';
 import { DeveloperSettingsPage, IntegrationsPage, NewIntegrationPage, SentryAppPage, SentryAppRequestsPage } from './pages/developer-settings';
@@ -60,6 +61,8 @@ const ROUTES: Array<[string, Page]> = [
   ['/organizations/:org/issues/:issueId/events/:eventId/', IssuePage],
   ['/organizations/:org/issues/:issueId/activity/', (props) => <IssuePage {...props} tab="activity" />],
   ['/organizations/:org/releases/', ReleasesPage],
+  ['/organizations/:org/crons/', CronsPage],
+  ['/organizations/:org/crons/:project/:monitor/', CronMonitorPage],
 ];
 
 function Navigation(props: { session: Session; path: string; onSignOut: () => void }) {
@@ -73,6 +76,7 @@ function Navigation(props: { session: Session; path: string; onSignOut: () => vo
       ? ([
           [`/organizations/${slug}/issues/`, 'Issues'],
           [`/organizations/${slug}/releases/`, 'Releases'],
+          [`/organizations/${slug}/crons/`, 'Crons'],
           [`/settings/${slug}/projects/`, 'Projects'],
           [`/organizations/${slug}/alerts/rules/`, 'Alerts'],
           [`/settings/${slug}/members/`, 'Members'],

@@ -3,6 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { EventRecorder, EventStoreModule } from '@faultline/event-store';
 import { IssuesModule } from '@faultline/issues';
+import { MonitorsModule } from '@faultline/monitors';
 import { WorkerHost } from '@faultline/platform';
 import { ProjectEventTypes } from '@faultline/projects';
 import { ReleasesModule } from '@faultline/releases';
@@ -34,7 +35,7 @@ import { SpikeProtectionWorker } from './infrastructure/spike-protection.worker'
 
 /** The SDK protocol, event processing (with its dead letters), and the project read models built from events. */
 @Module({
-  imports: [CqrsModule, EventStoreModule, IssuesModule, ReleasesModule],
+  imports: [CqrsModule, EventStoreModule, IssuesModule, MonitorsModule, ReleasesModule],
   controllers: [ProjectEventsController, InboundFiltersController, DeadLettersController, RateLimitsController],
   providers: [
     ProjectReadModelsRepository,

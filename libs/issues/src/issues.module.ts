@@ -23,6 +23,8 @@ import { IssueReadModel } from './infrastructure/issue-read-model.repository';
 import { IssueIngestion } from './contracts/issue-ingestion';
 import { IssueWebhookPayloads } from './contracts/issue-webhook-payloads';
 import { UserReportIntake } from './contracts/user-report-intake';
+import { IssueOccurrences } from './contracts/issue-occurrences';
+import { IssueOccurrencesService } from './infrastructure/issue-occurrences.service';
 import { EventRetention } from './contracts/event-retention';
 import { IssueIngestionService } from './infrastructure/issue-ingestion.service';
 import { EventRetentionWorker } from './infrastructure/event-retention.worker';
@@ -43,6 +45,8 @@ import { WorkerHost } from '@faultline/platform';
     { provide: EventRetention, useExisting: EventRetentionWorker },
     IssueIngestionService,
     { provide: IssueIngestion, useExisting: IssueIngestionService },
+    IssueOccurrencesService,
+    { provide: IssueOccurrences, useExisting: IssueOccurrencesService },
     { provide: IssueWebhookPayloads, useClass: IssueWebhookPayloadsRepository },
     UserReportsRepository,
     attachmentsConfigProvider,
@@ -60,7 +64,7 @@ import { WorkerHost } from '@faultline/platform';
     EditIssueCommentHandler,
     DeleteIssueCommentHandler,
   ],
-  exports: [IssueIngestion, IssueWebhookPayloads, UserReportIntake, EventAttachmentIntake, IssueTopFrames],
+  exports: [IssueIngestion, IssueOccurrences, IssueWebhookPayloads, UserReportIntake, EventAttachmentIntake, IssueTopFrames],
 })
 export class IssuesModule implements OnModuleInit {
   constructor(

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock, type RecordedEvent } from '@faultline/kernel';
 import { type ErrorEventProcessedData, IngestEventTypes } from '@faultline/ingest';
 import { IssueEventTypes, type IssueUnresolvedData } from '@faultline/issues';
+import { MonitorEventTypes } from '@faultline/monitors';
 import { Metrics, type Transaction } from '@faultline/platform';
 import { Counter, Histogram } from 'prom-client';
 import { type EventFacts, FREQUENCY_INTERVALS, type IssueRule, rulePasses } from '../domain';
@@ -54,7 +55,8 @@ export class IssueAlertEvaluator {
   readonly onAppended = async (tx: Transaction, events: readonly RecordedEvent[]): Promise<void> => {
     let processed: Processed[] | undefined;
     for (const event of events) {
-      if (event.type === IngestEventTypes.ErrorEventProcessed) {
+      // A cron monitor's failure carries an error event's fields: rules treat it as one.
+      if (event.type === IngestEventTypes.ErrorEventProcessed || event.type === MonitorEventTypes.MonitorFailureOccurred) {
         (processed ??= []).push({ data: event.data as unknown as ErrorEventProcessedData });
       } else if (event.type === IssueEventTypes.IssueUnresolved) {
         const data = event.data as unknown as IssueUnresolvedData;

@@ -60,6 +60,26 @@ export function sdkRoutes(acceptor: AcceptEnvelope, wake: () => void) {
       return reply.status(result.status).send(result.body);
     };
 
+    const checkIn = async (request: FastifyRequest, reply: FastifyReply) => {
+      cors(request, reply);
+      const { projectId, monitorSlug, sentryKey } = request.params as { projectId: string; monitorSlug: string; sentryKey?: string };
+      if (!isNumericId(projectId)) return reply.status(400).send({ detail: 'project id must be numeric' });
+      const result = await acceptor.acceptHttpCheckIn({
+        projectId,
+        monitorSlug,
+        sentryKey,
+        authHeader: (request.headers['x-sentry-auth'] as string | undefined) ?? authorizationSentry(request.headers.authorization),
+        query: request.query as Record<string, unknown>,
+        body: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
+      });
+      if (result.status !== 202) return reply.header('x-sentry-error', result.body.detail).status(result.status).send(result.body);
+      return reply.status(202).send();
+    };
+    for (const path of ['/api/:projectId/cron/:monitorSlug/:sentryKey/', '/api/:projectId/cron/:monitorSlug/']) {
+      scope.get(path, checkIn);
+      scope.post(path, checkIn);
+    }
+
     for (const [kind, path] of Object.entries(PATHS) as Array<[keyof typeof PATHS, string]>) {
       scope.post(`/api/:projectId/${path}`, handle(kind));
       scope.options(`/api/:projectId/${path}`, async (request, reply) => {

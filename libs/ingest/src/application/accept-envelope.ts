@@ -10,6 +10,7 @@ import {
   UserReportIntake,
   type UserReportInput,
 } from '@faultline/issues';
+import { MonitorCheckInIntake, type CheckInSubmission } from '@faultline/monitors';
 import { FindProjectKeyQuery, type ProjectKeyAccess } from '@faultline/projects';
 import {
   decodeBody,
@@ -60,6 +61,15 @@ export interface AcceptRequest {
   readonly authHeader?: string;
   readonly query: Record<string, unknown>;
   readonly clientIp?: string;
+}
+
+export interface HttpCheckInRequest {
+  readonly projectId: string;
+  readonly monitorSlug: string;
+  readonly sentryKey?: string;
+  readonly authHeader?: string;
+  readonly query: Record<string, unknown>;
+  readonly body: Buffer;
 }
 
 type Refusal = { readonly status: 400 | 401 | 403 | 413 | 415; readonly body: { detail: string } };
@@ -118,6 +128,7 @@ export class AcceptEnvelope {
     private readonly userReports: UserReportIntake,
     private readonly rateLimiter: RateLimiter,
     private readonly attachments: EventAttachmentIntake,
+    private readonly checkIns: MonitorCheckInIntake,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -151,6 +162,7 @@ export class AcceptEnvelope {
     const outcomes: OutcomeRow[] = [];
     const reports: ParsedUserReport[] = [];
     const attachmentItems: EnvelopeItem[] = [];
+    const checkIns: Array<{ index: number; payload: Buffer }> = [];
     for (const [index, item] of envelope.items.entries()) {
       // store/ sends one event, not an envelope of items.
       const where = request.kind === 'store' ? '' : `item ${index + 1}: `;
@@ -161,6 +173,7 @@ export class AcceptEnvelope {
       if (report && 'problem' in report) outcomes.push({ projectId: key.projectId, outcome: 'rejected', category, quantity: 1, reason: 'invalid' });
       else if (report) reports.push(report);
       if (item.type === 'attachment') attachmentItems.push(item);
+      if (item.type === 'check_in') checkIns.push({ index, payload: item.payload });
       if (!EVENT_ITEM_TYPES.has(item.type)) continue;
       if (item.payload.length > INGEST_LIMITS.maxEventBytes) {
         return { status: 413, body: { detail: `${where}event of ${item.payload.length} bytes exceeds ${INGEST_LIMITS.maxEventBytes}` } };
@@ -203,6 +216,12 @@ export class AcceptEnvelope {
       await this.queue.admit({ receivedAt: now, events: [], outcomes });
       return { status: 429, body: { detail: rateLimitDetail(rateLimits) }, rateLimits };
     }
+    await this.recordCheckIns(
+      key,
+      checkIns.filter(({ index }) => !dropped[index]).map(({ payload }) => payload),
+      now,
+      outcomes,
+    );
     // Reports first: kept idempotently by their id, so an SDK retrying after a failed admission
     // sends them again harmlessly, and a 200 means both are durable.
     const refused = await this.userReports.record(
@@ -253,6 +272,58 @@ export class AcceptEnvelope {
         })),
       )),
     ];
+  }
+
+  /** Check-ins are recorded by the monitors context before the answer, like user reports; a repeat changes nothing. */
+  private async recordCheckIns(key: ProjectKeyAccess, payloads: readonly Buffer[], now: Date, outcomes: OutcomeRow[]): Promise<readonly string[]> {
+    if (payloads.length === 0) return [];
+    const receipt = await this.checkIns.record(
+      payloads.map((payload): CheckInSubmission => ({ projectId: key.projectId, organizationId: key.organizationId, payload, receivedAt: now.toISOString() })),
+    );
+    // Kept check-ins stay counted as received (this table has no 'accepted'); dropped ones are rejected.
+    if (receipt.dropped > 0)
+      outcomes.push({ projectId: key.projectId, outcome: 'rejected', category: categoryOf('check_in'), quantity: receipt.dropped, reason: 'invalid' });
+    return receipt.invalid;
+  }
+
+  /**
+   * Sentry's HTTP check-in (`/api/{project_id}/cron/{monitor_slug}/{sentry_key}/`): the DSN key in
+   * the path (or the usual places), the check-in in the query string or a JSON body. Answers 202
+   * as Relay does once the check-in is read (kept, or dropped by a budget), 400 with the reason when it cannot be.
+   */
+  async acceptHttpCheckIn(request: HttpCheckInRequest): Promise<{ status: 202 } | Refusal> {
+    const authenticated = await this.authenticate({
+      kind: 'store',
+      projectId: request.projectId,
+      body: Buffer.alloc(0),
+      authHeader: request.authHeader,
+      query: request.sentryKey ? { ...request.query, sentry_key: request.sentryKey } : request.query,
+    });
+    if ('status' in authenticated) return authenticated;
+    let body: Record<string, unknown> = {};
+    if (request.body.length > 0) {
+      try {
+        const parsed: unknown = JSON.parse(request.body.toString('utf8'));
+        if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) body = parsed as Record<string, unknown>;
+      } catch {
+        return { status: 400, body: { detail: 'the body must be a JSON object' } };
+      }
+    }
+    const field = (name: string) => body[name] ?? request.query[name];
+    const duration = field('duration');
+    const checkIn = {
+      ...body,
+      monitor_slug: request.monitorSlug,
+      check_in_id: field('check_in_id') ?? newHexId(),
+      status: field('status'),
+      environment: field('environment'),
+      duration: typeof duration === 'string' && duration !== '' ? Number(duration) : duration,
+    };
+    const outcomes: OutcomeRow[] = [{ projectId: authenticated.projectId, outcome: 'received', category: categoryOf('check_in'), quantity: 1 }];
+    const now = this.clock.now();
+    const [invalid] = await this.recordCheckIns(authenticated, [Buffer.from(JSON.stringify(checkIn))], now, outcomes);
+    await this.queue.admit({ receivedAt: now, events: [], outcomes });
+    return invalid ? { status: 400, body: { detail: invalid } } : { status: 202 };
   }
 
   /**

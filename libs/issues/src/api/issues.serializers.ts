@@ -1,10 +1,14 @@
 import type { RecordedEvent } from '@faultline/kernel';
 import type { OrganizationAccess } from '@faultline/platform';
 import type { IssueRelease, IssueRow, IssueStatsSeries, IssueTagKeyRow, IssueTagValueRow } from '../infrastructure/issue-read-model.repository';
+import { OCCURRENCE_ISSUE_TYPES, type OccurrenceIssueType } from '../contracts/issue-occurrences';
 import type { IssueActor, IssueAssignee, IssueComment, IssueEvent, IssueUnresolvedReason } from '../domain';
 import { ignoreStatusDetails, IssueEventTypes, issueUrl, resolvedStatusDetails, shortReleaseVersion, tagKeyLabel } from '../domain';
 
 const PRIORITY_BY_LEVEL: Record<string, string> = { fatal: 'high', error: 'high', warning: 'medium', info: 'low', debug: 'low' };
+
+/** Sentry's category of an issue type: errors, or the category of the context that raises the type. */
+const issueCategoryOf = (issueType: string): string => OCCURRENCE_ISSUE_TYPES[issueType as OccurrenceIssueType] ?? 'error';
 
 const iso = (value: Date | string): string => new Date(value).toISOString();
 
@@ -68,9 +72,9 @@ export function serializeIssue(row: IssueRow, organization: OrganizationAccess, 
     seerAutofixLastTriggered: null,
     seerExplorerAutofixLastTriggered: null,
     project: { id: row.project_id, name: row.project_name, slug: row.project_slug, platform: row.project_platform },
-    type: 'error',
-    issueType: 'error',
-    issueCategory: 'error',
+    type: row.issue_type === 'error' ? 'error' : 'generic',
+    issueType: row.issue_type,
+    issueCategory: issueCategoryOf(row.issue_type),
     metadata: issueMetadata(row),
     numComments: row.num_comments,
     assignedTo,

@@ -41,3 +41,4 @@ export { EVENT_ATTACHMENT_LIMITS, MINIDUMP_ATTACHMENT_TYPE } from '../domain/eve
 export { EVENT_FIELDS, type EventFieldType } from '../application/queries/event-search';
 export { IssueTopFrames } from './issue-top-frames';
 export { EventRetention } from './event-retention';
+export * from './issue-occurrences';

@@ -7,6 +7,8 @@ export interface IngestedEvent {
   readonly organizationId: string;
   readonly eventId: string;
   readonly fingerprintHash: string;
+  /** Sentry's issue type of a new issue: `error` unless another context raised it (an occurrence). */
+  readonly issueType?: string;
   readonly title: string;
   readonly culprit: string;
   readonly level: string;

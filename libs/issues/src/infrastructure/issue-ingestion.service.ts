@@ -241,10 +241,10 @@ export class IssueIngestionService extends IssueIngestion {
     const shortId = shortIdFor(event.projectSlug, number);
     const level = (LEVELS.has(event.level) ? event.level : 'error') as IssueLevel;
     const [row] = await tx.query<IssueRow>(
-      `INSERT INTO issues.issues (project_id, fingerprint_hash, short_id, title, culprit, level, platform, status, substatus, first_seen, last_seen)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, 'unresolved', 'new', $8, $8)
+      `INSERT INTO issues.issues (project_id, fingerprint_hash, short_id, title, culprit, level, platform, status, substatus, first_seen, last_seen, issue_type)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 'unresolved', 'new', $8, $8, $9)
        RETURNING id, status`,
-      [event.projectId, event.fingerprintHash, shortId, event.title, event.culprit, level, event.platform, event.occurredAt],
+      [event.projectId, event.fingerprintHash, shortId, event.title, event.culprit, level, event.platform, event.occurredAt, event.issueType ?? 'error'],
     );
     const aggregate = Issue.create(SYSTEM_ACTOR, event.receivedAt, {
       issueId: row.id,

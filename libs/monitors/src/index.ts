@@ -1,0 +1,2 @@
+export { MonitorsModule } from './monitors.module';
+export * from './contracts';
