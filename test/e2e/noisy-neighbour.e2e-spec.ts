@@ -323,6 +323,9 @@ const COSTS: Cost[] = [
       'statsd',
       'span',
       'log',
+      'profile_chunk',
+      'replay_video',
+      'trace_metric',
     ],
     prepare: async (ctx) => {
       // Every item type the service knows, as many items as an envelope may hold, each as large as

@@ -6,12 +6,24 @@ import { Database } from '@faultline/platform';
 import { UserReportIntake, type UserReportInput } from '@faultline/issues';
 import { FindProjectKeyQuery, type ProjectKeyAccess } from '@faultline/projects';
 import {
+  accepted,
+  categoryOfEvent,
+  clientDiscardsOf,
+  type CountedOutcome,
+  type DataCategory,
   decodeBody,
   decodeBodyPrefix,
   decodeStoreBody,
   EnvelopeError,
+  ERROR_CATEGORIES,
+  fateOf,
+  invalid,
+  type InvalidReason,
+  outcomesOf,
   parseEnvelope,
   publicKeyFrom,
+  quantitiesOf,
+  rateLimited,
   readEnvelopeHeader,
   reportOfItem,
   type Envelope,
@@ -19,7 +31,7 @@ import {
   type QuotaCategory,
   type QuotaLimit,
 } from '../domain';
-import { IngestQueueRepository, type OutcomeRow } from '../infrastructure/ingest-queue.repository';
+import { IngestQueueRepository } from '../infrastructure/ingest-queue.repository';
 
 /** Documented limits of the SDK endpoints (README, "Sending events"). */
 export const INGEST_LIMITS = {
@@ -53,27 +65,8 @@ export type AcceptResult =
   | Refusal
   | { readonly status: 429; readonly body: { detail: string }; readonly rateLimits: readonly QuotaLimit[] };
 
-const EVENT_ITEM_TYPES = new Set(['event']);
-
-/** The outcome category of each item type (events are queued, user reports kept, the rest counted). */
-function categoryOf(type: string): string {
-  switch (type) {
-    case 'event':
-      return 'error';
-    case 'transaction':
-    case 'span':
-      return 'transaction';
-    case 'session':
-    case 'sessions':
-      return 'session';
-    case 'attachment':
-      return 'attachment';
-    case 'client_report':
-      return 'client_report';
-    default:
-      return type;
-  }
-}
+/** The data categories a key's rate limit of each quota category stops. */
+const LIMITED_CATEGORIES: Readonly<Record<QuotaCategory, readonly DataCategory[]>> = { error: ERROR_CATEGORIES, user_report: ['feedback'] };
 
 const KEY_CACHE_MS = 5_000;
 const CACHED_KEYS = 10_000;
@@ -122,44 +115,59 @@ export class AcceptEnvelope {
       throw error;
     }
 
-    const events: Array<{ eventId: string; payload: string }> = [];
-    const outcomes: OutcomeRow[] = [];
+    const now = this.clock.now();
+    const record = (outcomes: readonly CountedOutcome[]) => this.queue.admit({ receivedAt: now, events: [], outcomes: forKey(key, outcomes) });
+    // A refused envelope keeps none of its items: each is counted invalid, for the reason of the refusal.
+    const refuse = async (status: 400 | 413, reason: InvalidReason, detail: string): Promise<Refusal> => {
+      await record(envelope.items.flatMap((item) => outcomesOf(quantitiesOf(item), invalid(reason))));
+      return { status, body: { detail } };
+    };
+    const events: Array<{ eventId: string; category: DataCategory; payload: string }> = [];
+    const outcomes: CountedOutcome[] = [];
     const reports: ParsedUserReport[] = [];
     for (const [index, item] of envelope.items.entries()) {
       // store/ sends one event, not an envelope of items.
       const where = request.kind === 'envelope' ? `item ${index + 1}: ` : '';
-      const category = categoryOf(item.type);
-      outcomes.push({ projectId: key.projectId, outcome: 'received', category, quantity: 1 });
-      const report = reportOfItem(item.type, item.payload);
-      // A malformed report is dropped and counted; the envelope's events are kept.
-      if (report && 'problem' in report) outcomes.push({ projectId: key.projectId, outcome: 'rejected', category, quantity: 1, reason: 'invalid' });
-      else if (report) reports.push(report);
-      if (!EVENT_ITEM_TYPES.has(item.type)) continue;
-      if (item.payload.length > INGEST_LIMITS.maxEventBytes) {
-        return { status: 413, body: { detail: `${where}event of ${item.payload.length} bytes exceeds ${INGEST_LIMITS.maxEventBytes}` } };
+      const fate = fateOf(item.type);
+      if (fate === 'client_report') {
+        outcomes.push(...clientDiscardsOf(item.payload));
+      } else if (fate === 'keep') {
+        const report = reportOfItem(item.type, item.payload);
+        // A malformed report is dropped and counted; the envelope's events are kept.
+        if (!report || 'problem' in report) outcomes.push(...outcomesOf(quantitiesOf(item), invalid('payload')));
+        else reports.push(report);
+      } else if (fate !== 'process') {
+        outcomes.push(...outcomesOf(quantitiesOf(item), fate));
+      } else {
+        if (item.payload.length > INGEST_LIMITS.maxEventBytes) {
+          return refuse(413, 'too_large', `${where}event of ${item.payload.length} bytes exceeds ${INGEST_LIMITS.maxEventBytes}`);
+        }
+        const text = item.payload.toString('utf8');
+        let payload: Record<string, unknown>;
+        try {
+          payload = JSON.parse(text) as Record<string, unknown>;
+        } catch {
+          return refuse(400, 'invalid_json', `${where}event payload is not valid JSON`);
+        }
+        if (payload === null || typeof payload !== 'object' || Array.isArray(payload as unknown)) {
+          return refuse(400, 'payload', `${where}event payload must be a JSON object`);
+        }
+        // Stored as sent: the queue row's event_id wins over the payload's when the worker reads it.
+        events.push({ eventId: eventIdOf(payload, envelope.header.event_id), category: categoryOfEvent(payload.type), payload: text });
       }
-      const text = item.payload.toString('utf8');
-      let payload: Record<string, unknown>;
-      try {
-        payload = JSON.parse(text) as Record<string, unknown>;
-      } catch {
-        return { status: 400, body: { detail: `${where}event payload is not valid JSON` } };
-      }
-      if (payload === null || typeof payload !== 'object' || Array.isArray(payload as unknown)) {
-        return { status: 400, body: { detail: `${where}event payload must be a JSON object` } };
-      }
-      // Stored as sent: the queue row's event_id wins over the payload's when the worker reads it.
-      events.push({ eventId: eventIdOf(payload, envelope.header.event_id), payload: text });
     }
 
-    const now = this.clock.now();
     const rateLimits = await this.overRateLimit(key, { error: events.length, user_report: reports.length }, now);
-    for (const { category } of rateLimits) {
-      const dropped = category === 'error' ? events.splice(0) : reports.splice(0);
-      outcomes.push({ projectId: key.projectId, outcome: 'rejected', category, quantity: dropped.length, reason: 'key_quota' });
-    }
+    const limited = new Set(rateLimits.flatMap(({ category }) => LIMITED_CATEGORIES[category]));
+    const overLimit = (category: DataCategory) => {
+      if (!limited.has(category)) return false;
+      outcomes.push(...outcomesOf([{ category, quantity: 1 }], rateLimited('key_quota')));
+      return true;
+    };
+    events.splice(0, events.length, ...events.filter((event) => !overLimit(event.category)));
+    reports.splice(0, reports.length, ...reports.filter(() => !overLimit('feedback')));
     if (rateLimits.length > 0 && events.length === 0 && reports.length === 0) {
-      await this.queue.admit({ receivedAt: now, events: [], outcomes });
+      await record(outcomes);
       return { status: 429, body: { detail: 'Rate limit of this DSN key exceeded' }, rateLimits };
     }
     // Reports first: kept idempotently by their id, so an SDK retrying after a failed admission
@@ -168,8 +176,9 @@ export class AcceptEnvelope {
       reports.map((report): UserReportInput => ({ ...report, projectId: key.projectId, receivedAt: now.toISOString() })),
     );
     // Too late to change: dropped and counted, as Sentry does ("Duplicate report").
-    if (refused.length > 0)
-      outcomes.push({ projectId: key.projectId, outcome: 'rejected', category: 'user_report', quantity: refused.length, reason: 'duplicate_report' });
+    if (refused.length > 0) outcomes.push({ ...invalid('duplicate'), category: 'feedback', quantity: refused.length, timesSeen: refused.length });
+    const kept = reports.length - refused.length;
+    if (kept > 0) outcomes.push({ ...accepted, category: 'feedback', quantity: kept, timesSeen: kept });
     await this.queue.admit({
       receivedAt: now,
       events: events.map((event) => ({
@@ -179,7 +188,7 @@ export class AcceptEnvelope {
         organizationId: key.organizationId,
         clientIp: request.clientIp,
       })),
-      outcomes,
+      outcomes: forKey(key, outcomes),
     });
     onCommitted();
     return { status: 200, body: { id: events[0]?.eventId ?? envelope.header.event_id ?? null }, ...(rateLimits.length > 0 ? { rateLimits } : {}) };
@@ -229,6 +238,10 @@ export class AcceptEnvelope {
   private async findKey(publicKey: string): Promise<ProjectKeyAccess | null> {
     return (await this.keys.forceFetch(publicKey)).access;
   }
+}
+
+function forKey(key: ProjectKeyAccess, outcomes: readonly CountedOutcome[]) {
+  return outcomes.map((outcome) => ({ ...outcome, projectId: key.projectId, organizationId: key.organizationId }));
 }
 
 function eventIdOf(payload: Record<string, unknown>, headerEventId: unknown): string {

@@ -54,3 +54,25 @@ export { resolveStatsWindow, type StatsWindow } from './stats-window';
 export { ERROR_EVENT_STREAM_TYPE, errorEventProcessed, errorEventStream, IngestEventTypes, type ErrorEventProcessedData } from './ingest.events';
 export { feedbackReportOf, reportOfItem, USER_REPORT_LIMITS, userReportOf, type ParsedUserReport } from './user-report';
 export { rateLimitsHeader, type QuotaCategory, type QuotaLimit } from './key-quota';
+export { categoryOfEvent, DATA_CATEGORIES, type DataCategory, ERROR_CATEGORIES, isDataCategory, isErrorCategory } from './data-category';
+export {
+  accepted,
+  type CountedOutcome,
+  filtered,
+  filterReasonOf,
+  type FilterReason,
+  invalid,
+  type InvalidReason,
+  isOutcome,
+  type LegacyStat,
+  legacyStatsOf,
+  type Outcome,
+  type OutcomeKind,
+  outcomesOf,
+  OUTCOMES,
+  type Quantity,
+  rateLimited,
+  type RateLimitReason,
+} from './outcome';
+export { fateOf, type ItemFate, ITEM_RULES, quantitiesOf } from './item-disposition';
+export { CLIENT_REPORT_LIMITS, clientDiscardsOf, DISCARD_REASONS, type DiscardReason } from './client-report';
