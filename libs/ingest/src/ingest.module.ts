@@ -9,6 +9,7 @@ import { ReleasesModule } from '@faultline/releases';
 import type { FastifyInstance } from 'fastify';
 import { DeadLettersController } from './api/dead-letters.controller';
 import { InboundFiltersController } from './api/inbound-filters.controller';
+import { OrganizationStatsController } from './api/organization-stats.controller';
 import { ProjectEventsController } from './api/project-events.controller';
 import { sdkRoutes } from './api/sdk-routes';
 import { AcceptEnvelope } from './application/accept-envelope';
@@ -22,12 +23,13 @@ import { IngestMetrics } from './infrastructure/ingest-metrics';
 import { InboundFiltersRepository } from './infrastructure/inbound-filters.repository';
 import { IngestQueueRepository } from './infrastructure/ingest-queue.repository';
 import { ProjectReadModelsRepository } from './infrastructure/project-read-models.repository';
+import { OutcomeStatsRepository } from './infrastructure/outcome-stats.repository';
 import { RollupsRepository } from './infrastructure/rollups.repository';
 
 /** The SDK protocol, event processing (with its dead letters), and the project read models built from events. */
 @Module({
   imports: [CqrsModule, EventStoreModule, IssuesModule, ReleasesModule],
-  controllers: [ProjectEventsController, InboundFiltersController, DeadLettersController],
+  controllers: [ProjectEventsController, InboundFiltersController, DeadLettersController, OrganizationStatsController],
   providers: [
     ProjectReadModelsRepository,
     AcceptEnvelope,
@@ -36,6 +38,7 @@ import { RollupsRepository } from './infrastructure/rollups.repository';
     { provide: EventProcessing, useExisting: EventProcessor },
     IngestQueueRepository,
     RollupsRepository,
+    OutcomeStatsRepository,
     InboundFiltersRepository,
     DeadLettersRepository,
     IngestMetrics,

@@ -76,3 +76,19 @@ export {
 } from './outcome';
 export { fateOf, type ItemFate, ITEM_RULES, quantitiesOf } from './item-disposition';
 export { CLIENT_REPORT_LIMITS, clientDiscardsOf, DISCARD_REASONS, type DiscardReason } from './client-report';
+export {
+  OUTCOME_FIELDS,
+  OUTCOME_GROUPINGS,
+  type OutcomeField,
+  type OutcomeGrouping,
+  type OutcomesAnswer,
+  outcomesAnswer,
+  type OutcomesGroup,
+  type OutcomesQuery,
+  OutcomesQueryError,
+  type OutcomesQueryParams,
+  OUTCOMES_QUERY_LIMITS,
+  type OutcomeTotalsRow,
+  parseOutcomesQuery,
+  parsePeriod,
+} from './outcomes-query';
