@@ -25,11 +25,11 @@ export class OutcomeStatsRepository {
       quantity: string;
       times_seen: string;
     }>(
-      `SELECT ${perInterval ? `floor((extract(epoch FROM bucket) - $3) / $5)::int` : '0'} AS interval,
+      `SELECT ${perInterval ? 'floor((extract(epoch FROM bucket) - $3::bigint) / $5::integer)::int' : '0 * $5::integer'} AS interval,
          ${select('outcome', 'NULL::text')}, ${select('category', 'NULL::text')}, ${select('project_id', '0::bigint')}, ${select('reason', "''")},
          sum(quantity)::text AS quantity, sum(times_seen)::text AS times_seen
        FROM ingest.outcome_stats
-       WHERE organization_id = $1 AND resolution = $2 AND bucket >= to_timestamp($3) AND bucket < to_timestamp($4)
+       WHERE organization_id = $1 AND resolution = $2 AND bucket >= to_timestamp($3::bigint) AND bucket < to_timestamp($4::bigint)
          AND project_id = ANY($6::bigint[])
          AND (cardinality($7::text[]) = 0 OR category = ANY($7::text[]))
          AND (cardinality($8::text[]) = 0 OR outcome = ANY($8::text[]))
