@@ -12,6 +12,7 @@ import { NewProjectPage, ProjectKeysPage, ProjectPage, ProjectSettingsPage, Proj
 import { InstanceAdminPage } from './pages/instance-admin';
 import { IssuePage, IssuesPage } from './pages/issues';
 import { ReleasesPage } from './pages/releases';
+import { UsagePage } from './pages/usage';
 import { AuthProviderPage, MembersPage, TeamsPage } from './pages/organization';
 import { DeveloperSettingsPage, IntegrationsPage, NewIntegrationPage, SentryAppPage, SentryAppRequestsPage } from './pages/developer-settings';
 import './styles.css';
@@ -56,6 +57,7 @@ const ROUTES: Array<[string, Page]> = [
   ['/organizations/:org/issues/:issueId/events/:eventId/', IssuePage],
   ['/organizations/:org/issues/:issueId/activity/', (props) => <IssuePage {...props} tab="activity" />],
   ['/organizations/:org/releases/', ReleasesPage],
+  ['/organizations/:org/stats/', UsagePage],
 ];
 
 function Navigation(props: { session: Session; path: string; onSignOut: () => void }) {
@@ -71,6 +73,7 @@ function Navigation(props: { session: Session; path: string; onSignOut: () => vo
           [`/organizations/${slug}/releases/`, 'Releases'],
           [`/settings/${slug}/projects/`, 'Projects'],
           [`/organizations/${slug}/alerts/rules/`, 'Alerts'],
+          [`/organizations/${slug}/stats/`, 'Stats'],
           [`/settings/${slug}/members/`, 'Members'],
           [`/settings/${slug}/teams/`, 'Teams'],
           [`/settings/${slug}/auth/`, 'Auth & SCIM'],
