@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { launchBrowser, newPage, signIn } from '../support/browser';
 import { eventsProcessed } from '../support/events-processed';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -104,5 +105,27 @@ describe('usage stats from the @sentry/node SDK', () => {
     const other = await api.request('GET', '/api/0/organizations/acme/stats_v2/?field=sum(quantity)&groupBy=category&project=999999');
     expect(other.status).toBe(403);
     expect((await api.request('GET', '/api/0/organizations/nope/stats_v2/?field=sum(quantity)&groupBy=category')).status).toBe(404);
+  });
+
+  it('shows the usage page in a browser: a category by outcome over the period, and totals by category', async () => {
+    const browser = await launchBrowser();
+    try {
+      const { page, errors } = await newPage(browser);
+      await signIn(page, api);
+      await page.goto(`${api.baseUrl}/organizations/acme/stats/`);
+      // Both projects' errors: two stored of each, the web project's filtered one.
+      await page
+        .getByRole('img', { name: /^Errors by outcome\. Accepted: 4, Filtered: 1, Rate limited: [1-3], Invalid: 0, Client discard: [2-4]\.$/ })
+        .waitFor();
+      expect(await page.getByRole('link', { name: 'Stats' }).getAttribute('aria-current')).toBe('page');
+      const transactions = page.getByRole('region', { name: 'By category' }).getByRole('row', { name: /^Transactions/ });
+      expect(await transactions.getByRole('cell').allTextContents()).toEqual(['0', '1', '0', '0', '0']);
+      await page.getByRole('combobox', { name: /^Category/ }).selectOption('session');
+      await page.getByRole('img', { name: /^Sessions by outcome\. Accepted: 0, Filtered: 1,/ }).waitFor();
+      expect(page.url()).toContain('dataCategory=session');
+      expect(errors).toEqual([]);
+    } finally {
+      await browser.close();
+    }
   });
 });
