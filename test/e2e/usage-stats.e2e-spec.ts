@@ -103,7 +103,7 @@ describe('usage stats from the @sentry/node SDK', () => {
       detail: 'The interval has to be a multiple of the minimum interval of one hour.',
     });
     const other = await api.request('GET', '/api/0/organizations/acme/stats_v2/?field=sum(quantity)&groupBy=category&project=999999');
-    expect(other.status).toBe(403);
+    expect(other.status).toBe(404);
     expect((await api.request('GET', '/api/0/organizations/nope/stats_v2/?field=sum(quantity)&groupBy=category')).status).toBe(404);
   });
 

@@ -1,4 +1,4 @@
-import { BadRequestException, Controller, ForbiddenException, Get, Inject, Query } from '@nestjs/common';
+import { BadRequestException, Controller, Get, Inject, NotFoundException, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { CLOCK, type Clock } from '@faultline/kernel';
@@ -71,7 +71,8 @@ export class OrganizationStatsController {
     // Every member sees every project of the organization (open membership), as Sentry's members do.
     const visible = await this.queries.execute<FindOrganizationProjectsQuery, ProjectSummary[]>(new FindOrganizationProjectsQuery(organization.id));
     const visibleIds = new Set(visible.map((project) => project.id));
-    if (query.projectIds.some((id) => !visibleIds.has(id))) throw new ForbiddenException({ detail: 'You do not have permission to perform this action.' });
+    // A project of another organization is as unknown as one that does not exist.
+    if (query.projectIds.some((id) => !visibleIds.has(id))) throw new NotFoundException();
     const projectIds = query.projectIds.length > 0 ? query.projectIds : [...visibleIds];
     return outcomesAnswer(query, await this.outcomes.totals(this.database, organization.id, projectIds, query));
   }
