@@ -30,6 +30,7 @@ import {
   type ParsedUserReport,
   type QuotaCategory,
   type QuotaLimit,
+  underRateLimits,
 } from '../domain';
 import { IngestQueueRepository } from '../infrastructure/ingest-queue.repository';
 
@@ -123,7 +124,7 @@ export class AcceptEnvelope {
       return { status, body: { detail } };
     };
     const events: Array<{ eventId: string; category: DataCategory; payload: string }> = [];
-    const outcomes: CountedOutcome[] = [];
+    let outcomes: CountedOutcome[] = [];
     const reports: ParsedUserReport[] = [];
     for (const [index, item] of envelope.items.entries()) {
       // store/ sends one event, not an envelope of items.
@@ -159,6 +160,7 @@ export class AcceptEnvelope {
 
     const rateLimits = await this.overRateLimit(key, { error: events.length, user_report: reports.length }, now);
     const limited = new Set(rateLimits.flatMap(({ category }) => LIMITED_CATEGORIES[category]));
+    outcomes = underRateLimits(outcomes, limited, 'key_quota');
     const overLimit = (category: DataCategory) => {
       if (!limited.has(category)) return false;
       outcomes.push(...outcomesOf([{ category, quantity: 1 }], rateLimited('key_quota')));

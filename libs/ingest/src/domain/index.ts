@@ -73,6 +73,7 @@ export {
   type Quantity,
   rateLimited,
   type RateLimitReason,
+  underRateLimits,
 } from './outcome';
 export { fateOf, type ItemFate, ITEM_RULES, quantitiesOf } from './item-disposition';
 export { CLIENT_REPORT_LIMITS, clientDiscardsOf, DISCARD_REASONS, type DiscardReason } from './client-report';

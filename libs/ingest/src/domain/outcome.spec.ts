@@ -1,7 +1,7 @@
 import { categoryOfEvent, DATA_CATEGORIES, isErrorCategory } from './data-category';
 import { ENVELOPE_ITEM_TYPES, type EnvelopeItem, type EnvelopeItemType } from './envelope';
 import { fateOf, ITEM_RULES, quantitiesOf } from './item-disposition';
-import { filterReasonOf, isOutcome, legacyStatsOf, OUTCOMES, outcomesOf, rateLimited } from './outcome';
+import { filtered, filterReasonOf, isOutcome, legacyStatsOf, OUTCOMES, outcomesOf, rateLimited, underRateLimits } from './outcome';
 
 const item = (type: EnvelopeItemType, payload = '{}', header: Record<string, unknown> = {}): EnvelopeItem => ({
   type,
@@ -68,6 +68,19 @@ describe('outcomes', () => {
   it('counts each quantity of an item once', () => {
     expect(outcomesOf([{ category: 'log_byte', quantity: 50 }], rateLimited('key_quota'))).toEqual([
       { outcome: 'rate_limited', reason: 'key_quota', category: 'log_byte', quantity: 50, timesSeen: 1 },
+    ]);
+  });
+
+  it('counts what a quota limited as rate limited rather than filtered, and leaves the rest', () => {
+    const outcomes = [
+      ...outcomesOf([{ category: 'transaction', quantity: 1 }], filtered('unsupported_item')),
+      ...outcomesOf([{ category: 'session', quantity: 1 }], filtered('unsupported_item')),
+      { outcome: 'client_discard' as const, reason: 'before_send' as const, category: 'transaction' as const, quantity: 3, timesSeen: 1 },
+    ];
+    expect(underRateLimits(outcomes, new Set(['transaction'] as const), 'key_quota').map(({ outcome, category }) => `${outcome}/${category}`)).toEqual([
+      'rate_limited/transaction',
+      'filtered/session',
+      'client_discard/transaction',
     ]);
   });
 

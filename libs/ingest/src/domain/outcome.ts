@@ -62,6 +62,14 @@ export function outcomesOf(quantities: readonly Quantity[], kind: OutcomeKind): 
   return quantities.map((quantity) => ({ ...kind, ...quantity, timesSeen: 1 }));
 }
 
+/**
+ * Outcomes once a quota has limited some categories: an item of a limited category that would have
+ * been filtered is rate limited instead, as Relay enforces quotas before it filters.
+ */
+export function underRateLimits(outcomes: readonly CountedOutcome[], limited: ReadonlySet<DataCategory>, reason: RateLimitReason): CountedOutcome[] {
+  return outcomes.map((outcome) => (outcome.outcome === 'filtered' && limited.has(outcome.category) ? { ...outcome, ...rateLimited(reason) } : outcome));
+}
+
 /** Faultline's inbound filters by the names Sentry's outcomes give them. */
 const FILTER_STAT_KEYS = { localhost: 'localhost', 'error-messages': 'error-message', releases: 'release-version' } as const;
 
