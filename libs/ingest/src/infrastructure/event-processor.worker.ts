@@ -156,8 +156,13 @@ export class EventProcessor extends EventProcessing implements BackgroundWorker 
         // An abandoned event is claimed alone.
         const unfinished = taken[0].claims - 1;
         if (unfinished >= MAX_UNFINISHED_ATTEMPTS) {
-          await this.deadLetter(tx, taken[0], taken[0].attempts + unfinished, `processing did not finish in ${unfinished} attempts (the processor died)`);
-          await this.rollups.addOutcomes(tx, admitted);
+          const letter = await this.deadLetter(
+            tx,
+            taken[0],
+            taken[0].attempts + unfinished,
+            `processing did not finish in ${unfinished} attempts (the processor died)`,
+          );
+          await this.rollups.addOutcomes(tx, [...admitted, letter]);
         } else {
           await this.processIsolating(tx, taken, admitted);
         }
@@ -178,36 +183,40 @@ export class EventProcessor extends EventProcessing implements BackgroundWorker 
     try {
       await tx.inSavepoint(() => this.process(tx, events, counted));
     } catch (error) {
+      const outcomes = [...counted];
       if (events.length === 1) {
-        await this.setAside(tx, events[0], error);
+        outcomes.push(...(await this.setAside(tx, events[0], error)));
       } else {
         const middle = Math.ceil(events.length / 2);
         await this.processIsolating(tx, events.slice(0, middle), []);
         await this.processIsolating(tx, events.slice(middle), []);
       }
-      await this.rollups.addOutcomes(tx, counted);
+      await this.rollups.addOutcomes(tx, outcomes);
     }
   }
 
-  /** An event that failed alone: later again if the failure may pass, else a dead letter. */
-  private async setAside(tx: Transaction, event: QueuedEvent, error: unknown): Promise<void> {
+  /** An event that failed alone: later again if the failure may pass, else a dead letter; answers its outcome, if it has one yet. */
+  private async setAside(tx: Transaction, event: QueuedEvent, error: unknown): Promise<OutcomeCount[]> {
     const reason = describe(error);
     const attempts = event.attempts + 1;
     if (isTransient(error) && attempts < MAX_ATTEMPTS) {
       await this.queue.retryLater(tx, event, reason, this.clock.now());
-      return;
+      return [];
     }
-    await this.deadLetter(tx, event, attempts, reason);
+    return [await this.deadLetter(tx, event, attempts, reason)];
   }
 
-  /** Set aside for good: counted as invalid, as Relay counts an event its processing failed on. */
-  private async deadLetter(tx: Transaction, event: QueuedEvent, attempts: number, reason: string): Promise<void> {
+  /**
+   * Set aside for good; answers its outcome, invalid as Relay counts an event its processing failed
+   * on, for the caller to add with the batch's others (one rollup statement, its rows in key order).
+   */
+  private async deadLetter(tx: Transaction, event: QueuedEvent, attempts: number, reason: string): Promise<OutcomeCount> {
     await this.deadLetters.add(tx, event, attempts, reason);
-    await this.rollups.addOutcomes(tx, [eventOutcome(event, invalid('internal'))]);
     tx.afterCommit(() => {
       this.metrics.deadLetterSetAside();
       this.logger.error(`event ${event.event_id} of project ${event.project_id} set aside as a dead letter after ${attempts} attempt(s): ${reason}`);
     });
+    return eventOutcome(event, invalid('internal'));
   }
 
   /**
