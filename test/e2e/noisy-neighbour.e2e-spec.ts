@@ -275,6 +275,21 @@ const COSTS: Cost[] = [
     },
   },
   {
+    name: 'client reports: envelopes of the largest client reports, every line counted',
+    itemTypes: ['client_report'],
+    prepare: async (ctx) => {
+      // As many lines as a report may add, padded to the bytes a report may be read up to: all parsed, all counted.
+      const lines = Array.from({ length: 100 }, (_, i) => ({ reason: 'queue_overflow', category: i % 2 ? 'error' : 'span', quantity: 1_000_000_000 }));
+      const report = JSON.stringify({ discarded_events: lines, padding: '' });
+      const padded = JSON.stringify({ discarded_events: lines, padding: 'p'.repeat(16 * 1024 - report.length) });
+      ctx.state.body = envelopeBody(
+        Array.from({ length: SDK.maxItems }, () => ({ header: { type: 'client_report' }, payload: padded })),
+        true,
+      );
+    },
+    attack: (ctx) => flood(ctx, 4, () => ctx.envelope(ctx.state.body)),
+  },
+  {
     name: 'invites: a reinvite loop',
     prepare: async (ctx) => {
       const invited = await ctx.api.request('POST', `/api/0/organizations/${ctx.a.org}/members/`, {
@@ -315,7 +330,6 @@ const COSTS: Cost[] = [
       'session',
       'sessions',
       'attachment',
-      'client_report',
       'check_in',
       'profile',
       'replay_event',

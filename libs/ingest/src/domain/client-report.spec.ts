@@ -47,9 +47,17 @@ describe('client reports', () => {
     ]);
   });
 
-  it('reads no more than its limits: lines per report and bytes', () => {
-    const many = Array.from({ length: CLIENT_REPORT_LIMITS.maxEntries + 50 }, () => ({ reason: 'send_error', category: 'error', quantity: 1 }));
-    expect(clientDiscardsOf(report({ discarded_events: many }))).toHaveLength(CLIENT_REPORT_LIMITS.maxEntries);
+  it('sums the lines of one category and reason, and reads no more than its limits: lines per report and bytes', () => {
+    const many = Array.from({ length: CLIENT_REPORT_LIMITS.maxEntries + 50 }, () => ({ reason: 'send_error', category: 'error', quantity: 2 }));
+    expect(clientDiscardsOf(report({ discarded_events: many }))).toEqual([
+      {
+        outcome: 'client_discard',
+        reason: 'send_error',
+        category: 'error',
+        quantity: 2 * CLIENT_REPORT_LIMITS.maxEntries,
+        timesSeen: CLIENT_REPORT_LIMITS.maxEntries,
+      },
+    ]);
     const padded = report({ discarded_events: [{ reason: 'send_error', category: 'error', quantity: 1 }], padding: 'x'.repeat(CLIENT_REPORT_LIMITS.maxBytes) });
     expect(clientDiscardsOf(padded)).toEqual([]);
     expect(clientDiscardsOf(Buffer.from('not json'))).toEqual([]);
@@ -76,10 +84,12 @@ describe('client reports', () => {
       fc.property(body, (payload) => {
         const discards = clientDiscardsOf(payload);
         expect(discards.length).toBeLessThanOrEqual(CLIENT_REPORT_LIMITS.maxEntries);
+        expect(discards.reduce((lines, discard) => lines + discard.timesSeen, 0)).toBeLessThanOrEqual(CLIENT_REPORT_LIMITS.maxEntries);
         for (const discard of discards) {
           expect(DATA_CATEGORIES).toContain(discard.category);
           expect(DISCARD_REASONS).toContain(discard.reason);
-          expect(Number.isSafeInteger(discard.quantity) && discard.quantity >= 1 && discard.quantity <= CLIENT_REPORT_LIMITS.maxQuantity).toBe(true);
+          expect(Number.isSafeInteger(discard.quantity) && discard.quantity >= discard.timesSeen).toBe(true);
+          expect(discard.quantity).toBeLessThanOrEqual(discard.timesSeen * CLIENT_REPORT_LIMITS.maxQuantity);
         }
       }),
     );

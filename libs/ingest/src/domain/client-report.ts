@@ -7,7 +7,7 @@ import type { CountedOutcome } from './outcome';
  */
 export const CLIENT_REPORT_LIMITS = {
   /** Payload bytes read; a larger report is not parsed. */
-  maxBytes: 64 * 1024,
+  maxBytes: 16 * 1024,
   /** Lines counted per report, all lists together; the rest are left out. */
   maxEntries: 100,
   /** Largest quantity of one line (bytes, for attachments). */
@@ -67,21 +67,29 @@ export function clientDiscardsOf(payload: Buffer): CountedOutcome[] {
     return [];
   }
   if (!isObject(report)) return [];
-  const discards: CountedOutcome[] = [];
+  // One outcome per category and reason, however many lines name them.
+  const discards = new Map<string, CountedOutcome>();
   let entries = 0;
   for (const [list, fallbackReason] of Object.entries(LISTS)) {
     const lines = report[list];
     if (!Array.isArray(lines)) continue;
     for (const line of lines) {
-      if (entries++ >= CLIENT_REPORT_LIMITS.maxEntries) return discards;
+      if (entries++ >= CLIENT_REPORT_LIMITS.maxEntries) return [...discards.values()];
       if (!isObject(line) || !isDataCategory(line.category)) continue;
       const quantity = line.quantity;
       if (typeof quantity !== 'number' || !Number.isSafeInteger(quantity) || quantity < 1 || quantity > CLIENT_REPORT_LIMITS.maxQuantity) continue;
       const reason = isDiscardReason(line.reason) ? line.reason : fallbackReason;
-      discards.push({ outcome: 'client_discard', reason, category: line.category, quantity, timesSeen: 1 });
+      const key = `${line.category}|${reason}`;
+      const sum = discards.get(key);
+      discards.set(
+        key,
+        sum
+          ? { ...sum, quantity: sum.quantity + quantity, timesSeen: sum.timesSeen + 1 }
+          : { outcome: 'client_discard', reason, category: line.category, quantity, timesSeen: 1 },
+      );
     }
   }
-  return discards;
+  return [...discards.values()];
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
