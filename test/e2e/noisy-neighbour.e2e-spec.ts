@@ -275,10 +275,10 @@ const COSTS: Cost[] = [
     },
   },
   {
-    name: 'client reports: envelopes of the largest client reports, every line counted',
+    name: 'client reports: envelopes full of the largest client reports',
     itemTypes: ['client_report'],
     prepare: async (ctx) => {
-      // As many lines as a report may add, padded to the bytes a report may be read up to: all parsed, all counted.
+      // As many lines as a report may add, padded to the bytes a report is read up to, in every item of the envelope.
       const lines = Array.from({ length: 100 }, (_, i) => ({ reason: 'queue_overflow', category: i % 2 ? 'error' : 'span', quantity: 1_000_000_000 }));
       const report = JSON.stringify({ discarded_events: lines, padding: '' });
       const padded = JSON.stringify({ discarded_events: lines, padding: 'p'.repeat(16 * 1024 - report.length) });

@@ -8,6 +8,7 @@ import { FindProjectKeyQuery, type ProjectKeyAccess } from '@faultline/projects'
 import {
   accepted,
   categoryOfEvent,
+  CLIENT_REPORT_LIMITS,
   clientDiscardsOf,
   type CountedOutcome,
   type DataCategory,
@@ -126,12 +127,13 @@ export class AcceptEnvelope {
     const events: Array<{ eventId: string; category: DataCategory; payload: string }> = [];
     let outcomes: CountedOutcome[] = [];
     const reports: ParsedUserReport[] = [];
+    let clientReports = 0;
     for (const [index, item] of envelope.items.entries()) {
       // store/ sends one event, not an envelope of items.
       const where = request.kind === 'envelope' ? `item ${index + 1}: ` : '';
       const fate = fateOf(item.type);
       if (fate === 'client_report') {
-        outcomes.push(...clientDiscardsOf(item.payload));
+        if (++clientReports <= CLIENT_REPORT_LIMITS.maxPerEnvelope) outcomes.push(...clientDiscardsOf(item.payload));
       } else if (fate === 'keep') {
         const report = reportOfItem(item.type, item.payload);
         // A malformed report is dropped and counted; the envelope's events are kept.

@@ -6,6 +6,8 @@ import type { CountedOutcome } from './outcome';
  * category and reason, so these are far above real use; past them a report costs no more.
  */
 export const CLIENT_REPORT_LIMITS = {
+  /** Reports read per envelope (an SDK sends one); the others are ignored. */
+  maxPerEnvelope: 5,
   /** Payload bytes read; a larger report is not parsed. */
   maxBytes: 16 * 1024,
   /** Lines counted per report, all lists together; the rest are left out. */
