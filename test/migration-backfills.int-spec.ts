@@ -5,6 +5,7 @@ import { InstallationEventTypes, installationStream } from '@faultline/integrati
 import { IssueTagValues1763800001600 } from '../migrations/1763800001600-issue-tag-values';
 import { InstallationScopes1763800001800 } from '../migrations/1763800001800-installation-scopes';
 import { ContextSchemas1763800003000 } from '../migrations/1763800003000-context-schemas';
+import { OutcomesByCategory1764200000000 } from '../migrations/1764200000000-outcomes-by-category';
 import { insertProject, rerunMigration } from './support/migration-test';
 import { openTestDatabase, type TestDatabase } from './support/test-database';
 
@@ -295,5 +296,35 @@ describe('migration backfills', () => {
         moved,
       ]),
     ).toEqual([]);
+  });
+
+  /** Admission outcomes waiting to be folded when 1764200000000 runs are translated to Sentry's outcomes. */
+  it('1764200000000 translates waiting admission outcomes: received is left to the processor, rejected becomes rate_limited or invalid', async () => {
+    const { database } = db;
+    const projectId = await insertProject(db);
+    const migration = new OutcomesByCategory1764200000000();
+    const runner = db.dataSource.createQueryRunner();
+    try {
+      await migration.down(runner);
+      await database.execute(
+        `INSERT INTO ingest.ingest_outcomes (project_id, outcome, category, quantity, reason)
+         VALUES ($1, 'received', 'error', 3, NULL), ($1, 'received', 'client_report', 1, NULL), ($1, 'rejected', 'error', 2, 'key_quota'),
+                ($1, 'rejected', 'user_report', 1, 'invalid'), ($1, 'rejected', 'user_report', 1, 'duplicate_report')`,
+        [projectId],
+      );
+      await migration.up(runner);
+    } finally {
+      await runner.release();
+    }
+    const rows = await database.query<{ outcome: string; category: string; reason: string; quantity: string; times_seen: number; matches: boolean }>(
+      `SELECT o.outcome, o.category, o.reason, o.quantity::text, o.times_seen, o.organization_id = p.organization_id AS matches
+       FROM ingest.ingest_outcomes o JOIN projects.projects p ON p.id = o.project_id WHERE o.project_id = $1 ORDER BY o.id`,
+      [projectId],
+    );
+    expect(rows).toEqual([
+      { outcome: 'rate_limited', category: 'error', reason: 'key_quota', quantity: '2', times_seen: 1, matches: true },
+      { outcome: 'invalid', category: 'feedback', reason: 'payload', quantity: '1', times_seen: 1, matches: true },
+      { outcome: 'invalid', category: 'feedback', reason: 'duplicate', quantity: '1', times_seen: 1, matches: true },
+    ]);
   });
 });

@@ -207,9 +207,11 @@ describe('event attachments', () => {
     expect(await storedBytes()).toBe(4096 + 17);
   });
 
+  /** Attachments the storage quota refused, as the usage stats count them. */
   async function rejected(): Promise<number> {
-    const stats = await api.request('GET', `/api/0/projects/acme/web/stats/?stat=rejected&resolution=1h`);
-    return (stats.body as Array<[number, number]>).reduce((sum, [, count]) => sum + count, 0);
+    await eventsProcessed(api);
+    const stats = await api.request('GET', `/api/0/organizations/acme/stats_v2/?field=sum(times_seen)&category=attachment&outcome=rate_limited&statsPeriod=1d`);
+    return (stats.body.groups as Array<{ totals: Record<string, number> }>).reduce((sum, group) => sum + group.totals['sum(times_seen)'], 0);
   }
 
   it('stores a minidump upload as an event.minidump attachment of a native event named by its crash, and frees bytes with an issue', async () => {

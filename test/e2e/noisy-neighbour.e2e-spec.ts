@@ -303,6 +303,21 @@ const COSTS: Cost[] = [
     },
   },
   {
+    name: 'client reports: envelopes full of the largest client reports',
+    itemTypes: ['client_report'],
+    prepare: async (ctx) => {
+      // As many lines as a report may add, padded to the bytes a report is read up to, in every item of the envelope.
+      const lines = Array.from({ length: 100 }, (_, i) => ({ reason: 'queue_overflow', category: i % 2 ? 'error' : 'span', quantity: 1_000_000_000 }));
+      const report = JSON.stringify({ discarded_events: lines, padding: '' });
+      const padded = JSON.stringify({ discarded_events: lines, padding: 'p'.repeat(16 * 1024 - report.length) });
+      ctx.state.body = envelopeBody(
+        Array.from({ length: SDK.maxItems }, () => ({ header: { type: 'client_report' }, payload: padded })),
+        true,
+      );
+    },
+    attack: (ctx) => flood(ctx, 4, () => ctx.envelope(ctx.state.body)),
+  },
+  {
     name: 'invites: a reinvite loop',
     prepare: async (ctx) => {
       const invited = await ctx.api.request('POST', `/api/0/organizations/${ctx.a.org}/members/`, {
@@ -354,7 +369,20 @@ const COSTS: Cost[] = [
   {
     name: 'big envelopes: the largest body, the most items, deep nesting and wide objects',
     // The types the service only counts today; one it starts to process needs an entry of its own.
-    itemTypes: ['transaction', 'session', 'sessions', 'client_report', 'profile', 'replay_event', 'replay_recording', 'statsd', 'span', 'log'],
+    itemTypes: [
+      'transaction',
+      'session',
+      'sessions',
+      'profile',
+      'replay_event',
+      'replay_recording',
+      'statsd',
+      'span',
+      'log',
+      'profile_chunk',
+      'replay_video',
+      'trace_metric',
+    ],
     prepare: async (ctx) => {
       // Every item type the service knows, as many items as an envelope may hold, each as large as
       // the body limit as sent (gzip) and the decompressed limit (50 MiB over 100 items) allow together.

@@ -14,6 +14,7 @@ import { InstanceAdminPage } from './pages/instance-admin';
 import { IssuePage, IssuesPage } from './pages/issues';
 import { ReleasesPage } from './pages/releases';
 import { CronMonitorPage, CronsPage } from './pages/crons';
+import { UsagePage } from './pages/usage';
 import { AuthProviderPage, MembersPage, TeamsPage } from './pages/organization';
 import { RateLimitsPage, SpikeNotice } from './pages/rate-limits';
 import { DeveloperSettingsPage, IntegrationsPage, NewIntegrationPage, SentryAppPage, SentryAppRequestsPage } from './pages/developer-settings';
@@ -63,6 +64,7 @@ const ROUTES: Array<[string, Page]> = [
   ['/organizations/:org/releases/', ReleasesPage],
   ['/organizations/:org/crons/', CronsPage],
   ['/organizations/:org/crons/:project/:monitor/', CronMonitorPage],
+  ['/organizations/:org/stats/', UsagePage],
 ];
 
 function Navigation(props: { session: Session; path: string; onSignOut: () => void }) {
@@ -79,6 +81,7 @@ function Navigation(props: { session: Session; path: string; onSignOut: () => vo
           [`/organizations/${slug}/crons/`, 'Crons'],
           [`/settings/${slug}/projects/`, 'Projects'],
           [`/organizations/${slug}/alerts/rules/`, 'Alerts'],
+          [`/organizations/${slug}/stats/`, 'Stats'],
           [`/settings/${slug}/members/`, 'Members'],
           [`/settings/${slug}/teams/`, 'Teams'],
           [`/settings/${slug}/auth/`, 'Auth & SCIM'],

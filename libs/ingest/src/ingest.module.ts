@@ -10,6 +10,7 @@ import { ReleasesModule } from '@faultline/releases';
 import type { FastifyInstance } from 'fastify';
 import { DeadLettersController } from './api/dead-letters.controller';
 import { InboundFiltersController } from './api/inbound-filters.controller';
+import { OrganizationStatsController } from './api/organization-stats.controller';
 import { ProjectEventsController } from './api/project-events.controller';
 import { RateLimitsController } from './api/rate-limits.controller';
 import { sdkRoutes } from './api/sdk-routes';
@@ -30,13 +31,14 @@ import { OrganizationLimitsCache } from './infrastructure/organization-limits.ca
 import { RateLimiter } from './infrastructure/rate-limiter';
 import { rateLimitsConfigProvider } from './infrastructure/rate-limits-config';
 import { RateLimitsRepository } from './infrastructure/rate-limits.repository';
+import { OutcomeStatsRepository } from './infrastructure/outcome-stats.repository';
 import { RollupsRepository } from './infrastructure/rollups.repository';
 import { SpikeProtectionWorker } from './infrastructure/spike-protection.worker';
 
 /** The SDK protocol, event processing (with its dead letters), and the project read models built from events. */
 @Module({
   imports: [CqrsModule, EventStoreModule, IssuesModule, MonitorsModule, ReleasesModule],
-  controllers: [ProjectEventsController, InboundFiltersController, DeadLettersController, RateLimitsController],
+  controllers: [ProjectEventsController, InboundFiltersController, DeadLettersController, RateLimitsController, OrganizationStatsController],
   providers: [
     ProjectReadModelsRepository,
     AcceptEnvelope,
@@ -45,6 +47,7 @@ import { SpikeProtectionWorker } from './infrastructure/spike-protection.worker'
     { provide: EventProcessing, useExisting: EventProcessor },
     IngestQueueRepository,
     RollupsRepository,
+    OutcomeStatsRepository,
     InboundFiltersRepository,
     DeadLettersRepository,
     IngestMetrics,

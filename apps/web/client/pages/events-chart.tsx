@@ -3,9 +3,9 @@ import { Section, Skeleton, useLoad } from '../components';
 
 type Series = Array<[number, number]>;
 
-/** Sentry's stats names, in stacking order, with what the chart calls them. */
+/** Sentry's stats names (`received` counts all three, so the stored events are `generated`), in stacking order. */
 const STATS = [
-  { stat: 'received', label: 'Accepted', class: 'bar-received' },
+  { stat: 'generated', label: 'Accepted', class: 'bar-received' },
   { stat: 'blacklisted', label: 'Filtered', class: 'bar-filtered' },
   { stat: 'rejected', label: 'Rejected (rate limits, disabled keys)', class: 'bar-rejected' },
 ] as const;

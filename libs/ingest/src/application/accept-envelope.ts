@@ -13,6 +13,12 @@ import {
 import { MonitorCheckInIntake, type CheckInSubmission } from '@faultline/monitors';
 import { FindProjectKeyQuery, type ProjectKeyAccess } from '@faultline/projects';
 import {
+  accepted,
+  categoryOfEvent,
+  CLIENT_REPORT_LIMITS,
+  clientDiscardsOf,
+  type CountedOutcome,
+  type DataCategory,
   decodeBody,
   decodeBodyPrefix,
   decodeStoreBody,
@@ -20,8 +26,15 @@ import {
   attachmentUploadEnvelope,
   type FormEntry,
   minidumpEnvelope,
+  fateOf,
+  invalid,
+  type InvalidReason,
+  type OutcomeKind,
+  outcomesOf,
   parseEnvelope,
   publicKeyFrom,
+  quantitiesOf,
+  rateLimited,
   readEnvelopeHeader,
   reportOfItem,
   storableText,
@@ -32,7 +45,7 @@ import {
   quotaQuantities,
   type RateLimit,
 } from '../domain';
-import { IngestQueueRepository, type OutcomeRow } from '../infrastructure/ingest-queue.repository';
+import { IngestQueueRepository } from '../infrastructure/ingest-queue.repository';
 import { RateLimiter } from '../infrastructure/rate-limiter';
 
 /** Documented limits of the SDK endpoints (docs/sending-events.md, "Limits"). */
@@ -79,28 +92,6 @@ export type AcceptResult =
   | { readonly status: 200; readonly body: { id: string | null }; readonly rateLimits?: readonly RateLimit[] }
   | Refusal
   | { readonly status: 429; readonly body: { detail: string }; readonly rateLimits: readonly RateLimit[] };
-
-const EVENT_ITEM_TYPES = new Set(['event']);
-
-/** The outcome category of each item type (events are queued, user reports kept, the rest counted). */
-function categoryOf(type: string): string {
-  switch (type) {
-    case 'event':
-      return 'error';
-    case 'transaction':
-    case 'span':
-      return 'transaction';
-    case 'session':
-    case 'sessions':
-      return 'session';
-    case 'attachment':
-      return 'attachment';
-    case 'client_report':
-      return 'client_report';
-    default:
-      return type;
-  }
-}
 
 const KEY_CACHE_MS = 5_000;
 const CACHED_KEYS = 10_000;
@@ -158,81 +149,83 @@ export class AcceptEnvelope {
       throw error;
     }
 
-    const events: Array<{ eventId: string; payload: string }> = [];
-    const outcomes: OutcomeRow[] = [];
+    const now = this.clock.now();
+    const record = (outcomes: readonly CountedOutcome[]) => this.queue.admit({ receivedAt: now, events: [], outcomes: forKey(key, outcomes) });
+    // A refused envelope keeps none of its items: each is counted invalid, for the reason of the refusal.
+    const refuse = async (status: 400 | 413, reason: InvalidReason, detail: string): Promise<Refusal> => {
+      await record(envelope.items.flatMap((item) => outcomesOf(quantitiesOf(item), invalid(reason))));
+      return { status, body: { detail } };
+    };
+    const events: Array<{ eventId: string; category: DataCategory; payload: string }> = [];
+    const outcomes: CountedOutcome[] = [];
     const reports: ParsedUserReport[] = [];
     const attachmentItems: EnvelopeItem[] = [];
-    const checkIns: Array<{ index: number; payload: Buffer }> = [];
+    const checkIns: Buffer[] = [];
+    let clientReports = 0;
+    // The limits are decided on the items' types alone, before any is read: an item they drop costs nothing more.
+    const types = envelope.items.map((item) => item.type);
+    const rateLimits = await this.rateLimiter.limits(key, quotaQuantities(types), now);
+    const errorsLimited = rateLimits.find((limit) => limit.category === 'error') ?? null;
+    // An event's attachments go with it, as Relay drops them with their rate-limited event.
+    const dropped = droppedItems(types, rateLimits).map((limit, index) => limit ?? (types[index] === 'attachment' ? errorsLimited : null));
     for (const [index, item] of envelope.items.entries()) {
       // store/ sends one event, not an envelope of items.
       const where = request.kind === 'store' ? '' : `item ${index + 1}: `;
-      const category = categoryOf(item.type);
-      outcomes.push({ projectId: key.projectId, outcome: 'received', category, quantity: 1 });
-      const report = reportOfItem(item.type, item.payload);
-      // A malformed report is dropped and counted; the envelope's events are kept.
-      if (report && 'problem' in report) outcomes.push({ projectId: key.projectId, outcome: 'rejected', category, quantity: 1, reason: 'invalid' });
-      else if (report) reports.push(report);
-      if (item.type === 'attachment') attachmentItems.push(item);
-      if (item.type === 'check_in') checkIns.push({ index, payload: item.payload });
-      if (!EVENT_ITEM_TYPES.has(item.type)) continue;
-      if (item.payload.length > INGEST_LIMITS.maxEventBytes) {
-        return { status: 413, body: { detail: `${where}event of ${item.payload.length} bytes exceeds ${INGEST_LIMITS.maxEventBytes}` } };
+      const fate = fateOf(item.type);
+      const limit = dropped[index];
+      if (limit) {
+        outcomes.push(...outcomesOf(quantitiesOf(item), rateLimited(limit.reason)));
+      } else if (fate === 'client_report') {
+        if (++clientReports <= CLIENT_REPORT_LIMITS.maxPerEnvelope) outcomes.push(...clientDiscardsOf(item.payload));
+      } else if (fate === 'keep' && item.type === 'attachment') {
+        attachmentItems.push(item);
+      } else if (fate === 'keep' && item.type === 'check_in') {
+        checkIns.push(item.payload);
+      } else if (fate === 'keep') {
+        const report = reportOfItem(item.type, item.payload);
+        // A malformed report is dropped and counted; the envelope's events are kept.
+        if (!report || 'problem' in report) outcomes.push(...outcomesOf(quantitiesOf(item), invalid('payload')));
+        else reports.push(report);
+      } else if (fate !== 'process') {
+        outcomes.push(...outcomesOf(quantitiesOf(item), fate));
+      } else {
+        if (item.payload.length > INGEST_LIMITS.maxEventBytes) {
+          return refuse(413, 'too_large', `${where}event of ${item.payload.length} bytes exceeds ${INGEST_LIMITS.maxEventBytes}`);
+        }
+        const text = item.payload.toString('utf8');
+        let payload: Record<string, unknown>;
+        try {
+          payload = JSON.parse(text) as Record<string, unknown>;
+        } catch {
+          return refuse(400, 'invalid_json', `${where}event payload is not valid JSON`);
+        }
+        if (payload === null || typeof payload !== 'object' || Array.isArray(payload as unknown)) {
+          return refuse(400, 'payload', `${where}event payload must be a JSON object`);
+        }
+        // Stored as sent: the queue row's event_id wins over the payload's when the worker reads it.
+        events.push({ eventId: eventIdOf(payload, envelope.header.event_id), category: categoryOfEvent(payload.type), payload: text });
       }
-      const text = item.payload.toString('utf8');
-      let payload: Record<string, unknown>;
-      try {
-        payload = JSON.parse(text) as Record<string, unknown>;
-      } catch {
-        return { status: 400, body: { detail: `${where}event payload is not valid JSON` } };
-      }
-      if (payload === null || typeof payload !== 'object' || Array.isArray(payload as unknown)) {
-        return { status: 400, body: { detail: `${where}event payload must be a JSON object` } };
-      }
-      // Stored as sent: the queue row's event_id wins over the payload's when the worker reads it.
-      events.push({ eventId: eventIdOf(payload, envelope.header.event_id), payload: text });
     }
 
-    const now = this.clock.now();
-    const types = envelope.items.map((item) => item.type);
-    const rateLimits = await this.rateLimiter.limits(key, quotaQuantities(types), now);
-    const dropped = droppedItems(types, rateLimits);
-    dropped.forEach((limit, index) => {
-      if (limit) outcomes.push({ projectId: key.projectId, outcome: 'rejected', category: categoryOf(types[index]), quantity: 1, reason: limit.reason });
-    });
-    if (rateLimits.some((limit) => limit.category === 'error')) {
-      events.splice(0);
-      // An event's attachments go with it, as Relay drops them with their rate-limited event.
-      outcomes.push(
-        ...attachmentOutcomes(
-          key.projectId,
-          attachmentItems.splice(0).map(() => notKept('key_quota')),
-        ),
-      );
-    }
-    if (rateLimits.some((limit) => limit.category === 'user_report')) reports.splice(0);
     // 429 only when nothing of the request is kept; else 200, the header naming what was dropped.
-    const kept = dropped.some((limit) => limit === null);
-    if (rateLimits.length > 0 && !kept) {
-      await this.queue.admit({ receivedAt: now, events: [], outcomes });
+    if (rateLimits.length > 0 && !dropped.some((limit) => limit === null)) {
+      await record(outcomes);
       return { status: 429, body: { detail: rateLimitDetail(rateLimits) }, rateLimits };
     }
-    await this.recordCheckIns(
-      key,
-      checkIns.filter(({ index }) => !dropped[index]).map(({ payload }) => payload),
-      now,
-      outcomes,
-    );
+    await this.recordCheckIns(key, checkIns, now, outcomes);
     // Reports first: kept idempotently by their id, so an SDK retrying after a failed admission
     // sends them again harmlessly, and a 200 means both are durable.
     const refused = await this.userReports.record(
       reports.map((report): UserReportInput => ({ ...report, projectId: key.projectId, receivedAt: now.toISOString() })),
     );
     // Too late to change: dropped and counted, as Sentry does ("Duplicate report").
-    if (refused.length > 0)
-      outcomes.push({ projectId: key.projectId, outcome: 'rejected', category: 'user_report', quantity: refused.length, reason: 'duplicate_report' });
+    if (refused.length > 0) outcomes.push({ ...invalid('duplicate'), category: 'feedback', quantity: refused.length, timesSeen: refused.length });
+    const kept = reports.length - refused.length;
+    if (kept > 0) outcomes.push({ ...accepted, category: 'feedback', quantity: kept, timesSeen: kept });
     // Attachments are committed before the events are queued: a 200 means both are durable, and an
     // SDK's retry after a failed admission stores nothing twice (they are kept by event and content).
-    outcomes.push(...attachmentOutcomes(key.projectId, await this.keepAttachments(key, attachmentItems, envelope.header.event_id ?? events[0]?.eventId, now)));
+    const attachmentResults = await this.keepAttachments(key, attachmentItems, envelope.header.event_id ?? events[0]?.eventId, now);
+    outcomes.push(...attachmentItems.flatMap((item, index) => outcomesOf(quantitiesOf(item), attachmentOutcome(attachmentResults[index]))));
     await this.queue.admit({
       receivedAt: now,
       events: events.map((event) => ({
@@ -242,7 +235,7 @@ export class AcceptEnvelope {
         organizationId: key.organizationId,
         clientIp: request.clientIp,
       })),
-      outcomes,
+      outcomes: forKey(key, outcomes),
     });
     onCommitted();
     return { status: 200, body: { id: events[0]?.eventId ?? envelope.header.event_id ?? null }, ...(rateLimits.length > 0 ? { rateLimits } : {}) };
@@ -275,14 +268,15 @@ export class AcceptEnvelope {
   }
 
   /** Check-ins are recorded by the monitors context before the answer, like user reports; a repeat changes nothing. */
-  private async recordCheckIns(key: ProjectKeyAccess, payloads: readonly Buffer[], now: Date, outcomes: OutcomeRow[]): Promise<readonly string[]> {
+  private async recordCheckIns(key: ProjectKeyAccess, payloads: readonly Buffer[], now: Date, outcomes: CountedOutcome[]): Promise<readonly string[]> {
     if (payloads.length === 0) return [];
     const receipt = await this.checkIns.record(
       payloads.map((payload): CheckInSubmission => ({ projectId: key.projectId, organizationId: key.organizationId, payload, receivedAt: now.toISOString() })),
     );
-    // Kept check-ins stay counted as received (this table has no 'accepted'); dropped ones are rejected.
-    if (receipt.dropped > 0)
-      outcomes.push({ projectId: key.projectId, outcome: 'rejected', category: categoryOf('check_in'), quantity: receipt.dropped, reason: 'invalid' });
+    // Dropped: invalid, of an unknown monitor, or over a monitor's budget.
+    const kept = payloads.length - receipt.dropped;
+    if (kept > 0) outcomes.push({ ...accepted, category: 'monitor', quantity: kept, timesSeen: kept });
+    if (receipt.dropped > 0) outcomes.push({ ...invalid('payload'), category: 'monitor', quantity: receipt.dropped, timesSeen: receipt.dropped });
     return receipt.invalid;
   }
 
@@ -319,11 +313,11 @@ export class AcceptEnvelope {
       environment: field('environment'),
       duration: typeof duration === 'string' && duration !== '' ? Number(duration) : duration,
     };
-    const outcomes: OutcomeRow[] = [{ projectId: authenticated.projectId, outcome: 'received', category: categoryOf('check_in'), quantity: 1 }];
+    const outcomes: CountedOutcome[] = [];
     const now = this.clock.now();
-    const [invalid] = await this.recordCheckIns(authenticated, [Buffer.from(JSON.stringify(checkIn))], now, outcomes);
-    await this.queue.admit({ receivedAt: now, events: [], outcomes });
-    return invalid ? { status: 400, body: { detail: invalid } } : { status: 202 };
+    const [problem] = await this.recordCheckIns(authenticated, [Buffer.from(JSON.stringify(checkIn))], now, outcomes);
+    await this.queue.admit({ receivedAt: now, events: [], outcomes: forKey(authenticated, outcomes) });
+    return problem ? { status: 400, body: { detail: problem } } : { status: 202 };
   }
 
   /**
@@ -364,11 +358,21 @@ function rateLimitDetail(limits: readonly RateLimit[]): string {
 
 const notKept = (reason: AttachmentRefusal): EventAttachmentIntakeResult => ({ kept: false, reason });
 
-/** The one place attachments' outcomes are written: each one not kept is `rejected`, with why. */
-function attachmentOutcomes(projectId: string, results: readonly EventAttachmentIntakeResult[]): OutcomeRow[] {
-  return results.flatMap((result) =>
-    result.kept ? [] : [{ projectId, outcome: 'rejected' as const, category: 'attachment', quantity: 1, reason: result.reason }],
-  );
+/** The outcome of an attachment: kept, or why not (over the organization's storage: a quota, as Relay counts it). */
+function attachmentOutcome(result: EventAttachmentIntakeResult): OutcomeKind {
+  if (result.kept) return accepted;
+  switch (result.reason) {
+    case 'too_large':
+      return invalid('too_large');
+    case 'missing_event_id':
+      return invalid('payload');
+    default:
+      return rateLimited(result.reason);
+  }
+}
+
+function forKey(key: ProjectKeyAccess, outcomes: readonly CountedOutcome[]) {
+  return outcomes.map((outcome) => ({ ...outcome, projectId: key.projectId, organizationId: key.organizationId }));
 }
 
 function eventIdOf(payload: Record<string, unknown>, headerEventId: unknown): string {

@@ -25,6 +25,9 @@ export const ENVELOPE_ITEM_TYPES = [
   'span',
   'log',
   'feedback',
+  'profile_chunk',
+  'replay_video',
+  'trace_metric',
 ] as const;
 
 export type KnownEnvelopeItemType = (typeof ENVELOPE_ITEM_TYPES)[number];

@@ -83,3 +83,42 @@ export {
   type WindowCount,
 } from './rate-limits';
 export { evaluateSpike, hourStart, NO_SPIKE, spikeThreshold, type SpikeEvaluation, type SpikeSettings, type SpikeState } from './spike-protection';
+export { categoryOfEvent, DATA_CATEGORIES, type DataCategory, ERROR_CATEGORIES, isDataCategory, isErrorCategory } from './data-category';
+export {
+  accepted,
+  type CountedOutcome,
+  filtered,
+  filterReasonOf,
+  type FilterReason,
+  invalid,
+  type InvalidReason,
+  isOutcome,
+  type LegacyStat,
+  legacyStatsOf,
+  type Outcome,
+  type OutcomeKind,
+  outcomesOf,
+  OUTCOMES,
+  type Quantity,
+  rateLimited,
+  type RateLimitReason,
+  underRateLimits,
+} from './outcome';
+export { fateOf, type ItemFate, ITEM_RULES, quantitiesOf } from './item-disposition';
+export { CLIENT_REPORT_LIMITS, clientDiscardsOf, DISCARD_REASONS, type DiscardReason } from './client-report';
+export {
+  OUTCOME_FIELDS,
+  OUTCOME_GROUPINGS,
+  type OutcomeField,
+  type OutcomeGrouping,
+  type OutcomesAnswer,
+  outcomesAnswer,
+  type OutcomesGroup,
+  type OutcomesQuery,
+  OutcomesQueryError,
+  type OutcomesQueryParams,
+  OUTCOMES_QUERY_LIMITS,
+  type OutcomeTotalsRow,
+  parseOutcomesQuery,
+  parsePeriod,
+} from './outcomes-query';

@@ -33,8 +33,8 @@ const COLUMNS = `id, project_id, project_slug, organization_id, event_id, receiv
 export class DeadLettersRepository {
   async add(sql: Sql, event: QueuedEvent, attempts: number, reason: string): Promise<void> {
     await sql.execute(
-      `INSERT INTO ingest.ingest_dead_letters (project_id, project_slug, organization_id, event_id, received_at, client_ip, payload, attempts, reason)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      `INSERT INTO ingest.ingest_dead_letters (project_id, project_slug, organization_id, event_id, received_at, client_ip, payload, attempts, reason, category)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
       [
         event.project_id,
         event.project_slug,
@@ -45,6 +45,7 @@ export class DeadLettersRepository {
         event.payload,
         attempts,
         reason.slice(0, MAX_REASON),
+        event.category,
       ],
     );
   }
@@ -70,8 +71,8 @@ export class DeadLettersRepository {
   async requeue(sql: Sql, scope: DeadLetterScope, now: Date): Promise<number> {
     return sql.execute(
       `WITH moved AS (DELETE FROM ingest.ingest_dead_letters WHERE ${SCOPE} RETURNING *)
-       INSERT INTO ingest.ingest_queue (project_id, project_slug, organization_id, event_id, received_at, client_ip, payload, available_at)
-       SELECT project_id, project_slug, organization_id, event_id, received_at, client_ip, payload, $4 FROM moved ORDER BY id`,
+       INSERT INTO ingest.ingest_queue (project_id, project_slug, organization_id, event_id, category, received_at, client_ip, payload, available_at)
+       SELECT project_id, project_slug, organization_id, event_id, category, received_at, client_ip, payload, $4 FROM moved ORDER BY id`,
       [...scopeParams(scope), now],
     );
   }

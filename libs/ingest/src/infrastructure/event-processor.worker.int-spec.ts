@@ -77,5 +77,29 @@ describe('an event whose processor dies', () => {
       expect.objectContaining({ eventId: eventId('fatal'), attempts: 3, reason: 'processing did not finish in 3 attempts (the processor died)' }),
     ]);
     expect(await queued()).toEqual([]);
+
+    // Counted by outcome: the two stored accepted, the dead letter invalid; an id sent again is a
+    // duplicate, and a security report is counted in its own category.
+    const again = [
+      JSON.stringify({}),
+      JSON.stringify({ type: 'event' }),
+      JSON.stringify({ event_id: eventId('good one'), message: 'good one' }),
+      JSON.stringify({ type: 'event' }),
+      JSON.stringify({ event_id: eventId('csp'), type: 'csp', message: 'Blocked inline script' }),
+    ].join('\n');
+    expect((await fetch(`${api.baseUrl}/api/${projectId}/envelope/?sentry_key=${key}`, { method: 'POST', body: again })).status).toBe(200);
+    await processor.drain();
+    const outcomes = await api.app
+      .get(Database)
+      .query<{ category: string; outcome: string; reason: string; quantity: number }>(
+        `SELECT category, outcome, reason, quantity::int FROM ingest.outcome_stats WHERE resolution = '1h' AND project_id = $1 ORDER BY category, outcome, reason`,
+        [projectId],
+      );
+    expect(outcomes).toEqual([
+      { category: 'error', outcome: 'accepted', reason: '', quantity: 2 },
+      { category: 'error', outcome: 'invalid', reason: 'duplicate', quantity: 1 },
+      { category: 'error', outcome: 'invalid', reason: 'internal', quantity: 1 },
+      { category: 'security', outcome: 'accepted', reason: '', quantity: 1 },
+    ]);
   });
 });

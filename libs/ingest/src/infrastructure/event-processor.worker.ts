@@ -6,12 +6,17 @@ import { type BackgroundWorker, Database, QueueVacuum, type Transaction } from '
 import { EventRecorder } from '@faultline/event-store';
 import { ReleaseSightings, SourceMapSymbolicator } from '@faultline/releases';
 import {
+  accepted,
   ERROR_EVENT_STREAM_TYPE,
   errorEventProcessed,
   errorEventStream,
+  filtered,
+  filterReasonOf,
+  invalid,
   matchingFilter,
   normalizeEvent,
   type NormalizedEvent,
+  type OutcomeKind,
   parseStorableJson,
   type PreparedEvent,
   prepareEvent,
@@ -20,8 +25,8 @@ import { EventProcessing } from '../contracts/event-processing';
 import { DeadLettersRepository } from './dead-letters.repository';
 import { InboundFiltersRepository } from './inbound-filters.repository';
 import { IngestMetrics } from './ingest-metrics';
-import { IngestQueueRepository, type QueuedEvent } from './ingest-queue.repository';
-import { RollupsRepository, type TagObservation, type UserObservation } from './rollups.repository';
+import { IngestQueueRepository, type QueuedEvent, type RecordedOutcome } from './ingest-queue.repository';
+import { type OutcomeCount, RollupsRepository, type TagObservation, type UserObservation } from './rollups.repository';
 
 const BATCH_SIZE = 200;
 const IDLE_POLL_MS = 250;
@@ -142,19 +147,24 @@ export class EventProcessor extends EventProcessing implements BackgroundWorker 
       const claimed = await this.queue.claim(BATCH_SIZE, this.clock.now(), CLAIM_LEASE_SECONDS);
       const handled = await this.database.transaction(async (tx) => {
         const taken = await this.queue.take(tx, claimed);
-        const outcomes = await this.queue.claimOutcomes(tx, 5000);
-        const received = outcomes.map((o) => ({ projectId: o.project_id, stat: o.outcome, at: o.recorded_at, quantity: o.quantity }));
+        const recorded = await this.queue.claimOutcomes(tx, 5000);
+        const admitted = recorded.map(admissionOutcome);
         if (taken.length === 0) {
-          await this.rollups.addStats(tx, received);
-          return outcomes.length > 0 ? 1 : 0;
+          await this.rollups.addOutcomes(tx, admitted);
+          return recorded.length > 0 ? 1 : 0;
         }
         // An abandoned event is claimed alone.
         const unfinished = taken[0].claims - 1;
         if (unfinished >= MAX_UNFINISHED_ATTEMPTS) {
-          await this.deadLetter(tx, taken[0], taken[0].attempts + unfinished, `processing did not finish in ${unfinished} attempts (the processor died)`);
-          await this.rollups.addStats(tx, received);
+          const letter = await this.deadLetter(
+            tx,
+            taken[0],
+            taken[0].attempts + unfinished,
+            `processing did not finish in ${unfinished} attempts (the processor died)`,
+          );
+          await this.rollups.addOutcomes(tx, [...admitted, letter]);
         } else {
-          await this.processIsolating(tx, taken, received);
+          await this.processIsolating(tx, taken, admitted);
         }
         return taken.length;
       });
@@ -169,38 +179,44 @@ export class EventProcessor extends EventProcessing implements BackgroundWorker 
    * Processes the events in a savepoint; if that fails, each half again, down to the events that
    * fail alone, which are set aside. One bad event among 200 costs about 16 partial attempts.
    */
-  private async processIsolating(tx: Transaction, events: QueuedEvent[], counted: StatCount[]): Promise<void> {
+  private async processIsolating(tx: Transaction, events: QueuedEvent[], counted: OutcomeCount[]): Promise<void> {
     try {
       await tx.inSavepoint(() => this.process(tx, events, counted));
     } catch (error) {
+      const outcomes = [...counted];
       if (events.length === 1) {
-        await this.setAside(tx, events[0], error);
+        outcomes.push(...(await this.setAside(tx, events[0], error)));
       } else {
         const middle = Math.ceil(events.length / 2);
         await this.processIsolating(tx, events.slice(0, middle), []);
         await this.processIsolating(tx, events.slice(middle), []);
       }
-      await this.rollups.addStats(tx, counted);
+      await this.rollups.addOutcomes(tx, outcomes);
     }
   }
 
-  /** An event that failed alone: later again if the failure may pass, else a dead letter. */
-  private async setAside(tx: Transaction, event: QueuedEvent, error: unknown): Promise<void> {
+  /** An event that failed alone: later again if the failure may pass, else a dead letter; answers its outcome, if it has one yet. */
+  private async setAside(tx: Transaction, event: QueuedEvent, error: unknown): Promise<OutcomeCount[]> {
     const reason = describe(error);
     const attempts = event.attempts + 1;
     if (isTransient(error) && attempts < MAX_ATTEMPTS) {
       await this.queue.retryLater(tx, event, reason, this.clock.now());
-      return;
+      return [];
     }
-    await this.deadLetter(tx, event, attempts, reason);
+    return [await this.deadLetter(tx, event, attempts, reason)];
   }
 
-  private async deadLetter(tx: Transaction, event: QueuedEvent, attempts: number, reason: string): Promise<void> {
+  /**
+   * Set aside for good; answers its outcome, invalid as Relay counts an event its processing failed
+   * on, for the caller to add with the batch's others (one rollup statement, its rows in key order).
+   */
+  private async deadLetter(tx: Transaction, event: QueuedEvent, attempts: number, reason: string): Promise<OutcomeCount> {
     await this.deadLetters.add(tx, event, attempts, reason);
     tx.afterCommit(() => {
       this.metrics.deadLetterSetAside();
       this.logger.error(`event ${event.event_id} of project ${event.project_id} set aside as a dead letter after ${attempts} attempt(s): ${reason}`);
     });
+    return eventOutcome(event, invalid('internal'));
   }
 
   /**
@@ -233,26 +249,29 @@ export class EventProcessor extends EventProcessing implements BackgroundWorker 
    * Rows every batch updates (issue counters, tag values, users, stats buckets) come last, so a
    * concurrent batch waits for them only at the end of this one.
    */
-  private async process(tx: Transaction, claimed: QueuedEvent[], counted: StatCount[]): Promise<void> {
+  private async process(tx: Transaction, claimed: QueuedEvent[], counted: OutcomeCount[]): Promise<void> {
     const ingested: IngestedEvent[] = [];
     const prepared = new Map<string, PreparedEvent>();
     const tags = new Map<string, TagObservation>();
     const users: UserObservation[] = [];
-    const generated: StatCount[] = [...counted];
+    const outcomes: OutcomeCount[] = [...counted];
+    const queuedByKey = new Map<string, QueuedEvent>();
     for (const queued of claimed) {
       const normalized = normalizeEvent(
         { ...(parseStorableJson(queued.payload) as object), event_id: queued.event_id },
         { receivedAt: queued.received_at, clientIp: queued.client_ip ?? undefined, newEventId: newHexId() },
       );
       // Matching a message may take milliseconds (MAX_FILTER_WORD_STEPS_PER_EVENT): other requests are served between them.
-      if (await matchingFilter(normalized, await this.filters.cached(tx, queued.project_id), yieldEventLoop)) {
-        generated.push({ projectId: queued.project_id, stat: 'blacklisted', at: queued.received_at, quantity: 1 });
+      const filter = await matchingFilter(normalized, await this.filters.cached(tx, queued.project_id), yieldEventLoop);
+      if (filter) {
+        outcomes.push(eventOutcome(queued, filtered(filterReasonOf(filter))));
         continue;
       }
       await this.symbolicate(tx, queued, normalized);
       const preparation = prepareEvent(normalized);
       const { event, fingerprintHash, user, issueTags, projectTags } = preparation;
       prepared.set(`${queued.project_id}|${event.eventId}`, preparation);
+      queuedByKey.set(`${queued.project_id}|${event.eventId}`, queued);
       ingested.push({
         projectId: queued.project_id,
         projectSlug: queued.project_slug,
@@ -270,7 +289,6 @@ export class EventProcessor extends EventProcessing implements BackgroundWorker 
         tags: issueTags,
         data: event as unknown as Record<string, unknown>,
       });
-      generated.push({ projectId: queued.project_id, stat: 'generated', at: queued.received_at, quantity: 1 });
       for (const [key, value] of projectTags) {
         const id = `${queued.project_id}|${key}|${value}`;
         const tag = tags.get(id);
@@ -297,6 +315,13 @@ export class EventProcessor extends EventProcessing implements BackgroundWorker 
     }
     const stored = await this.issues.recordEvents(tx, ingested);
     const byKey = new Map(ingested.map((event) => [`${event.projectId}|${event.eventId}`, event]));
+    // Accepted once stored, as Sentry counts it; an id the project already has is not stored again.
+    const storedKeys = new Set(stored.map(({ projectId, eventId }) => `${projectId}|${eventId}`));
+    for (const event of ingested) {
+      const key = `${event.projectId}|${event.eventId}`;
+      const isFirst = storedKeys.delete(key);
+      outcomes.push(eventOutcome(queuedByKey.get(key) as QueuedEvent, isFirst ? accepted : invalid('duplicate')));
+    }
     await this.releaseSightings.record(
       tx,
       stored.flatMap(({ projectId, eventId, isNewIssue }) => {
@@ -335,18 +360,38 @@ export class EventProcessor extends EventProcessing implements BackgroundWorker 
     );
     await this.rollups.addTagValues(tx, [...tags.values()]);
     await this.rollups.addUsers(tx, dedupe(users));
-    await this.rollups.addStats(tx, generated);
+    await this.rollups.addOutcomes(tx, outcomes);
   }
 }
 
 /** Platforms whose frames are mapped through uploaded source maps, as Sentry's JavaScript processing does. */
 const SOURCE_MAPPED_PLATFORMS = new Set(['javascript', 'node']);
 
-interface StatCount {
-  projectId: string;
-  stat: string;
-  at: Date;
-  quantity: number;
+/** An admission's outcome, recorded by the accept path, as the rollups take it. */
+function admissionOutcome(row: RecordedOutcome): OutcomeCount {
+  return {
+    organizationId: row.organization_id,
+    projectId: row.project_id,
+    at: row.recorded_at,
+    outcome: row.outcome,
+    category: row.category,
+    reason: row.reason,
+    quantity: Number(row.quantity),
+    timesSeen: row.times_seen,
+  };
+}
+
+/** What became of one queued event, at the time it arrived. */
+function eventOutcome(event: QueuedEvent, kind: OutcomeKind): OutcomeCount {
+  return {
+    organizationId: event.organization_id,
+    projectId: event.project_id,
+    at: event.received_at,
+    category: event.category,
+    ...kind,
+    quantity: 1,
+    timesSeen: 1,
+  };
 }
 
 function dedupe(users: UserObservation[]): UserObservation[] {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { openTestDatabase, type TestDatabase } from '../../../../test/support/test-database';
-import { CLAIM_PLAN, claimStatement, IngestQueueRepository, type QueueRow } from './ingest-queue.repository';
+import { CLAIM_PLAN, claimStatement, IngestQueueRepository, type OutcomeRow, type QueueRow } from './ingest-queue.repository';
 
 const RECEIVED_AT = new Date('2026-03-10T12:00:00.000Z');
 
@@ -31,6 +31,7 @@ describe('ingest queue repository', () => {
     projectSlug: 'web',
     organizationId,
     eventId: n.toString(16).padStart(32, '0'),
+    category: 'error',
     payload: `{"message":"event ${n}","padding":"${'x'.repeat(6000)}"}`,
   });
 
@@ -45,10 +46,20 @@ describe('ingest queue repository', () => {
   }
 
   it('writes concurrent admissions together, with their outcomes summed per kind', async () => {
-    const received = (quantity: number) => ({ projectId, outcome: 'received' as const, category: 'error', quantity });
-    await Promise.all(Array.from({ length: 20 }, (_, n) => queue.admit({ receivedAt: RECEIVED_AT, events: [event(n)], outcomes: [received(1)] })));
+    const discarded = (quantity: number): OutcomeRow => ({
+      projectId,
+      organizationId,
+      outcome: 'client_discard',
+      reason: 'queue_overflow',
+      category: 'span',
+      quantity,
+      timesSeen: 1,
+    });
+    await Promise.all(Array.from({ length: 20 }, (_, n) => queue.admit({ receivedAt: RECEIVED_AT, events: [event(n)], outcomes: [discarded(1)] })));
     const outcomes = await db.database.transaction((tx) => queue.claimOutcomes(tx, 100));
     expect(outcomes.reduce((sum, row) => sum + Number(row.quantity), 0)).toBe(20);
+    expect(outcomes.reduce((sum, row) => sum + row.times_seen, 0)).toBe(20);
+    expect(outcomes[0]).toMatchObject({ organization_id: organizationId, outcome: 'client_discard', category: 'span', reason: 'queue_overflow' });
     // The first admission goes alone, the rest wait for it and go together.
     expect(outcomes.length).toBeLessThan(20);
     expect(await drain()).toBe(20);

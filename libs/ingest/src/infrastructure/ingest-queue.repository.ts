@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database, type Sql } from '@faultline/platform';
-import { hourStart } from '../domain';
-
-export type Outcome = 'received' | 'rejected' | 'blacklisted' | 'generated';
+import { hourStart, type CountedOutcome, type DataCategory, type Outcome } from '../domain';
 
 export interface QueuedEvent {
   id: string;
@@ -10,6 +8,8 @@ export interface QueuedEvent {
   project_slug: string;
   organization_id: string;
   event_id: string;
+  /** Its data category, decided at admission (error or security). */
+  category: DataCategory;
   received_at: Date;
   client_ip: string | null;
   payload: string;
@@ -19,12 +19,19 @@ export interface QueuedEvent {
   claims: number;
 }
 
-export interface OutcomeRow {
-  projectId: string;
+/** An outcome of a project's items, as the accept path records it. */
+export type OutcomeRow = CountedOutcome & { readonly projectId: string; readonly organizationId: string };
+
+/** An outcome as the stats rollups take it: of a project's items, at the time they arrived. */
+export interface RecordedOutcome {
+  organization_id: string;
+  project_id: string;
   outcome: Outcome;
-  category: string;
+  category: DataCategory;
+  reason: string | null;
   quantity: number;
-  reason?: string;
+  times_seen: number;
+  recorded_at: Date;
 }
 
 export interface QueueRow {
@@ -32,6 +39,7 @@ export interface QueueRow {
   projectSlug: string;
   organizationId: string;
   eventId: string;
+  category: DataCategory;
   clientIp?: string;
   /** The event item as the SDK sent it (JSON text); the worker parses it. */
   payload: string;
@@ -72,7 +80,7 @@ export function claimStatement(limit: number, now: Date, leaseSeconds: number): 
   abandoned AS (SELECT min(id) AS id FROM candidates WHERE claims > 0)
   UPDATE ingest.ingest_queue q SET claims = q.claims + 1, available_at = ${at} + make_interval(secs => ${leaseSeconds})
   FROM candidates c, abandoned a WHERE q.id = c.id AND (a.id IS NULL OR c.id = a.id)
-  RETURNING q.id, q.project_id, q.project_slug, q.organization_id, q.event_id, q.received_at, q.client_ip, q.payload, q.attempts, q.claims`;
+  RETURNING q.id, q.project_id, q.project_slug, q.organization_id, q.event_id, q.category, q.received_at, q.client_ip, q.payload, q.attempts, q.claims`;
 }
 
 /**
@@ -143,22 +151,33 @@ export class IngestQueueRepository {
     const events = admissions.flatMap(({ events, receivedAt }) => events.map((row) => ({ ...row, receivedAt })));
     const outcomes = summed(admissions.flatMap(({ outcomes, receivedAt }) => outcomes.map((row) => ({ ...row, receivedAt }))));
     const params: unknown[] = [
+      outcomes.map((row) => row.organizationId),
       outcomes.map((row) => row.projectId),
       outcomes.map((row) => row.outcome),
       outcomes.map((row) => row.category),
       outcomes.map((row) => row.quantity),
-      outcomes.map((row) => row.reason ?? null),
+      outcomes.map((row) => row.timesSeen),
+      outcomes.map((row) => row.reason),
       outcomes.map((row) => row.receivedAt.toISOString()),
     ];
     const values = events.map((row) => {
-      params.push(row.projectId, row.projectSlug, row.organizationId, row.eventId, row.receivedAt.toISOString(), row.clientIp ?? null, row.payload);
-      const at = params.length - 7;
-      return `($${at + 1}::bigint, $${at + 2}, $${at + 3}::bigint, $${at + 4}, $${at + 5}::timestamptz, $${at + 5}::timestamptz, $${at + 6}, $${at + 7})`;
+      params.push(
+        row.projectId,
+        row.projectSlug,
+        row.organizationId,
+        row.eventId,
+        row.category,
+        row.receivedAt.toISOString(),
+        row.clientIp ?? null,
+        row.payload,
+      );
+      const at = params.length - 8;
+      return `($${at + 1}::bigint, $${at + 2}, $${at + 3}::bigint, $${at + 4}, $${at + 5}, $${at + 6}::timestamptz, $${at + 6}::timestamptz, $${at + 7}, $${at + 8})`;
     });
-    const outcomesInsert = `INSERT INTO ingest.ingest_outcomes (project_id, outcome, category, quantity, reason, recorded_at)
-       SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::integer[], $5::text[], $6::timestamptz[])`;
+    const outcomesInsert = `INSERT INTO ingest.ingest_outcomes (organization_id, project_id, outcome, category, quantity, times_seen, reason, recorded_at)
+       SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::bigint[], $6::integer[], $7::text[], $8::timestamptz[])`;
     if (values.length === 0) {
-      await this.database.execute(outcomesInsert, params.slice(0, 6));
+      await this.database.execute(outcomesInsert, params.slice(0, 8));
       return;
     }
     // The accepted errors per organization and hour: spike protection's baseline, counted here
@@ -173,7 +192,7 @@ export class IngestQueueRepository {
     const at = params.length - 3;
     await this.database.execute(
       `WITH queued AS (
-         INSERT INTO ingest.ingest_queue (project_id, project_slug, organization_id, event_id, received_at, available_at, client_ip, payload)
+         INSERT INTO ingest.ingest_queue (project_id, project_slug, organization_id, event_id, category, received_at, available_at, client_ip, payload)
          VALUES ${values.join(', ')}),
        volume AS (
          INSERT INTO ingest.organization_error_volume (organization_id, hour, count)
@@ -216,8 +235,8 @@ export class IngestQueueRepository {
   async retryLater(sql: Sql, event: QueuedEvent, error: string, now: Date): Promise<void> {
     const delaySeconds = Math.min(3600, 2 ** Math.min(event.attempts, 12));
     await sql.execute(
-      `INSERT INTO ingest.ingest_queue (project_id, project_slug, organization_id, event_id, received_at, client_ip, payload, attempts, available_at, last_error)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::timestamptz + make_interval(secs => $10), $11)`,
+      `INSERT INTO ingest.ingest_queue (project_id, project_slug, organization_id, event_id, received_at, client_ip, payload, attempts, available_at, last_error, category)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::timestamptz + make_interval(secs => $10), $11, $12)`,
       [
         event.project_id,
         event.project_slug,
@@ -230,16 +249,17 @@ export class IngestQueueRepository {
         now,
         delaySeconds,
         error.slice(0, 2000),
+        event.category,
       ],
     );
   }
 
   /** Takes recorded outcomes off their table to fold them into the stats rollups. */
-  async claimOutcomes(sql: Sql, limit: number): Promise<Array<{ project_id: string; outcome: Outcome; quantity: number; recorded_at: Date }>> {
-    return sql.query(
+  async claimOutcomes(sql: Sql, limit: number): Promise<RecordedOutcome[]> {
+    return sql.query<RecordedOutcome>(
       `WITH claimed AS MATERIALIZED (SELECT id FROM ingest.ingest_outcomes ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
        DELETE FROM ingest.ingest_outcomes o USING claimed WHERE o.id = claimed.id
-       RETURNING o.project_id, o.outcome, o.quantity, o.recorded_at`,
+       RETURNING o.organization_id, o.project_id, o.outcome, o.category, o.reason, o.quantity, o.times_seen, o.recorded_at`,
       [limit],
     );
   }
@@ -251,7 +271,7 @@ function summed<T extends OutcomeRow & { receivedAt: Date }>(outcomes: readonly 
   for (const row of outcomes) {
     const key = `${row.projectId}|${row.outcome}|${row.category}|${row.reason ?? ''}|${Math.floor(row.receivedAt.getTime() / 1000)}`;
     const sum = byKey.get(key);
-    byKey.set(key, sum ? { ...sum, quantity: sum.quantity + row.quantity } : row);
+    byKey.set(key, sum ? { ...sum, quantity: sum.quantity + row.quantity, timesSeen: sum.timesSeen + row.timesSeen } : row);
   }
   return [...byKey.values()];
 }

@@ -74,7 +74,14 @@ describe('rate limits repository', () => {
 
   it("counts the accepted errors of each organization's hour with the admission that queues them", async () => {
     const queue = new IngestQueueRepository(db.database);
-    const event = (n: number) => ({ projectId, projectSlug: 'web', organizationId, eventId: n.toString(16).padStart(32, '0'), payload: '{}' });
+    const event = (n: number) => ({
+      projectId,
+      projectSlug: 'web',
+      organizationId,
+      eventId: n.toString(16).padStart(32, '0'),
+      category: 'error' as const,
+      payload: '{}',
+    });
     await Promise.all([
       queue.admit({ receivedAt: NOW, events: [event(1), event(2)], outcomes: [] }),
       queue.admit({ receivedAt: NOW, events: [event(3)], outcomes: [] }),

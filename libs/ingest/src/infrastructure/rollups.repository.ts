@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Sql } from '@faultline/platform';
+import { type DataCategory, legacyStatsOf, type Outcome } from '../domain';
 
 export interface TagObservation {
   projectId: string;
@@ -20,6 +21,24 @@ export interface UserObservation {
   name?: string;
   seenAt: string;
 }
+
+/** Some quantity of a project's items of one category that had one outcome, at the time they arrived. */
+export interface OutcomeCount {
+  readonly organizationId: string;
+  readonly projectId: string;
+  readonly at: Date;
+  readonly outcome: Outcome;
+  readonly category: DataCategory;
+  readonly reason: string | null;
+  readonly quantity: number;
+  readonly timesSeen: number;
+}
+
+/** The outcome rollup's buckets: hourly, the stats API's finest interval, and daily for long ranges. */
+const OUTCOME_RESOLUTIONS: ReadonlyArray<{ name: '1h' | '1d'; seconds: number }> = [
+  { name: '1h', seconds: 3600 },
+  { name: '1d', seconds: 86400 },
+];
 
 const RESOLUTIONS: ReadonlyArray<{ name: '10s' | '1h' | '1d'; seconds: number }> = [
   { name: '10s', seconds: 10 },
@@ -79,8 +98,55 @@ export class RollupsRepository {
     );
   }
 
+  /**
+   * Adds outcomes to the outcome rollup (per organization, bucket, project, category, outcome and
+   * reason) and, for error events, to the legacy project stats they count in (`legacyStatsOf`).
+   */
+  async addOutcomes(sql: Sql, outcomes: readonly OutcomeCount[]): Promise<void> {
+    if (outcomes.length === 0) return;
+    const merged = new Map<string, OutcomeCount & { resolution: string; bucket: string }>();
+    for (const outcome of outcomes) {
+      for (const { name, seconds } of OUTCOME_RESOLUTIONS) {
+        const bucket = new Date(Math.floor(outcome.at.getTime() / (seconds * 1000)) * seconds * 1000).toISOString();
+        const key = [outcome.organizationId, name, bucket, outcome.projectId, outcome.category, outcome.outcome, outcome.reason ?? ''].join('|');
+        const entry = merged.get(key);
+        merged.set(
+          key,
+          entry
+            ? { ...entry, quantity: entry.quantity + outcome.quantity, timesSeen: entry.timesSeen + outcome.timesSeen }
+            : { ...outcome, resolution: name, bucket },
+        );
+      }
+    }
+    const entries = [...merged.values()];
+    await sql.execute(
+      `INSERT INTO ingest.outcome_stats (organization_id, resolution, bucket, project_id, category, outcome, reason, quantity, times_seen)
+       SELECT * FROM unnest($1::bigint[], $2::text[], $3::timestamptz[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::bigint[])
+         AS v (organization_id, resolution, bucket, project_id, category, outcome, reason, quantity, times_seen)
+       ORDER BY organization_id, resolution, bucket, project_id, category, outcome, reason
+       ON CONFLICT (organization_id, resolution, bucket, project_id, category, outcome, reason) DO UPDATE SET
+         quantity = outcome_stats.quantity + EXCLUDED.quantity,
+         times_seen = outcome_stats.times_seen + EXCLUDED.times_seen`,
+      [
+        entries.map((entry) => entry.organizationId),
+        entries.map((entry) => entry.resolution),
+        entries.map((entry) => entry.bucket),
+        entries.map((entry) => entry.projectId),
+        entries.map((entry) => entry.category),
+        entries.map((entry) => entry.outcome),
+        entries.map((entry) => entry.reason ?? ''),
+        entries.map((entry) => entry.quantity),
+        entries.map((entry) => entry.timesSeen),
+      ],
+    );
+    await this.addStats(
+      sql,
+      outcomes.flatMap(({ projectId, at, outcome, category, quantity }) => legacyStatsOf(outcome, category).map((stat) => ({ projectId, stat, at, quantity }))),
+    );
+  }
+
   /** Adds counts to the 10 s, 1 h and 1 d buckets of each (project, stat, time). */
-  async addStats(sql: Sql, counts: Array<{ projectId: string; stat: string; at: Date; quantity: number }>): Promise<void> {
+  private async addStats(sql: Sql, counts: Array<{ projectId: string; stat: string; at: Date; quantity: number }>): Promise<void> {
     if (counts.length === 0) return;
     const merged = new Map<string, { projectId: string; stat: string; resolution: string; bucket: string; count: number }>();
     for (const { projectId, stat, at, quantity } of counts) {
