@@ -4,7 +4,8 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { EventRecorder, EventStoreModule } from '@faultline/event-store';
 import { IssuesModule } from '@faultline/issues';
 import { WorkerHost } from '@faultline/platform';
-import { ProjectEventTypes } from '@faultline/projects';
+import { IdentityEventTypes } from '@faultline/identity';
+import { ProjectEventTypes, ProjectsModule } from '@faultline/projects';
 import { ReleasesModule } from '@faultline/releases';
 import type { FastifyInstance } from 'fastify';
 import { DeadLettersController } from './api/dead-letters.controller';
@@ -19,6 +20,7 @@ import { EventProcessing } from './contracts/event-processing';
 import { ListDeadLettersHandler } from './application/queries/list-dead-letters.handler';
 import { DeadLettersRepository } from './infrastructure/dead-letters.repository';
 import { IngestMetrics } from './infrastructure/ingest-metrics';
+import { DataScrubbersCache } from './infrastructure/data-scrubbers.cache';
 import { InboundFiltersRepository } from './infrastructure/inbound-filters.repository';
 import { IngestQueueRepository } from './infrastructure/ingest-queue.repository';
 import { ProjectReadModelsRepository } from './infrastructure/project-read-models.repository';
@@ -26,7 +28,7 @@ import { RollupsRepository } from './infrastructure/rollups.repository';
 
 /** The SDK protocol, event processing (with its dead letters), and the project read models built from events. */
 @Module({
-  imports: [CqrsModule, EventStoreModule, IssuesModule, ReleasesModule],
+  imports: [CqrsModule, EventStoreModule, IssuesModule, ProjectsModule, ReleasesModule],
   controllers: [ProjectEventsController, InboundFiltersController, DeadLettersController],
   providers: [
     ProjectReadModelsRepository,
@@ -37,6 +39,7 @@ import { RollupsRepository } from './infrastructure/rollups.repository';
     IngestQueueRepository,
     RollupsRepository,
     InboundFiltersRepository,
+    DataScrubbersCache,
     DeadLettersRepository,
     IngestMetrics,
     RetryDeadLettersHandler,
@@ -51,16 +54,19 @@ export class IngestModule implements OnModuleInit {
     private readonly processor: EventProcessor,
     private readonly workers: WorkerHost,
     private readonly recorder: EventRecorder,
+    private readonly scrubbers: DataScrubbersCache,
   ) {}
 
   onModuleInit(): void {
     this.workers.register(this.processor);
-    // A key changed in this process applies to its SDK requests at once (elsewhere when the cache expires).
+    // A key or data privacy setting changed in this process applies at once (elsewhere when the caches expire).
     this.recorder.onCommitted((events) => {
       for (const event of events) {
         if (event.type === ProjectEventTypes.ProjectKeyUpdated || event.type === ProjectEventTypes.ProjectKeyDeleted) {
           this.acceptor.forgetKey(String(event.data.publicKey));
         }
+        if (event.type === ProjectEventTypes.ProjectUpdated) this.scrubbers.forgetProject(String(event.data.projectId));
+        if (event.type === IdentityEventTypes.OrganizationUpdated) this.scrubbers.forgetAll();
       }
     });
     const fastify = this.adapterHost.httpAdapter?.getInstance<FastifyInstance>();

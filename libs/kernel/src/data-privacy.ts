@@ -53,17 +53,3 @@ export function effectiveDataPrivacy(organization: DataPrivacySettings, project:
     scrubIPAddresses: organization.scrubIPAddresses || project.scrubIPAddresses,
   };
 }
-
-/**
- * A field list as Sentry's settings form sends it: a list, or one text with a field per line.
- * Answers the trimmed, non-empty, distinct fields, or why the list is refused.
- */
-export function parseFieldList(value: unknown): { fields: string[] } | { error: string } {
-  const raw = typeof value === 'string' ? value.split('\n') : value;
-  if (!Array.isArray(raw) || raw.some((field) => typeof field !== 'string')) return { error: 'must be a list of strings' };
-  const fields = [...new Set((raw as string[]).map((field) => field.trim()).filter((field) => field !== ''))];
-  if (fields.length > DATA_PRIVACY_LIMITS.maxFields) return { error: `at most ${DATA_PRIVACY_LIMITS.maxFields} fields` };
-  const long = fields.find((field) => field.length > DATA_PRIVACY_LIMITS.maxFieldLength);
-  if (long !== undefined) return { error: `each field at most ${DATA_PRIVACY_LIMITS.maxFieldLength} characters ("${long.slice(0, 20)}…")` };
-  return { fields };
-}

@@ -1,6 +1,6 @@
 import type { OrganizationAccess } from '@faultline/platform';
 import { ROLE_NAMES, type MemberRole } from '../domain/roles';
-import type { MemberRow, OrganizationRow, TeamRow, TokenRow } from '../infrastructure/identity.repository';
+import type { MemberRow, OrganizationDataPrivacy, OrganizationRow, TeamRow, TokenRow } from '../infrastructure/identity.repository';
 import type { InviteRow } from '../infrastructure/invites.repository';
 
 const LETTER_AVATAR = { avatarType: 'letter_avatar', avatarUuid: null, avatarUrl: null };
@@ -36,9 +36,21 @@ export function serializeOrganization(org: OrganizationLike, publicUrl: string) 
   };
 }
 
-export function serializeOrganizationDetail(org: OrganizationLike, publicUrl: string, access: { role?: string; scopes: Iterable<string> }) {
+export function serializeOrganizationDetail(
+  org: OrganizationLike,
+  publicUrl: string,
+  access: { role?: string; scopes: Iterable<string> },
+  privacy: OrganizationDataPrivacy,
+) {
   return {
     ...serializeOrganization(org, publicUrl),
+    dataScrubber: privacy.dataScrubber,
+    dataScrubberDefaults: privacy.dataScrubberDefaults,
+    sensitiveFields: privacy.sensitiveFields,
+    safeFields: privacy.safeFields,
+    scrubIPAddresses: privacy.scrubIPAddresses,
+    storeCrashReports: privacy.storeCrashReports,
+    relayPiiConfig: null,
     access: [...access.scopes].sort(),
     role: access.role ?? null,
     orgRole: access.role ?? null,

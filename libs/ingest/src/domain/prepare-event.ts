@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { EventTagSource } from '@faultline/issues';
 import { groupingHash } from './grouping';
 import { culpritAfterMapping, EVENT_LIMITS, type NormalizedEvent, type NormalizedUser, type StringPairs, titleOf } from './normalize-event';
-import { type DataScrubber, NO_SCRUBBING, scrubEvent } from './scrub-event';
+import { type DataScrubber, scrubEvent } from './scrub-event';
 
 /** The user's identifier as Sentry tags it (`id:`, `username:`, `email:`, `ip:`) and its hash. */
 export interface UserIdentity {
@@ -36,7 +36,7 @@ export interface PreparedEvent {
  * source maps: scrubs it first (nothing unscrubbed is derived, stored or sent on), then its title
  * from the scrubbed text, its culprit (again from the mapped frames), grouping hash, user and tags.
  */
-export function prepareEvent(normalized: NormalizedEvent, scrubber: DataScrubber = NO_SCRUBBING): PreparedEvent {
+export function prepareEvent(normalized: NormalizedEvent, scrubber: DataScrubber): PreparedEvent {
   const sentUrl = normalized.request?.url;
   const scrubbed = scrubEvent(normalized, scrubber);
   scrubbed.title = titleOf(scrubbed.exceptions, scrubbed.message);

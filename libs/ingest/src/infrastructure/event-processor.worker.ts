@@ -15,8 +15,10 @@ import {
   parseStorableJson,
   type PreparedEvent,
   prepareEvent,
+  scrubPayload,
 } from '../domain';
 import { EventProcessing } from '../contracts/event-processing';
+import { DataScrubbersCache } from './data-scrubbers.cache';
 import { DeadLettersRepository } from './dead-letters.repository';
 import { InboundFiltersRepository } from './inbound-filters.repository';
 import { IngestMetrics } from './ingest-metrics';
@@ -99,6 +101,7 @@ export class EventProcessor extends EventProcessing implements BackgroundWorker 
     private readonly symbolicator: SourceMapSymbolicator,
     private readonly releaseSightings: ReleaseSightings,
     private readonly metrics: IngestMetrics,
+    private readonly scrubbers: DataScrubbersCache,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
     super();
@@ -195,8 +198,14 @@ export class EventProcessor extends EventProcessing implements BackgroundWorker 
     await this.deadLetter(tx, event, attempts, reason);
   }
 
+  /**
+   * Dead letters are kept until someone acts on them, so they keep the payload scrubbed with the
+   * project's rules, as its stored events are; the queue's raw payload lives only until processed.
+   * Scrubbing here rather than at admission keeps the SDK's request path free of the work.
+   */
   private async deadLetter(tx: Transaction, event: QueuedEvent, attempts: number, reason: string): Promise<void> {
-    await this.deadLetters.add(tx, event, attempts, reason);
+    const payload = scrubPayload(event.payload, await this.scrubbers.scrubber(tx, event.project_id));
+    await this.deadLetters.add(tx, { ...event, payload }, attempts, reason);
     tx.afterCommit(() => {
       this.metrics.deadLetterSetAside();
       this.logger.error(`event ${event.event_id} of project ${event.project_id} set aside as a dead letter after ${attempts} attempt(s): ${reason}`);
@@ -250,7 +259,7 @@ export class EventProcessor extends EventProcessing implements BackgroundWorker 
         continue;
       }
       await this.symbolicate(tx, queued, normalized);
-      const preparation = prepareEvent(normalized);
+      const preparation = prepareEvent(normalized, await this.scrubbers.scrubber(tx, queued.project_id));
       const { event, fingerprintHash, user, issueTags, projectTags } = preparation;
       prepared.set(`${queued.project_id}|${event.eventId}`, preparation);
       ingested.push({

@@ -1,7 +1,18 @@
 export class UpdateOrganizationCommand {
   constructor(
     readonly organizationId: string,
-    readonly changes: { name?: string; slug?: string; plan?: string; features?: string[] },
+    readonly changes: {
+      name?: string;
+      slug?: string;
+      plan?: string;
+      features?: string[];
+      dataScrubber?: boolean;
+      dataScrubberDefaults?: boolean;
+      sensitiveFields?: string[];
+      safeFields?: string[];
+      scrubIPAddresses?: boolean;
+      storeCrashReports?: number | null;
+    },
     /** Only an instance administrator may change the plan or the feature flags. */
     readonly actorIsSuperuser: boolean,
   ) {}

@@ -24,6 +24,11 @@ export class UpdateOrganizationHandler implements ICommandHandler<UpdateOrganiza
     if (changes.plan !== undefined && !isPlan(changes.plan)) {
       throw DomainError.invalid(`plan: must be one of ${PLANS.join(', ')}`, { errors: { plan: [`Must be one of ${PLANS.join(', ')}`] } });
     }
+    if (changes.storeCrashReports === null) {
+      throw DomainError.invalid('storeCrashReports: an organization keeps a number of crash reports (0 for none, -1 for all), not null', {
+        errors: { storeCrashReports: ['This field may not be null.'] },
+      });
+    }
     if (changes.slug !== undefined && !isValidSlug(changes.slug)) {
       throw DomainError.invalid(`slug: "${changes.slug}" must be lowercase letters, numbers, - or _, and not only digits`);
     }
@@ -36,12 +41,11 @@ export class UpdateOrganizationHandler implements ICommandHandler<UpdateOrganiza
       const updated = await this.repository.updateOrganization(tx, organizationId, {
         ...changes,
         plan: changes.plan as OrganizationRow['plan'] | undefined,
+        storeCrashReports: changes.storeCrashReports ?? undefined,
         features: changes.features && [...new Set(changes.features)].sort(),
       });
       const changed = Object.fromEntries(
-        Object.entries(changes).filter(
-          ([key]) => JSON.stringify(current[key as keyof OrganizationRow]) !== JSON.stringify(updated[key as keyof OrganizationRow]),
-        ),
+        Object.entries(changes).filter(([key]) => JSON.stringify(columnOf(current, key)) !== JSON.stringify(columnOf(updated, key))),
       );
       if (Object.keys(changed).length) {
         await this.events.record(tx, organizationStream(organizationId), ORGANIZATION_STREAM_TYPE, [organizationUpdated({ organizationId, changes: changed })]);
@@ -50,4 +54,18 @@ export class UpdateOrganizationHandler implements ICommandHandler<UpdateOrganiza
       return updated;
     });
   }
+}
+
+const COLUMNS: Record<string, keyof OrganizationRow> = {
+  dataScrubber: 'data_scrubber',
+  dataScrubberDefaults: 'data_scrubber_defaults',
+  sensitiveFields: 'sensitive_fields',
+  safeFields: 'safe_fields',
+  scrubIPAddresses: 'scrub_ip_addresses',
+  storeCrashReports: 'store_crash_reports',
+};
+
+/** A change's field as the row holds it. */
+function columnOf(row: OrganizationRow, field: string): unknown {
+  return row[COLUMNS[field] ?? (field as keyof OrganizationRow)];
 }
