@@ -27,7 +27,7 @@ describe('web interface: security and privacy (browser)', () => {
 
   it('changes what a project scrubs, and shows a refused field next to it on the organization page', async () => {
     await page.goto(`${app.baseUrl}/settings/acme/projects/web/`);
-    await page.getByRole('link', { name: 'Security & Privacy' }).first().click();
+    await page.locator('a[href="/settings/acme/projects/web/security-and-privacy/"]').click();
     await page.getByRole('heading', { name: 'Security & Privacy', level: 1 }).waitFor();
     await page.getByLabel('Use default scrubbers').waitFor();
     expect(await page.getByLabel('Data scrubber').isChecked()).toBe(true);
