@@ -50,6 +50,20 @@ export type Remark = [string, 's', number, number] | [string, 'x'];
 
 export type Path = ReadonlyArray<string | number>;
 
+/** Where a value is, built only when something there changes: most values change nothing. */
+interface Place {
+  readonly parent: Path | Place;
+  readonly key: string | number;
+}
+
+function pathOf(place: Path | Place): Array<string | number> {
+  if (Array.isArray(place)) return [...(place as Path)];
+  const { parent, key } = place as Place;
+  const path = pathOf(parent);
+  path.push(key);
+  return path;
+}
+
 /** How a value is scrubbed: every rule, the readable rules only (message, exception values), or as a cookie. */
 export type ValueKind = 'data' | 'readable' | 'cookie';
 
@@ -64,24 +78,23 @@ export class ScrubPass {
   ) {}
 
   /** The value under `key` at `path`, scrubbed (null when it is removed). Values already filtered stay as they are, so a second pass changes nothing. */
-  value(value: JsonValue, key: string | undefined, path: Path, kind: ValueKind = 'data'): JsonValue {
+  value(value: JsonValue, key: string | undefined, path: Path | Place, kind: ValueKind = 'data'): JsonValue {
     if (value === null || typeof value === 'boolean') return value;
-    const lowerKey = key?.toLowerCase();
-    if (this.isSafe(lowerKey, path)) return value;
-    const keyRule = lowerKey === undefined ? undefined : this.keyRule(lowerKey, kind);
+    if (key !== undefined && this.isSafe(key, path)) return value;
+    const keyRule = key === undefined ? undefined : this.keyRule(key, kind);
     if (keyRule) return this.replaceWhole(value, keyRule, path);
     if (typeof value === 'string') return this.text(value, path, kind);
     if (typeof value === 'number') return this.number(value, path);
-    if (Array.isArray(value)) return value.map((item, index) => this.value(item, undefined, [...path, index]));
+    if (Array.isArray(value)) return value.map((item, index) => this.value(item, undefined, { parent: path, key: index }));
     // fromEntries defines keys, so a `__proto__` key stays a key.
-    return Object.fromEntries(Object.entries(value).map(([childKey, child]) => [childKey, this.value(child, childKey, [...path, childKey])]));
+    return Object.fromEntries(Object.entries(value).map(([childKey, child]) => [childKey, this.value(child, childKey, { parent: path, key: childKey })]));
   }
 
   /** A `[key, value]` list (headers, cookies, query, tags): each value scrubbed under its key; a removed value becomes `[Filtered]`, as lists hold text. */
   pairs(pairs: Array<[string, string]>, path: Path, kind: ValueKind = 'data', skip?: (lowerKey: string) => boolean): Array<[string, string]> {
     return pairs.map(([key, value], index) => {
       if (skip?.(key.toLowerCase())) return [key, value];
-      const scrubbed = this.value(value, key, [...path, index, 1], kind);
+      const scrubbed = this.value(value, key, { parent: { parent: path, key: index }, key: 1 }, kind);
       return [key, typeof scrubbed === 'string' ? scrubbed : FILTERED];
     });
   }
@@ -91,23 +104,30 @@ export class ScrubPass {
     this.remark(path, ['@anything:remove', 'x']);
   }
 
-  private isSafe(lowerKey: string | undefined, path: Path): boolean {
-    if (lowerKey !== undefined && this.scrubber.safeKeys.has(lowerKey)) return true;
-    return this.scrubber.safePaths.some(
+  private isSafe(key: string, place: Path | Place): boolean {
+    const { safeKeys, safePaths } = this.scrubber;
+    if (safeKeys.size === 0 && safePaths.length === 0) return false;
+    if (safeKeys.has(key.toLowerCase())) return true;
+    if (safePaths.length === 0) return false;
+    const path = pathOf(place);
+    return safePaths.some(
       (safe) => safe.length <= path.length && safe.every((part, index) => String(path[path.length - safe.length + index]).toLowerCase() === part),
     );
   }
 
-  private keyRule(lowerKey: string, kind: ValueKind): string | undefined {
+  private keyRule(key: string, kind: ValueKind): string | undefined {
     if (this.scrubber.defaults) {
-      if (kind === 'cookie' && SENSITIVE_COOKIES.has(lowerKey)) return '@anything:filter';
-      if (isPasswordLike(lowerKey) || isTokenKey(lowerKey)) return '@password:filter';
+      if (kind === 'cookie' && SENSITIVE_COOKIES.has(key.toLowerCase())) return '@anything:filter';
+      if (isPasswordLike(key) || isTokenKey(key)) return '@password:filter';
     }
-    if (this.scrubber.sensitiveFields.some((field) => lowerKey.includes(field))) return 'strip-fields';
+    if (this.scrubber.sensitiveFields.length > 0) {
+      const lowerKey = key.toLowerCase();
+      if (this.scrubber.sensitiveFields.some((field) => lowerKey.includes(field))) return 'strip-fields';
+    }
     return undefined;
   }
 
-  private replaceWhole(value: JsonValue, rule: string, path: Path): JsonValue {
+  private replaceWhole(value: JsonValue, rule: string, path: Path | Place): JsonValue {
     if (value === FILTERED) return value;
     if (typeof value === 'string') {
       this.remark(path, [rule, 's', 0, FILTERED.length], value.length);
@@ -117,13 +137,14 @@ export class ScrubPass {
     return null;
   }
 
-  private text(value: string, path: Path, kind: ValueKind): string {
-    if (kind !== 'readable') {
+  private text(value: string, path: Path | Place, kind: ValueKind): string {
+    if (kind !== 'readable' && value !== FILTERED) {
       // Relay's `@password` and `strip-fields` match values as well as keys, and then take the whole value.
-      const lower = value.toLowerCase();
-      if (this.scrubber.defaults && isPasswordLike(lower) && value !== FILTERED) return this.replaceWhole(value, '@password:filter', path) as string;
-      const field = this.scrubber.sensitiveFields.find((sensitive) => lower.includes(sensitive));
-      if (field !== undefined && value !== FILTERED) return this.replaceWhole(value, 'strip-fields', path) as string;
+      if (this.scrubber.defaults && isPasswordLike(value)) return this.replaceWhole(value, '@password:filter', path) as string;
+      if (this.scrubber.sensitiveFields.length > 0) {
+        const lower = value.toLowerCase();
+        if (this.scrubber.sensitiveFields.some((sensitive) => lower.includes(sensitive))) return this.replaceWhole(value, 'strip-fields', path) as string;
+      }
     }
     const rules = kind === 'readable' ? this.scrubber.readableRules : this.scrubber.valueRules;
     if (rules.length === 0) return value;
@@ -134,7 +155,7 @@ export class ScrubPass {
   }
 
   /** A number is looked at as its digits: one that is a card number is removed. */
-  private number(value: number, path: Path): JsonValue {
+  private number(value: number, path: Path | Place): JsonValue {
     if (!this.scrubber.defaults || !Number.isSafeInteger(value) || Math.abs(value) < 1e12) return value;
     const card = COMMON_VALUE_RULES[0];
     if (card.find(String(value)).length === 0) return value;
@@ -142,13 +163,13 @@ export class ScrubPass {
     return null;
   }
 
-  private remark(path: Path, remark: Remark, originalLength?: number): void {
+  private remark(path: Path | Place, remark: Remark, originalLength?: number): void {
     this.remarks(path, [remark], originalLength);
   }
 
-  private remarks(path: Path, remarks: Remark[], originalLength?: number): void {
+  private remarks(place: Path | Place, remarks: Remark[], originalLength?: number): void {
     let node = this.meta;
-    for (const part of path) {
+    for (const part of pathOf(place)) {
       const key = String(part);
       const child = node[key];
       node = (child && typeof child === 'object' && !Array.isArray(child) ? child : (node[key] = {})) as JsonObject;

@@ -7,45 +7,34 @@
 /** What a scrubbed value is replaced with, as Sentry shows it. */
 export const FILTERED = '[Filtered]';
 
-/** `PASSWORD_KEY_REGEX` of Relay: these words anywhere in a key (or a value) make its value sensitive. */
-const PASSWORD_WORDS = [
-  'password',
-  'secret',
-  'passwd',
-  'api_key',
-  'api-key',
-  'apikey',
-  'auth',
-  'credentials',
-  'mysql_pwd',
-  'privatekey',
-  'private_key',
-  'private-key',
-];
-/** ...and these whole keys (or values). */
-const PASSWORD_EXACT = new Set(['otp', 'two-factor', 'two_factor']);
+/**
+ * `PASSWORD_KEY_REGEX` of Relay without its `token…[:=]` part: literal alternatives and anchored
+ * whole words, so each position is tried against a bounded set of literals.
+ */
+const PASSWORD_WORDS = /password|secret|passwd|api[-_]key|apikey|auth|credentials|mysql_pwd|privatekey|private[-_]key|^otp$|^two[-_]factor$/i;
+const TOKEN = /token/gi;
+const SPACE = /\s/;
 
 /** `token[^\s]*[:=]`: the first `token` of each run of non-space characters decides for the whole run, so one pass suffices. */
-function hasTokenAssignment(lower: string): boolean {
-  let from = 0;
-  for (;;) {
-    const at = lower.indexOf('token', from);
-    if (at < 0) return false;
-    let index = at + 5;
-    for (; index < lower.length && !/\s/.test(lower[index]); index++) {
-      if (lower[index] === ':' || lower[index] === '=') return true;
+function hasTokenAssignment(text: string): boolean {
+  TOKEN.lastIndex = 0;
+  for (let found = TOKEN.exec(text); found; found = TOKEN.exec(text)) {
+    let index = TOKEN.lastIndex;
+    for (; index < text.length && !SPACE.test(text[index]); index++) {
+      if (text[index] === ':' || text[index] === '=') return true;
     }
-    from = index;
+    TOKEN.lastIndex = index;
   }
+  return false;
 }
 
 /** Relay's `@password` test of a key or a string value (case-insensitive). */
-export function isPasswordLike(lower: string): boolean {
-  return PASSWORD_EXACT.has(lower) || PASSWORD_WORDS.some((word) => lower.includes(word)) || hasTokenAssignment(lower);
+export function isPasswordLike(text: string): boolean {
+  return PASSWORD_WORDS.test(text) || hasTokenAssignment(text);
 }
 
 /** Relay's `TOKEN_KEY_REGEX`: a key containing `token` makes its value sensitive (the value itself is not tested). */
-export const isTokenKey = (lowerKey: string): boolean => lowerKey.includes('token');
+export const isTokenKey = (key: string): boolean => /token/i.test(key);
 
 /** Session and CSRF cookies of popular frameworks, filtered whatever their value (Relay's `SENSITIVE_COOKIES`). */
 export const SENSITIVE_COOKIES = new Set([
@@ -89,7 +78,15 @@ export interface ValueRule {
   readonly find: (text: string) => Span[];
 }
 
-const hasDigit = (text: string) => /\d/.test(text);
+/** Whether a global regex matches anywhere: the same search as finding, without building matches (most texts have none). */
+const matches = (regex: RegExp) => (text: string) => {
+  regex.lastIndex = 0;
+  const found = regex.test(text);
+  regex.lastIndex = 0;
+  return found;
+};
+/** IBANs start with a country's two capitals and two digits: a cheaper search first. */
+const IBAN_START = /[A-Z]{2}\d\d/;
 
 /** Every match of a global regex, or of one of its groups (whose start is found by the group's text, which ends the match). */
 function matchesOf(regex: RegExp, group = 0): (text: string) => Span[] {
@@ -169,21 +166,21 @@ const rule = (name: string, replacement: string, mayMatch: (text: string) => boo
 
 /** `@common:filter` as legacy scrubbing applies it to values, in Relay's order (its `@userpath:filter` names no rule, so it does nothing). */
 export const COMMON_VALUE_RULES: readonly ValueRule[] = [
-  rule('@creditcard:filter', FILTERED, hasDigit, matchesOf(CREDITCARD)),
-  rule('@iban:filter', FILTERED, hasDigit, matchesOf(IBAN)),
+  rule('@creditcard:filter', FILTERED, matches(CREDITCARD), matchesOf(CREDITCARD)),
+  rule('@iban:filter', FILTERED, (text) => IBAN_START.test(text) && matches(IBAN)(text), matchesOf(IBAN)),
   rule('@pemkey:filter', FILTERED, (text) => text.includes('-----BEGIN'), pemBodies),
-  rule('@urlauth:legacy', FILTERED, (text) => text.includes('//'), matchesOf(URL_PASSWORD, 2)),
+  rule('@urlauth:legacy', FILTERED, (text) => text.includes('//') && matches(URL_PASSWORD)(text), matchesOf(URL_PASSWORD, 2)),
   // `@password` finds bearer tokens in values; the rest of it looks at keys (isPasswordLike).
   rule('@password:filter', FILTERED, (text) => /bearer/i.test(text), matchesOf(BEARER)),
-  rule('@usssn:filter', FILTERED, (text) => text.includes('-'), matchesOf(US_SSN)),
+  rule('@usssn:filter', FILTERED, matches(US_SSN), matchesOf(US_SSN)),
 ];
 
 /** What Relay applies to the formatted message, which legacy scrubbing otherwise leaves alone: replacements that keep it readable. */
 export const REPLACE_ONLY_RULES: readonly ValueRule[] = [
   rule('@email:replace', '[email]', (text) => text.includes('@'), emails),
-  rule('@creditcard:replace', '[creditcard]', hasDigit, matchesOf(CREDITCARD)),
-  rule('@iban:replace', '[iban]', hasDigit, matchesOf(IBAN)),
-  rule('@usssn:replace', '[us-ssn]', (text) => text.includes('-'), matchesOf(US_SSN)),
+  rule('@creditcard:replace', '[creditcard]', matches(CREDITCARD), matchesOf(CREDITCARD)),
+  rule('@iban:replace', '[iban]', (text) => IBAN_START.test(text) && matches(IBAN)(text), matchesOf(IBAN)),
+  rule('@usssn:replace', '[us-ssn]', matches(US_SSN), matchesOf(US_SSN)),
   rule('@bearer:replace', '[token]', (text) => /bearer/i.test(text), matchesOf(BEARER)),
 ];
 
@@ -191,6 +188,6 @@ export const REPLACE_ONLY_RULES: readonly ValueRule[] = [
 export const IP_RULE: ValueRule = rule(
   '@ip:replace',
   '[ip]',
-  (text) => text.includes('.') || text.includes(':'),
+  (text) => (text.includes('.') && matches(IPV4)(text)) || (text.includes(':') && matches(IPV6)(text)),
   (text) => [...matchesOf(IPV4)(text), ...matchesOf(IPV6, 1)(text)],
 );
