@@ -309,7 +309,7 @@ function metadataOf(data: Json, exceptions: Json[], title: string): Json {
  * shown names match inside each part; only the parts move (extra is `context`, the request is an
  * entry's data, and so on).
  */
-function metaOf(data: Json, entries: Json[]): Json {
+function metaOf(data: Json, entries: Json[], tags: ReadonlyArray<{ key: string }>): Json {
   const stored = isObject(data._meta) ? data._meta : {};
   const meta: Json = {};
   const set = (key: string, value: unknown) => {
@@ -322,9 +322,15 @@ function metaOf(data: Json, entries: Json[]): Json {
     const { ipAddress, ...user } = stored.user;
     meta.user = pruned([...Object.entries(user), ['ip_address', ipAddress]]);
   }
-  if (isObject(stored.tags)) {
+  if (isObject(stored.tags) && Array.isArray(data.tags)) {
+    // Stored tags are in the order sent; shown ones are sorted by key.
+    const sent = data.tags as unknown[];
     meta.tags = Object.fromEntries(
-      Object.entries(stored.tags).flatMap(([index, tag]) => (isObject(tag) && isObject(tag[1]) ? [[index, { value: tag[1] }]] : [])),
+      Object.entries(stored.tags).flatMap(([index, tag]) => {
+        const pair = sent[Number(index)];
+        const shown = Array.isArray(pair) ? tags.findIndex((candidate) => candidate.key === pair[0]) : -1;
+        return isObject(tag) && isObject(tag[1]) && shown >= 0 ? [[String(shown), { value: tag[1] }]] : [];
+      }),
     );
   }
   const shown: Json = {};
@@ -407,7 +413,7 @@ export function serializeEvent(row: ErrorEventRow, neighbours: { previous: strin
     packages: isObject(data.modules) ? data.modules : {},
     errors: Array.isArray(data.errors) ? data.errors.filter(isObject) : [],
     occurrence: null,
-    _meta: metaOf(data, entries),
+    _meta: metaOf(data, entries, summary.tags),
     crashFile,
     // Sentry's `fingerprints` are the grouping hashes the event was grouped by.
     fingerprints: row.grouping_hash ? [row.grouping_hash] : [],
