@@ -164,7 +164,7 @@ function framesFor(group: number) {
 const FRAMES = Array.from({ length: GROUPS }, (_, group) => framesFor(group));
 
 /** Variant `index`: group index % 20, user index % 500, a varying exception value. */
-function event(index: number, eventId?: string) {
+export function event(index: number, eventId?: string) {
   const group = index % GROUPS;
   const user = index % USERS;
   const area = AREAS[group];

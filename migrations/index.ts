@@ -29,6 +29,7 @@ import { IngestQueueClaims1763800003140 } from './1763800003140-ingest-queue-cla
 import { IngestRateWindowCategories1763800003150 } from './1763800003150-ingest-rate-window-categories';
 import { InviteMails1763800003270 } from './1763800003270-invite-mails';
 import { ReleasesStorageBudget1763800003570 } from './1763800003570-releases-storage-budget';
+import { DataPrivacySettings1764100000000 } from './1764100000000-data-privacy-settings';
 import { OutcomesByCategory1764200000000 } from './1764200000000-outcomes-by-category';
 import { OrganizationRateLimits1764300000000 } from './1764300000000-organization-rate-limits';
 import { EventAttachments1764400000000 } from './1764400000000-event-attachments';
@@ -67,6 +68,7 @@ export const MIGRATIONS = [
   IngestRateWindowCategories1763800003150,
   InviteMails1763800003270,
   ReleasesStorageBudget1763800003570,
+  DataPrivacySettings1764100000000,
   OutcomesByCategory1764200000000,
   OrganizationRateLimits1764300000000,
   EventAttachments1764400000000,

@@ -47,6 +47,36 @@ function chargeCard(amount) {
   if (amount > 100) throw new TypeError(`Card declined for amount ${amount}`);
 }
 
+/**
+ * A payment failure carrying secrets everywhere an SDK puts them, for data scrubbing. The secrets
+ * are put together at run time, so that the frames' source lines do not hold them too.
+ */
+function leakSecrets() {
+  const secret = (...parts) => parts.join('');
+  const card = ['4111', '1111', '1111', '1111'].join(' ');
+  Sentry.setExtra('password', secret('hunter', '2'));
+  Sentry.setExtra('order', 'A-1001');
+  Sentry.addBreadcrumb({ category: 'payment', message: `charging ${card}` });
+  Sentry.getIsolationScope().setSDKProcessingMetadata({
+    normalizedRequest: {
+      url: 'https://shop.example.com/pay',
+      method: 'POST',
+      query_string: `step=2&api_key=${secret('k3y-in-', 'query')}`,
+      data: JSON.stringify({ amount: 5, password: secret('pa55-in-', 'body') }),
+      headers: {
+        authorization: `Bearer ${secret('sk_live_', 'abc123')}`,
+        'user-agent': 'e2e-agent/1.0',
+        cookie: `sessionid=${secret('s3ss', '10n')}; theme=dark`,
+      },
+    },
+  });
+  try {
+    throw new Error(`Payment failed for card ${card}`);
+  } catch (error) {
+    Sentry.captureException(error);
+  }
+}
+
 /** Text PostgreSQL cannot store (NUL, a lone surrogate) in the message, tags, extra keys and a breadcrumb. */
 function unstorable() {
   Sentry.setTag('nul\u0000key', 'nul\u0000value');
@@ -114,6 +144,10 @@ async function main() {
     return;
   }
   if (scenario === 'first-errors') return firstErrors();
+  if (scenario === 'secrets') {
+    leakSecrets();
+    return flush();
+  }
   if (scenario === 'checkout-details') {
     failCheckout();
     return flush();

@@ -103,6 +103,13 @@ export function FieldError(props: { id: string; message?: string }) {
 }
 
 /** An error that concerns no one field (or the whole page). */
+/** Only a field the form shows gets the message; the rest of the answer shows above the button. */
+export function FormError(props: { error: unknown; fields: readonly string[] }) {
+  const { error } = props;
+  if (error instanceof ApiError && props.fields.some((field) => error.field(field))) return null;
+  return <ErrorNote error={error} />;
+}
+
 export function ErrorNote(props: { error: unknown }) {
   if (!props.error) return null;
   const message = props.error instanceof ApiError ? props.error.detail : props.error instanceof Error ? props.error.message : String(props.error);

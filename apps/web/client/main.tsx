@@ -17,6 +17,7 @@ import { CronMonitorPage, CronsPage } from './pages/crons';
 import { UsagePage } from './pages/usage';
 import { AuthProviderPage, MembersPage, TeamsPage } from './pages/organization';
 import { RateLimitsPage, SpikeNotice } from './pages/rate-limits';
+import { OrganizationSecurityAndPrivacyPage, ProjectSecurityAndPrivacyPage } from './pages/security-and-privacy';
 import { DeveloperSettingsPage, IntegrationsPage, NewIntegrationPage, SentryAppPage, SentryAppRequestsPage } from './pages/developer-settings';
 import './styles.css';
 
@@ -39,12 +40,14 @@ const ROUTES: Array<[string, Page]> = [
   ['/settings/:org/projects/:project/', ProjectSettingsPage],
   ['/settings/:org/projects/:project/keys/', ProjectKeysPage],
   ['/settings/:org/projects/:project/hooks/', ServiceHooksPage],
+  ['/settings/:org/projects/:project/security-and-privacy/', ProjectSecurityAndPrivacyPage],
   ['/settings/:org/projects/:project/hooks/new/', NewServiceHookPage],
   ['/settings/:org/projects/:project/hooks/:hookId/', ServiceHookPage],
   ['/settings/:org/members/', MembersPage],
   ['/settings/:org/teams/', TeamsPage],
   ['/settings/:org/auth/', AuthProviderPage],
   ['/settings/:org/rate-limits/', RateLimitsPage],
+  ['/settings/:org/security-and-privacy/', OrganizationSecurityAndPrivacyPage],
   ['/settings/:org/developer-settings/', DeveloperSettingsPage],
   ['/settings/:org/developer-settings/new-internal/', (props) => <NewIntegrationPage {...props} internal />],
   ['/settings/:org/developer-settings/new-public/', (props) => <NewIntegrationPage {...props} internal={false} />],
@@ -86,6 +89,7 @@ function Navigation(props: { session: Session; path: string; onSignOut: () => vo
           [`/settings/${slug}/teams/`, 'Teams'],
           [`/settings/${slug}/auth/`, 'Auth & SCIM'],
           [`/settings/${slug}/rate-limits/`, 'Rate limits'],
+          [`/settings/${slug}/security-and-privacy/`, 'Security & Privacy'],
           [`/settings/${slug}/developer-settings/`, 'Developer settings'],
           [`/settings/${slug}/integrations/`, 'Integrations'],
         ] as Array<[string, string]>)

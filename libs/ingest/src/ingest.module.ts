@@ -5,7 +5,8 @@ import { EventRecorder, EventStoreModule } from '@faultline/event-store';
 import { IssuesModule } from '@faultline/issues';
 import { MonitorsModule } from '@faultline/monitors';
 import { WorkerHost } from '@faultline/platform';
-import { ProjectEventTypes } from '@faultline/projects';
+import { IdentityEventTypes } from '@faultline/identity';
+import { ProjectEventTypes, ProjectsModule } from '@faultline/projects';
 import { ReleasesModule } from '@faultline/releases';
 import type { FastifyInstance } from 'fastify';
 import { DeadLettersController } from './api/dead-letters.controller';
@@ -24,6 +25,7 @@ import { SpikeProtectionEvaluation } from './contracts/spike-protection-evaluati
 import { ListDeadLettersHandler } from './application/queries/list-dead-letters.handler';
 import { DeadLettersRepository } from './infrastructure/dead-letters.repository';
 import { IngestMetrics } from './infrastructure/ingest-metrics';
+import { DataScrubbersCache } from './infrastructure/data-scrubbers.cache';
 import { InboundFiltersRepository } from './infrastructure/inbound-filters.repository';
 import { IngestQueueRepository } from './infrastructure/ingest-queue.repository';
 import { ProjectReadModelsRepository } from './infrastructure/project-read-models.repository';
@@ -37,7 +39,7 @@ import { SpikeProtectionWorker } from './infrastructure/spike-protection.worker'
 
 /** The SDK protocol, event processing (with its dead letters), and the project read models built from events. */
 @Module({
-  imports: [CqrsModule, EventStoreModule, IssuesModule, MonitorsModule, ReleasesModule],
+  imports: [CqrsModule, EventStoreModule, IssuesModule, MonitorsModule, ProjectsModule, ReleasesModule],
   controllers: [ProjectEventsController, InboundFiltersController, DeadLettersController, RateLimitsController, OrganizationStatsController],
   providers: [
     ProjectReadModelsRepository,
@@ -49,6 +51,7 @@ import { SpikeProtectionWorker } from './infrastructure/spike-protection.worker'
     RollupsRepository,
     OutcomeStatsRepository,
     InboundFiltersRepository,
+    DataScrubbersCache,
     DeadLettersRepository,
     IngestMetrics,
     RetryDeadLettersHandler,
@@ -72,17 +75,20 @@ export class IngestModule implements OnModuleInit {
     private readonly workers: WorkerHost,
     private readonly recorder: EventRecorder,
     private readonly spikes: SpikeProtectionWorker,
+    private readonly scrubbers: DataScrubbersCache,
   ) {}
 
   onModuleInit(): void {
     this.workers.register(this.processor);
     this.workers.register(this.spikes);
-    // A key changed in this process applies to its SDK requests at once (elsewhere when the cache expires).
+    // A key or data privacy setting changed in this process applies at once (elsewhere when the caches expire).
     this.recorder.onCommitted((events) => {
       for (const event of events) {
         if (event.type === ProjectEventTypes.ProjectKeyUpdated || event.type === ProjectEventTypes.ProjectKeyDeleted) {
           this.acceptor.forgetKey(String(event.data.publicKey));
         }
+        if (event.type === ProjectEventTypes.ProjectUpdated) this.scrubbers.forgetProject(String(event.data.projectId));
+        if (event.type === IdentityEventTypes.OrganizationUpdated) this.scrubbers.forgetAll();
       }
     });
     const fastify = this.adapterHost.httpAdapter?.getInstance<FastifyInstance>();

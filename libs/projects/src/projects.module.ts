@@ -13,7 +13,9 @@ import { FindOrganizationProjectsHandler } from './application/queries/find-orga
 import { FindProjectHandler } from './application/queries/find-project.handler';
 import { FindProjectKeyHandler } from './application/queries/find-project-key.handler';
 import { FindProjectKeysHandler } from './application/queries/find-project-keys.handler';
+import { ProjectDataPrivacy } from './contracts/project-data-privacy';
 import { ProjectTeams } from './contracts/project-teams';
+import { ProjectDataPrivacyRepository } from './infrastructure/project-data-privacy.repository';
 import { ProjectTeamsRepository } from './infrastructure/project-teams.repository';
 import { ProjectDetailStatement } from './contracts/project-detail-statement';
 import { projectDetailSql, ProjectsRepository } from './infrastructure/projects.repository';
@@ -25,6 +27,8 @@ import { projectDetailSql, ProjectsRepository } from './infrastructure/projects.
     ProjectsRepository,
     { provide: ProjectDetailStatement, useValue: { text: projectDetailSql } satisfies ProjectDetailStatement },
     { provide: ProjectTeams, useClass: ProjectTeamsRepository },
+    ProjectDataPrivacyRepository,
+    { provide: ProjectDataPrivacy, useExisting: ProjectDataPrivacyRepository },
     CreateProjectHandler,
     UpdateProjectHandler,
     DeleteProjectHandler,
@@ -36,6 +40,6 @@ import { projectDetailSql, ProjectsRepository } from './infrastructure/projects.
     FindProjectHandler,
     FindOrganizationProjectsHandler,
   ],
-  exports: [ProjectTeams],
+  exports: [ProjectTeams, ProjectDataPrivacy],
 })
 export class ProjectsModule {}

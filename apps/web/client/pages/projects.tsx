@@ -1,7 +1,21 @@
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
-import { api, ApiError, enc, list } from '../api';
-import { Checkboxes, CopyableCode, ErrorNote, errorFor, Field, formatDate, Section, SelectField, Skeleton, Status, useLoad, useTitle } from '../components';
+import { api, enc, list } from '../api';
+import {
+  Checkboxes,
+  CopyableCode,
+  ErrorNote,
+  errorFor,
+  Field,
+  FormError,
+  formatDate,
+  Section,
+  SelectField,
+  Skeleton,
+  Status,
+  useLoad,
+  useTitle,
+} from '../components';
 import { Link, navigate } from '../router';
 import { PLATFORMS, snippetFor, SNIPPETS } from '../snippets';
 import { EventsChart } from './events-chart';
@@ -33,13 +47,6 @@ export const projectSettings = (org: string, project: string) => `/settings/${en
 const keysPage = (org: string, project: string) => `${projectSettings(org, project)}keys/`;
 
 const platformLabel = (platform: string | null) => PLATFORMS.find(([id]) => id === platform)?.[1] ?? platform ?? '—';
-
-/** Only a field the form shows gets the message; the rest of the answer shows above the button. */
-function FormError(props: { error: unknown; fields: readonly string[] }) {
-  const { error } = props;
-  if (error instanceof ApiError && props.fields.some((field) => error.field(field))) return null;
-  return <ErrorNote error={error} />;
-}
 
 /** The organization's projects, with the way to create one. */
 export function ProjectsPage(props: { params: Record<string, string> }) {
@@ -304,6 +311,10 @@ export function ProjectSettingsPage(props: { params: Record<string, string> }) {
               </li>
               <li>
                 <Link href={`${projectSettings(org, project)}hooks/`}>Service hooks</Link> <span class="muted">— signed callbacks for new events</span>
+              </li>
+              <li>
+                <Link href={`${projectSettings(org, project)}security-and-privacy/`}>Security &amp; Privacy</Link>{' '}
+                <span class="muted">— data scrubbing of passwords, card numbers, IP addresses</span>
               </li>
             </ul>
           </Section>

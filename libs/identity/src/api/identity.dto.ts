@@ -2,7 +2,7 @@ import { ApiPropertyOptional, ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsString, Length, Matches } from 'class-validator';
 import { MEMBER_ROLES, PLANS } from '../domain/roles';
-import { NameField, OptionalSlugField, IfPresent } from '@faultline/platform';
+import { DataPrivacyChangesDto, NameField, OptionalSlugField, IfPresent } from '@faultline/platform';
 
 export class CreateOrganizationDto {
   @NameField(64)
@@ -17,7 +17,7 @@ export class CreateOrganizationDto {
   agreeTerms?: boolean;
 }
 
-export class UpdateOrganizationDto {
+export class UpdateOrganizationDto extends DataPrivacyChangesDto {
   @NameField(64, { optional: true })
   name?: string;
 

@@ -1,6 +1,6 @@
 import type { OrganizationAccess } from '@faultline/platform';
 import { ROLE_NAMES, type MemberRole } from '../domain/roles';
-import type { MemberRow, OrganizationRow, TeamRow, TokenRow } from '../infrastructure/identity.repository';
+import type { MemberRow, OrganizationDataPrivacy, OrganizationRow, TeamRow, TokenRow } from '../infrastructure/identity.repository';
 import type { InviteRow } from '../infrastructure/invites.repository';
 
 const LETTER_AVATAR = { avatarType: 'letter_avatar', avatarUuid: null, avatarUrl: null };
@@ -42,10 +42,18 @@ export function serializeOrganizationDetail(
   publicUrl: string,
   access: { role?: string; scopes: Iterable<string> },
   settings: Pick<OrganizationRow, 'attachments_role'>,
+  privacy: OrganizationDataPrivacy,
 ) {
   return {
     ...serializeOrganization(org, publicUrl),
     attachmentsRole: settings.attachments_role,
+    dataScrubber: privacy.dataScrubber,
+    dataScrubberDefaults: privacy.dataScrubberDefaults,
+    sensitiveFields: privacy.sensitiveFields,
+    safeFields: privacy.safeFields,
+    scrubIPAddresses: privacy.scrubIPAddresses,
+    storeCrashReports: privacy.storeCrashReports,
+    relayPiiConfig: null,
     access: [...access.scopes].sort(),
     role: access.role ?? null,
     orgRole: access.role ?? null,

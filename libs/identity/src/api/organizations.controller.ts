@@ -12,11 +12,12 @@ import {
   Pagination,
   type Principal,
   RequireScopes,
+  dataPrivacyChanges,
 } from '@faultline/platform';
 import { CreateOrganizationCommand } from '../application/commands/create-organization/create-organization.command';
 import { UpdateOrganizationCommand } from '../application/commands/update-organization/update-organization.command';
 import { ROLE_SCOPES } from '../domain/roles';
-import { IdentityRepository, type OrganizationRow } from '../infrastructure/identity.repository';
+import { dataPrivacyOf, IdentityRepository, type OrganizationRow } from '../infrastructure/identity.repository';
 import { CreateOrganizationDto, UpdateOrganizationDto } from './identity.dto';
 import { fromAccess, fromRow, serializeOrganization, serializeOrganizationDetail } from './identity.serializers';
 
@@ -52,7 +53,7 @@ export class OrganizationsController {
       throw new ForbiddenException({ detail: 'Only user tokens can create organizations.' });
     }
     const row = await this.commands.execute<CreateOrganizationCommand, OrganizationRow>(new CreateOrganizationCommand(body.name, body.slug, principal.userId));
-    return serializeOrganizationDetail(fromRow(row), this.config.publicUrl, { role: 'owner', scopes: ROLE_SCOPES.owner }, row);
+    return serializeOrganizationDetail(fromRow(row), this.config.publicUrl, { role: 'owner', scopes: ROLE_SCOPES.owner }, row, dataPrivacyOf(row));
   }
 
   @Get('organizations/:organization_id_or_slug')
@@ -60,7 +61,7 @@ export class OrganizationsController {
   async detail(@CurrentOrganization() organization: OrganizationAccess) {
     const row = await this.repository.findOrganization(this.database, organization.id);
     if (!row) throw new NotFoundException();
-    return serializeOrganizationDetail(fromAccess(organization), this.config.publicUrl, organization, row);
+    return serializeOrganizationDetail(fromAccess(organization), this.config.publicUrl, organization, row, dataPrivacyOf(row));
   }
 
   @Put('organizations/:organization_id_or_slug')
@@ -68,8 +69,8 @@ export class OrganizationsController {
   @RequireScopes('org:write')
   async update(@CurrentPrincipal() principal: Principal, @CurrentOrganization() organization: OrganizationAccess, @Body() body: UpdateOrganizationDto) {
     const row = await this.commands.execute<UpdateOrganizationCommand, OrganizationRow>(
-      new UpdateOrganizationCommand(organization.id, body, principal.isSuperuser, principal.userId),
+      new UpdateOrganizationCommand(organization.id, { ...body, ...dataPrivacyChanges(body) }, principal.isSuperuser, principal.userId),
     );
-    return serializeOrganizationDetail(fromRow(row), this.config.publicUrl, organization, row);
+    return serializeOrganizationDetail(fromRow(row), this.config.publicUrl, organization, row, dataPrivacyOf(row));
   }
 }

@@ -1,3 +1,4 @@
+import type { DataPrivacySettings } from '@faultline/kernel';
 import { isNumericId } from '@faultline/kernel';
 import { Injectable } from '@nestjs/common';
 import type { Sql } from '@faultline/platform';
@@ -23,7 +24,27 @@ export interface OrganizationRow {
   require_2fa: boolean;
   /** Sentry's `attachmentsRole`: the lowest member role that may download event attachments. */
   attachments_role: MemberRole;
+  data_scrubber: boolean;
+  data_scrubber_defaults: boolean;
+  sensitive_fields: string[];
+  safe_fields: string[];
+  scrub_ip_addresses: boolean;
+  store_crash_reports: number;
 }
+
+/** An organization's data privacy requirements, as the API names them. */
+export interface OrganizationDataPrivacy extends DataPrivacySettings {
+  readonly storeCrashReports: number;
+}
+
+export const dataPrivacyOf = (row: OrganizationRow): OrganizationDataPrivacy => ({
+  dataScrubber: row.data_scrubber,
+  dataScrubberDefaults: row.data_scrubber_defaults,
+  sensitiveFields: row.sensitive_fields,
+  safeFields: row.safe_fields,
+  scrubIPAddresses: row.scrub_ip_addresses,
+  storeCrashReports: row.store_crash_reports,
+});
 
 export interface MemberRow extends UserRow {
   member_id: string;
@@ -150,11 +171,22 @@ export class IdentityRepository {
   async updateOrganization(
     sql: Sql,
     id: string,
-    changes: { slug?: string; name?: string; plan?: Plan; features?: string[]; require2FA?: boolean; attachments_role?: MemberRole },
+    changes: {
+      slug?: string;
+      name?: string;
+      plan?: Plan;
+      features?: string[];
+      require2FA?: boolean;
+      attachments_role?: MemberRole;
+    } & Partial<OrganizationDataPrivacy>,
   ): Promise<OrganizationRow> {
     const [row] = await sql.query<OrganizationRow>(
       `UPDATE identity.organizations SET slug = COALESCE($2, slug), name = COALESCE($3, name), plan = COALESCE($4, plan),
-              features = COALESCE($5::text[], features), require_2fa = COALESCE($6, require_2fa), attachments_role = COALESCE($7, attachments_role)
+              features = COALESCE($5::text[], features),
+              data_scrubber = COALESCE($6, data_scrubber), data_scrubber_defaults = COALESCE($7, data_scrubber_defaults),
+              sensitive_fields = COALESCE($8::text[], sensitive_fields), safe_fields = COALESCE($9::text[], safe_fields),
+              scrub_ip_addresses = COALESCE($10, scrub_ip_addresses), store_crash_reports = COALESCE($11, store_crash_reports),
+              require_2fa = COALESCE($12, require_2fa), attachments_role = COALESCE($13, attachments_role)
        WHERE id = $1 RETURNING *`,
       [
         id,
@@ -162,6 +194,12 @@ export class IdentityRepository {
         changes.name ?? null,
         changes.plan ?? null,
         changes.features ?? null,
+        changes.dataScrubber ?? null,
+        changes.dataScrubberDefaults ?? null,
+        changes.sensitiveFields ? [...changes.sensitiveFields] : null,
+        changes.safeFields ? [...changes.safeFields] : null,
+        changes.scrubIPAddresses ?? null,
+        changes.storeCrashReports ?? null,
         changes.require2FA ?? null,
         changes.attachments_role ?? null,
       ],

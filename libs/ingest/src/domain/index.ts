@@ -122,3 +122,4 @@ export {
   parseOutcomesQuery,
   parsePeriod,
 } from './outcomes-query';
+export { dataScrubber, FILTERED, NO_SCRUBBING, scrubEvent, scrubPayload, type DataScrubber } from './scrub-event';

@@ -1,7 +1,11 @@
-import { newHexId } from '@faultline/kernel';
+import { newHexId, PROJECT_DATA_PRIVACY_DEFAULTS } from '@faultline/kernel';
 import { groupingHash } from './grouping';
 import { normalizeEvent, type NormalizedEvent } from './normalize-event';
-import { prepareEvent } from './prepare-event';
+import { prepareEvent as prepareWith } from './prepare-event';
+import { dataScrubber } from './scrub-event';
+
+/** As a new project's events are prepared: scrubbed with the default rules. */
+const prepareEvent = (event: NormalizedEvent) => prepareWith(event, dataScrubber(PROJECT_DATA_PRIVACY_DEFAULTS));
 
 const normalize = (raw: Record<string, unknown>) => normalizeEvent(raw, { receivedAt: new Date('2024-05-01T12:00:00.000Z'), newEventId: newHexId() });
 

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { EventTagSource } from '@faultline/issues';
 import { groupingHash } from './grouping';
-import { culpritAfterMapping, type NormalizedEvent, type NormalizedUser, type StringPairs } from './normalize-event';
+import { culpritAfterMapping, EVENT_LIMITS, type NormalizedEvent, type NormalizedUser, type StringPairs, titleOf } from './normalize-event';
+import { type DataScrubber, scrubEvent } from './scrub-event';
 
 /** The user's identifier as Sentry tags it (`id:`, `username:`, `email:`, `ip:`) and its hash. */
 export interface UserIdentity {
@@ -32,11 +33,19 @@ export interface PreparedEvent {
 
 /**
  * Derives what the processor stores from a normalised event whose frames were mapped through
- * source maps: its culprit (again from the mapped frames), grouping hash, user and tags.
+ * source maps: scrubs it first (nothing unscrubbed is derived, stored or sent on), then its title
+ * from the scrubbed text, its culprit (again from the mapped frames), grouping hash, user and tags.
  */
-export function prepareEvent(normalized: NormalizedEvent): PreparedEvent {
-  const culprit = culpritAfterMapping(normalized);
-  const event = culprit === normalized.culprit ? normalized : { ...normalized, culprit };
+export function prepareEvent(normalized: NormalizedEvent, scrubber: DataScrubber): PreparedEvent {
+  const sentUrl = normalized.request?.url;
+  const scrubbed = scrubEvent(normalized, scrubber);
+  scrubbed.title = titleOf(scrubbed.exceptions, scrubbed.message);
+  // A culprit taken from the URL follows the URL's scrubbing.
+  if (sentUrl && scrubbed.request?.url !== sentUrl && scrubbed.culprit === sentUrl.slice(0, EVENT_LIMITS.culprit)) {
+    scrubbed.culprit = (scrubbed.request?.url ?? '').slice(0, EVENT_LIMITS.culprit);
+  }
+  const culprit = culpritAfterMapping(scrubbed);
+  const event = culprit === scrubbed.culprit ? scrubbed : { ...scrubbed, culprit };
   const user = userIdentity(event.user);
   const issueTags: StringPairs = [...event.tags, ['level', event.level]];
   if (event.environment) issueTags.push(['environment', event.environment]);

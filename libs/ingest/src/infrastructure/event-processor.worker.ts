@@ -20,8 +20,10 @@ import {
   parseStorableJson,
   type PreparedEvent,
   prepareEvent,
+  scrubPayload,
 } from '../domain';
 import { EventProcessing } from '../contracts/event-processing';
+import { DataScrubbersCache } from './data-scrubbers.cache';
 import { DeadLettersRepository } from './dead-letters.repository';
 import { InboundFiltersRepository } from './inbound-filters.repository';
 import { IngestMetrics } from './ingest-metrics';
@@ -104,6 +106,7 @@ export class EventProcessor extends EventProcessing implements BackgroundWorker 
     private readonly symbolicator: SourceMapSymbolicator,
     private readonly releaseSightings: ReleaseSightings,
     private readonly metrics: IngestMetrics,
+    private readonly scrubbers: DataScrubbersCache,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
     super();
@@ -209,9 +212,13 @@ export class EventProcessor extends EventProcessing implements BackgroundWorker 
   /**
    * Set aside for good; answers its outcome, invalid as Relay counts an event its processing failed
    * on, for the caller to add with the batch's others (one rollup statement, its rows in key order).
+   * Dead letters are kept until someone acts on them, so they keep the payload scrubbed with the
+   * project's rules, as its stored events are; the queue's raw payload lives only until processed.
+   * Scrubbing here rather than at admission keeps the SDK's request path free of the work.
    */
   private async deadLetter(tx: Transaction, event: QueuedEvent, attempts: number, reason: string): Promise<OutcomeCount> {
-    await this.deadLetters.add(tx, event, attempts, reason);
+    const payload = scrubPayload(event.payload, await this.scrubbers.scrubber(tx, event.project_id));
+    await this.deadLetters.add(tx, { ...event, payload }, attempts, reason);
     tx.afterCommit(() => {
       this.metrics.deadLetterSetAside();
       this.logger.error(`event ${event.event_id} of project ${event.project_id} set aside as a dead letter after ${attempts} attempt(s): ${reason}`);
@@ -268,7 +275,7 @@ export class EventProcessor extends EventProcessing implements BackgroundWorker 
         continue;
       }
       await this.symbolicate(tx, queued, normalized);
-      const preparation = prepareEvent(normalized);
+      const preparation = prepareEvent(normalized, await this.scrubbers.scrubber(tx, queued.project_id));
       const { event, fingerprintHash, user, issueTags, projectTags } = preparation;
       prepared.set(`${queued.project_id}|${event.eventId}`, preparation);
       queuedByKey.set(`${queued.project_id}|${event.eventId}`, queued);

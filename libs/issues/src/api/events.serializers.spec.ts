@@ -214,4 +214,37 @@ describe('serializeEvent', () => {
     expect(event.user).toMatchObject({ ip_address: '10.0.0.1', geo: { country_code: 'AT' }, data: null });
     expect(event).toMatchObject({ contexts: {}, context: {}, packages: {} });
   });
+
+  it("moves data scrubbing's remarks from the stored event's paths to the shown fields' paths", () => {
+    const filtered = { '': { rem: [['@password:filter', 's', 0, 10]], len: 5 } };
+    const event = serializeEvent(
+      row({
+        extra: { password: '[Filtered]' },
+        tags: [
+          ['zeta', '[Filtered]'],
+          ['alpha', 'a'],
+        ],
+        user: { id: '1' },
+        exceptions: [{ type: 'Error', value: 'card [creditcard]' }],
+        request: { cookies: [['sessionid', '[Filtered]']] },
+        _meta: {
+          extra: { password: filtered },
+          tags: { 0: { 1: filtered } },
+          user: { ipAddress: { '': { rem: [['@anything:remove', 'x']] } } },
+          exceptions: { 0: { value: filtered } },
+          request: { cookies: { 0: { 1: filtered } } },
+        },
+      }),
+    );
+    const shownTags = event.tags.map((tag) => tag.key);
+    expect(event._meta).toEqual({
+      context: { password: filtered },
+      tags: { [shownTags.indexOf('zeta')]: { value: filtered } },
+      user: { ip_address: { '': { rem: [['@anything:remove', 'x']] } } },
+      entries: {
+        0: { data: { values: { 0: { value: filtered } } } },
+        1: { data: { cookies: { 0: { 1: filtered } } } },
+      },
+    });
+  });
 });

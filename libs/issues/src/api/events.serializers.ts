@@ -303,6 +303,69 @@ function metadataOf(data: Json, exceptions: Json[], title: string): Json {
   return { title };
 }
 
+/**
+ * Sentry's `_meta` of the event as shown: what data scrubbing changed (remarks, original lengths),
+ * moved from the stored event's paths to the paths of the fields that show them. The stored and
+ * shown names match inside each part; only the parts move (extra is `context`, the request is an
+ * entry's data, and so on).
+ */
+function metaOf(data: Json, entries: Json[], tags: ReadonlyArray<{ key: string }>): Json {
+  const stored = isObject(data._meta) ? data._meta : {};
+  const meta: Json = {};
+  const set = (key: string, value: unknown) => {
+    if (isObject(value)) meta[key] = value;
+  };
+  set('context', stored.extra);
+  set('contexts', stored.contexts);
+  set('message', stored.message);
+  if (isObject(stored.user)) {
+    const { ipAddress, ...user } = stored.user;
+    meta.user = pruned([...Object.entries(user), ['ip_address', ipAddress]]);
+  }
+  if (isObject(stored.tags) && Array.isArray(data.tags)) {
+    // Stored tags are in the order sent; shown ones are sorted by key.
+    const sent = data.tags as unknown[];
+    meta.tags = Object.fromEntries(
+      Object.entries(stored.tags).flatMap(([index, tag]) => {
+        const pair = sent[Number(index)];
+        const shown = Array.isArray(pair) ? tags.findIndex((candidate) => candidate.key === pair[0]) : -1;
+        return isObject(tag) && isObject(tag[1]) && shown >= 0 ? [[String(shown), { value: tag[1] }]] : [];
+      }),
+    );
+  }
+  const shown: Json = {};
+  entries.forEach((entry, index) => {
+    const part = entryMeta(String(entry.type), stored);
+    if (part) shown[index] = { data: part };
+  });
+  if (Object.keys(shown).length > 0) meta.entries = shown;
+  return meta;
+}
+
+function entryMeta(type: string, stored: Json): Json | undefined {
+  const present = (entries: Array<[string, unknown]>) => {
+    const found = pruned(entries);
+    return Object.keys(found).length > 0 ? found : undefined;
+  };
+  switch (type) {
+    case 'message':
+      return present([
+        ['formatted', stored.message],
+        ['message', stored.messageTemplate],
+        ['params', stored.messageParams],
+      ]);
+    case 'exception':
+    case 'breadcrumbs':
+    case 'threads':
+      return present([['values', stored[type === 'exception' ? 'exceptions' : type]]]);
+    case 'stacktrace':
+    case 'request':
+      return isObject(stored[type]) ? (stored[type] as Json) : undefined;
+    default:
+      return undefined;
+  }
+}
+
 /** An event as Sentry's event lists show it. */
 export function serializeEventSummary(row: ErrorEventRow) {
   const data = isObject(row.data) ? row.data : {};
@@ -335,13 +398,14 @@ export function serializeEvent(row: ErrorEventRow, neighbours: { previous: strin
   const sdk = isObject(data.sdk) ? { name: text(data.sdk.name) ?? null, version: text(data.sdk.version) ?? null } : null;
   const release = text(data.release);
   const { 'event.type': _type, crashFile, ...rest } = summary;
+  const entries = entriesOf(data, exceptionsOf(data), message);
   return {
     ...rest,
     type: 'error',
     message: message ?? '',
     dateReceived: iso(row.received_at),
     size: null,
-    entries: entriesOf(data, exceptionsOf(data), message),
+    entries,
     dist: text(data.dist) ?? null,
     sdk,
     contexts: contextsOf(data.contexts),
@@ -349,7 +413,7 @@ export function serializeEvent(row: ErrorEventRow, neighbours: { previous: strin
     packages: isObject(data.modules) ? data.modules : {},
     errors: Array.isArray(data.errors) ? data.errors.filter(isObject) : [],
     occurrence: null,
-    _meta: {},
+    _meta: metaOf(data, entries, summary.tags),
     crashFile,
     // Sentry's `fingerprints` are the grouping hashes the event was grouped by.
     fingerprints: row.grouping_hash ? [row.grouping_hash] : [],

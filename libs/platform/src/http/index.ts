@@ -5,3 +5,4 @@ export * from './pagination';
 export * from './validation.pipe';
 export * from './dto-fields';
 export { holdsUnstorableText, UNSTORABLE_TEXT_DETAIL } from './storable-input';
+export * from './data-privacy.dto';

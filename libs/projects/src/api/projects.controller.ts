@@ -12,6 +12,7 @@ import {
   Pagination,
   type Principal,
   RequireScopes,
+  dataPrivacyChanges,
 } from '@faultline/platform';
 import { CreateProjectCommand } from '../application/commands/create-project/create-project.command';
 import { DeleteProjectCommand } from '../application/commands/delete-project/delete-project.command';
@@ -77,11 +78,16 @@ export class ProjectsController {
   ) {
     const project = await this.load(organization, idOrSlug, principal);
     await this.commands.execute(
-      new UpdateProjectCommand(organization.id, project.id, body, {
-        userId: principal.userId,
-        canWrite: organization.scopes.has('project:write'),
-        isOwner: organization.role === 'owner' || principal.isSuperuser,
-      }),
+      new UpdateProjectCommand(
+        organization.id,
+        project.id,
+        { ...body, ...dataPrivacyChanges(body) },
+        {
+          userId: principal.userId,
+          canWrite: organization.scopes.has('project:write'),
+          isOwner: organization.role === 'owner' || principal.isSuperuser,
+        },
+      ),
     );
     return serializeProjectDetail(await this.load(organization, project.id, principal), organization, this.config.publicUrl);
   }

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Max, Min, ValidateIf, ValidateNested } from 'class-validator';
-import { NameField, OptionalSlugField, IfPresent } from '@faultline/platform';
+import { DataPrivacyChangesDto, NameField, OptionalSlugField, IfPresent } from '@faultline/platform';
 import { BROWSER_SDK_VERSIONS } from '../domain/project-key';
 
 export class CreateProjectDto {
@@ -23,7 +23,7 @@ export class CreateProjectDto {
   default_rules?: boolean;
 }
 
-export class UpdateProjectDto {
+export class UpdateProjectDto extends DataPrivacyChangesDto {
   @NameField(50, { optional: true })
   name?: string;
 

@@ -28,6 +28,12 @@ describe('project serialisers', () => {
     is_bookmarked: false,
     is_member: true,
     teams: [{ id: '2', slug: 'acme', name: 'Acme' }],
+    data_scrubber: true,
+    data_scrubber_defaults: false,
+    sensitive_fields: ['card'],
+    safe_fields: [],
+    scrub_ip_addresses: true,
+    store_crash_reports: null,
   };
 
   it('starts the detail with every summary field, in the same order and with the same values', () => {

@@ -10,3 +10,4 @@ export { ProjectDetailStatement } from './project-detail-statement';
 export { requireProject } from './require-project';
 export { PROJECTS_PUBLISHED_VIEWS } from './published-views';
 export { ProjectTeams } from './project-teams';
+export { ProjectDataPrivacy } from './project-data-privacy';

@@ -1,4 +1,4 @@
-import { isNumericId } from '@faultline/kernel';
+import { type DataPrivacySettings, isNumericId } from '@faultline/kernel';
 import { Injectable } from '@nestjs/common';
 import type { Sql } from '@faultline/platform';
 import type { ProjectSummary } from '../application/queries/find-project.query';
@@ -16,6 +16,12 @@ export interface ProjectRow {
   is_bookmarked: boolean;
   is_member: boolean;
   teams: Array<{ id: string; slug: string; name: string }>;
+  data_scrubber: boolean;
+  data_scrubber_defaults: boolean;
+  sensitive_fields: string[];
+  safe_fields: string[];
+  scrub_ip_addresses: boolean;
+  store_crash_reports: number | null;
 }
 
 export interface ProjectKeyRow {
@@ -51,8 +57,17 @@ export function projectKeySettings(key: ProjectKeyRow): ProjectKeySettings {
   };
 }
 
+/** A project's data privacy settings, as the API names them. */
+export interface DataPrivacyColumns extends DataPrivacySettings {
+  storeCrashReports: number | null;
+}
+
+const DATA_PRIVACY_COLUMNS = `data_scrubber AS "dataScrubber", data_scrubber_defaults AS "dataScrubberDefaults", sensitive_fields AS "sensitiveFields",
+  safe_fields AS "safeFields", scrub_ip_addresses AS "scrubIPAddresses", store_crash_reports AS "storeCrashReports"`;
+
 const PROJECT_COLUMNS = `
   p.id, p.organization_id, p.slug, p.name, p.platform, p.status, p.features, p.first_event, p.date_created,
+  p.data_scrubber, p.data_scrubber_defaults, p.sensitive_fields, p.safe_fields, p.scrub_ip_addresses, p.store_crash_reports,
   EXISTS (SELECT 1 FROM projects.project_bookmarks b WHERE b.project_id = p.id AND b.user_id = $3::bigint) AS is_bookmarked,
   EXISTS (SELECT 1 FROM projects.project_teams pt JOIN identity.team_memberships tm ON tm.team_id = pt.team_id
           JOIN identity.member_directory m ON m.id = tm.member_id
@@ -161,21 +176,57 @@ export class ProjectsRepository {
     sql: Sql,
     organizationId: string,
     projectId: string,
-  ): Promise<{ id: string; slug: string; name: string; platform: string | null; features: string[] } | undefined> {
-    const [row] = await sql.query(`SELECT id, slug, name, platform, features FROM projects.projects WHERE organization_id = $1 AND id = $2 FOR UPDATE`, [
-      organizationId,
-      projectId,
-    ]);
+  ): Promise<({ id: string; slug: string; name: string; platform: string | null; features: string[] } & DataPrivacyColumns) | undefined> {
+    const [row] = await sql.query(
+      `SELECT id, slug, name, platform, features, ${DATA_PRIVACY_COLUMNS} FROM projects.projects WHERE organization_id = $1 AND id = $2 FOR UPDATE`,
+      [organizationId, projectId],
+    );
     return row as never;
   }
 
-  async update(sql: Sql, projectId: string, changes: { slug?: string; name?: string; platform?: string | null; features?: string[] }): Promise<void> {
+  async update(
+    sql: Sql,
+    projectId: string,
+    changes: { slug?: string; name?: string; platform?: string | null; features?: string[] } & Partial<DataPrivacyColumns>,
+  ): Promise<void> {
     await sql.execute(
       `UPDATE projects.projects SET slug = COALESCE($2, slug), name = COALESCE($3, name),
-              platform = CASE WHEN $4::boolean THEN $5 ELSE platform END, features = COALESCE($6::text[], features)
+              platform = CASE WHEN $4::boolean THEN $5 ELSE platform END, features = COALESCE($6::text[], features),
+              data_scrubber = COALESCE($7, data_scrubber), data_scrubber_defaults = COALESCE($8, data_scrubber_defaults),
+              sensitive_fields = COALESCE($9::text[], sensitive_fields), safe_fields = COALESCE($10::text[], safe_fields),
+              scrub_ip_addresses = COALESCE($11, scrub_ip_addresses),
+              store_crash_reports = CASE WHEN $12::boolean THEN $13::integer ELSE store_crash_reports END
        WHERE id = $1`,
-      [projectId, changes.slug ?? null, changes.name ?? null, changes.platform !== undefined, changes.platform ?? null, changes.features ?? null],
+      [
+        projectId,
+        changes.slug ?? null,
+        changes.name ?? null,
+        changes.platform !== undefined,
+        changes.platform ?? null,
+        changes.features ?? null,
+        changes.dataScrubber ?? null,
+        changes.dataScrubberDefaults ?? null,
+        changes.sensitiveFields ?? null,
+        changes.safeFields ?? null,
+        changes.scrubIPAddresses ?? null,
+        changes.storeCrashReports !== undefined,
+        changes.storeCrashReports ?? null,
+      ],
     );
+  }
+
+  /** What an event of the project is scrubbed with: its settings and its organization's (read through identity's published view). */
+  async dataPrivacy(sql: Sql, projectId: string): Promise<{ project: DataPrivacySettings; organization: DataPrivacySettings } | undefined> {
+    const [row] = await sql.query<{ project: DataPrivacyColumns; organization: DataPrivacyColumns }>(
+      `SELECT json_build_object('dataScrubber', p.data_scrubber, 'dataScrubberDefaults', p.data_scrubber_defaults, 'sensitiveFields', p.sensitive_fields,
+                                'safeFields', p.safe_fields, 'scrubIPAddresses', p.scrub_ip_addresses) AS project,
+              json_build_object('dataScrubber', o.data_scrubber, 'dataScrubberDefaults', o.data_scrubber_defaults, 'sensitiveFields', o.sensitive_fields,
+                                'safeFields', o.safe_fields, 'scrubIPAddresses', o.scrub_ip_addresses) AS organization
+       FROM projects.projects p JOIN identity.organization_data_privacy o ON o.organization_id = p.organization_id
+       WHERE p.id = $1`,
+      [projectId],
+    );
+    return row;
   }
 
   async setBookmark(sql: Sql, projectId: string, userId: string, bookmarked: boolean): Promise<void> {

@@ -6,5 +6,5 @@ export { parseTimestamp } from './attributes';
 export { formatParams } from './message';
 export { boundJson, type JsonBounds } from './json-bounds';
 export { truncate } from './fields';
-export { culpritAfterMapping, culpritFromExceptions } from './title-and-culprit';
+export { culpritAfterMapping, culpritFromExceptions, titleOf } from './title-and-culprit';
 export * from './types';

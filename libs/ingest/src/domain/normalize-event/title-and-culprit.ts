@@ -45,7 +45,8 @@ function frameCulprit(frame: NormalizedFrame): string | undefined {
   return `${truncate(location, 100)} in ${truncate(frame.function || '?', 100)}`;
 }
 
-function titleOf(exceptions: NormalizedException[], message: string | undefined): string {
+/** The thrown exception's `Type: value`, else the message's first line. */
+export function titleOf(exceptions: NormalizedException[], message: string | undefined): string {
   const main = exceptions.at(-1);
   if (main && (main.type || main.value)) {
     const type = main.type || 'Error';

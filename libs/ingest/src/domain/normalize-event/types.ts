@@ -186,6 +186,11 @@ export interface NormalizedEvent {
   errors?: ProcessingErrorEntry[];
   culprit: string;
   title: string;
+  /**
+   * Sentry's `_meta`: what data scrubbing changed, by path in this event (`{"": {"rem": [[rule,
+   * "s", start, end]], "len": original length}}` at each changed value).
+   */
+  _meta?: JsonObject;
 }
 
 export interface NormalizeContext {

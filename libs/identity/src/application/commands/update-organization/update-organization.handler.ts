@@ -29,6 +29,11 @@ export class UpdateOrganizationHandler implements ICommandHandler<UpdateOrganiza
     if (changes.attachmentsRole !== undefined && !isMemberRole(changes.attachmentsRole)) {
       throw DomainError.invalid(`attachmentsRole: must be one of ${MEMBER_ROLES.join(', ')}`, { errors: { attachmentsRole: ['Invalid role'] } });
     }
+    if (changes.storeCrashReports === null) {
+      throw DomainError.invalid('storeCrashReports: an organization keeps a number of crash reports (0 for none, -1 for all), not null', {
+        errors: { storeCrashReports: ['This field may not be null.'] },
+      });
+    }
     if (changes.slug !== undefined && !isValidSlug(changes.slug)) {
       throw DomainError.invalid(`slug: "${changes.slug}" must be lowercase letters, numbers, - or _, and not only digits`);
     }
@@ -49,10 +54,11 @@ export class UpdateOrganizationHandler implements ICommandHandler<UpdateOrganiza
         ...named,
         attachments_role: attachmentsRole as OrganizationRow['attachments_role'] | undefined,
         plan: changes.plan as OrganizationRow['plan'] | undefined,
+        storeCrashReports: changes.storeCrashReports ?? undefined,
         features: changes.features && [...new Set(changes.features)].sort(),
       });
       const changed = Object.fromEntries(
-        Object.entries(changes).filter(([key]) => JSON.stringify(current[columnOf(key)]) !== JSON.stringify(updated[columnOf(key)])),
+        Object.entries(changes).filter(([key]) => JSON.stringify(columnOf(current, key)) !== JSON.stringify(columnOf(updated, key))),
       );
       if (Object.keys(changed).length) {
         await this.events.record(tx, organizationStream(organizationId), ORGANIZATION_STREAM_TYPE, [organizationUpdated({ organizationId, changes: changed })]);
@@ -63,9 +69,18 @@ export class UpdateOrganizationHandler implements ICommandHandler<UpdateOrganiza
   }
 }
 
-/** The organization's column a change of the API's names. */
-const COLUMNS: Record<string, keyof OrganizationRow> = { attachmentsRole: 'attachments_role', require2FA: 'require_2fa' };
+const COLUMNS: Record<string, keyof OrganizationRow> = {
+  attachmentsRole: 'attachments_role',
+  require2FA: 'require_2fa',
+  dataScrubber: 'data_scrubber',
+  dataScrubberDefaults: 'data_scrubber_defaults',
+  sensitiveFields: 'sensitive_fields',
+  safeFields: 'safe_fields',
+  scrubIPAddresses: 'scrub_ip_addresses',
+  storeCrashReports: 'store_crash_reports',
+};
 
-function columnOf(key: string): keyof OrganizationRow {
-  return COLUMNS[key] ?? (key as keyof OrganizationRow);
+/** A change's field as the row holds it. */
+function columnOf(row: OrganizationRow, field: string): unknown {
+  return row[COLUMNS[field] ?? (field as keyof OrganizationRow)];
 }

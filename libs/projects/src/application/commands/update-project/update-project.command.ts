@@ -4,6 +4,12 @@ export interface ProjectChanges {
   readonly platform?: string | null;
   readonly features?: string[];
   readonly isBookmarked?: boolean;
+  readonly dataScrubber?: boolean;
+  readonly dataScrubberDefaults?: boolean;
+  readonly sensitiveFields?: string[];
+  readonly safeFields?: string[];
+  readonly scrubIPAddresses?: boolean;
+  readonly storeCrashReports?: number | null;
 }
 
 export class UpdateProjectCommand {
