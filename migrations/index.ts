@@ -28,6 +28,7 @@ import { ContextSchemas1763800003000 } from './1763800003000-context-schemas';
 import { IngestQueueClaims1763800003140 } from './1763800003140-ingest-queue-claims';
 import { IngestRateWindowCategories1763800003150 } from './1763800003150-ingest-rate-window-categories';
 import { InviteMails1763800003270 } from './1763800003270-invite-mails';
+import { SingleSignOn1764700000000 } from './1764700000000-single-sign-on';
 import { ReleasesStorageBudget1763800003570 } from './1763800003570-releases-storage-budget';
 
 /** Every migration, in order. The only way the schema changes (synchronize is off). */
@@ -63,4 +64,5 @@ export const MIGRATIONS = [
   IngestRateWindowCategories1763800003150,
   InviteMails1763800003270,
   ReleasesStorageBudget1763800003570,
+  SingleSignOn1764700000000,
 ];

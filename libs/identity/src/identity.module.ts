@@ -5,6 +5,11 @@ import { AuthDirectory } from '@faultline/platform';
 import { ApiTokensController, OrgAuthTokensController } from './api/api-tokens.controller';
 import { ApiIndexController } from './api/api-index.controller';
 import { AuthController } from './api/auth.controller';
+import { AuthProviderController } from './api/auth-provider.controller';
+import { ConfigureAuthProviderHandler } from './application/commands/configure-auth-provider/configure-auth-provider.handler';
+import { DeleteAuthProviderHandler } from './application/commands/delete-auth-provider/delete-auth-provider.handler';
+import { ScimProviders } from './contracts/scim-providers';
+import { AuthProviderRepository } from './infrastructure/auth-provider.repository';
 import { MembersController } from './api/members.controller';
 import { OrganizationsController } from './api/organizations.controller';
 import { TeamsController } from './api/teams.controller';
@@ -55,6 +60,7 @@ import { UserActors } from './infrastructure/user-actors.repository';
     AcceptInviteController,
     AcceptInvitePageController,
     AuthController,
+    AuthProviderController,
     OrganizationsController,
     MembersController,
     TeamsController,
@@ -63,6 +69,10 @@ import { UserActors } from './infrastructure/user-actors.repository';
   ],
   providers: [
     IdentityRepository,
+    AuthProviderRepository,
+    { provide: ScimProviders, useExisting: AuthProviderRepository },
+    ConfigureAuthProviderHandler,
+    DeleteAuthProviderHandler,
     ProvisioningRepository,
     SessionsRepository,
     SignInThrottle,
@@ -102,6 +112,6 @@ import { UserActors } from './infrastructure/user-actors.repository';
     SignInHandler,
     SignOutHandler,
   ],
-  exports: [AuthDirectory, IntegrationTokens, Actors, MemberEmails, MemberInvites],
+  exports: [AuthDirectory, ScimProviders, IntegrationTokens, Actors, MemberEmails, MemberInvites],
 })
 export class IdentityModule {}

@@ -10,9 +10,8 @@ import {
   authProviderUpdated,
   scimDisabled,
   scimEnabled,
-} from '../../../domain/scim.events';
+} from '../../../domain/auth-provider.events';
 import { type AuthProviderRow, AuthProviderRepository } from '../../../infrastructure/auth-provider.repository';
-import { ScimTokenCache } from '../../../infrastructure/scim-token-cache';
 import { ConfigureAuthProviderCommand } from './configure-auth-provider.command';
 
 export interface ConfiguredAuthProvider {
@@ -27,7 +26,6 @@ export class ConfigureAuthProviderHandler implements ICommandHandler<ConfigureAu
     private readonly database: Database,
     private readonly repository: AuthProviderRepository,
     private readonly events: EventRecorder,
-    private readonly tokens: ScimTokenCache,
   ) {}
 
   async execute({ organizationId, plan, mode, settings, metadata }: ConfigureAuthProviderCommand): Promise<ConfiguredAuthProvider> {
@@ -75,7 +73,6 @@ export class ConfigureAuthProviderHandler implements ICommandHandler<ConfigureAu
       }
       if (token) events.push(scimEnabled({ organizationId, tokenLastCharacters: token.lastCharacters }));
       await this.events.record(tx, authProviderStream(organizationId), AUTH_PROVIDER_STREAM_TYPE, events, { metadata });
-      tx.afterCommit(() => this.tokens.clear());
       return { provider, ...(token ? { scimToken: token.plaintext } : {}) };
     });
   }
