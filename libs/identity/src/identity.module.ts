@@ -6,6 +6,13 @@ import { ApiTokensController, OrgAuthTokensController } from './api/api-tokens.c
 import { ApiIndexController } from './api/api-index.controller';
 import { AuthController } from './api/auth.controller';
 import { AuthProviderController } from './api/auth-provider.controller';
+import { SamlController } from './api/saml.controller';
+import { CompleteSamlSignInHandler } from './application/commands/complete-saml-sign-in/complete-saml-sign-in.handler';
+import { LinkSsoAccountHandler } from './application/commands/link-sso-account/link-sso-account.handler';
+import { StartSamlSignInHandler } from './application/commands/start-saml-sign-in/start-saml-sign-in.handler';
+import { SsoSessions } from './application/sso-sessions';
+import { SamlServiceProvider } from './infrastructure/saml-service-provider';
+import { SsoRepository } from './infrastructure/sso.repository';
 import { ConfigureAuthProviderHandler } from './application/commands/configure-auth-provider/configure-auth-provider.handler';
 import { DeleteAuthProviderHandler } from './application/commands/delete-auth-provider/delete-auth-provider.handler';
 import { ScimProviders } from './contracts/scim-providers';
@@ -61,6 +68,7 @@ import { UserActors } from './infrastructure/user-actors.repository';
     AcceptInvitePageController,
     AuthController,
     AuthProviderController,
+    SamlController,
     OrganizationsController,
     MembersController,
     TeamsController,
@@ -73,6 +81,12 @@ import { UserActors } from './infrastructure/user-actors.repository';
     { provide: ScimProviders, useExisting: AuthProviderRepository },
     ConfigureAuthProviderHandler,
     DeleteAuthProviderHandler,
+    SsoRepository,
+    SamlServiceProvider,
+    SsoSessions,
+    StartSamlSignInHandler,
+    CompleteSamlSignInHandler,
+    LinkSsoAccountHandler,
     ProvisioningRepository,
     SessionsRepository,
     SignInThrottle,

@@ -2,7 +2,7 @@ import { BadRequestException, Body, Controller, Delete, Get, HttpCode, HttpExcep
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { APP_CONFIG, type AppConfig, CurrentPrincipal, Database, type Principal, Public, RequireScopes, SESSION_COOKIE } from '@faultline/platform';
+import { APP_CONFIG, type AppConfig, CurrentPrincipal, Database, type Principal, Public, RequireScopes } from '@faultline/platform';
 import { SignInCommand } from '../application/commands/sign-in/sign-in.command';
 import type { StartedSession } from '../application/commands/sign-in/sign-in.handler';
 import { SignOutCommand } from '../application/commands/sign-out/sign-out.command';
@@ -10,6 +10,7 @@ import { IdentityRepository } from '../infrastructure/identity.repository';
 import { SessionsRepository } from '../infrastructure/sessions.repository';
 import { SignInThrottle } from '../infrastructure/sign-in-throttle';
 import { SignInDto } from './auth.dto';
+import { sessionCookie } from './session-cookie';
 
 /**
  * Signing in to the web interface with a password (Sentry's `/api/0/auth/login/` and
@@ -73,13 +74,6 @@ export class AuthController {
   }
 
   private cookie(value: string, maxAgeSeconds: number): string {
-    return [
-      `${SESSION_COOKIE}=${value}`,
-      'Path=/',
-      'HttpOnly',
-      'SameSite=Lax',
-      `Max-Age=${maxAgeSeconds}`,
-      ...(this.config.sessions.secureCookie ? ['Secure'] : []),
-    ].join('; ');
+    return sessionCookie(value, maxAgeSeconds, this.config.sessions.secureCookie);
   }
 }

@@ -88,7 +88,7 @@ export function checkAssertion(
   const ends = [time(conditions.notOnOrAfter), time(conditions.subjectNotOnOrAfter)].filter((value): value is number => value !== undefined);
   const expiry = ends.length ? Math.min(...ends) : now + ASSERTION_MAX_AGE_MS;
   if (now - CLOCK_SKEW_MS >= expiry) throw refused('the assertion has expired');
-  if (conditions.recipient !== undefined && conditions.recipient !== expected.acsUrl) throw refused('the assertion is addressed to another recipient');
+  if (conditions.recipient !== expected.acsUrl) throw refused('the assertion is not addressed to this organization (Recipient)');
   if (conditions.inResponseTo !== undefined && conditions.inResponseTo !== expected.requestId) {
     throw refused('the response answers no sign-in started here (InResponseTo)');
   }

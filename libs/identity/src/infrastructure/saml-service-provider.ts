@@ -51,7 +51,11 @@ export class SamlServiceProvider {
   }
 
   /** The identity provider's address for a new AuthnRequest (HTTP-Redirect, signed when a key is configured). */
-  async authorizeUrl(provider: Pick<SamlProviderRow, 'slug' | 'idp_entity_id' | 'sso_url' | 'x509cert'>, requestId: string, relayState: string): Promise<string> {
+  async authorizeUrl(
+    provider: Pick<SamlProviderRow, 'slug' | 'idp_entity_id' | 'sso_url' | 'x509cert'>,
+    requestId: string,
+    relayState: string,
+  ): Promise<string> {
     return this.saml(provider, () => requestId).getAuthorizeUrlAsync(relayState, undefined, {});
   }
 
@@ -65,7 +69,7 @@ export class SamlServiceProvider {
     if (!profile) throw refused('the response carries no assertion');
     const assertion = (profile.getAssertion?.() as ParsedAssertion | undefined)?.Assertion;
     const confirmation = assertion?.Subject?.[0]?.SubjectConfirmation?.[0]?.SubjectConfirmationData?.[0]?.$;
-    const inResponseTo = typeof profile.inResponseTo === 'string' ? profile.inResponseTo : confirmation?.InResponseTo;
+    const inResponseTo = (typeof profile.inResponseTo === 'string' ? profile.inResponseTo : confirmation?.InResponseTo) || undefined;
     return {
       conditions: {
         assertionId: assertion?.$?.ID,

@@ -1,0 +1,210 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FixedClock } from '@faultline/kernel';
+import * as samlify from 'samlify';
+import { BOOTSTRAP, startTestApp, type TestApp } from '../support/test-app';
+import { enableScim, scimClient, USER_SCHEMA } from '../support/scim';
+
+const fixture = (name: string) => readFileSync(join(__dirname, '../fixtures/saml', name), 'utf8');
+const IDP_ENTITY_ID = 'https://idp.example.test/metadata';
+const IDP_SSO_URL = 'https://idp.example.test/sso';
+const PUBLIC_URL = 'https://faultline.example.com';
+
+// The IdP checks nothing against the SAML schema here; node-saml on our side does the checking.
+samlify.setSchemaValidator({ validate: async () => 'skipped' });
+
+/** A real SAML identity provider (samlify) signing with its own key, as Okta or Entra would. */
+const idp = samlify.IdentityProvider({
+  entityID: IDP_ENTITY_ID,
+  privateKey: fixture('idp.key'),
+  signingCert: fixture('idp.crt'),
+  singleSignOnService: [{ Binding: samlify.Constants.namespace.binding.redirect, Location: IDP_SSO_URL }],
+  wantAuthnRequestsSigned: true,
+});
+
+interface Person {
+  id: string;
+  email: string;
+  firstName?: string;
+  lastName?: string;
+}
+
+const attributeStatement = (person: Person) =>
+  `<saml:AttributeStatement>${Object.entries({
+    'user.id': person.id,
+    'user.email': person.email,
+    'user.first_name': person.firstName ?? 'Ada',
+    'user.last_name': person.lastName ?? 'Lovelace',
+  })
+    .map(([name, value]) => `<saml:Attribute Name="${name}"><saml:AttributeValue xsi:type="xs:string">${value}</saml:AttributeValue></saml:Attribute>`)
+    .join('')}</saml:AttributeStatement>`;
+
+/** Single sign-on with SAML 2.0 against a samlify identity provider, over HTTP. */
+describe('SAML sign-in', () => {
+  const clock = new FixedClock(new Date('2026-03-01T10:00:00Z'));
+  let app: TestApp;
+  let sp: ReturnType<typeof samlify.ServiceProvider>;
+  let sequence = 0;
+  let scimToken: string;
+
+  beforeAll(async () => {
+    app = await startTestApp({ PUBLIC_URL, SAML_SP_PRIVATE_KEY: fixture('sp.key'), SAML_SP_CERTIFICATE: fixture('sp.crt') }, { clock });
+    scimToken = await enableScim(app);
+    const configured = await app.request('PUT', '/api/0/organizations/acme/auth-provider/', {
+      body: { idpEntityId: IDP_ENTITY_ID, ssoUrl: IDP_SSO_URL, x509cert: fixture('idp.crt') },
+    });
+    expect(configured.status).toBe(200);
+    const metadata = await fetch(`${app.baseUrl}/saml/metadata/acme/`);
+    expect(metadata.status).toBe(200);
+    sp = samlify.ServiceProvider({ metadata: await metadata.text() });
+  }, 60_000);
+
+  afterAll(async () => {
+    await app.close();
+  });
+
+  /** The signed response the IdP posts, its times from the test's clock. */
+  async function samlResponse(person: Person, options: { inResponseTo?: string; sp?: typeof sp; validForMs?: number } = {}): Promise<string> {
+    const now = clock.now();
+    const until = new Date(now.getTime() + (options.validForMs ?? 5 * 60_000)).toISOString();
+    const target = options.sp ?? sp;
+    const { context } = await idp.createLoginResponse(
+      target,
+      { extract: { request: { id: options.inResponseTo ?? '' } } },
+      'post',
+      person,
+      (template: string) => {
+        const id = `_response${++sequence}`;
+        const withoutRequest = options.inResponseTo ? template : template.replace(/ InResponseTo="\{InResponseTo\}"/g, '');
+        return {
+          id,
+          context: samlify.SamlLib.replaceTagsByValue(withoutRequest.replace('{AttributeStatement}', attributeStatement(person)), {
+            ID: id,
+            AssertionID: `_assertion${sequence}`,
+            Destination: target.entityMeta.getAssertionConsumerService('post'),
+            Audience: target.entityMeta.getEntityID(),
+            SubjectRecipient: target.entityMeta.getAssertionConsumerService('post'),
+            Issuer: IDP_ENTITY_ID,
+            IssueInstant: now.toISOString(),
+            StatusCode: samlify.Constants.StatusCode.Success,
+            ConditionsNotBefore: now.toISOString(),
+            ConditionsNotOnOrAfter: until,
+            SubjectConfirmationDataNotOnOrAfter: until,
+            NameIDFormat: samlify.Constants.namespace.format.emailAddress,
+            NameID: person.email,
+            InResponseTo: options.inResponseTo ?? '',
+            AuthnStatement: '',
+          }),
+        };
+      },
+    );
+    return context;
+  }
+
+  const post = (org: string, SAMLResponse: string, RelayState?: string) =>
+    fetch(`${app.baseUrl}/saml/acs/${org}/`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ SAMLResponse, ...(RelayState ? { RelayState } : {}) }).toString(),
+    });
+
+  async function whoAmI(response: Response) {
+    const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0];
+    const me = await app.request('GET', '/api/0/auth/', { token: null, headers: { cookie } });
+    return { status: me.status, email: me.body.user?.email as string | undefined, cookie };
+  }
+
+  async function role(email: string): Promise<string | undefined> {
+    const members = await app.request('GET', '/api/0/organizations/acme/members/');
+    return members.body.find((member: { email: string }) => member.email === email)?.role;
+  }
+
+  it("serves the service provider's metadata: entity id, assertion consumer and signing certificate", async () => {
+    expect(sp.entityMeta.getEntityID()).toBe(`${PUBLIC_URL}/saml/metadata/acme/`);
+    expect(sp.entityMeta.getAssertionConsumerService('post')).toBe(`${PUBLIC_URL}/saml/acs/acme/`);
+    expect(sp.entityMeta.isAuthnRequestSigned()).toBe(true);
+    expect((await fetch(`${app.baseUrl}/saml/metadata/no-such-org/`)).status).toBe(404);
+  });
+
+  it('signs in SP-initiated: a signed AuthnRequest, a single-use RelayState, and a just-in-time member', async () => {
+    const page = await fetch(`${app.baseUrl}/auth/login/acme/`);
+    expect(await page.text()).toContain('Sign in with SSO');
+    const started = await fetch(`${app.baseUrl}/auth/login/acme/`, { method: 'POST', redirect: 'manual' });
+    expect(started.status).toBe(302);
+    const location = new URL(started.headers.get('location') ?? '');
+    expect(`${location.origin}${location.pathname}`).toBe(IDP_SSO_URL);
+    const octetString = location.search.slice(1).replace(/&Signature=[^&]*/, '');
+    // The IdP verifies the request's signature with the certificate of our metadata.
+    const request = await idp.parseLoginRequest(sp, 'redirect', { query: Object.fromEntries(location.searchParams), octetString });
+    const requestId = request.extract.request.id as string;
+    const relayState = location.searchParams.get('RelayState') ?? '';
+
+    const person = { id: '00u-jit', email: 'grace@acme.test', firstName: 'Grace', lastName: 'Hopper' };
+    const response = await samlResponse(person, { inResponseTo: requestId });
+    const signedIn = await post('acme', response, relayState);
+    expect(signedIn.status).toBe(302);
+    expect(signedIn.headers.get('location')).toBe('/organizations/acme/');
+    expect(await whoAmI(signedIn)).toMatchObject({ status: 200, email: 'grace@acme.test' });
+    expect(await role('grace@acme.test')).toBe('member');
+
+    // The same assertion, and the RelayState, are spent.
+    expect((await post('acme', response, relayState)).status).toBe(401);
+    const again = await post('acme', await samlResponse(person, { inResponseTo: requestId }), relayState);
+    expect(again.status).toBe(401);
+    expect(await again.json()).toEqual({ detail: expect.stringMatching(/InResponseTo/) });
+  });
+
+  it('signs in IdP-initiated as the member SCIM provisioned, matched by its external id', async () => {
+    const scim = scimClient(app, scimToken);
+    const created = await scim('POST', '/Users', { schemas: [USER_SCHEMA], userName: 'linus@acme.test', externalId: '00u-linus', active: true });
+    expect(created.status).toBe(201);
+    // The IdP now sends another address for the same user: the external id decides.
+    const signedIn = await post('acme', await samlResponse({ id: '00u-linus', email: 'linus.t@acme.test' }));
+    expect(signedIn.status).toBe(302);
+    expect(await whoAmI(signedIn)).toMatchObject({ status: 200, email: 'linus@acme.test' });
+  });
+
+  it('links an existing account with the same e-mail only once its password is given', async () => {
+    const response = await post('acme', await samlResponse({ id: '00u-admin', email: BOOTSTRAP.email }));
+    expect(response.status).toBe(302);
+    expect(response.headers.get('set-cookie')).toBeNull();
+    const token = new URLSearchParams((response.headers.get('location') ?? '').split('#')[1]).get('token') ?? '';
+    expect(response.headers.get('location')).toMatch(/^\/auth\/link\/#token=/);
+
+    const wrong = await app.request('POST', '/api/0/auth/sso-link/', { token: null, body: { token, password: 'not-the-password' } });
+    expect(wrong.status).toBe(401);
+    const linked = await app.request('POST', '/api/0/auth/sso-link/', { token: null, body: { token, password: BOOTSTRAP.password } });
+    expect(linked.status).toBe(200);
+    expect(linked.body).toMatchObject({ organization: 'acme', user: { email: BOOTSTRAP.email } });
+    // Linked now: the next SSO sign-in goes straight in.
+    const next = await post('acme', await samlResponse({ id: '00u-admin', email: BOOTSTRAP.email }));
+    expect(await whoAmI(next)).toMatchObject({ status: 200, email: BOOTSTRAP.email });
+  });
+
+  it("refuses tampered, expired and other organizations' responses", async () => {
+    const person = { id: '00u-mallory', email: 'mallory@acme.test' };
+    const signed = Buffer.from(await samlResponse(person), 'base64').toString('utf8');
+    const tampered = Buffer.from(signed.replace('mallory@acme.test</saml:AttributeValue>', 'admin@acme.test</saml:AttributeValue>')).toString('base64');
+    expect((await post('acme', tampered)).status).toBe(401);
+
+    const expiring = await samlResponse(person, { validForMs: 60_000 });
+    clock.advance(10 * 60_000);
+    const expired = await post('acme', expiring);
+    expect(expired.status).toBe(401);
+    expect(await expired.json()).toEqual({ detail: expect.stringMatching(/expired/) });
+
+    // Another organization trusting the same IdP: a response addressed to acme does not sign in there.
+    expect((await app.request('POST', '/api/0/organizations/', { body: { name: 'Globex', slug: 'globex' } })).status).toBe(201);
+    expect(
+      (
+        await app.request('POST', '/api/0/organizations/globex/auth-provider/', {
+          body: { provider: 'saml2', idpEntityId: IDP_ENTITY_ID, ssoUrl: IDP_SSO_URL, x509cert: fixture('idp.crt') },
+        })
+      ).status,
+    ).toBe(201);
+    const crossed = await post('globex', await samlResponse(person));
+    expect(crossed.status).toBe(401);
+    expect(await role('mallory@acme.test')).toBeUndefined();
+  });
+});
