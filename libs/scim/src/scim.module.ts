@@ -17,12 +17,7 @@ import { ScimTokenCache } from './infrastructure/scim-token-cache';
 @Module({
   imports: [CqrsModule, EventStoreModule, IdentityModule],
   controllers: [ScimUsersController, ScimGroupsController, ScimDiscoveryController],
-  providers: [
-    ScimReadRepository,
-    PageBoundaries,
-    ScimTokenCache,
-    ScimAuthGuard,
-  ],
+  providers: [ScimReadRepository, PageBoundaries, ScimTokenCache, ScimAuthGuard],
 })
 export class ScimModule implements OnModuleInit {
   constructor(

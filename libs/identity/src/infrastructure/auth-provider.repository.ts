@@ -24,7 +24,6 @@ export interface AuthProviderWrite {
   scimToken?: { hash: string; lastCharacters: string } | null;
 }
 
-
 const COLUMNS = `id, organization_id, provider, idp_entity_id, sso_url, x509cert, scim_enabled, scim_token_last_characters, date_created, date_updated`;
 
 @Injectable()

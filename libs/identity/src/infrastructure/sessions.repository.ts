@@ -30,10 +30,9 @@ export class SessionsRepository {
   }
 
   async findUser(sql: Sql, userId: string): Promise<SignInCandidate> {
-    const [row] = await sql.query<SignInCandidate>(
-      `SELECT id::text, email, name, is_superuser, is_active, password_hash FROM identity.users WHERE id = $1`,
-      [userId],
-    );
+    const [row] = await sql.query<SignInCandidate>(`SELECT id::text, email, name, is_superuser, is_active, password_hash FROM identity.users WHERE id = $1`, [
+      userId,
+    ]);
     return row;
   }
 

@@ -68,10 +68,10 @@ export class SsoRepository {
   }
 
   async linkedUser(sql: Sql, organizationId: string, idpUserId: string): Promise<string | undefined> {
-    const [row] = await sql.query<{ user_id: string }>(
-      `SELECT user_id::text FROM identity.sso_identities WHERE organization_id = $1 AND idp_user_id = $2`,
-      [organizationId, idpUserId],
-    );
+    const [row] = await sql.query<{ user_id: string }>(`SELECT user_id::text FROM identity.sso_identities WHERE organization_id = $1 AND idp_user_id = $2`, [
+      organizationId,
+      idpUserId,
+    ]);
     return row?.user_id;
   }
 
@@ -118,10 +118,13 @@ export class SsoRepository {
   }
 
   async insertPendingLink(sql: Sql, link: { hash: string; organizationId: string; idpUserId: string; userId: string; expiresAt: Date }): Promise<void> {
-    await sql.execute(
-      `INSERT INTO identity.sso_pending_links (token_hash, organization_id, idp_user_id, user_id, expires_at) VALUES ($1, $2, $3, $4, $5)`,
-      [link.hash, link.organizationId, link.idpUserId, link.userId, link.expiresAt],
-    );
+    await sql.execute(`INSERT INTO identity.sso_pending_links (token_hash, organization_id, idp_user_id, user_id, expires_at) VALUES ($1, $2, $3, $4, $5)`, [
+      link.hash,
+      link.organizationId,
+      link.idpUserId,
+      link.userId,
+      link.expiresAt,
+    ]);
   }
 
   async findPendingLink(

@@ -59,7 +59,13 @@ export class CompleteSamlSignInHandler implements ICommandHandler<CompleteSamlSi
       });
       if (decision.kind === 'prove-ownership') {
         const link = issueSsoSecret(now, PENDING_LINK_TTL_MS);
-        await this.sso.insertPendingLink(tx, { hash: link.hash, organizationId, idpUserId: user.idpUserId, userId: decision.userId, expiresAt: link.expiresAt });
+        await this.sso.insertPendingLink(tx, {
+          hash: link.hash,
+          organizationId,
+          idpUserId: user.idpUserId,
+          userId: decision.userId,
+          expiresAt: link.expiresAt,
+        });
         return { kind: 'link', linkToken: link.value, organizationSlug: provider.slug };
       }
       const userId = decision.kind === 'join' ? await this.sso.createUser(tx, user.email, user.name, organizationId) : decision.userId;

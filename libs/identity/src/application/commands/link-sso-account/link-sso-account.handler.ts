@@ -30,7 +30,8 @@ export class LinkSsoAccountHandler implements ICommandHandler<LinkSsoAccountComm
     const pending = await this.sso.findPendingLink(this.database, hash, now);
     if (!pending) throw DomainError.notFound('This link is not valid: sign in with SSO again.');
     const user = await this.users.findUser(this.database, pending.user_id);
-    if (!user.is_active || !(await verifyPassword(password, user.password_hash))) throw new DomainError('unauthenticated', "The password is not this account's.");
+    if (!user.is_active || !(await verifyPassword(password, user.password_hash)))
+      throw new DomainError('unauthenticated', "The password is not this account's.");
     return this.database.transaction(async (tx) => {
       const link = await this.sso.findPendingLink(tx, hash, now, { consume: true });
       if (!link) throw DomainError.notFound('This link is not valid: sign in with SSO again.');
