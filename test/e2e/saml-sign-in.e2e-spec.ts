@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { CommandBus } from '@nestjs/cqrs';
 import { FixedClock } from '@faultline/kernel';
-import * as samlify from 'samlify';
+import { SetUserPasswordCommand } from '@faultline/identity';
 import { BOOTSTRAP, startTestApp, type TestApp } from '../support/test-app';
+import { samlify, type SamlifyServiceProvider } from '../support/saml-identity-provider';
 import { enableScim, scimClient, USER_SCHEMA } from '../support/scim';
 
 const fixture = (name: string) => readFileSync(join(__dirname, '../fixtures/saml', name), 'utf8');
@@ -43,7 +45,7 @@ const attributeStatement = (person: Person) =>
 describe('SAML sign-in', () => {
   const clock = new FixedClock(new Date('2026-03-01T10:00:00Z'));
   let app: TestApp;
-  let sp: ReturnType<typeof samlify.ServiceProvider>;
+  let sp: SamlifyServiceProvider;
   let sequence = 0;
   let scimToken: string;
 
@@ -64,7 +66,7 @@ describe('SAML sign-in', () => {
   });
 
   /** The signed response the IdP posts, its times from the test's clock. */
-  async function samlResponse(person: Person, options: { inResponseTo?: string; sp?: typeof sp; validForMs?: number } = {}): Promise<string> {
+  async function samlResponse(person: Person, options: { inResponseTo?: string; sp?: SamlifyServiceProvider; validForMs?: number } = {}): Promise<string> {
     const now = clock.now();
     const until = new Date(now.getTime() + (options.validForMs ?? 5 * 60_000)).toISOString();
     const target = options.sp ?? sp;
@@ -182,11 +184,41 @@ describe('SAML sign-in', () => {
     expect(await whoAmI(next)).toMatchObject({ status: 200, email: BOOTSTRAP.email });
   });
 
+  it("requires a member's session to have passed the organization's SSO (Sentry's sso-required), and a removed member's token stops", async () => {
+    await app.app.get(CommandBus).execute(new SetUserPasswordCommand('grace@acme.test', 'grace-password-1'));
+    const password = await app.request('POST', '/api/0/auth/login/', { token: null, body: { username: 'grace@acme.test', password: 'grace-password-1' } });
+    expect(password.status).toBe(200);
+    const passwordCookie = (password.headers.get('set-cookie') ?? '').split(';')[0];
+    const refused = await app.request('GET', '/api/0/organizations/acme/projects/', { token: null, headers: { cookie: passwordCookie } });
+    expect(refused.status).toBe(401);
+    expect(refused.body).toEqual({ detail: { code: 'sso-required', message: 'Must login via SSO', extra: { loginUrl: '/auth/login/acme/' } } });
+
+    const sso = await whoAmI(await post('acme', await samlResponse({ id: '00u-jit', email: 'grace@acme.test' })));
+    const headers = { cookie: sso.cookie };
+    expect((await app.request('GET', '/api/0/organizations/acme/projects/', { token: null, headers })).status).toBe(200);
+    const csrf = (await app.request('GET', '/api/0/auth/', { token: null, headers })).body.csrfToken as string;
+    const token = await app.request('POST', '/api/0/api-tokens/', {
+      token: null,
+      headers: { ...headers, 'x-csrftoken': csrf },
+      body: { name: 'ci', scopes: ['org:read'] },
+    });
+    expect(token.status).toBe(201);
+    expect((await app.request('GET', '/api/0/organizations/acme/', { token: token.body.token })).status).toBe(200);
+
+    const members = await app.request('GET', '/api/0/organizations/acme/members/');
+    const grace = members.body.find((member: { email: string }) => member.email === 'grace@acme.test');
+    // The identity provider removes the member, as Okta and Entra do: by SCIM.
+    expect((await scimClient(app, scimToken)('DELETE', `/Users/${grace.id}`)).status).toBe(204);
+    expect((await app.request('GET', '/api/0/organizations/acme/', { token: token.body.token })).status).toBe(404);
+  });
+
   it("refuses tampered, expired and other organizations' responses", async () => {
     const person = { id: '00u-mallory', email: 'mallory@acme.test' };
     const signed = Buffer.from(await samlResponse(person), 'base64').toString('utf8');
     const tampered = Buffer.from(signed.replace('mallory@acme.test</saml:AttributeValue>', 'admin@acme.test</saml:AttributeValue>')).toString('base64');
-    expect((await post('acme', tampered)).status).toBe(401);
+    const refusedTampered = await post('acme', tampered);
+    expect(refusedTampered.status).toBe(401);
+    expect(await refusedTampered.json()).toEqual({ detail: expect.stringMatching(/signature/i) });
 
     const expiring = await samlResponse(person, { validForMs: 60_000 });
     clock.advance(10 * 60_000);
@@ -205,6 +237,7 @@ describe('SAML sign-in', () => {
     ).toBe(201);
     const crossed = await post('globex', await samlResponse(person));
     expect(crossed.status).toBe(401);
+    expect(await crossed.json()).toEqual({ detail: expect.stringMatching(/audience/i) });
     expect(await role('mallory@acme.test')).toBeUndefined();
   });
 });

@@ -1,8 +1,37 @@
 import { IfPresent } from '@faultline/platform';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsString, IsUrl, Length, MaxLength } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsBoolean, IsIn, IsString, IsUrl, Length, MaxLength, ValidateNested } from 'class-validator';
+import { SSO_DEFAULT_ROLES } from '../domain/auth-provider';
 
 const URL_OPTIONS = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
+
+/** Which SAML attribute carries each field; a field left out keeps Okta's name (`user.id`, `user.email`, `user.first_name`, `user.last_name`). */
+export class AttributeMappingDto {
+  @ApiPropertyOptional({ example: 'user.id' })
+  @IfPresent()
+  @IsString()
+  @Length(1, 256)
+  identifier?: string;
+
+  @ApiPropertyOptional({ example: 'user.email' })
+  @IfPresent()
+  @IsString()
+  @Length(1, 256)
+  email?: string;
+
+  @ApiPropertyOptional({ example: 'user.first_name' })
+  @IfPresent()
+  @IsString()
+  @Length(1, 256)
+  firstName?: string;
+
+  @ApiPropertyOptional({ example: 'user.last_name' })
+  @IfPresent()
+  @IsString()
+  @Length(1, 256)
+  lastName?: string;
+}
 
 export class CreateAuthProviderDto {
   @ApiProperty({ enum: ['saml2'] })
@@ -28,6 +57,22 @@ export class CreateAuthProviderDto {
   @IfPresent()
   @IsBoolean()
   scimEnabled?: boolean;
+
+  @ApiPropertyOptional({ description: 'SAML attribute names; `attributeMappingPreset` fills them for Okta or Entra', type: AttributeMappingDto })
+  @IfPresent()
+  @ValidateNested()
+  @Type(() => AttributeMappingDto)
+  attributeMapping?: AttributeMappingDto;
+
+  @ApiPropertyOptional({ enum: ['okta', 'entra'], description: "The identity provider's attribute names" })
+  @IfPresent()
+  @IsIn(['okta', 'entra'])
+  attributeMappingPreset?: 'okta' | 'entra';
+
+  @ApiPropertyOptional({ enum: SSO_DEFAULT_ROLES, description: 'The role of a member who joins by signing in (default member)' })
+  @IfPresent()
+  @IsIn(SSO_DEFAULT_ROLES)
+  defaultRole?: (typeof SSO_DEFAULT_ROLES)[number];
 }
 
 export class UpdateAuthProviderDto {
@@ -58,4 +103,20 @@ export class UpdateAuthProviderDto {
   @IfPresent()
   @IsBoolean()
   scimEnabled?: boolean;
+
+  @ApiPropertyOptional({ description: 'SAML attribute names; `attributeMappingPreset` fills them for Okta or Entra', type: AttributeMappingDto })
+  @IfPresent()
+  @ValidateNested()
+  @Type(() => AttributeMappingDto)
+  attributeMapping?: AttributeMappingDto;
+
+  @ApiPropertyOptional({ enum: ['okta', 'entra'], description: "The identity provider's attribute names" })
+  @IfPresent()
+  @IsIn(['okta', 'entra'])
+  attributeMappingPreset?: 'okta' | 'entra';
+
+  @ApiPropertyOptional({ enum: SSO_DEFAULT_ROLES, description: 'The role of a member who joins by signing in (default member)' })
+  @IfPresent()
+  @IsIn(SSO_DEFAULT_ROLES)
+  defaultRole?: (typeof SSO_DEFAULT_ROLES)[number];
 }

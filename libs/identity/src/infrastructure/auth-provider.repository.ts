@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Sql } from '@faultline/platform';
+import type { AttributeMapping } from '../domain/saml-sign-in';
 import { ScimProviders, type ScimTokenOwner } from '../contracts/scim-providers';
 
 export interface AuthProviderRow {
@@ -11,6 +12,8 @@ export interface AuthProviderRow {
   x509cert: string;
   scim_enabled: boolean;
   scim_token_last_characters: string | null;
+  attribute_mapping: Partial<AttributeMapping>;
+  default_role: string;
   date_created: Date;
   date_updated: Date;
 }
@@ -22,9 +25,11 @@ export interface AuthProviderWrite {
   x509cert: string;
   scimEnabled: boolean;
   scimToken?: { hash: string; lastCharacters: string } | null;
+  attributeMapping: Partial<AttributeMapping>;
+  defaultRole: string;
 }
 
-const COLUMNS = `id, organization_id, provider, idp_entity_id, sso_url, x509cert, scim_enabled, scim_token_last_characters, date_created, date_updated`;
+const COLUMNS = `id, organization_id, provider, idp_entity_id, sso_url, x509cert, scim_enabled, scim_token_last_characters, attribute_mapping, default_role, date_created, date_updated`;
 
 @Injectable()
 export class AuthProviderRepository extends ScimProviders {
@@ -38,8 +43,8 @@ export class AuthProviderRepository extends ScimProviders {
 
   async insert(sql: Sql, organizationId: string, write: AuthProviderWrite): Promise<AuthProviderRow> {
     const [row] = await sql.query<AuthProviderRow>(
-      `INSERT INTO identity.auth_providers (organization_id, provider, idp_entity_id, sso_url, x509cert, scim_enabled, scim_token_hash, scim_token_last_characters)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (organization_id) DO NOTHING RETURNING ${COLUMNS}`,
+      `INSERT INTO identity.auth_providers (organization_id, provider, idp_entity_id, sso_url, x509cert, scim_enabled, scim_token_hash, scim_token_last_characters, attribute_mapping, default_role)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10) ON CONFLICT (organization_id) DO NOTHING RETURNING ${COLUMNS}`,
       [
         organizationId,
         write.provider,
@@ -49,6 +54,8 @@ export class AuthProviderRepository extends ScimProviders {
         write.scimEnabled,
         write.scimToken?.hash ?? null,
         write.scimToken?.lastCharacters ?? null,
+        JSON.stringify(write.attributeMapping),
+        write.defaultRole,
       ],
     );
     return row;
@@ -61,7 +68,7 @@ export class AuthProviderRepository extends ScimProviders {
       `UPDATE identity.auth_providers SET provider = $2, idp_entity_id = $3, sso_url = $4, x509cert = $5, scim_enabled = $6,
               scim_token_hash = CASE WHEN $7::boolean THEN scim_token_hash ELSE $8 END,
               scim_token_last_characters = CASE WHEN $7::boolean THEN scim_token_last_characters ELSE $9 END,
-              date_updated = now()
+              attribute_mapping = $10::jsonb, default_role = $11, date_updated = now()
        WHERE organization_id = $1 RETURNING ${COLUMNS}`,
       [
         organizationId,
@@ -73,6 +80,8 @@ export class AuthProviderRepository extends ScimProviders {
         keep,
         write.scimToken?.hash ?? null,
         write.scimToken?.lastCharacters ?? null,
+        JSON.stringify(write.attributeMapping),
+        write.defaultRole,
       ],
     );
     return row;
