@@ -3,14 +3,15 @@ import { join } from 'node:path';
 import { CommandBus } from '@nestjs/cqrs';
 import { FixedClock } from '@faultline/kernel';
 import { SetUserPasswordCommand } from '@faultline/identity';
+import { launchBrowser, newPage } from '../support/browser';
 import { BOOTSTRAP, startTestApp, type TestApp } from '../support/test-app';
 import { samlify, type SamlifyServiceProvider } from '../support/saml-identity-provider';
 import { enableScim, scimClient, USER_SCHEMA } from '../support/scim';
 
 const fixture = (name: string) => readFileSync(join(__dirname, '../fixtures/saml', name), 'utf8');
 const IDP_ENTITY_ID = 'https://idp.example.test/metadata';
-const IDP_SSO_URL = 'https://idp.example.test/sso';
-const PUBLIC_URL = 'https://faultline.example.com';
+// http: the browser test's IdP page posts to the test app over http, which Chromium allows only from http.
+const IDP_SSO_URL = 'http://idp.example.test/sso';
 
 // The IdP checks nothing against the SAML schema here; node-saml on our side does the checking.
 samlify.setSchemaValidator({ validate: async () => 'skipped' });
@@ -50,7 +51,7 @@ describe('SAML sign-in', () => {
   let scimToken: string;
 
   beforeAll(async () => {
-    app = await startTestApp({ PUBLIC_URL, SAML_SP_PRIVATE_KEY: fixture('sp.key'), SAML_SP_CERTIFICATE: fixture('sp.crt') }, { clock });
+    app = await startTestApp({ SAML_SP_PRIVATE_KEY: fixture('sp.key'), SAML_SP_CERTIFICATE: fixture('sp.crt') }, { clock });
     scimToken = await enableScim(app);
     const configured = await app.request('PUT', '/api/0/organizations/acme/auth-provider/', {
       body: { idpEntityId: IDP_ENTITY_ID, ssoUrl: IDP_SSO_URL, x509cert: fixture('idp.crt') },
@@ -123,8 +124,8 @@ describe('SAML sign-in', () => {
   }
 
   it("serves the service provider's metadata: entity id, assertion consumer and signing certificate", async () => {
-    expect(sp.entityMeta.getEntityID()).toBe(`${PUBLIC_URL}/saml/metadata/acme/`);
-    expect(sp.entityMeta.getAssertionConsumerService('post')).toBe(`${PUBLIC_URL}/saml/acs/acme/`);
+    expect(sp.entityMeta.getEntityID()).toBe(`${app.baseUrl}/saml/metadata/acme/`);
+    expect(sp.entityMeta.getAssertionConsumerService('post')).toBe(`${app.baseUrl}/saml/acs/acme/`);
     expect(sp.entityMeta.isAuthnRequestSigned()).toBe(true);
     expect((await fetch(`${app.baseUrl}/saml/metadata/no-such-org/`)).status).toBe(404);
   });
@@ -146,7 +147,7 @@ describe('SAML sign-in', () => {
     const response = await samlResponse(person, { inResponseTo: requestId });
     const signedIn = await post('acme', response, relayState);
     expect(signedIn.status).toBe(302);
-    expect(signedIn.headers.get('location')).toBe('/organizations/acme/');
+    expect(signedIn.headers.get('location')).toBe('/organizations/acme/issues/');
     expect(await whoAmI(signedIn)).toMatchObject({ status: 200, email: 'grace@acme.test' });
     expect(await role('grace@acme.test')).toBe('member');
 
@@ -155,6 +156,33 @@ describe('SAML sign-in', () => {
     const again = await post('acme', await samlResponse(person, { inResponseTo: requestId }), relayState);
     expect(again.status).toBe(401);
     expect(await again.json()).toEqual({ detail: expect.stringMatching(/InResponseTo/) });
+  });
+
+  it("signs in from the browser: the organization's sign-in page, the identity provider, back signed in (Chromium)", async () => {
+    const browser = await launchBrowser();
+    try {
+      const { page, errors } = await newPage(browser);
+      // The identity provider's sign-in page: samlify answers the AuthnRequest with its HTTP-POST binding.
+      await page.route(`${IDP_SSO_URL}**`, async (route) => {
+        const url = new URL(route.request().url());
+        const octetString = url.search.slice(1).replace(/&Signature=[^&]*/, '');
+        const request = await idp.parseLoginRequest(sp, 'redirect', { query: Object.fromEntries(url.searchParams), octetString });
+        const response = await samlResponse({ id: '00u-brenda', email: 'brenda@acme.test' }, { inResponseTo: request.extract.request.id });
+        const field = (name: string, value: string) => `<input type="hidden" name="${name}" value="${value}">`;
+        await route.fulfill({
+          contentType: 'text/html',
+          body: `<form method="post" action="${app.baseUrl}/saml/acs/acme/">${field('SAMLResponse', response)}${field('RelayState', url.searchParams.get('RelayState') ?? '')}</form><script>document.forms[0].submit()</script>`,
+        });
+      });
+      await page.goto(`${app.baseUrl}/auth/login/acme/`);
+      await page.getByRole('button', { name: 'Sign in with SSO' }).click();
+      await page.waitForURL(`${app.baseUrl}/organizations/acme/issues/`);
+      const me = await page.evaluate(() => fetch('/api/0/auth/').then((response) => response.json() as Promise<{ user: { email: string } }>));
+      expect(me.user.email).toBe('brenda@acme.test');
+      expect(errors).toEqual([]);
+    } finally {
+      await browser.close();
+    }
   });
 
   it('signs in IdP-initiated as the member SCIM provisioned, matched by its external id', async () => {

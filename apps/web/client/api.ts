@@ -63,7 +63,10 @@ export async function api<T = any>(method: string, path: string, body?: unknown,
   if (!response.ok) {
     const detail = typeof parsed?.detail === 'string' ? parsed.detail : `The server answered ${response.status}.`;
     const error = new ApiError(response.status, detail, fieldErrors(response.status, parsed, fields));
-    if (response.status === 401 && !path.startsWith('/api/0/auth/')) onUnauthenticated?.();
+    // Sentry's answer when the organization requires its single sign-on: go through it.
+    if (response.status === 401 && parsed?.detail?.code === 'sso-required' && typeof parsed.detail.extra?.loginUrl === 'string') {
+      location.assign(parsed.detail.extra.loginUrl);
+    } else if (response.status === 401 && !path.startsWith('/api/0/auth/')) onUnauthenticated?.();
     throw error;
   }
   return { body: parsed as T, headers: response.headers };

@@ -8,6 +8,7 @@ export function SignInPage(props: { onSignedIn: () => void }) {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<ApiError | unknown>();
   const [busy, setBusy] = useState(false);
+  const [organization, setOrganization] = useState('');
   const submit = async (event: Event) => {
     event.preventDefault();
     setBusy(true);
@@ -51,6 +52,17 @@ export function SignInPage(props: { onSignedIn: () => void }) {
         <button type="submit" class="primary" disabled={busy}>
           {busy ? 'Signing in…' : 'Sign in'}
         </button>
+      </form>
+      <h2>Single sign-on</h2>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          // The organization's own sign-in page, served by the server, starts its SSO.
+          if (organization.trim()) location.assign(`/auth/login/${encodeURIComponent(organization.trim().toLowerCase())}/`);
+        }}
+      >
+        <Field label="Organization" name="organization" autoComplete="organization" value={organization} onInput={setOrganization} required />
+        <button type="submit">Continue with SSO</button>
       </form>
     </main>
   );

@@ -60,7 +60,7 @@ document.getElementById('form').addEventListener('submit', (event) => {
   event.preventDefault();
   fetch('/api/0/auth/sso-link/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token, password: document.getElementById('password').value }) })
     .then((r) => r.json().then((body) => ({ ok: r.ok, body })))
-    .then(({ ok, body }) => { if (ok) location.assign('/organizations/' + body.organization + '/'); else document.getElementById('result').textContent = body.detail || 'That did not work.'; });
+    .then(({ ok, body }) => { if (ok) location.assign('/organizations/' + body.organization + '/issues/'); else document.getElementById('result').textContent = body.detail || 'That did not work.'; });
 });
 </script>`,
 );
@@ -102,7 +102,7 @@ export class SamlController {
     );
     if (outcome.kind === 'link') return reply.status(302).header('location', `/auth/link/#token=${outcome.linkToken}`).send();
     this.setCookie(reply, outcome.session);
-    return reply.status(302).header('location', `/organizations/${outcome.organizationSlug}/`).send();
+    return reply.status(302).header('location', `/organizations/${outcome.organizationSlug}/issues/`).send();
   }
 
   /** The organization's sign-in page (Sentry's `/auth/login/{org}/`): one button to its identity provider. */

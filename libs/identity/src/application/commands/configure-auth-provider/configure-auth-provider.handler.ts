@@ -2,6 +2,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { type DomainEvent, DomainError } from '@faultline/kernel';
 import { EventRecorder } from '@faultline/event-store';
 import { Database } from '@faultline/platform';
+import { AuthCache } from '../../../infrastructure/auth-cache';
 import { ATTRIBUTE_MAPPING_PRESETS } from '../../../domain/saml-sign-in';
 import { type IssuedScimToken, issueScimToken, normaliseCertificate, SCIM_PLANS } from '../../../domain/auth-provider';
 import {
@@ -27,6 +28,7 @@ export class ConfigureAuthProviderHandler implements ICommandHandler<ConfigureAu
     private readonly database: Database,
     private readonly repository: AuthProviderRepository,
     private readonly events: EventRecorder,
+    private readonly cache: AuthCache,
   ) {}
 
   async execute({ organizationId, plan, mode, settings, metadata }: ConfigureAuthProviderCommand): Promise<ConfiguredAuthProvider> {
@@ -81,6 +83,8 @@ export class ConfigureAuthProviderHandler implements ICommandHandler<ConfigureAu
       }
       if (token) events.push(scimEnabled({ organizationId, tokenLastCharacters: token.lastCharacters }));
       await this.events.record(tx, authProviderStream(organizationId), AUTH_PROVIDER_STREAM_TYPE, events, { metadata });
+      // Whether the organization requires SSO is part of its cached access: seen at once in this process.
+      tx.afterCommit(() => this.cache.clear());
       return { provider, ...(token ? { scimToken: token.plaintext } : {}) };
     });
   }
