@@ -1,53 +1,28 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { CommandBus } from '@nestjs/cqrs';
 import { FixedClock } from '@faultline/kernel';
 import { SetUserPasswordCommand } from '@faultline/identity';
 import { launchBrowser, newPage } from '../support/browser';
 import { BOOTSTRAP, startTestApp, type TestApp } from '../support/test-app';
-import { samlify, type SamlifyServiceProvider } from '../support/saml-identity-provider';
+import {
+  IDP_ENTITY_ID,
+  IDP_SSO_URL,
+  identityProvider,
+  samlFixture,
+  samlify,
+  type SamlifyServiceProvider,
+  type SamlPerson,
+  signedSamlResponse,
+} from '../support/saml-identity-provider';
 import { enableScim, scimClient, USER_SCHEMA } from '../support/scim';
 
-const fixture = (name: string) => readFileSync(join(__dirname, '../fixtures/saml', name), 'utf8');
-const IDP_ENTITY_ID = 'https://idp.example.test/metadata';
-// http: the browser test's IdP page posts to the test app over http, which Chromium allows only from http.
-const IDP_SSO_URL = 'http://idp.example.test/sso';
-
-// The IdP checks nothing against the SAML schema here; node-saml on our side does the checking.
-samlify.setSchemaValidator({ validate: async () => 'skipped' });
-
-/** A real SAML identity provider (samlify) signing with its own key, as Okta or Entra would. */
-const idp = samlify.IdentityProvider({
-  entityID: IDP_ENTITY_ID,
-  privateKey: fixture('idp.key'),
-  signingCert: fixture('idp.crt'),
-  singleSignOnService: [{ Binding: samlify.Constants.namespace.binding.redirect, Location: IDP_SSO_URL }],
-  wantAuthnRequestsSigned: true,
-});
-
-interface Person {
-  id: string;
-  email: string;
-  firstName?: string;
-  lastName?: string;
-}
-
-const attributeStatement = (person: Person) =>
-  `<saml:AttributeStatement>${Object.entries({
-    'user.id': person.id,
-    'user.email': person.email,
-    'user.first_name': person.firstName ?? 'Ada',
-    'user.last_name': person.lastName ?? 'Lovelace',
-  })
-    .map(([name, value]) => `<saml:Attribute Name="${name}"><saml:AttributeValue xsi:type="xs:string">${value}</saml:AttributeValue></saml:Attribute>`)
-    .join('')}</saml:AttributeStatement>`;
+const fixture = samlFixture;
+const idp = identityProvider;
 
 /** Single sign-on with SAML 2.0 against a samlify identity provider, over HTTP. */
 describe('SAML sign-in', () => {
   const clock = new FixedClock(new Date('2026-03-01T10:00:00Z'));
   let app: TestApp;
   let sp: SamlifyServiceProvider;
-  let sequence = 0;
   let scimToken: string;
 
   beforeAll(async () => {
@@ -67,42 +42,9 @@ describe('SAML sign-in', () => {
   });
 
   /** The signed response the IdP posts, its times from the test's clock. */
-  async function samlResponse(person: Person, options: { inResponseTo?: string; sp?: SamlifyServiceProvider; validForMs?: number } = {}): Promise<string> {
-    const now = clock.now();
-    const until = new Date(now.getTime() + (options.validForMs ?? 5 * 60_000)).toISOString();
-    const target = options.sp ?? sp;
-    const { context } = await idp.createLoginResponse(
-      target,
-      { extract: { request: { id: options.inResponseTo ?? '' } } },
-      'post',
-      person,
-      (template: string) => {
-        const id = `_response${++sequence}`;
-        const withoutRequest = options.inResponseTo ? template : template.replace(/ InResponseTo="\{InResponseTo\}"/g, '');
-        return {
-          id,
-          context: samlify.SamlLib.replaceTagsByValue(withoutRequest.replace('{AttributeStatement}', attributeStatement(person)), {
-            ID: id,
-            AssertionID: `_assertion${sequence}`,
-            Destination: target.entityMeta.getAssertionConsumerService('post'),
-            Audience: target.entityMeta.getEntityID(),
-            SubjectRecipient: target.entityMeta.getAssertionConsumerService('post'),
-            Issuer: IDP_ENTITY_ID,
-            IssueInstant: now.toISOString(),
-            StatusCode: samlify.Constants.StatusCode.Success,
-            ConditionsNotBefore: now.toISOString(),
-            ConditionsNotOnOrAfter: until,
-            SubjectConfirmationDataNotOnOrAfter: until,
-            NameIDFormat: samlify.Constants.namespace.format.emailAddress,
-            NameID: person.email,
-            InResponseTo: options.inResponseTo ?? '',
-            AuthnStatement: '',
-          }),
-        };
-      },
-    );
-    return context;
-  }
+  /** The IdP's signed response, its times from the test's clock. */
+  const samlResponse = (person: SamlPerson, options: { inResponseTo?: string; validForMs?: number } = {}) =>
+    signedSamlResponse(sp, person, { now: clock.now(), ...options });
 
   const post = (org: string, SAMLResponse: string, RelayState?: string) =>
     fetch(`${app.baseUrl}/saml/acs/${org}/`, {

@@ -85,8 +85,9 @@ export class SamlController {
   @Public()
   @Get('saml/metadata/:organization_slug')
   async metadata(@Param('organization_slug') slug: string, @Res() reply: FastifyReply) {
-    if (!(await this.sso.samlProvider(this.database, slug))) throw new NotFoundException({ detail: 'This organization does not sign in with SAML.' });
-    return reply.type('application/samlmetadata+xml; charset=utf-8').send(this.serviceProvider.metadata(slug));
+    const provider = await this.sso.samlProvider(this.database, slug);
+    if (!provider) throw new NotFoundException({ detail: 'This organization does not sign in with SAML.' });
+    return reply.type('application/samlmetadata+xml; charset=utf-8').send(this.serviceProvider.metadata(provider));
   }
 
   @Public()

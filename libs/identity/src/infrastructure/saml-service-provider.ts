@@ -12,6 +12,8 @@ export interface ServiceProviderUrls {
   readonly loginUrl: string;
 }
 
+type SamlProviderSettings = Pick<SamlProviderRow, 'slug' | 'idp_entity_id' | 'sso_url' | 'x509cert'>;
+
 /** What a validly signed response says. */
 export interface ValidatedSamlResponse {
   readonly conditions: AssertionConditions;
@@ -45,21 +47,17 @@ export class SamlServiceProvider {
     return { entityId: `${base}/saml/metadata/${slug}/`, acsUrl: `${base}/saml/acs/${slug}/`, loginUrl: `${base}/auth/login/${slug}/` };
   }
 
-  metadata(slug: string): string {
-    const signing = this.identityConfig.samlServiceProvider;
-    return this.saml({ slug, idp_entity_id: '', sso_url: '', x509cert: 'unused' }).generateServiceProviderMetadata(null, signing?.certificate ?? null);
+  /** The organization's SP metadata: entity id, assertion consumer, and the AuthnRequest signing certificate when there is one. */
+  metadata(provider: SamlProviderSettings): string {
+    return this.saml(provider).generateServiceProviderMetadata(null, this.identityConfig.samlServiceProvider?.certificate ?? null);
   }
 
   /** The identity provider's address for a new AuthnRequest (HTTP-Redirect, signed when a key is configured). */
-  async authorizeUrl(
-    provider: Pick<SamlProviderRow, 'slug' | 'idp_entity_id' | 'sso_url' | 'x509cert'>,
-    requestId: string,
-    relayState: string,
-  ): Promise<string> {
+  async authorizeUrl(provider: SamlProviderSettings, requestId: string, relayState: string): Promise<string> {
     return this.saml(provider, () => requestId).getAuthorizeUrlAsync(relayState, undefined, {});
   }
 
-  async validate(provider: Pick<SamlProviderRow, 'slug' | 'idp_entity_id' | 'sso_url' | 'x509cert'>, samlResponse: string): Promise<ValidatedSamlResponse> {
+  async validate(provider: SamlProviderSettings, samlResponse: string): Promise<ValidatedSamlResponse> {
     let profile: Profile | null;
     try {
       ({ profile } = await this.saml(provider).validatePostResponseAsync({ SAMLResponse: samlResponse }));
@@ -84,7 +82,7 @@ export class SamlServiceProvider {
     };
   }
 
-  private saml(provider: Pick<SamlProviderRow, 'slug' | 'idp_entity_id' | 'sso_url' | 'x509cert'>, generateUniqueId?: () => string): SAML {
+  private saml(provider: SamlProviderSettings, generateUniqueId?: () => string): SAML {
     const urls = this.urls(provider.slug);
     const signing = this.identityConfig.samlServiceProvider;
     return new SAML({
