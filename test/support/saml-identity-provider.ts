@@ -46,7 +46,7 @@ samlify.setSchemaValidator({ validate: async () => 'skipped' });
 const FIXTURES = join(__dirname, __dirname.includes(join('dist', 'test')) ? join('..', '..', '..', 'test') : '..', 'fixtures', 'saml');
 
 /** The test key pairs (test/fixtures/saml): the IdP's, and the service provider's for signed AuthnRequests. */
-export const samlFixture = (name: 'idp.key' | 'idp.crt' | 'sp.key' | 'sp.crt'): string => readFileSync(join(__dirname, '..', 'fixtures', 'saml', name), 'utf8');
+export const samlFixture = (name: 'idp.key' | 'idp.crt' | 'sp.key' | 'sp.crt'): string => readFileSync(join(FIXTURES, name), 'utf8');
 
 export const IDP_ENTITY_ID = 'https://idp.example.test/metadata';
 // http: the browser test's IdP page posts to the test app over http, which Chromium allows only from http.
