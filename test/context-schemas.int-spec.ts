@@ -56,7 +56,6 @@ describe('context schemas', () => {
         'projects',
         'public',
         'releases',
-        'scim',
         'ticket_tracker',
         'webhooks',
       ].sort(),
@@ -65,7 +64,9 @@ describe('context schemas', () => {
       expect.arrayContaining(['users:r', 'organizations:r', 'organization_members:r', 'count_organization_members:f', 'member_directory:v']),
     );
     expect(objects.ingest).toEqual(expect.arrayContaining(['tag_values:r', 'event_users:r', 'project_stats:r', 'project_tag_values:v']));
-    expect(objects.scim).toEqual(['auth_providers:r']);
+    // SCIM keeps no tables of its own: the provider and its token are identity's.
+    expect(objects.scim).toBeUndefined();
+    expect(objects.identity).toEqual(expect.arrayContaining(['auth_providers:r', 'sso_assertions:r', 'sso_relay_states:r']));
     expect(objects.monitors).toEqual(expect.arrayContaining(['monitors:r', 'monitor_environments:r', 'check_ins:r', 'unpaired_check_ins:r']));
     expect(objects.alerts).toEqual(expect.arrayContaining(['metric_alert_trigger_ids:S']));
     expect(objects.event_store).toEqual(['event_checkpoints:r', 'events:r', 'events_reject_change:f', 'stream_events:v']);

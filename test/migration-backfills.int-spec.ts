@@ -6,6 +6,7 @@ import { IssueTagValues1763800001600 } from '../migrations/1763800001600-issue-t
 import { InstallationScopes1763800001800 } from '../migrations/1763800001800-installation-scopes';
 import { ContextSchemas1763800003000 } from '../migrations/1763800003000-context-schemas';
 import { OutcomesByCategory1764200000000 } from '../migrations/1764200000000-outcomes-by-category';
+import { SingleSignOn1764700000000 } from '../migrations/1764700000000-single-sign-on';
 import { insertProject, rerunMigration } from './support/migration-test';
 import { openTestDatabase, type TestDatabase } from './support/test-database';
 
@@ -243,8 +244,11 @@ describe('migration backfills', () => {
   it("3000 moves each context's tables into its schema with every row, sequence, key and trigger", async () => {
     const { database } = db;
     const migration = new ContextSchemas1763800003000();
+    // A later migration moved the auth provider on into identity: it is undone first and redone after.
+    const singleSignOn = new SingleSignOn1764700000000();
     const runner = db.dataSource.createQueryRunner();
     try {
+      await singleSignOn.down(runner);
       await migration.down(runner);
       const [{ id: organizationId }] = await runner.query(`INSERT INTO organizations (slug, name) VALUES ('moved', 'Moved') RETURNING id`);
       const [{ id: userId }] = await runner.query(`INSERT INTO users (email) VALUES ('grace@example.com') RETURNING id`);
@@ -264,7 +268,13 @@ describe('migration backfills', () => {
         `INSERT INTO events (stream_id, stream_type, version, event_id, event_type, data) VALUES ($1, 'issue', 1, $2, 'issues.IssueCreated', '{}')`,
         [`issue-${issueId}`, randomUUID()],
       );
+      await runner.query(
+        `INSERT INTO auth_providers (organization_id, provider, idp_entity_id, sso_url, x509cert, scim_enabled, scim_token_hash, scim_token_last_characters)
+         VALUES ($1, 'saml2', 'https://idp.example.com', 'https://idp.example.com/sso', 'pem', true, 'token-hash', 'abcd')`,
+        [organizationId],
+      );
       await migration.up(runner);
+      await singleSignOn.up(runner);
     } finally {
       await runner.release();
     }
@@ -282,6 +292,12 @@ describe('migration backfills', () => {
     expect(counts.map((row) => ({ ...row, members: Number(row.members) }))).toEqual([
       { members: 1, scim_users: 1, projects: 1, issues: 1, tags: 1, events: 1 },
     ]);
+    // 1764700000000: the provider, SCIM token and all, now identity's, with the SSO defaults.
+    expect(
+      await database.query(
+        `SELECT p.scim_token_hash, p.default_role, p.attribute_mapping FROM identity.auth_providers p JOIN identity.organizations o ON o.id = p.organization_id WHERE o.slug = 'moved'`,
+      ),
+    ).toEqual([{ scim_token_hash: 'token-hash', default_role: 'member', attribute_mapping: {} }]);
 
     const [{ id: newer }] = await database.query<{ id: string }>(`INSERT INTO identity.organizations (slug, name) VALUES ('after', 'After') RETURNING id`);
     const [{ id: moved }] = await database.query<{ id: string }>(`SELECT id FROM identity.organizations WHERE slug = 'moved'`);

@@ -70,8 +70,11 @@ export async function api<T = any>(method: string, path: string, body?: unknown,
           ? `${refusal.message ?? 'Two-factor authentication is required'}: set up an authenticator app under Account security.`
           : (refusal?.message ?? `The server answered ${response.status}.`);
     const error = new ApiError(response.status, detail, fieldErrors(response.status, parsed, fields));
-    // A member refused for want of a second factor is still signed in.
-    if (response.status === 401 && !refusal && !path.startsWith('/api/0/auth/')) onUnauthenticated?.();
+    // Sentry's answer when the organization requires its single sign-on: go through it.
+    if (response.status === 401 && refusal?.code === 'sso-required' && typeof parsed.detail.extra?.loginUrl === 'string') {
+      location.assign(parsed.detail.extra.loginUrl);
+      // A member refused for want of a second factor is still signed in.
+    } else if (response.status === 401 && !refusal && !path.startsWith('/api/0/auth/')) onUnauthenticated?.();
     throw error;
   }
   return { body: parsed as T, headers: response.headers };

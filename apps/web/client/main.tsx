@@ -95,7 +95,7 @@ function Navigation(props: { session: Session; path: string; onSignOut: () => vo
         ] as Array<[string, string]>)
       : []),
     ['/settings/account/api/auth-tokens/', 'API tokens'],
-    ['/settings/account/security/', 'Security'],
+    ['/settings/account/security/', 'Account security'],
     ...(props.session.user.isSuperuser ? ([['/manage/organizations/', 'Admin']] as Array<[string, string]>) : []),
   ];
   const current = (href: string) =>

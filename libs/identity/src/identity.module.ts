@@ -12,6 +12,18 @@ import { RegenerateRecoveryCodesHandler } from './application/commands/regenerat
 import { RemoveAuthenticatorHandler } from './application/commands/remove-authenticator/remove-authenticator.handler';
 import { SessionStarter } from './application/session-starter';
 import { TwoFactorRepository } from './infrastructure/two-factor.repository';
+import { AuthProviderController } from './api/auth-provider.controller';
+import { SamlController } from './api/saml.controller';
+import { CompleteSamlSignInHandler } from './application/commands/complete-saml-sign-in/complete-saml-sign-in.handler';
+import { LinkSsoAccountHandler } from './application/commands/link-sso-account/link-sso-account.handler';
+import { StartSamlSignInHandler } from './application/commands/start-saml-sign-in/start-saml-sign-in.handler';
+import { SsoSessions } from './application/sso-sessions';
+import { SamlServiceProvider } from './infrastructure/saml-service-provider';
+import { SsoRepository } from './infrastructure/sso.repository';
+import { ConfigureAuthProviderHandler } from './application/commands/configure-auth-provider/configure-auth-provider.handler';
+import { DeleteAuthProviderHandler } from './application/commands/delete-auth-provider/delete-auth-provider.handler';
+import { ScimProviders } from './contracts/scim-providers';
+import { AuthProviderRepository } from './infrastructure/auth-provider.repository';
 import { MembersController } from './api/members.controller';
 import { OrganizationsController } from './api/organizations.controller';
 import { TeamsController } from './api/teams.controller';
@@ -69,6 +81,8 @@ import { UserActors } from './infrastructure/user-actors.repository';
     AcceptInvitePageController,
     AuthController,
     AuthenticatorsController,
+    AuthProviderController,
+    SamlController,
     OrganizationsController,
     MembersController,
     TeamsController,
@@ -77,6 +91,16 @@ import { UserActors } from './infrastructure/user-actors.repository';
   ],
   providers: [
     IdentityRepository,
+    AuthProviderRepository,
+    { provide: ScimProviders, useExisting: AuthProviderRepository },
+    ConfigureAuthProviderHandler,
+    DeleteAuthProviderHandler,
+    SsoRepository,
+    SamlServiceProvider,
+    SsoSessions,
+    StartSamlSignInHandler,
+    CompleteSamlSignInHandler,
+    LinkSsoAccountHandler,
     ProvisioningRepository,
     SessionsRepository,
     TwoFactorRepository,
@@ -123,6 +147,6 @@ import { UserActors } from './infrastructure/user-actors.repository';
     SignInHandler,
     SignOutHandler,
   ],
-  exports: [AuthDirectory, IntegrationTokens, Actors, MemberEmails, MemberInvites],
+  exports: [AuthDirectory, ScimProviders, IntegrationTokens, Actors, MemberEmails, MemberInvites],
 })
 export class IdentityModule {}

@@ -30,6 +30,8 @@ interface AuthProvider {
   scimEnabled: boolean;
   scimBaseUrl: string | null;
   scimToken?: string;
+  serviceProvider: { entityId: string; acsUrl: string; metadataUrl: string };
+  ssoLoginUrl: string;
 }
 
 export function MembersPage(props: { params: Record<string, string> }) {
@@ -267,6 +269,35 @@ export function AuthProviderPage(props: { params: Record<string, string>; sessio
           </form>
         )}
       </Section>
+      {current && (
+        <Section title="Service provider">
+          <p>Give these to the identity provider (Okta: Single sign-on URL and Audience URI; Entra ID: Reply URL and Identifier).</p>
+          <dl>
+            <dt>ACS URL (HTTP-POST)</dt>
+            <dd>
+              <code>{current.serviceProvider.acsUrl}</code>
+            </dd>
+            <dt>Entity ID (audience)</dt>
+            <dd>
+              <code>{current.serviceProvider.entityId}</code>
+            </dd>
+            <dt>Metadata URL</dt>
+            <dd>
+              <code>{current.serviceProvider.metadataUrl}</code>
+            </dd>
+            <dt>Sign-in page</dt>
+            <dd>
+              <code>{current.ssoLoginUrl}</code>
+            </dd>
+          </dl>
+          <p>
+            <a href={current.ssoLoginUrl} target="_blank" rel="noopener">
+              Test sign-in
+            </a>{' '}
+            (opens the organization's sign-in page; once a provider is set, members' sessions need its SSO to reach this organization).
+          </p>
+        </Section>
+      )}
       {current && (
         <Section title="SCIM provisioning">
           <p>

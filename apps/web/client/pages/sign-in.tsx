@@ -13,6 +13,7 @@ export function SignInPage(props: { onSignedIn: () => void }) {
   const [challenge, setChallenge] = useState<string>();
   const [error, setError] = useState<ApiError | unknown>();
   const [busy, setBusy] = useState(false);
+  const [organization, setOrganization] = useState('');
   const attempt = async (event: Event, step: () => Promise<void>) => {
     event.preventDefault();
     setBusy(true);
@@ -94,6 +95,17 @@ export function SignInPage(props: { onSignedIn: () => void }) {
         <button type="submit" class="primary" disabled={busy}>
           {busy ? 'Signing in…' : 'Sign in'}
         </button>
+      </form>
+      <h2>Single sign-on</h2>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          // The organization's own sign-in page, served by the server, starts its SSO.
+          if (organization.trim()) location.assign(`/auth/login/${encodeURIComponent(organization.trim().toLowerCase())}/`);
+        }}
+      >
+        <Field label="Organization" name="organization" autoComplete="organization" value={organization} onInput={setOrganization} required />
+        <button type="submit">Continue with SSO</button>
       </form>
     </main>
   );

@@ -2,7 +2,7 @@ import { BadRequestException, Body, Controller, Delete, Get, HttpCode, HttpExcep
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { APP_CONFIG, type AppConfig, CurrentPrincipal, Database, type Principal, Public, RequireScopes, SESSION_COOKIE } from '@faultline/platform';
+import { APP_CONFIG, type AppConfig, CurrentPrincipal, Database, type Principal, Public, RequireScopes } from '@faultline/platform';
 import { CompleteTwoFactorSignInCommand } from '../application/commands/complete-two-factor-sign-in/complete-two-factor-sign-in.command';
 import type { TwoFactorSignInResult } from '../application/commands/complete-two-factor-sign-in/complete-two-factor-sign-in.handler';
 import { SignInCommand } from '../application/commands/sign-in/sign-in.command';
@@ -13,6 +13,7 @@ import { IdentityRepository } from '../infrastructure/identity.repository';
 import { SessionsRepository } from '../infrastructure/sessions.repository';
 import { SignInThrottle } from '../infrastructure/sign-in-throttle';
 import { SignInDto, TwoFactorSignInDto } from './auth.dto';
+import { sessionCookie } from './session-cookie';
 
 /**
  * Signing in to the web interface with a password (Sentry's `/api/0/auth/login/` and
@@ -108,13 +109,6 @@ export class AuthController {
   }
 
   private cookie(value: string, maxAgeSeconds: number): string {
-    return [
-      `${SESSION_COOKIE}=${value}`,
-      'Path=/',
-      'HttpOnly',
-      'SameSite=Lax',
-      `Max-Age=${maxAgeSeconds}`,
-      ...(this.config.sessions.secureCookie ? ['Secure'] : []),
-    ].join('; ');
+    return sessionCookie(value, maxAgeSeconds, this.config.sessions.secureCookie);
   }
 }

@@ -30,7 +30,8 @@ export class SessionStarter {
   async start(
     tx: Transaction,
     user: { id: string; email: string; name: string; is_superuser: boolean },
-    options: { ttlMs: number; client: SessionClient; now: Date },
+    /** `ssoOrganizationId`: the organization whose single sign-on this session passed. */
+    options: { ttlMs: number; client: SessionClient; now: Date; ssoOrganizationId?: string },
   ): Promise<StartedSession> {
     const issued = issueSession();
     const expiresAt = new Date(options.now.getTime() + options.ttlMs);
@@ -42,6 +43,7 @@ export class SessionStarter {
       expiresAt,
       userAgent: options.client.userAgent?.slice(0, 512) ?? null,
       ipAddress: options.client.ipAddress,
+      ssoOrganizationId: options.ssoOrganizationId,
     });
     await this.events.record(tx, sessionStream(session.id), SESSION_STREAM_TYPE, [
       sessionStarted({ sessionId: session.id, userId: user.id, expiresAt: expiresAt.toISOString() }),

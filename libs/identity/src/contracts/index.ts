@@ -25,3 +25,4 @@ export * from './actors';
 export * from './member-emails';
 export * from './member-invites';
 export { InviteMemberCommand } from '../application/commands/invite-member/invite-member.command';
+export * from './scim-providers';

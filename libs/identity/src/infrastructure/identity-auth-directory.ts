@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, UnauthorizedException } from '@nestjs/common';
 import { ALL_SCOPES, CLOCK, type Clock, expandScopes, intersectScopes, isNumericId } from '@faultline/kernel';
 import { AuthDirectory, Database, type OrganizationAccess, type Principal, type SessionPrincipal } from '@faultline/platform';
 import { hashToken } from '../domain/api-token';
@@ -29,6 +29,8 @@ interface OrganizationLookup {
   require_2fa: boolean;
   role: string | null;
   has_2fa: boolean;
+  /** The organization has a single sign-on provider: its members' sessions must have passed it. */
+  sso_required: boolean;
 }
 
 interface SessionLookup {
@@ -39,6 +41,7 @@ interface SessionLookup {
   revoked_at: Date | null;
   is_superuser: boolean;
   is_active: boolean;
+  sso_organization_id: string | null;
 }
 
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -103,6 +106,7 @@ export class IdentityAuthDirectory extends AuthDirectory {
   async organizationAccess(principal: Principal, idOrSlug: string): Promise<OrganizationAccess | null> {
     const entry = await this.cache.getOrLoad(`org:${principal.tokenId}:${idOrSlug}`, () => this.loadOrganization(principal, idOrSlug));
     if (!entry) return null;
+    requirePassedSso(principal, entry.row);
     if (entry.derived?.principal !== principal) entry.derived = { principal, access: deriveAccess(principal, entry.row) };
     return entry.derived.access;
   }
@@ -128,7 +132,7 @@ export class IdentityAuthDirectory extends AuthDirectory {
 
   private async loadSession(hash: string): Promise<SessionEntry | null> {
     const [found] = await this.database.query<SessionLookup>(
-      `SELECT s.id, s.user_id, s.csrf_token, s.expires_at, s.revoked_at, u.is_superuser, u.is_active
+      `SELECT s.id, s.user_id, s.csrf_token, s.expires_at, s.revoked_at, u.is_superuser, u.is_active, s.sso_organization_id::text
        FROM identity.user_sessions s JOIN identity.users u ON u.id = s.user_id WHERE s.token_hash = $1`,
       [hash],
     );
@@ -137,6 +141,7 @@ export class IdentityAuthDirectory extends AuthDirectory {
       kind: 'user',
       tokenId: `session:${found.id}`,
       sessionId: found.id,
+      ...(found.sso_organization_id ? { ssoOrganizationId: found.sso_organization_id } : {}),
       userId: found.user_id,
       scopes: SESSION_SCOPES,
       isSuperuser: found.is_superuser === true,
@@ -149,7 +154,8 @@ export class IdentityAuthDirectory extends AuthDirectory {
     const where = isNumericId(idOrSlug) ? 'o.id = $1::bigint' : 'o.slug = $1';
     const [found] = await this.database.query<OrganizationLookup>(
       `SELECT o.id, o.slug, o.name, o.plan, o.features, o.date_created, o.require_2fa, m.role,
-              o.require_2fa AND EXISTS (SELECT 1 FROM identity.authenticators a WHERE a.user_id = $2::bigint AND a.type = 'totp') AS has_2fa
+              o.require_2fa AND EXISTS (SELECT 1 FROM identity.authenticators a WHERE a.user_id = $2::bigint AND a.type = 'totp') AS has_2fa,
+              EXISTS (SELECT 1 FROM identity.auth_providers p WHERE p.organization_id = o.id) AS sso_required
        FROM identity.organizations o
        LEFT JOIN identity.organization_members m ON m.organization_id = o.id AND m.user_id = $2::bigint AND m.is_active
        WHERE ${where}`,
@@ -191,4 +197,18 @@ function deriveAccess(principal: Principal, row: OrganizationLookup): Organizati
     };
   }
   return null;
+}
+
+/**
+ * Sentry's rule: once an organization has a single sign-on provider, a member's browser session
+ * reaches it only when it passed that SSO; otherwise 401 with Sentry's `sso-required` shape, whose
+ * loginUrl the web interface follows. Tokens are not sessions and are unaffected (a removed
+ * member's token loses the membership, and with it the organization); an instance administrator's
+ * session is the operator's recovery path (see docs/scim-and-sso.md).
+ */
+function requirePassedSso(principal: Principal, row: OrganizationLookup): void {
+  if (!principal.sessionId || !row.sso_required || !row.role || principal.isSuperuser || principal.ssoOrganizationId === row.id) return;
+  throw new UnauthorizedException({
+    detail: { code: 'sso-required', message: 'Must login via SSO', extra: { loginUrl: `/auth/login/${row.slug}/` } },
+  });
 }

@@ -30,7 +30,7 @@ export class SessionsRepository {
   }
 
   async findUserById(sql: Sql, userId: string): Promise<SignInCandidate | undefined> {
-    const [row] = await sql.query<SignInCandidate>(`SELECT id, email, name, is_superuser, is_active, password_hash FROM identity.users WHERE id = $1`, [
+    const [row] = await sql.query<SignInCandidate>(`SELECT id::text, email, name, is_superuser, is_active, password_hash FROM identity.users WHERE id = $1`, [
       userId,
     ]);
     return row;
@@ -43,12 +43,21 @@ export class SessionsRepository {
 
   async insertSession(
     sql: Sql,
-    session: { userId: string; tokenHash: string; csrfToken: string; expiresAt: Date; userAgent: string | null; ipAddress: string | null },
+    session: {
+      userId: string;
+      tokenHash: string;
+      csrfToken: string;
+      expiresAt: Date;
+      userAgent: string | null;
+      ipAddress: string | null;
+      /** The organization whose single sign-on this session passed. */
+      ssoOrganizationId?: string;
+    },
   ): Promise<SessionRow> {
     const [row] = await sql.query<SessionRow>(
-      `INSERT INTO identity.user_sessions (user_id, token_hash, csrf_token, expires_at, user_agent, ip_address)
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING id, user_id, csrf_token, expires_at, revoked_at`,
-      [session.userId, session.tokenHash, session.csrfToken, session.expiresAt, session.userAgent, session.ipAddress],
+      `INSERT INTO identity.user_sessions (user_id, token_hash, csrf_token, expires_at, user_agent, ip_address, sso_organization_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id, user_id, csrf_token, expires_at, revoked_at`,
+      [session.userId, session.tokenHash, session.csrfToken, session.expiresAt, session.userAgent, session.ipAddress, session.ssoOrganizationId ?? null],
     );
     return row;
   }

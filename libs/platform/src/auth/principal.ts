@@ -7,6 +7,8 @@ export interface Principal {
   readonly tokenId: string;
   /** Set when a browser session authenticated the request (see SESSION_COOKIE). */
   readonly sessionId?: string;
+  /** For a session: the organization whose single sign-on it passed, which may then require it. */
+  readonly ssoOrganizationId?: string;
   readonly userId?: string;
   /** Set for tokens that belong to one organization and reach only it. */
   readonly organizationId?: string;

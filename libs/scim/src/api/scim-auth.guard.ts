@@ -1,8 +1,7 @@
 import { type CanActivate, createParamDecorator, type ExecutionContext, Injectable } from '@nestjs/common';
+import { hashScimToken, SCIM_TOKEN_PREFIX, ScimProviders, scimUnavailable } from '@faultline/identity';
 import { AuthDirectory, Database } from '@faultline/platform';
-import { hashScimToken, SCIM_TOKEN_PREFIX, scimUnavailable } from '../domain/auth-provider';
 import { ScimError } from '../domain/scim-error';
-import { AuthProviderRepository } from '../infrastructure/auth-provider.repository';
 import { ScimTokenCache } from '../infrastructure/scim-token-cache';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -30,7 +29,7 @@ interface ScimRequest {
 export class ScimAuthGuard implements CanActivate {
   constructor(
     private readonly database: Database,
-    private readonly providers: AuthProviderRepository,
+    private readonly providers: ScimProviders,
     private readonly directory: AuthDirectory,
     private readonly tokens: ScimTokenCache,
   ) {}
@@ -58,8 +57,8 @@ export class ScimAuthGuard implements CanActivate {
     if (!principal) throw new ScimError(401, 'Invalid token');
     const organization = await this.directory.organizationAccess(principal, organizationParam);
     if (!organization) throw ScimError.notFound();
-    const provider = await this.providers.find(this.database, organization.id);
-    const missing = scimUnavailable(organization.plan, provider ? { scimEnabled: provider.scim_enabled } : undefined);
+    const enabled = await this.providers.scimEnabled(this.database, organization.id);
+    const missing = scimUnavailable(organization.plan, enabled === undefined ? undefined : { scimEnabled: enabled });
     throw new ScimError(403, missing ?? 'SCIM endpoints take the SCIM token issued when SCIM was enabled, not an API token.');
   }
 }

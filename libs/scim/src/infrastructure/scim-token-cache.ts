@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
-import type { ScimTokenOwner } from './auth-provider.repository';
+import type { ScimTokenOwner } from '@faultline/identity';
 
 /**
  * SCIM tokens resolved in the last few seconds, so that a provider's burst of requests costs one

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Sql } from '@faultline/platform';
+import type { AttributeMapping } from '../domain/saml-sign-in';
+import { ScimProviders, type ScimTokenOwner } from '../contracts/scim-providers';
 
 export interface AuthProviderRow {
   id: string;
@@ -10,6 +12,8 @@ export interface AuthProviderRow {
   x509cert: string;
   scim_enabled: boolean;
   scim_token_last_characters: string | null;
+  attribute_mapping: Partial<AttributeMapping>;
+  default_role: string;
   date_created: Date;
   date_updated: Date;
 }
@@ -21,23 +25,17 @@ export interface AuthProviderWrite {
   x509cert: string;
   scimEnabled: boolean;
   scimToken?: { hash: string; lastCharacters: string } | null;
+  attributeMapping: Partial<AttributeMapping>;
+  defaultRole: string;
 }
 
-/** Who a SCIM token belongs to, and what SCIM needs to know of that organization. */
-export interface ScimTokenOwner {
-  organization_id: string;
-  slug: string;
-  plan: string;
-  scim_enabled: boolean;
-}
-
-const COLUMNS = `id, organization_id, provider, idp_entity_id, sso_url, x509cert, scim_enabled, scim_token_last_characters, date_created, date_updated`;
+const COLUMNS = `id, organization_id, provider, idp_entity_id, sso_url, x509cert, scim_enabled, scim_token_last_characters, attribute_mapping, default_role, date_created, date_updated`;
 
 @Injectable()
-export class AuthProviderRepository {
+export class AuthProviderRepository extends ScimProviders {
   async find(sql: Sql, organizationId: string, options: { lock?: boolean } = {}): Promise<AuthProviderRow | undefined> {
     const [row] = await sql.query<AuthProviderRow>(
-      `SELECT ${COLUMNS} FROM scim.auth_providers WHERE organization_id = $1${options.lock ? ' FOR UPDATE' : ''}`,
+      `SELECT ${COLUMNS} FROM identity.auth_providers WHERE organization_id = $1${options.lock ? ' FOR UPDATE' : ''}`,
       [organizationId],
     );
     return row;
@@ -45,8 +43,8 @@ export class AuthProviderRepository {
 
   async insert(sql: Sql, organizationId: string, write: AuthProviderWrite): Promise<AuthProviderRow> {
     const [row] = await sql.query<AuthProviderRow>(
-      `INSERT INTO scim.auth_providers (organization_id, provider, idp_entity_id, sso_url, x509cert, scim_enabled, scim_token_hash, scim_token_last_characters)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (organization_id) DO NOTHING RETURNING ${COLUMNS}`,
+      `INSERT INTO identity.auth_providers (organization_id, provider, idp_entity_id, sso_url, x509cert, scim_enabled, scim_token_hash, scim_token_last_characters, attribute_mapping, default_role)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10) ON CONFLICT (organization_id) DO NOTHING RETURNING ${COLUMNS}`,
       [
         organizationId,
         write.provider,
@@ -56,6 +54,8 @@ export class AuthProviderRepository {
         write.scimEnabled,
         write.scimToken?.hash ?? null,
         write.scimToken?.lastCharacters ?? null,
+        JSON.stringify(write.attributeMapping),
+        write.defaultRole,
       ],
     );
     return row;
@@ -65,10 +65,10 @@ export class AuthProviderRepository {
   async update(sql: Sql, organizationId: string, write: AuthProviderWrite): Promise<AuthProviderRow> {
     const keep = write.scimToken === undefined;
     const [row] = await sql.query<AuthProviderRow>(
-      `UPDATE scim.auth_providers SET provider = $2, idp_entity_id = $3, sso_url = $4, x509cert = $5, scim_enabled = $6,
+      `UPDATE identity.auth_providers SET provider = $2, idp_entity_id = $3, sso_url = $4, x509cert = $5, scim_enabled = $6,
               scim_token_hash = CASE WHEN $7::boolean THEN scim_token_hash ELSE $8 END,
               scim_token_last_characters = CASE WHEN $7::boolean THEN scim_token_last_characters ELSE $9 END,
-              date_updated = now()
+              attribute_mapping = $10::jsonb, default_role = $11, date_updated = now()
        WHERE organization_id = $1 RETURNING ${COLUMNS}`,
       [
         organizationId,
@@ -80,21 +80,27 @@ export class AuthProviderRepository {
         keep,
         write.scimToken?.hash ?? null,
         write.scimToken?.lastCharacters ?? null,
+        JSON.stringify(write.attributeMapping),
+        write.defaultRole,
       ],
     );
     return row;
   }
 
   async delete(sql: Sql, organizationId: string): Promise<boolean> {
-    return (await sql.execute(`DELETE FROM scim.auth_providers WHERE organization_id = $1`, [organizationId])) > 0;
+    return (await sql.execute(`DELETE FROM identity.auth_providers WHERE organization_id = $1`, [organizationId])) > 0;
   }
 
   async tokenOwner(sql: Sql, tokenHash: string): Promise<ScimTokenOwner | undefined> {
     const [row] = await sql.query<ScimTokenOwner>(
-      `SELECT p.organization_id, o.slug, o.plan, p.scim_enabled FROM scim.auth_providers p JOIN identity.organization_directory o ON o.id = p.organization_id
+      `SELECT p.organization_id, o.slug, o.plan, p.scim_enabled FROM identity.auth_providers p JOIN identity.organizations o ON o.id = p.organization_id
        WHERE p.scim_token_hash = $1`,
       [tokenHash],
     );
     return row;
+  }
+
+  async scimEnabled(sql: Sql, organizationId: string): Promise<boolean | undefined> {
+    return (await this.find(sql, organizationId))?.scim_enabled;
   }
 }

@@ -1,7 +1,7 @@
 import { domainEvent } from '@faultline/kernel';
 
-/** The SCIM context's own facts: an organization's SAML provider and whether SCIM is on. */
-export const ScimEventTypes = {
+/** An organization's sign-in provider and whether SCIM is on. The type strings keep their `scim.` prefix: events already stored carry them. */
+export const AuthProviderEventTypes = {
   AuthProviderCreated: 'scim.AuthProviderCreated',
   AuthProviderUpdated: 'scim.AuthProviderUpdated',
   AuthProviderDeleted: 'scim.AuthProviderDeleted',
@@ -13,14 +13,14 @@ export const authProviderStream = (organizationId: string): string => `auth-prov
 export const AUTH_PROVIDER_STREAM_TYPE = 'auth-provider';
 
 export const authProviderCreated = (data: { organizationId: string; provider: string; idpEntityId: string; ssoUrl: string }) =>
-  domainEvent(ScimEventTypes.AuthProviderCreated, data);
+  domainEvent(AuthProviderEventTypes.AuthProviderCreated, data);
 
 export const authProviderUpdated = (data: { organizationId: string; changes: Record<string, unknown> }) =>
-  domainEvent(ScimEventTypes.AuthProviderUpdated, data);
+  domainEvent(AuthProviderEventTypes.AuthProviderUpdated, data);
 
-export const authProviderDeleted = (data: { organizationId: string }) => domainEvent(ScimEventTypes.AuthProviderDeleted, data);
+export const authProviderDeleted = (data: { organizationId: string }) => domainEvent(AuthProviderEventTypes.AuthProviderDeleted, data);
 
 /** A new SCIM token was issued (only its last characters are recorded). */
-export const scimEnabled = (data: { organizationId: string; tokenLastCharacters: string }) => domainEvent(ScimEventTypes.ScimEnabled, data);
+export const scimEnabled = (data: { organizationId: string; tokenLastCharacters: string }) => domainEvent(AuthProviderEventTypes.ScimEnabled, data);
 
-export const scimDisabled = (data: { organizationId: string }) => domainEvent(ScimEventTypes.ScimDisabled, data);
+export const scimDisabled = (data: { organizationId: string }) => domainEvent(AuthProviderEventTypes.ScimDisabled, data);

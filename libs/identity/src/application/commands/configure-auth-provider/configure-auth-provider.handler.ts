@@ -2,6 +2,8 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { type DomainEvent, DomainError } from '@faultline/kernel';
 import { EventRecorder } from '@faultline/event-store';
 import { Database } from '@faultline/platform';
+import { AuthCache } from '../../../infrastructure/auth-cache';
+import { ATTRIBUTE_MAPPING_PRESETS } from '../../../domain/saml-sign-in';
 import { type IssuedScimToken, issueScimToken, normaliseCertificate, SCIM_PLANS } from '../../../domain/auth-provider';
 import {
   AUTH_PROVIDER_STREAM_TYPE,
@@ -10,9 +12,8 @@ import {
   authProviderUpdated,
   scimDisabled,
   scimEnabled,
-} from '../../../domain/scim.events';
+} from '../../../domain/auth-provider.events';
 import { type AuthProviderRow, AuthProviderRepository } from '../../../infrastructure/auth-provider.repository';
-import { ScimTokenCache } from '../../../infrastructure/scim-token-cache';
 import { ConfigureAuthProviderCommand } from './configure-auth-provider.command';
 
 export interface ConfiguredAuthProvider {
@@ -27,7 +28,7 @@ export class ConfigureAuthProviderHandler implements ICommandHandler<ConfigureAu
     private readonly database: Database,
     private readonly repository: AuthProviderRepository,
     private readonly events: EventRecorder,
-    private readonly tokens: ScimTokenCache,
+    private readonly cache: AuthCache,
   ) {}
 
   async execute({ organizationId, plan, mode, settings, metadata }: ConfigureAuthProviderCommand): Promise<ConfiguredAuthProvider> {
@@ -45,6 +46,11 @@ export class ConfigureAuthProviderHandler implements ICommandHandler<ConfigureAu
         ssoUrl: settings.ssoUrl ?? current?.sso_url,
         x509cert: x509cert ?? current?.x509cert,
         scimEnabled: settings.scimEnabled ?? current?.scim_enabled ?? false,
+        attributeMapping: {
+          ...(settings.attributeMappingPreset ? ATTRIBUTE_MAPPING_PRESETS[settings.attributeMappingPreset] : current?.attribute_mapping),
+          ...settings.attributeMapping,
+        },
+        defaultRole: settings.defaultRole ?? current?.default_role ?? 'member',
       };
       if (!next.idpEntityId || !next.ssoUrl || !next.x509cert) {
         throw DomainError.invalid('idpEntityId, ssoUrl and x509cert are required');
@@ -66,6 +72,8 @@ export class ConfigureAuthProviderHandler implements ICommandHandler<ConfigureAu
         if (provider.idp_entity_id !== current.idp_entity_id) changes.idpEntityId = provider.idp_entity_id;
         if (provider.sso_url !== current.sso_url) changes.ssoUrl = provider.sso_url;
         if (provider.x509cert !== current.x509cert) changes.x509cert = 'changed';
+        if (JSON.stringify(provider.attribute_mapping) !== JSON.stringify(current.attribute_mapping)) changes.attributeMapping = provider.attribute_mapping;
+        if (provider.default_role !== current.default_role) changes.defaultRole = provider.default_role;
         if (Object.keys(changes).length) events.push(authProviderUpdated({ organizationId, changes }));
         if (current.scim_enabled && !provider.scim_enabled) events.push(scimDisabled({ organizationId }));
       } else {
@@ -75,7 +83,8 @@ export class ConfigureAuthProviderHandler implements ICommandHandler<ConfigureAu
       }
       if (token) events.push(scimEnabled({ organizationId, tokenLastCharacters: token.lastCharacters }));
       await this.events.record(tx, authProviderStream(organizationId), AUTH_PROVIDER_STREAM_TYPE, events, { metadata });
-      tx.afterCommit(() => this.tokens.clear());
+      // Whether the organization requires SSO is part of its cached access: seen at once in this process.
+      tx.afterCommit(() => this.cache.clear());
       return { provider, ...(token ? { scimToken: token.plaintext } : {}) };
     });
   }

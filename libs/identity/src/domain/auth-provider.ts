@@ -1,8 +1,12 @@
 import { X509Certificate } from 'node:crypto';
 import { DomainError, randomHex, sha256Hex } from '@faultline/kernel';
+import { ATTRIBUTE_MAPPING_PRESETS, type AttributeMapping } from './saml-sign-in';
 
 /** SCIM, like Sentry's, needs a business or enterprise plan. */
 export const SCIM_PLANS: readonly string[] = ['business', 'enterprise'];
+
+/** The role a member who joins by signing in gets: Sentry lets it be anything but owner. */
+export const SSO_DEFAULT_ROLES = ['member', 'admin', 'manager'] as const;
 
 export interface AuthProviderSettings {
   readonly provider: 'saml2';
@@ -10,6 +14,9 @@ export interface AuthProviderSettings {
   readonly ssoUrl: string;
   readonly x509cert: string;
   readonly scimEnabled: boolean;
+  readonly attributeMapping: Partial<AttributeMapping>;
+  readonly attributeMappingPreset: keyof typeof ATTRIBUTE_MAPPING_PRESETS;
+  readonly defaultRole: (typeof SSO_DEFAULT_ROLES)[number];
 }
 
 /**

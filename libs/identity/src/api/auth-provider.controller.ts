@@ -18,6 +18,8 @@ import type { ConfiguredAuthProvider } from '../application/commands/configure-a
 import { DeleteAuthProviderCommand } from '../application/commands/delete-auth-provider/delete-auth-provider.command';
 import { type AuthProviderRow, AuthProviderRepository } from '../infrastructure/auth-provider.repository';
 import { CreateAuthProviderDto, UpdateAuthProviderDto } from './auth-provider.dto';
+import { attributeMapping } from '../domain/saml-sign-in';
+import { SamlServiceProvider } from '../infrastructure/saml-service-provider';
 
 const actor = (principal: Principal): EventMetadata =>
   principal.userId ? { actorType: 'user', actorId: principal.userId } : { actorType: 'application', actorId: `api-token-${principal.tokenId}` };
@@ -32,6 +34,7 @@ export class AuthProviderController {
     private readonly database: Database,
     private readonly repository: AuthProviderRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly serviceProvider: SamlServiceProvider,
   ) {}
 
   /** No provider is a valid state, not a missing resource: 204, as Sentry answers. */
@@ -74,6 +77,7 @@ export class AuthProviderController {
 
   /** Faultline's camelCase fields, Sentry's snake_case ones, and the SCIM token only when just issued. */
   private serialize(organization: OrganizationAccess, provider: AuthProviderRow, scimToken?: string) {
+    const serviceProvider = this.serviceProvider.urls(organization.slug);
     return {
       id: provider.id,
       provider: provider.provider,
@@ -86,9 +90,14 @@ export class AuthProviderController {
       scimBaseUrl: provider.scim_enabled ? `${this.config.publicUrl}/api/0/organizations/${organization.slug}/scim/v2/` : null,
       scimTokenLastCharacters: provider.scim_token_last_characters,
       ...(scimToken ? { scimToken } : {}),
+      attributeMapping: attributeMapping(provider.attribute_mapping),
+      // What the identity provider is given: this organization's service provider.
+      serviceProvider: { entityId: serviceProvider.entityId, acsUrl: serviceProvider.acsUrl, metadataUrl: serviceProvider.entityId },
+      ssoLoginUrl: serviceProvider.loginUrl,
       pending_links_count: 0,
       login_url: `${this.config.publicUrl}/organizations/${organization.slug}/`,
-      default_role: 'member',
+      default_role: provider.default_role,
+      defaultRole: provider.default_role,
       require_link: true,
       dateCreated: provider.date_created.toISOString(),
       dateUpdated: provider.date_updated.toISOString(),
