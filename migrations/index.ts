@@ -28,6 +28,8 @@ import { ContextSchemas1763800003000 } from './1763800003000-context-schemas';
 import { IngestQueueClaims1763800003140 } from './1763800003140-ingest-queue-claims';
 import { IngestRateWindowCategories1763800003150 } from './1763800003150-ingest-rate-window-categories';
 import { InviteMails1763800003270 } from './1763800003270-invite-mails';
+import { ReleaseHealth1764600000000 } from './1764600000000-release-health';
+import { OutcomeAccepted1764600000100 } from './1764600000100-outcome-accepted';
 import { ReleasesStorageBudget1763800003570 } from './1763800003570-releases-storage-budget';
 
 /** Every migration, in order. The only way the schema changes (synchronize is off). */
@@ -63,4 +65,6 @@ export const MIGRATIONS = [
   IngestRateWindowCategories1763800003150,
   InviteMails1763800003270,
   ReleasesStorageBudget1763800003570,
+  ReleaseHealth1764600000000,
+  OutcomeAccepted1764600000100,
 ];

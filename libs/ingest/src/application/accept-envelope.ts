@@ -5,6 +5,7 @@ import { CLOCK, type Clock, newHexId, normalizeEventId } from '@faultline/kernel
 import { Database } from '@faultline/platform';
 import { UserReportIntake, type UserReportInput } from '@faultline/issues';
 import { FindProjectKeyQuery, type ProjectKeyAccess } from '@faultline/projects';
+import { SessionIntake, type SessionInput } from '@faultline/releases';
 import {
   decodeBody,
   decodeBodyPrefix,
@@ -14,6 +15,7 @@ import {
   publicKeyFrom,
   readEnvelopeHeader,
   reportOfItem,
+  sessionsOfItem,
   type Envelope,
   type ParsedUserReport,
   type QuotaCategory,
@@ -100,6 +102,7 @@ export class AcceptEnvelope {
     private readonly queries: QueryBus,
     private readonly queue: IngestQueueRepository,
     private readonly userReports: UserReportIntake,
+    private readonly sessions: SessionIntake,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -125,6 +128,8 @@ export class AcceptEnvelope {
     const events: Array<{ eventId: string; payload: string }> = [];
     const outcomes: OutcomeRow[] = [];
     const reports: ParsedUserReport[] = [];
+    const sessions: SessionInput[] = [];
+    const receivedAt = this.clock.now();
     for (const [index, item] of envelope.items.entries()) {
       // store/ sends one event, not an envelope of items.
       const where = request.kind === 'envelope' ? `item ${index + 1}: ` : '';
@@ -134,6 +139,12 @@ export class AcceptEnvelope {
       // A malformed report is dropped and counted; the envelope's events are kept.
       if (report && 'problem' in report) outcomes.push({ projectId: key.projectId, outcome: 'rejected', category, quantity: 1, reason: 'invalid' });
       else if (report) reports.push(report);
+      const itemSessions = sessionsOfItem(item.type, item.payload, receivedAt);
+      if (itemSessions && 'problem' in itemSessions) outcomes.push({ projectId: key.projectId, outcome: 'rejected', category, quantity: 1, reason: 'invalid' });
+      else if (itemSessions) {
+        sessions.push(...itemSessions.map((session) => ({ ...session, projectId: key.projectId, organizationId: key.organizationId })));
+        outcomes.push({ projectId: key.projectId, outcome: 'accepted', category, quantity: 1 });
+      }
       if (!EVENT_ITEM_TYPES.has(item.type)) continue;
       if (item.payload.length > INGEST_LIMITS.maxEventBytes) {
         return { status: 413, body: { detail: `${where}event of ${item.payload.length} bytes exceeds ${INGEST_LIMITS.maxEventBytes}` } };
@@ -152,7 +163,10 @@ export class AcceptEnvelope {
       events.push({ eventId: eventIdOf(payload, envelope.header.event_id), payload: text });
     }
 
-    const now = this.clock.now();
+    const now = receivedAt;
+    // Sessions are kept as they arrive (folded into hourly counts), so a 200 means they are durable;
+    // no key rate limit category covers them.
+    await this.sessions.record(sessions);
     const rateLimits = await this.overRateLimit(key, { error: events.length, user_report: reports.length }, now);
     for (const { category } of rateLimits) {
       const dropped = category === 'error' ? events.splice(0) : reports.splice(0);

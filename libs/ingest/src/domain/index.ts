@@ -54,3 +54,4 @@ export { resolveStatsWindow, type StatsWindow } from './stats-window';
 export { ERROR_EVENT_STREAM_TYPE, errorEventProcessed, errorEventStream, IngestEventTypes, type ErrorEventProcessedData } from './ingest.events';
 export { feedbackReportOf, reportOfItem, USER_REPORT_LIMITS, userReportOf, type ParsedUserReport } from './user-report';
 export { rateLimitsHeader, type QuotaCategory, type QuotaLimit } from './key-quota';
+export { SESSION_ITEM_LIMITS, sessionAggregatesOf, sessionsOfItem, sessionUpdateOf, type ParsedSession } from './session-item';

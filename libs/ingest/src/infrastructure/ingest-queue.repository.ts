@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { Database, type Sql } from '@faultline/platform';
 import type { QuotaCategory } from '../domain';
 
-export type Outcome = 'received' | 'rejected' | 'blacklisted' | 'generated';
+/** `accepted`: kept at admission (sessions); events are counted `generated` when processed. */
+export type Outcome = 'received' | 'accepted' | 'rejected' | 'blacklisted' | 'generated';
 
 export interface QueuedEvent {
   id: string;

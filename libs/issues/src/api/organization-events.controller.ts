@@ -2,11 +2,10 @@ import { BadRequestException, Controller, Get, Inject, Query } from '@nestjs/com
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { CLOCK, type Clock } from '@faultline/kernel';
-import { CurrentOrganization, type OrganizationAccess, Paginate, Pagination, RequireScopes } from '@faultline/platform';
+import { CurrentOrganization, eventTimeRange, list, one, type OrganizationAccess, Paginate, Pagination, RequireScopes } from '@faultline/platform';
 import { FindOrganizationProjectsQuery, type ProjectSummary } from '@faultline/projects';
 import { type EventColumn, type EventFieldType, parseEventSearch } from '../application/queries/event-search';
 import { EventSearchReader } from '../infrastructure/event-search.repository';
-import { eventTimeRange, list, one } from './event-search-params';
 
 const DATASETS = new Set(['errors', 'discover']);
 

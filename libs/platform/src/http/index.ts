@@ -4,3 +4,4 @@ export * from './error-body';
 export * from './pagination';
 export * from './validation.pipe';
 export * from './dto-fields';
+export * from './query-params';
