@@ -119,7 +119,8 @@ function attributesOf(value: unknown): { release: string; environment: string | 
   if (!isObject(value)) return { problem: 'attrs with a release are required' };
   const release = typeof value.release === 'string' ? value.release.trim() : '';
   if (release === '') return { problem: 'attrs.release is required' };
-  if (release.length > SESSION_ITEM_LIMITS.maxReleaseChars) return { problem: `attrs.release is longer than ${SESSION_ITEM_LIMITS.maxReleaseChars} characters` };
+  if (release.length > SESSION_ITEM_LIMITS.maxReleaseChars)
+    return { problem: `attrs.release is longer than ${SESSION_ITEM_LIMITS.maxReleaseChars} characters` };
   // Sentry's release name rules: no line breaks, tabs or slashes, and not a name that means something else.
   if (/[\n\r\t/\\]/.test(release) || ['.', '..', 'latest'].includes(release)) return { problem: 'attrs.release is not a valid release name' };
   const environment = value.environment ?? null;

@@ -22,7 +22,12 @@ export class SessionsController {
 
   @Get('organizations/:organization_id_or_slug/sessions')
   @RequireScopes('org:read', 'project:read')
-  @ApiQuery({ name: 'field', required: true, type: [String], description: 'sum(session), count_unique(user), crash_free_rate(session), crash_free_rate(user); repeat.' })
+  @ApiQuery({
+    name: 'field',
+    required: true,
+    type: [String],
+    description: 'sum(session), count_unique(user), crash_free_rate(session), crash_free_rate(user); repeat.',
+  })
   @ApiQuery({ name: 'groupBy', required: false, type: [String], description: 'project, release, environment, session.status; repeat.' })
   @ApiQuery({ name: 'query', required: false, description: 'release:… and environment:… terms.' })
   @ApiQuery({ name: 'interval', required: false, description: 'A multiple of 1h dividing a day (default 1h).' })
@@ -43,7 +48,11 @@ export class SessionsController {
   ) {
     const now = this.clock.now();
     // Sentry's default range of the sessions API is a day.
-    const range = eventTimeRange(now, { statsPeriod: one(statsPeriod, 'statsPeriod') ?? (start || end ? undefined : '24h'), start: one(start, 'start'), end: one(end, 'end') });
+    const range = eventTimeRange(now, {
+      statsPeriod: one(statsPeriod, 'statsPeriod') ?? (start || end ? undefined : '24h'),
+      start: one(start, 'start'),
+      end: one(end, 'end'),
+    });
     const search = one(query, 'query') ?? '';
     let parsed: SessionQuery;
     try {
@@ -54,6 +63,7 @@ export class SessionsController {
         interval: one(interval, 'interval'),
         start: new Date(range.start),
         end: new Date(Math.min(Date.parse(range.end), now.getTime())),
+        now,
       });
     } catch (error) {
       if (error instanceof SessionQueryError) throw new BadRequestException({ detail: error.message });

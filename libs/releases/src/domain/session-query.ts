@@ -6,7 +6,14 @@ import { crashFreeRate, HOUR_MS, SessionMemberKind, sessionStatuses } from './se
  * computed from the kept counts the way `metrics_sessions_v2` computes it from session metrics.
  */
 
-export const SESSION_FIELDS = ['sum(session)', 'count_unique(user)', 'crash_free_rate(session)', 'crash_free_rate(user)', 'crash_rate(session)', 'crash_rate(user)'] as const;
+export const SESSION_FIELDS = [
+  'sum(session)',
+  'count_unique(user)',
+  'crash_free_rate(session)',
+  'crash_free_rate(user)',
+  'crash_rate(session)',
+  'crash_rate(user)',
+] as const;
 export type SessionField = (typeof SESSION_FIELDS)[number];
 export const SESSION_GROUP_BYS = ['project', 'release', 'environment', 'session.status'] as const;
 export type SessionGroupBy = (typeof SESSION_GROUP_BYS)[number];
@@ -36,12 +43,16 @@ export interface SessionQueryInput {
   readonly groupBy: readonly string[];
   readonly query?: string;
   readonly interval?: string;
-  /** The range asked for, before it is aligned to the interval. */
+  /** The range asked for, before it is aligned to the interval; it ends by `now`. */
   readonly start: Date;
   readonly end: Date;
+  readonly now: Date;
 }
 
-/** Checks a query as Sentry does, with its messages, and aligns the range to whole intervals (the end rounded up). */
+/**
+ * Checks a query as Sentry does (`get_constrained_date_range`), with its messages: the range grows
+ * to whole intervals, its end rounded up to one; an end past now answers as ending at the next minute.
+ */
 export function parseSessionQuery(input: SessionQueryInput): SessionQuery {
   if (input.fields.length === 0) throw new SessionQueryError('Request is missing a "field"');
   if (input.fields.length > SESSION_QUERY_LIMITS.maxFields) throw new SessionQueryError(`At most ${SESSION_QUERY_LIMITS.maxFields} fields`);
@@ -56,13 +67,14 @@ export function parseSessionQuery(input: SessionQueryInput): SessionQuery {
   if (intervals > SESSION_QUERY_LIMITS.maxIntervals)
     throw new SessionQueryError('Your interval and date range would create too many results. Use a larger interval, or a smaller date range.');
   const { releases, environments } = parseSessionSearch(input.query ?? '');
+  const nextMinute = Math.floor(input.now.getTime() / 60_000) * 60_000 + 60_000;
   return {
     fields: [...new Set(input.fields)] as SessionField[],
     groupBy: [...new Set(input.groupBy)] as SessionGroupBy[],
     releases,
     environments,
     start: new Date(end - intervals * intervalMs),
-    end: new Date(end),
+    end: new Date(Math.min(end, Math.max(nextMinute, end - intervals * intervalMs))),
     intervalMs,
     intervals,
   };
@@ -92,15 +104,22 @@ export function parseSessionSearch(query: string): { releases: string[]; environ
     const [, key, raw] = match;
     const target = key === 'release' ? releases : key === 'environment' ? environments : undefined;
     if (!target) throw new SessionQueryError(`Invalid query: sessions cannot be searched by ${key.slice(0, 40)}; use release or environment`);
-    const values = raw.startsWith('[') ? raw.slice(1, -1).split(',').map((value) => unquote(value.trim())) : [unquote(raw)];
+    const values = raw.startsWith('[')
+      ? raw
+          .slice(1, -1)
+          .split(',')
+          .map((value) => unquote(value.trim()))
+      : [unquote(raw)];
     if (values.some((value) => value === '')) throw new SessionQueryError(`Invalid query: empty ${key} value`);
     target.push(...values);
   }
-  if (releases.length + environments.length > SESSION_QUERY_LIMITS.maxReleases) throw new SessionQueryError(`Invalid query: at most ${SESSION_QUERY_LIMITS.maxReleases} values`);
+  if (releases.length + environments.length > SESSION_QUERY_LIMITS.maxReleases)
+    throw new SessionQueryError(`Invalid query: at most ${SESSION_QUERY_LIMITS.maxReleases} values`);
   return { releases, environments };
 }
 
-const unquote = (value: string): string => (value.startsWith('"') && value.endsWith('"') && value.length >= 2 ? value.slice(1, -1).replace(/\\(.)/g, '$1') : value);
+const unquote = (value: string): string =>
+  value.startsWith('"') && value.endsWith('"') && value.length >= 2 ? value.slice(1, -1).replace(/\\(.)/g, '$1') : value;
 
 /** The stored group columns a group-by reads (session.status is computed, not stored). */
 export type StoredGroup = Readonly<Partial<Record<'project_id' | 'release' | 'environment', string>>>;
@@ -153,7 +172,11 @@ export function answerSessionQuery(query: SessionQuery, counts: readonly CountsI
     const key = JSON.stringify([group.project_id, group.release, group.environment]);
     let found = groups.get(key);
     if (!found) {
-      found = { group, total: { sessions: noTotals(), users: noUsers() }, series: Array.from({ length: query.intervals }, () => ({ sessions: noTotals(), users: noUsers() })) };
+      found = {
+        group,
+        total: { sessions: noTotals(), users: noUsers() },
+        series: Array.from({ length: query.intervals }, () => ({ sessions: noTotals(), users: noUsers() })),
+      };
       groups.set(key, found);
     }
     return found;

@@ -131,7 +131,12 @@ export class SessionHealthRepository extends SessionIntake {
     );
     for (const row of rows as Array<{ project_id: string; bucket: Date; release: string; environment: string; kind: number }>) {
       if (row.kind !== SessionMemberKind.erroredSession) continue;
-      const key = bucketKey({ projectId: String(row.project_id), bucket: new Date(row.bucket).toISOString(), release: row.release, environment: row.environment });
+      const key = bucketKey({
+        projectId: String(row.project_id),
+        bucket: new Date(row.bucket).toISOString(),
+        release: row.release,
+        environment: row.environment,
+      });
       added.set(key, (added.get(key) ?? 0) + 1);
     }
     return added;
