@@ -1,7 +1,7 @@
 import { BadRequestException, Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { GlobSet } from '@faultline/kernel';
+import { GlobSet, isNumericId } from '@faultline/kernel';
 import { CurrentOrganization, Database, list, type OrganizationAccess, Paginate, Pagination, RequireScopes } from '@faultline/platform';
 import { FindOrganizationProjectsQuery, type ProjectSummary } from '@faultline/projects';
 import { IssueRulesRepository } from '../infrastructure/issue-rules.repository';
@@ -51,7 +51,7 @@ export class WorkflowsController {
     const sort = SORTS[[sortBy ?? 'id'].flat()[0]];
     if (!sort) throw new BadRequestException({ detail: `Invalid sortBy; use one of ${Object.keys(SORTS).join(', ')}.` });
     const ids = list(id);
-    if (ids.length > MAX_IDS || ids.some((entry) => !/^\d{1,19}$/.test(entry)))
+    if (ids.length > MAX_IDS || ids.some((entry) => !isNumericId(entry)))
       throw new BadRequestException({ detail: `id must be up to ${MAX_IDS} numeric ids.` });
     const matchesName = nameMatcher(list(query).join(' '));
     const projects = await this.queries.execute<FindOrganizationProjectsQuery, ProjectSummary[]>(new FindOrganizationProjectsQuery(organization.id));
