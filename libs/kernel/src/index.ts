@@ -6,3 +6,4 @@ export * from './ids';
 export * from './scopes';
 export * from './polling-loop';
 export * from './wildcard';
+export * from './group-commit';

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { GroupCommit } from '@faultline/kernel';
 import { Database, type Sql } from '@faultline/platform';
 import { SessionIntake, type SessionInput } from '../contracts/session-intake';
 import { foldSessions, HOUR_MS, SessionMemberKind, type SessionCounts, type SessionMember } from '../domain/session-rollup';
@@ -58,13 +59,22 @@ export interface ProjectSessionsRow {
   readonly users24h: number;
 }
 
+/** Sessions one write folds at most (about 50 envelopes of 100 items). */
+const MAX_SESSIONS_PER_WRITE = 5_000;
+
 /**
- * Keeps sessions at admission: folded by project, release, environment and hour, written in two
- * sorted `unnest` upserts (members, then counts) in one transaction, within the per-hour budgets.
+ * Keeps sessions at admission: the sessions of all requests arriving during a write are folded
+ * together by project, release, environment and hour (group commit), and written in two sorted
+ * `unnest` upserts (members, then counts) in one transaction, within the per-hour budgets. One
+ * write at a time per process: requests never queue on each other's row locks here.
  */
 @Injectable()
 export class SessionHealthRepository extends SessionIntake {
   private readonly limits: SessionLimits;
+  private readonly commits = new GroupCommit<SessionInput>((sessions) => this.write(sessions), {
+    concurrentWrites: 1,
+    maxItemsPerWrite: MAX_SESSIONS_PER_WRITE,
+  });
 
   constructor(
     private readonly database: Database,
@@ -74,8 +84,11 @@ export class SessionHealthRepository extends SessionIntake {
     this.limits = config.sessions;
   }
 
-  async record(sessions: readonly SessionInput[]): Promise<void> {
-    if (sessions.length === 0) return;
+  record(sessions: readonly SessionInput[]): Promise<void> {
+    return this.commits.add(sessions);
+  }
+
+  private async write(sessions: readonly SessionInput[]): Promise<void> {
     const { counts, members } = foldSessions(sessions);
     await this.database.transaction(async (tx) => {
       const newlyErrored = await this.addMembers(tx, members);
