@@ -129,7 +129,7 @@ export class AcceptEnvelope {
     const outcomes: OutcomeRow[] = [];
     const reports: ParsedUserReport[] = [];
     const sessions: SessionInput[] = [];
-    const receivedAt = this.clock.now();
+    const now = this.clock.now();
     for (const [index, item] of envelope.items.entries()) {
       // store/ sends one event, not an envelope of items.
       const where = request.kind === 'envelope' ? `item ${index + 1}: ` : '';
@@ -139,7 +139,7 @@ export class AcceptEnvelope {
       // A malformed report is dropped and counted; the envelope's events are kept.
       if (report && 'problem' in report) outcomes.push({ projectId: key.projectId, outcome: 'rejected', category, quantity: 1, reason: 'invalid' });
       else if (report) reports.push(report);
-      const itemSessions = sessionsOfItem(item.type, item.payload, receivedAt);
+      const itemSessions = sessionsOfItem(item.type, item.payload, now);
       if (itemSessions && 'problem' in itemSessions) outcomes.push({ projectId: key.projectId, outcome: 'rejected', category, quantity: 1, reason: 'invalid' });
       else if (itemSessions) {
         sessions.push(...itemSessions.map((session) => ({ ...session, projectId: key.projectId, organizationId: key.organizationId })));
@@ -163,7 +163,6 @@ export class AcceptEnvelope {
       events.push({ eventId: eventIdOf(payload, envelope.header.event_id), payload: text });
     }
 
-    const now = receivedAt;
     // Sessions are kept as they arrive (folded into hourly counts), so a 200 means they are durable;
     // no key rate limit category covers them.
     await this.sessions.record(sessions);
