@@ -113,12 +113,13 @@ export class SessionHealthRepository extends SessionIntake {
         compare(a.environment, b.environment) ||
         compare(a.member, b.member),
     );
-    // The room is counted once per project and hour; concurrent batches may overrun it by a batch.
+    // The room is counted once per project and hour (MATERIALIZED: inlined, its count would run
+    // again for every incoming row); concurrent batches may overrun it by a batch.
     const rows = await sql.query<{ project_id: string; bucket: Date; release: string; environment: string }>(
       `WITH incoming AS (
          SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::smallint[], $4::text[], $5::text[], $6::bigint[]) WITH ORDINALITY
            AS m (project_id, bucket, kind, release, environment, member, ord)
-       ), room AS (
+       ), room AS MATERIALIZED (
          SELECT d.project_id, d.bucket,
            $7::bigint - (SELECT count(*) FROM releases.session_members s WHERE s.project_id = d.project_id AND s.bucket = d.bucket) AS free
          FROM (SELECT DISTINCT project_id, bucket FROM incoming) d
@@ -168,7 +169,7 @@ export class SessionHealthRepository extends SessionIntake {
          ) AS known
          FROM unnest($1::bigint[], $2::timestamptz[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[], $9::bigint[])
            WITH ORDINALITY AS c (project_id, bucket, release, environment, organization_id, started, errored, abnormal, crashed, ord)
-       ), room AS (
+       ), room AS MATERIALIZED (
          SELECT d.project_id, d.bucket,
            $10::bigint - (SELECT count(*) FROM releases.session_counts s WHERE s.project_id = d.project_id AND s.bucket = d.bucket) AS free
          FROM (SELECT DISTINCT project_id, bucket FROM incoming) d
