@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { SessionInput } from '../contracts/session-intake';
 
 /**
@@ -43,7 +42,7 @@ export interface SessionCounts extends SessionBucketKey {
 
 export interface SessionMember extends SessionBucketKey {
   readonly kind: SessionMemberKind;
-  /** 64 bits of SHA-256 of the id, as a decimal string: collisions are negligible below billions of ids an hour. */
+  /** The id as sent; stored as its 64-bit hash (PostgreSQL's `hashtextextended`), so the event loop hashes nothing. */
   readonly member: string;
 }
 
@@ -54,15 +53,12 @@ export interface SessionRollup {
 
 export const hourOf = (time: string): string => new Date(Math.floor(Date.parse(time) / HOUR_MS) * HOUR_MS).toISOString();
 
-export const memberOf = (id: string): string => createHash('sha256').update(id).digest().readBigInt64BE(0).toString();
-
 /** Folds a batch of sessions into one counts row per bucket key and its distinct set members. */
 export function foldSessions(sessions: readonly SessionInput[]): SessionRollup {
   const counts = new Map<string, SessionCounts>();
   const members = new Map<string, SessionMember>();
-  const addMember = (key: SessionBucketKey, kind: SessionMemberKind, id: string) => {
-    const member = memberOf(id);
-    members.set(JSON.stringify([key.projectId, key.bucket, kind, key.release, key.environment, member]), { ...key, kind, member });
+  const addMember = (key: SessionBucketKey & { id: string }, kind: SessionMemberKind, member: string) => {
+    members.set(`${key.id}\u0000${kind}\u0000${member}`, { ...key, kind, member });
   };
   for (const session of sessions) {
     const key: SessionBucketKey = {
@@ -75,17 +71,18 @@ export function foldSessions(sessions: readonly SessionInput[]): SessionRollup {
     const id = JSON.stringify([key.projectId, key.bucket, key.release, key.environment]);
     const row = counts.get(id) ?? { ...key, started: 0, errored: 0, abnormal: 0, crashed: 0 };
     counts.set(id, row);
+    const keyed = { ...key, id };
     row.started += session.total;
     row.abnormal += session.abnormal;
     row.crashed += session.crashed;
     if (session.sessionId === null) row.errored += session.errored;
-    else if (session.errored > 0) addMember(key, SessionMemberKind.erroredSession, session.sessionId);
+    else if (session.errored > 0) addMember(keyed, SessionMemberKind.erroredSession, session.sessionId);
 
     if (session.distinctId === null) continue;
-    if (session.total > 0) addMember(key, SessionMemberKind.user, session.distinctId);
-    if (session.errored > 0) addMember(key, SessionMemberKind.erroredUser, session.distinctId);
-    if (session.abnormal > 0) addMember(key, SessionMemberKind.abnormalUser, session.distinctId);
-    if (session.crashed > 0) addMember(key, SessionMemberKind.crashedUser, session.distinctId);
+    if (session.total > 0) addMember(keyed, SessionMemberKind.user, session.distinctId);
+    if (session.errored > 0) addMember(keyed, SessionMemberKind.erroredUser, session.distinctId);
+    if (session.abnormal > 0) addMember(keyed, SessionMemberKind.abnormalUser, session.distinctId);
+    if (session.crashed > 0) addMember(keyed, SessionMemberKind.crashedUser, session.distinctId);
   }
   return { counts: [...counts.values()], members: [...members.values()] };
 }

@@ -117,8 +117,9 @@ export class SessionHealthRepository extends SessionIntake {
     // again for every incoming row); concurrent batches may overrun it by a batch.
     const rows = await sql.query<{ project_id: string; bucket: Date; release: string; environment: string }>(
       `WITH incoming AS (
-         SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::smallint[], $4::text[], $5::text[], $6::bigint[]) WITH ORDINALITY
-           AS m (project_id, bucket, kind, release, environment, member, ord)
+         SELECT project_id, bucket, kind, release, environment, hashtextextended(id, 0) AS member, ord
+         FROM unnest($1::bigint[], $2::timestamptz[], $3::smallint[], $4::text[], $5::text[], $6::text[]) WITH ORDINALITY
+           AS m (project_id, bucket, kind, release, environment, id, ord)
        ), room AS MATERIALIZED (
          SELECT d.project_id, d.bucket,
            $7::bigint - (SELECT count(*) FROM releases.session_members s WHERE s.project_id = d.project_id AND s.bucket = d.bucket) AS free
