@@ -4,6 +4,7 @@
 //   ok: the process ends its session normally; handled: an error is captured, then the session
 //   ends; crash: an uncaught exception crashes the process; server: requests to an HTTP server.
 const http = require('node:http');
+const { setTimeout } = require('node:timers');
 const Sentry = require('@sentry/node');
 
 const [dsn, scenario, userId] = process.argv.slice(2);

@@ -51,8 +51,7 @@ export class WorkflowsController {
     const sort = SORTS[[sortBy ?? 'id'].flat()[0]];
     if (!sort) throw new BadRequestException({ detail: `Invalid sortBy; use one of ${Object.keys(SORTS).join(', ')}.` });
     const ids = list(id);
-    if (ids.length > MAX_IDS || ids.some((entry) => !isNumericId(entry)))
-      throw new BadRequestException({ detail: `id must be up to ${MAX_IDS} numeric ids.` });
+    if (ids.length > MAX_IDS || ids.some((entry) => !isNumericId(entry))) throw new BadRequestException({ detail: `id must be up to ${MAX_IDS} numeric ids.` });
     const matchesName = nameMatcher(list(query).join(' '));
     const projects = await this.queries.execute<FindOrganizationProjectsQuery, ProjectSummary[]>(new FindOrganizationProjectsQuery(organization.id));
     const chosen = chosenProjects(projects, list(projectSlug), list(project));
