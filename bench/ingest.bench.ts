@@ -44,7 +44,9 @@ import {
  *      process, as docs/operations.md "Processes and scaling out" describes), DATABASE_POOL_SIZE (the app's default),
  *      BENCH_ALERT_RULES (0: issue alert rules to create on the project first, a mix of every
  *      condition and filter kind, see alertRule), BENCH_RESULTS_DIR (bench/results:
- *      ingest-<topology>-c<N>[-r<rate>][-rules<R>].json).
+ *      ingest-<topology>-c<N>[-r<rate>][-rules<R>][-sessions].json), BENCH_ITEMS (errors: each envelope
+ *      an error event; sessions: each envelope a release-health `session` update of the SDK, kept at
+ *      admission, so "processed" counts the sessions folded into release health).
  */
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const DURATION = Number(process.env.BENCH_DURATION ?? 20);
@@ -63,6 +65,8 @@ const FLOOR_PORT = 9203;
 const EMBEDDED = process.env.BENCH_DATABASE === 'embedded';
 const DATABASE = EMBEDDED ? 'faultline' : 'faultline_bench_ingest';
 const MAX_DECOMPRESSED_BYTES = 50 * 1024 * 1024;
+/** What each envelope carries: an error event, or a session update (release health). */
+const ITEMS = process.env.BENCH_ITEMS === 'sessions' ? 'sessions' : 'errors';
 
 // ---- a realistic @sentry/node error event ---------------------------------------------------
 
@@ -238,7 +242,32 @@ export function event(index: number, eventId?: string) {
   };
 }
 
-export function envelope(index: number, dsn: string, eventId?: string): string {
+/**
+ * Variant `index` of what @sentry/node sends for a process session: its first update (`init`), a
+ * user each of 500; one in 10 crashed, one in 20 errored, the rest exited.
+ */
+function session(index: number, release: string) {
+  const status = index % 10 === 0 ? 'crashed' : index % 20 === 5 ? 'errored' : 'exited';
+  const sid = randomUUID().replace(/-/g, '');
+  const now = new Date().toISOString();
+  return {
+    sid,
+    init: true,
+    started: now,
+    timestamp: now,
+    status,
+    errors: status === 'exited' ? 0 : 1,
+    did: `u-${index % USERS}`,
+    duration: 12.5,
+    attrs: { release, environment: 'production' },
+  };
+}
+
+export function envelope(index: number, dsn: string, eventId?: string, release = 'shop@4.12.0'): string {
+  if (ITEMS === 'sessions') {
+    const header = { sent_at: new Date().toISOString(), dsn, sdk: SDK };
+    return `${JSON.stringify(header)}\n${JSON.stringify({ type: 'session' })}\n${JSON.stringify(session(index, release))}\n`;
+  }
   const header = { ...(eventId ? { event_id: eventId } : {}), sent_at: new Date().toISOString(), dsn, sdk: SDK };
   return `${JSON.stringify(header)}\n${JSON.stringify({ type: 'event' })}\n${JSON.stringify(event(index, eventId))}\n`;
 }
@@ -448,7 +477,11 @@ async function main(): Promise<void> {
   const queued = () => count(`SELECT count(*) AS n FROM ingest.ingest_queue`);
   // Stored events, as the daily stats rollup counts them in the transaction that stores them:
   // counting error_events itself would read its whole heap every second, on the measured server.
-  const processed = () => count(`SELECT coalesce(sum(count), 0) AS n FROM ingest.project_stats WHERE stat = 'generated' AND resolution = '1d'`);
+  // Sessions are kept at admission: what is processed is what release health has counted.
+  const processed = () =>
+    ITEMS === 'sessions'
+      ? count(`SELECT coalesce(sum(started), 0) AS n FROM releases.session_counts WHERE release = 'shop@4.12.0'`)
+      : count(`SELECT coalesce(sum(count), 0) AS n FROM ingest.project_stats WHERE stat = 'generated' AND resolution = '1d'`);
   async function drain(timeoutMs: number, onSample?: (queue: number) => void): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
@@ -499,13 +532,18 @@ async function main(): Promise<void> {
 
   const probe = async (index: number): Promise<Probe> => {
     const eventId = randomUUID().replace(/-/g, '');
+    // A session probe names a release of its own, to find it in release health.
+    const release = `probe-${eventId}`;
     const sent = performance.now();
-    const response = await fetch(`http://127.0.0.1:${FAULTLINE_PORT}${path}`, { method: 'POST', headers, body: envelope(index, dsn, eventId) });
+    const response = await fetch(`http://127.0.0.1:${FAULTLINE_PORT}${path}`, { method: 'POST', headers, body: envelope(index, dsn, eventId, release) });
     await response.arrayBuffer();
     const accepted = performance.now();
     if (response.status !== 200) return { acceptMs: accepted - sent, visibleMs: NaN, status: response.status };
     while (performance.now() - accepted < DRAIN_TIMEOUT_MS) {
-      const { rowCount } = await pool.query(`SELECT 1 FROM issues.error_events WHERE project_id = $1 AND event_id = $2`, [project.id, eventId]);
+      const { rowCount } =
+        ITEMS === 'sessions'
+          ? await pool.query(`SELECT 1 FROM releases.session_counts WHERE project_id = $1 AND release = $2`, [project.id, release])
+          : await pool.query(`SELECT 1 FROM issues.error_events WHERE project_id = $1 AND event_id = $2`, [project.id, eventId]);
       if (rowCount) return { acceptMs: accepted - sent, visibleMs: performance.now() - accepted, status: 200 };
       // Fine-grained for the first second, then coarser so many waiting probes do not add load.
       await sleep(performance.now() - accepted < 1000 ? 10 : 100);
@@ -565,6 +603,7 @@ async function main(): Promise<void> {
   const summary = {
     ...(await environment(databaseUrl)),
     connections: CONNECTIONS,
+    items: ITEMS,
     topology: TOPOLOGY,
     database: EMBEDDED ? 'embedded' : 'server',
     /**
@@ -649,7 +688,7 @@ async function main(): Promise<void> {
     marks,
   };
   saveResults(
-    `ingest-${TOPOLOGY}${EMBEDDED ? '-embedded' : ''}-c${CONNECTIONS}${RATE ? `-r${RATE}` : ''}${ALERT_RULES ? `-rules${ALERT_RULES}` : ''}.json`,
+    `ingest-${TOPOLOGY}${EMBEDDED ? '-embedded' : ''}-c${CONNECTIONS}${RATE ? `-r${RATE}` : ''}${ALERT_RULES ? `-rules${ALERT_RULES}` : ''}${ITEMS === 'sessions' ? '-sessions' : ''}.json`,
     summary,
   );
   console.log(JSON.stringify(summary, null, 2));

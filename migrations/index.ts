@@ -34,6 +34,7 @@ import { OutcomesByCategory1764200000000 } from './1764200000000-outcomes-by-cat
 import { OrganizationRateLimits1764300000000 } from './1764300000000-organization-rate-limits';
 import { EventAttachments1764400000000 } from './1764400000000-event-attachments';
 import { Monitors1764500000000 } from './1764500000000-monitors';
+import { ReleaseHealth1764600000000 } from './1764600000000-release-health';
 import { SingleSignOn1764700000000 } from './1764700000000-single-sign-on';
 import { TwoFactor1764800000000 } from './1764800000000-two-factor';
 /** Every migration, in order. The only way the schema changes (synchronize is off). */
@@ -74,6 +75,7 @@ export const MIGRATIONS = [
   OrganizationRateLimits1764300000000,
   EventAttachments1764400000000,
   Monitors1764500000000,
+  ReleaseHealth1764600000000,
   SingleSignOn1764700000000,
   TwoFactor1764800000000,
 ];

@@ -318,6 +318,44 @@ const COSTS: Cost[] = [
     attack: (ctx) => flood(ctx, 4, () => ctx.envelope(ctx.state.body)),
   },
   {
+    name: 'release health: sessions with fresh users, session ids and releases, and wide sessions queries',
+    itemTypes: ['session', 'sessions'],
+    prepare: async (ctx) => {
+      // Every session new work: a fresh id, user and release each, and aggregates of 100 buckets
+      // with a user each; kept within the per-hour budgets of distinct ids and releases.
+      const started = new Date(Date.now() - 60_000).toISOString();
+      const session = () => ({
+        header: { type: 'session' },
+        payload: JSON.stringify({
+          sid: randomUUID(),
+          did: randomUUID(),
+          init: true,
+          status: 'crashed',
+          errors: 1,
+          started,
+          attrs: { release: `r-${randomUUID()}` },
+        }),
+      });
+      const aggregates = () => ({
+        header: { type: 'sessions' },
+        payload: JSON.stringify({
+          aggregates: Array.from({ length: 100 }, () => ({ started, did: randomUUID(), exited: 1, errored: 1, crashed: 1 })),
+          attrs: { release: `r-${randomUUID()}`, environment: 'production' },
+        }),
+      });
+      ctx.state.bodies = Array.from({ length: 20 }, () => envelopeBody(Array.from({ length: SDK.maxItems }, (_, i) => (i % 2 ? session() : aggregates()))));
+    },
+    attack: async (ctx) => {
+      let next = 0;
+      await flood(ctx, 4, () => ctx.envelope(ctx.state.bodies[next++ % ctx.state.bodies.length]), ctx.state.bodies.length);
+      const fields = ['sum(session)', 'count_unique(user)', 'crash_free_rate(session)', 'crash_free_rate(user)']
+        .map((f) => `field=${encodeURIComponent(f)}`)
+        .join('&');
+      const query = `/api/0/organizations/${ctx.a.org}/sessions/?${fields}&groupBy=release&groupBy=environment&groupBy=project&groupBy=session.status&statsPeriod=5d&interval=1h`;
+      await flood(ctx, 2, () => ctx.send('GET', query), 4);
+    },
+  },
+  {
     name: 'invites: a reinvite loop',
     prepare: async (ctx) => {
       const invited = await ctx.api.request('POST', `/api/0/organizations/${ctx.a.org}/members/`, {
@@ -369,20 +407,7 @@ const COSTS: Cost[] = [
   {
     name: 'big envelopes: the largest body, the most items, deep nesting and wide objects',
     // The types the service only counts today; one it starts to process needs an entry of its own.
-    itemTypes: [
-      'transaction',
-      'session',
-      'sessions',
-      'profile',
-      'replay_event',
-      'replay_recording',
-      'statsd',
-      'span',
-      'log',
-      'profile_chunk',
-      'replay_video',
-      'trace_metric',
-    ],
+    itemTypes: ['transaction', 'profile', 'replay_event', 'replay_recording', 'statsd', 'span', 'log', 'profile_chunk', 'replay_video', 'trace_metric'],
     prepare: async (ctx) => {
       // Every item type the service knows, as many items as an envelope may hold, each as large as
       // the body limit as sent (gzip) and the decompressed limit (50 MiB over 100 items) allow together.

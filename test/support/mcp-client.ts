@@ -1,7 +1,38 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 
-const SERVER = join(__dirname, '..', '..', 'node_modules', '@sentry', 'mcp-server', 'dist', 'index.js');
+/**
+ * The newest `@sentry/mcp-server` this suite is pinned to. It declares `engines` node >=22.13 but
+ * runs on Node 20, so it is no devDependency (installing it would warn EBADENGINE): the test
+ * installs it once into a cache directory outside node_modules and reuses it from there.
+ */
+export const MCP_SERVER_VERSION = '0.39.0';
+const CACHE = join(__dirname, '..', '..', '.test-build', `mcp-server-${MCP_SERVER_VERSION}`);
+const SERVER = join(CACHE, 'node_modules', '@sentry', 'mcp-server', 'dist', 'index.js');
+
+function installedVersion(): string | undefined {
+  const manifest = join(CACHE, 'node_modules', '@sentry', 'mcp-server', 'package.json');
+  return existsSync(manifest) ? (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version : undefined;
+}
+
+/** Installs the pinned server into its cache directory unless it is there; a half-done install never takes the cache's place. */
+export async function installMcpServer(): Promise<void> {
+  if (installedVersion() === MCP_SERVER_VERSION) return;
+  const staging = `${CACHE}.${process.pid}`;
+  await rm(staging, { recursive: true, force: true });
+  await mkdir(staging, { recursive: true });
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  await promisify(execFile)(
+    npm,
+    ['install', '--prefix', staging, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', `@sentry/mcp-server@${MCP_SERVER_VERSION}`],
+    { timeout: 300_000 },
+  );
+  await rm(CACHE, { recursive: true, force: true });
+  await rename(staging, CACHE);
+}
 
 /** What a tool answered: its text, and whether the server flagged it as an error. */
 export interface ToolAnswer {
@@ -35,7 +66,9 @@ export class McpClient {
     });
   }
 
+  /** Starts the pinned server (see installMcpServer). */
   static async start(options: { baseUrl: string; token: string; experimental?: boolean }): Promise<McpClient> {
+    if (installedVersion() !== MCP_SERVER_VERSION) throw new Error(`@sentry/mcp-server ${MCP_SERVER_VERSION} is not installed: call installMcpServer() first`);
     const host = new URL(options.baseUrl).host;
     const client = new McpClient([`--access-token=${options.token}`, `--host=${host}`, '--insecure-http', ...(options.experimental ? ['--experimental'] : [])]);
     await client.request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'faultline-e2e', version: '1.0.0' } });

@@ -7,6 +7,7 @@ import { IssuesModule } from '@faultline/issues';
 import { NotificationsModule } from '@faultline/notifications';
 import { WebhooksModule } from '@faultline/webhooks';
 import { CombinedRulesController } from './api/combined-rules.controller';
+import { WorkflowsController } from './api/workflows.controller';
 import { IssueAlertRulesController, RuleActionsController } from './api/issue-alert-rules.controller';
 import { SendTestNotificationHandler } from './application/commands/send-test-notification/send-test-notification.handler';
 import { IncidentsController, MetricAlertRulesController } from './api/metric-alert-rules.controller';
@@ -35,7 +36,14 @@ import { MetricRulesRepository } from './infrastructure/metric-rules.repository'
  */
 @Module({
   imports: [CqrsModule, EventStoreModule, WebhooksModule, IntegrationsModule, NotificationsModule, IssuesModule],
-  controllers: [IssueAlertRulesController, RuleActionsController, MetricAlertRulesController, IncidentsController, CombinedRulesController],
+  controllers: [
+    IssueAlertRulesController,
+    RuleActionsController,
+    MetricAlertRulesController,
+    IncidentsController,
+    CombinedRulesController,
+    WorkflowsController,
+  ],
   providers: [
     IssueRulesRepository,
     MetricRulesRepository,

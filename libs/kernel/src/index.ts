@@ -7,3 +7,4 @@ export * from './scopes';
 export * from './polling-loop';
 export * from './wildcard';
 export * from './data-privacy';
+export * from './group-commit';

@@ -7,6 +7,7 @@ import { ArtifactsController } from './api/artifacts.controller';
 import { ReleaseFilesController } from './api/release-files.controller';
 import { ReleasesController } from './api/releases.controller';
 import { RepositoriesController } from './api/repositories.controller';
+import { SessionsController } from './api/sessions.controller';
 import { AssembleArtifactBundleHandler } from './application/commands/assemble-artifact-bundle/assemble-artifact-bundle.handler';
 import { CreateDeployHandler } from './application/commands/create-deploy/create-deploy.handler';
 import { CreateReleaseHandler } from './application/commands/create-release/create-release.handler';
@@ -18,28 +19,33 @@ import { DeleteReleaseFileHandler } from './application/commands/delete-release-
 import { UploadReleaseFileHandler } from './application/commands/upload-release-file/upload-release-file.handler';
 import { OrganizationStorageQuota } from './contracts/organization-storage-quota';
 import { ReleaseSightings } from './contracts/release-sightings';
+import { SessionIntake } from './contracts/session-intake';
 import { SourceMapSymbolicator } from './contracts/source-map-symbolicator';
 import { ArtifactsRepository } from './infrastructure/artifacts.repository';
 import { OrganizationStorage } from './infrastructure/organization-storage.repository';
 import { ReleaseSightingsService } from './infrastructure/release-sightings.service';
 import { RELEASES_CONFIG, releasesConfigProvider, type ReleasesConfig } from './infrastructure/releases-config';
 import { ReleasesRepository } from './infrastructure/releases.repository';
+import { SessionHealthRepository } from './infrastructure/session-health.repository';
 import { SourceMapSymbolicatorService } from './infrastructure/source-map-symbolicator';
 
 /**
  * Releases (created by hand, by sentry-cli, or on the first event that names them), their deploys
  * and commits, the source-map artifacts uploaded for them, and the symbolication of JavaScript
- * frames through those maps, which ingest calls before grouping.
+ * frames through those maps, which ingest calls before grouping; and release health, from the
+ * sessions ingest hands over.
  */
 @Module({
   imports: [CqrsModule, EventStoreModule],
-  controllers: [ReleasesController, ArtifactsController, ReleaseFilesController, RepositoriesController],
+  controllers: [ReleasesController, ArtifactsController, ReleaseFilesController, RepositoriesController, SessionsController],
   providers: [
     releasesConfigProvider,
     ReleasesRepository,
     ArtifactsRepository,
     OrganizationStorage,
     { provide: OrganizationStorageQuota, useExisting: OrganizationStorage },
+    SessionHealthRepository,
+    { provide: SessionIntake, useExisting: SessionHealthRepository },
     { provide: ReleaseSightings, useClass: ReleaseSightingsService },
     { provide: SourceMapSymbolicator, useClass: SourceMapSymbolicatorService },
     CreateReleaseHandler,
@@ -52,7 +58,7 @@ import { SourceMapSymbolicatorService } from './infrastructure/source-map-symbol
     CreateRepositoryHandler,
     DeleteReleaseFileHandler,
   ],
-  exports: [ReleaseSightings, SourceMapSymbolicator, OrganizationStorageQuota],
+  exports: [ReleaseSightings, SourceMapSymbolicator, OrganizationStorageQuota, SessionIntake],
 })
 export class ReleasesModule implements OnModuleInit {
   constructor(

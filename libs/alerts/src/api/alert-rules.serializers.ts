@@ -89,3 +89,68 @@ export function serializeActivity(activity: ActivityRow, deliveries: readonly De
     deliveries: deliveries.filter((d) => activity.delivery_causes.includes(d.cause)).map(serializeDelivery),
   };
 }
+
+/** A legacy rule component's workflow type: the module of its class (`…conditions.first_seen_event.FirstSeenEventCondition` → `first_seen_event`). */
+const componentType = (id: string): string => {
+  const parts = id.split('.');
+  return parts.length > 1 ? parts[parts.length - 2] : id;
+};
+const ACTION_TYPES: Readonly<Record<string, string>> = {
+  NotifyEmailAction: 'email',
+  NotifyEventAction: 'plugin',
+  NotifyEventServiceAction: 'webhook',
+  NotifyEventSentryAppAction: 'sentry_app',
+  SlackNotifyServiceAction: 'slack',
+};
+/** Sentry's workflow logic types for a legacy rule's match kinds. */
+const LOGIC_TYPES: Readonly<Record<string, string>> = { all: 'all', any: 'any-short', none: 'none' };
+
+/**
+ * An issue alert rule as Sentry's workflow engine shows it (`WorkflowSerializer`): its conditions
+ * as the `triggers` group, its filters and actions as one action filter, attached to the issue
+ * stream detector of its project (whose id is the project's).
+ */
+export function serializeWorkflow(row: IssueRuleRow, organizationId: string) {
+  const id = String(row.id);
+  const component = (item: IssueRuleCondition | IssueRuleFilter, index: number) => ({
+    id: `${id}-${index}`,
+    type: componentType(item.id),
+    comparison: item,
+    conditionResult: true,
+  });
+  return {
+    id,
+    name: row.name,
+    organizationId: String(organizationId),
+    createdBy: row.created_by ? String(row.created_by) : null,
+    dateCreated: iso(row.created_at),
+    dateUpdated: iso(row.updated_at),
+    triggers: {
+      id: `${id}-triggers`,
+      organizationId: String(organizationId),
+      logicType: LOGIC_TYPES[row.action_match],
+      conditions: row.conditions.map(component),
+      actions: [],
+    },
+    actionFilters: [
+      {
+        id: `${id}-filters`,
+        organizationId: String(organizationId),
+        logicType: LOGIC_TYPES[row.filter_match ?? 'all'],
+        conditions: row.filters.map(component),
+        actions: row.actions.map((action, index) => ({
+          id: `${id}-action-${index}`,
+          type: ACTION_TYPES[action.id.split('.').at(-1) ?? ''] ?? componentType(action.id),
+          data: action,
+          status: 'active',
+        })),
+      },
+    ],
+    environment: row.environment,
+    config: { frequency: row.frequency_minutes },
+    detectorIds: [String(row.project_id)],
+    enabled: true,
+    owner: row.owner,
+    lastTriggered: null,
+  };
+}

@@ -12,6 +12,7 @@ import {
 } from '@faultline/issues';
 import { MonitorCheckInIntake, type CheckInSubmission } from '@faultline/monitors';
 import { FindProjectKeyQuery, type ProjectKeyAccess } from '@faultline/projects';
+import { SessionIntake, type SessionInput } from '@faultline/releases';
 import {
   accepted,
   categoryOfEvent,
@@ -38,6 +39,7 @@ import {
   readEnvelopeHeader,
   reportOfItem,
   storableText,
+  sessionsOfItem,
   type Envelope,
   type EnvelopeItem,
   type ParsedUserReport,
@@ -120,6 +122,7 @@ export class AcceptEnvelope {
     private readonly rateLimiter: RateLimiter,
     private readonly attachments: EventAttachmentIntake,
     private readonly checkIns: MonitorCheckInIntake,
+    private readonly sessions: SessionIntake,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -161,6 +164,7 @@ export class AcceptEnvelope {
     const reports: ParsedUserReport[] = [];
     const attachmentItems: EnvelopeItem[] = [];
     const checkIns: Buffer[] = [];
+    const sessions: SessionInput[] = [];
     let clientReports = 0;
     // The limits are decided on the items' types alone, before any is read: an item they drop costs nothing more.
     const types = envelope.items.map((item) => item.type);
@@ -181,6 +185,13 @@ export class AcceptEnvelope {
         attachmentItems.push(item);
       } else if (fate === 'keep' && item.type === 'check_in') {
         checkIns.push(item.payload);
+      } else if (fate === 'keep' && (item.type === 'session' || item.type === 'sessions')) {
+        const itemSessions = sessionsOfItem(item.type, item.payload, now);
+        if (!itemSessions || 'problem' in itemSessions) outcomes.push(...outcomesOf(quantitiesOf(item), invalid('payload')));
+        else {
+          sessions.push(...itemSessions.map((session) => ({ ...session, projectId: key.projectId, organizationId: key.organizationId })));
+          outcomes.push(...outcomesOf(quantitiesOf(item), accepted));
+        }
       } else if (fate === 'keep') {
         const report = reportOfItem(item.type, item.payload);
         // A malformed report is dropped and counted; the envelope's events are kept.
@@ -213,6 +224,8 @@ export class AcceptEnvelope {
       return { status: 429, body: { detail: rateLimitDetail(rateLimits) }, rateLimits };
     }
     await this.recordCheckIns(key, checkIns, now, outcomes);
+    // Sessions are kept as they arrive (folded into hourly counts), so a 200 means they are durable.
+    await this.sessions.record(sessions);
     // Reports first: kept idempotently by their id, so an SDK retrying after a failed admission
     // sends them again harmlessly, and a 200 means both are durable.
     const refused = await this.userReports.record(

@@ -123,3 +123,4 @@ export {
   parsePeriod,
 } from './outcomes-query';
 export { dataScrubber, FILTERED, NO_SCRUBBING, scrubEvent, scrubPayload, type DataScrubber } from './scrub-event';
+export { SESSION_ITEM_LIMITS, sessionAggregatesOf, sessionsOfItem, sessionUpdateOf, type ParsedSession } from './session-item';

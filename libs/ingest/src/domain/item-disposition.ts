@@ -28,15 +28,15 @@ const bytes = (item: EnvelopeItem): number => Math.max(1, item.payload.length);
 
 /**
  * The one table of item types: the categories each counts under and its fate. `keep`: handed to
- * the context that keeps it before the answer (user reports, attachments, check-ins).
+ * the context that keeps it before the answer (user reports, attachments, check-ins, sessions).
  */
 export const ITEM_RULES: Readonly<Record<EnvelopeItemType, ItemRule>> = {
   event: { count: one('error'), fate: 'process' },
   user_report: { count: one('feedback'), fate: 'keep' },
   feedback: { count: one('feedback'), fate: 'keep' },
   client_report: { count: () => [], fate: 'client_report' },
-  session: { count: one('session'), fate: NOT_KEPT },
-  sessions: { count: one('session'), fate: NOT_KEPT },
+  session: { count: one('session'), fate: 'keep' },
+  sessions: { count: one('session'), fate: 'keep' },
   check_in: { count: one('monitor'), fate: 'keep' },
   transaction: { count: one('transaction'), fate: NOT_KEPT },
   span: { count: (item) => [{ category: 'span', quantity: itemCount(item) }], fate: NOT_KEPT },

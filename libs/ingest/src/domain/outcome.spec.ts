@@ -29,13 +29,13 @@ describe('item disposition', () => {
     for (const type of [...ENVELOPE_ITEM_TYPES, 'other' as const]) expect(ITEM_RULES[type]).toBeDefined();
   });
 
-  it('processes events, keeps user reports, attachments and check-ins, reads client reports, and counts the rest as not kept', () => {
+  it('processes events, keeps user reports, attachments, check-ins and sessions, reads client reports, and counts the rest as not kept', () => {
     expect(fateOf('event')).toBe('process');
     expect(fateOf('user_report')).toBe('keep');
     expect(fateOf('feedback')).toBe('keep');
     expect(fateOf('client_report')).toBe('client_report');
-    for (const type of ['check_in', 'attachment'] as const) expect(fateOf(type)).toBe('keep');
-    for (const type of ['transaction', 'session', 'sessions', 'span', 'log', 'profile', 'replay_event'] as const) {
+    for (const type of ['check_in', 'attachment', 'session', 'sessions'] as const) expect(fateOf(type)).toBe('keep');
+    for (const type of ['transaction', 'span', 'log', 'profile', 'replay_event'] as const) {
       expect(fateOf(type)).toEqual({ outcome: 'filtered', reason: 'unsupported_item' });
     }
   });

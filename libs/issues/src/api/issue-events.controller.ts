@@ -2,12 +2,11 @@ import { Controller, Get, Inject, NotFoundException, Param, Query } from '@nestj
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { CLOCK, type Clock } from '@faultline/kernel';
-import { CurrentOrganization, type OrganizationAccess, Paginate, Pagination, RequireScopes } from '@faultline/platform';
+import { CurrentOrganization, eventTimeRange, list, one, type OrganizationAccess, Paginate, Pagination, RequireScopes } from '@faultline/platform';
 import { type ProjectSummary, requireProject } from '@faultline/projects';
 import { parseEventSearch } from '../application/queries/event-search';
 import { EventSearchReader } from '../infrastructure/event-search.repository';
 import { type ErrorEventRow, IssueReadModel, type IssueRow } from '../infrastructure/issue-read-model.repository';
-import { eventTimeRange, list, one } from './event-search-params';
 import { serializeEvent, serializeEventSummary } from './events.serializers';
 
 const isTrue = (value: string | undefined): boolean => value === 'true' || value === '1';

@@ -1,12 +1,12 @@
-import { BadRequestException, Controller, Get, Inject, Query } from '@nestjs/common';
+import { BadRequestException, Controller, Get, Inject, Query, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { CLOCK, type Clock } from '@faultline/kernel';
-import { CurrentOrganization, type OrganizationAccess, Paginate, Pagination, RequireScopes } from '@faultline/platform';
+import { CurrentOrganization, eventTimeRange, list, one, type OrganizationAccess, Paginate, Pagination, RequireScopes } from '@faultline/platform';
 import { FindOrganizationProjectsQuery, type ProjectSummary } from '@faultline/projects';
-import { type EventColumn, type EventFieldType, parseEventSearch } from '../application/queries/event-search';
+import { type EventColumn, type EventFieldType, parseEventSearch, validateEventSearch } from '../application/queries/event-search';
 import { EventSearchReader } from '../infrastructure/event-search.repository';
-import { eventTimeRange, list, one } from './event-search-params';
 
 const DATASETS = new Set(['errors', 'discover']);
 
@@ -88,6 +88,54 @@ export class OrganizationEventsController {
         dataset: 'errors',
       },
     };
+  }
+
+  /**
+   * Sentry's check of an events search before it runs (`GET /organizations/{org}/events/validate/`,
+   * which its MCP server calls): each field, the query, each sort, the dataset, projects and
+   * environments judged apart; 400 with the same body when anything is invalid.
+   */
+  @Get('organizations/:organization_id_or_slug/events/validate')
+  @RequireScopes('event:read')
+  async validate(
+    @CurrentOrganization() organization: OrganizationAccess,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Query('field') field?: string | string[],
+    @Query('query') query?: string | string[],
+    @Query('orderby') orderby?: string | string[],
+    @Query('sort') sort?: string | string[],
+    @Query('project') project?: string | string[],
+    @Query('environment') environment?: string | string[],
+    @Query('dataset') dataset?: string | string[],
+  ) {
+    const datasetName = one(dataset, 'dataset') ?? 'errors';
+    const projects = await this.queries.execute<FindOrganizationProjectsQuery, ProjectSummary[]>(new FindOrganizationProjectsQuery(organization.id));
+    const known = new Set(projects.map((entry) => entry.id));
+    const search = validateEventSearch({ fields: list(field), query: one(query, 'query'), sort: [...list(orderby), ...list(sort)], now: this.clock.now() });
+    const answer = {
+      projects: list(project)
+        .filter((id) => id !== '' && id !== '-1')
+        .slice(0, 100)
+        .map((id) => (known.has(id) ? { valid: true, error: null } : { valid: false, error: `Invalid project id: ${id.slice(0, 40)}` })),
+      dataset: [
+        DATASETS.has(datasetName)
+          ? { name: datasetName, valid: true, error: null }
+          : {
+              name: datasetName.slice(0, 40),
+              valid: false,
+              error: `Unsupported dataset: ${datasetName.slice(0, 40)}. Only errors are kept; use dataset=errors.`,
+            },
+      ],
+      environment: list(environment)
+        .slice(0, 100)
+        .map(() => ({ valid: true, error: null })),
+      field: search.field,
+      query: search.query,
+      orderby: search.orderby,
+    };
+    const valid = [...answer.projects, ...answer.dataset, ...answer.field, answer.query, ...answer.orderby].every((entry) => entry.valid);
+    if (!valid) reply.status(400);
+    return { valid, ...answer };
   }
 
   /** Sentry's repeated `project` parameter: numeric ids of the organization's projects; none or -1: all of them. */

@@ -6,3 +6,4 @@ export * from './validation.pipe';
 export * from './dto-fields';
 export { holdsUnstorableText, UNSTORABLE_TEXT_DETAIL } from './storable-input';
 export * from './data-privacy.dto';
+export * from './query-params';

@@ -1,4 +1,4 @@
-import { BadRequestException, Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, Post, Put, Query, Res } from '@nestjs/common';
+import { BadRequestException, Body, Controller, Delete, Get, HttpCode, Inject, NotFoundException, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
@@ -13,7 +13,7 @@ import {
   RequireScopes,
 } from '@faultline/platform';
 import { FindProjectQuery, type ProjectSummary, requireProject } from '@faultline/projects';
-import { isNumericId } from '@faultline/kernel';
+import { CLOCK, type Clock, isNumericId } from '@faultline/kernel';
 import { CreateDeployCommand } from '../application/commands/create-deploy/create-deploy.command';
 import { CreateReleaseCommand } from '../application/commands/create-release/create-release.command';
 import { DeleteReleaseCommand } from '../application/commands/delete-release/delete-release.command';
@@ -21,6 +21,13 @@ import { UpdateReleaseCommand } from '../application/commands/update-release/upd
 import { type CommitInput, type DeployJson, type ReleaseChanges, type ReleaseRow, ReleasesRepository } from '../infrastructure/releases.repository';
 import { CreateDeployDto, CreateReleaseDto, UpdateReleaseDto } from './releases.dto';
 import { serializeCommit, serializeDeploy, serializeRelease } from './releases.serializers';
+import { releaseHealthData } from '../domain/release-health';
+import { readReleaseHealth } from '../infrastructure/session-health.repository';
+
+/** The range of a release's health totals (Sentry's default `summaryStatsPeriod`). */
+const HEALTH_PERIOD_MS = 14 * 24 * 3_600_000;
+/** Sentry's `health=1`. */
+const wantsHealth = (value: unknown): boolean => value === '1' || value === 'true';
 
 const date = (value: string | null | undefined): Date | null | undefined => (value === undefined ? undefined : value === null ? null : new Date(value));
 const text = (value: unknown, max: number): string | null => (typeof value === 'string' && value !== '' ? value.slice(0, max) : null);
@@ -73,6 +80,7 @@ export class ReleasesController {
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
     private readonly releases: ReleasesRepository,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   @Get('organizations/:organization_id_or_slug/releases')
@@ -82,6 +90,7 @@ export class ReleasesController {
     @Query('query') query: string | undefined,
     @Query('project') project: string | string[] | undefined,
     @Paginate() page: Pagination,
+    @Query('health') health?: string,
   ) {
     const projectIds = project === undefined ? undefined : Array.isArray(project) ? project : [project];
     if (projectIds?.some((id) => !isNumericId(id))) throw new BadRequestException({ detail: 'Invalid project parameter.' });
@@ -94,7 +103,7 @@ export class ReleasesController {
         page.fetchLimit,
       ),
     );
-    return this.serializeAll(organization.id, rows);
+    return this.serializeAll(organization.id, rows, wantsHealth(health));
   }
 
   @Post('organizations/:organization_id_or_slug/releases')
@@ -124,6 +133,7 @@ export class ReleasesController {
     @Param('project_id_or_slug') projectIdOrSlug: string,
     @Query('query') query: string | undefined,
     @Paginate() page: Pagination,
+    @Query('health') health?: string,
   ) {
     const project = await requireProject(this.queries, organization.id, projectIdOrSlug);
     const rows = page.respond(
@@ -135,7 +145,7 @@ export class ReleasesController {
         page.fetchLimit,
       ),
     );
-    return this.serializeAll(organization.id, rows);
+    return this.serializeAll(organization.id, rows, wantsHealth(health));
   }
 
   @Post('projects/:organization_id_or_slug/:project_id_or_slug/releases')
@@ -153,8 +163,8 @@ export class ReleasesController {
 
   @Get('organizations/:organization_id_or_slug/releases/:version')
   @RequireScopes('project:read', 'project:releases')
-  async detail(@CurrentOrganization() organization: OrganizationAccess, @Param('version') version: string) {
-    return this.serialize(organization.id, await this.release(organization.id, version));
+  async detail(@CurrentOrganization() organization: OrganizationAccess, @Param('version') version: string, @Query('health') health?: string) {
+    return (await this.serializeAll(organization.id, [await this.release(organization.id, version)], wantsHealth(health)))[0];
   }
 
   @Put('organizations/:organization_id_or_slug/releases/:version')
@@ -283,12 +293,22 @@ export class ReleasesController {
     return (await this.serializeAll(organizationId, [row]))[0];
   }
 
-  private async serializeAll(organizationId: string, rows: ReleaseRow[]) {
+  private async serializeAll(organizationId: string, rows: ReleaseRow[], withHealth = false) {
     const projects = new Map<string, ProjectSummary>();
     for (const id of new Set(rows.flatMap((row) => row.projects.map((p) => p.project_id)))) {
       const project = await this.queries.execute<FindProjectQuery, ProjectSummary | null>(new FindProjectQuery(organizationId, id));
       if (project) projects.set(id, project);
     }
-    return rows.map((row) => serializeRelease(row, projects));
+    const now = this.clock.now();
+    const pairs = rows.flatMap((row) => row.projects.filter((p) => projects.has(p.project_id)).map((p) => ({ projectId: p.project_id, release: row.version })));
+    const health = await readReleaseHealth(this.database, pairs, new Date(now.getTime() - HEALTH_PERIOD_MS), now);
+    const releaseHealth = new Map(health.releases.map((entry) => [JSON.stringify([entry.projectId, entry.release]), entry]));
+    const projectHealth = new Map(health.projects.map((entry) => [entry.projectId, entry]));
+    return rows.map((row) =>
+      serializeRelease(row, projects, (projectId) => ({
+        data: releaseHealthData(releaseHealth.get(JSON.stringify([projectId, row.version])), projectHealth.get(projectId), now),
+        included: withHealth,
+      })),
+    );
   }
 }

@@ -1,4 +1,5 @@
 import type { ProjectSummary } from '@faultline/projects';
+import type { ReleaseHealthData } from '../domain/release-health';
 import { versionInfo } from '../domain/release-version';
 import type { CommitRow, DeployJson, ReleaseRow } from '../infrastructure/releases.repository';
 
@@ -36,8 +37,16 @@ export function serializeCommit(commit: CommitRow) {
   };
 }
 
-/** A release as Sentry's release serializer shows it; `projects` are those of the release the caller's organization holds. */
-export function serializeRelease(row: ReleaseRow, projects: ReadonlyMap<string, ProjectSummary>) {
+/**
+ * A release as Sentry's release serializer shows it; `projects` are those of the release the
+ * caller's organization holds. `health` gives each project's health data (Sentry's `health=1`);
+ * without it `hasHealthData` still says whether sessions were seen.
+ */
+export function serializeRelease(
+  row: ReleaseRow,
+  projects: ReadonlyMap<string, ProjectSummary>,
+  health: (projectId: string) => { data: ReleaseHealthData; included: boolean },
+) {
   const info = versionInfo(row.version);
   const known = row.projects.filter((p) => projects.has(p.project_id));
   return {
@@ -71,6 +80,7 @@ export function serializeRelease(row: ReleaseRow, projects: ReadonlyMap<string, 
     authors: [],
     projects: known.map((p) => {
       const project = projects.get(p.project_id) as ProjectSummary;
+      const { data, included } = health(p.project_id);
       return {
         id: Number(project.id),
         slug: project.slug,
@@ -79,7 +89,8 @@ export function serializeRelease(row: ReleaseRow, projects: ReadonlyMap<string, 
         eventCount: Number(p.events),
         platform: project.platform,
         platforms: project.platform ? [project.platform] : [],
-        hasHealthData: false,
+        hasHealthData: data.hasHealthData,
+        ...(included ? { healthData: data } : {}),
       };
     }),
     firstEvent: earliest(known.map((p) => p.first_event)),

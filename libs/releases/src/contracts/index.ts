@@ -3,3 +3,4 @@ export { ReleaseSightings, type ReleaseEventSeen } from './release-sightings';
 export type { JsFrame, ProcessingError, ProcessingErrorType } from '../domain/symbolicate-frames';
 export { ReleaseEventTypes } from '../domain/release.events';
 export { OrganizationStorageQuota, StorageQuotaExceeded } from './organization-storage-quota';
+export { SessionIntake, type SessionInput } from './session-intake';

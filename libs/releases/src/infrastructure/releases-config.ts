@@ -15,6 +15,15 @@ export interface ReleasesConfig {
   readonly organizationStorageMaxBytes: number;
   readonly bundle: BundleLimits;
   readonly sourceMaps: SourceMapLimits;
+  readonly sessions: SessionLimits;
+}
+
+/** Release health's budgets per project and hour: what a tenant's sessions can make us keep. */
+export interface SessionLimits {
+  /** Release and environment pairs counted; sessions of further pairs are dropped. */
+  readonly maxReleasesPerHour: number;
+  /** Distinct ids kept (users in each status, errored session ids); past it, distinct counts are a lower bound. */
+  readonly maxDistinctIdsPerHour: number;
 }
 
 export interface SourceMapLimits {
@@ -49,6 +58,10 @@ export function releasesConfig(env: Readonly<Record<string, string | undefined>>
       maxTotalBytes: integerSetting(env, 'ARTIFACT_BUNDLE_MAX_UNCOMPRESSED_BYTES', 256 * MIB, MIB, 1024 * MIB),
     },
     sourceMaps: sourceMapLimits(env, maxFileBytes),
+    sessions: {
+      maxReleasesPerHour: integerSetting(env, 'SESSIONS_MAX_RELEASES_PER_HOUR', 100, 1, 100_000),
+      maxDistinctIdsPerHour: integerSetting(env, 'SESSIONS_MAX_DISTINCT_IDS_PER_HOUR', 10_000, 0, 10_000_000),
+    },
   };
 }
 

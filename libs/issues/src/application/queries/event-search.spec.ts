@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { DomainError } from '@faultline/kernel';
-import { parseEventSearch } from './event-search';
+import { parseEventSearch, validateEventSearch } from './event-search';
 
 const NOW = new Date('2026-03-10T12:00:00.000Z');
 const parse = (fields: string[], query = '', sort: string[] = []) => parseEventSearch({ fields, query, sort, now: NOW });
@@ -65,6 +65,36 @@ describe('parseEventSearch', () => {
           if (!(error instanceof DomainError)) throw error;
         }
       }),
+    );
+  });
+});
+
+describe('validateEventSearch (Sentry events/validate)', () => {
+  it('judges each field, the query and each sort apart, with the messages of the search', () => {
+    const result = validateEventSearch({ fields: ['title', 'count()', 'p99(nonsense)'], query: 'os.name:Linux', sort: ['-count()', 'message'], now: NOW });
+    expect(result.field).toEqual([
+      { name: 'title', valid: true, attrType: 'string', error: null },
+      { name: 'count()', valid: true, attrType: 'number', error: null },
+      { name: 'p99(nonsense)', valid: false, attrType: null, error: expect.stringContaining('p99(nonsense)') },
+    ]);
+    expect(result.query).toEqual({ valid: false, error: expect.stringContaining('os.name'), fields: [] });
+    expect(result.orderby.map((entry) => [entry.name, entry.valid])).toEqual([
+      ['-count()', true],
+      ['message', false],
+    ]);
+  });
+
+  it('answers any search with a judgement, never an error', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ maxLength: 30 }), { maxLength: 4 }),
+        fc.string({ maxLength: 100 }),
+        fc.array(fc.string({ maxLength: 20 }), { maxLength: 2 }),
+        (fields, query, sort) => {
+          const result = validateEventSearch({ fields, query, sort, now: NOW });
+          expect(result.field).toHaveLength(new Set(fields).size);
+        },
+      ),
     );
   });
 });

@@ -271,3 +271,42 @@ export function parseEventSearch(request: EventSearchRequest): EventSearch {
     throw DomainError.invalid('A condition on an aggregate needs that aggregate among the fields.');
   return { columns, grouped, filters, orderBy: orderOf(columns, request.sort) };
 }
+
+/** Sentry's attribute types (`attrType`) of the event search's field types. */
+const ATTRIBUTE_TYPES: Record<EventFieldType, 'string' | 'number'> = { string: 'string', integer: 'number', date: 'string', array: 'string' };
+
+export interface EventSearchValidation {
+  readonly field: Array<{ name: string; valid: boolean; attrType: 'string' | 'number' | null; error: string | null }>;
+  readonly query: { valid: boolean; error: string | null; fields: [] };
+  readonly orderby: Array<{ name: string; valid: boolean; attrType: null; error: string | null }>;
+}
+
+/**
+ * Each part of a search judged on its own, as Sentry's `events/validate` answers: every field, the
+ * query (with the valid fields), each sort; the messages are those the search itself would give.
+ */
+export function validateEventSearch(request: EventSearchRequest): EventSearchValidation {
+  const problem = (work: () => unknown): string | null => {
+    try {
+      work();
+      return null;
+    } catch (error) {
+      if (error instanceof DomainError) return error.message;
+      throw error;
+    }
+  };
+  const field = [...new Set(request.fields)].slice(0, MAX_FIELDS + 1).map((name) => {
+    const error = problem(() => parseEventSearch({ fields: [name], sort: [], now: request.now }));
+    return { name, valid: error === null, attrType: error === null ? ATTRIBUTE_TYPES[columnOf(name).type] : null, error };
+  });
+  const usable = field.filter((entry) => entry.valid).map((entry) => entry.name);
+  const fields = usable.length > 0 ? usable : ['count()'];
+  const queryError = problem(() => parseEventSearch({ fields, query: request.query, sort: [], now: request.now }));
+  const orderby = request.sort
+    .filter((name) => name !== '')
+    .map((name) => {
+      const error = problem(() => parseEventSearch({ fields, sort: [name], now: request.now }));
+      return { name, valid: error === null, attrType: null, error };
+    });
+  return { field, query: { valid: queryError === null, error: queryError, fields: [] }, orderby };
+}

@@ -22,7 +22,7 @@ export interface TimeRangeParams {
 }
 
 /**
- * Sentry's time range of an event search: `statsPeriod` (24h, 14d, …) back from now, or `start`
+ * Sentry's time range of a search (events, sessions): `statsPeriod` (24h, 14d, …) back from now, or `start`
  * and `end`. When none is given: 14 days back, or all time when `unbounded` (an issue's events).
  */
 export function eventTimeRange(now: Date, params: TimeRangeParams, options: { unbounded?: boolean } = {}): { start: string; end: string } {
