@@ -45,7 +45,7 @@ const NO_WALL_CLOCK = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'bench/results/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'bench/results/**', '.test-build/**', 'test-artifacts/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
