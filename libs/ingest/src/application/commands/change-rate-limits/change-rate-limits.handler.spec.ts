@@ -21,6 +21,7 @@ describe("changing an organization's rate limits", () => {
         changes.push([organizationId, change]);
         return DEFAULT_ORGANIZATION_RATE_LIMITS;
       },
+      organization: async () => DEFAULT_ORGANIZATION_RATE_LIMITS,
     } as unknown as RateLimitsRepository;
     const cache = { forget: (id: string) => forgotten.push(id) } as unknown as OrganizationLimitsCache;
     handler = new ChangeRateLimitsHandler({} as Database, repository, cache, config, clock);
@@ -42,5 +43,12 @@ describe("changing an organization's rate limits", () => {
       ['8', { quotas: { error: 5000 } }],
     ]);
     expect(forgotten).toEqual(['7', '8']);
+  });
+
+  it('given a change of nothing (an empty body), then the limits are answered as they are and nothing is written', async () => {
+    expect(await handler.execute(new ChangeRateLimitsCommand('7', { quotas: {} }, false))).toEqual(DEFAULT_ORGANIZATION_RATE_LIMITS);
+    expect(await handler.execute(new ChangeRateLimitsCommand('7', {}, true))).toEqual(DEFAULT_ORGANIZATION_RATE_LIMITS);
+    expect(changes).toEqual([]);
+    expect(forgotten).toEqual([]);
   });
 });

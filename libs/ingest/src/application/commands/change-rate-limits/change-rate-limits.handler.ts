@@ -21,6 +21,10 @@ export class ChangeRateLimitsHandler implements ICommandHandler<ChangeRateLimits
   async execute(command: ChangeRateLimitsCommand): Promise<OrganizationRateLimits> {
     const refused = refusedQuotaChange(command.change.quotas ?? {}, this.config.organizationQuotas, command.instanceAdministrator);
     if (refused) throw new DomainError('invalid', refused);
+    // Nothing to change (an empty body): answered as they are, with nothing written.
+    if (command.change.spikeProtection === undefined && Object.keys(command.change.quotas ?? {}).length === 0) {
+      return this.repository.organization(this.database, command.organizationId);
+    }
     const changed = await this.repository.change(this.database, command.organizationId, command.change, this.clock.now());
     this.cache.forget(command.organizationId);
     return changed;
