@@ -96,10 +96,11 @@ describe('TicketOpener', () => {
     tracker.on('/tickets', (_n, _request, response) => response.writeHead(201).end('{"id":"T-10"}'));
     const issueId = await queue();
     // A process claims the ticket and dies before recording anything.
-    expect((await tickets.claimDue(database, 10, 50)).map((ticket) => String(ticket.issue_id))).toEqual([issueId]);
+    // A lease long enough that a busy machine cannot end it before the next claim looks.
+    expect((await tickets.claimDue(database, 10, 1_000)).map((ticket) => String(ticket.issue_id))).toEqual([issueId]);
     const before = tracker.to('/tickets').length;
     expect(await opener.runOnce()).toBe(0); // still leased
-    await new Promise((resolve) => setTimeout(resolve, 80));
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
     await drain();
     expect(await row(issueId)).toMatchObject({ status: 'opened', external_id: 'T-10', attempts: 2 });
     expect(
