@@ -33,7 +33,26 @@ export class AttributeMappingDto {
   lastName?: string;
 }
 
-export class CreateAuthProviderDto {
+/** What a new and a changed provider share: how its users' attributes are read, and the role of a member who joins by signing in. */
+class SsoOptionsDto {
+  @ApiPropertyOptional({ description: 'SAML attribute names; `attributeMappingPreset` fills them for Okta or Entra', type: AttributeMappingDto })
+  @IfPresent()
+  @ValidateNested()
+  @Type(() => AttributeMappingDto)
+  attributeMapping?: AttributeMappingDto;
+
+  @ApiPropertyOptional({ enum: ['okta', 'entra'], description: "The identity provider's attribute names" })
+  @IfPresent()
+  @IsIn(['okta', 'entra'])
+  attributeMappingPreset?: 'okta' | 'entra';
+
+  @ApiPropertyOptional({ enum: SSO_DEFAULT_ROLES, description: 'The role of a member who joins by signing in (default member)' })
+  @IfPresent()
+  @IsIn(SSO_DEFAULT_ROLES)
+  defaultRole?: (typeof SSO_DEFAULT_ROLES)[number];
+}
+
+export class CreateAuthProviderDto extends SsoOptionsDto {
   @ApiProperty({ enum: ['saml2'] })
   @IsIn(['saml2'])
   provider: 'saml2';
@@ -57,25 +76,9 @@ export class CreateAuthProviderDto {
   @IfPresent()
   @IsBoolean()
   scimEnabled?: boolean;
-
-  @ApiPropertyOptional({ description: 'SAML attribute names; `attributeMappingPreset` fills them for Okta or Entra', type: AttributeMappingDto })
-  @IfPresent()
-  @ValidateNested()
-  @Type(() => AttributeMappingDto)
-  attributeMapping?: AttributeMappingDto;
-
-  @ApiPropertyOptional({ enum: ['okta', 'entra'], description: "The identity provider's attribute names" })
-  @IfPresent()
-  @IsIn(['okta', 'entra'])
-  attributeMappingPreset?: 'okta' | 'entra';
-
-  @ApiPropertyOptional({ enum: SSO_DEFAULT_ROLES, description: 'The role of a member who joins by signing in (default member)' })
-  @IfPresent()
-  @IsIn(SSO_DEFAULT_ROLES)
-  defaultRole?: (typeof SSO_DEFAULT_ROLES)[number];
 }
 
-export class UpdateAuthProviderDto {
+export class UpdateAuthProviderDto extends SsoOptionsDto {
   @ApiPropertyOptional({ enum: ['saml2'] })
   @IfPresent()
   @IsIn(['saml2'])
@@ -103,20 +106,4 @@ export class UpdateAuthProviderDto {
   @IfPresent()
   @IsBoolean()
   scimEnabled?: boolean;
-
-  @ApiPropertyOptional({ description: 'SAML attribute names; `attributeMappingPreset` fills them for Okta or Entra', type: AttributeMappingDto })
-  @IfPresent()
-  @ValidateNested()
-  @Type(() => AttributeMappingDto)
-  attributeMapping?: AttributeMappingDto;
-
-  @ApiPropertyOptional({ enum: ['okta', 'entra'], description: "The identity provider's attribute names" })
-  @IfPresent()
-  @IsIn(['okta', 'entra'])
-  attributeMappingPreset?: 'okta' | 'entra';
-
-  @ApiPropertyOptional({ enum: SSO_DEFAULT_ROLES, description: 'The role of a member who joins by signing in (default member)' })
-  @IfPresent()
-  @IsIn(SSO_DEFAULT_ROLES)
-  defaultRole?: (typeof SSO_DEFAULT_ROLES)[number];
 }
