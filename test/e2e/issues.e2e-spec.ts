@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { CommandBus } from '@nestjs/cqrs';
 import { CreateUserCommand } from '@faultline/identity';
-import { EventRetention, type IngestedEvent, IssueIngestion } from '@faultline/issues';
-import { Database } from '@faultline/platform';
+import { type IngestedEvent, IssueIngestion } from '@faultline/issues';
+import { Database, RetentionSchedule } from '@faultline/platform';
 import { EventProcessing } from '@faultline/ingest';
 import { FixedClock } from '@faultline/kernel';
 import { BOOTSTRAP, startTestApp, type TestApp } from '../support/test-app';
@@ -983,7 +983,7 @@ describe('issues API', () => {
     it('prunes stored events past retention and keeps the issue', async () => {
       const issue = await createIssue('fp-old');
       await database.execute(`UPDATE issues.error_events SET received_at = now() - interval '91 days' WHERE issue_id = $1`, [issue.id]);
-      expect(await api.app.get(EventRetention).prune()).toBeGreaterThanOrEqual(1);
+      expect((await api.app.get(RetentionSchedule).pruneAll())['issues.events']).toBeGreaterThanOrEqual(1);
       const events = await api.request('GET', `/api/0/organizations/acme/issues/${issue.id}/events/`);
       expect(events.body).toEqual([]);
       expect((await api.request('GET', `/api/0/organizations/acme/issues/${issue.id}/`)).status).toBe(200);
@@ -1046,7 +1046,7 @@ describe.each(['00:30', '23:30'])('issue graph counts with the clock at %s UTC',
       `INSERT INTO issues.issue_stats (issue_id, resolution, bucket, count) VALUES ($1, '1h', $2, 1), ($1, '1h', $3, 1), ($1, '1d', $4, 1), ($1, '1d', $5, 1)`,
       [issueId, old.hourly3d, old.hourly1d, old.daily3d, old.daily91d],
     );
-    await api.app.get(EventRetention).prune();
+    await api.app.get(RetentionSchedule).pruneAll();
     const left = await database.query<{ resolution: string; bucket: Date }>(
       `SELECT resolution, bucket FROM issues.issue_stats WHERE issue_id = $1 ORDER BY resolution, bucket`,
       [issueId],

@@ -4,7 +4,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { EventRecorder, EventStoreModule } from '@faultline/event-store';
 import { IssuesModule } from '@faultline/issues';
 import { MonitorsModule } from '@faultline/monitors';
-import { WorkerHost } from '@faultline/platform';
+import { RetentionSchedule, WorkerHost } from '@faultline/platform';
 import { IdentityEventTypes } from '@faultline/identity';
 import { ProjectEventTypes, ProjectsModule } from '@faultline/projects';
 import { ReleasesModule } from '@faultline/releases';
@@ -35,6 +35,7 @@ import { rateLimitsConfigProvider } from './infrastructure/rate-limits-config';
 import { RateLimitsRepository } from './infrastructure/rate-limits.repository';
 import { OutcomeStatsRepository } from './infrastructure/outcome-stats.repository';
 import { RollupsRepository } from './infrastructure/rollups.repository';
+import { StatsRetentionRepository } from './infrastructure/stats-retention.repository';
 import { SpikeProtectionWorker } from './infrastructure/spike-protection.worker';
 
 /** The SDK protocol, event processing (with its dead letters), and the project read models built from events. */
@@ -64,6 +65,7 @@ import { SpikeProtectionWorker } from './infrastructure/spike-protection.worker'
     SpikeProtectionWorker,
     { provide: SpikeProtectionEvaluation, useExisting: SpikeProtectionWorker },
     ChangeRateLimitsHandler,
+    StatsRetentionRepository,
   ],
   exports: [SpikeProtectionEvaluation],
 })
@@ -73,6 +75,8 @@ export class IngestModule implements OnModuleInit {
     private readonly acceptor: AcceptEnvelope,
     private readonly processor: EventProcessor,
     private readonly workers: WorkerHost,
+    private readonly retention: RetentionSchedule,
+    private readonly statsRetention: StatsRetentionRepository,
     private readonly recorder: EventRecorder,
     private readonly spikes: SpikeProtectionWorker,
     private readonly scrubbers: DataScrubbersCache,
@@ -81,6 +85,7 @@ export class IngestModule implements OnModuleInit {
   onModuleInit(): void {
     this.workers.register(this.processor);
     this.workers.register(this.spikes);
+    this.retention.register(this.statsRetention);
     // A key or data privacy setting changed in this process applies at once (elsewhere when the caches expire).
     this.recorder.onCommitted((events) => {
       for (const event of events) {

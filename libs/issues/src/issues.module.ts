@@ -25,24 +25,22 @@ import { IssueWebhookPayloads } from './contracts/issue-webhook-payloads';
 import { UserReportIntake } from './contracts/user-report-intake';
 import { IssueOccurrences } from './contracts/issue-occurrences';
 import { IssueOccurrencesService } from './infrastructure/issue-occurrences.service';
-import { EventRetention } from './contracts/event-retention';
 import { IssueIngestionService } from './infrastructure/issue-ingestion.service';
-import { EventRetentionWorker } from './infrastructure/event-retention.worker';
+import { EventRetentionRepository } from './infrastructure/event-retention.repository';
 import { EventSearchReader } from './infrastructure/event-search.repository';
 import { IssueRepository } from './infrastructure/issue.repository';
 import { IssueWebhookPayloadsRepository } from './infrastructure/issue-webhook-payloads.repository';
 import { UserReportsRepository } from './infrastructure/user-reports.repository';
 import { IssueTopFrames } from './contracts/issue-top-frames';
 import { IssueTopFramesRepository } from './infrastructure/issue-top-frames.repository';
-import { WorkerHost } from '@faultline/platform';
+import { RetentionSchedule } from '@faultline/platform';
 
 @Module({
   imports: [CqrsModule, EventStoreModule, IdentityModule, ReleasesModule],
   controllers: [IssuesController, IssueEventsController, IssueTagsController, OrganizationEventsController, UserReportsController, EventAttachmentsController],
   providers: [
     IssueRepository,
-    EventRetentionWorker,
-    { provide: EventRetention, useExisting: EventRetentionWorker },
+    EventRetentionRepository,
     IssueIngestionService,
     { provide: IssueIngestion, useExisting: IssueIngestionService },
     IssueOccurrencesService,
@@ -68,11 +66,11 @@ import { WorkerHost } from '@faultline/platform';
 })
 export class IssuesModule implements OnModuleInit {
   constructor(
-    private readonly workers: WorkerHost,
-    private readonly retention: EventRetentionWorker,
+    private readonly retention: RetentionSchedule,
+    private readonly eventRetention: EventRetentionRepository,
   ) {}
 
   onModuleInit(): void {
-    this.workers.register(this.retention);
+    this.retention.register(this.eventRetention);
   }
 }

@@ -2,7 +2,7 @@ import { Module, type OnModuleInit } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { EventStoreModule } from '@faultline/event-store';
 import { IssuesModule } from '@faultline/issues';
-import { WorkerHost } from '@faultline/platform';
+import { RetentionSchedule, WorkerHost } from '@faultline/platform';
 import { MonitorsController } from './api/monitors.controller';
 import { CreateMonitorHandler } from './application/commands/create-monitor/create-monitor.handler';
 import { DeleteMonitorHandler } from './application/commands/delete-monitor/delete-monitor.handler';
@@ -11,6 +11,7 @@ import { MonitorRuns } from './application/monitor-runs';
 import { MonitorCheckInIntake } from './contracts/monitor-check-in-intake';
 import { MonitorSweep } from './contracts/monitor-sweep';
 import { CheckInIntakeService } from './infrastructure/check-in-intake.service';
+import { CheckInRetentionRepository } from './infrastructure/check-in-retention.repository';
 import { MonitorEnvironmentsRepository } from './infrastructure/monitor-environments.repository';
 import { MonitorSweepWorker } from './infrastructure/monitor-sweep.worker';
 import { monitorsConfigProvider } from './infrastructure/monitors-config';
@@ -35,6 +36,7 @@ import { MonitorsRepository } from './infrastructure/monitors.repository';
     CreateMonitorHandler,
     UpdateMonitorHandler,
     DeleteMonitorHandler,
+    CheckInRetentionRepository,
   ],
   exports: [MonitorCheckInIntake, MonitorSweep],
 })
@@ -42,9 +44,12 @@ export class MonitorsModule implements OnModuleInit {
   constructor(
     private readonly workers: WorkerHost,
     private readonly sweep: MonitorSweepWorker,
+    private readonly retention: RetentionSchedule,
+    private readonly checkInRetention: CheckInRetentionRepository,
   ) {}
 
   onModuleInit(): void {
     this.workers.register(this.sweep);
+    this.retention.register(this.checkInRetention);
   }
 }

@@ -2,6 +2,7 @@ export * from './auth';
 export * from './config';
 export * from './database';
 export * from './http';
+export * from './lifecycle/retention';
 export * from './lifecycle/worker-host';
 export * from './observability/logger';
 export * from './observability/metrics';

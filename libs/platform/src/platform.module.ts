@@ -6,6 +6,7 @@ import { APP_CONFIG, type AppConfig } from './config';
 import { type EmbeddedDatabase, openEmbeddedDatabase } from '@faultline/embedded-postgres';
 import { createDataSource, Database, dataSourceOptionsFrom, poolStats, runMigrations } from './database';
 import { InFlightRequests } from './lifecycle/in-flight';
+import { RetentionSchedule } from './lifecycle/retention';
 import { WorkerHost } from './lifecycle/worker-host';
 import { HealthController } from './observability/health.controller';
 import { Metrics } from './observability/metrics';
@@ -58,7 +59,7 @@ class DatabaseLifecycle implements OnApplicationShutdown {
   }
 }
 
-/** Configuration, database (migrated on start), clock, metrics, health and the worker host. */
+/** Configuration, database (migrated on start), clock, metrics, health, the worker host and the retention schedule. */
 @Global()
 @Module({})
 export class PlatformModule {
@@ -116,8 +117,9 @@ export class PlatformModule {
         },
         DatabaseLifecycle,
         WorkerHost,
+        RetentionSchedule,
       ],
-      exports: [APP_CONFIG, CLOCK, DataSource, Database, Metrics, WorkerHost],
+      exports: [APP_CONFIG, CLOCK, DataSource, Database, Metrics, WorkerHost, RetentionSchedule],
     };
   }
 }

@@ -3,6 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import type { FastifyInstance } from 'fastify';
 import { EventStoreModule } from '@faultline/event-store';
+import { RetentionSchedule } from '@faultline/platform';
 import { ArtifactsController } from './api/artifacts.controller';
 import { ReleaseFilesController } from './api/release-files.controller';
 import { ReleasesController } from './api/releases.controller';
@@ -27,6 +28,7 @@ import { ReleaseSightingsService } from './infrastructure/release-sightings.serv
 import { RELEASES_CONFIG, releasesConfigProvider, type ReleasesConfig } from './infrastructure/releases-config';
 import { ReleasesRepository } from './infrastructure/releases.repository';
 import { SessionHealthRepository } from './infrastructure/session-health.repository';
+import { SessionRetentionRepository } from './infrastructure/session-retention.repository';
 import { SourceMapSymbolicatorService } from './infrastructure/source-map-symbolicator';
 
 /**
@@ -57,6 +59,7 @@ import { SourceMapSymbolicatorService } from './infrastructure/source-map-symbol
     UploadReleaseFileHandler,
     CreateRepositoryHandler,
     DeleteReleaseFileHandler,
+    SessionRetentionRepository,
   ],
   exports: [ReleaseSightings, SourceMapSymbolicator, OrganizationStorageQuota, SessionIntake],
 })
@@ -64,10 +67,13 @@ export class ReleasesModule implements OnModuleInit {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     @Inject(RELEASES_CONFIG) private readonly config: ReleasesConfig,
+    private readonly retention: RetentionSchedule,
+    private readonly sessionRetention: SessionRetentionRepository,
   ) {}
 
-  /** Chunk uploads are multipart bodies, up to the request size sentry-cli is told. */
   onModuleInit(): void {
+    this.retention.register(this.sessionRetention);
+    // Chunk uploads are multipart bodies, up to the request size sentry-cli is told.
     const fastify = this.adapterHost.httpAdapter?.getInstance<FastifyInstance>();
     if (!fastify || fastify.hasContentTypeParser('multipart/form-data')) return;
     fastify.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: this.config.maxRequestBytes }, (_request, body, done) =>
