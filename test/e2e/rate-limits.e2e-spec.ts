@@ -150,9 +150,14 @@ describe('rate limits and quotas per category', () => {
     const withError = await envelope(publicKey, error('still accepted'), checkIn);
     expect(withError.status).toBe(200);
     expect(withError.headers.get('x-sentry-rate-limits')).toBe('2400:monitor:organization:org_quota');
+    // Sentry's HTTP check-in endpoint is held to the same quota.
+    const overHttp = await fetch(`${api.baseUrl}/api/${projectId}/cron/nightly/${publicKey}/?status=ok`);
+    expect(overHttp.status).toBe(429);
+    expect(overHttp.headers.get('x-sentry-rate-limits')).toBe('2400:monitor:organization:org_quota');
 
     await api.request('PUT', '/api/0/organizations/acme/rate-limits/', { body: { quotas: { check_in: null } } });
     expect((await envelope(publicKey, checkIn)).status).toBe(200);
+    expect((await fetch(`${api.baseUrl}/api/${projectId}/cron/nightly/${publicKey}/?status=ok`)).status).toBe(202);
   });
 
   it("drops an organization's errors during a spike, says so, and mails its owners once", async () => {

@@ -72,6 +72,8 @@ export function sdkRoutes(acceptor: AcceptEnvelope, wake: () => void) {
         query: request.query as Record<string, unknown>,
         body: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
       });
+      if (result.status === 429)
+        void reply.header('x-sentry-rate-limits', rateLimitsHeader(result.rateLimits)).header('retry-after', String(retryAfterSeconds(result.rateLimits)));
       if (result.status !== 202) return reply.header('x-sentry-error', result.body.detail).status(result.status).send(result.body);
       return reply.status(202).send();
     };

@@ -296,9 +296,12 @@ export class AcceptEnvelope {
   /**
    * Sentry's HTTP check-in (`/api/{project_id}/cron/{monitor_slug}/{sentry_key}/`): the DSN key in
    * the path (or the usual places), the check-in in the query string or a JSON body. Answers 202
-   * as Relay does once the check-in is read (kept, or dropped by a budget), 400 with the reason when it cannot be.
+   * as Relay does once the check-in is read (kept, or dropped by a budget), 400 with the reason when it cannot be,
+   * and 429 when a rate limit of the key or the organization covers the `monitor` category, as for envelopes.
    */
-  async acceptHttpCheckIn(request: HttpCheckInRequest): Promise<{ status: 202 } | Refusal> {
+  async acceptHttpCheckIn(
+    request: HttpCheckInRequest,
+  ): Promise<{ status: 202 } | Refusal | { readonly status: 429; readonly body: { detail: string }; readonly rateLimits: readonly RateLimit[] }> {
     const authenticated = await this.authenticate({
       kind: 'store',
       projectId: request.projectId,
@@ -328,6 +331,13 @@ export class AcceptEnvelope {
     };
     const outcomes: CountedOutcome[] = [];
     const now = this.clock.now();
+    const rateLimits = await this.rateLimiter.limits(authenticated, quotaQuantities(['check_in']), now);
+    const [limit] = droppedItems(['check_in'], rateLimits);
+    if (limit) {
+      const quantities = [{ category: 'monitor' as const, quantity: 1 }];
+      await this.queue.admit({ receivedAt: now, events: [], outcomes: forKey(authenticated, outcomesOf(quantities, rateLimited(limit.reason))) });
+      return { status: 429, body: { detail: rateLimitDetail(rateLimits) }, rateLimits };
+    }
     const [problem] = await this.recordCheckIns(authenticated, [Buffer.from(JSON.stringify(checkIn))], now, outcomes);
     await this.queue.admit({ receivedAt: now, events: [], outcomes: forKey(authenticated, outcomes) });
     return problem ? { status: 400, body: { detail: problem } } : { status: 202 };
