@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from 'pg';
 // Relative: jest loads its global setup without the module name mapping of the test files.
 import { EmbeddedPostgres } from '../../libs/embedded-postgres/src';
 
@@ -12,9 +13,11 @@ const state = globalThis as { embeddedTestServer?: { server: EmbeddedPostgres; d
 /**
  * Without DATABASE_URL the tests run on one embedded PostgreSQL server that this run starts in a
  * temporary directory and removes afterwards; DATABASE_URL then names it for every test file,
- * which creates its own database on it.
+ * which creates its own database on it. The run's migrated template database (see
+ * test-database.ts) is named here and dropped at the end.
  */
 export default async function globalSetup(): Promise<void> {
+  process.env.FAULTLINE_TEST_TEMPLATE = `faultline_template_${process.pid}_${Date.now()}`;
   if (process.env.DATABASE_URL) return;
   const dataDir = mkdtempSync(join(tmpdir(), 'faultline-test-server-'));
   let server: EmbeddedPostgres;
@@ -32,7 +35,16 @@ export default async function globalSetup(): Promise<void> {
 
 export async function globalTeardown(): Promise<void> {
   const started = state.embeddedTestServer;
-  if (!started) return;
+  if (!started) {
+    const admin = new Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    try {
+      await admin.query(`DROP DATABASE IF EXISTS "${process.env.FAULTLINE_TEST_TEMPLATE}" WITH (FORCE)`);
+    } finally {
+      await admin.end();
+    }
+    return;
+  }
   await started.server.stop();
   rmSync(started.dataDir, { recursive: true, force: true });
 }

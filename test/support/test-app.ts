@@ -6,7 +6,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Clock } from '@faultline/kernel';
 import { loadConfig } from '@faultline/platform';
 import { createApp } from '../../apps/api/src/create-app';
-import { createTestDatabaseUrl, dropTestDatabase } from './test-database';
+import { createMigratedTestDatabaseUrl, dropTestDatabase } from './test-database';
 
 export const BOOTSTRAP = { token: 'test-bootstrap-token', org: 'acme', project: 'web', email: 'admin@acme.test', password: 'test-bootstrap-password' };
 
@@ -48,7 +48,7 @@ async function freePort(): Promise<number> {
  * replaces the application's clock (a FixedClock the test advances), across restarts too.
  */
 export async function startTestApp(env: Record<string, string> = {}, options: { clock?: Clock } = {}): Promise<TestApp> {
-  const databaseUrl = await createTestDatabaseUrl();
+  const databaseUrl = await createMigratedTestDatabaseUrl();
   const dataDir = mkdtempSync(join(tmpdir(), 'faultline-e2e-'));
   const port = await freePort();
   const config = loadConfig({
