@@ -174,9 +174,11 @@ describe('web interface: releases', () => {
     expect(await page.getByRole('region', { name: 'Cloud Resource' }).count()).toBe(0);
     expect(await page.getByText('None.').count()).toBe(0);
 
-    // Another organization's member, or a version that is not there, finds nothing.
+    // A version that is not there says so, once.
     await page.goto(`${app.baseUrl}/organizations/acme/releases/shop@9.9.9/`);
-    await page.getByRole('alert').waitFor();
+    await page.getByRole('alert').filter({ hasText: 'does not exist' }).waitFor();
+    expect(await page.getByRole('alert').count()).toBe(1);
+    expect(await page.getByRole('region', { name: 'Commits' }).count()).toBe(0);
     expect(errors).toEqual([]);
   });
 

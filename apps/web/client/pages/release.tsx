@@ -61,9 +61,6 @@ export function ReleasePage(props: { params: Record<string, string> }) {
   const project = search.get('project');
   const base = `/api/0/organizations/${enc(org)}/releases/${enc(version)}/`;
   const release = useLoad(() => api<ReleaseDetail>('GET', `${base}?health=1`).then(({ body }) => body), [org, version]);
-  const commits = useLoad(() => list<Commit>(`${base}commits/?per_page=${PER_PAGE}`), [org, version]);
-  const deploys = useLoad(() => list<Deploy>(`${base}deploys/?per_page=${PER_PAGE}`), [org, version]);
-  const files = useLoad(() => list<ReleaseFile>(`${base}files/?per_page=${PER_PAGE}`), [org, version]);
   const setProject = (value: string) => navigate(`${location.pathname}${value ? `?project=${enc(value)}` : ''}`, { replace: true });
 
   const projects = release.data?.projects.filter((p) => !project || String(p.id) === project) ?? [];
@@ -135,6 +132,20 @@ export function ReleasePage(props: { params: Record<string, string> }) {
         </>
       )}
       {release.loading && !release.data && <Skeleton rows={3} />}
+      {release.data && <ReleaseLists org={org} version={version} project={project} />}
+    </>
+  );
+}
+
+/** The release's lists, asked for once the release is known to exist. */
+function ReleaseLists(props: { org: string; version: string; project: string | null }) {
+  const { org, version, project } = props;
+  const base = `/api/0/organizations/${enc(org)}/releases/${enc(version)}/`;
+  const commits = useLoad(() => list<Commit>(`${base}commits/?per_page=${PER_PAGE}`), [org, version]);
+  const deploys = useLoad(() => list<Deploy>(`${base}deploys/?per_page=${PER_PAGE}`), [org, version]);
+  const files = useLoad(() => list<ReleaseFile>(`${base}files/?per_page=${PER_PAGE}`), [org, version]);
+  return (
+    <>
       <ReleaseIssues
         org={org}
         project={project}
