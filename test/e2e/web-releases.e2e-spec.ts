@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { EventProcessing } from '@faultline/ingest';
-import { launchBrowser, newPage, signIn } from '../support/browser';
+import { launchBrowser, newPage, screenshot, signIn } from '../support/browser';
 import { BOOTSTRAP, startTestApp, type TestApp } from '../support/test-app';
 
 /**
@@ -156,6 +156,7 @@ describe('web interface: releases', () => {
     const health = region('Health');
     await health.getByText('Crash-free sessions').waitFor();
     expect(await health.locator('dd').allTextContents()).toEqual(['75%', '75%', '4', '1', '0', '4']);
+    await screenshot(page, 'release-page');
 
     // Each issue is a link to its page; the regressed one says so.
     await region('Regressed issues')
@@ -230,6 +231,7 @@ describe('web interface: releases', () => {
     expect(members!.y).toBeGreaterThan(releases!.y);
     expect(await phone.getByRole('button', { name: 'Sign out' }).isVisible()).toBe(true);
     expect(await phone.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    await screenshot(phone, 'release-page-phone-menu');
     await narrow.close();
     expect(errors).toEqual([]);
   });
