@@ -162,7 +162,7 @@ function Navigation(props: { session: Session; path: string; onSignOut: () => vo
               >
                 Settings
                 <span class="nav-more-arrow" aria-hidden="true">
-                  {' ▾'}
+                  ▾
                 </span>
               </button>
               <ul id="settings-menu" class={settingsOpen ? 'nav-submenu open' : 'nav-submenu'}>

@@ -107,7 +107,7 @@ export function ReleasePage(props: { params: Record<string, string> }) {
             <div class="stream-filter">
               <label for="release-page-project">Project</label>
               <select id="release-page-project" value={project ?? ''} onChange={(event) => setProject((event.currentTarget as HTMLSelectElement).value)}>
-                <option value="">All projects of the release</option>
+                <option value="">All projects</option>
                 {release.data.projects.map((p) => (
                   <option key={p.id} value={String(p.id)}>
                     {p.slug}
