@@ -39,7 +39,7 @@ describe('web interface: rate limits', () => {
     await page.goto(`${app.baseUrl}/organizations/acme/issues/`);
     await page.getByRole('status').filter({ hasText: 'Spike protection is dropping' }).waitFor();
 
-    await page.getByRole('link', { name: 'Rate limits' }).first().click();
+    await page.getByRole('status').getByRole('link', { name: 'Rate limits' }).click();
     await page.getByRole('heading', { name: 'Rate limits', level: 1 }).waitFor();
     await page.getByText('Spike protection is enabled').waitFor();
     await page.getByRole('button', { name: 'Turn spike protection off' }).click();

@@ -46,6 +46,7 @@ describe('web interface: security and privacy (browser)', () => {
       storeCrashReports: null,
     });
 
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings', exact: true }).click();
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Security & Privacy' }).click();
     await page.getByLabel('Store minidumps as attachments').waitFor();
     await page.getByLabel('Safe fields').fill('x'.repeat(101));

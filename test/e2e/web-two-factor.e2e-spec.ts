@@ -31,6 +31,7 @@ describe('web interface: two-factor authentication (browser)', () => {
   });
 
   it('enrols an authenticator app, shows the recovery codes once, and asks for a code at the next sign-in', async () => {
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
     await page.getByRole('link', { name: 'Account security' }).click();
     await page.getByRole('heading', { name: 'Account security', level: 1 }).waitFor();
     await page.getByRole('button', { name: 'Set up an authenticator app' }).click();

@@ -13,6 +13,7 @@ import { NewProjectPage, ProjectKeysPage, ProjectPage, ProjectSettingsPage, Proj
 import { InstanceAdminPage } from './pages/instance-admin';
 import { IssuePage, IssuesPage } from './pages/issues';
 import { ReleasesPage } from './pages/releases';
+import { ReleasePage } from './pages/release';
 import { CronMonitorPage, CronsPage } from './pages/crons';
 import { UsagePage } from './pages/usage';
 import { AuthProviderPage, MembersPage, TeamsPage } from './pages/organization';
@@ -65,26 +66,19 @@ const ROUTES: Array<[string, Page]> = [
   ['/organizations/:org/issues/:issueId/events/:eventId/', IssuePage],
   ['/organizations/:org/issues/:issueId/activity/', (props) => <IssuePage {...props} tab="activity" />],
   ['/organizations/:org/releases/', ReleasesPage],
+  ['/organizations/:org/releases/:version/', ReleasePage],
   ['/organizations/:org/crons/', CronsPage],
   ['/organizations/:org/crons/:project/:monitor/', CronMonitorPage],
   ['/organizations/:org/stats/', UsagePage],
 ];
 
-function Navigation(props: { session: Session; path: string; onSignOut: () => void }) {
-  const org = /^\/(?:settings|organizations)\/([^/]+)/.exec(props.path)?.[1];
-  const slug = org && org !== 'account' ? org : props.session.organizations[0]?.slug;
-  const [open, setOpen] = useState(false);
-  // A narrow screen shows the links behind the menu button; choosing one closes it.
-  useEffect(() => setOpen(false), [props.path]);
-  const links: Array<[string, string]> = [
+type NavLink = [href: string, label: string];
+
+/** The organization's settings and the account's pages: behind one Settings menu on a wide screen. */
+function settingsLinks(slug: string | undefined, isSuperuser: boolean): NavLink[] {
+  return [
     ...(slug
       ? ([
-          [`/organizations/${slug}/issues/`, 'Issues'],
-          [`/organizations/${slug}/releases/`, 'Releases'],
-          [`/organizations/${slug}/crons/`, 'Crons'],
-          [`/settings/${slug}/projects/`, 'Projects'],
-          [`/organizations/${slug}/alerts/rules/`, 'Alerts'],
-          [`/organizations/${slug}/stats/`, 'Stats'],
           [`/settings/${slug}/members/`, 'Members'],
           [`/settings/${slug}/teams/`, 'Teams'],
           [`/settings/${slug}/auth/`, 'Auth & SCIM'],
@@ -92,14 +86,48 @@ function Navigation(props: { session: Session; path: string; onSignOut: () => vo
           [`/settings/${slug}/security-and-privacy/`, 'Security & Privacy'],
           [`/settings/${slug}/developer-settings/`, 'Developer settings'],
           [`/settings/${slug}/integrations/`, 'Integrations'],
-        ] as Array<[string, string]>)
+        ] as NavLink[])
       : []),
     ['/settings/account/api/auth-tokens/', 'API tokens'],
     ['/settings/account/security/', 'Account security'],
-    ...(props.session.user.isSuperuser ? ([['/manage/organizations/', 'Admin']] as Array<[string, string]>) : []),
+    ...(isSuperuser ? ([['/manage/organizations/', 'Admin']] as NavLink[]) : []),
   ];
+}
+
+/**
+ * The top bar. On a wide screen it is one line: the daily pages, a Settings menu for the rest, the
+ * account; on a narrow one everything folds behind the menu button, in one column.
+ */
+function Navigation(props: { session: Session; path: string; onSignOut: () => void }) {
+  const org = /^\/(?:settings|organizations)\/([^/]+)/.exec(props.path)?.[1];
+  const slug = org && org !== 'account' ? org : props.session.organizations[0]?.slug;
+  const [open, setOpen] = useState(false);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  // A narrow screen shows the links behind the menu button; choosing one closes it.
+  useEffect(() => {
+    setOpen(false);
+    setSettingsOpen(false);
+  }, [props.path]);
+  const links: NavLink[] = slug
+    ? [
+        [`/organizations/${slug}/issues/`, 'Issues'],
+        [`/organizations/${slug}/releases/`, 'Releases'],
+        [`/organizations/${slug}/crons/`, 'Crons'],
+        [`/settings/${slug}/projects/`, 'Projects'],
+        [`/organizations/${slug}/alerts/rules/`, 'Alerts'],
+        [`/organizations/${slug}/stats/`, 'Stats'],
+      ]
+    : [];
+  const settings = settingsLinks(slug, props.session.user.isSuperuser);
   const current = (href: string) =>
     props.path.startsWith(href) || (href.endsWith('/projects/') && props.path.startsWith(href.replace('/settings/', '/organizations/')));
+  const item = ([href, label]: NavLink) => (
+    <li key={href}>
+      <Link href={href} aria-current={current(href) ? 'page' : undefined}>
+        {label}
+      </Link>
+    </li>
+  );
   return (
     <header class="topbar">
       <Link href="/" class="brand">
@@ -112,13 +140,35 @@ function Navigation(props: { session: Session; path: string; onSignOut: () => vo
       <div id="main-menu" class={open ? 'topbar-menu open' : 'topbar-menu'}>
         <nav aria-label="Main">
           <ul>
-            {links.map(([href, label]) => (
-              <li key={href}>
-                <Link href={href} aria-current={current(href) ? 'page' : undefined}>
-                  {label}
-                </Link>
-              </li>
-            ))}
+            {links.map(item)}
+            <li
+              class="nav-more"
+              onKeyDown={(event) => {
+                if (event.key === 'Escape' && settingsOpen) {
+                  setSettingsOpen(false);
+                  (event.currentTarget as HTMLElement).querySelector('button')?.focus();
+                }
+              }}
+              onFocusOut={(event) => {
+                if (!(event.currentTarget as HTMLElement).contains(event.relatedTarget as Node | null)) setSettingsOpen(false);
+              }}
+            >
+              <button
+                type="button"
+                class={settings.some(([href]) => current(href)) ? 'nav-more-button current' : 'nav-more-button'}
+                aria-expanded={settingsOpen}
+                aria-controls="settings-menu"
+                onClick={() => setSettingsOpen(!settingsOpen)}
+              >
+                Settings
+                <span class="nav-more-arrow" aria-hidden="true">
+                  ▾
+                </span>
+              </button>
+              <ul id="settings-menu" class={settingsOpen ? 'nav-submenu open' : 'nav-submenu'}>
+                {settings.map(item)}
+              </ul>
+            </li>
           </ul>
         </nav>
         <div class="account">

@@ -1,6 +1,7 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api, enc } from '../api';
 import { ErrorNote, formatDate, Section, Skeleton, useLoad, useTitle } from '../components';
+import { Link, navigate, useSearch } from '../router';
 
 interface Release {
   version: string;
@@ -11,11 +12,11 @@ interface Release {
   lastEvent: string | null;
   deployCount: number;
   lastDeploy: { environment: string; dateFinished: string } | null;
-  projects: Array<{ slug: string; name: string; hasHealthData: boolean; healthData?: HealthData }>;
+  projects: Array<{ id: number; slug: string; name: string; hasHealthData: boolean; healthData?: HealthData }>;
 }
 
 /** Sentry's release health of one project (`health=1`): rates in percent, null without sessions. */
-interface HealthData {
+export interface HealthData {
   crashFreeSessions: number | null;
   crashFreeUsers: number | null;
   totalSessions: number;
@@ -27,7 +28,7 @@ interface HealthData {
  * A release's crash-free rates over its projects: sessions exactly (1 - crashed / total); users
  * weighted by each project's users (a user of two projects counts in each).
  */
-function releaseHealth(release: Release): { sessions: number | null; users: number | null } {
+export function releaseHealth(release: Pick<Release, 'projects'>): { sessions: number | null; users: number | null } {
   const health = release.projects.flatMap((p) => (p.healthData && p.healthData.totalSessions > 0 ? [p.healthData] : []));
   const total = health.reduce((sum, h) => sum + h.totalSessions, 0);
   const users = health.reduce((sum, h) => sum + h.totalUsers, 0);
@@ -38,33 +39,80 @@ function releaseHealth(release: Release): { sessions: number | null; users: numb
   };
 }
 
-const percent = (value: number | null): string => (value === null ? '—' : `${Math.floor(value * 10) / 10}%`);
+export const percent = (value: number | null): string => (value === null ? '—' : `${Math.floor(value * 10) / 10}%`);
 
-/** An organization's releases, newest first, as sentry-cli and the events created them. */
+/** The organization's projects, for the project filters. */
+export function useProjects(org: string) {
+  return useLoad(() => api<Array<{ id: string; slug: string }>>('GET', `/api/0/organizations/${enc(org)}/projects/`).then(({ body }) => body), [org]);
+}
+
+/** A release's page, with the project filter the list had (`?project=`). */
+export function releaseHref(org: string, version: string, project: string | null): string {
+  return `/organizations/${enc(org)}/releases/${enc(version)}/${project ? `?project=${enc(project)}` : ''}`;
+}
+
+/** An organization's releases, newest first, as sentry-cli and the events created them; `?query=` and `?project=` filter them. */
 export function ReleasesPage(props: { params: Record<string, string> }) {
   const { org } = props.params;
   useTitle('Releases');
-  const [query, setQuery] = useState('');
-  const releases = useLoad(
-    () =>
-      api<Release[]>('GET', `/api/0/organizations/${enc(org)}/releases/?per_page=100&health=1${query ? `&query=${encodeURIComponent(query)}` : ''}`).then(
-        ({ body }) => body,
-      ),
-    [org, query],
-  );
+  const search = new URLSearchParams(useSearch());
+  const query = search.get('query') ?? '';
+  const project = search.get('project');
+  const [text, setText] = useState(query);
+  useEffect(() => setText(query), [query]);
+  const go = (name: string, value: string) => {
+    if (value) search.set(name, value);
+    else search.delete(name);
+    const rest = search.toString();
+    navigate(`${location.pathname}${rest ? `?${rest}` : ''}`, { replace: true });
+  };
+  const projects = useProjects(org);
+  const releases = useLoad(() => {
+    const params = new URLSearchParams({ per_page: '100', health: '1' });
+    if (query) params.set('query', query);
+    if (project) params.set('project', project);
+    return api<Release[]>('GET', `/api/0/organizations/${enc(org)}/releases/?${params.toString()}`).then(({ body }) => body);
+  }, [org, query, project]);
   const withHealth = releases.data?.some((release) => release.projects.some((p) => p.hasHealthData)) ?? false;
   return (
     <>
       <h1>Releases</h1>
-      <div class="toolbar">
-        <label for="release-query">Version</label>
+      <form
+        class="search-box"
+        role="search"
+        onSubmit={(event) => {
+          event.preventDefault();
+          go('query', text.trim());
+        }}
+      >
+        <label for="release-query" class="visually-hidden">
+          Search versions
+        </label>
         <input
           id="release-query"
           type="search"
-          value={query}
-          placeholder="Search versions"
-          onChange={(event) => setQuery((event.currentTarget as HTMLInputElement).value)}
+          value={text}
+          placeholder="Search versions, e.g. 1.2 or shop@"
+          spellcheck={false}
+          autoComplete="off"
+          onInput={(event) => setText((event.currentTarget as HTMLInputElement).value)}
         />
+        <button type="submit" class="primary">
+          Search
+        </button>
+      </form>
+      <div class="stream-filters">
+        <div class="stream-filter">
+          <label for="release-project">Project</label>
+          <select id="release-project" value={project ?? ''} onChange={(event) => go('project', (event.currentTarget as HTMLSelectElement).value)}>
+            <option value="">All projects</option>
+            {projects.data?.map((item) => (
+              <option key={item.id} value={item.id}>
+                {item.slug}
+              </option>
+            ))}
+          </select>
+        </div>
       </div>
       <Section title="Releases">
         <ErrorNote error={releases.error} />
@@ -99,7 +147,9 @@ export function ReleasesPage(props: { params: Record<string, string> }) {
               {releases.data.map((release) => (
                 <tr key={release.version}>
                   <td>
-                    <span title={release.version}>{release.shortVersion}</span>
+                    <Link href={releaseHref(org, release.version, project)} aria-label={`Release ${release.version}`}>
+                      <span title={release.version}>{release.shortVersion}</span>
+                    </Link>
                   </td>
                   <td>{release.projects.map((p) => p.slug).join(', ')}</td>
                   <td>{formatDate(release.dateCreated)}</td>
@@ -113,7 +163,9 @@ export function ReleasesPage(props: { params: Record<string, string> }) {
             </tbody>
           </table>
         ) : (
-          <p class="muted">No releases yet. Create one with sentry-cli, or send an event that names its release.</p>
+          <p class="muted">
+            {query || project ? 'No release matches.' : 'No releases yet. Create one with sentry-cli, or send an event that names its release.'}
+          </p>
         )}
       </Section>
     </>

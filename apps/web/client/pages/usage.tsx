@@ -1,6 +1,7 @@
 import { api, enc } from '../api';
 import { ErrorNote, Section, Skeleton, useLoad, useTitle } from '../components';
 import { navigate, useSearch } from '../router';
+import { formatBytes } from '../format-bytes';
 
 interface UsageGroup {
   by: { outcome?: string; category?: string };
@@ -29,7 +30,7 @@ const CATEGORIES: Array<[string, string]> = [
   ['session', 'Sessions'],
   ['monitor', 'Cron check-ins'],
   ['feedback', 'User feedback'],
-  ['attachment', 'Attachments (bytes)'],
+  ['attachment', 'Attachments'],
   ['replay', 'Replays'],
   ['profile', 'Profiles'],
   ['log_item', 'Logs'],
@@ -43,6 +44,9 @@ const PERIODS: Array<[string, string, string]> = [
   ['30d', 'Last 30 days', '1d'],
   ['90d', 'Last 90 days', '1d'],
 ];
+
+/** A total as the category counts it: attachments in bytes (23.5 GiB), the rest in items. */
+const quantity = (category: string, value: number): string => (category === 'attachment' ? formatBytes(value) : String(value));
 
 const WIDTH = 720;
 const HEIGHT = 150;
@@ -88,7 +92,11 @@ export function UsagePage(props: { params: Record<string, string> }) {
       </div>
       <Section title={`${category[1]}, ${period[1].toLowerCase()}`}>
         <ErrorNote error={series.error} />
-        {!series.data ? !series.error && <Skeleton rows={4} label="Loading the usage" /> : <OutcomeChart usage={series.data} what={category[1]} />}
+        {!series.data ? (
+          !series.error && <Skeleton rows={4} label="Loading the usage" />
+        ) : (
+          <OutcomeChart usage={series.data} what={category[1]} category={category[0]} />
+        )}
       </Section>
       <Section title="By category">
         <ErrorNote error={table.error} />
@@ -98,7 +106,7 @@ export function UsagePage(props: { params: Record<string, string> }) {
   );
 }
 
-function OutcomeChart(props: { usage: Usage; what: string }) {
+function OutcomeChart(props: { usage: Usage; what: string; category: string }) {
   const intervals = props.usage.intervals ?? [];
   const seriesOf = (outcome: string) => props.usage.groups.find((group) => group.by.outcome === outcome)?.series?.['sum(quantity)'] ?? [];
   const stacked = OUTCOMES.map(({ outcome }) => seriesOf(outcome));
@@ -106,7 +114,7 @@ function OutcomeChart(props: { usage: Usage; what: string }) {
   const peak = Math.max(1, ...intervals.map((_, index) => stacked.reduce((sum, points) => sum + (points[index] ?? 0), 0)));
   const slot = WIDTH / Math.max(1, intervals.length);
   const every = Math.max(1, Math.ceil(intervals.length / 8));
-  const summary = OUTCOMES.map(({ label }, index) => `${label}: ${totals[index]}`).join(', ');
+  const summary = OUTCOMES.map(({ label }, index) => `${label}: ${quantity(props.category, totals[index])}`).join(', ');
   return (
     <figure class="chart">
       <svg viewBox={`0 0 ${WIDTH} ${HEIGHT + 20}`} role="img" aria-label={`${props.what} by outcome. ${summary}.`}>
@@ -134,7 +142,7 @@ function OutcomeChart(props: { usage: Usage; what: string }) {
       <figcaption class="legend">
         {OUTCOMES.map(({ label, class: kind }, index) => (
           <span key={kind}>
-            <span class={`swatch ${kind}`} aria-hidden="true" /> {label} <strong>{totals[index]}</strong>
+            <span class={`swatch ${kind}`} aria-hidden="true" /> {label} <strong>{quantity(props.category, totals[index])}</strong>
           </span>
         ))}
       </figcaption>
@@ -165,7 +173,7 @@ function OutcomeTable(props: { usage: Usage }) {
           <tr key={category}>
             <th scope="row">{label}</th>
             {OUTCOMES.map(({ outcome }) => (
-              <td key={outcome}>{total(category, outcome)}</td>
+              <td key={outcome}>{quantity(category, total(category, outcome))}</td>
             ))}
           </tr>
         ))}

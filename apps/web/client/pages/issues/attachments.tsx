@@ -1,5 +1,6 @@
 import { api, ApiError, enc } from '../../api';
 import { ErrorNote, Section, useLoad } from '../../components';
+import { formatBytes } from '../../format-bytes';
 
 interface EventAttachment {
   id: string;
@@ -7,19 +8,6 @@ interface EventAttachment {
   type: string;
   size: number;
   mimetype: string;
-}
-
-/** Bytes as a person reads them: 512 B, 4.0 KiB, 1.5 MiB. */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KiB', 'MiB', 'GiB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value.toFixed(1)} ${units[unit]}`;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
+import { BYTE_CONTEXT_KEYS, formatBytes } from '../../format-bytes';
 import { Link } from '../../router';
 import type { Breadcrumb, ExceptionValue, Frame, IssueEvent, RequestData, Stacktrace } from './types';
 
@@ -327,13 +328,30 @@ const CONTEXT_TITLES: Record<string, string> = {
   state: 'State',
 };
 
+/** A context value worth a row: not null, empty text, `None` (as Python SDKs write nothing) or an empty list or object. */
+function hasValue(value: unknown): boolean {
+  if (value === null || value === undefined || value === '' || value === 'None') return false;
+  if (Array.isArray(value)) return value.length > 0;
+  return typeof value !== 'object' || Object.keys(value).length > 0;
+}
+
+/** A context's rows: byte counts (device memory and storage) read as 23.5 GiB. */
+function contextRows(context: Record<string, unknown> | null | undefined): Array<[string, unknown]> {
+  return Object.entries(context ?? {})
+    .filter(([key, value]) => key !== 'type' && hasValue(value))
+    .map(([key, value]) => [key, BYTE_CONTEXT_KEYS.has(key) && typeof value === 'number' ? formatBytes(value) : value]);
+}
+
+/** The event's contexts; one with nothing to show gets no card. */
 function Contexts(props: { contexts: Record<string, Record<string, unknown>> }) {
-  const entries = Object.entries(props.contexts);
+  const entries = Object.entries(props.contexts)
+    .map(([name, context]) => [name, context, contextRows(context)] as const)
+    .filter(([, , rows]) => rows.length > 0);
+  if (entries.length === 0) return null;
   return (
     <EventSection title="Contexts">
       <div class="context-cards">
-        {entries.map(([name, context]) => {
-          const rows = Object.entries(context ?? {}).filter(([key]) => key !== 'type');
+        {entries.map(([name, context, rows]) => {
           const summary = [context?.name, context?.version].filter(Boolean).join(' ');
           return (
             <section key={name} class="context-card" aria-label={CONTEXT_TITLES[name] ?? name}>

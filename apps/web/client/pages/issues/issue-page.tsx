@@ -286,7 +286,11 @@ export function IssuePage(props: { params: Record<string, string>; session: { us
             <span class="short-id">{data.shortId}</span>
             <span class="muted">{data.project.slug}</span>
             {data.culprit && <span class="muted">{data.culprit}</span>}
-            <span class={`status status-${data.status}`}>{statusSummary(data.status, data.statusDetails)}</span>
+            <span
+              class={`status status-${data.status === 'unresolved' && (data.substatus === 'regressed' || data.substatus === 'escalating') ? data.substatus : data.status}`}
+            >
+              {statusSummary(data.status, data.statusDetails, data.substatus)}
+            </span>
             {data.isUnhandled && <span class="badge badge-unhandled">unhandled</span>}
           </p>
         </div>

@@ -49,6 +49,10 @@ describe('resolve and ignore menus', () => {
     expect(statusSummary('ignored', { ignoreCount: 10 })).toBe('Ignored until 10 more events');
     expect(statusSummary('ignored', {})).toBe('Ignored');
     expect(statusSummary('unresolved', {})).toBe('Unresolved');
+    expect(statusSummary('unresolved', {}, 'ongoing')).toBe('Unresolved');
+    expect(statusSummary('unresolved', {}, 'regressed')).toBe('Regressed');
+    expect(statusSummary('unresolved', {}, 'escalating')).toBe('Escalating');
+    expect(statusSummary('resolved', {}, 'regressed')).toBe('Resolved');
   });
 });
 

@@ -54,8 +54,11 @@ export function ignoreGroups(update: (change: Change) => void): MenuGroup[] {
   ];
 }
 
-/** What the status details of an issue say, in words (`resolved in shop@1.2`, `ignored for 30 min`). */
-export function statusSummary(status: string, details: Record<string, unknown>): string {
+/**
+ * What the status of an issue says, in words (`resolved in shop@1.2`, `ignored for 30 min`); an
+ * unresolved issue says its substatus when that is news (Sentry's `regressed`, `escalating`).
+ */
+export function statusSummary(status: string, details: Record<string, unknown>, substatus?: string | null): string {
   if (status === 'resolved') {
     if (details.inNextRelease) return 'Resolved in the next release';
     if (details.inRelease) return `Resolved in ${String(details.inRelease)}`;
@@ -67,5 +70,7 @@ export function statusSummary(status: string, details: Record<string, unknown>):
     if (details.ignoreUserCount) return `Ignored until ${Number(details.ignoreUserCount)} more users`;
     return 'Ignored';
   }
+  if (substatus === 'regressed') return 'Regressed';
+  if (substatus === 'escalating') return 'Escalating';
   return 'Unresolved';
 }
