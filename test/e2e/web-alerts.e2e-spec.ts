@@ -136,6 +136,7 @@ describe('web interface: alerts (browser)', () => {
           { id: 'sentry.rules.filters.tagged_event.TaggedEventFilter', key: 'browser', match: 'ns' },
           { id: 'sentry.rules.filters.tagged_event.TaggedEventFilter', key: 'release', match: 'sw', value: '1.' },
           { id: 'sentry.rules.filters.age_comparison.AgeComparisonFilter', comparison_type: 'newer', value: 3, time: 'day' },
+          { id: 'sentry.rules.filters.event_attribute.EventAttributeFilter', attribute: 'message', match: 'co', value: 'timeout' },
         ],
         actions: [
           { id: 'sentry.rules.actions.notify_event.NotifyEventAction' },
