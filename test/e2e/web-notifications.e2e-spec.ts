@@ -51,17 +51,25 @@ describe('web interface: notifications (browser)', () => {
     await page.goto(`${app.baseUrl}/organizations/acme/alerts/rules/`);
     await page.getByText('No rules yet.').waitFor();
     await page.getByLabel('Name', { exact: true }).fill('Tell Slack');
-    await page.getByLabel('When').selectOption({ label: 'Every event' });
-    await page.getByLabel('Action 1').selectOption({ label: 'Send a Slack message' });
+    await page
+      .getByRole('group', { name: /^When 1:/ })
+      .getByRole('button', { name: 'Remove' })
+      .click();
+    await page.getByLabel('Add a condition').selectOption({ label: 'The event occurs' });
+    await page
+      .getByRole('group', { name: /^Then 1:/ })
+      .getByRole('button', { name: 'Remove' })
+      .click();
+    await page.getByLabel('Add an action').selectOption({ label: 'Send a Slack message' });
     await page.getByLabel('Incoming webhook URL').fill(`${receiver.url}/slack`);
     await page.getByRole('button', { name: 'Send test notification' }).click();
-    await page.getByText(/Test notification sent \(1 message\)/).waitFor();
+    await page.getByText(/Test notification queued \(1 message\)/).waitFor();
     const [test] = await receiver.waitFor('/slack', 1);
     expect(JSON.parse(test.rawBody).text).toContain('Test notification');
 
     await page.getByRole('button', { name: 'Create rule' }).click();
-    await page.getByRole('cell', { name: 'Tell Slack' }).waitFor();
-    await page.getByRole('cell', { name: 'Slack message' }).waitFor();
+    await page.getByRole('cell', { name: 'Tell Slack', exact: true }).waitFor();
+    await page.getByRole('cell', { name: 'The event occurs' }).waitFor();
     await screenshot(page, 'alert-rules');
     await sendError('After the rule');
     const posted = await receiver.waitFor('/slack', 2);

@@ -7,7 +7,8 @@ import { Skeleton } from './components';
 import { SignInPage } from './pages/sign-in';
 import { AccountSecurityPage } from './pages/account-security';
 import { ApiTokensPage } from './pages/api-tokens';
-import { AlertRulesPage, InviteMembersPage, NotificationSettingsPage } from './pages/notifications';
+import { InviteMembersPage, NotificationSettingsPage } from './pages/notifications';
+import { AlertRulesPage, MetricAlertsPage } from './pages/alerts';
 import { NewServiceHookPage, ServiceHookPage, ServiceHooksPage } from './pages/service-hooks';
 import { NewProjectPage, ProjectKeysPage, ProjectPage, ProjectSettingsPage, ProjectsPage } from './pages/projects';
 import { InstanceAdminPage } from './pages/instance-admin';
@@ -36,6 +37,7 @@ const ROUTES: Array<[string, Page]> = [
   ['/settings/account/security/', AccountSecurityPage],
   ['/settings/:org/members/invite/', InviteMembersPage],
   ['/organizations/:org/alerts/rules/', AlertRulesPage],
+  ['/organizations/:org/alerts/metric-rules/', MetricAlertsPage],
   ['/settings/:org/', ProjectsPage],
   ['/settings/:org/projects/', ProjectsPage],
   ['/settings/:org/projects/:project/', ProjectSettingsPage],

@@ -41,10 +41,21 @@ export class IssueAlertRulesController {
 
   @Get('projects/:organization_id_or_slug/:project_id_or_slug/rules')
   @RequireScopes('alerts:read', 'project:read')
-  async list(@CurrentOrganization() organization: OrganizationAccess, @Param('project_id_or_slug') projectIdOrSlug: string, @Paginate() page: Pagination) {
+  @ApiQuery({ name: 'expand', required: false, description: "`lastTriggered`: each rule's last fire (null when it never fired)" })
+  async list(
+    @CurrentOrganization() organization: OrganizationAccess,
+    @Param('project_id_or_slug') projectIdOrSlug: string,
+    @Paginate() page: Pagination,
+    @Query('expand') expand?: string | string[],
+  ) {
     const project = await requireProject(this.queries, organization.id, projectIdOrSlug);
     const rows = page.respond(await this.rules.list(this.database, project.id, page.offset, page.fetchLimit));
-    return rows.map((row) => serializeIssueRule(row, project.slug));
+    if (![expand ?? []].flat().includes('lastTriggered')) return rows.map((row) => serializeIssueRule(row, project.slug));
+    const lastFired = await this.fires.lastFired(
+      this.database,
+      rows.map((row) => String(row.id)),
+    );
+    return rows.map((row) => ({ ...serializeIssueRule(row, project.slug), lastTriggered: lastFired.get(String(row.id))?.toISOString() ?? null }));
   }
 
   @Post('projects/:organization_id_or_slug/:project_id_or_slug/rules')

@@ -1,4 +1,4 @@
-import { type IssueRuleAction, type IssueRuleCondition, type IssueRuleFilter, IssueRuleIds, LEVEL_NUMBERS } from '../domain';
+import { EVENT_ATTRIBUTES, type IssueRuleAction, type IssueRuleCondition, type IssueRuleFilter, IssueRuleIds, LEVEL_NUMBERS, type TagMatch } from '../domain';
 
 const CONDITION_LABELS: Record<string, string> = {
   [IssueRuleIds.FirstSeenEvent]: 'A new issue is created',
@@ -17,6 +17,8 @@ export function labelOf(item: IssueRuleCondition | IssueRuleFilter | IssueRuleAc
       return `The event's level is ${item.match === 'eq' ? 'equal to' : item.match === 'gte' ? 'greater than or equal to' : 'less than or equal to'} ${levelName(item.level)}`;
     case IssueRuleIds.TaggedEventFilter:
       return `The event's tags match ${item.key} ${item.match}${item.value !== undefined ? ` ${item.value}` : ''}`;
+    case IssueRuleIds.EventAttributeFilter:
+      return `The event's ${item.attribute} value ${TAG_MATCH_LABELS[item.match]}${item.value !== undefined ? ` ${item.value}` : ''}`;
     case IssueRuleIds.AgeComparisonFilter:
       return `The issue is ${item.comparison_type} than ${item.value} ${item.time}${item.value === 1 ? '' : 's'}`;
     case IssueRuleIds.NotifyEvent:
@@ -31,6 +33,18 @@ export function labelOf(item: IssueRuleCondition | IssueRuleFilter | IssueRuleAc
 function levelName(level: string): string {
   return Object.entries(LEVEL_NUMBERS).find(([, n]) => String(n) === level)?.[0] ?? level;
 }
+
+const TAG_MATCH_CHOICES: Array<[TagMatch, string]> = [
+  ['eq', 'equals'],
+  ['ne', 'does not equal'],
+  ['sw', 'starts with'],
+  ['ew', 'ends with'],
+  ['co', 'contains'],
+  ['nc', 'does not contain'],
+  ['is', 'is set'],
+  ['ns', 'is not set'],
+];
+const TAG_MATCH_LABELS = Object.fromEntries(TAG_MATCH_CHOICES) as Record<TagMatch, string>;
 
 const choices = (entries: Array<[string, string]>) => ({ type: 'choice', choices: entries });
 const INTERVAL_CHOICES: Array<[string, string]> = [
@@ -109,16 +123,12 @@ export function issueRuleConfiguration() {
       }),
       item(IssueRuleIds.TaggedEventFilter, "The event's tags match {key} {match} {value}", {
         key: { type: 'string', placeholder: 'key' },
-        match: choices([
-          ['eq', 'equals'],
-          ['ne', 'does not equal'],
-          ['sw', 'starts with'],
-          ['ew', 'ends with'],
-          ['co', 'contains'],
-          ['nc', 'does not contain'],
-          ['is', 'is set'],
-          ['ns', 'is not set'],
-        ]),
+        match: choices(TAG_MATCH_CHOICES),
+        value: { type: 'string', placeholder: 'value' },
+      }),
+      item(IssueRuleIds.EventAttributeFilter, "The event's {attribute} value {match} {value}", {
+        attribute: choices(EVENT_ATTRIBUTES.map((attribute) => [attribute, attribute])),
+        match: choices(TAG_MATCH_CHOICES),
         value: { type: 'string', placeholder: 'value' },
       }),
       item(IssueRuleIds.AgeComparisonFilter, 'The issue is {comparison_type} than {value} {time}', {

@@ -14,6 +14,7 @@ function facts(overrides: Partial<EventFacts> = {}): EventFacts {
       ['level', 'error'],
       ['browser', 'Chrome 120'],
     ],
+    attributes: { message: 'Checkout failed: card declined', platform: 'node', environment: 'production', type: 'error' },
     eventsIn: () => 0,
     usersIn: () => 0,
     ...overrides,
@@ -87,6 +88,16 @@ describe('rulePasses', () => {
   ])('tag filter region %s %s: %s', (match, value, expected) => {
     const filtered = rule({ conditions: [{ id: Ids.EveryEvent }], filters: [{ id: Ids.TaggedEventFilter, key: 'region', match, value } as never] });
     expect(rulePasses(filtered, facts())).toBe(expected);
+  });
+
+  it("event attribute filters compare the event's message, platform, environment and type", () => {
+    const filtered = (filter: Record<string, unknown>) =>
+      rule({ conditions: [{ id: Ids.EveryEvent }], filters: [{ id: Ids.EventAttributeFilter, ...filter } as never] });
+    expect(rulePasses(filtered({ attribute: 'message', match: 'co', value: 'CARD DECLINED' }), facts())).toBe(true);
+    expect(rulePasses(filtered({ attribute: 'message', match: 'sw', value: 'timeout' }), facts())).toBe(false);
+    expect(rulePasses(filtered({ attribute: 'platform', match: 'eq', value: 'python' }), facts())).toBe(false);
+    expect(rulePasses(filtered({ attribute: 'environment', match: 'ne', value: 'staging' }), facts())).toBe(true);
+    expect(rulePasses(filtered({ attribute: 'message', match: 'ns' }), facts({ attributes: { message: '' } }))).toBe(true);
   });
 
   it("age filters compare the issue's age", () => {

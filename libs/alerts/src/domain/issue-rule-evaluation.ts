@@ -1,5 +1,6 @@
 import {
   AGE_UNITS,
+  type EventAttribute,
   FREQUENCY_INTERVALS,
   type IssueRuleCondition,
   type IssueRuleDefinition,
@@ -7,6 +8,7 @@ import {
   IssueRuleIds,
   LEVEL_NUMBERS,
   type MatchKind,
+  type TagMatch,
 } from './issue-rule';
 
 /** What the evaluator knows about one processed event when it checks a rule. */
@@ -17,6 +19,8 @@ export interface EventFacts {
   readonly environment: string;
   /** The event's tags plus level, environment, release and user, as Sentry's TaggedEventFilter sees them. */
   readonly tags: ReadonlyArray<readonly [string, string]>;
+  /** The attributes EventAttributeFilter compares; an empty or absent one is not set. */
+  readonly attributes: Readonly<Partial<Record<EventAttribute, string>>>;
   /** Seconds since the issue was first seen; undefined when no rule needs it. */
   readonly issueAgeSeconds?: number;
   /** Events of the issue in each interval (by its name, e.g. '1h'), this event included. */
@@ -59,8 +63,17 @@ export function filterPasses(filter: IssueRuleFilter, facts: EventFacts): boolea
       const wanted = Number(filter.level);
       return filter.match === 'eq' ? level === wanted : filter.match === 'gte' ? level >= wanted : level <= wanted;
     }
-    case IssueRuleIds.TaggedEventFilter:
-      return tagMatches(filter, facts.tags);
+    case IssueRuleIds.TaggedEventFilter: {
+      const key = filter.key.toLowerCase();
+      return valuesMatch(
+        filter,
+        facts.tags.filter(([k]) => k.toLowerCase() === key).map(([, v]) => v),
+      );
+    }
+    case IssueRuleIds.EventAttributeFilter: {
+      const value = facts.attributes[filter.attribute];
+      return valuesMatch(filter, value ? [value] : []);
+    }
     case IssueRuleIds.AgeComparisonFilter: {
       if (facts.issueAgeSeconds === undefined) return false;
       const limit = filter.value * AGE_UNITS[filter.time];
@@ -69,9 +82,9 @@ export function filterPasses(filter: IssueRuleFilter, facts: EventFacts): boolea
   }
 }
 
-function tagMatches(filter: Extract<IssueRuleFilter, { id: typeof IssueRuleIds.TaggedEventFilter }>, tags: EventFacts['tags']): boolean {
-  const key = filter.key.toLowerCase();
-  const values = tags.filter(([k]) => k.toLowerCase() === key).map(([, v]) => v.toLowerCase());
+/** Sentry's match kinds over an event's values of one tag or attribute, without regard to case. */
+function valuesMatch(filter: { match: TagMatch; value?: string }, found: readonly string[]): boolean {
+  const values = found.map((v) => v.toLowerCase());
   const wanted = (filter.value ?? '').toLowerCase();
   switch (filter.match) {
     case 'is':

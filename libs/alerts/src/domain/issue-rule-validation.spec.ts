@@ -88,4 +88,21 @@ describe('validateIssueRule', () => {
     const checked = validateIssueRule(input as Record<string, unknown>, uuid);
     expect(checked).toEqual({ error: expect.stringContaining(field), field });
   });
+
+  it('checks an event attribute filter: a known attribute, a match kind, a value unless the match is is/ns', () => {
+    const withFilter = (filter: Record<string, unknown>) =>
+      validateIssueRule(
+        { name: 'r', actionMatch: 'all', actions: [{ id: Ids.NotifyEvent }], filters: [{ id: Ids.EventAttributeFilter, ...filter }] },
+        () => 'u',
+      );
+    expect(withFilter({ attribute: 'message', match: 'co', value: 'timeout' })).toMatchObject({
+      ok: { filters: [{ attribute: 'message', match: 'co', value: 'timeout' }] },
+    });
+    expect(withFilter({ attribute: 'platform', match: 'is', value: 'ignored' })).toMatchObject({ ok: { filters: [{ attribute: 'platform', match: 'is' }] } });
+    expect(withFilter({ attribute: 'stacktrace.code', match: 'eq', value: 'x' })).toMatchObject({
+      field: 'filters',
+      error: expect.stringContaining('attribute must be one of'),
+    });
+    expect(withFilter({ attribute: 'message', match: 'eq' })).toMatchObject({ field: 'filters', error: 'filters[0]: value is required' });
+  });
 });

@@ -1,6 +1,8 @@
 import {
   AGE_UNITS,
   DEFAULT_FREQUENCY_MINUTES,
+  EVENT_ATTRIBUTES,
+  type EventAttribute,
   FREQUENCY_INTERVALS,
   type IssueRuleAction,
   type IssueRuleCondition,
@@ -132,6 +134,16 @@ function validateFilter(raw: unknown, index: number): Checked<IssueRuleFilter> {
       if (match === 'is' || match === 'ns') return { ok: { id: raw.id, key: raw.key.trim(), match } };
       if (typeof raw.value !== 'string' || raw.value.length > 200) return { error: `filters[${index}]: value is required`, field };
       return { ok: { id: raw.id, key: raw.key.trim(), match: match as TagMatch, value: raw.value } };
+    }
+    case IssueRuleIds.EventAttributeFilter: {
+      if (!EVENT_ATTRIBUTES.includes(raw.attribute as EventAttribute))
+        return { error: `filters[${index}]: attribute must be one of ${EVENT_ATTRIBUTES.join(', ')}`, field };
+      const match = raw.match;
+      if (!TAG_MATCHES.includes(match as TagMatch)) return { error: `filters[${index}]: match must be one of ${TAG_MATCHES.join(', ')}`, field };
+      const attribute = raw.attribute as EventAttribute;
+      if (match === 'is' || match === 'ns') return { ok: { id: raw.id, attribute, match } };
+      if (typeof raw.value !== 'string' || raw.value.length > 200) return { error: `filters[${index}]: value is required`, field };
+      return { ok: { id: raw.id, attribute, match: match as TagMatch, value: raw.value } };
     }
     case IssueRuleIds.AgeComparisonFilter: {
       const comparison = raw.comparison_type;

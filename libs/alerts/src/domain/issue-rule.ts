@@ -16,6 +16,7 @@ export const IssueRuleIds = {
   LevelFilter: 'sentry.rules.filters.level.LevelFilter',
   TaggedEventFilter: 'sentry.rules.filters.tagged_event.TaggedEventFilter',
   AgeComparisonFilter: 'sentry.rules.filters.age_comparison.AgeComparisonFilter',
+  EventAttributeFilter: 'sentry.rules.filters.event_attribute.EventAttributeFilter',
   NotifyEvent: 'sentry.rules.actions.notify_event.NotifyEventAction',
   NotifyEventSentryApp: 'sentry.rules.actions.notify_event_sentry_app.NotifyEventSentryAppAction',
   NotifyEmail: 'sentry.mail.actions.NotifyEmailAction',
@@ -58,6 +59,9 @@ export const LEVEL_NUMBERS: Readonly<Record<string, number>> = Object.freeze({ f
 
 export const TAG_MATCHES = ['eq', 'ne', 'sw', 'ew', 'co', 'nc', 'is', 'ns'] as const;
 export type TagMatch = (typeof TAG_MATCHES)[number];
+/** The event attributes EventAttributeFilter compares (those of Sentry's that a processed error event carries). */
+export const EVENT_ATTRIBUTES = ['message', 'platform', 'environment', 'type'] as const;
+export type EventAttribute = (typeof EVENT_ATTRIBUTES)[number];
 /** The units of AgeComparisonFilter's `time`, in seconds. */
 export const AGE_UNITS: Readonly<Record<string, number>> = Object.freeze({ minute: 60, hour: 3600, day: 86_400, week: 604_800 });
 
@@ -70,7 +74,8 @@ export type IssueRuleCondition =
 export type IssueRuleFilter =
   | { id: typeof IssueRuleIds.LevelFilter; match: 'eq' | 'gte' | 'lte'; level: string }
   | { id: typeof IssueRuleIds.TaggedEventFilter; key: string; match: TagMatch; value?: string }
-  | { id: typeof IssueRuleIds.AgeComparisonFilter; comparison_type: 'older' | 'newer'; value: number; time: string };
+  | { id: typeof IssueRuleIds.AgeComparisonFilter; comparison_type: 'older' | 'newer'; value: number; time: string }
+  | { id: typeof IssueRuleIds.EventAttributeFilter; attribute: EventAttribute; match: TagMatch; value?: string };
 
 export interface AppActionSetting {
   name: string;

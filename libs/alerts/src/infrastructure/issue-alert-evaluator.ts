@@ -133,6 +133,7 @@ export class IssueAlertEvaluator {
         level: p.data.level,
         environment: p.data.environment,
         tags: eventTags(p.data),
+        attributes: { message: p.data.message, platform: p.data.platform, environment: p.data.environment, type: 'error' },
         issueAgeSeconds: read.firstSeen.has(issueId) ? Math.max(0, (now.getTime() - (read.firstSeen.get(issueId) as number)) / 1000) : undefined,
         eventsIn: (interval) => (read.eventsBefore.get(`${issueId}|${FREQUENCY_INTERVALS[interval]}`) ?? 0) + k,
         usersIn: (interval) => read.users.get(`${issueId}|${FREQUENCY_INTERVALS[interval]}`) ?? 0,

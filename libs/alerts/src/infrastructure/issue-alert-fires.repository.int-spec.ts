@@ -104,4 +104,14 @@ describe('IssueAlertFiresRepository under concurrency', () => {
     const candidates = [{ ruleId: '999999', issueId: issueIds[0], frequencyMinutes: 30 }];
     expect((await db.database.transaction((tx) => fires.claim(tx, candidates, new Date()))).size).toBe(0);
   });
+
+  it("answers each rule's last recorded fire, and nothing for a rule that never fired", async () => {
+    const first = new Date('2026-11-23T08:00:00.000Z');
+    const last = new Date('2026-11-23T09:30:00.000Z');
+    await fires.record(db.database, [{ ruleId, projectId: '1', issueId: issueIds[0], eventId: 'a'.repeat(32), causes: [] }], first);
+    await fires.record(db.database, [{ ruleId, projectId: '1', issueId: issueIds[1], eventId: 'b'.repeat(32), causes: [] }], last);
+    const lastFired = await fires.lastFired(db.database, [ruleId, '999999']);
+    expect([...lastFired.entries()]).toEqual([[ruleId, last]]);
+    expect((await fires.lastFired(db.database, [])).size).toBe(0);
+  });
 });

@@ -81,6 +81,18 @@ export class IssueAlertFiresRepository {
     );
   }
 
+  /** When each of these rules last fired (rules that never fired are absent). */
+  async lastFired(sql: Sql, ruleIds: readonly string[]): Promise<Map<string, Date>> {
+    if (ruleIds.length === 0) return new Map();
+    const rows = await sql.query<{ rule_id: string; fired_at: Date }>(
+      `SELECT r.id AS rule_id, f.fired_at
+       FROM unnest($1::bigint[]) AS r (id)
+       CROSS JOIN LATERAL (SELECT fired_at FROM alerts.issue_alert_fires WHERE rule_id = r.id ORDER BY id DESC LIMIT 1) f`,
+      [ruleIds],
+    );
+    return new Map(rows.map((row) => [String(row.rule_id), new Date(row.fired_at)]));
+  }
+
   /** Sentry's rule group history: per issue, how often the rule fired for it and when last. */
   async groupHistory(sql: Sql, ruleId: string, since: Date, until: Date, offset: number, limit: number) {
     return sql.query<{

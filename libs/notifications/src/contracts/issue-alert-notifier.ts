@@ -22,6 +22,8 @@ export interface IssueAlertNotice {
 export abstract class IssueAlertNotifier {
   /** Answers, per notice (same order), the delivery causes queued for it. */
   abstract notify(tx: Transaction, notices: readonly IssueAlertNotice[]): Promise<string[][]>;
+  /** Whether this server can send mail at all (SMTP_URL is set); without it mail only reaches the mail log, as failed. */
+  abstract sendsMail(): boolean;
   /** Why a rule's mail target names nobody of the organization (an unknown member or team), or null when it is fine. */
   abstract targetProblem(sql: Sql, organizationId: string, target: AlertMailTarget): Promise<string | null>;
 }

@@ -9,6 +9,7 @@ import { IssueAlertNotifier, type AlertMailTarget, type IssueAlertNotice } from 
 import { chatMessage } from '../domain/issue-messages';
 import { CHAT_TARGET } from './chat-target-kind';
 import { MailOutbox } from './mail-outbox';
+import { MailTargetKind } from './mail-target-kind';
 
 /**
  * Issue alert actions by mail (Sentry's NotifyEmailAction: a member, a team, or the issue's
@@ -22,8 +23,13 @@ export class IssueAlertMailer extends IssueAlertNotifier {
     private readonly projectTeams: ProjectTeams,
     private readonly targets: WebhookTargets,
     private readonly queries: QueryBus,
+    private readonly mailKind: MailTargetKind,
   ) {
     super();
+  }
+
+  sendsMail(): boolean {
+    return this.mailKind.config.smtpUrl !== undefined;
   }
 
   async notify(tx: Transaction, notices: readonly IssueAlertNotice[]): Promise<string[][]> {
