@@ -17,6 +17,8 @@ import { DeleteIssueHandler } from './application/commands/delete-issue/delete-i
 import { DeleteIssueCommentHandler } from './application/commands/delete-issue-comment/delete-issue-comment.handler';
 import { EditIssueCommentHandler } from './application/commands/edit-issue-comment/edit-issue-comment.handler';
 import { UpdateIssueHandler } from './application/commands/update-issue/update-issue.handler';
+import { BookmarkIssuesHandler } from './application/commands/bookmark-issues/bookmark-issues.handler';
+import { IssueBookmarksRepository } from './infrastructure/issue-bookmarks.repository';
 import { IssuePeople } from './infrastructure/issue-people.repository';
 import { FindIssueHandler } from './application/queries/find-issue.handler';
 import { IssueReadModel } from './infrastructure/issue-read-model.repository';
@@ -57,6 +59,8 @@ import { RetentionSchedule } from '@faultline/platform';
     FindIssueHandler,
     IssuePeople,
     UpdateIssueHandler,
+    IssueBookmarksRepository,
+    BookmarkIssuesHandler,
     DeleteIssueHandler,
     AddIssueCommentHandler,
     EditIssueCommentHandler,
