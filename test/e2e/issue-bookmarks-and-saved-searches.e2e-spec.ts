@@ -85,7 +85,8 @@ describe('issue bookmarks, time range and saved searches', () => {
         new CreateApiTokenCommand('user', { userId: member.userId }, 'dev', ['event:read', 'event:write', 'org:read'], expandScopes(ALL_SCOPES)),
       )
     ).plaintext;
-    orgToken = (await api.request('POST', '/api/0/organizations/acme/org-auth-tokens/', { body: { name: 'ci', scopes: ['org:read', 'event:write'] } })).body.token;
+    orgToken = (await api.request('POST', '/api/0/organizations/acme/org-auth-tokens/', { body: { name: 'ci', scopes: ['org:read', 'event:write'] } })).body
+      .token;
     await api.request('POST', '/api/0/organizations/', { body: { name: 'Initech', slug: 'initech' } });
     outsiderToken = (
       await api.request('POST', '/api/0/organizations/initech/org-auth-tokens/', { body: { name: 'all', scopes: ['org:admin', 'event:admin'] } })
@@ -119,7 +120,9 @@ describe('issue bookmarks, time range and saved searches', () => {
 
     // The member's bookmarks are theirs; the admin finds them by the member's e-mail.
     expect(await searchIds('bookmarks:me', memberToken)).toEqual([]);
-    expect((await api.request('PUT', `/api/0/organizations/acme/issues/?id=${issues.busy}`, { token: memberToken, body: { isBookmarked: true } })).status).toBe(200);
+    expect((await api.request('PUT', `/api/0/organizations/acme/issues/?id=${issues.busy}`, { token: memberToken, body: { isBookmarked: true } })).status).toBe(
+      200,
+    );
     expect(await searchIds('bookmarks:me', memberToken)).toEqual(named('busy'));
     expect(await searchIds('bookmarks:dev@acme.test')).toEqual(named('busy'));
     expect(await searchIds('bookmarked_by:[dev@acme.test, me] is:unresolved')).toEqual(named('recent', 'older', 'busy'));
@@ -235,7 +238,9 @@ describe('issue bookmarks, time range and saved searches', () => {
       403,
     );
     expect((await api.request('DELETE', `/api/0/organizations/acme/searches/${created.body.id}/`, { token: memberToken })).status).toBe(404);
-    expect((await api.request('PUT', `/api/0/organizations/acme/searches/${created.body.id}/`, { token: outsiderToken, body: { name: 'x' } })).status).toBe(404);
+    expect((await api.request('PUT', `/api/0/organizations/acme/searches/${created.body.id}/`, { token: outsiderToken, body: { name: 'x' } })).status).toBe(
+      404,
+    );
     expect(await names(memberToken)).toEqual(['Mine', 'Unassigned']);
 
     const renamed = await api.request('PUT', `/api/0/organizations/acme/searches/${mine.body.id}/`, {

@@ -44,7 +44,15 @@ import { RetentionSchedule } from '@faultline/platform';
 
 @Module({
   imports: [CqrsModule, EventStoreModule, IdentityModule, ReleasesModule],
-  controllers: [IssuesController, IssueEventsController, IssueTagsController, OrganizationEventsController, UserReportsController, EventAttachmentsController, SavedSearchesController],
+  controllers: [
+    IssuesController,
+    IssueEventsController,
+    IssueTagsController,
+    OrganizationEventsController,
+    UserReportsController,
+    EventAttachmentsController,
+    SavedSearchesController,
+  ],
   providers: [
     IssueRepository,
     EventRetentionRepository,

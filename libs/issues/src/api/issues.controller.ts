@@ -84,7 +84,8 @@ export class IssuesController {
   @ApiQuery({
     name: 'statsPeriod',
     required: false,
-    description: 'Only issues with events in the last period (a number and s, m, h, d or w: 24h, 14d); `count` is their events in it. Also the range of `groupStatsPeriod=auto` (default 14d).',
+    description:
+      'Only issues with events in the last period (a number and s, m, h, d or w: 24h, 14d); `count` is their events in it. Also the range of `groupStatsPeriod=auto` (default 14d).',
   })
   @ApiQuery({ name: 'start', required: false, description: 'With `end` instead of statsPeriod: only issues with events from this ISO 8601 time.' })
   @ApiQuery({ name: 'end', required: false, description: 'With `start`: only issues with events before this ISO 8601 time.' })

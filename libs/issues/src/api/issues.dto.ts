@@ -94,7 +94,7 @@ export class UpdateIssueDto {
   @IsBoolean()
   hasSeen?: boolean;
 
-  @ApiPropertyOptional({ description: "Bookmarks (or un-bookmarks) the issues for the calling user; an organization token cannot." })
+  @ApiPropertyOptional({ description: 'Bookmarks (or un-bookmarks) the issues for the calling user; an organization token cannot.' })
   @IfPresent()
   @IsBoolean()
   isBookmarked?: boolean;

@@ -10,7 +10,7 @@ const ISSUE_SEARCH_TYPE = 0;
 const MAX_QUERY_LENGTH = 2_000;
 
 export class CreateSavedSearchDto {
-  @ApiPropertyOptional({ description: 'Sentry\'s search type: only 0 (issues).', default: 0 })
+  @ApiPropertyOptional({ description: "Sentry's search type: only 0 (issues).", default: 0 })
   @IfPresent()
   @Equals(ISSUE_SEARCH_TYPE, { message: 'type: only issue searches (0) can be saved.' })
   type?: number;

@@ -64,7 +64,9 @@ describe('issue bookmarks and time range in the read model', () => {
     bookmarks = api.app.get(IssueBookmarksRepository);
     readModel = api.app.get(IssueReadModel);
     organizationId = (await api.request('GET', '/api/0/organizations/acme/')).body.id;
-    [{ user_id: adminId }] = await database.query<{ user_id: string }>(`SELECT user_id::text AS user_id FROM identity.member_directory WHERE email = 'admin@acme.test'`);
+    [{ user_id: adminId }] = await database.query<{ user_id: string }>(
+      `SELECT user_id::text AS user_id FROM identity.member_directory WHERE email = 'admin@acme.test'`,
+    );
     const projectId = (await api.request('GET', '/api/0/projects/acme/web/')).body.id;
     issues.first = await record(projectId, 'first', [HOUR]);
     issues.second = await record(projectId, 'second', [5 * HOUR, 50 * HOUR]);

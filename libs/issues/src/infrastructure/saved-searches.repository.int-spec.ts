@@ -51,8 +51,18 @@ describe('SavedSearchesRepository', () => {
   });
 
   it('keeps each budget exactly under concurrent saves', async () => {
-    const attempts = Array.from({ length: 110 }, (_, index) => save('903', admin, `message:owner-${index}`).then(() => true, () => false));
-    const shared = Array.from({ length: 110 }, (_, index) => save('903', admin, `message:shared-${index}`, 'organization').then(() => true, () => false));
+    const attempts = Array.from({ length: 110 }, (_, index) =>
+      save('903', admin, `message:owner-${index}`).then(
+        () => true,
+        () => false,
+      ),
+    );
+    const shared = Array.from({ length: 110 }, (_, index) =>
+      save('903', admin, `message:shared-${index}`, 'organization').then(
+        () => true,
+        () => false,
+      ),
+    );
     const outcomes = await Promise.all([...attempts, ...shared]);
     expect(outcomes.filter(Boolean)).toHaveLength(200);
     expect(await searches.countOf(api.app.get(Database), '903', 'owner', '1')).toBe(100);

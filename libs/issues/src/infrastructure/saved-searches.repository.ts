@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { isNumericId } from '@faultline/kernel';
 import { Database, type Sql, type Transaction } from '@faultline/platform';
 import type { SavedSearchVisibility } from '../domain';
 
@@ -40,7 +41,7 @@ export class SavedSearchesRepository {
 
   /** A search of the organization, locked for a change when read in a transaction. */
   async find(sql: Sql, organizationId: string, id: string, lock = false): Promise<SavedSearchRow | null> {
-    if (!/^\d{1,18}$/.test(id)) return null;
+    if (!isNumericId(id)) return null;
     const [row] = await sql.query<SavedSearchRow>(
       `SELECT ${COLUMNS} FROM issues.saved_searches WHERE organization_id = $1::bigint AND id = $2::bigint ${lock ? 'FOR UPDATE' : ''}`,
       [organizationId, id],

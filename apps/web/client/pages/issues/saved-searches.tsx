@@ -62,7 +62,15 @@ export function SavedSearches(props: { org: string; query: string; sort: string;
           },
           { items: [{ label: 'Save current search…', onSelect: () => setSaving(true) }] },
           ...(items.length
-            ? [{ label: 'Delete', items: items.map((search) => ({ label: `Delete “${search.name}”`, onSelect: () => void act(() => api('DELETE', `${base}${enc(search.id)}/`)) })) }]
+            ? [
+                {
+                  label: 'Delete',
+                  items: items.map((search) => ({
+                    label: `Delete “${search.name}”`,
+                    onSelect: () => void act(() => api('DELETE', `${base}${enc(search.id)}/`)),
+                  })),
+                },
+              ]
             : []),
         ]}
       >
@@ -71,12 +79,20 @@ export function SavedSearches(props: { org: string; query: string; sort: string;
       {saving && (
         <form class="save-search" onSubmit={save} aria-label="Save the current search">
           <label for="saved-search-name">Name</label>
-          <input id="saved-search-name" value={name} maxLength={128} required autoFocus onInput={(event) => setName((event.currentTarget as HTMLInputElement).value)} />
+          <input
+            id="saved-search-name"
+            value={name}
+            maxLength={128}
+            required
+            autoFocus
+            onInput={(event) => setName((event.currentTarget as HTMLInputElement).value)}
+          />
           <span class="muted small">
             <code>{props.query || '(every issue)'}</code>, {sortLabel(props.sort)}
           </span>
           <label class="inline">
-            <input type="checkbox" checked={shared} onChange={(event) => setShared((event.currentTarget as HTMLInputElement).checked)} /> Share with the organization
+            <input type="checkbox" checked={shared} onChange={(event) => setShared((event.currentTarget as HTMLInputElement).checked)} /> Share with the
+            organization
           </label>
           <button type="submit" class="primary" disabled={pending || !name.trim()}>
             Save
