@@ -245,7 +245,7 @@ describe('issue search', () => {
   });
 
   it('refuses keys it cannot answer and malformed queries with 400 and what is wrong', async () => {
-    expect(await refusal('bookmarks:me')).toBe('Error parsing search query: Invalid key for this search: bookmarks (bookmarks are not kept)');
+    expect(await refusal('subscribed:me')).toBe('Error parsing search query: Invalid key for this search: subscribed (subscriptions are not kept)');
     expect(await refusal('error.type:TypeError')).toContain('Invalid key for this search: error.type');
     expect(await refusal('environment:production user.segment:paid', '/api/0/projects/acme/web/issues/')).toContain('user.segment');
     expect(await refusal('is:for_review')).toContain('not supported');

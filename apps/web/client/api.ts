@@ -26,6 +26,9 @@ export interface Page<T> {
   items: T[];
   nextCursor?: string;
   previousCursor?: string;
+  /** Sentry's `X-Hits` and `X-Max-Hits`, when the list counts its matches. */
+  hits?: number;
+  maxHits?: number;
 }
 
 /** Only a 400 concerns the input; a 401, 403 or 404 is about the request as a whole, whatever it names. */
@@ -93,7 +96,8 @@ export async function list<T = any>(path: string): Promise<Page<T>> {
   const link = headers.get('link') ?? '';
   const next = /<[^>]*>;\s*rel="next";\s*results="true";\s*cursor="([^"]+)"/.exec(link);
   const previous = /<[^>]*>;\s*rel="previous";\s*results="true";\s*cursor="([^"]+)"/.exec(link);
-  return { items: body, nextCursor: next?.[1], previousCursor: previous?.[1] };
+  const count = (name: string) => (headers.get(name) === null ? undefined : Number(headers.get(name)));
+  return { items: body, nextCursor: next?.[1], previousCursor: previous?.[1], hits: count('x-hits'), maxHits: count('x-max-hits') };
 }
 
 export const enc = encodeURIComponent;

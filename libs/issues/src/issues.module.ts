@@ -17,6 +17,13 @@ import { DeleteIssueHandler } from './application/commands/delete-issue/delete-i
 import { DeleteIssueCommentHandler } from './application/commands/delete-issue-comment/delete-issue-comment.handler';
 import { EditIssueCommentHandler } from './application/commands/edit-issue-comment/edit-issue-comment.handler';
 import { UpdateIssueHandler } from './application/commands/update-issue/update-issue.handler';
+import { SavedSearchesController } from './api/saved-searches.controller';
+import { CreateSavedSearchHandler } from './application/commands/create-saved-search/create-saved-search.handler';
+import { UpdateSavedSearchHandler } from './application/commands/update-saved-search/update-saved-search.handler';
+import { DeleteSavedSearchHandler } from './application/commands/delete-saved-search/delete-saved-search.handler';
+import { SavedSearchesRepository } from './infrastructure/saved-searches.repository';
+import { BookmarkIssuesHandler } from './application/commands/bookmark-issues/bookmark-issues.handler';
+import { IssueBookmarksRepository } from './infrastructure/issue-bookmarks.repository';
 import { IssuePeople } from './infrastructure/issue-people.repository';
 import { FindIssueHandler } from './application/queries/find-issue.handler';
 import { IssueReadModel } from './infrastructure/issue-read-model.repository';
@@ -37,7 +44,15 @@ import { RetentionSchedule } from '@faultline/platform';
 
 @Module({
   imports: [CqrsModule, EventStoreModule, IdentityModule, ReleasesModule],
-  controllers: [IssuesController, IssueEventsController, IssueTagsController, OrganizationEventsController, UserReportsController, EventAttachmentsController],
+  controllers: [
+    IssuesController,
+    IssueEventsController,
+    IssueTagsController,
+    OrganizationEventsController,
+    UserReportsController,
+    EventAttachmentsController,
+    SavedSearchesController,
+  ],
   providers: [
     IssueRepository,
     EventRetentionRepository,
@@ -57,6 +72,12 @@ import { RetentionSchedule } from '@faultline/platform';
     FindIssueHandler,
     IssuePeople,
     UpdateIssueHandler,
+    IssueBookmarksRepository,
+    BookmarkIssuesHandler,
+    SavedSearchesRepository,
+    CreateSavedSearchHandler,
+    UpdateSavedSearchHandler,
+    DeleteSavedSearchHandler,
     DeleteIssueHandler,
     AddIssueCommentHandler,
     EditIssueCommentHandler,

@@ -8,6 +8,7 @@ import {
   CurrentOrganization,
   CurrentPrincipal,
   Database,
+  eventTimeRange,
   type OrganizationAccess,
   Paginate,
   Pagination,
@@ -15,6 +16,7 @@ import {
   RequireScopes,
 } from '@faultline/platform';
 import { type ProjectSummary, requireProject } from '@faultline/projects';
+import { BookmarkIssuesCommand } from '../application/commands/bookmark-issues/bookmark-issues.command';
 import { AddIssueCommentCommand } from '../application/commands/add-issue-comment/add-issue-comment.command';
 import { DeleteIssueCommand } from '../application/commands/delete-issue/delete-issue.command';
 import { DeleteIssueCommentCommand } from '../application/commands/delete-issue-comment/delete-issue-comment.command';
@@ -22,7 +24,8 @@ import { EditIssueCommentCommand } from '../application/commands/edit-issue-comm
 import { type IssueChanges, type IssueChangesResult, UpdateIssueCommand } from '../application/commands/update-issue/update-issue.command';
 import { IssuePeople } from '../infrastructure/issue-people.repository';
 import { type IssueExternalLink, IssueExternalLinksQuery } from '../application/queries/issue-external-links.query';
-import { ISSUE_STATS_PERIODS, IssueReadModel, type IssueRow, type IssueStatsWindow } from '../infrastructure/issue-read-model.repository';
+import { IssueBookmarksRepository } from '../infrastructure/issue-bookmarks.repository';
+import { ISSUE_STATS_PERIODS, IssueReadModel, type IssueRow, type IssueStatsWindow, type IssueTimeRange } from '../infrastructure/issue-read-model.repository';
 import { parseIssueSearch, parseIssueSort } from '../application/queries/issue-search';
 import type { IssueComment } from '../domain';
 import { IssueRepository } from '../infrastructure/issue.repository';
@@ -30,6 +33,8 @@ import { IssueCommentDto, UpdateIssueDto } from './issues.dto';
 import { serializeActivity, serializeAssignee, serializeComment, serializeIssue, serializeIssueTagKey } from './issues.serializers';
 
 const MAX_BULK_IDS = 1000;
+/** `X-Hits` counts matches up to this many (`X-Max-Hits`), so a count costs at most this many rows. */
+const MAX_HITS = 10_000;
 
 const SEARCH_DOC =
   "Sentry's issue search: is:, assigned:, level:, environment:, release:, firstRelease:, firstSeen:/lastSeen:, timesSeen:, userCount:, has:, message:, " +
@@ -55,6 +60,7 @@ export class IssuesController {
     private readonly queries: QueryBus,
     private readonly readModel: IssueReadModel,
     private readonly people: IssuePeople,
+    private readonly bookmarks: IssueBookmarksRepository,
     private readonly database: Database,
     private readonly repository: IssueRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -75,7 +81,14 @@ export class IssuesController {
     enum: ['', '24h', '14d', 'auto'],
     description: "Each issue's event counts (`stats`): hourly over 24h (the default), daily over 14d, none, or `auto` over `statsPeriod`.",
   })
-  @ApiQuery({ name: 'statsPeriod', required: false, description: 'The range of `groupStatsPeriod=auto`: a number and s, m, h, d or w (default 14d).' })
+  @ApiQuery({
+    name: 'statsPeriod',
+    required: false,
+    description:
+      'Only issues with events in the last period (a number and s, m, h, d or w: 24h, 14d); `count` is their events in it. Also the range of `groupStatsPeriod=auto` (default 14d).',
+  })
+  @ApiQuery({ name: 'start', required: false, description: 'With `end` instead of statsPeriod: only issues with events from this ISO 8601 time.' })
+  @ApiQuery({ name: 'end', required: false, description: 'With `start`: only issues with events before this ISO 8601 time.' })
   async listOrganizationIssues(
     @CurrentOrganization() organization: OrganizationAccess,
     @CurrentPrincipal() principal: Principal,
@@ -86,10 +99,27 @@ export class IssuesController {
     @Query('groupStatsPeriod') groupStatsPeriod?: string,
     @Query('statsPeriod') statsPeriod?: string,
     @Query('environment') environment?: string | string[],
+    @Query('start') start?: string,
+    @Query('end') end?: string,
   ) {
     const period = single(groupStatsPeriod, 'groupStatsPeriod');
-    const stats = period === 'auto' ? autoStatsWindow(single(statsPeriod, 'statsPeriod')) : listStatsPeriod(period, 'groupStatsPeriod');
-    return this.list(organization, principal, page, { query, sort, environment }, projectIdsParam(project), stats);
+    const rangePeriod = single(statsPeriod, 'statsPeriod');
+    const stats = period === 'auto' ? autoStatsWindow(rangePeriod) : listStatsPeriod(period, 'groupStatsPeriod');
+    const range = this.timeRange(rangePeriod, single(start, 'start'), single(end, 'end'));
+    return this.list(organization, principal, page, { query, sort, environment }, projectIdsParam(project), stats, range);
+  }
+
+  /**
+   * The stream's range as Sentry reads it (`statsPeriod`, or `start` and `end`; none: all time),
+   * its start moved up to the oldest event kept; a range wholly before that is a 400.
+   */
+  private timeRange(statsPeriod: string | undefined, start: string | undefined, end: string | undefined): IssueTimeRange | undefined {
+    if (statsPeriod === undefined && start === undefined && end === undefined) return undefined;
+    const now = this.clock.now();
+    const range = eventTimeRange(now, { statsPeriod, start, end });
+    const oldest = new Date(now.getTime() - this.config.eventRetentionDays * 86_400_000).toISOString();
+    if (range.end <= oldest) throw new BadRequestException({ detail: 'Invalid date range. Please try a more recent date range.' });
+    return { start: range.start < oldest ? oldest : range.start, end: range.end };
   }
 
   @Get('projects/:organization_id_or_slug/:project_id_or_slug/issues')
@@ -171,16 +201,17 @@ export class IssuesController {
 
   @Get('organizations/:organization_id_or_slug/issues/:issue_id')
   @RequireScopes('event:read')
-  async detail(@CurrentOrganization() organization: OrganizationAccess, @Param('issue_id') issueId: string) {
-    return this.detailOf(organization, await this.issue(organization, issueId));
+  async detail(@CurrentOrganization() organization: OrganizationAccess, @CurrentPrincipal() principal: Principal, @Param('issue_id') issueId: string) {
+    return this.detailOf(organization, await this.issue(organization, issueId), principal);
   }
 
   /** The issue as its detail shows it: with its graphs, tag keys, activity and linked tickets. */
-  private async detailOf(organization: OrganizationAccess, issue: IssueRow) {
+  private async detailOf(organization: OrganizationAccess, issue: IssueRow, principal: Principal) {
     const stats = await this.readModel.stats([issue.id], [ISSUE_STATS_PERIODS['24h'], ISSUE_STATS_PERIODS['30d']]);
     const tags = (await this.readModel.tagKeys(issue.id)).map(serializeIssueTagKey);
+    const isBookmarked = (await this.bookmarks.bookmarkedOf(principal.userId, [issue.id])).has(issue.id);
     return {
-      ...serializeIssue(issue, organization, this.config.publicUrl, stats.get(issue.id)),
+      ...serializeIssue(issue, organization, this.config.publicUrl, stats.get(issue.id), { isBookmarked }),
       tags: tags.sort((a, b) => a.name.localeCompare(b.name)),
       activity: serializeActivity(await this.repository.history(this.database, String(issue.id))),
       externalIssues: await this.externalLinks(organization.id, String(issue.id)),
@@ -206,9 +237,8 @@ export class IssuesController {
     @Body() body: UpdateIssueDto,
   ) {
     const issue = await this.issue(organization, issueId);
-    const actor = await this.people.actorFor(principal);
-    await this.commands.execute(new UpdateIssueCommand(organization.id, [issue.id], changesOf(body), actor));
-    return this.detailOf(organization, await this.issue(organization, issue.id));
+    await this.bulkUpdate(organization, principal, [issue.id], body);
+    return this.detailOf(organization, await this.issue(organization, issue.id), principal);
   }
 
   @Delete('organizations/:organization_id_or_slug/issues/:issue_id')
@@ -298,33 +328,46 @@ export class IssuesController {
     params: { query?: string; sort?: string; environment?: string | string[] },
     projectIds: string[] | undefined,
     statsPeriod: IssueStatsWindow | null,
+    range?: IssueTimeRange,
   ) {
     const environments = params.environment === undefined ? [] : [params.environment].flat();
     const search = parseIssueSearch(single(params.query, 'query'), { now: this.clock.now(), userId: principal.userId, environments });
-    const rows = await this.readModel.list({
-      organizationId: organization.id,
-      projectIds,
-      search,
-      sort: parseIssueSort(single(params.sort, 'sort')),
-      offset: page.offset,
-      limit: page.fetchLimit,
-    });
+    const filter = { organizationId: organization.id, projectIds, search, range };
+    const rows = await this.readModel.list({ ...filter, sort: parseIssueSort(single(params.sort, 'sort')), offset: page.offset, limit: page.fetchLimit });
     const issues = page.respond(rows);
-    const stats = statsPeriod
-      ? await this.readModel.stats(
-          issues.map((row) => row.id),
-          [statsPeriod],
-        )
-      : undefined;
-    return issues.map((row) => serializeIssue(row, organization, this.config.publicUrl, stats?.get(row.id) ?? {}));
+    page.hits(await this.readModel.count(filter, MAX_HITS), MAX_HITS);
+    const ids = issues.map((row) => row.id);
+    const stats = statsPeriod ? await this.readModel.stats(ids, [statsPeriod]) : undefined;
+    const bookmarked = await this.bookmarks.bookmarkedOf(principal.userId, ids);
+    const rangeCounts = range ? await this.readModel.rangeCounts(ids, range) : undefined;
+    return issues.map((row) =>
+      serializeIssue(row, organization, this.config.publicUrl, stats?.get(row.id) ?? {}, {
+        isBookmarked: bookmarked.has(row.id),
+        rangeCount: rangeCounts ? (rangeCounts.get(row.id) ?? 0) : undefined,
+      }),
+    );
   }
 
+  /**
+   * The issues' changes, then the caller's bookmark: the update checks every id and input first, so
+   * the bookmark (refused up front without a user) cannot be left half-made.
+   */
   private async bulkUpdate(organization: OrganizationAccess, principal: Principal, ids: string[], body: UpdateIssueDto, projectId?: string) {
     const changes = changesOf(body);
+    const bookmark = body.isBookmarked ?? undefined;
+    if (bookmark !== undefined && !principal.userId) {
+      throw new BadRequestException({ detail: 'isBookmarked: only a user can bookmark an issue; an organization token has no user.' });
+    }
     const actor = await this.people.actorFor(principal);
     const result = await this.commands.execute<UpdateIssueCommand, IssueChangesResult>(new UpdateIssueCommand(organization.id, ids, changes, actor, projectId));
+    if (bookmark !== undefined) await this.commands.execute(new BookmarkIssuesCommand(organization.id, ids, principal.userId, bookmark, projectId));
     const { assignedTo, ...rest } = result;
-    return { isPublic: false, ...rest, ...(assignedTo !== undefined ? { assignedTo: serializeAssignee(assignedTo) } : {}) };
+    return {
+      isPublic: false,
+      ...rest,
+      ...(assignedTo !== undefined ? { assignedTo: serializeAssignee(assignedTo) } : {}),
+      ...(bookmark !== undefined ? { isBookmarked: bookmark } : {}),
+    };
   }
 
   private issue(organization: OrganizationAccess, issueId: string): Promise<IssueRow> {

@@ -64,7 +64,7 @@ export class IssueStatusDetailsDto {
   ignoreUserWindow?: number;
 }
 
-/** Sentry's issue update; the per-user flags (hasSeen, isBookmarked, isSubscribed) are accepted and not kept. */
+/** Sentry's issue update; `isBookmarked` is the caller's bookmark, the other per-user flags (hasSeen, isSubscribed) are accepted and not kept. */
 export class UpdateIssueDto {
   @ApiPropertyOptional({ enum: ISSUE_STATUS_CHANGES })
   @IfPresent()
@@ -94,7 +94,7 @@ export class UpdateIssueDto {
   @IsBoolean()
   hasSeen?: boolean;
 
-  @ApiPropertyOptional()
+  @ApiPropertyOptional({ description: 'Bookmarks (or un-bookmarks) the issues for the calling user; an organization token cannot.' })
   @IfPresent()
   @IsBoolean()
   isBookmarked?: boolean;

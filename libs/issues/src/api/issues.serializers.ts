@@ -44,11 +44,23 @@ export function issueMetadata(row: Pick<IssueRow, 'title' | 'first_exception'>):
   return { title: row.title };
 }
 
+/** What an issue list adds for its reader: their bookmark, and the events in the list's time range (`count`; `lifetime.count` stays the total). */
+export interface IssueViewerFields {
+  readonly isBookmarked?: boolean;
+  readonly rangeCount?: number;
+}
+
 /**
  * An issue in Sentry's group shape, with every field Sentry's schema requires; what Faultline does
  * not track (inbox, priorities, seer, sessions) has a neutral value.
  */
-export function serializeIssue(row: IssueRow, organization: OrganizationAccess, publicUrl: string, stats: Record<string, IssueStatsSeries> = {}) {
+export function serializeIssue(
+  row: IssueRow,
+  organization: OrganizationAccess,
+  publicUrl: string,
+  stats: Record<string, IssueStatsSeries> = {},
+  viewer: IssueViewerFields = {},
+) {
   const firstSeen = iso(row.first_seen);
   const lastSeen = iso(row.last_seen);
   const assignedTo = serializeAssignee(row.assignee);
@@ -78,13 +90,13 @@ export function serializeIssue(row: IssueRow, organization: OrganizationAccess, 
     metadata: issueMetadata(row),
     numComments: row.num_comments,
     assignedTo,
-    isBookmarked: false,
+    isBookmarked: viewer.isBookmarked ?? false,
     isSubscribed: false,
     subscriptionDetails: null,
     hasSeen: false,
     annotations: [],
     isUnhandled: false,
-    count: String(row.times_seen),
+    count: String(viewer.rangeCount ?? row.times_seen),
     userCount: Number(row.user_count),
     firstSeen,
     lastSeen,

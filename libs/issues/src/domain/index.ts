@@ -5,3 +5,4 @@ export * from './event-tags';
 export { tagKeyLabel } from './tag-key-label';
 export { latestRelease, shortReleaseVersion } from './release-order';
 export * from './issue-links';
+export * from './saved-search';

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig, Database, inBatches, type RetentionTask } from '@faultline/platform';
 import { EventAttachmentsRepository } from './event-attachments.repository';
+import { HOURLY_STATS_KEPT_MS } from './issue-read-model.repository';
 
 const BATCH = 1000;
 
@@ -22,7 +23,7 @@ export class EventRetentionRepository implements RetentionTask {
   async prune(now: Date): Promise<number> {
     const cutoff = new Date(now.getTime() - this.config.eventRetentionDays * 86_400_000);
     // Hourly counts serve only the last 24 hours' graphs; daily ones live as long as the events.
-    const hourlyCutoff = new Date(now.getTime() - 2 * 86_400_000);
+    const hourlyCutoff = new Date(now.getTime() - HOURLY_STATS_KEPT_MS);
     await inBatches(BATCH, (batch) =>
       this.database.execute(
         `DELETE FROM issues.issue_stats WHERE ctid = ANY(ARRAY(SELECT ctid FROM issues.issue_stats

@@ -87,6 +87,9 @@ export const ISSUE_STATS_PERIODS = {
 
 const BUCKET_MS = { '1h': 3_600_000, '1d': 86_400_000 } as const;
 
+/** How long hourly graph counts are kept (the retention worker prunes older ones); daily ones live as long as the events. */
+export const HOURLY_STATS_KEPT_MS = 2 * 86_400_000;
+
 /** One stored error event. */
 export interface ErrorEventRow {
   event_id: string;
@@ -99,8 +102,16 @@ export interface ErrorEventRow {
   grouping_hash: string | null;
 }
 
+/** A time range of the issue stream (ISO times, end exclusive): issues with events in it. */
+export interface IssueTimeRange {
+  readonly start: string;
+  readonly end: string;
+}
+
 export interface IssueListFilter {
   readonly organizationId: string;
+  /** Only issues with events in this range; undefined: all time. */
+  readonly range?: IssueTimeRange;
   /** Only these projects (already known to be the organization's); undefined: all of them. */
   readonly projectIds?: readonly string[];
   readonly search: IssueSearch;
@@ -182,17 +193,9 @@ export class IssueReadModel {
   }
 
   async list(filter: IssueListFilter): Promise<IssueRow[]> {
-    // The organization's projects are read first (they are the list's tenancy check): with their
-    // ids in hand the planner reads only their issues, whatever other organizations hold.
-    const projectIds = await this.projectIds(filter.organizationId, filter.projectIds);
-    if (projectIds.length === 0) return [];
-    const params: unknown[] = [];
-    // One project is named as such, so its issues are read in order from the project index.
-    const conditions = [
-      projectIds.length === 1 ? `i.project_id = $${params.push(projectIds[0])}::bigint` : `i.project_id = ANY($${params.push(projectIds)}::bigint[])`,
-    ];
-    const latestReleases = searchesLatestRelease(filter.search) ? [...(await latestProjectReleases(this.database, projectIds)).values()] : [];
-    conditions.push(...issueSearchConditions(filter.search, { params, organizationId: filter.organizationId, latestReleases }));
+    const where = await this.listConditions(filter);
+    if (!where) return [];
+    const { params, conditions } = where;
     const column = ISSUE_SORTS[filter.sort];
     const offset = params.push(filter.offset);
     const limit = params.push(filter.limit);
@@ -205,6 +208,69 @@ export class IssueReadModel {
        ORDER BY i.${column} DESC, i.id DESC`,
       params,
     );
+  }
+
+  /** How many issues the list's search matches (Sentry's `X-Hits`), counted up to `max`. */
+  async count(filter: Omit<IssueListFilter, 'sort' | 'offset' | 'limit'>, max: number): Promise<number> {
+    const where = await this.listConditions(filter);
+    if (!where) return 0;
+    const { params, conditions } = where;
+    const [row] = await this.database.query<{ hits: number }>(
+      `SELECT count(*)::int AS hits FROM (SELECT 1 FROM issues.issues i WHERE ${conditions.join(' AND ')} LIMIT $${params.push(max)}) matches`,
+      params,
+    );
+    return row.hits;
+  }
+
+  /** Each issue's events within the range, from its graph counts (see `rangeBuckets`). */
+  async rangeCounts(issueIds: readonly string[], range: IssueTimeRange): Promise<Map<string, number>> {
+    if (issueIds.length === 0) return new Map();
+    const { resolution, from } = this.rangeBuckets(range);
+    const rows = await this.database.query<{ issue_id: string; count: string }>(
+      `SELECT issue_id::text AS issue_id, sum(count)::text AS count FROM issues.issue_stats
+       WHERE issue_id = ANY($1::bigint[]) AND resolution = $2 AND bucket >= $3::timestamptz AND bucket < $4::timestamptz GROUP BY issue_id`,
+      [issueIds, resolution, from, range.end],
+    );
+    return new Map(rows.map((row) => [row.issue_id, Number(row.count)]));
+  }
+
+  /**
+   * The graph buckets that answer for a range: hourly ones while they are kept (the last two
+   * days), daily ones before. A bucket that begins in the range counts whole, so a range is
+   * answered to the hour (or to the day, for one that starts more than two days ago).
+   */
+  private rangeBuckets(range: IssueTimeRange): { resolution: '1h' | '1d'; from: string } {
+    const start = Date.parse(range.start);
+    // The first hour is kept whole only if it began within the hourly counts' lifetime.
+    const resolution = start - BUCKET_MS['1h'] >= this.clock.now().getTime() - HOURLY_STATS_KEPT_MS ? '1h' : '1d';
+    const size = BUCKET_MS[resolution];
+    return { resolution, from: new Date(start - (start % size)).toISOString() };
+  }
+
+  /** The conditions (and their parameters) of a list, or null when the organization has none of the projects. */
+  private async listConditions(filter: Omit<IssueListFilter, 'sort' | 'offset' | 'limit'>): Promise<{ params: unknown[]; conditions: string[] } | null> {
+    // The organization's projects are read first (they are the list's tenancy check): with their
+    // ids in hand the planner reads only their issues, whatever other organizations hold.
+    const projectIds = await this.projectIds(filter.organizationId, filter.projectIds);
+    if (projectIds.length === 0) return null;
+    const params: unknown[] = [];
+    // One project is named as such, so its issues are read in order from the project index.
+    const conditions = [
+      projectIds.length === 1 ? `i.project_id = $${params.push(projectIds[0])}::bigint` : `i.project_id = ANY($${params.push(projectIds)}::bigint[])`,
+    ];
+    const latestReleases = searchesLatestRelease(filter.search) ? [...(await latestProjectReleases(this.database, projectIds)).values()] : [];
+    conditions.push(...issueSearchConditions(filter.search, { params, organizationId: filter.organizationId, latestReleases }));
+    if (filter.range) {
+      // Issues with events in the range: last seen in or after it (cheap, on the row), and a graph bucket in it.
+      const { resolution, from } = this.rangeBuckets(filter.range);
+      const start = `$${params.push(from)}::timestamptz`;
+      const end = `$${params.push(filter.range.end)}::timestamptz`;
+      conditions.push(
+        `i.last_seen >= ${start}`,
+        `EXISTS (SELECT 1 FROM issues.issue_stats s WHERE s.issue_id = i.id AND s.resolution = $${params.push(resolution)} AND s.bucket >= ${start} AND s.bucket < ${end})`,
+      );
+    }
+    return { params, conditions };
   }
 
   /** The organization's projects (of these ones, when given). */
@@ -296,10 +362,10 @@ export class IssueReadModel {
   }
 
   /** Which of these numeric ids are issues of the organization (and project, when given). */
-  async existingIds(organizationId: string, ids: readonly string[], projectId?: string): Promise<string[]> {
+  async existingIds(organizationId: string, ids: readonly string[], projectId?: string, sql: Sql = this.database): Promise<string[]> {
     const params: unknown[] = [organizationId, ids];
     const project = projectId ? `AND i.project_id = $${params.push(projectId)}::bigint` : '';
-    const rows = await this.database.query<{ id: string }>(
+    const rows = await sql.query<{ id: string }>(
       `SELECT i.id::text AS id FROM issues.issues i WHERE ${ORGANIZATION_ISSUES} AND i.id = ANY($2::bigint[]) ${project}`,
       params,
     );

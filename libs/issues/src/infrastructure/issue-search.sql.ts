@@ -1,4 +1,4 @@
-import type { AssigneeTarget, IssueSearch, IssueSearchFilter, ReleaseMatch } from '../application/queries/issue-search';
+import type { AssigneeTarget, BookmarkTarget, IssueSearch, IssueSearchFilter, ReleaseMatch } from '../application/queries/issue-search';
 
 /** Where a search's SQL finds its inputs: the statement's parameter list and the organization's. */
 export interface IssueSearchSqlContext {
@@ -63,6 +63,12 @@ export function issueSearchConditions(search: IssueSearch, context: IssueSearchS
     }
   };
 
+  const bookmarker = (target: BookmarkTarget): string =>
+    target.type === 'user'
+      ? `b.user_id = ${bind(target.id, 'bigint')}`
+      : `b.user_id IN (SELECT m.user_id FROM identity.member_directory m
+          WHERE m.organization_id = ${org()} AND lower(m.email) = lower(${bind(target.email)}))`;
+
   const condition = (filter: IssueSearchFilter): string => {
     switch (filter.kind) {
       case 'status':
@@ -73,6 +79,9 @@ export function issueSearchConditions(search: IssueSearch, context: IssueSearchS
         return filter.negated ? 'i.assignee IS NULL' : 'i.assignee IS NOT NULL';
       case 'assignee':
         return negate(filter.negated, `(${filter.targets.map(assignee).join(' OR ')})`);
+      case 'bookmarked':
+        return `${filter.negated ? 'NOT ' : ''}EXISTS (SELECT 1 FROM issues.issue_bookmarks b
+          WHERE b.issue_id = i.id AND (${filter.users.map(bookmarker).join(' OR ')}))`;
       case 'column':
         return negate(filter.negated, matches(`i.${filter.column}`, filter.values));
       case 'first_release':

@@ -66,6 +66,12 @@ export class Pagination {
     void this.reply.header('Link', linkHeader(this.baseUrl, this.query, this.page, hasMore));
     return hasMore ? rows.slice(0, this.page.limit) : rows;
   }
+
+  /** Sentry's `X-Hits` (how many match, counted up to `max`) and `X-Max-Hits`. */
+  hits(total: number, max: number): void {
+    void this.reply.header('X-Hits', String(total));
+    void this.reply.header('X-Max-Hits', String(max));
+  }
 }
 
 export const PUBLIC_URL_KEY = 'faultlinePublicUrl';

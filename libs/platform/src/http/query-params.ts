@@ -40,5 +40,6 @@ export function eventTimeRange(now: Date, params: TimeRangeParams, options: { un
   const match = PERIOD.exec(statsPeriod ?? DEFAULT_PERIOD);
   if (!match || Number(match[1]) === 0)
     throw new BadRequestException({ detail: `Invalid statsPeriod: ${statsPeriod}; use a number and s, m, h, d or w, such as 24h or 14d.` });
-  return { start: new Date(now.getTime() - Number(match[1]) * PERIOD_MS[match[2]]).toISOString(), end: until };
+  // A period longer than there are dates (999999w) reaches back to the epoch, not past what a Date can hold.
+  return { start: new Date(Math.max(0, now.getTime() - Number(match[1]) * PERIOD_MS[match[2]])).toISOString(), end: until };
 }

@@ -327,6 +327,15 @@ export function IssuePage(props: { params: Record<string, string>; session: { us
             {data.status === 'resolved' ? 'Unresolve' : 'Stop ignoring'}
           </button>
         )}
+        <button
+          type="button"
+          class={data.isBookmarked ? 'bookmark-toggle bookmarked' : 'bookmark-toggle'}
+          aria-pressed={data.isBookmarked ? 'true' : 'false'}
+          disabled={pending}
+          onClick={() => update({ isBookmarked: !data.isBookmarked })}
+        >
+          <span aria-hidden="true">{data.isBookmarked ? '★' : '☆'}</span> Bookmark
+        </button>
         <div class="assignee">
           <label for="issue-assignee">Assignee</label>
           <select

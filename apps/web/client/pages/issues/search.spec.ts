@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { applySuggestion, issuesRequest, readStreamState, setTerm, streamSearch, termValue, tokenAt } from './search';
+import { applySuggestion, issuesRequest, pageRange, readStreamState, setTerm, streamSearch, termValue, tokenAt } from './search';
 
 describe('the issue stream URL', () => {
   it("reads Sentry's parameters: no query is is:unresolved, an empty one is everything", () => {
@@ -24,6 +24,22 @@ describe('the issue stream URL', () => {
       cursor: fc.option(fc.string({ minLength: 1 }), { nil: undefined }),
     });
     fc.assert(fc.property(state, (value) => expect(readStreamState(streamSearch(value))).toEqual(value)));
+  });
+
+  it('keeps the time range in the URL and asks the API for it', () => {
+    const relative = readStreamState('?query=&statsPeriod=24h');
+    expect(streamSearch(relative)).toBe('?query=&statsPeriod=24h');
+    expect(new URL(issuesRequest('acme', relative), 'http://x').searchParams.get('statsPeriod')).toBe('24h');
+    const absolute = readStreamState('?start=2026-01-01T00:00:00.000Z&end=2026-01-02T00:00:00.000Z');
+    const request = new URL(issuesRequest('acme', absolute), 'http://x').searchParams;
+    expect([request.get('start'), request.get('end'), request.get('statsPeriod')]).toEqual(['2026-01-01T00:00:00.000Z', '2026-01-02T00:00:00.000Z', null]);
+  });
+
+  it('says where the page is among the matches', () => {
+    expect(pageRange(undefined, 25, 312, 10000)).toBe('1–25 of 312');
+    expect(pageRange('0:25:0', 25, 312, 10000)).toBe('26–50 of 312');
+    expect(pageRange('0:0:0', 3, 10000, 10000)).toBe('1–3 of 10000+');
+    expect(pageRange(undefined, 0, 0, 10000)).toBe('');
   });
 
   it('asks the API for the same view', () => {

@@ -9,11 +9,26 @@ export const SORTS: ReadonlyArray<[string, string]> = [
   ['user', 'Users'],
 ];
 
+/** The stream's time ranges (Sentry's `statsPeriod`); none is all time. */
+export const TIME_RANGES: ReadonlyArray<[string, string]> = [
+  ['', 'All time'],
+  ['1h', 'Last hour'],
+  ['24h', 'Last 24 hours'],
+  ['7d', 'Last 7 days'],
+  ['14d', 'Last 14 days'],
+  ['30d', 'Last 30 days'],
+  ['90d', 'Last 90 days'],
+];
+
 export interface StreamState {
   query: string;
   sort: string;
   environments: string[];
   projects: string[];
+  /** A relative range (`24h`), or an absolute one in `start` and `end` (ISO times). */
+  statsPeriod?: string;
+  start?: string;
+  end?: string;
   cursor?: string;
 }
 
@@ -26,8 +41,27 @@ export function readStreamState(search: string): StreamState {
     sort: SORTS.some(([value]) => value === sort) ? sort : 'date',
     environments: params.getAll('environment').filter(Boolean),
     projects: params.getAll('project').filter(Boolean),
+    statsPeriod: params.get('statsPeriod') || undefined,
+    start: params.get('start') || undefined,
+    end: params.get('end') || undefined,
     cursor: params.get('cursor') || undefined,
   };
+}
+
+/** The range's parameters, as the page's URL and the API both take them. */
+function appendRange(params: URLSearchParams, state: StreamState): void {
+  if (state.statsPeriod) params.set('statsPeriod', state.statsPeriod);
+  else if (state.start && state.end) {
+    params.set('start', state.start);
+    params.set('end', state.end);
+  }
+}
+
+/** "26–50 of 312": the page's place among the matches (`max` or more are counted as `max+`). */
+export function pageRange(cursor: string | undefined, shown: number, hits: number | undefined, max: number | undefined): string {
+  if (hits === undefined || shown === 0) return '';
+  const offset = Number(cursor?.split(':')[1] ?? 0) || 0;
+  return `${offset + 1}–${offset + shown} of ${hits}${max !== undefined && hits >= max ? '+' : ''}`;
 }
 
 /** The page's query string: what the URL of this view of the stream says. */
@@ -37,6 +71,7 @@ export function streamSearch(state: StreamState): string {
   if (state.sort !== 'date') params.set('sort', state.sort);
   for (const environment of state.environments) params.append('environment', environment);
   for (const project of state.projects) params.append('project', project);
+  appendRange(params, state);
   if (state.cursor) params.set('cursor', state.cursor);
   return `?${params.toString()}`;
 }
@@ -46,6 +81,7 @@ export function issuesRequest(org: string, state: StreamState): string {
   const params = new URLSearchParams({ query: state.query, sort: state.sort, per_page: '25' });
   for (const environment of state.environments) params.append('environment', environment);
   for (const project of state.projects) params.append('project', project);
+  appendRange(params, state);
   if (state.cursor) params.set('cursor', state.cursor);
   return `/api/0/organizations/${encodeURIComponent(org)}/issues/?${params.toString()}`;
 }

@@ -4,7 +4,9 @@ import { ErrorNote, formatDate, Skeleton, useLoad, useTitle } from '../../compon
 import { Link, navigate, useSearch } from '../../router';
 import { shortCount, timeAgo } from './format';
 import { SearchBox, type SuggestionSource } from './search-box';
-import { issuesRequest, readStreamState, setTerm, SORTS, streamSearch, termValue, type StreamState } from './search';
+import { issuesRequest, pageRange, readStreamState, setTerm, SORTS, streamSearch, termValue, type StreamState } from './search';
+import { SavedSearches } from './saved-searches';
+import { TimeRangeFilter } from './time-range';
 import { ignoreGroups } from './status-actions';
 import type { Issue, Member, Team } from './types';
 import { LevelMark, Menu, Sparkline } from './widgets';
@@ -29,6 +31,7 @@ const BUILT_IN_KEYS: Array<{ key: string; description: string; values?: string[]
     values: ['unresolved', 'resolved', 'ignored', 'new', 'ongoing', 'regressed', 'escalating', 'assigned', 'unassigned'],
   },
   { key: 'assigned', description: 'assignee: me, none, #team, e-mail' },
+  { key: 'bookmarks', description: 'bookmarked by: me, an e-mail', values: ['me'] },
   { key: 'level', description: 'fatal, error, warning, info, debug', values: ['fatal', 'error', 'warning', 'info', 'debug'] },
   { key: 'environment', description: 'an event was in it' },
   { key: 'release', description: 'an event was in it; latest' },
@@ -160,7 +163,10 @@ export function IssuesPage(props: { params: Record<string, string> }) {
           </Link>
         ))}
       </nav>
-      <SearchBox query={state.query} onSearch={(query) => go({ query })} source={source} />
+      <div class="stream-search">
+        <SearchBox query={state.query} onSearch={(query) => go({ query })} source={source} />
+        <SavedSearches org={org} query={state.query} sort={state.sort} onApply={(saved) => go({ query: saved.query, sort: saved.sort })} />
+      </div>
       <div class="stream-filters">
         <div class="stream-filter">
           <label for="stream-project">Project</label>
@@ -208,6 +214,12 @@ export function IssuesPage(props: { params: Record<string, string> }) {
             ))}
           </select>
         </div>
+        <TimeRangeFilter
+          statsPeriod={state.statsPeriod}
+          start={state.start}
+          end={state.end}
+          onChange={(range) => go({ statsPeriod: undefined, start: undefined, end: undefined, ...range })}
+        />
         <div class="stream-filter">
           <label for="stream-sort">Sort by</label>
           <select id="stream-sort" value={state.sort} onChange={(event) => go({ sort: (event.currentTarget as HTMLSelectElement).value })}>
@@ -255,6 +267,12 @@ export function IssuesPage(props: { params: Record<string, string> }) {
           >
             Assign ▾
           </Menu>
+          <button type="button" disabled={!visibleSelected.length || bulkPending} onClick={() => bulk({ isBookmarked: true })}>
+            ☆ Bookmark
+          </button>
+          <button type="button" disabled={!visibleSelected.length || bulkPending} onClick={() => bulk({ isBookmarked: false })}>
+            Remove bookmark
+          </button>
           <span class="muted small" aria-live="polite">
             {visibleSelected.length ? `${visibleSelected.length} selected` : ''}
           </span>
@@ -296,6 +314,11 @@ export function IssuesPage(props: { params: Record<string, string> }) {
                   </div>
                   {issue.culprit && <div class="issue-culprit muted small">{issue.culprit}</div>}
                   <div class="issue-meta small">
+                    {issue.isBookmarked && (
+                      <span class="bookmark-mark" title="Bookmarked" role="img" aria-label="Bookmarked">
+                        ★
+                      </span>
+                    )}
                     <span class="short-id">{issue.shortId}</span>
                     <span class="muted">{issue.project.slug}</span>
                     {issue.status !== 'unresolved' && <span class={`status status-${issue.status}`}>{issue.status}</span>}
@@ -348,6 +371,11 @@ export function IssuesPage(props: { params: Record<string, string> }) {
               </p>
             </div>
           )
+        )}
+        {items.length > 0 && (
+          <p class="stream-count muted small" aria-live="polite">
+            {pageRange(state.cursor, items.length, issues.data?.hits, issues.data?.maxHits)}
+          </p>
         )}
         {(issues.data?.nextCursor || issues.data?.previousCursor) && (
           <nav class="pager" aria-label="Pages">

@@ -26,7 +26,17 @@ export interface Issue {
   metadata: { type?: string; value?: string; title?: string };
   numComments: number;
   isUnhandled?: boolean;
+  isBookmarked?: boolean;
   stats?: Record<string, StatsPoint[]>;
+}
+
+/** A saved issue search (Sentry's `/searches/`). */
+export interface SavedSearch {
+  id: string;
+  name: string;
+  query: string;
+  sort: string;
+  visibility: 'owner' | 'organization';
 }
 
 export interface Activity {

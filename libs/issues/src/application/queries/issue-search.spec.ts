@@ -160,10 +160,24 @@ describe('parseIssueSearch', () => {
   });
 
   it('refuses keys it cannot answer rather than answering nothing', () => {
-    for (const key of ['bookmarks:me', 'subscribed:me', 'error.type:TypeError', 'user.segment:a', 'issue.priority:high', 'transaction:/home', 'has:os.name']) {
+    for (const key of ['subscribed:me', 'error.type:TypeError', 'user.segment:a', 'issue.priority:high', 'transaction:/home', 'has:os.name']) {
       expect(error(key)).toMatch(/^Error parsing search query: Invalid key for this search: [\w.]+ \(/);
     }
-    expect(error('bookmarks:me')).toBe('Error parsing search query: Invalid key for this search: bookmarks (bookmarks are not kept)');
+    expect(error('subscribed:me')).toBe('Error parsing search query: Invalid key for this search: subscribed (subscriptions are not kept)');
+  });
+
+  it('reads bookmarks: as the users whose bookmarks to match', () => {
+    expect(filters('bookmarks:me !bookmarked_by:[dev@acme.test, 12]')).toEqual([
+      { kind: 'bookmarked', negated: false, users: [{ type: 'user', id: '7' }] },
+      {
+        kind: 'bookmarked',
+        negated: true,
+        users: [
+          { type: 'email', email: 'dev@acme.test' },
+          { type: 'user', id: '12' },
+        ],
+      },
+    ]);
   });
 
   it('refuses malformed queries with what is wrong', () => {

@@ -28,6 +28,9 @@ export type AssigneeTarget =
   /** The teams the user is a member of. */
   | { readonly type: 'member_teams'; readonly userId: string };
 
+/** Whose bookmarks a `bookmarks:` search names. */
+export type BookmarkTarget = { readonly type: 'user'; readonly id: string } | { readonly type: 'email'; readonly email: string };
+
 /** What is known of an affected user, by Sentry's `user.*` keys. */
 export const USER_FIELDS = { 'user.id': 'id', 'user.email': 'email', 'user.username': 'username', 'user.ip': 'ip' } as const;
 export type UserField = (typeof USER_FIELDS)[keyof typeof USER_FIELDS];
@@ -41,6 +44,8 @@ export type IssueSearchFilter =
   /** `is:assigned` (negated: `is:unassigned`). */
   | { readonly kind: 'assigned'; readonly negated: boolean }
   | { readonly kind: 'assignee'; readonly negated: boolean; readonly targets: readonly AssigneeTarget[] }
+  /** Bookmarked by one of these users (`bookmarks:me`, an e-mail or a user id); negated: by none. */
+  | { readonly kind: 'bookmarked'; readonly negated: boolean; readonly users: readonly BookmarkTarget[] }
   /** A column of the issue itself. */
   | { readonly kind: 'column'; readonly column: 'level' | 'platform'; readonly negated: boolean; readonly values: readonly TextMatch[] }
   | { readonly kind: 'first_release'; readonly negated: boolean; readonly values: readonly ReleaseMatch[] }
@@ -99,6 +104,8 @@ const KEY_ALIASES: Record<string, string> = {
   assigned: 'assigned',
   assigned_to: 'assigned',
   assigned_or_suggested: 'assigned',
+  bookmarks: 'bookmarks',
+  bookmarked_by: 'bookmarks',
   firstRelease: 'first_release',
   'first-release': 'first_release',
   first_release: 'first_release',
@@ -120,8 +127,6 @@ const NOT_KEPT = "issues keep only the SDK's tags, level, environment, release a
  * answer, so they are refused. A tag of the same name can still be searched as `tags[key]:value`.
  */
 const UNSUPPORTED_KEYS: Record<string, string> = {
-  bookmarks: 'bookmarks are not kept',
-  bookmarked_by: 'bookmarks are not kept',
   subscribed: 'subscriptions are not kept',
   subscribed_by: 'subscriptions are not kept',
   team: 'use assigned:#team',
@@ -546,6 +551,14 @@ function assigneeTarget(value: string, context: IssueSearchContext): AssigneeTar
   return { type: 'email', email: value };
 }
 
+function bookmarkTarget(value: string, context: IssueSearchContext): BookmarkTarget {
+  if (value === 'me') {
+    if (!context.userId) throw invalid(`"bookmarks:me" needs a user token: an organization token has no user.`);
+    return { type: 'user', id: context.userId };
+  }
+  return isNumericId(value) ? { type: 'user', id: value } : { type: 'email', email: value };
+}
+
 function unsupportedKey(key: string): string | undefined {
   if (Object.hasOwn(UNSUPPORTED_KEYS, key)) return UNSUPPORTED_KEYS[key];
   if (UNSUPPORTED_PREFIXES.some((prefix) => key.startsWith(prefix))) return `not kept for issues; search an SDK tag of that name as tags[${key}]:value`;
@@ -598,6 +611,8 @@ function fieldFilters(term: Extract<Term, { type: 'filter' }>, context: IssueSea
   switch (field) {
     case 'assigned':
       return [{ kind: 'assignee', negated, targets: texts.map((value) => assigneeTarget(value, context)) }];
+    case 'bookmarks':
+      return [{ kind: 'bookmarked', negated, users: texts.map((value) => bookmarkTarget(value, context)) }];
     case 'level': {
       const levels = texts.map((level) => level.toLowerCase());
       for (const level of levels) {
@@ -630,7 +645,7 @@ function fieldFilters(term: Extract<Term, { type: 'filter' }>, context: IssueSea
 }
 
 /**
- * Parses Sentry's issue search (see docs/issues-and-search.md): `is:`, `assigned:`,
+ * Parses Sentry's issue search (see docs/issues-and-search.md): `is:`, `assigned:`, `bookmarks:`,
  * `level:`, `environment:`, `release:`, `firstRelease:`, `firstSeen:`/`lastSeen:`, `timesSeen:`,
  * `userCount:`, `has:`, `message:`, `issue:`/`issue.id:`, any other `key:value` as a tag, and
  * free text; `!` negates, `"…"` quotes, `[a, b]` lists and `*` is a wildcard. An absent query means
