@@ -120,11 +120,10 @@ export function issueSearchConditions(search: IssueSearch, context: IssueSearchS
   };
 
   /** What one event's `tags` (`key=value`) must hold for a filter that asks it of some event. */
-  const eventCondition = (filter: IssueSearchFilter): string | undefined => {
+  const eventCondition = (filter: IssueSearchFilter): string => {
     const prefix = (key: string) => `${key.replace(/[\\%_]/g, (char) => `\\${char}`)}=`;
     switch (filter.kind) {
       case 'tag': {
-        if (filter.negated) return undefined;
         const exact: string[] = [];
         const patterns: string[] = [];
         for (const value of filter.values) {
@@ -137,11 +136,11 @@ export function issueSearchConditions(search: IssueSearch, context: IssueSearchS
         return parts.length === 1 ? parts[0] : `(${parts.join(' OR ')})`;
       }
       case 'has_tag':
-        return filter.negated ? undefined : `EXISTS (SELECT 1 FROM unnest(e.tags) AS x(tag) WHERE x.tag LIKE ${bind(`${prefix(filter.key)}%`)} ESCAPE '\\')`;
+        return `EXISTS (SELECT 1 FROM unnest(e.tags) AS x(tag) WHERE x.tag LIKE ${bind(`${prefix(filter.key)}%`)} ESCAPE '\\')`;
       case 'unhandled':
         return filter.unhandled ? 'e.unhandled' : 'NOT e.unhandled';
       default:
-        return undefined;
+        throw new Error(`not an event-level filter: ${filter.kind}`);
     }
   };
 
@@ -149,9 +148,11 @@ export function issueSearchConditions(search: IssueSearch, context: IssueSearchS
   // Sentry asks an issue's event-level terms of one event together: `environment:staging
   // release:1.1` is an issue with an event of both. The issue-level conditions above (each answered
   // by an index) keep the issues to look at few; their events are read by the issue's index.
-  const together = search.filters.map(eventCondition).filter((sql) => sql !== undefined);
-  if (together.length > 1) {
-    conditions.push(`EXISTS (SELECT 1 FROM issues.error_events e WHERE e.issue_id = i.id AND ${together.join(' AND ')})`);
+  const eventLevel = search.filters.filter(
+    (filter) => ((filter.kind === 'tag' || filter.kind === 'has_tag') && !filter.negated) || filter.kind === 'unhandled',
+  );
+  if (eventLevel.length > 1) {
+    conditions.push(`EXISTS (SELECT 1 FROM issues.error_events e WHERE e.issue_id = i.id AND ${eventLevel.map(eventCondition).join(' AND ')})`);
   }
   return conditions;
 }
