@@ -22,24 +22,26 @@ export class UnhandledAndEventTags1765300000000 implements MigrationInterface {
           SELECT 1 FROM json_array_elements(CASE WHEN json_typeof(e.data->'exceptions') = 'array' THEN e.data->'exceptions' END) AS x(exception)
           WHERE x.exception->'mechanism'->>'handled' = 'false'),
         tags = ARRAY(
-          SELECT DISTINCT t.key || '=' || t.value FROM (
-            SELECT s.tag->>0 AS key, s.tag->>1 AS value FROM json_array_elements(${SDK_TAGS}) AS s(tag)
+          SELECT t.key || '=' || t.value FROM (
+            SELECT s.tag->>0 AS key, s.tag->>1 AS value, s.position AS position
+              FROM json_array_elements(${SDK_TAGS}) WITH ORDINALITY AS s(tag, position)
             UNION ALL
-            SELECT d.key, left(d.value, 200) FROM (VALUES
-              ('level', e.data->>'level', true),
-              ('environment', e.data->>'environment', true),
-              ('release', e.data->>'release', true),
+            SELECT d.key, left(d.value, 200), 1000 + d.position FROM (VALUES
+              ('level', e.data->>'level', true, 0),
+              ('environment', e.data->>'environment', true, 1),
+              ('release', e.data->>'release', true, 2),
               ('user', COALESCE('id:' || (e.data->'user'->>'id'), 'username:' || (e.data->'user'->>'username'), 'email:' || (e.data->'user'->>'email'),
-                                'ip:' || COALESCE(e.data->'user'->>'ipAddress', e.data->'user'->>'ip_address')), true),
-              ('dist', e.data->>'dist', false),
-              ('server_name', e.data->>'serverName', false),
-              ('transaction', e.data->>'transaction', false),
-              ('url', e.data->'request'->>'url', false),
-              ('mechanism', e.data->'exceptions'->-1->'mechanism'->>'type', false),
-              ('handled', CASE e.data->'exceptions'->-1->'mechanism'->>'handled' WHEN 'true' THEN 'yes' WHEN 'false' THEN 'no' END, false)
-            ) AS d(key, value, always)
+                                'ip:' || COALESCE(e.data->'user'->>'ipAddress', e.data->'user'->>'ip_address')), true, 3),
+              ('dist', e.data->>'dist', false, 4),
+              ('server_name', e.data->>'serverName', false, 5),
+              ('transaction', e.data->>'transaction', false, 6),
+              ('url', e.data->'request'->>'url', false, 7),
+              ('mechanism', e.data->'exceptions'->-1->'mechanism'->>'type', false, 8),
+              ('handled', CASE e.data->'exceptions'->-1->'mechanism'->>'handled' WHEN 'true' THEN 'yes' WHEN 'false' THEN 'no' END, false, 9)
+            ) AS d(key, value, always, position)
             WHERE d.always OR NOT EXISTS (SELECT 1 FROM json_array_elements(${SDK_TAGS}) AS s(tag) WHERE s.tag->>0 = d.key)
-          ) AS t WHERE t.key IS NOT NULL AND t.value IS NOT NULL AND t.value <> '');
+          ) AS t WHERE t.key IS NOT NULL AND t.value IS NOT NULL AND t.value <> ''
+          GROUP BY t.key, t.value ORDER BY min(t.position));
       UPDATE issues.issues SET unhandled = true WHERE id IN (SELECT issue_id FROM issues.error_events WHERE unhandled);
     `);
   }
