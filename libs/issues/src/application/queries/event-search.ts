@@ -160,7 +160,7 @@ function plainField(name: string): EventField {
     if (!TAG_KEY.test(tagged[1])) throw unsupportedField(name);
     return { kind: 'tag', key: tagged[1] };
   }
-  const known = Object.hasOwn(EVENT_FIELDS, name) ? (name as EventFieldName) : FIELD_ALIASES[name];
+  const known = Object.hasOwn(EVENT_FIELDS, name) ? (name as EventFieldName) : Object.hasOwn(FIELD_ALIASES, name) ? FIELD_ALIASES[name] : undefined;
   if (known) return { kind: 'field', name: known };
   if (CONTEXT_TAG_KEYS.has(name)) return { kind: 'tag', key: name };
   if (UNSUPPORTED_FIELDS.has(name) || UNSUPPORTED_PREFIXES.some((prefix) => name.startsWith(prefix)) || !TAG_KEY.test(name)) throw unsupportedField(name);

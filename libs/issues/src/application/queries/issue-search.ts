@@ -567,7 +567,7 @@ function hasFilter(term: Extract<Term, { type: 'filter' }>): IssueSearchFilter {
     throw invalid('Invalid format for "has" search: was expecting a field or tag instead');
   }
   const negated = term.negated;
-  const field = KEY_ALIASES[key];
+  const field = Object.hasOwn(KEY_ALIASES, key) ? KEY_ALIASES[key] : undefined;
   if (field === 'assigned') return { kind: 'has_column', column: 'assignee', negated };
   if (field === 'first_release') return { kind: 'has_column', column: 'first_release', negated };
   if (ALWAYS_SET.has(field ?? key)) return { kind: 'has_column', column: 'always', negated };
@@ -587,7 +587,7 @@ function tagFilter(key: string, term: Extract<Term, { type: 'filter' }>, match: 
 function fieldFilters(term: Extract<Term, { type: 'filter' }>, context: IssueSearchContext): IssueSearchFilter[] {
   if (term.explicitTag) return [tagFilter(term.key, term, textMatch)];
   if (term.key.includes('(')) throw invalid(`Invalid key for this search: ${term.key} (aggregates are searched in events, not issues)`);
-  const field = KEY_ALIASES[term.key] ?? term.key;
+  const field = (Object.hasOwn(KEY_ALIASES, term.key) ? KEY_ALIASES[term.key] : undefined) ?? term.key;
   switch (field) {
     case 'is':
       return [isFilter(term)];
