@@ -281,7 +281,7 @@ describe('issue stream and issue page (browser)', () => {
     for (const text of ['POST', 'https://shop.example.com/checkout', 'step', 'pay', 'SPRING', 'theme', 'dark', 'User-Agent', 'Mozilla/5.0 (X11; Linux x86_64)'])
       expect(request).toContain(text);
     expect(await section('User').textContent()).toContain('buyer10@example.com');
-    expect(await page.getByRole('region', { name: 'Operating System' }).textContent()).toMatch(/Linux.*6\.1/);
+    expect(await page.getByRole('region', { name: 'Operating System', exact: true }).textContent()).toMatch(/Linux.*6\.1/);
     expect(await page.getByRole('region', { name: 'Runtime' }).textContent()).toContain('v20.11.0');
     expect(await section('Additional data').textContent()).toMatch(/cartSize\s*3/);
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { EventTagSource } from '@faultline/issues';
+import { type EventTagSource, eventTags } from '@faultline/issues';
 import { groupingHash } from './grouping';
 import { culpritAfterMapping, EVENT_LIMITS, type NormalizedEvent, type NormalizedUser, type StringPairs, titleOf } from './normalize-event';
 import { type DataScrubber, scrubEvent } from './scrub-event';
@@ -18,9 +18,12 @@ export interface PreparedEvent {
   readonly user?: UserIdentity;
   /**
    * What the event is counted under in its issue's tag values: the SDK's tags in the order sent,
-   * then level, environment, release and user, each added even where the SDK sent a tag of that key.
+   * then level, environment, release and user, each added even where the SDK sent a tag of that key,
+   * then the other tags it shows (`url`, `handled`, …) where the SDK sent none of that key.
    */
   readonly issueTags: StringPairs;
+  /** Sentry's rule: some exception's mechanism says it was not handled. */
+  readonly unhandled: boolean;
   /** What the event is counted under in its project's tag values: the issue's, and `user.email`, which an issue's (like Sentry's) do not answer. */
   readonly projectTags: StringPairs;
   /**
@@ -51,24 +54,28 @@ export function prepareEvent(normalized: NormalizedEvent, scrubber: DataScrubber
   if (event.environment) issueTags.push(['environment', event.environment]);
   if (event.release) issueTags.push(['release', event.release]);
   if (user) issueTags.push(['user', user.tagValue]);
+  const shownTagSource: EventTagSource = {
+    tags: event.tags,
+    level: event.level,
+    environment: event.environment,
+    release: event.release,
+    dist: event.dist,
+    serverName: event.serverName,
+    transaction: event.transaction,
+    url: event.request?.url,
+    user: user?.tagValue,
+    mechanism: event.exceptions.at(-1)?.mechanism,
+  };
+  const counted = new Set(issueTags.map(([key]) => key));
+  for (const [key, value] of eventTags(shownTagSource)) if (!counted.has(key)) issueTags.push([key, value]);
   return {
     event,
     fingerprintHash: groupingHash(event).hash,
     user,
     issueTags,
+    unhandled: event.exceptions.some((exception) => exception.mechanism?.handled === false),
     projectTags: event.user?.email ? [...issueTags, ['user.email', event.user.email]] : issueTags,
-    shownTagSource: {
-      tags: event.tags,
-      level: event.level,
-      environment: event.environment,
-      release: event.release,
-      dist: event.dist,
-      serverName: event.serverName,
-      transaction: event.transaction,
-      url: event.request?.url,
-      user: user?.tagValue,
-      mechanism: event.exceptions.at(-1)?.mechanism,
-    },
+    shownTagSource,
   };
 }
 

@@ -276,7 +276,7 @@ export class EventProcessor extends EventProcessing implements BackgroundWorker 
       }
       await this.symbolicate(tx, queued, normalized);
       const preparation = prepareEvent(normalized, await this.scrubbers.scrubber(tx, queued.project_id));
-      const { event, fingerprintHash, user, issueTags, projectTags } = preparation;
+      const { event, fingerprintHash, user, issueTags, projectTags, unhandled } = preparation;
       prepared.set(`${queued.project_id}|${event.eventId}`, preparation);
       queuedByKey.set(`${queued.project_id}|${event.eventId}`, queued);
       ingested.push({
@@ -294,6 +294,7 @@ export class EventProcessor extends EventProcessing implements BackgroundWorker 
         userHash: user?.hash,
         release: event.release,
         tags: issueTags,
+        unhandled,
         data: event as unknown as Record<string, unknown>,
       });
       for (const [key, value] of projectTags) {

@@ -95,7 +95,7 @@ export function serializeIssue(
     subscriptionDetails: null,
     hasSeen: false,
     annotations: [],
-    isUnhandled: false,
+    isUnhandled: row.unhandled,
     count: String(viewer.rangeCount ?? row.times_seen),
     userCount: Number(row.user_count),
     firstSeen,

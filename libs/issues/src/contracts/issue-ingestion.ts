@@ -20,8 +20,10 @@ export interface IngestedEvent {
   readonly userHash?: string;
   /** The release the event came from, if the SDK named one (regressions of issues resolved in a release). */
   readonly release?: string;
-  /** What the event is counted under in the issue's tag values: the SDK's tags, level, environment, release and user. */
+  /** What the event is counted under in the issue's tag values: the SDK's tags, level, environment, release, user and the tags derived from its fields. */
   readonly tags: ReadonlyArray<readonly [string, string]>;
+  /** Some exception of the event was not handled (its mechanism says `handled: false`); false if absent. */
+  readonly unhandled?: boolean;
   /** The normalised event, stored for the issue events API. */
   readonly data: Record<string, unknown>;
 }

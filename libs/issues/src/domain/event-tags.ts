@@ -15,6 +15,9 @@ export interface EventTagSource {
   readonly mechanism?: { readonly type?: unknown; readonly handled?: unknown };
 }
 
+/** Sentry's longest tag value: longer derived values (a URL) are cut to it, as the SDK's own tags are. */
+export const MAX_TAG_VALUE = 200;
+
 /**
  * The event's tags as Sentry shows them (the event API, webhook payloads, alert tag filters): the
  * SDK's own, plus those derived from its fields where the SDK set no tag of that key, by key.
@@ -35,7 +38,14 @@ export function eventTags(source: EventTagSource): Array<[string, string]> {
     ['handled', typeof handled === 'boolean' ? (handled ? 'yes' : 'no') : undefined],
   ];
   for (const [key, value] of derived) {
-    if (typeof value === 'string' && value !== '' && !tags.has(key)) tags.set(key, value);
+    if (typeof value === 'string' && value !== '' && !tags.has(key)) tags.set(key, cut(value));
   }
   return [...tags].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** Cuts to MAX_TAG_VALUE UTF-16 units without splitting a surrogate pair. */
+function cut(text: string): string {
+  if (text.length <= MAX_TAG_VALUE) return text;
+  const code = text.charCodeAt(MAX_TAG_VALUE - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? MAX_TAG_VALUE - 1 : MAX_TAG_VALUE);
 }

@@ -53,6 +53,8 @@ const FIELD_SQL: Record<EventFieldName, string> = {
   platform: `e.data->>'platform'`,
   'error.type': `ARRAY(SELECT x.exception->>'type' FROM json_array_elements(CASE WHEN json_typeof(e.data->'exceptions') = 'array' THEN e.data->'exceptions' END) AS x(exception))`,
   'error.value': `ARRAY(SELECT x.exception->>'value' FROM json_array_elements(CASE WHEN json_typeof(e.data->'exceptions') = 'array' THEN e.data->'exceptions' END) AS x(exception))`,
+  'error.unhandled': 'e.unhandled',
+  'error.handled': '(NOT e.unhandled)',
 };
 
 /** Fields whose SQL is a numeric id. */
@@ -60,16 +62,6 @@ const NUMERIC_SQL = new Set<EventFieldName>(['project', 'project.id', 'project.n
 
 /** What a field is grouped by: the issue by its id (its short id is read per group, not per event). */
 const GROUP_SQL: Partial<Record<EventFieldName, string>> = { issue: 'e.issue_id' };
-
-/** Tags Sentry derives from the event's fields where the SDK set none of that key. */
-const DERIVED_TAGS: Record<string, EventFieldName> = {
-  level: 'level',
-  environment: 'environment',
-  release: 'release',
-  dist: 'dist',
-  transaction: 'transaction',
-  user: 'user',
-};
 
 const COMPARISONS = { '=': '=', '!=': '<>', '>': '>', '>=': '>=', '<': '<', '<=': '<=' } as const;
 
@@ -88,9 +80,9 @@ export function eventSearchStatement(search: EventSearch, scope: EventSearchScop
 
   const fieldSql = (field: EventField): string => {
     if (field.kind === 'field') return FIELD_SQL[field.name];
-    const sdkTag = `(SELECT t.tag->>1 FROM json_array_elements(CASE WHEN json_typeof(e.data->'tags') = 'array' THEN e.data->'tags' END) AS t(tag) WHERE t.tag->>0 = ${bind(field.key)} LIMIT 1)`;
-    const derived = DERIVED_TAGS[field.key];
-    return derived ? `COALESCE(${sdkTag}, ${FIELD_SQL[derived]})` : sdkTag;
+    // The event's tags as its issue counts them (`key=value`): the SDK's first, then those derived from its fields.
+    const prefix = `${field.key}=`;
+    return `(SELECT substr(t.tag, ${prefix.length + 1}) FROM unnest(e.tags) WITH ORDINALITY AS t(tag, n) WHERE starts_with(t.tag, ${bind(prefix)}) ORDER BY t.n LIMIT 1)`;
   };
   /** The field as text: projects and issues are kept by their numeric ids. */
   const textSql = (field: EventField): string => (field.kind === 'field' && NUMERIC_SQL.has(field.name) ? `${fieldSql(field)}::text` : fieldSql(field));
@@ -144,6 +136,8 @@ export function eventSearchStatement(search: EventSearch, scope: EventSearchScop
         if (exact.length) parts.unshift(one(`= ANY(${bind(exact, 'text[]')})`));
         return { where: negate(filter.negated, parts.length === 1 ? parts[0] : `(${parts.join(' OR ')})`) };
       }
+      case 'flag':
+        return { where: filter.value ? fieldSql(filter.field) : `NOT ${fieldSql(filter.field)}` };
       case 'compare': {
         const type = filter.field.kind === 'field' && filter.field.name === 'timestamp' ? 'timestamptz' : 'numeric';
         return { where: `${fieldSql(filter.field)} ${COMPARISONS[filter.operator]} ${bind(filter.value, type)}` };

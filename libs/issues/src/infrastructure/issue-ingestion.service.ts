@@ -127,12 +127,13 @@ export class IssueIngestionService extends IssueIngestion {
     });
   }
 
-  /** Counters, first and last seen and releases, and the hourly and daily counts of the issues' graphs. */
+  /** Counters, first and last seen and releases, whether any event was unhandled, and the hourly and daily counts of the issues' graphs. */
   private async updateCounters(tx: Transaction, insertedByIssue: Map<string, IngestedEvent[]>, newUsers: Map<string, Set<string>>): Promise<void> {
     if (insertedByIssue.size === 0) return;
     const ids: string[] = [];
     const counts: number[] = [];
     const users: number[] = [];
+    const unhandled: boolean[] = [];
     const lastSeen: string[] = [];
     const firstSeen: string[] = [];
     const firstReleases: Array<string | null> = [];
@@ -161,6 +162,7 @@ export class IssueIngestionService extends IssueIngestion {
       ids.push(issueId);
       counts.push(issueEvents.length);
       users.push(newUsers.get(issueId)?.size ?? 0);
+      unhandled.push(issueEvents.some((event) => event.unhandled === true));
       lastSeen.push(latest.occurredAt);
       firstSeen.push(earliest.occurredAt);
       firstReleases.push(earliestReleased?.release ?? null);
@@ -172,14 +174,15 @@ export class IssueIngestionService extends IssueIngestion {
     await tx.execute(
       `UPDATE issues.issues SET times_seen = issues.times_seen + v.seen, user_count = issues.user_count + v.users,
               last_seen = GREATEST(issues.last_seen, v.last_seen), first_seen = LEAST(issues.first_seen, v.first_seen),
+              unhandled = issues.unhandled OR v.unhandled,
               (first_release, first_release_at) = (SELECT * FROM (VALUES (v.first_release, v.first_release_at), (issues.first_release, issues.first_release_at)) AS r (release, at)
                                                    WHERE r.release IS NOT NULL ORDER BY r.at LIMIT 1),
               (last_release, last_release_at) = (SELECT * FROM (VALUES (v.last_release, v.last_release_at), (issues.last_release, issues.last_release_at)) AS r (release, at)
                                                  WHERE r.release IS NOT NULL ORDER BY r.at DESC LIMIT 1)
-       FROM unnest($1::bigint[], $2::integer[], $3::integer[], $4::timestamptz[], $5::timestamptz[], $6::text[], $7::timestamptz[], $8::text[], $9::timestamptz[])
-         AS v (id, seen, users, last_seen, first_seen, first_release, first_release_at, last_release, last_release_at)
+       FROM unnest($1::bigint[], $2::integer[], $3::integer[], $4::timestamptz[], $5::timestamptz[], $6::text[], $7::timestamptz[], $8::text[], $9::timestamptz[], $10::boolean[])
+         AS v (id, seen, users, last_seen, first_seen, first_release, first_release_at, last_release, last_release_at, unhandled)
        WHERE issues.id = v.id`,
-      [ids, counts, users, lastSeen, firstSeen, firstReleases, firstReleasesAt, lastReleases, lastReleasesAt],
+      [ids, counts, users, lastSeen, firstSeen, firstReleases, firstReleasesAt, lastReleases, lastReleasesAt, unhandled],
     );
     const stats = [...buckets].map(([key, count]) => [...key.split('|'), count] as const);
     await tx.execute(
@@ -263,16 +266,29 @@ export class IssueIngestionService extends IssueIngestion {
     return row;
   }
 
-  /** Stores the events; an event id seen before (an SDK retry) is stored and counted once. */
+  /**
+   * Stores the events, each with its tags as `key=value` (what an issue search asks of one event);
+   * an event id seen before (an SDK retry) is stored and counted once.
+   */
   private async insertEvents(tx: Transaction, events: readonly IngestedEvent[], issueIdOf: (event: IngestedEvent) => string): Promise<IngestedEvent[]> {
     const params: unknown[] = [];
     const values = events.map((event) => {
-      params.push(event.projectId, issueIdOf(event), event.eventId, event.occurredAt, event.receivedAt, JSON.stringify(event.data));
-      const at = params.length - 6;
-      return `($${at + 1}::bigint, $${at + 2}::bigint, $${at + 3}, $${at + 4}::timestamptz, $${at + 5}::timestamptz, $${at + 6}::json)`;
+      const tags = [...new Set(event.tags.map(([key, value]) => `${key}=${value}`))];
+      params.push(
+        event.projectId,
+        issueIdOf(event),
+        event.eventId,
+        event.occurredAt,
+        event.receivedAt,
+        JSON.stringify(event.data),
+        event.unhandled ?? false,
+        tags,
+      );
+      const at = params.length - 8;
+      return `($${at + 1}::bigint, $${at + 2}::bigint, $${at + 3}, $${at + 4}::timestamptz, $${at + 5}::timestamptz, $${at + 6}::json, $${at + 7}::boolean, $${at + 8}::text[])`;
     });
     const rows = await tx.query<{ project_id: string; event_id: string }>(
-      `INSERT INTO issues.error_events (project_id, issue_id, event_id, occurred_at, received_at, data) VALUES ${values.join(', ')}
+      `INSERT INTO issues.error_events (project_id, issue_id, event_id, occurred_at, received_at, data, unhandled, tags) VALUES ${values.join(', ')}
        ON CONFLICT (project_id, event_id) DO NOTHING RETURNING project_id, event_id`,
       params,
     );

@@ -25,6 +25,8 @@ export interface IssueRow {
   fingerprint_hash: string;
   /** Sentry's issue type: `error`, or the type of the context that raised it (`monitor_check_in_failure`). */
   issue_type: string;
+  /** Some event of the issue was unhandled. */
+  unhandled: boolean;
   project_slug: string;
   project_name: string;
   project_platform: string | null;
@@ -125,7 +127,7 @@ const ORGANIZATION_ISSUES = 'i.project_id IN (SELECT id FROM projects.project_di
 const ISSUE_COLUMNS = `
   i.id::text AS id, i.project_id::text AS project_id, i.short_id, i.title, i.culprit, i.level, i.platform,
   i.status, i.substatus, i.assignee, i.first_seen, i.last_seen, i.times_seen::text AS times_seen,
-  i.user_count::int AS user_count, i.fingerprint_hash, i.issue_type,
+  i.user_count::int AS user_count, i.fingerprint_hash, i.issue_type, i.unhandled,
   p.slug AS project_slug, p.name AS project_name, p.platform AS project_platform,
   COALESCE(h.num_comments, 0)::int AS num_comments, h.status_event_type, h.status_event_data,
   f.first_exception, f.first_message,

@@ -113,6 +113,8 @@ export function issueSearchConditions(search: IssueSearch, context: IssueSearchS
         if (filter.values.length > 1) return `${filter.operator === '!=' ? 'NOT ' : ''}${column} = ANY(${bind(filter.values, 'numeric[]')})`;
         return `${column} ${COMPARISONS[filter.operator]} ${bind(filter.values[0], 'numeric')}`;
       }
+      case 'unhandled':
+        return filter.unhandled ? 'i.unhandled' : 'NOT i.unhandled';
       case 'issue_id':
         return negate(filter.negated, `i.id = ANY(${bind(filter.ids, 'bigint[]')})`);
       case 'short_id':
@@ -126,5 +128,40 @@ export function issueSearchConditions(search: IssueSearch, context: IssueSearchS
     }
   };
 
-  return search.filters.map(condition);
+  /** What one event's `tags` (`key=value`) must hold for a filter that asks it of some event. */
+  const eventCondition = (filter: IssueSearchFilter): string => {
+    const prefix = (key: string) => `${key.replace(/[\\%_]/g, (char) => `\\${char}`)}=`;
+    switch (filter.kind) {
+      case 'tag': {
+        const exact: string[] = [];
+        const patterns: string[] = [];
+        for (const value of filter.values) {
+          if ('latest' in value) exact.push(...context.latestReleases.map((release) => `${filter.key}=${release}`));
+          else if ('equals' in value) exact.push(`${filter.key}=${value.equals}`);
+          else patterns.push(prefix(filter.key) + value.like);
+        }
+        const parts = patterns.map((pattern) => `EXISTS (SELECT 1 FROM unnest(e.tags) AS x(tag) WHERE x.tag LIKE ${bind(pattern)} ESCAPE '\\')`);
+        if (exact.length || parts.length === 0) parts.unshift(`e.tags && ${bind(exact, 'text[]')}`);
+        return parts.length === 1 ? parts[0] : `(${parts.join(' OR ')})`;
+      }
+      case 'has_tag':
+        return `EXISTS (SELECT 1 FROM unnest(e.tags) AS x(tag) WHERE x.tag LIKE ${bind(`${prefix(filter.key)}%`)} ESCAPE '\\')`;
+      case 'unhandled':
+        return filter.unhandled ? 'e.unhandled' : 'NOT e.unhandled';
+      default:
+        throw new Error(`not an event-level filter: ${filter.kind}`);
+    }
+  };
+
+  const conditions = search.filters.map(condition);
+  // Sentry asks an issue's event-level terms of one event together: `environment:staging
+  // release:1.1` is an issue with an event of both. The issue-level conditions above (each answered
+  // by an index) keep the issues to look at few; their events are read by the issue's index.
+  const eventLevel = search.filters.filter(
+    (filter) => ((filter.kind === 'tag' || filter.kind === 'has_tag') && !filter.negated) || filter.kind === 'unhandled',
+  );
+  if (eventLevel.length > 1) {
+    conditions.push(`EXISTS (SELECT 1 FROM issues.error_events e WHERE e.issue_id = i.id AND ${eventLevel.map(eventCondition).join(' AND ')})`);
+  }
+  return conditions;
 }

@@ -377,7 +377,12 @@ interface Thread {
 }
 
 /** Everything the event carries, in Sentry's order, each part only when the event has it. */
-export function EventDetails(props: { event: IssueEvent; tagHref: (key: string, value: string) => string }) {
+/** A link to the search of a tag value, or its text when the search syntax cannot name the key. */
+export function TagLink(props: { href: string | undefined; children: ComponentChildren }) {
+  return props.href === undefined ? <span class="tag-link">{props.children}</span> : <Link href={props.href}>{props.children}</Link>;
+}
+
+export function EventDetails(props: { event: IssueEvent; tagHref: (key: string, value: string) => string | undefined }) {
   const { event } = props;
   const entries = event.entries ?? [];
   const parts: ComponentChildren[] = [];
@@ -410,10 +415,10 @@ export function EventDetails(props: { event: IssueEvent; tagHref: (key: string, 
           <ul class="tag-pills">
             {event.tags.map((tag) => (
               <li key={tag.key}>
-                <Link href={props.tagHref(tag.key, tag.value)}>
+                <TagLink href={props.tagHref(tag.key, tag.value)}>
                   <span class="tag-key">{tag.key}</span>
                   <span class="tag-value">{tag.value}</span>
-                </Link>
+                </TagLink>
               </li>
             ))}
           </ul>

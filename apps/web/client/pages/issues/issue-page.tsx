@@ -4,9 +4,9 @@ import { ErrorNote, formatDate, type Loaded, Section, Skeleton, useLoad, useTitl
 import { Link } from '../../router';
 import { ActivityFeed } from './activity';
 import { EventAttachments } from './attachments';
-import { EventDetails } from './event-details';
+import { EventDetails, TagLink } from './event-details';
 import { percent, shortCount, timeAgo } from './format';
-import { quoteValue } from './search';
+import { tagTerm } from './search';
 import { ignoreGroups, resolveGroups, statusSummary } from './status-actions';
 import type { IssueDetail, IssueEvent, Member, TagDistribution, Team } from './types';
 import { EventsChart, LevelMark, Menu } from './widgets';
@@ -48,7 +48,7 @@ async function loadExternalIssues(base: string): Promise<ExternalIssue[]> {
   }
 }
 
-function TagDistributions(props: { tags: TagDistribution[]; tagHref: (key: string, value: string) => string }) {
+function TagDistributions(props: { tags: TagDistribution[]; tagHref: (key: string, value: string) => string | undefined }) {
   if (!props.tags.length) return <p class="empty">No tags.</p>;
   return (
     <ul class="distributions">
@@ -83,7 +83,7 @@ function TagDistributions(props: { tags: TagDistribution[]; tagHref: (key: strin
                 {tag.topValues.map((value, index) => (
                   <li key={value.value}>
                     <span class={`swatch segment-${index % 5}`} aria-hidden="true" />
-                    <Link href={props.tagHref(tag.key, value.value)}>{value.name}</Link>
+                    <TagLink href={props.tagHref(tag.key, value.value)}>{value.name}</TagLink>
                     <span class="muted">
                       {percent(value.count, tag.totalValues)} · {shortCount(value.count)}
                     </span>
@@ -257,8 +257,10 @@ export function IssuePage(props: { params: Record<string, string>; session: { us
     );
   }
 
-  const tagHref = (key: string, value: string) =>
-    `/organizations/${enc(org)}/issues/?${new URLSearchParams({ query: `${key}:${quoteValue(value)}`, project: data.project.id }).toString()}`;
+  const tagHref = (key: string, value: string) => {
+    const query = tagTerm(key, value);
+    return query === undefined ? undefined : `/organizations/${enc(org)}/issues/?${new URLSearchParams({ query, project: data.project.id }).toString()}`;
+  };
   const releases = tags.data?.find((tag) => tag.key === 'release')?.topValues.map((value) => value.value) ?? [];
   const [members, teams] = people.data ?? [[], []];
   const assigned = data.assignedTo ? `${data.assignedTo.type}:${data.assignedTo.id}` : '';

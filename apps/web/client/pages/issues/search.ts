@@ -119,9 +119,55 @@ export function tokenAt(query: string, caret: number): Token {
   return { start, end, negation, key: body.slice(0, colon), partial: body.slice(colon + 1).replace(/^"|"$/g, '') };
 }
 
-/** A value as the search syntax needs it: quoted when it holds a space, a quote or a colon's neighbours. */
+/**
+ * A value as the search syntax needs it: quoted (`\"` and `\\` escaped) when it is empty, holds a
+ * space, quote, colon or parenthesis, or starts like a list or a comparison.
+ */
 export function quoteValue(value: string): string {
-  return /[\s"]/.test(value) || value === '' ? `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"` : value;
+  return /[\s":()]/.test(value) || /^[[<>=!]/.test(value) || value === '' ? `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"` : value;
+}
+
+/** Tag keys a chip names as they are; the search reads them as the tag (or as the field it comes from). */
+const PLAIN_TAG_KEYS = new Set([
+  'environment',
+  'user',
+  'dist',
+  'server_name',
+  'transaction',
+  'url',
+  'mechanism',
+  'handled',
+  'browser',
+  'browser.name',
+  'os',
+  'os.name',
+  'client_os',
+  'client_os.name',
+  'device',
+  'device.family',
+  'runtime',
+  'runtime.name',
+]);
+/** Single-word keys the searches read as something other than a tag: a chip names them `tags[key]`. */
+const RESERVED_KEYS = new Set(
+  (
+    'is has assigned assigned_to assigned_or_suggested bookmarks bookmarked_by subscribed subscribed_by team detector regressed_in_release ' +
+    'date timestamp project project_id title message issue platform age firstSeen first_seen lastSeen last_seen timesSeen times_seen userCount ' +
+    'user_count firstRelease first_release first-release level release id culprit type location trace status count event_id group_id unhandled'
+  ).split(' '),
+);
+/** The keys a search can name at all (Sentry's tag keys). */
+const SEARCHABLE_KEY = /^[A-Za-z0-9_.:-]{1,200}$/;
+
+/**
+ * The search term of a tag chip (`browser.name:Chrome`, `url:"https://x/a b"`, `tags[level]:error`),
+ * matching exactly that value in the issue and event searches (a `*` in it is no wildcard); none
+ * for a key the search syntax cannot name.
+ */
+export function tagTerm(key: string, value: string): string | undefined {
+  if (!SEARCHABLE_KEY.test(key)) return undefined;
+  const name = PLAIN_TAG_KEYS.has(key) || (/^[A-Za-z0-9_-]+$/.test(key) && !RESERVED_KEYS.has(key)) ? key : `tags[${key}]`;
+  return `${name}:${quoteValue(value.replace(/\*/g, '\\*'))}`;
 }
 
 /**

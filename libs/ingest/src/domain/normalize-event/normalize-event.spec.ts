@@ -47,6 +47,9 @@ describe('normalizeEvent', () => {
         ['route', '/users/:id'],
         ['retries', '3'],
         ['cached', 'false'],
+        // Sentry's tags of the runtime context the SDK sent.
+        ['runtime', 'node v20.11.0'],
+        ['runtime.name', 'node'],
       ],
       user: { id: '17', email: 'ada@example.com', ipAddress: '203.0.113.9' },
       release: 'my-app@1.2.3',

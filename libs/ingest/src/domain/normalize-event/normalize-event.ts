@@ -20,6 +20,7 @@ import { normalizeThreads } from './threads';
 import { nameEvent } from './title-and-culprit';
 import type { NormalizeContext, NormalizedEvent } from './types';
 import { normalizeUser } from './user';
+import { contextsFromUserAgent, withContextTags } from './user-agent';
 
 /**
  * Turns an SDK event payload (store endpoint body or envelope `event` item), as `parseStorableJson`
@@ -27,7 +28,8 @@ import { normalizeUser } from './user';
  * SDKs of every age and language send it, so wrong-typed fields are ignored rather than refused,
  * and every string and collection is bounded so one event cannot bloat storage.
  *
- * Passes, in order: each interface is read and bounded (one file per interface), then the event is
+ * Passes, in order: each interface is read and bounded (one file per interface), the User-Agent
+ * fills the contexts the SDK did not send and the contexts add their tags, then the event is
  * named (title, culprit). A pass that rewrites what was read (data scrubbing) goes between the two,
  * so that the title and culprit are derived from what is kept.
  */
@@ -65,8 +67,9 @@ function readInterfaces(raw: Record<string, unknown>, context: NormalizeContext)
   assign(event, 'dist', str(raw.dist, EVENT_LIMITS.shortField));
   assign(event, 'serverName', str(raw.server_name, EVENT_LIMITS.field));
   assign(event, 'transaction', str(raw.transaction, EVENT_LIMITS.culprit));
-  assign(event, 'contexts', normalizeContexts(raw.contexts));
   assign(event, 'request', normalizeRequest(field(raw, 'request', 'sentry.interfaces.Http')));
+  assign(event, 'contexts', contextsFromUserAgent(normalizeContexts(raw.contexts), event.request));
+  event.tags = withContextTags(event.tags, event.contexts);
   assign(event, 'sdk', normalizeSdk(raw.sdk));
   assign(event, 'fingerprint', normalizeFingerprint(raw.fingerprint));
   assign(event, 'extra', isObject(raw.extra) ? boundObject(raw.extra) : undefined);

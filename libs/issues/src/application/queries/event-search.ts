@@ -1,8 +1,21 @@
 import { DomainError } from '@faultline/kernel';
-import { type ComparisonOperator, dateBounds, invalid, number, scanSearchQuery, type Term, type TextMatch, textMatch, textTerm, values } from './issue-search';
+import {
+  booleanValue,
+  type ComparisonOperator,
+  CONTEXT_TAG_KEYS,
+  dateBounds,
+  invalid,
+  number,
+  scanSearchQuery,
+  type Term,
+  type TextMatch,
+  textMatch,
+  textTerm,
+  values,
+} from './issue-search';
 
 /** Sentry's `meta.fields` types of the errors dataset. */
-export type EventFieldType = 'string' | 'integer' | 'date' | 'array';
+export type EventFieldType = 'string' | 'integer' | 'date' | 'array' | 'boolean';
 
 /** The stored fields of an error event that the events API can select, group by and search. */
 export const EVENT_FIELDS = {
@@ -30,6 +43,8 @@ export const EVENT_FIELDS = {
   platform: 'string',
   'error.type': 'array',
   'error.value': 'array',
+  'error.unhandled': 'boolean',
+  'error.handled': 'boolean',
 } as const satisfies Record<string, EventFieldType>;
 
 export type EventFieldName = keyof typeof EVENT_FIELDS;
@@ -54,6 +69,8 @@ export type EventFilter =
   /** The title or message contains the text, or matches its wildcard. */
   | { readonly kind: 'text'; readonly negated: boolean; readonly like: string }
   | { readonly kind: 'compare'; readonly field: EventField; readonly operator: ComparisonOperator; readonly value: string }
+  /** A boolean field is the value (`error.unhandled:true`). */
+  | { readonly kind: 'flag'; readonly field: EventField; readonly value: boolean }
   /** A condition on an aggregate of the group (`count():>10`), as SQL's HAVING. */
   | { readonly kind: 'having'; readonly aggregate: EventAggregate; readonly operator: ComparisonOperator; readonly value: string };
 
@@ -105,7 +122,6 @@ const UNSUPPORTED_PREFIXES = [
 ];
 const UNSUPPORTED_FIELDS = new Set([
   'event.type',
-  'handled',
   'unhandled',
   'location',
   'type',
@@ -144,8 +160,9 @@ function plainField(name: string): EventField {
     if (!TAG_KEY.test(tagged[1])) throw unsupportedField(name);
     return { kind: 'tag', key: tagged[1] };
   }
-  const known = Object.hasOwn(EVENT_FIELDS, name) ? (name as EventFieldName) : FIELD_ALIASES[name];
+  const known = Object.hasOwn(EVENT_FIELDS, name) ? (name as EventFieldName) : Object.hasOwn(FIELD_ALIASES, name) ? FIELD_ALIASES[name] : undefined;
   if (known) return { kind: 'field', name: known };
+  if (CONTEXT_TAG_KEYS.has(name)) return { kind: 'tag', key: name };
   if (UNSUPPORTED_FIELDS.has(name) || UNSUPPORTED_PREFIXES.some((prefix) => name.startsWith(prefix)) || !TAG_KEY.test(name)) throw unsupportedField(name);
   return { kind: 'tag', key: name };
 }
@@ -220,6 +237,7 @@ function filterOf(term: Extract<Term, { type: 'filter' }>, now: Date): EventFilt
     return [{ kind: 'compare', field, operator, value: texts[0] }];
   }
   const { negated, values: texts } = textTerm(term);
+  if (type === 'boolean') return [{ kind: 'flag', field, value: booleanValue(term.key, texts) !== negated }];
   if (term.value.form === 'quoted' && term.value.text === '') return [{ kind: 'has', field, negated: !negated }];
   return [{ kind: 'match', field, negated, values: texts.map(textMatch) }];
 }
@@ -273,7 +291,13 @@ export function parseEventSearch(request: EventSearchRequest): EventSearch {
 }
 
 /** Sentry's attribute types (`attrType`) of the event search's field types. */
-const ATTRIBUTE_TYPES: Record<EventFieldType, 'string' | 'number'> = { string: 'string', integer: 'number', date: 'string', array: 'string' };
+const ATTRIBUTE_TYPES: Record<EventFieldType, 'string' | 'number'> = {
+  string: 'string',
+  integer: 'number',
+  date: 'string',
+  array: 'string',
+  boolean: 'string',
+};
 
 export interface EventSearchValidation {
   readonly field: Array<{ name: string; valid: boolean; attrType: 'string' | 'number' | null; error: string | null }>;

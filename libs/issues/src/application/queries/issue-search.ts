@@ -61,6 +61,8 @@ export type IssueSearchFilter =
   | { readonly kind: 'message'; readonly negated: boolean; readonly matches: ReadonlyArray<{ readonly like: string; readonly text: string }> }
   | { readonly kind: 'date'; readonly column: 'first_seen' | 'last_seen'; readonly operator: ComparisonOperator; readonly at: string }
   | { readonly kind: 'number'; readonly column: 'times_seen' | 'user_count'; readonly operator: ComparisonOperator; readonly values: readonly string[] }
+  /** Some event of the issue was unhandled (`unhandled`), or none was. */
+  | { readonly kind: 'unhandled'; readonly unhandled: boolean }
   | { readonly kind: 'issue_id'; readonly negated: boolean; readonly ids: readonly string[] }
   | { readonly kind: 'short_id'; readonly negated: boolean; readonly shortIds: readonly string[] };
 
@@ -120,8 +122,6 @@ const KEY_ALIASES: Record<string, string> = {
   user_count: 'user_count',
 };
 
-const NOT_KEPT = "issues keep only the SDK's tags, level, environment, release and user; search an SDK tag of that name as tags[key]:value";
-
 /**
  * Fields of Sentry's searches that this server cannot answer: a silent empty list would be a wrong
  * answer, so they are refused. A tag of the same name can still be searched as `tags[key]:value`.
@@ -137,13 +137,9 @@ const UNSUPPORTED_KEYS: Record<string, string> = {
   project: 'choose projects with the project parameter',
   project_id: 'choose projects with the project parameter',
   title: 'use message: or free text',
-  dist: NOT_KEPT,
-  server_name: NOT_KEPT,
-  transaction: NOT_KEPT,
-  url: NOT_KEPT,
-  mechanism: NOT_KEPT,
-  handled: NOT_KEPT,
 };
+/** Tags Sentry derives from an event's contexts, searched as tags although their family is not. */
+export const CONTEXT_TAG_KEYS: ReadonlySet<string> = new Set(['browser.name', 'os.name', 'client_os.name', 'device.family', 'runtime.name']);
 /** Sentry's event and issue field families (`error.type`, `user.email`, `issue.priority`, …). */
 const UNSUPPORTED_PREFIXES = [
   'error.',
@@ -332,7 +328,7 @@ class Scanner {
     return { form: 'list', items };
   }
 
-  /** A double-quoted string (`\"` escapes a quote); the position is on the opening quote. */
+  /** A double-quoted string (`\"` escapes a quote, `\\` a backslash); the position is on the opening quote. */
   private quoted(): string {
     const start = this.position;
     let text = '';
@@ -340,8 +336,8 @@ class Scanner {
     for (;;) {
       const char = this.peek();
       if (char === undefined) throw invalid(`Unbalanced quotes at '${this.query.slice(start, start + 40)}': close the quoted text with '"'.`);
-      if (char === '\\' && this.peek(1) === '"') {
-        text += '"';
+      if (char === '\\' && (this.peek(1) === '"' || this.peek(1) === '\\')) {
+        text += this.peek(1);
         this.position += 2;
       } else if (char === '"') {
         this.position++;
@@ -559,8 +555,18 @@ function bookmarkTarget(value: string, context: IssueSearchContext): BookmarkTar
   return isNumericId(value) ? { type: 'user', id: value } : { type: 'email', email: value };
 }
 
+const BOOLEANS: Record<string, boolean> = { true: true, '1': true, false: false, '0': false };
+
+/** Sentry's boolean values: `true`/`1`, `false`/`0`. */
+export function booleanValue(key: string, texts: readonly string[]): boolean {
+  const text = texts.length === 1 ? texts[0].toLowerCase() : '';
+  if (!Object.hasOwn(BOOLEANS, text)) throw invalid(`${key}: Invalid boolean: ${texts.join(', ')}. Expected true, 1, false or 0.`);
+  return BOOLEANS[text];
+}
+
 function unsupportedKey(key: string): string | undefined {
   if (Object.hasOwn(UNSUPPORTED_KEYS, key)) return UNSUPPORTED_KEYS[key];
+  if (CONTEXT_TAG_KEYS.has(key)) return undefined;
   if (UNSUPPORTED_PREFIXES.some((prefix) => key.startsWith(prefix))) return `not kept for issues; search an SDK tag of that name as tags[${key}]:value`;
   return undefined;
 }
@@ -574,7 +580,7 @@ function hasFilter(term: Extract<Term, { type: 'filter' }>): IssueSearchFilter {
     throw invalid('Invalid format for "has" search: was expecting a field or tag instead');
   }
   const negated = term.negated;
-  const field = KEY_ALIASES[key];
+  const field = Object.hasOwn(KEY_ALIASES, key) ? KEY_ALIASES[key] : undefined;
   if (field === 'assigned') return { kind: 'has_column', column: 'assignee', negated };
   if (field === 'first_release') return { kind: 'has_column', column: 'first_release', negated };
   if (ALWAYS_SET.has(field ?? key)) return { kind: 'has_column', column: 'always', negated };
@@ -594,7 +600,7 @@ function tagFilter(key: string, term: Extract<Term, { type: 'filter' }>, match: 
 function fieldFilters(term: Extract<Term, { type: 'filter' }>, context: IssueSearchContext): IssueSearchFilter[] {
   if (term.explicitTag) return [tagFilter(term.key, term, textMatch)];
   if (term.key.includes('(')) throw invalid(`Invalid key for this search: ${term.key} (aggregates are searched in events, not issues)`);
-  const field = KEY_ALIASES[term.key] ?? term.key;
+  const field = (Object.hasOwn(KEY_ALIASES, term.key) ? KEY_ALIASES[term.key] : undefined) ?? term.key;
   switch (field) {
     case 'is':
       return [isFilter(term)];
@@ -633,6 +639,11 @@ function fieldFilters(term: Extract<Term, { type: 'filter' }>, context: IssueSea
       return [{ kind: 'issue_id', negated, ids: texts }];
     case 'issue':
       return [{ kind: 'short_id', negated, shortIds: texts }];
+    case 'error.unhandled':
+    case 'error.handled': {
+      const unhandled = booleanValue(term.key, texts) === (field === 'error.unhandled');
+      return [{ kind: 'unhandled', unhandled: negated ? !unhandled : unhandled }];
+    }
     case 'user.id':
     case 'user.email':
     case 'user.username':
