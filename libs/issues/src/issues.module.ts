@@ -17,6 +17,8 @@ import { DeleteIssueHandler } from './application/commands/delete-issue/delete-i
 import { DeleteIssueCommentHandler } from './application/commands/delete-issue-comment/delete-issue-comment.handler';
 import { EditIssueCommentHandler } from './application/commands/edit-issue-comment/edit-issue-comment.handler';
 import { UpdateIssueHandler } from './application/commands/update-issue/update-issue.handler';
+import { MergeIssuesHandler } from './application/commands/merge-issues/merge-issues.handler';
+import { IssueMergesRepository } from './infrastructure/issue-merges.repository';
 import { IssuePeople } from './infrastructure/issue-people.repository';
 import { FindIssueHandler } from './application/queries/find-issue.handler';
 import { IssueReadModel } from './infrastructure/issue-read-model.repository';
@@ -60,6 +62,8 @@ import { WorkerHost } from '@faultline/platform';
     IssuePeople,
     UpdateIssueHandler,
     DeleteIssueHandler,
+    IssueMergesRepository,
+    MergeIssuesHandler,
     AddIssueCommentHandler,
     EditIssueCommentHandler,
     DeleteIssueCommentHandler,

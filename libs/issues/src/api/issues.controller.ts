@@ -19,6 +19,9 @@ import { AddIssueCommentCommand } from '../application/commands/add-issue-commen
 import { DeleteIssueCommand } from '../application/commands/delete-issue/delete-issue.command';
 import { DeleteIssueCommentCommand } from '../application/commands/delete-issue-comment/delete-issue-comment.command';
 import { EditIssueCommentCommand } from '../application/commands/edit-issue-comment/edit-issue-comment.command';
+import { type MergedIssues, MergeIssuesCommand } from '../application/commands/merge-issues/merge-issues.command';
+import { IssueMergesRepository } from '../infrastructure/issue-merges.repository';
+import { serializeEvent } from './events.serializers';
 import { type IssueChanges, type IssueChangesResult, UpdateIssueCommand } from '../application/commands/update-issue/update-issue.command';
 import { IssuePeople } from '../infrastructure/issue-people.repository';
 import { type IssueExternalLink, IssueExternalLinksQuery } from '../application/queries/issue-external-links.query';
@@ -57,6 +60,7 @@ export class IssuesController {
     private readonly people: IssuePeople,
     private readonly database: Database,
     private readonly repository: IssueRepository,
+    private readonly merges: IssueMergesRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -228,6 +232,22 @@ export class IssuesController {
     return { activity: serializeActivity(await this.repository.history(this.database, String(issue.id))) };
   }
 
+  @Get('organizations/:organization_id_or_slug/issues/:issue_id/hashes')
+  @RequireScopes('event:read')
+  async hashes(@CurrentOrganization() organization: OrganizationAccess, @Param('issue_id') issueId: string, @Paginate() page: Pagination) {
+    const issue = await this.issue(organization, issueId);
+    const hashes = page.respond(await this.merges.hashes(issue.id, page.offset, page.fetchLimit));
+    const events = await this.readModel.eventsByIds(
+      issue.id,
+      hashes.flatMap((hash) => (hash.latest_event_id ? [hash.latest_event_id] : [])),
+    );
+    const byId = new Map(events.map((event) => [event.event_id, event]));
+    return hashes.map((hash) => {
+      const event = hash.latest_event_id ? byId.get(hash.latest_event_id) : undefined;
+      return { id: hash.hash, latestEvent: event ? serializeEvent(event) : null, mergedBySeer: false };
+    });
+  }
+
   @Get(['organizations/:organization_id_or_slug/issues/:issue_id/comments', 'organizations/:organization_id_or_slug/issues/:issue_id/notes'])
   @RequireScopes('event:read')
   async listComments(@CurrentOrganization() organization: OrganizationAccess, @Param('issue_id') issueId: string, @Paginate() page: Pagination) {
@@ -319,12 +339,17 @@ export class IssuesController {
     return issues.map((row) => serializeIssue(row, organization, this.config.publicUrl, stats?.get(row.id) ?? {}));
   }
 
+  /** Changes, then (as Sentry does, only with two or more issues) merges them. */
   private async bulkUpdate(organization: OrganizationAccess, principal: Principal, ids: string[], body: UpdateIssueDto, projectId?: string) {
     const changes = changesOf(body);
     const actor = await this.people.actorFor(principal);
     const result = await this.commands.execute<UpdateIssueCommand, IssueChangesResult>(new UpdateIssueCommand(organization.id, ids, changes, actor, projectId));
     const { assignedTo, ...rest } = result;
-    return { isPublic: false, ...rest, ...(assignedTo !== undefined ? { assignedTo: serializeAssignee(assignedTo) } : {}) };
+    const merge =
+      isMergeFlag(body.merge) && new Set(ids).size > 1
+        ? await this.commands.execute<MergeIssuesCommand, MergedIssues>(new MergeIssuesCommand(organization.id, ids, actor, projectId))
+        : undefined;
+    return { isPublic: false, ...rest, ...(assignedTo !== undefined ? { assignedTo: serializeAssignee(assignedTo) } : {}), ...(merge ? { merge } : {}) };
   }
 
   private issue(organization: OrganizationAccess, issueId: string): Promise<IssueRow> {
@@ -374,6 +399,10 @@ function projectIdsParam(value: string | string[] | undefined): string[] | undef
   return values;
 }
 
+function isMergeFlag(value: unknown): boolean {
+  return value === true || value === 1 || value === 'true' || value === '1';
+}
+
 /** The repeated `id` parameter of bulk changes: required, numeric. */
 function idsParam(value: string | string[] | undefined): string[] {
   const values = (Array.isArray(value) ? value : value === undefined ? [] : [value]).filter((entry) => entry !== '');
@@ -384,7 +413,7 @@ function idsParam(value: string | string[] | undefined): string[] {
 }
 
 function changesOf(body: UpdateIssueDto): IssueChanges {
-  for (const field of ['isPublic', 'merge', 'discard'] as const) {
+  for (const field of ['isPublic', 'discard'] as const) {
     if (body[field] === true) throw new BadRequestException({ detail: `${field} is not supported.` });
   }
   return {

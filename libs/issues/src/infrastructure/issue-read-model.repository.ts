@@ -142,7 +142,7 @@ const ISSUE_JOINS = `
   LEFT JOIN ingest.project_tag_values lr ON lr.project_id = i.project_id AND lr.key = 'release' AND lr.value = i.last_release`;
 
 const EVENT_COLUMNS = `event_id, issue_id::text AS issue_id, project_id::text AS project_id, occurred_at, received_at, data,
-  (SELECT i.fingerprint_hash FROM issues.issues i WHERE i.id = error_events.issue_id) AS grouping_hash`;
+  COALESCE(fingerprint_hash, (SELECT i.fingerprint_hash FROM issues.issues i WHERE i.id = error_events.issue_id)) AS grouping_hash`;
 
 /**
  * The reads of the issues API: issues, always limited to the organization's projects, and their
@@ -167,7 +167,9 @@ export class IssueReadModel {
     const params: unknown[] = [organizationId];
     const conditions = [ORGANIZATION_ISSUES];
     if (isNumericId(idOrShortId)) {
-      conditions.push(`i.id = $${params.push(idOrShortId)}::bigint`);
+      // A merged issue's id answers as the issue it was merged into, as Sentry's redirects do.
+      const id = `$${params.push(idOrShortId)}::bigint`;
+      conditions.push(`i.id = COALESCE((SELECT r.issue_id FROM issues.issue_redirects r WHERE r.previous_issue_id = ${id}), ${id})`);
     } else if (/^[A-Za-z0-9-]{1,200}$/.test(idOrShortId)) {
       conditions.push(`upper(i.short_id) = upper($${params.push(idOrShortId)})`);
     } else {
