@@ -344,7 +344,7 @@ describe('issue stream and issue page (browser)', () => {
     await page.getByRole('button', { name: 'Comment', exact: true }).click();
     const note = page.locator('.timeline .note');
     await note.waitFor();
-    expect(await note.textContent()).toBe('Checked the cart service.\nThe amount is missing for gift cards.');
+    expect(await note.innerText()).toBe('Checked the cart service.\nThe amount is missing for gift cards.');
     expect(await page.locator('.timeline').textContent()).toContain('marked this issue as resolved in the upcoming release');
 
     await page.getByRole('button', { name: 'Edit comment' }).click();

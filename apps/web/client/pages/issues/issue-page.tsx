@@ -1,7 +1,7 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, enc, list } from '../../api';
-import { ErrorNote, formatDate, type Loaded, Section, Skeleton, useLoad, useTitle } from '../../components';
-import { Link } from '../../router';
+import { CopyButton, ErrorNote, formatDate, type Loaded, Section, Skeleton, useLoad, useTitle } from '../../components';
+import { Link, navigate } from '../../router';
 import { ActivityFeed } from './activity';
 import { EventAttachments } from './attachments';
 import { EventDetails } from './event-details';
@@ -105,7 +105,7 @@ function TagDistributions(props: { tags: TagDistribution[]; tagHref: (key: strin
   );
 }
 
-function EventNavigation(props: { event: IssueEvent; eventsPath: string }) {
+function EventNavigation(props: { event: IssueEvent; eventsPath: string; jsonHref: string }) {
   const { event, eventsPath } = props;
   const step = (label: string, target: string | null, title: string) =>
     target ? (
@@ -128,6 +128,12 @@ function EventNavigation(props: { event: IssueEvent; eventsPath: string }) {
           {event.environment ? ` · ${event.environment}` : ''}
           {event.release?.version ? ` · ${event.release.version}` : ''}
         </span>
+        <span class="event-tools small">
+          <CopyButton value={event.eventID} label="Copy event ID" />
+          <a href={props.jsonHref} target="_blank" rel="noopener noreferrer" aria-label="Event JSON (opens in a new tab)">
+            JSON
+          </a>
+        </span>
       </div>
       <nav class="event-steps" aria-label="Events of this issue">
         {step('« Oldest', event.previousEventID ? 'oldest' : null, 'Oldest event')}
@@ -137,6 +143,12 @@ function EventNavigation(props: { event: IssueEvent; eventsPath: string }) {
       </nav>
     </div>
   );
+}
+
+/** The event's user as people know them: e-mail, name or username before the SDK's id. */
+function userLabel(event: IssueEvent): string | undefined {
+  const user = event.user ?? {};
+  return [user.email, user.name, user.username].find((value): value is string => typeof value === 'string' && value !== '');
 }
 
 function EventList(props: { base: string; eventsPath: string }) {
@@ -174,7 +186,7 @@ function EventList(props: { base: string; eventsPath: string }) {
                   </td>
                   <td data-label="Environment">{tag(event, 'environment')}</td>
                   <td data-label="Release">{tag(event, 'release')}</td>
-                  <td data-label="User">{tag(event, 'user')}</td>
+                  <td data-label="User">{userLabel(event) ?? tag(event, 'user')}</td>
                 </tr>
               ))}
             </tbody>
@@ -222,6 +234,27 @@ export function IssuePage(props: { params: Record<string, string>; session: { us
   const [actionError, setActionError] = useState<unknown>();
   const [pending, setPending] = useState(false);
   useTitle(issue.data?.title ?? 'Issue');
+  // A merged issue's id answers as the issue it was merged into: show that one's own address.
+  const answeredId = issue.data?.id;
+  useEffect(() => {
+    if (answeredId && answeredId !== issueId && /^\d+$/.test(issueId)) {
+      navigate(`/organizations/${enc(org)}/issues/${enc(answeredId)}/${tab === 'details' ? '' : `${tab}/`}`, { replace: true });
+    }
+  }, [answeredId, issueId]);
+
+  const remove = async () => {
+    if (!confirm('Delete this issue and all its events? This cannot be undone.')) return;
+    setActionError(undefined);
+    setPending(true);
+    try {
+      await api('DELETE', base);
+      remembered.delete(`${user} ${base}`);
+      navigate(`/organizations/${enc(org)}/issues/`);
+    } catch (failure) {
+      setActionError(failure);
+      setPending(false);
+    }
+  };
 
   // One change at a time: the buttons wait for the answer (and the reloaded issue) before the next.
   const update = async (change: Record<string, unknown>) => {
@@ -352,6 +385,12 @@ export function IssuePage(props: { params: Record<string, string>; session: { us
             </optgroup>
           </select>
         </div>
+        <span class="issue-share small">
+          Share <CopyButton value={data.permalink} label="Copy issue link" />
+        </span>
+        <button type="button" class="danger" disabled={pending} onClick={remove}>
+          Delete
+        </button>
       </div>
 
       <nav class="issue-tabs" aria-label="Issue">
@@ -370,7 +409,11 @@ export function IssuePage(props: { params: Record<string, string>; session: { us
               {event.loading && <Skeleton rows={10} label="Loading the event" />}
               {event.data && !event.loading && (
                 <>
-                  <EventNavigation event={event.data} eventsPath={eventsPath} />
+                  <EventNavigation
+                    event={event.data}
+                    eventsPath={eventsPath}
+                    jsonHref={`/api/0/projects/${enc(org)}/${enc(data.project.slug)}/events/${enc(event.data.eventID)}/json/`}
+                  />
                   <EventDetails event={event.data} tagHref={tagHref} />
                   <EventAttachments org={org} project={data.project.slug} eventId={event.data.eventID} />
                 </>
