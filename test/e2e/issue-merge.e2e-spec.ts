@@ -21,10 +21,14 @@ describe('issue merge API', () => {
   const T0 = Date.now() - 120 * MINUTE;
   const at = (minutes: number) => new Date(T0 + minutes * MINUTE).toISOString();
 
-  function ingested(fingerprint: string, minutes: number, options: { user?: string; release?: string; project?: string } = {}): IngestedEvent {
+  function ingested(
+    fingerprint: string,
+    minutes: number,
+    options: { user?: string; release?: string; project?: string; title?: string; culprit?: string } = {},
+  ): IngestedEvent {
     const eventId = randomUUID().replace(/-/g, '');
     const occurredAt = at(minutes);
-    const title = `TypeError: ${fingerprint} is undefined`;
+    const title = options.title ?? `TypeError: ${fingerprint} is undefined`;
     const release = options.release ?? 'web@1.0.0';
     return {
       projectId: options.project ?? projectId,
@@ -33,7 +37,7 @@ describe('issue merge API', () => {
       eventId,
       fingerprintHash: fingerprint,
       title,
-      culprit: `app/${fingerprint}.js in render`,
+      culprit: options.culprit ?? `app/${fingerprint}.js in render`,
       level: 'error',
       platform: 'javascript',
       occurredAt,
@@ -74,7 +78,7 @@ describe('issue merge API', () => {
         body: { name: 'all', scopes: ['org:admin', 'project:admin', 'event:admin'] },
       })
     ).body.token;
-  });
+  }, 180_000);
 
   afterAll(async () => {
     await api?.close();
@@ -193,5 +197,28 @@ describe('issue merge API', () => {
 
     for (const id of [xa, xb, other]) expect((await api.request('GET', `/api/0/organizations/acme/issues/${id}/`)).body.id).toBe(id);
     expect(await database.query(`SELECT 1 FROM issues.issue_redirects WHERE previous_issue_id = ANY($1::bigint[])`, [[xa, xb, other]])).toEqual([]);
+  });
+
+  it('answers similar issues: the same title or culprit in the same project, newest first, bounded', async () => {
+    const title = 'RangeError: Invalid time value';
+    await record(
+      ingested('s-a', 1, { title, culprit: 'app/date.js in format' }),
+      ingested('s-b', 2, { title, culprit: 'app/other.js in run' }),
+      ingested('s-c', 3, { title: 'TypeError: x', culprit: 'app/date.js in format' }),
+      ingested('s-d', 4, { title: 'TypeError: y', culprit: 'app/unrelated.js' }),
+      ingested('s-e', 5, { title, project: otherProjectId }),
+    );
+    const [sa, sb, sc] = [await issueOf('s-a'), await issueOf('s-b'), await issueOf('s-c')];
+    const similar = await get(`${sa}/similar/`);
+    expect(similar.status).toBe(200);
+    expect(similar.body.map(([issue, scores]: [{ id: string }, Record<string, number>]) => [issue.id, scores])).toEqual([
+      [sc, { title: 0, culprit: 1 }],
+      [sb, { title: 1, culprit: 0 }],
+    ]);
+    expect(similar.body[0][0]).toMatchObject({ shortId: expect.any(String), project: { slug: 'web' } });
+    expect((await get(`${sa}/similar/?limit=1`)).body).toHaveLength(1);
+    expect((await get(`${sa}/similar/?limit=0`)).status).toBe(400);
+    expect((await get(`${sa}/similar/?limit=51`)).status).toBe(400);
+    expect((await api.request('GET', `/api/0/organizations/initech/issues/${sa}/similar/`, { token: outsiderToken })).status).toBe(404);
   });
 });

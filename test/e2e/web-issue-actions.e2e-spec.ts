@@ -66,7 +66,7 @@ describe('issue actions (browser)', () => {
     page.on('console', (message) => {
       if (message.type() === 'error') failures.push(`console: ${message.text()}`);
     });
-  });
+  }, 180_000);
 
   afterAll(async () => {
     await browser?.close();
@@ -111,6 +111,7 @@ describe('issue actions (browser)', () => {
     const old = await issueIdOf('OldError');
     const latest = (await app.request('GET', `/api/0/organizations/acme/issues/${old}/events/latest/`)).body;
     await page.goto(`${app.baseUrl}/organizations/acme/issues/${old}/`);
+    await page.getByText('No other issue of this project has the same title or culprit.').waitFor();
     await page.getByRole('button', { name: 'Copy event ID' }).click();
     await page.getByRole('status').filter({ hasText: 'Copied' }).first().waitFor();
     expect(await clipboard()).toBe(latest.eventID);

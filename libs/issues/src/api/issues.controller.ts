@@ -33,6 +33,7 @@ import { IssueCommentDto, UpdateIssueDto } from './issues.dto';
 import { serializeActivity, serializeAssignee, serializeComment, serializeIssue, serializeIssueTagKey } from './issues.serializers';
 
 const MAX_BULK_IDS = 1000;
+const MAX_SIMILAR = 50;
 
 const SEARCH_DOC =
   "Sentry's issue search: is:, assigned:, level:, environment:, release:, firstRelease:, firstSeen:/lastSeen:, timesSeen:, userCount:, has:, message:, " +
@@ -230,6 +231,22 @@ export class IssuesController {
   async activities(@CurrentOrganization() organization: OrganizationAccess, @Param('issue_id') issueId: string) {
     const issue = await this.issue(organization, issueId);
     return { activity: serializeActivity(await this.repository.history(this.database, String(issue.id))) };
+  }
+
+  /** Sentry's similar issues as `[issue, scores]` pairs: 1 where the title or culprit is the same, else 0. */
+  @Get('organizations/:organization_id_or_slug/issues/:issue_id/similar')
+  @RequireScopes('event:read')
+  @ApiQuery({ name: 'limit', required: false, description: 'At most this many (1–50, default 10).' })
+  async similar(@CurrentOrganization() organization: OrganizationAccess, @Param('issue_id') issueId: string, @Query('limit') limit?: string) {
+    const count = limit === undefined ? 10 : Number(limit);
+    if (!Number.isInteger(count) || count < 1 || count > MAX_SIMILAR)
+      throw new BadRequestException({ detail: `limit must be a whole number from 1 to ${MAX_SIMILAR}.` });
+    const issue = await this.issue(organization, issueId);
+    const rows = await this.readModel.similar(issue, count);
+    return rows.map((row) => [
+      serializeIssue(row, organization, this.config.publicUrl),
+      { title: row.title === issue.title ? 1 : 0, culprit: issue.culprit && row.culprit === issue.culprit ? 1 : 0 },
+    ]);
   }
 
   @Get('organizations/:organization_id_or_slug/issues/:issue_id/hashes')

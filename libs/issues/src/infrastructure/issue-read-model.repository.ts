@@ -183,6 +183,20 @@ export class IssueReadModel {
     return row ?? null;
   }
 
+  /**
+   * Issues of the same project with the same title (the exception's type and value) or the same
+   * culprit, most recently seen first: Faultline's similar issues, two index lookups.
+   */
+  async similar(issue: IssueRow, limit: number): Promise<IssueRow[]> {
+    return this.database.query<IssueRow>(
+      `SELECT ${ISSUE_COLUMNS} FROM issues.issues i ${ISSUE_JOINS}
+       WHERE i.project_id = $1::bigint AND i.id <> $2::bigint
+         AND ((md5(i.title) = md5($3) AND i.title = $3) OR ($4 <> '' AND md5(i.culprit) = md5($4) AND i.culprit <> '' AND i.culprit = $4))
+       ORDER BY i.last_seen DESC, i.id DESC LIMIT $5`,
+      [issue.project_id, issue.id, issue.title, issue.culprit ?? '', limit],
+    );
+  }
+
   async list(filter: IssueListFilter): Promise<IssueRow[]> {
     // The organization's projects are read first (they are the list's tenancy check): with their
     // ids in hand the planner reads only their issues, whatever other organizations hold.

@@ -8,7 +8,7 @@ import { EventDetails } from './event-details';
 import { percent, shortCount, timeAgo } from './format';
 import { quoteValue } from './search';
 import { ignoreGroups, resolveGroups, statusSummary } from './status-actions';
-import type { IssueDetail, IssueEvent, Member, TagDistribution, Team } from './types';
+import type { Issue, IssueDetail, IssueEvent, Member, TagDistribution, Team } from './types';
 import { EventsChart, LevelMark, Menu } from './widgets';
 
 interface ExternalIssue {
@@ -230,6 +230,7 @@ export function IssuePage(props: { params: Record<string, string>; session: { us
       api<Team[]>('GET', `/api/0/organizations/${enc(org)}/teams/`).then(({ body }) => body),
     ]),
   );
+  const similar = useLoad(() => api<Array<[Issue, Record<string, number>]>>('GET', `${base}similar/?limit=5`).then(({ body }) => body), [base]);
   const [period, setPeriod] = useState<'24h' | '30d'>('24h');
   const [actionError, setActionError] = useState<unknown>();
   const [pending, setPending] = useState(false);
@@ -464,6 +465,25 @@ export function IssuePage(props: { params: Record<string, string>; session: { us
           <Section title="Tags">
             <ErrorNote error={tags.error} />
             {tags.data && <TagDistributions tags={tags.data} tagHref={tagHref} />}
+          </Section>
+          <Section title="Similar issues">
+            <ErrorNote error={similar.error} />
+            {similar.data?.length ? (
+              <ul class="plain-list similar-issues">
+                {similar.data.map(([other, scores]) => (
+                  <li key={other.id}>
+                    <Link href={`/organizations/${enc(org)}/issues/${enc(other.id)}/`}>
+                      <span class="short-id">{other.shortId}</span> {other.title}
+                    </Link>{' '}
+                    <span class="muted small">
+                      {[scores.title ? 'same title' : '', scores.culprit ? 'same culprit' : ''].filter(Boolean).join(', ')} · {shortCount(other.count)} events
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              !similar.error && !similar.loading && <p class="empty">No other issue of this project has the same title or culprit.</p>
+            )}
           </Section>
           <Section title="Linked issues">
             <ErrorNote error={external.error} />
