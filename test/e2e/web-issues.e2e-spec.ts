@@ -314,7 +314,7 @@ describe('issue stream and issue page (browser)', () => {
     const events = page.locator('table.event-list tbody tr');
     await events.nth(2).waitFor();
     expect(await events.count()).toBe(3);
-    expect(await events.first().textContent()).toMatch(/production.*shop@1\.4\.1.*id:u-10/);
+    expect(await events.first().textContent()).toMatch(/production.*shop@1\.4\.1.*buyer10@example\.com/);
     await events.nth(2).getByRole('link').click();
     await user().getByText('buyer30@example.com').waitFor();
   });

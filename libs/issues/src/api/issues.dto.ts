@@ -7,7 +7,7 @@ import { ISSUE_STATUS_CHANGES, type IssueStatusChange } from '../application/com
 const SUBSTATUSES = ['archived_until_escalating', 'archived_until_condition_met', 'archived_forever', 'escalating', 'ongoing', 'regressed', 'new'];
 const ONE_YEAR_MINUTES = 525_600;
 /** Sentry's boolean field: true, false, 1, 0 and their strings. */
-export const MERGE_FLAGS: unknown[] = [true, false, 1, 0, 'true', 'false', '1', '0'];
+const MERGE_FLAGS: unknown[] = [true, false, 1, 0, 'true', 'false', '1', '0'];
 
 export class IssueStatusDetailsDto {
   @ApiPropertyOptional({ description: "Resolved in this release version; `latest` is the project's latest release." })
