@@ -136,7 +136,7 @@ describe('issue stream and issue page (browser)', () => {
     page.on('console', (message) => {
       if (message.type() === 'error') failures.push(`console: ${message.text()}`);
     });
-  });
+  }, 180_000);
 
   afterAll(async () => {
     await browser?.close();
