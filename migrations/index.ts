@@ -40,6 +40,7 @@ import { TwoFactor1764800000000 } from './1764800000000-two-factor';
 import { RetentionIndexes1764850000000 } from './1764850000000-retention-indexes';
 import { UnhandledAndEventTags1765300000000 } from './1765300000000-unhandled-and-event-tags';
 import { IssueBookmarksAndSavedSearches1765400000000 } from './1765400000000-issue-bookmarks-and-saved-searches';
+import { IssueMerges1765600000000 } from './1765600000000-issue-merges';
 /** Every migration, in order. The only way the schema changes (synchronize is off). */
 export const MIGRATIONS = [
   EventStore1763800000000,
@@ -84,4 +85,5 @@ export const MIGRATIONS = [
   RetentionIndexes1764850000000,
   UnhandledAndEventTags1765300000000,
   IssueBookmarksAndSavedSearches1765400000000,
+  IssueMerges1765600000000,
 ];

@@ -24,6 +24,8 @@ import { DeleteSavedSearchHandler } from './application/commands/delete-saved-se
 import { SavedSearchesRepository } from './infrastructure/saved-searches.repository';
 import { BookmarkIssuesHandler } from './application/commands/bookmark-issues/bookmark-issues.handler';
 import { IssueBookmarksRepository } from './infrastructure/issue-bookmarks.repository';
+import { MergeIssuesHandler } from './application/commands/merge-issues/merge-issues.handler';
+import { IssueMergesRepository } from './infrastructure/issue-merges.repository';
 import { IssuePeople } from './infrastructure/issue-people.repository';
 import { FindIssueHandler } from './application/queries/find-issue.handler';
 import { IssueReadModel } from './infrastructure/issue-read-model.repository';
@@ -79,6 +81,8 @@ import { RetentionSchedule } from '@faultline/platform';
     UpdateSavedSearchHandler,
     DeleteSavedSearchHandler,
     DeleteIssueHandler,
+    IssueMergesRepository,
+    MergeIssuesHandler,
     AddIssueCommentHandler,
     EditIssueCommentHandler,
     DeleteIssueCommentHandler,

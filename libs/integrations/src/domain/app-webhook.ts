@@ -26,7 +26,7 @@ export const APP_WEBHOOK_TARGET = 'sentry_app';
 
 /**
  * The app webhook (`resource.action`) each issue event sends (spec: the issue and comment
- * resources); `null` where Sentry sends none (unassignment).
+ * resources); `null` where Sentry sends none (unassignment, merges).
  */
 export const APP_WEBHOOK_BY_ISSUE_EVENT: Readonly<Record<IssueEventType, string | null>> = Object.freeze({
   'issues.IssueCreated': 'issue.created',
@@ -38,4 +38,6 @@ export const APP_WEBHOOK_BY_ISSUE_EVENT: Readonly<Record<IssueEventType, string 
   'issues.CommentAdded': 'comment.created',
   'issues.CommentEdited': 'comment.updated',
   'issues.CommentDeleted': 'comment.deleted',
+  'issues.IssuesMerged': null,
+  'issues.IssueMergedInto': null,
 });

@@ -117,6 +117,25 @@ export class IssueEventsController {
     return this.full(await this.readModel.event({ projectId: project.id }, eventId));
   }
 
+  /** Sentry's event JSON (the web client's "JSON" link): the event as it was stored after processing. */
+  @Get('projects/:organization_id_or_slug/:project_id_or_slug/events/:event_id/json')
+  @RequireScopes('event:read', 'project:read')
+  async projectEventJson(
+    @CurrentOrganization() organization: OrganizationAccess,
+    @Param('project_id_or_slug') projectIdOrSlug: string,
+    @Param('event_id') eventId: string,
+  ) {
+    const project = await this.project(organization, projectIdOrSlug);
+    const event = await this.readModel.event({ projectId: project.id }, eventId);
+    if (!event) throw new NotFoundException();
+    return {
+      event_id: event.event_id,
+      project: Number(event.project_id),
+      ...event.data,
+      fingerprint: event.grouping_hash ? [event.grouping_hash] : [],
+    };
+  }
+
   private async full(event: ErrorEventRow | null) {
     if (!event) throw new NotFoundException();
     return serializeEvent(event, await this.readModel.neighbours(event));

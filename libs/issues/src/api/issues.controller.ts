@@ -21,6 +21,9 @@ import { AddIssueCommentCommand } from '../application/commands/add-issue-commen
 import { DeleteIssueCommand } from '../application/commands/delete-issue/delete-issue.command';
 import { DeleteIssueCommentCommand } from '../application/commands/delete-issue-comment/delete-issue-comment.command';
 import { EditIssueCommentCommand } from '../application/commands/edit-issue-comment/edit-issue-comment.command';
+import { type MergedIssues, MergeIssuesCommand } from '../application/commands/merge-issues/merge-issues.command';
+import { IssueMergesRepository } from '../infrastructure/issue-merges.repository';
+import { serializeEvent } from './events.serializers';
 import { type IssueChanges, type IssueChangesResult, UpdateIssueCommand } from '../application/commands/update-issue/update-issue.command';
 import { IssuePeople } from '../infrastructure/issue-people.repository';
 import { type IssueExternalLink, IssueExternalLinksQuery } from '../application/queries/issue-external-links.query';
@@ -35,6 +38,7 @@ import { serializeActivity, serializeAssignee, serializeComment, serializeIssue,
 const MAX_BULK_IDS = 1000;
 /** `X-Hits` counts matches up to this many (`X-Max-Hits`), so a count costs at most this many rows. */
 const MAX_HITS = 10_000;
+const MAX_SIMILAR = 50;
 
 const SEARCH_DOC =
   "Sentry's issue search: is:, assigned:, level:, environment:, release:, firstRelease:, firstSeen:/lastSeen:, timesSeen:, userCount:, has:, message:, " +
@@ -63,6 +67,7 @@ export class IssuesController {
     private readonly bookmarks: IssueBookmarksRepository,
     private readonly database: Database,
     private readonly repository: IssueRepository,
+    private readonly merges: IssueMergesRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -258,6 +263,38 @@ export class IssuesController {
     return { activity: serializeActivity(await this.repository.history(this.database, String(issue.id))) };
   }
 
+  /** Sentry's similar issues as `[issue, scores]` pairs: 1 where the title or culprit is the same, else 0. */
+  @Get('organizations/:organization_id_or_slug/issues/:issue_id/similar')
+  @RequireScopes('event:read')
+  @ApiQuery({ name: 'limit', required: false, description: 'At most this many (1–50, default 10).' })
+  async similar(@CurrentOrganization() organization: OrganizationAccess, @Param('issue_id') issueId: string, @Query('limit') limit?: string) {
+    const count = limit === undefined ? 10 : Number(limit);
+    if (!Number.isInteger(count) || count < 1 || count > MAX_SIMILAR)
+      throw new BadRequestException({ detail: `limit must be a whole number from 1 to ${MAX_SIMILAR}.` });
+    const issue = await this.issue(organization, issueId);
+    const rows = await this.readModel.similar(issue, count);
+    return rows.map((row) => [
+      serializeIssue(row, organization, this.config.publicUrl),
+      { title: row.title === issue.title ? 1 : 0, culprit: issue.culprit && row.culprit === issue.culprit ? 1 : 0 },
+    ]);
+  }
+
+  @Get('organizations/:organization_id_or_slug/issues/:issue_id/hashes')
+  @RequireScopes('event:read')
+  async hashes(@CurrentOrganization() organization: OrganizationAccess, @Param('issue_id') issueId: string, @Paginate() page: Pagination) {
+    const issue = await this.issue(organization, issueId);
+    const hashes = page.respond(await this.merges.hashes(issue.id, page.offset, page.fetchLimit));
+    const events = await this.readModel.eventsByIds(
+      issue.id,
+      hashes.flatMap((hash) => (hash.latest_event_id ? [hash.latest_event_id] : [])),
+    );
+    const byId = new Map(events.map((event) => [event.event_id, event]));
+    return hashes.map((hash) => {
+      const event = hash.latest_event_id ? byId.get(hash.latest_event_id) : undefined;
+      return { id: hash.hash, latestEvent: event ? serializeEvent(event) : null, mergedBySeer: false };
+    });
+  }
+
   @Get(['organizations/:organization_id_or_slug/issues/:issue_id/comments', 'organizations/:organization_id_or_slug/issues/:issue_id/notes'])
   @RequireScopes('event:read')
   async listComments(@CurrentOrganization() organization: OrganizationAccess, @Param('issue_id') issueId: string, @Paginate() page: Pagination) {
@@ -349,8 +386,9 @@ export class IssuesController {
   }
 
   /**
-   * The issues' changes, then the caller's bookmark: the update checks every id and input first, so
-   * the bookmark (refused up front without a user) cannot be left half-made.
+   * The issues' changes, then the caller's bookmark, then (as Sentry does, only with two or more
+   * issues) the merge: the update checks every id and input first, so the bookmark (refused up
+   * front without a user) cannot be left half-made.
    */
   private async bulkUpdate(organization: OrganizationAccess, principal: Principal, ids: string[], body: UpdateIssueDto, projectId?: string) {
     const changes = changesOf(body);
@@ -362,11 +400,16 @@ export class IssuesController {
     const result = await this.commands.execute<UpdateIssueCommand, IssueChangesResult>(new UpdateIssueCommand(organization.id, ids, changes, actor, projectId));
     if (bookmark !== undefined) await this.commands.execute(new BookmarkIssuesCommand(organization.id, ids, principal.userId, bookmark, projectId));
     const { assignedTo, ...rest } = result;
+    const merge =
+      isMergeFlag(body.merge) && new Set(ids).size > 1
+        ? await this.commands.execute<MergeIssuesCommand, MergedIssues>(new MergeIssuesCommand(organization.id, ids, actor, projectId))
+        : undefined;
     return {
       isPublic: false,
       ...rest,
       ...(assignedTo !== undefined ? { assignedTo: serializeAssignee(assignedTo) } : {}),
       ...(bookmark !== undefined ? { isBookmarked: bookmark } : {}),
+      ...(merge ? { merge } : {}),
     };
   }
 
@@ -417,6 +460,10 @@ function projectIdsParam(value: string | string[] | undefined): string[] | undef
   return values;
 }
 
+function isMergeFlag(value: unknown): boolean {
+  return value === true || value === 1 || value === 'true' || value === '1';
+}
+
 /** The repeated `id` parameter of bulk changes: required, numeric. */
 function idsParam(value: string | string[] | undefined): string[] {
   const values = (Array.isArray(value) ? value : value === undefined ? [] : [value]).filter((entry) => entry !== '');
@@ -427,7 +474,7 @@ function idsParam(value: string | string[] | undefined): string[] {
 }
 
 function changesOf(body: UpdateIssueDto): IssueChanges {
-  for (const field of ['isPublic', 'merge', 'discard'] as const) {
+  for (const field of ['isPublic', 'discard'] as const) {
     if (body[field] === true) throw new BadRequestException({ detail: `${field} is not supported.` });
   }
   return {

@@ -6,6 +6,8 @@ import { ISSUE_STATUS_CHANGES, type IssueStatusChange } from '../application/com
 
 const SUBSTATUSES = ['archived_until_escalating', 'archived_until_condition_met', 'archived_forever', 'escalating', 'ongoing', 'regressed', 'new'];
 const ONE_YEAR_MINUTES = 525_600;
+/** Sentry's boolean field: true, false, 1, 0 and their strings. */
+const MERGE_FLAGS: unknown[] = [true, false, 1, 0, 'true', 'false', '1', '0'];
 
 export class IssueStatusDetailsDto {
   @ApiPropertyOptional({ description: "Resolved in this release version; `latest` is the project's latest release." })
@@ -114,10 +116,12 @@ export class UpdateIssueDto {
   @IsBoolean()
   isPublic?: boolean;
 
-  @ApiPropertyOptional({ description: 'Merging is not supported: only false is accepted.' })
+  @ApiPropertyOptional({
+    description: 'With two or more ids: merges the issues into the one with the most events (one project only). `1` and `true` alike, as in Sentry.',
+  })
   @IfPresent()
-  @IsBoolean()
-  merge?: boolean;
+  @IsIn(MERGE_FLAGS)
+  merge?: boolean | number | string;
 
   @ApiPropertyOptional({ description: 'Discarding is not supported: only false is accepted.' })
   @IfPresent()

@@ -167,8 +167,8 @@ const UNRESOLVED_ACTIVITY: Record<IssueUnresolvedReason, string> = { manual: 'se
 /**
  * Sentry's activity feed of an issue, newest first, read from its event stream: `first_seen`,
  * `set_resolved` (`set_resolved_in_release`), `set_unresolved`, `set_regression`,
- * `set_escalating`, `set_ignored`, `assigned`, `unassigned` and `note` (comments as last
- * edited; deleted ones left out).
+ * `set_escalating`, `set_ignored`, `assigned`, `unassigned`, `merge` (the issues merged into
+ * this one) and `note` (comments as last edited; deleted ones left out).
  */
 export function serializeActivity(history: ReadonlyArray<RecordedEvent & IssueEvent>) {
   const user = (actor: IssueActor) => (actor.type === 'user' ? { id: actor.id, name: actor.name } : null);
@@ -226,6 +226,9 @@ export function serializeActivity(history: ReadonlyArray<RecordedEvent & IssueEv
         if (note) activity.splice(activity.indexOf(note), 1);
         break;
       }
+      case IssueEventTypes.IssuesMerged:
+        activity.push(entry(event, 'merge', { issues: event.data.children.map((child) => ({ id: child.issueId, shortId: child.shortId })) }));
+        break;
     }
   }
   return activity.reverse();

@@ -14,6 +14,8 @@ import {
   issueUnassigned,
   issueUnresolved,
   isIssueEvent,
+  issueMergedInto,
+  issuesMerged,
   SYSTEM_ACTOR,
 } from './issue.events';
 
@@ -722,6 +724,63 @@ describe('Issue', () => {
     });
   });
 
+  describe('merge', () => {
+    const other = (issueId: string, projectId = 'project-1', shortId = 'WEB-9') =>
+      Issue.fromHistory([issueCreated({ ...newIssue, issueId, projectId, shortId, actor: SYSTEM_ACTOR, at: T0 })]);
+    const mergedIntoPrimary = issueMergedInto({ ...subject, actor: alice, at: T1, parent: { issueId: 'issue-2', shortId: 'WEB-9' } });
+
+    it('absorbs issues of the same project, naming them', () => {
+      given(created)
+        .when((i) => i.absorb(alice, T1, [other('issue-2'), other('issue-3', 'project-1', 'WEB-10')]))
+        .then([
+          issuesMerged({
+            ...subject,
+            actor: alice,
+            at: T1,
+            children: [
+              { issueId: 'issue-2', shortId: 'WEB-9' },
+              { issueId: 'issue-3', shortId: 'WEB-10' },
+            ],
+          }),
+        ]);
+    });
+
+    it('refuses another project, itself, the same issue twice, already merged issues and nothing at all', () => {
+      given(created)
+        .when((i) => i.absorb(alice, T1, [other('issue-2', 'project-2')]))
+        .thenError('invalid', /across multiple projects/);
+      given(created)
+        .when((i) => i.absorb(alice, T1, [other('issue-1')]))
+        .thenError('invalid', /into itself/);
+      given(created)
+        .when((i) => i.absorb(alice, T1, [other('issue-2'), other('issue-2')]))
+        .thenError('invalid', /twice/);
+      given(created)
+        .when((i) => i.absorb(alice, T1, []))
+        .thenError('invalid', /at least one/);
+      const merged = Issue.fromHistory([created, mergedIntoPrimary]);
+      given(issueCreated({ ...newIssue, issueId: 'issue-5', actor: SYSTEM_ACTOR, at: T0 }))
+        .when((i) => i.absorb(alice, T1, [merged]))
+        .thenError('invalid', /already merged/);
+    });
+
+    it('records the primary on the merged issue, which then takes no more commands or events', () => {
+      const issue = given(created)
+        .when((i) => i.mergeInto(alice, T1, other('issue-2')))
+        .then([mergedIntoPrimary]);
+      expect(issue.mergedInto).toEqual({ issueId: 'issue-2', shortId: 'WEB-9' });
+      given(created, mergedIntoPrimary)
+        .when((i) => i.resolve(alice, T2))
+        .thenError('not_found', /merged into issue issue-2/);
+      given(created, mergedIntoPrimary)
+        .when((i) => i.recordNewEvent(T2, 'evt-2'))
+        .thenError('not_found', /merged/);
+      given(created)
+        .when((i) => i.mergeInto(alice, T1, other('issue-2', 'project-2')))
+        .thenError('invalid', /across multiple projects/);
+    });
+  });
+
   describe('events', () => {
     it('have stable type strings, schema version 1 and JSON-safe, frozen payloads', () => {
       expect(Object.values(IssueEventTypes)).toEqual([
@@ -734,6 +793,8 @@ describe('Issue', () => {
         'issues.CommentAdded',
         'issues.CommentEdited',
         'issues.CommentDeleted',
+        'issues.IssuesMerged',
+        'issues.IssueMergedInto',
       ]);
       const event = issueResolved({ ...subject, actor: alice, at: T1, inRelease: undefined });
       expect(event).toEqual({ type: 'issues.IssueResolved', schemaVersion: 1, data: { ...subject, actor: alice, at: T1 } });

@@ -20,6 +20,9 @@ import {
   issueResolved,
   issueUnassigned,
   issueUnresolved,
+  issueMergedInto,
+  issuesMerged,
+  type MergedIssueRef,
   SYSTEM_ACTOR,
   unresolvedSubstatus,
 } from './issue.events';
@@ -152,6 +155,7 @@ export class Issue extends AggregateRoot<IssueEvent> {
   private currentIgnore: IssueIgnoreConditions | null = null;
   private currentAssignee: IssueAssignee | null = null;
   private readonly commentsById = new Map<string, IssueComment>();
+  private mergedIntoRef: MergedIssueRef | null = null;
 
   private constructor() {
     super();
@@ -314,6 +318,37 @@ export class Issue extends AggregateRoot<IssueEvent> {
   }
 
   /**
+   * Merges other issues of the same project into this one (the primary): their events and
+   * fingerprints become this issue's. Each of them records its side with `mergeInto`.
+   */
+  absorb(actor: IssueActor, at: string, children: readonly Issue[]): void {
+    this.assertCommand(actor, at);
+    if (children.length === 0) throw DomainError.invalid('A merge needs at least one other issue');
+    const ids = new Set<string>();
+    for (const child of children) {
+      this.assertMergeable(child);
+      if (ids.has(child.id)) throw DomainError.invalid(`Issue ${child.id} is named twice`);
+      ids.add(child.id);
+    }
+    const refs = children.map((child) => ({ issueId: child.id, shortId: child.shortId }));
+    this.raise(issuesMerged({ ...this.base(actor, at), children: refs }));
+  }
+
+  /** This issue was merged into `primary`: from now on it is only a redirect to it. */
+  mergeInto(actor: IssueActor, at: string, primary: Issue): void {
+    this.assertCommand(actor, at);
+    primary.assertMergeable(this);
+    this.raise(issueMergedInto({ ...this.base(actor, at), parent: { issueId: primary.id, shortId: primary.shortId } }));
+  }
+
+  private assertMergeable(other: Issue): void {
+    other.assertCreated();
+    if (other.mergedIntoRef) throw DomainError.invalid(`Issue ${other.id} was already merged`);
+    if (other.id === this.issueId) throw DomainError.invalid('An issue cannot be merged into itself');
+    if (other.projectId !== this.projectId) throw DomainError.invalid('Merging across multiple projects is not supported');
+  }
+
+  /**
    * A new event was grouped into this issue. A resolved issue regresses (for one resolved in a
    * release, as Sentry decides: not for an event without a release or from an older release); an
    * ignored issue whose `until` has been reached (at >= until), or whose `untilCount` or
@@ -322,7 +357,7 @@ export class Issue extends AggregateRoot<IssueEvent> {
    * models, not events.
    */
   recordNewEvent(at: string, eventId: string, { release, sinceIgnored }: NewEventContext = {}): void {
-    this.assertCreated();
+    this.assertLive();
     assertTimestamp(at, 'at');
     assertNonEmpty(eventId, 'eventId');
     for (const [name, value] of Object.entries(sinceIgnored ?? {})) {
@@ -439,6 +474,11 @@ export class Issue extends AggregateRoot<IssueEvent> {
         this.commentsById.set(comment.id, { ...comment, deleted: true, deletedAt: event.data.at });
         break;
       }
+      case IssueEventTypes.IssuesMerged:
+        break;
+      case IssueEventTypes.IssueMergedInto:
+        this.mergedIntoRef = { issueId: event.data.parent.issueId, shortId: event.data.parent.shortId };
+        break;
       default: {
         const unknown: never = event;
         throw new Error(`Unknown issue event ${(unknown as IssueEvent).type}`);
@@ -474,6 +514,10 @@ export class Issue extends AggregateRoot<IssueEvent> {
   }
   get assignee(): IssueAssignee | null {
     return this.currentAssignee;
+  }
+  /** The issue this one was merged into, if it was. */
+  get mergedInto(): MergedIssueRef | null {
+    return this.mergedIntoRef;
   }
 
   /** A comment by id, deleted ones included; undefined if there never was one. */
@@ -518,8 +562,14 @@ export class Issue extends AggregateRoot<IssueEvent> {
     if (!this.created) throw DomainError.notFound('The requested issue does not exist');
   }
 
-  private assertCommand(actor: IssueActor, at: string): void {
+  /** A merged issue takes no more commands or events: it is only a redirect to its primary. */
+  private assertLive(): void {
     this.assertCreated();
+    if (this.mergedIntoRef) throw DomainError.notFound(`The issue was merged into issue ${this.mergedIntoRef.issueId}`);
+  }
+
+  private assertCommand(actor: IssueActor, at: string): void {
+    this.assertLive();
     assertActor(actor);
     assertTimestamp(at, 'at');
   }

@@ -16,6 +16,8 @@ export const IssueEventTypes = {
   CommentAdded: 'issues.CommentAdded',
   CommentEdited: 'issues.CommentEdited',
   CommentDeleted: 'issues.CommentDeleted',
+  IssuesMerged: 'issues.IssuesMerged',
+  IssueMergedInto: 'issues.IssueMergedInto',
 } as const;
 
 export type IssueEventType = (typeof IssueEventTypes)[keyof typeof IssueEventTypes];
@@ -148,6 +150,22 @@ export type CommentDeletedData = IssueEventBase & {
   readonly commentId: string;
 };
 
+/** Another issue, as a merge names it. */
+export type MergedIssueRef = {
+  readonly issueId: string;
+  readonly shortId: string;
+};
+
+/** On the primary issue: these issues' events and fingerprints now belong to it. */
+export type IssuesMergedData = IssueEventBase & {
+  readonly children: readonly MergedIssueRef[];
+};
+
+/** On a merged issue: it now lives on as the primary issue (its id redirects there). */
+export type IssueMergedIntoData = IssueEventBase & {
+  readonly parent: MergedIssueRef;
+};
+
 type T = typeof IssueEventTypes;
 export type IssueCreated = DomainEvent<T['IssueCreated'], IssueCreatedData>;
 export type IssueResolved = DomainEvent<T['IssueResolved'], IssueResolvedData>;
@@ -158,9 +176,21 @@ export type IssueUnassigned = DomainEvent<T['IssueUnassigned'], IssueUnassignedD
 export type CommentAdded = DomainEvent<T['CommentAdded'], CommentAddedData>;
 export type CommentEdited = DomainEvent<T['CommentEdited'], CommentEditedData>;
 export type CommentDeleted = DomainEvent<T['CommentDeleted'], CommentDeletedData>;
+export type IssuesMerged = DomainEvent<T['IssuesMerged'], IssuesMergedData>;
+export type IssueMergedInto = DomainEvent<T['IssueMergedInto'], IssueMergedIntoData>;
 
 export type IssueEvent =
-  IssueCreated | IssueResolved | IssueUnresolved | IssueIgnored | IssueAssigned | IssueUnassigned | CommentAdded | CommentEdited | CommentDeleted;
+  | IssueCreated
+  | IssueResolved
+  | IssueUnresolved
+  | IssueIgnored
+  | IssueAssigned
+  | IssueUnassigned
+  | CommentAdded
+  | CommentEdited
+  | CommentDeleted
+  | IssuesMerged
+  | IssueMergedInto;
 
 /**
  * Payloads are stored as JSON; a round trip makes the in-memory event exactly what the store will
@@ -197,6 +227,10 @@ export const commentAdded = (data: CommentAddedData): CommentAdded => domainEven
 export const commentEdited = (data: CommentEditedData): CommentEdited => domainEvent(IssueEventTypes.CommentEdited, jsonPayload(data), v);
 
 export const commentDeleted = (data: CommentDeletedData): CommentDeleted => domainEvent(IssueEventTypes.CommentDeleted, jsonPayload(data), v);
+
+export const issuesMerged = (data: IssuesMergedData): IssuesMerged => domainEvent(IssueEventTypes.IssuesMerged, jsonPayload(data), v);
+
+export const issueMergedInto = (data: IssueMergedIntoData): IssueMergedInto => domainEvent(IssueEventTypes.IssueMergedInto, jsonPayload(data), v);
 
 const ISSUE_EVENT_TYPE_SET: ReadonlySet<string> = new Set(Object.values(IssueEventTypes));
 

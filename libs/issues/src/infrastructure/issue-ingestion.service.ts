@@ -102,9 +102,13 @@ export class IssueIngestionService extends IssueIngestion {
   }
 
   private async findIssues(tx: Transaction, firsts: readonly IngestedEvent[]): Promise<Map<string, FoundIssue>> {
+    // A hash names its issue (merges move hashes); an issue made before hashes were kept is found by its own.
     const rows = await tx.query<{ id: string; project_id: string; fingerprint_hash: string }>(
-      `SELECT id, project_id, fingerprint_hash FROM issues.issues
-       WHERE (project_id, fingerprint_hash) IN (SELECT * FROM unnest($1::bigint[], $2::text[]))`,
+      `SELECT COALESCE(h.issue_id, i.id) AS id, v.project_id, v.hash AS fingerprint_hash
+       FROM unnest($1::bigint[], $2::text[]) AS v (project_id, hash)
+       LEFT JOIN issues.issue_hashes h ON h.project_id = v.project_id AND h.hash = v.hash
+       LEFT JOIN issues.issues i ON h.issue_id IS NULL AND i.project_id = v.project_id AND i.fingerprint_hash = v.hash
+       WHERE COALESCE(h.issue_id, i.id) IS NOT NULL`,
       [firsts.map((event) => event.projectId), firsts.map((event) => event.fingerprintHash)],
     );
     return new Map(rows.map((row) => [groupKey(row.project_id, row.fingerprint_hash), { id: String(row.id), isNew: false }]));
@@ -249,6 +253,7 @@ export class IssueIngestionService extends IssueIngestion {
        RETURNING id, status`,
       [event.projectId, event.fingerprintHash, shortId, event.title, event.culprit, level, event.platform, event.occurredAt, event.issueType ?? 'error'],
     );
+    await tx.execute(`INSERT INTO issues.issue_hashes (project_id, hash, issue_id) VALUES ($1, $2, $3)`, [event.projectId, event.fingerprintHash, row.id]);
     const aggregate = Issue.create(SYSTEM_ACTOR, event.receivedAt, {
       issueId: row.id,
       projectId: event.projectId,
@@ -283,12 +288,13 @@ export class IssueIngestionService extends IssueIngestion {
         JSON.stringify(event.data),
         event.unhandled ?? false,
         tags,
+        event.fingerprintHash,
       );
-      const at = params.length - 8;
-      return `($${at + 1}::bigint, $${at + 2}::bigint, $${at + 3}, $${at + 4}::timestamptz, $${at + 5}::timestamptz, $${at + 6}::json, $${at + 7}::boolean, $${at + 8}::text[])`;
+      const at = params.length - 9;
+      return `($${at + 1}::bigint, $${at + 2}::bigint, $${at + 3}, $${at + 4}::timestamptz, $${at + 5}::timestamptz, $${at + 6}::json, $${at + 7}::boolean, $${at + 8}::text[], $${at + 9})`;
     });
     const rows = await tx.query<{ project_id: string; event_id: string }>(
-      `INSERT INTO issues.error_events (project_id, issue_id, event_id, occurred_at, received_at, data, unhandled, tags) VALUES ${values.join(', ')}
+      `INSERT INTO issues.error_events (project_id, issue_id, event_id, occurred_at, received_at, data, unhandled, tags, fingerprint_hash) VALUES ${values.join(', ')}
        ON CONFLICT (project_id, event_id) DO NOTHING RETURNING project_id, event_id`,
       params,
     );

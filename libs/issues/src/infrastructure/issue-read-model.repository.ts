@@ -155,7 +155,7 @@ const ISSUE_JOINS = `
   LEFT JOIN ingest.project_tag_values lr ON lr.project_id = i.project_id AND lr.key = 'release' AND lr.value = i.last_release`;
 
 const EVENT_COLUMNS = `event_id, issue_id::text AS issue_id, project_id::text AS project_id, occurred_at, received_at, data,
-  (SELECT i.fingerprint_hash FROM issues.issues i WHERE i.id = error_events.issue_id) AS grouping_hash`;
+  COALESCE(fingerprint_hash, (SELECT i.fingerprint_hash FROM issues.issues i WHERE i.id = error_events.issue_id)) AS grouping_hash`;
 
 /**
  * The reads of the issues API: issues, always limited to the organization's projects, and their
@@ -180,7 +180,9 @@ export class IssueReadModel {
     const params: unknown[] = [organizationId];
     const conditions = [ORGANIZATION_ISSUES];
     if (isNumericId(idOrShortId)) {
-      conditions.push(`i.id = $${params.push(idOrShortId)}::bigint`);
+      // A merged issue's id answers as the issue it was merged into, as Sentry's redirects do.
+      const id = `$${params.push(idOrShortId)}::bigint`;
+      conditions.push(`i.id = COALESCE((SELECT r.issue_id FROM issues.issue_redirects r WHERE r.previous_issue_id = ${id}), ${id})`);
     } else if (/^[A-Za-z0-9-]{1,200}$/.test(idOrShortId)) {
       conditions.push(`upper(i.short_id) = upper($${params.push(idOrShortId)})`);
     } else {
@@ -192,6 +194,20 @@ export class IssueReadModel {
       params,
     );
     return row ?? null;
+  }
+
+  /**
+   * Issues of the same project with the same title (the exception's type and value) or the same
+   * culprit, most recently seen first: Faultline's similar issues, two index lookups.
+   */
+  async similar(issue: IssueRow, limit: number): Promise<IssueRow[]> {
+    return this.database.query<IssueRow>(
+      `SELECT ${ISSUE_COLUMNS} FROM issues.issues i ${ISSUE_JOINS}
+       WHERE i.project_id = $1::bigint AND i.id <> $2::bigint
+         AND ((md5(i.title) = md5($3) AND i.title = $3) OR ($4 <> '' AND md5(i.culprit) = md5($4) AND i.culprit <> '' AND i.culprit = $4))
+       ORDER BY i.last_seen DESC, i.id DESC LIMIT $5`,
+      [issue.project_id, issue.id, issue.title, issue.culprit ?? '', limit],
+    );
   }
 
   async list(filter: IssueListFilter): Promise<IssueRow[]> {

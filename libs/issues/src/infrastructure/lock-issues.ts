@@ -9,8 +9,16 @@ import type { Transaction } from '@faultline/platform';
  * ingest batch that meet on several issues cannot deadlock; holding the row also makes an event
  * that arrives meanwhile see the new status (and, say, reopen an issue resolved a moment before).
  * `FOR NO KEY UPDATE`, as the ingest path takes: storing an event only needs a key-share lock.
+ * A merge, which deletes the issues it merges, takes `FOR UPDATE`: an event being stored into one
+ * of them then waits, and fails rather than go with it.
  */
-export async function lockIssues(tx: Transaction, organizationId: string, issueIds: readonly string[], projectId?: string): Promise<string[]> {
+export async function lockIssues(
+  tx: Transaction,
+  organizationId: string,
+  issueIds: readonly string[],
+  projectId?: string,
+  strength: 'NO KEY UPDATE' | 'UPDATE' = 'NO KEY UPDATE',
+): Promise<string[]> {
   const unique = [...new Set(issueIds)];
   if (unique.length === 0 || unique.some((id) => !isNumericId(id))) throw DomainError.notFound();
   const params: unknown[] = [organizationId, unique];
@@ -18,7 +26,7 @@ export async function lockIssues(tx: Transaction, organizationId: string, issueI
   const rows = await tx.query<{ id: string }>(
     `SELECT id::text AS id FROM issues.issues
      WHERE id = ANY($2::bigint[]) AND project_id IN (SELECT id FROM projects.project_directory WHERE organization_id = $1::bigint) ${project}
-     ORDER BY id FOR NO KEY UPDATE`,
+     ORDER BY id FOR ${strength === 'UPDATE' ? 'UPDATE' : 'NO KEY UPDATE'}`,
     params,
   );
   if (rows.length !== unique.length) throw DomainError.notFound();

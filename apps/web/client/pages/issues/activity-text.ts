@@ -36,6 +36,10 @@ export function describeActivity(item: Activity): string {
       return `assigned this issue to ${data.assigneeType === 'team' ? '#' : ''}${data.assigneeName ?? data.assigneeEmail ?? data.assignee}`;
     case 'unassigned':
       return 'unassigned this issue';
+    case 'merge': {
+      const count = Array.isArray(data.issues) ? data.issues.length : 0;
+      return `merged ${count} issue${count === 1 ? '' : 's'} into this issue`;
+    }
     default:
       return item.type.replace(/_/g, ' ');
   }

@@ -3,6 +3,7 @@ import { api, ApiError } from '../../api';
 import { ErrorNote, formatDate } from '../../components';
 import { describeActivity } from './activity-text';
 import type { Activity } from './types';
+import { renderMarkdown } from './markdown';
 
 function CommentForm(props: { initial?: string; label: string; submitLabel: string; onSubmit: (text: string) => Promise<void>; onCancel?: () => void }) {
   const [text, setText] = useState(props.initial ?? '');
@@ -112,7 +113,7 @@ export function ActivityFeed(props: { activity: Activity[]; base: string; userId
                         }}
                       />
                     ) : (
-                      <div class="note">{item.data.text}</div>
+                      <div class="note markdown" dangerouslySetInnerHTML={{ __html: renderMarkdown(String(item.data.text ?? '')) }} />
                     )}
                     {own && editing !== item.id && (
                       <div class="note-actions">

@@ -1,14 +1,14 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, enc, list } from '../../api';
-import { ErrorNote, formatDate, type Loaded, Section, Skeleton, useLoad, useTitle } from '../../components';
-import { Link } from '../../router';
+import { CopyButton, ErrorNote, formatDate, type Loaded, Section, Skeleton, useLoad, useTitle } from '../../components';
+import { Link, navigate } from '../../router';
 import { ActivityFeed } from './activity';
 import { EventAttachments } from './attachments';
 import { EventDetails, TagLink } from './event-details';
 import { percent, shortCount, timeAgo } from './format';
 import { tagTerm } from './search';
 import { ignoreGroups, resolveGroups, statusSummary } from './status-actions';
-import type { IssueDetail, IssueEvent, Member, TagDistribution, Team } from './types';
+import type { Issue, IssueDetail, IssueEvent, Member, TagDistribution, Team } from './types';
 import { EventsChart, LevelMark, Menu } from './widgets';
 
 interface ExternalIssue {
@@ -105,7 +105,7 @@ function TagDistributions(props: { tags: TagDistribution[]; tagHref: (key: strin
   );
 }
 
-function EventNavigation(props: { event: IssueEvent; eventsPath: string }) {
+function EventNavigation(props: { event: IssueEvent; eventsPath: string; jsonHref: string }) {
   const { event, eventsPath } = props;
   const step = (label: string, target: string | null, title: string) =>
     target ? (
@@ -128,6 +128,12 @@ function EventNavigation(props: { event: IssueEvent; eventsPath: string }) {
           {event.environment ? ` · ${event.environment}` : ''}
           {event.release?.version ? ` · ${event.release.version}` : ''}
         </span>
+        <span class="event-tools small">
+          <CopyButton value={event.eventID} label="Copy event ID" />
+          <a href={props.jsonHref} target="_blank" rel="noopener noreferrer" aria-label="Event JSON (opens in a new tab)">
+            JSON
+          </a>
+        </span>
       </div>
       <nav class="event-steps" aria-label="Events of this issue">
         {step('« Oldest', event.previousEventID ? 'oldest' : null, 'Oldest event')}
@@ -137,6 +143,12 @@ function EventNavigation(props: { event: IssueEvent; eventsPath: string }) {
       </nav>
     </div>
   );
+}
+
+/** The event's user as people know them: e-mail, name or username before the SDK's id. */
+function userLabel(event: IssueEvent): string | undefined {
+  const user = event.user ?? {};
+  return [user.email, user.name, user.username].find((value): value is string => typeof value === 'string' && value !== '');
 }
 
 function EventList(props: { base: string; eventsPath: string }) {
@@ -174,7 +186,7 @@ function EventList(props: { base: string; eventsPath: string }) {
                   </td>
                   <td data-label="Environment">{tag(event, 'environment')}</td>
                   <td data-label="Release">{tag(event, 'release')}</td>
-                  <td data-label="User">{tag(event, 'user')}</td>
+                  <td data-label="User">{userLabel(event) ?? tag(event, 'user')}</td>
                 </tr>
               ))}
             </tbody>
@@ -218,10 +230,32 @@ export function IssuePage(props: { params: Record<string, string>; session: { us
       api<Team[]>('GET', `/api/0/organizations/${enc(org)}/teams/`).then(({ body }) => body),
     ]),
   );
+  const similar = useLoad(() => api<Array<[Issue, Record<string, number>]>>('GET', `${base}similar/?limit=5`).then(({ body }) => body), [base]);
   const [period, setPeriod] = useState<'24h' | '30d'>('24h');
   const [actionError, setActionError] = useState<unknown>();
   const [pending, setPending] = useState(false);
   useTitle(issue.data?.title ?? 'Issue');
+  // A merged issue's id answers as the issue it was merged into: show that one's own address.
+  const answeredId = issue.data?.id;
+  useEffect(() => {
+    if (answeredId && answeredId !== issueId && /^\d+$/.test(issueId)) {
+      navigate(`/organizations/${enc(org)}/issues/${enc(answeredId)}/${tab === 'details' ? '' : `${tab}/`}`, { replace: true });
+    }
+  }, [answeredId, issueId]);
+
+  const remove = async () => {
+    if (!confirm('Delete this issue and all its events? This cannot be undone.')) return;
+    setActionError(undefined);
+    setPending(true);
+    try {
+      await api('DELETE', base);
+      remembered.delete(`${user} ${base}`);
+      navigate(`/organizations/${enc(org)}/issues/`);
+    } catch (failure) {
+      setActionError(failure);
+      setPending(false);
+    }
+  };
 
   // One change at a time: the buttons wait for the answer (and the reloaded issue) before the next.
   const update = async (change: Record<string, unknown>) => {
@@ -367,6 +401,12 @@ export function IssuePage(props: { params: Record<string, string>; session: { us
             </optgroup>
           </select>
         </div>
+        <span class="issue-share small">
+          Share <CopyButton value={data.permalink} label="Copy issue link" />
+        </span>
+        <button type="button" class="danger" disabled={pending} onClick={remove}>
+          Delete
+        </button>
       </div>
 
       <nav class="issue-tabs" aria-label="Issue">
@@ -385,7 +425,11 @@ export function IssuePage(props: { params: Record<string, string>; session: { us
               {event.loading && <Skeleton rows={10} label="Loading the event" />}
               {event.data && !event.loading && (
                 <>
-                  <EventNavigation event={event.data} eventsPath={eventsPath} />
+                  <EventNavigation
+                    event={event.data}
+                    eventsPath={eventsPath}
+                    jsonHref={`/api/0/projects/${enc(org)}/${enc(data.project.slug)}/events/${enc(event.data.eventID)}/json/`}
+                  />
                   <EventDetails event={event.data} tagHref={tagHref} />
                   <EventAttachments org={org} project={data.project.slug} eventId={event.data.eventID} />
                 </>
@@ -436,6 +480,25 @@ export function IssuePage(props: { params: Record<string, string>; session: { us
           <Section title="Tags">
             <ErrorNote error={tags.error} />
             {tags.data && <TagDistributions tags={tags.data} tagHref={tagHref} />}
+          </Section>
+          <Section title="Similar issues">
+            <ErrorNote error={similar.error} />
+            {similar.data?.length ? (
+              <ul class="plain-list similar-issues">
+                {similar.data.map(([other, scores]) => (
+                  <li key={other.id}>
+                    <Link href={`/organizations/${enc(org)}/issues/${enc(other.id)}/`}>
+                      <span class="short-id">{other.shortId}</span> {other.title}
+                    </Link>{' '}
+                    <span class="muted small">
+                      {[scores.title ? 'same title' : '', scores.culprit ? 'same culprit' : ''].filter(Boolean).join(', ')} · {shortCount(other.count)} events
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              !similar.error && !similar.loading && <p class="empty">No other issue of this project has the same title or culprit.</p>
+            )}
           </Section>
           <Section title="Linked issues">
             <ErrorNote error={external.error} />

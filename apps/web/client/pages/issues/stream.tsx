@@ -130,11 +130,14 @@ export function IssuesPage(props: { params: Record<string, string> }) {
   const [bulkPending, setBulkPending] = useState(false);
   const items = issues.data?.items ?? [];
   const visibleSelected = selected.filter((id) => items.some((issue) => issue.id === id));
-  const bulk = async (change: Record<string, unknown>) => {
+  const [merged, setMerged] = useState<string | undefined>();
+  const selectedPath = () => `/api/0/organizations/${enc(org)}/issues/?${visibleSelected.map((id) => `id=${enc(id)}`).join('&')}`;
+  const run = async (request: () => Promise<unknown>) => {
     setBulkError(undefined);
+    setMerged(undefined);
     setBulkPending(true);
     try {
-      await api('PUT', `/api/0/organizations/${enc(org)}/issues/?${visibleSelected.map((id) => `id=${enc(id)}`).join('&')}`, change);
+      await request();
       setSelected([]);
       issues.reload();
     } catch (failure) {
@@ -142,6 +145,20 @@ export function IssuesPage(props: { params: Record<string, string> }) {
     } finally {
       setBulkPending(false);
     }
+  };
+  const bulk = (change: Record<string, unknown>) => run(() => api('PUT', selectedPath(), change));
+  const merge = () => {
+    if (!confirm(`Merge ${visibleSelected.length} issues? Their events go to the issue with the most events, and the others become part of it.`)) return;
+    return run(async () => {
+      const { body } = await api<{ merge?: { parent: string; children: string[] } }>('PUT', selectedPath(), { merge: 1 });
+      const parent = items.find((issue) => issue.id === body.merge?.parent);
+      if (body.merge) setMerged(`Merged ${body.merge.children.length + 1} issues into ${parent?.shortId ?? body.merge.parent}.`);
+    });
+  };
+  const remove = () => {
+    const count = visibleSelected.length;
+    if (!confirm(`Delete ${count} issue${count === 1 ? '' : 's'} and all their events? This cannot be undone.`)) return;
+    return run(() => api('DELETE', selectedPath()));
   };
 
   const statusTab = STATUS_TABS.find(([query]) => query === state.query)?.[0];
@@ -273,8 +290,14 @@ export function IssuesPage(props: { params: Record<string, string> }) {
           <button type="button" disabled={!visibleSelected.length || bulkPending} onClick={() => bulk({ isBookmarked: false })}>
             Remove bookmark
           </button>
+          <button type="button" disabled={visibleSelected.length < 2 || bulkPending} onClick={merge} title="Merge the selected issues into one">
+            Merge
+          </button>
+          <button type="button" class="danger" disabled={!visibleSelected.length || bulkPending} onClick={remove}>
+            Delete
+          </button>
           <span class="muted small" aria-live="polite">
-            {visibleSelected.length ? `${visibleSelected.length} selected` : ''}
+            {visibleSelected.length ? `${visibleSelected.length} selected` : (merged ?? '')}
           </span>
         </div>
         <div class="issue-row stream-columns muted small" aria-hidden="true">

@@ -11,6 +11,7 @@ export interface Release {
 export interface Issue {
   id: string;
   shortId: string;
+  permalink: string;
   title: string;
   culprit: string | null;
   level: string;
