@@ -15,7 +15,8 @@ import { IssuePage, IssuesPage } from './pages/issues';
 import { ReleasesPage } from './pages/releases';
 import { CronMonitorPage, CronsPage } from './pages/crons';
 import { UsagePage } from './pages/usage';
-import { AuthProviderPage, MembersPage, TeamsPage } from './pages/organization';
+import { AuthProviderPage, MembersPage, TeamPage, TeamsPage } from './pages/organization';
+import { AcceptInvitePage, takeNotice } from './pages/accept-invite';
 import { RateLimitsPage, SpikeNotice } from './pages/rate-limits';
 import { OrganizationSecurityAndPrivacyPage, ProjectSecurityAndPrivacyPage } from './pages/security-and-privacy';
 import { DeveloperSettingsPage, IntegrationsPage, NewIntegrationPage, SentryAppPage, SentryAppRequestsPage } from './pages/developer-settings';
@@ -45,6 +46,7 @@ const ROUTES: Array<[string, Page]> = [
   ['/settings/:org/projects/:project/hooks/:hookId/', ServiceHookPage],
   ['/settings/:org/members/', MembersPage],
   ['/settings/:org/teams/', TeamsPage],
+  ['/settings/:org/teams/:team/', TeamPage],
   ['/settings/:org/auth/', AuthProviderPage],
   ['/settings/:org/rate-limits/', RateLimitsPage],
   ['/settings/:org/security-and-privacy/', OrganizationSecurityAndPrivacyPage],
@@ -158,7 +160,11 @@ function App() {
     void refresh();
   }, []);
 
+  // A message the previous page left (joining an organization), shown once.
+  const [notice] = useState(takeNotice);
+  const accepting = path.startsWith('/accept/');
   useEffect(() => {
+    if (accepting) return;
     if (session === null && !path.startsWith('/auth/login')) navigate(`/auth/login/?next=${encodeURIComponent(path)}`, { replace: true });
     if (session && (path === '/' || path.startsWith('/auth/login'))) {
       const next = new URLSearchParams(location.search).get('next');
@@ -186,7 +192,9 @@ function App() {
       </div>
     );
   }
-  if (session === null) return <SignInPage onSignedIn={refresh} />;
+  // An invitation's page works signed in or not.
+  if (accepting) return <AcceptInvitePage path={path} signedInAs={session?.user.email} />;
+  if (session === null) return <SignInPage onSignedIn={refresh} notice={notice} />;
 
   const signOut = async () => {
     await api('DELETE', '/api/0/auth/').catch(() => undefined);
@@ -210,6 +218,11 @@ function App() {
       </a>
       <Navigation session={session} path={path} onSignOut={signOut} />
       <main class="page" id="main" tabIndex={-1}>
+        {notice && path === firstPath && (
+          <p class="shown-once" role="status">
+            {notice}
+          </p>
+        )}
         {pageOrganization && <SpikeNotice org={pageOrganization} path={path} />}
         {page ?? (
           <>
