@@ -129,4 +129,17 @@ describe('team onboarding', () => {
     expect((await api.request('DELETE', `/api/0/teams/${BOOTSTRAP.org}/platform/`)).status).toBe(204);
     expect((await api.request('GET', `/api/0/teams/${BOOTSTRAP.org}/platform/`)).status).toBe(404);
   });
+
+  it('tells whether the outbound policy lets a hook reach a URL, only to those who may add hooks', async () => {
+    const check = (url: string) => api.request('POST', `/api/0/projects/${BOOTSTRAP.org}/${BOOTSTRAP.project}/hooks/check-url/`, { body: { url } });
+    expect((await check('http://10.1.2.3/hook')).body).toEqual({
+      reachable: false,
+      reason: '10.1.2.3 is a private address; set WEBHOOK_ALLOW_PRIVATE=true or WEBHOOK_ALLOWED_CIDRS to allow it',
+    });
+    expect((await check('https://93.184.216.34/hook')).body).toEqual({ reachable: true, reason: null });
+    expect((await check('http://[::1]:8080/')).body.reachable).toBe(false);
+    expect((await api.request('POST', `/api/0/projects/${BOOTSTRAP.org}/${BOOTSTRAP.project}/hooks/check-url/`, { body: {} })).status).toBe(400);
+    const { session } = await join('checker@example.test', 'member');
+    expect((await as(session, 'POST', `/api/0/projects/${BOOTSTRAP.org}/${BOOTSTRAP.project}/hooks/check-url/`, { url: 'http://10.1.2.3/' })).status).toBe(403);
+  });
 });

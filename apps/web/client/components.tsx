@@ -17,7 +17,9 @@ interface TextInputProps {
 }
 
 /** A labelled input with its error below it; the error is announced and tied to the input. */
-export function Field(props: TextInputProps & { type?: 'text' | 'email' | 'password' | 'url'; required?: boolean; autoComplete?: string; readOnly?: boolean }) {
+export function Field(
+  props: TextInputProps & { type?: 'text' | 'email' | 'password' | 'url'; required?: boolean; autoComplete?: string; readOnly?: boolean; onBlur?: () => void },
+) {
   const id = useFieldId(props.name);
   const describedBy = noteIds(id, props.hint, props.error);
   return (
@@ -35,6 +37,7 @@ export function Field(props: TextInputProps & { type?: 'text' | 'email' | 'passw
         aria-invalid={props.error ? 'true' : undefined}
         aria-describedby={describedBy}
         onInput={(event) => props.onInput((event.currentTarget as HTMLInputElement).value)}
+        onBlur={props.onBlur}
       />
       <FieldNotes id={id} hint={props.hint} error={props.error} />
     </div>

@@ -325,6 +325,10 @@ export function ProjectSettingsPage(props: { params: Record<string, string>; ses
                 <Link href={`${projectSettings(org, project)}hooks/`}>Service hooks</Link> <span class="muted">— signed callbacks for new events</span>
               </li>
               <li>
+                <Link href={`${projectSettings(org, project)}filters/data-filters/`}>Inbound filters</Link>{' '}
+                <span class="muted">— drop events from localhost, by error message or by release</span>
+              </li>
+              <li>
                 <Link href={`${projectSettings(org, project)}security-and-privacy/`}>Security &amp; Privacy</Link>{' '}
                 <span class="muted">— data scrubbing of passwords, card numbers, IP addresses</span>
               </li>

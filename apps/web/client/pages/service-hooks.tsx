@@ -113,10 +113,38 @@ export function ServiceHooksPage(props: { params: Record<string, string> }) {
   );
 }
 
+/**
+ * Warns, before saving, when the outbound policy would refuse deliveries to the URL's host (a
+ * loopback or private address), asking the server, which knows the policy, once the field is left.
+ */
+function useUrlCheck(org: string, project: string, enabled: boolean) {
+  const [warning, setWarning] = useState<string>();
+  const check = async (url: string) => {
+    setWarning(undefined);
+    if (!enabled || !/^https?:\/\/[^/]/i.test(url.trim())) return;
+    try {
+      const { body } = await api<{ reachable: boolean; reason: string | null }>('POST', `${hooksPath(org, project)}check-url/`, { url: url.trim() });
+      if (!body.reachable) setWarning(`Deliveries to this URL would be refused: ${body.reason}.`);
+    } catch {
+      // The check only advises; saving says what is wrong with the URL.
+    }
+  };
+  return { warning, check };
+}
+
+function UrlWarning(props: { warning?: string }) {
+  return props.warning ? (
+    <p class="notice" role="status">
+      {props.warning}
+    </p>
+  ) : null;
+}
+
 export function NewServiceHookPage(props: { params: Record<string, string> }) {
   const { org, project } = props.params;
   useTitle('Add a service hook');
   const access = useAccess(org);
+  const urlCheck = useUrlCheck(org, project, access.has('project:write'));
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<string[]>(['event.created']);
   const [error, setError] = useState<unknown>();
@@ -148,8 +176,10 @@ export function NewServiceHookPage(props: { params: Record<string, string> }) {
             onInput={setUrl}
             error={fieldError('url')}
             placeholder="https://example.com/hooks/faultline"
+            onBlur={() => void urlCheck.check(url)}
             required
           />
+          <UrlWarning warning={urlCheck.warning} />
           <Checkboxes legend="Events" name="events" options={HOOK_EVENTS} selected={events} onChange={setEvents} error={fieldError('events')} />
           {error instanceof ApiError && Object.keys(error.fields).length ? null : <ErrorNote error={error} />}
           <div class="actions">
@@ -207,7 +237,8 @@ function DeliveryRow(props: { delivery: Delivery; canRedeliver: boolean; onRedel
 }
 
 /** Changes a hook's URL and events; its secret and deliveries stay. */
-function EditHook(props: { path: string; hook: Hook; onSaved: () => void }) {
+function EditHook(props: { org: string; project: string; path: string; hook: Hook; onSaved: () => void }) {
+  const urlCheck = useUrlCheck(props.org, props.project, true);
   const [url, setUrl] = useState(props.hook.url);
   const [events, setEvents] = useState<string[]>(props.hook.events);
   const [error, setError] = useState<unknown>();
@@ -227,7 +258,17 @@ function EditHook(props: { path: string; hook: Hook; onSaved: () => void }) {
   return (
     <Section title="Edit">
       <form onSubmit={save} noValidate>
-        <Field label="Callback URL" name="url" type="url" value={url} onInput={setUrl} error={errorFor(error, 'url')} required />
+        <Field
+          label="Callback URL"
+          name="url"
+          type="url"
+          value={url}
+          onInput={setUrl}
+          onBlur={() => void urlCheck.check(url)}
+          error={errorFor(error, 'url')}
+          required
+        />
+        <UrlWarning warning={urlCheck.warning} />
         <Checkboxes legend="Events" name="events" options={HOOK_EVENTS} selected={events} onChange={setEvents} error={errorFor(error, 'events')} />
         {error instanceof ApiError && Object.keys(error.fields).length ? null : <ErrorNote error={error} />}
         <div class="actions">
@@ -362,7 +403,7 @@ export function ServiceHookPage(props: { params: Record<string, string> }) {
               !deliveries.error && <p class="empty">No deliveries yet. They appear here when an event the hook subscribes to happens.</p>
             )}
           </Section>
-          {canWrite && <EditHook key={data.id} path={path} hook={data} onSaved={hook.reload} />}
+          {canWrite && <EditHook key={data.id} org={org} project={project} path={path} hook={data} onSaved={hook.reload} />}
         </>
       )}
     </>
