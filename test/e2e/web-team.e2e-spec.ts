@@ -192,4 +192,22 @@ describe('web interface: members and teams', () => {
     expect((await app.request('GET', `/api/0/projects/${BOOTSTRAP.org}/doomed/`)).status).toBe(404);
     expect(adminErrors).toEqual([]);
   });
+
+  it('changes a project’s inbound filters', async () => {
+    await admin.goto(`${app.baseUrl}/settings/${BOOTSTRAP.org}/projects/${BOOTSTRAP.project}/`);
+    await admin.getByRole('link', { name: 'Inbound filters' }).click();
+    await admin.getByRole('heading', { name: 'Inbound filters', level: 1 }).waitFor();
+    await admin.getByLabel('Filter out events from localhost').check();
+    await admin.getByRole('status').filter({ hasText: 'Localhost filter saved.' }).waitFor();
+    await admin.getByLabel('Error messages to filter out').fill('*ResizeObserver loop*\n\nScript error.');
+    await admin.getByRole('button', { name: 'Save error messages filter' }).click();
+    await admin.getByRole('status').filter({ hasText: 'Error messages filter saved.' }).waitFor();
+    const filters = await app.request('GET', `/api/0/projects/${BOOTSTRAP.org}/${BOOTSTRAP.project}/filters/`);
+    expect(filters.body).toEqual([
+      { id: 'localhost', active: true },
+      { id: 'error-messages', active: true, value: ['*ResizeObserver loop*', 'Script error.'] },
+      { id: 'releases', active: false, value: [] },
+    ]);
+    expect(adminErrors).toEqual([]);
+  });
 });
