@@ -84,7 +84,7 @@ describe('web interface: notifications (browser)', () => {
     expect(options.body.find((option: { type: string }) => option.type === 'alerts').value).toBe('never');
   });
 
-  it('invites someone, whose mailed link lets them choose a password and join', async () => {
+  it('invites someone, whose mailed link lets them choose a name and password and join', async () => {
     await page.goto(`${app.baseUrl}/settings/acme/members/invite/`);
     await page.getByLabel('E-mail').fill('guest@acme.test');
     await page.getByRole('button', { name: 'Send invitation' }).click();
@@ -95,10 +95,11 @@ describe('web interface: notifications (browser)', () => {
 
     const guest = await newPage(browser);
     await guest.page.goto(link);
-    await guest.page.getByText('Choose the password you will sign in with as guest@acme.test.').waitFor();
+    await guest.page.getByText('You were invited as guest@acme.test. Choose your name and the password you will sign in with.').waitFor();
+    await guest.page.getByLabel('Name').fill('Guest');
     await guest.page.getByLabel('Password').fill('guest password 123');
-    await guest.page.getByRole('button', { name: 'Join' }).click();
-    await guest.page.waitForURL(`${app.baseUrl}/`);
+    await guest.page.getByRole('button', { name: 'Join acme' }).click();
+    await guest.page.getByRole('status').filter({ hasText: 'Welcome to acme: you are a member now.' }).waitFor();
     expect(guest.errors).toEqual([]);
     const signIn = await app.request('POST', '/api/0/auth/login/', { token: null, body: { username: 'guest@acme.test', password: 'guest password 123' } });
     expect(signIn.status).toBe(200);

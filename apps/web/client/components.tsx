@@ -1,6 +1,6 @@
 import type { ComponentChildren, InputHTMLAttributes } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError } from './api';
+import { api, ApiError, enc } from './api';
 
 let fieldCounter = 0;
 const useFieldId = (name: string) => useState(() => `field-${name}-${++fieldCounter}`)[0];
@@ -17,7 +17,9 @@ interface TextInputProps {
 }
 
 /** A labelled input with its error below it; the error is announced and tied to the input. */
-export function Field(props: TextInputProps & { type?: 'text' | 'email' | 'password' | 'url'; required?: boolean; autoComplete?: string }) {
+export function Field(
+  props: TextInputProps & { type?: 'text' | 'email' | 'password' | 'url'; required?: boolean; autoComplete?: string; readOnly?: boolean; onBlur?: () => void },
+) {
   const id = useFieldId(props.name);
   const describedBy = noteIds(id, props.hint, props.error);
   return (
@@ -29,11 +31,13 @@ export function Field(props: TextInputProps & { type?: 'text' | 'email' | 'passw
         {...({ type: props.type ?? 'text' } as InputHTMLAttributes<HTMLInputElement>)}
         value={props.value}
         required={props.required}
+        readOnly={props.readOnly}
         autoComplete={props.autoComplete}
         placeholder={props.placeholder}
         aria-invalid={props.error ? 'true' : undefined}
         aria-describedby={describedBy}
         onInput={(event) => props.onInput((event.currentTarget as HTMLInputElement).value)}
+        onBlur={props.onBlur}
       />
       <FieldNotes id={id} hint={props.hint} error={props.error} />
     </div>
@@ -321,4 +325,27 @@ export function errorFor(error: unknown, ...names: string[]): string | undefined
     if (message) return message;
   }
   return undefined;
+}
+
+/** What the signed-in member may do in an organization: Sentry's organization `access` list and role. */
+export interface Access {
+  readonly loaded: boolean;
+  readonly role: string | null;
+  has(scope: string): boolean;
+}
+
+/** The organization's `access` for the signed-in member; until it loads, nothing is allowed (controls stay disabled, never fail after Submit). */
+export function useAccess(org: string): Access {
+  const organization = useLoad(
+    () => api<{ access: string[]; orgRole: string | null }>('GET', `/api/0/organizations/${enc(org)}/`).then(({ body }) => body),
+    [org],
+  );
+  const scopes = new Set(organization.data?.access ?? []);
+  return { loaded: organization.data !== undefined, role: organization.data?.orgRole ?? null, has: (scope) => scopes.has(scope) };
+}
+
+/** Why a control is disabled: the scope it needs, said once next to it. */
+export function NeedsScope(props: { access: Access; scope: string; what: string }) {
+  if (!props.access.loaded || props.access.has(props.scope)) return null;
+  return <p class="hint needs-scope">{`Your role cannot ${props.what} (it needs ${props.scope}).`}</p>;
 }

@@ -17,7 +17,9 @@ import { ReleasesPage } from './pages/releases';
 import { ReleasePage } from './pages/release';
 import { CronMonitorPage, CronsPage } from './pages/crons';
 import { UsagePage } from './pages/usage';
-import { AuthProviderPage, MembersPage, TeamsPage } from './pages/organization';
+import { AuthProviderPage, MembersPage, TeamPage, TeamsPage } from './pages/organization';
+import { AcceptInvitePage, takeNotice } from './pages/accept-invite';
+import { InboundFiltersPage } from './pages/inbound-filters';
 import { RateLimitsPage, SpikeNotice } from './pages/rate-limits';
 import { OrganizationSecurityAndPrivacyPage, ProjectSecurityAndPrivacyPage } from './pages/security-and-privacy';
 import { DeveloperSettingsPage, IntegrationsPage, NewIntegrationPage, SentryAppPage, SentryAppRequestsPage } from './pages/developer-settings';
@@ -43,11 +45,13 @@ const ROUTES: Array<[string, Page]> = [
   ['/settings/:org/projects/:project/', ProjectSettingsPage],
   ['/settings/:org/projects/:project/keys/', ProjectKeysPage],
   ['/settings/:org/projects/:project/hooks/', ServiceHooksPage],
+  ['/settings/:org/projects/:project/filters/data-filters/', InboundFiltersPage],
   ['/settings/:org/projects/:project/security-and-privacy/', ProjectSecurityAndPrivacyPage],
   ['/settings/:org/projects/:project/hooks/new/', NewServiceHookPage],
   ['/settings/:org/projects/:project/hooks/:hookId/', ServiceHookPage],
   ['/settings/:org/members/', MembersPage],
   ['/settings/:org/teams/', TeamsPage],
+  ['/settings/:org/teams/:team/', TeamPage],
   ['/settings/:org/auth/', AuthProviderPage],
   ['/settings/:org/rate-limits/', RateLimitsPage],
   ['/settings/:org/security-and-privacy/', OrganizationSecurityAndPrivacyPage],
@@ -210,7 +214,11 @@ function App() {
     void refresh();
   }, []);
 
+  // A message the previous page left (joining an organization), shown once.
+  const [notice] = useState(takeNotice);
+  const accepting = path.startsWith('/accept/');
   useEffect(() => {
+    if (accepting) return;
     if (session === null && !path.startsWith('/auth/login')) navigate(`/auth/login/?next=${encodeURIComponent(path)}`, { replace: true });
     if (session && (path === '/' || path.startsWith('/auth/login'))) {
       const next = new URLSearchParams(location.search).get('next');
@@ -238,7 +246,9 @@ function App() {
       </div>
     );
   }
-  if (session === null) return <SignInPage onSignedIn={refresh} />;
+  // An invitation's page works signed in or not.
+  if (accepting) return <AcceptInvitePage path={path} signedInAs={session?.user.email} />;
+  if (session === null) return <SignInPage onSignedIn={refresh} notice={notice} />;
 
   const signOut = async () => {
     await api('DELETE', '/api/0/auth/').catch(() => undefined);
@@ -262,6 +272,11 @@ function App() {
       </a>
       <Navigation session={session} path={path} onSignOut={signOut} />
       <main class="page" id="main" tabIndex={-1}>
+        {notice && path === firstPath && (
+          <p class="shown-once" role="status">
+            {notice}
+          </p>
+        )}
         {pageOrganization && <SpikeNotice org={pageOrganization} path={path} />}
         {page ?? (
           <>

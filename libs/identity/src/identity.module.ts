@@ -66,7 +66,7 @@ import { AcceptInviteHandler } from './application/commands/accept-invite/accept
 import { InviteMemberHandler } from './application/commands/invite-member/invite-member.handler';
 import { ReinviteMemberHandler } from './application/commands/reinvite-member/reinvite-member.handler';
 import { RevokeInviteHandler } from './application/commands/revoke-invite/revoke-invite.handler';
-import { AcceptInviteController, AcceptInvitePageController } from './api/accept-invite.controller';
+import { AcceptInviteController } from './api/accept-invite.controller';
 import { IntegrationTokens } from './contracts/integration-tokens';
 import { ProvisioningRepository } from './infrastructure/provisioning.repository';
 import { SessionsRepository } from './infrastructure/sessions.repository';
@@ -78,7 +78,6 @@ import { UserActors } from './infrastructure/user-actors.repository';
   controllers: [
     ApiIndexController,
     AcceptInviteController,
-    AcceptInvitePageController,
     AuthController,
     AuthenticatorsController,
     AuthProviderController,

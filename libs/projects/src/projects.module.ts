@@ -8,6 +8,7 @@ import { DeleteProjectKeyHandler } from './application/commands/delete-project-k
 import { UpdateProjectKeyHandler } from './application/commands/update-project-key/update-project-key.handler';
 import { CreateProjectHandler } from './application/commands/create-project/create-project.handler';
 import { DeleteProjectHandler } from './application/commands/delete-project/delete-project.handler';
+import { ChangeProjectTeamHandler } from './application/commands/change-project-team/change-project-team.handler';
 import { UpdateProjectHandler } from './application/commands/update-project/update-project.handler';
 import { FindOrganizationProjectsHandler } from './application/queries/find-organization-projects.handler';
 import { FindProjectHandler } from './application/queries/find-project.handler';
@@ -32,6 +33,7 @@ import { projectDetailSql, ProjectsRepository } from './infrastructure/projects.
     CreateProjectHandler,
     UpdateProjectHandler,
     DeleteProjectHandler,
+    ChangeProjectTeamHandler,
     CreateProjectKeyHandler,
     UpdateProjectKeyHandler,
     DeleteProjectKeyHandler,

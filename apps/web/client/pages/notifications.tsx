@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError, enc } from '../api';
-import { ErrorNote, Field, Section, SelectField, Skeleton, Status, useLoad, useTitle } from '../components';
+import { ErrorNote, Field, NeedsScope, Section, SelectField, Skeleton, useAccess, useLoad, useTitle } from '../components';
+import { type Invite, InviteLink, PendingInvites } from './organization';
 
 interface NotificationOption {
   type: 'alerts' | 'workflow';
@@ -76,14 +77,6 @@ interface Team {
   name: string;
 }
 
-interface Invite {
-  id: string;
-  email: string;
-  orgRole: string;
-  expired: boolean;
-  teams: string[];
-}
-
 /** Invites people by e-mail (`POST /api/0/organizations/{org}/members/`), sends invitations again or revokes them. */
 export function InviteMembersPage(props: { params: Record<string, string> }) {
   const { org } = props.params;
@@ -93,11 +86,8 @@ export function InviteMembersPage(props: { params: Record<string, string> }) {
   const [role, setRole] = useState('member');
   const [team, setTeam] = useState('');
   const [error, setError] = useState<unknown>();
-  const pending = useLoad(
-    () => api<Invite[]>('GET', `/api/0/organizations/${enc(org)}/members/?query=${enc('isInvited:true')}`).then(({ body }) => body),
-    [org],
-  );
-  const invites = pending.data ?? [];
+  const access = useAccess(org);
+  const [created, setCreated] = useState<Invite>();
   const [notice, setNotice] = useState<string>();
 
   const invite = async (event: Event) => {
@@ -110,30 +100,9 @@ export function InviteMembersPage(props: { params: Record<string, string> }) {
         'orgRole',
         'teams',
       ]);
-      pending.reload();
+      setCreated(body);
       setNotice(`Invitation sent to ${body.email}.`);
       setEmail('');
-    } catch (failure) {
-      setError(failure);
-    }
-  };
-  const resend = async (invite: Invite) => {
-    setError(undefined);
-    try {
-      const { body } = await api<Invite>('PUT', `/api/0/organizations/${enc(org)}/members/${enc(invite.id)}/`, { reinvite: true });
-      pending.reload();
-      setNotice(`Invitation sent again to ${body.email}; the earlier link no longer works.`);
-    } catch (failure) {
-      setError(failure);
-    }
-  };
-  const revoke = async (invite: Invite) => {
-    if (!confirm(`Revoke the invitation of ${invite.email}? Its link stops working.`)) return;
-    setError(undefined);
-    try {
-      await api('DELETE', `/api/0/organizations/${enc(org)}/members/${enc(invite.id)}/`);
-      pending.reload();
-      setNotice(`Invitation of ${invite.email} revoked.`);
     } catch (failure) {
       setError(failure);
     }
@@ -142,7 +111,10 @@ export function InviteMembersPage(props: { params: Record<string, string> }) {
   return (
     <>
       <h1>Invite members</h1>
-      <p class="lead">The invitee gets a mail with a link, valid for 7 days, where they choose a password and join.</p>
+      <p class="lead">
+        The invitee gets a mail with a link, valid for 7 days, where they choose a name and password and join. The link is shown here too, to pass on yourself
+        when the instance sends no mail.
+      </p>
       <Section title="Invite">
         <form onSubmit={invite} noValidate>
           <Field label="E-mail" name="email" type="email" value={email} onInput={setEmail} error={fieldError('email')} required />
@@ -169,46 +141,15 @@ export function InviteMembersPage(props: { params: Record<string, string> }) {
             options={[['', 'No team'], ...(teams.data ?? []).map((t): [string, string] => [t.slug, t.name])]}
           />
           {error instanceof ApiError && Object.keys(error.fields).length ? null : <ErrorNote error={error} />}
-          <button type="submit" class="primary">
+          <button type="submit" class="primary" disabled={!access.has('member:write')}>
             Send invitation
           </button>
+          <NeedsScope access={access} scope="member:write" what="invite members" />
         </form>
         {notice && <p role="status">{notice}</p>}
+        {created && <InviteLink invite={created} />}
       </Section>
-      <ErrorNote error={pending.error} />
-      {invites.length > 0 && (
-        <Section title="Pending invitations">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">E-mail</th>
-                <th scope="col">Role</th>
-                <th scope="col">Status</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {invites.map((invite) => (
-                <tr key={invite.id}>
-                  <td>{invite.email}</td>
-                  <td>{invite.orgRole}</td>
-                  <td>
-                    <Status value={invite.expired ? 'expired' : 'pending'} />
-                  </td>
-                  <td>
-                    <button type="button" onClick={() => void resend(invite)}>
-                      Send again
-                    </button>{' '}
-                    <button type="button" class="danger" onClick={() => void revoke(invite)}>
-                      Revoke
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </Section>
-      )}
+      <PendingInvites org={org} access={access} reloadKey={created} />
     </>
   );
 }

@@ -1,8 +1,24 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError, enc, list } from '../api';
-import { ErrorNote, Field, formatDate, Section, ShownOnce, Skeleton, Status, TextArea, useLoad, useTitle } from '../components';
+import {
+  type Access,
+  CopyableCode,
+  ErrorNote,
+  Field,
+  formatDate,
+  NeedsScope,
+  Section,
+  SelectField,
+  ShownOnce,
+  Skeleton,
+  Status,
+  TextArea,
+  useAccess,
+  useLoad,
+  useTitle,
+} from '../components';
 import type { Session } from '../main';
-import { Link } from '../router';
+import { Link, navigate } from '../router';
 
 interface Member {
   id: string;
@@ -34,16 +50,215 @@ interface AuthProvider {
   ssoLoginUrl: string;
 }
 
-export function MembersPage(props: { params: Record<string, string> }) {
+/** Sentry's role order: a member manages only the roles up to their own (a manager never an owner). */
+const ROLES: Array<[string, string]> = [
+  ['billing', 'Billing'],
+  ['member', 'Member'],
+  ['admin', 'Admin'],
+  ['manager', 'Manager'],
+  ['owner', 'Owner'],
+];
+const rank = (role: string | null | undefined) => ROLES.findIndex(([id]) => id === role);
+
+export interface Invite {
+  id: string;
+  email: string;
+  orgRole: string;
+  expired: boolean;
+  teams: string[];
+  invite_link?: string;
+}
+
+/** The link an invitation opens, for the inviter to pass on themselves (no mail server needed). */
+export function InviteLink(props: { invite: Invite }) {
+  if (!props.invite.invite_link) return null;
+  return (
+    <div class="shown-once" role="status">
+      <p>
+        Invitation link for <strong>{props.invite.email}</strong> (valid for 7 days; sending again makes a new one):
+      </p>
+      <CopyableCode value={props.invite.invite_link} label={`Copy the invitation link of ${props.invite.email}`} />
+    </div>
+  );
+}
+
+/** Pending invitations: send again (a new link, shown here) or revoke; only for those who may invite. */
+export function PendingInvites(props: { org: string; access: Access; reloadKey?: unknown }) {
+  const { org, access } = props;
+  const pending = useLoad(
+    () => api<Invite[]>('GET', `/api/0/organizations/${enc(org)}/members/?per_page=100&query=${enc('isInvited:true')}`).then(({ body }) => body),
+    [org, props.reloadKey],
+  );
+  const [error, setError] = useState<unknown>();
+  const [sent, setSent] = useState<Invite>();
+  const [notice, setNotice] = useState<string>();
+  const canInvite = access.has('member:write');
+  const resend = async (invite: Invite) => {
+    setError(undefined);
+    setNotice(undefined);
+    try {
+      const { body } = await api<Invite>('PUT', `/api/0/organizations/${enc(org)}/members/${enc(invite.id)}/`, { reinvite: true });
+      pending.reload();
+      setSent(body);
+      setNotice(`Invitation sent again to ${body.email}; the earlier link no longer works.`);
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+  const revoke = async (invite: Invite) => {
+    if (!confirm(`Revoke the invitation of ${invite.email}? Its link stops working.`)) return;
+    setError(undefined);
+    setSent(undefined);
+    try {
+      await api('DELETE', `/api/0/organizations/${enc(org)}/members/${enc(invite.id)}/`);
+      pending.reload();
+      setNotice(`Invitation of ${invite.email} revoked.`);
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+  const invites = pending.data ?? [];
+  return (
+    <Section title="Pending invitations">
+      <ErrorNote error={pending.error ?? error} />
+      {notice && <p role="status">{notice}</p>}
+      {sent && <InviteLink invite={sent} />}
+      {pending.loading && !pending.data ? (
+        <Skeleton rows={2} />
+      ) : invites.length === 0 ? (
+        <p class="muted">No pending invitations.</p>
+      ) : (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">E-mail</th>
+              <th scope="col">Role</th>
+              <th scope="col">Status</th>
+              {canInvite && <th scope="col">Actions</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {invites.map((invite) => (
+              <tr key={invite.id}>
+                <td>{invite.email}</td>
+                <td>{invite.orgRole}</td>
+                <td>
+                  <Status value={invite.expired ? 'expired' : 'pending'} />
+                </td>
+                {canInvite && (
+                  <td>
+                    <button type="button" onClick={() => void resend(invite)}>
+                      Send again
+                    </button>{' '}
+                    <button type="button" class="danger" onClick={() => void revoke(invite)}>
+                      Revoke
+                    </button>
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <NeedsScope access={access} scope="member:write" what="invite members or change invitations" />
+    </Section>
+  );
+}
+
+function MemberRow(props: {
+  org: string;
+  member: Member;
+  access: Access;
+  self: boolean;
+  onChanged: (notice: string) => void;
+  onError: (error: unknown) => void;
+}) {
+  const { org, member, access } = props;
+  const role = member.orgRole ?? member.role ?? 'member';
+  // Sentry's rule: change or remove only members whose role is within your own.
+  const manageable = access.has('member:admin') && rank(role) <= rank(access.role);
+  const path = `/api/0/organizations/${enc(org)}/members/${enc(member.id)}/`;
+  const changeRole = async (next: string) => {
+    try {
+      await api('PUT', path, { orgRole: next }, ['orgRole']);
+      props.onChanged(`${member.email} is now ${next}.`);
+    } catch (failure) {
+      props.onError(failure);
+    }
+  };
+  const remove = async () => {
+    if (!confirm(`Remove ${member.email} from the organization? Their account stays; they lose access here.`)) return;
+    try {
+      await api('DELETE', path);
+      props.onChanged(`${member.email} was removed.`);
+    } catch (failure) {
+      props.onError(failure);
+    }
+  };
+  return (
+    <tr>
+      <td>
+        {member.name || '—'}
+        {props.self && <span class="muted"> (you)</span>}
+      </td>
+      <td>{member.email}</td>
+      <td>
+        {manageable ? (
+          <select aria-label={`Role of ${member.email}`} value={role} onChange={(event) => void changeRole((event.target as HTMLSelectElement).value)}>
+            {ROLES.filter(([id]) => rank(id) <= rank(access.role)).map(([id, label]) => (
+              <option key={id} value={id}>
+                {label}
+              </option>
+            ))}
+          </select>
+        ) : (
+          role
+        )}
+      </td>
+      <td>
+        <Status value={member.user?.isActive === false ? 'inactive' : 'active'} />
+      </td>
+      {access.has('member:admin') && (
+        <td>
+          {manageable ? (
+            <button type="button" class="danger" onClick={() => void remove()}>
+              Remove
+            </button>
+          ) : (
+            <span class="muted">Beyond your role</span>
+          )}
+        </td>
+      )}
+    </tr>
+  );
+}
+
+export function MembersPage(props: { params: Record<string, string>; session: Session }) {
   const { org } = props.params;
   useTitle('Members');
+  const access = useAccess(org);
   const [cursor, setCursor] = useState<string>();
   const members = useLoad(() => list<Member>(`/api/0/organizations/${enc(org)}/members/?per_page=50${cursor ? `&cursor=${enc(cursor)}` : ''}`), [org, cursor]);
+  const [notice, setNotice] = useState<string>();
+  const [error, setError] = useState<unknown>();
+  const changed = (text: string) => {
+    setError(undefined);
+    setNotice(text);
+    members.reload();
+  };
   return (
     <>
-      <h1>Members</h1>
+      <div class="page-heading">
+        <h1>Members</h1>
+        {access.has('member:write') && (
+          <Link href={`/settings/${enc(org)}/members/invite/`} class="button primary">
+            Invite members
+          </Link>
+        )}
+      </div>
       <Section title="Members">
-        <ErrorNote error={members.error} />
+        <ErrorNote error={members.error ?? error} />
+        {notice && <p role="status">{notice}</p>}
         {members.loading && !members.data ? (
           <Skeleton rows={4} />
         ) : (
@@ -54,18 +269,23 @@ export function MembersPage(props: { params: Record<string, string> }) {
                 <th scope="col">E-mail</th>
                 <th scope="col">Role</th>
                 <th scope="col">Status</th>
+                {access.has('member:admin') && <th scope="col">Actions</th>}
               </tr>
             </thead>
             <tbody>
               {members.data?.items.map((member) => (
-                <tr key={member.id}>
-                  <td>{member.name || '—'}</td>
-                  <td>{member.email}</td>
-                  <td>{member.orgRole ?? member.role ?? '—'}</td>
-                  <td>
-                    <Status value={member.user?.isActive === false ? 'inactive' : 'active'} />
-                  </td>
-                </tr>
+                <MemberRow
+                  key={member.id}
+                  org={org}
+                  member={member}
+                  access={access}
+                  self={member.user?.id === props.session.user.id}
+                  onChanged={changed}
+                  onError={(failure) => {
+                    setNotice(undefined);
+                    setError(failure);
+                  }}
+                />
               ))}
             </tbody>
           </table>
@@ -75,8 +295,9 @@ export function MembersPage(props: { params: Record<string, string> }) {
             Next page
           </button>
         )}
-        <p class="hint">Members join through the CLI, the API or SCIM provisioning from your identity provider.</p>
+        <NeedsScope access={access} scope="member:admin" what="change members' roles or remove members" />
       </Section>
+      <PendingInvites org={org} access={access} />
     </>
   );
 }
@@ -84,6 +305,7 @@ export function MembersPage(props: { params: Record<string, string> }) {
 export function TeamsPage(props: { params: Record<string, string> }) {
   const { org } = props.params;
   useTitle('Teams');
+  const access = useAccess(org);
   const teams = useLoad(() => api<Team[]>('GET', `/api/0/organizations/${enc(org)}/teams/`).then(({ body }) => body), [org]);
   const [name, setName] = useState('');
   const [error, setError] = useState<unknown>();
@@ -120,7 +342,7 @@ export function TeamsPage(props: { params: Record<string, string> }) {
               {teams.data?.map((team) => (
                 <tr key={team.id}>
                   <td>
-                    {team.name} <span class="muted">#{team.slug}</span>
+                    <Link href={`/settings/${enc(org)}/teams/${enc(team.slug)}/`}>{team.name}</Link> <span class="muted">#{team.slug}</span>
                   </td>
                   <td class="number">{team.memberCount}</td>
                   <td>{formatDate(team.dateCreated)}</td>
@@ -140,11 +362,166 @@ export function TeamsPage(props: { params: Record<string, string> }) {
             error={error instanceof ApiError ? (error.field('name') ?? error.field('slug')) : undefined}
           />
           {error instanceof ApiError && (error.field('name') || error.field('slug')) ? null : <ErrorNote error={error} />}
-          <button type="submit" class="primary">
+          <button type="submit" class="primary" disabled={!access.has('team:write')}>
             Create team
           </button>
+          <NeedsScope access={access} scope="team:write" what="create teams" />
         </form>
       </Section>
+    </>
+  );
+}
+
+interface TeamProject {
+  id: string;
+  slug: string;
+  name: string;
+  teams: Array<{ slug: string }>;
+}
+
+/** One team: its members and projects (add, remove) and, for team admins, deleting it. */
+export function TeamPage(props: { params: Record<string, string> }) {
+  const { org, team: slug } = props.params;
+  const access = useAccess(org);
+  const teamPath = `/api/0/teams/${enc(org)}/${enc(slug)}/`;
+  const data = useLoad(
+    () =>
+      Promise.all([
+        api<Team>('GET', teamPath).then(({ body }) => body),
+        api<Member[]>('GET', `${teamPath}members/?per_page=100`).then(({ body }) => body),
+        api<Member[]>('GET', `/api/0/organizations/${enc(org)}/members/?per_page=100`).then(({ body }) => body),
+        api<TeamProject[]>('GET', `/api/0/organizations/${enc(org)}/projects/?per_page=100`).then(({ body }) => body),
+      ]),
+    [teamPath],
+  );
+  useTitle(data.data?.[0].name ?? 'Team');
+  const [error, setError] = useState<unknown>();
+  const [notice, setNotice] = useState<string>();
+  const [newMember, setNewMember] = useState('');
+  const [newProject, setNewProject] = useState('');
+  const [team, members, everyone, projects] = data.data ?? [];
+  const inTeam = new Set(members?.map((member) => member.id));
+  const teamProjects = projects?.filter((project) => project.teams.some((t) => t.slug === slug)) ?? [];
+  const otherProjects = projects?.filter((project) => !project.teams.some((t) => t.slug === slug)) ?? [];
+  const run = async (method: string, path: string, done: string) => {
+    setError(undefined);
+    setNotice(undefined);
+    try {
+      await api(method, path);
+      setNotice(done);
+      data.reload();
+      return true;
+    } catch (failure) {
+      setError(failure);
+      return false;
+    }
+  };
+  const memberPath = (id: string) => `/api/0/organizations/${enc(org)}/members/${enc(id)}/teams/${enc(slug)}/`;
+  const projectPath = (project: string) => `/api/0/projects/${enc(org)}/${enc(project)}/teams/${enc(slug)}/`;
+  const deleteTeam = async () => {
+    if (!confirm(`Delete the team #${slug}? Its members stay in the organization and its projects stay.`)) return;
+    if (await run('DELETE', teamPath, 'Team deleted.')) navigate(`/settings/${enc(org)}/teams/`);
+  };
+  return (
+    <>
+      <p>
+        <Link href={`/settings/${enc(org)}/teams/`}>← Teams</Link>
+      </p>
+      <h1>{team ? `${team.name} #${team.slug}` : `#${slug}`}</h1>
+      <ErrorNote error={data.error ?? error} />
+      {notice && <p role="status">{notice}</p>}
+      {!data.data ? (
+        !data.error && <Skeleton rows={6} />
+      ) : (
+        <>
+          <Section title="Members">
+            {members!.length === 0 ? (
+              <p class="muted">No members yet.</p>
+            ) : (
+              <ul class="plain-list">
+                {members!.map((member) => (
+                  <li key={member.id}>
+                    {member.name || member.email} <span class="muted">{member.email}</span>{' '}
+                    {access.has('team:write') && (
+                      <button type="button" class="danger" onClick={() => void run('DELETE', memberPath(member.id), `${member.email} left the team.`)}>
+                        Remove <span class="visually-hidden">{member.email}</span>
+                      </button>
+                    )}
+                  </li>
+                ))}
+              </ul>
+            )}
+            <form
+              onSubmit={(event) => {
+                event.preventDefault();
+                if (newMember) void run('POST', memberPath(newMember), 'Member added.').then(() => setNewMember(''));
+              }}
+            >
+              <SelectField
+                label="Add a member"
+                name="member"
+                value={newMember}
+                onChange={setNewMember}
+                options={[
+                  ['', 'Choose a member'],
+                  ...everyone!.filter((m) => !inTeam.has(m.id)).map((m): [string, string] => [m.id, m.name ? `${m.name} (${m.email})` : m.email]),
+                ]}
+              />
+              <button type="submit" disabled={!access.has('team:write') || !newMember}>
+                Add member
+              </button>
+              <NeedsScope access={access} scope="team:write" what="change a team's members" />
+            </form>
+          </Section>
+          <Section title="Projects">
+            {teamProjects.length === 0 ? (
+              <p class="muted">This team has no projects.</p>
+            ) : (
+              <ul class="plain-list">
+                {teamProjects.map((project) => (
+                  <li key={project.id}>
+                    <Link href={`/settings/${enc(org)}/projects/${enc(project.slug)}/`}>{project.name}</Link>{' '}
+                    {access.has('project:write') && (
+                      <button
+                        type="button"
+                        class="danger"
+                        onClick={() => void run('DELETE', projectPath(project.slug), `${project.name} removed from the team.`)}
+                      >
+                        Remove <span class="visually-hidden">{project.name}</span>
+                      </button>
+                    )}
+                  </li>
+                ))}
+              </ul>
+            )}
+            <form
+              onSubmit={(event) => {
+                event.preventDefault();
+                if (newProject) void run('POST', projectPath(newProject), 'Project added.').then(() => setNewProject(''));
+              }}
+            >
+              <SelectField
+                label="Add a project"
+                name="project"
+                value={newProject}
+                onChange={setNewProject}
+                options={[['', 'Choose a project'], ...otherProjects.map((p): [string, string] => [p.slug, p.name])]}
+              />
+              <button type="submit" disabled={!access.has('project:write') || !newProject}>
+                Add project
+              </button>
+              <NeedsScope access={access} scope="project:write" what="change a team's projects" />
+            </form>
+          </Section>
+          <Section title="Delete the team">
+            <p>Its members stay in the organization, and its projects stay with it.</p>
+            <button type="button" class="danger" disabled={!access.has('team:admin')} onClick={() => void deleteTeam()}>
+              Delete team
+            </button>
+            <NeedsScope access={access} scope="team:admin" what="delete teams" />
+          </Section>
+        </>
+      )}
     </>
   );
 }

@@ -2,6 +2,7 @@ import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { api, enc, list } from '../api';
 import {
+  type Access,
   Checkboxes,
   CopyableCode,
   ErrorNote,
@@ -9,13 +10,16 @@ import {
   Field,
   FormError,
   formatDate,
+  NeedsScope,
   Section,
   SelectField,
   Skeleton,
   Status,
+  useAccess,
   useLoad,
   useTitle,
 } from '../components';
+import type { Session } from '../main';
 import { Link, navigate } from '../router';
 import { PLATFORMS, snippetFor, SNIPPETS } from '../snippets';
 import { EventsChart } from './events-chart';
@@ -225,9 +229,12 @@ export function ProjectPage(props: { params: Record<string, string> }) {
 }
 
 /** Sentry's project settings: name, slug, platform, and the features the owner may switch. */
-export function ProjectSettingsPage(props: { params: Record<string, string> }) {
+export function ProjectSettingsPage(props: { params: Record<string, string>; session: Session }) {
   const { org, project } = props.params;
   useTitle('Project settings');
+  const access = useAccess(org);
+  // Feature flags are internal names: only those who may switch them (owners, instance administrators) see them.
+  const showFeatures = access.role === 'owner' || props.session.user.isSuperuser;
   const details = useLoad(() => api<Project>('GET', projectPath(org, project)).then(({ body }) => body), [org, project]);
   const [form, setForm] = useState<{ name: string; slug: string; platform: string; features: string[] }>();
   const [error, setError] = useState<unknown>();
@@ -282,18 +289,22 @@ export function ProjectSettingsPage(props: { params: Record<string, string> }) {
                 onChange={(platform) => setForm({ ...current, platform })}
                 error={errorFor(error, 'platform')}
               />
-              <Checkboxes
-                legend="Features"
-                name="features"
-                options={featureOptions}
-                selected={current.features}
-                onChange={(features) => setForm({ ...current, features })}
-                error={errorFor(error, 'features')}
-              />
-              <p class="hint">Organization owners may change features; servicehooks turns on the project's service hooks.</p>
+              {showFeatures && (
+                <>
+                  <Checkboxes
+                    legend="Features"
+                    name="features"
+                    options={featureOptions}
+                    selected={current.features}
+                    onChange={(features) => setForm({ ...current, features })}
+                    error={errorFor(error, 'features')}
+                  />
+                  <p class="hint">Organization owners may change features; servicehooks turns on the project's service hooks.</p>
+                </>
+              )}
               <FormError error={error} fields={['name', 'slug', 'platform', 'features']} />
               <div class="actions">
-                <button type="submit" class="primary">
+                <button type="submit" class="primary" disabled={!access.has('project:write')}>
                   Save changes
                 </button>
                 {saved && (
@@ -302,6 +313,7 @@ export function ProjectSettingsPage(props: { params: Record<string, string> }) {
                   </span>
                 )}
               </div>
+              <NeedsScope access={access} scope="project:write" what="change this project's settings" />
             </form>
           </Section>
           <Section title="More settings">
@@ -313,18 +325,54 @@ export function ProjectSettingsPage(props: { params: Record<string, string> }) {
                 <Link href={`${projectSettings(org, project)}hooks/`}>Service hooks</Link> <span class="muted">— signed callbacks for new events</span>
               </li>
               <li>
+                <Link href={`${projectSettings(org, project)}filters/data-filters/`}>Inbound filters</Link>{' '}
+                <span class="muted">— drop events from localhost, by error message or by release</span>
+              </li>
+              <li>
                 <Link href={`${projectSettings(org, project)}security-and-privacy/`}>Security &amp; Privacy</Link>{' '}
                 <span class="muted">— data scrubbing of passwords, card numbers, IP addresses</span>
               </li>
             </ul>
           </Section>
+          <DeleteProject org={org} project={details.data!} access={access} />
         </>
       )}
     </>
   );
 }
 
-function KeyPanel(props: { keyPath: string; projectKey: ProjectKey; onChanged: () => void }) {
+/** Deleting a project takes typing its slug, as in Sentry; its events, issues and keys go with it. */
+function DeleteProject(props: { org: string; project: Project; access: Access }) {
+  const [typed, setTyped] = useState('');
+  const [error, setError] = useState<unknown>();
+  const allowed = props.access.has('project:admin');
+  const remove = async (event: Event) => {
+    event.preventDefault();
+    setError(undefined);
+    try {
+      await api('DELETE', projectPath(props.org, props.project.slug));
+      navigate(`/settings/${enc(props.org)}/projects/`);
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+  return (
+    <Section title="Delete the project">
+      <form onSubmit={remove} noValidate>
+        <p>Its events, issues, client keys and settings are deleted for good; SDKs sending to its DSN are refused.</p>
+        <Field label={`Type the project's slug (${props.project.slug}) to confirm`} name="confirm-slug" value={typed} onInput={setTyped} autoComplete="off" />
+        <ErrorNote error={error} />
+        <button type="submit" class="danger" disabled={!allowed || typed !== props.project.slug}>
+          Delete project
+        </button>
+        <NeedsScope access={props.access} scope="project:admin" what="delete projects" />
+      </form>
+    </Section>
+  );
+}
+
+function KeyPanel(props: { keyPath: string; projectKey: ProjectKey; access: Access; onChanged: () => void }) {
+  const canWrite = props.access.has('project:write');
   const { projectKey } = props;
   const [name, setName] = useState(projectKey.name);
   const [count, setCount] = useState(projectKey.rateLimit ? String(projectKey.rateLimit.count) : '');
@@ -376,13 +424,13 @@ function KeyPanel(props: { keyPath: string; projectKey: ProjectKey; onChanged: (
         </div>
         <FormError error={error} fields={['name', 'rateLimit', 'rateLimit.count', 'rateLimit.window']} />
         <div class="actions">
-          <button type="submit" class="primary">
+          <button type="submit" class="primary" disabled={!canWrite}>
             Save key
           </button>
-          <button type="button" onClick={() => put({ isActive: !projectKey.isActive })}>
+          <button type="button" disabled={!canWrite} onClick={() => put({ isActive: !projectKey.isActive })}>
             {projectKey.isActive ? 'Disable' : 'Enable'}
           </button>
-          <button type="button" class="danger" onClick={remove}>
+          <button type="button" class="danger" disabled={!props.access.has('project:admin')} onClick={remove}>
             Delete
           </button>
           {saved && (
@@ -391,6 +439,7 @@ function KeyPanel(props: { keyPath: string; projectKey: ProjectKey; onChanged: (
             </span>
           )}
         </div>
+        <NeedsScope access={props.access} scope="project:write" what="change client keys" />
       </form>
     </Section>
   );
@@ -421,6 +470,7 @@ export function SetupSnippets(props: { dsn: string; platform: string | null }) {
 export function ProjectKeysPage(props: { params: Record<string, string> }) {
   const { org, project } = props.params;
   useTitle('Client keys');
+  const access = useAccess(org);
   const keysPath = `${projectPath(org, project)}keys/`;
   const details = useLoad(() => Promise.all([api<Project>('GET', projectPath(org, project)).then(({ body }) => body), list<ProjectKey>(keysPath)]), [keysPath]);
   const [error, setError] = useState<unknown>();
@@ -443,7 +493,12 @@ export function ProjectKeysPage(props: { params: Record<string, string> }) {
       </p>
       <div class="page-heading">
         <h1>Client keys (DSN)</h1>
-        <button type="button" onClick={createKey}>
+        <button
+          type="button"
+          onClick={createKey}
+          disabled={!access.has('project:write')}
+          title={access.has('project:write') ? undefined : 'Your role cannot create keys (it needs project:write).'}
+        >
           Create a key
         </button>
       </div>
@@ -464,7 +519,7 @@ export function ProjectKeysPage(props: { params: Record<string, string> }) {
             <p class="notice">No key is enabled: SDKs cannot send to this project.</p>
           )}
           {keys?.items.map((key) => (
-            <KeyPanel key={key.id} keyPath={`${keysPath}${enc(key.id)}/`} projectKey={key} onChanged={details.reload} />
+            <KeyPanel key={key.id} keyPath={`${keysPath}${enc(key.id)}/`} projectKey={key} access={access} onChanged={details.reload} />
           ))}
         </>
       )}

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError, enc } from '../api';
-import { Checkboxes, ErrorNote, errorFor, Field, formatDate, Section, Skeleton, Status, useLoad, useTitle } from '../components';
+import { Checkboxes, ErrorNote, errorFor, Field, formatDate, NeedsScope, Section, Skeleton, Status, useAccess, useLoad, useTitle } from '../components';
 import { Link, navigate } from '../router';
 
 const HOOK_EVENTS = ['event.alert', 'event.created'] as const;
@@ -54,6 +54,7 @@ function FeatureMissing(props: { org: string; project: string }) {
 export function ServiceHooksPage(props: { params: Record<string, string> }) {
   const { org, project } = props.params;
   useTitle('Service hooks');
+  const access = useAccess(org);
   const hooks = useLoad(() => api<Hook[]>('GET', hooksPath(org, project)).then(({ body }) => body), [org, project]);
   return (
     <>
@@ -67,11 +68,14 @@ export function ServiceHooksPage(props: { params: Record<string, string> }) {
         <Section
           title="Hooks"
           actions={
-            <Link href={`${hooksPage(org, project)}new/`} class="button primary">
-              Add a hook
-            </Link>
+            access.has('project:write') && (
+              <Link href={`${hooksPage(org, project)}new/`} class="button primary">
+                Add a hook
+              </Link>
+            )
           }
         >
+          <NeedsScope access={access} scope="project:write" what="add or change service hooks" />
           <ErrorNote error={hooks.error} />
           {hooks.loading && !hooks.data ? (
             <Skeleton rows={3} />
@@ -109,9 +113,38 @@ export function ServiceHooksPage(props: { params: Record<string, string> }) {
   );
 }
 
+/**
+ * Warns, before saving, when the outbound policy would refuse deliveries to the URL's host (a
+ * loopback or private address), asking the server, which knows the policy, once the field is left.
+ */
+function useUrlCheck(org: string, project: string, enabled: boolean) {
+  const [warning, setWarning] = useState<string>();
+  const check = async (url: string) => {
+    setWarning(undefined);
+    if (!enabled || !/^https?:\/\/[^/]/i.test(url.trim())) return;
+    try {
+      const { body } = await api<{ reachable: boolean; reason: string | null }>('POST', `${hooksPath(org, project)}check-url/`, { url: url.trim() });
+      if (!body.reachable) setWarning(`Deliveries to this URL would be refused: ${body.reason}.`);
+    } catch {
+      // The check only advises; saving says what is wrong with the URL.
+    }
+  };
+  return { warning, check };
+}
+
+function UrlWarning(props: { warning?: string }) {
+  return props.warning ? (
+    <p class="notice" role="status">
+      {props.warning}
+    </p>
+  ) : null;
+}
+
 export function NewServiceHookPage(props: { params: Record<string, string> }) {
   const { org, project } = props.params;
   useTitle('Add a service hook');
+  const access = useAccess(org);
+  const urlCheck = useUrlCheck(org, project, access.has('project:write'));
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<string[]>(['event.created']);
   const [error, setError] = useState<unknown>();
@@ -143,23 +176,26 @@ export function NewServiceHookPage(props: { params: Record<string, string> }) {
             onInput={setUrl}
             error={fieldError('url')}
             placeholder="https://example.com/hooks/faultline"
+            onBlur={() => void urlCheck.check(url)}
             required
           />
+          <UrlWarning warning={urlCheck.warning} />
           <Checkboxes legend="Events" name="events" options={HOOK_EVENTS} selected={events} onChange={setEvents} error={fieldError('events')} />
           {error instanceof ApiError && Object.keys(error.fields).length ? null : <ErrorNote error={error} />}
           <div class="actions">
-            <button type="submit" class="primary" disabled={busy}>
+            <button type="submit" class="primary" disabled={busy || !access.has('project:write')}>
               Save hook
             </button>
             <Link href={hooksPage(org, project)}>Cancel</Link>
           </div>
+          <NeedsScope access={access} scope="project:write" what="add service hooks" />
         </form>
       </Section>
     </>
   );
 }
 
-function DeliveryRow(props: { delivery: Delivery; onRedeliver: () => void }) {
+function DeliveryRow(props: { delivery: Delivery; canRedeliver: boolean; onRedeliver: () => void }) {
   const { delivery } = props;
   const last = delivery.attemptLog[0];
   return (
@@ -192,7 +228,7 @@ function DeliveryRow(props: { delivery: Delivery; onRedeliver: () => void }) {
         )}
       </td>
       <td>
-        <button type="button" onClick={props.onRedeliver} aria-label={`Redeliver ${delivery.id}`}>
+        <button type="button" onClick={props.onRedeliver} disabled={!props.canRedeliver} aria-label={`Redeliver ${delivery.id}`}>
           Redeliver
         </button>
       </td>
@@ -201,7 +237,8 @@ function DeliveryRow(props: { delivery: Delivery; onRedeliver: () => void }) {
 }
 
 /** Changes a hook's URL and events; its secret and deliveries stay. */
-function EditHook(props: { path: string; hook: Hook; onSaved: () => void }) {
+function EditHook(props: { org: string; project: string; path: string; hook: Hook; onSaved: () => void }) {
+  const urlCheck = useUrlCheck(props.org, props.project, true);
   const [url, setUrl] = useState(props.hook.url);
   const [events, setEvents] = useState<string[]>(props.hook.events);
   const [error, setError] = useState<unknown>();
@@ -221,7 +258,17 @@ function EditHook(props: { path: string; hook: Hook; onSaved: () => void }) {
   return (
     <Section title="Edit">
       <form onSubmit={save} noValidate>
-        <Field label="Callback URL" name="url" type="url" value={url} onInput={setUrl} error={errorFor(error, 'url')} required />
+        <Field
+          label="Callback URL"
+          name="url"
+          type="url"
+          value={url}
+          onInput={setUrl}
+          onBlur={() => void urlCheck.check(url)}
+          error={errorFor(error, 'url')}
+          required
+        />
+        <UrlWarning warning={urlCheck.warning} />
         <Checkboxes legend="Events" name="events" options={HOOK_EVENTS} selected={events} onChange={setEvents} error={errorFor(error, 'events')} />
         {error instanceof ApiError && Object.keys(error.fields).length ? null : <ErrorNote error={error} />}
         <div class="actions">
@@ -242,6 +289,8 @@ function EditHook(props: { path: string; hook: Hook; onSaved: () => void }) {
 export function ServiceHookPage(props: { params: Record<string, string> }) {
   const { org, project, hookId } = props.params;
   useTitle('Service hook');
+  const access = useAccess(org);
+  const canWrite = access.has('project:write');
   const path = `${hooksPath(org, project)}${enc(hookId)}/`;
   const hook = useLoad(() => api<Hook>('GET', path).then(({ body }) => body), [path]);
   const deliveries = useLoad(() => api<Delivery[]>('GET', `${path}deliveries/?per_page=25`).then(({ body }) => body), [path]);
@@ -301,18 +350,19 @@ export function ServiceHookPage(props: { params: Record<string, string> }) {
             </dl>
             <div class="actions">
               {data.status === 'active' ? (
-                <button type="button" onClick={() => act(() => api('PUT', path, { isActive: false }))}>
+                <button type="button" disabled={!canWrite} onClick={() => act(() => api('PUT', path, { isActive: false }))}>
                   Disable
                 </button>
               ) : (
-                <button type="button" onClick={() => act(() => api('PUT', path, { isActive: true }))}>
+                <button type="button" disabled={!canWrite} onClick={() => act(() => api('PUT', path, { isActive: true }))}>
                   Enable
                 </button>
               )}
-              <button type="button" class="danger" onClick={remove}>
+              <button type="button" class="danger" disabled={!canWrite} onClick={remove}>
                 Delete
               </button>
             </div>
+            <NeedsScope access={access} scope="project:write" what="change, redeliver or delete service hooks" />
           </Section>
           <Section
             title="Recent deliveries"
@@ -343,6 +393,7 @@ export function ServiceHookPage(props: { params: Record<string, string> }) {
                     <DeliveryRow
                       key={delivery.id}
                       delivery={delivery}
+                      canRedeliver={canWrite}
                       onRedeliver={() => act(() => api('POST', `${path}deliveries/${enc(delivery.id)}/redeliver/`))}
                     />
                   ))}
@@ -352,7 +403,7 @@ export function ServiceHookPage(props: { params: Record<string, string> }) {
               !deliveries.error && <p class="empty">No deliveries yet. They appear here when an event the hook subscribes to happens.</p>
             )}
           </Section>
-          <EditHook key={data.id} path={path} hook={data} onSaved={hook.reload} />
+          {canWrite && <EditHook key={data.id} org={org} project={project} path={path} hook={data} onSaved={hook.reload} />}
         </>
       )}
     </>

@@ -4,7 +4,7 @@ import { ErrorNote, Field, useTitle } from '../components';
 
 type SignedIn = { csrfToken: string } | { twoFactorRequired: true; challenge: string };
 
-export function SignInPage(props: { onSignedIn: () => void }) {
+export function SignInPage(props: { onSignedIn: () => void; notice?: string }) {
   useTitle('Sign in');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -70,6 +70,11 @@ export function SignInPage(props: { onSignedIn: () => void }) {
   return (
     <main class="sign-in" id="main">
       <h1>Sign in to Faultline</h1>
+      {props.notice && (
+        <p class="shown-once" role="status">
+          {props.notice}
+        </p>
+      )}
       <form onSubmit={signIn} noValidate>
         <Field
           label="E-mail address"

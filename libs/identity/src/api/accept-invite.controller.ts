@@ -1,57 +1,29 @@
 import { Body, Controller, Get, HttpCode, HttpException, Inject, NotFoundException, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { IsString, MaxLength } from 'class-validator';
 import { CLOCK, type Clock } from '@faultline/kernel';
-import { Database, Public } from '@faultline/platform';
+import { APP_CONFIG, type AppConfig, Database, IfPresent, Public } from '@faultline/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AcceptInviteCommand } from '../application/commands/accept-invite/accept-invite.command';
+import type { AcceptedInvite } from '../application/commands/accept-invite/accept-invite.handler';
 import { inviteTokenMatches } from '../domain/member-invite';
 import { InvitesRepository } from '../infrastructure/invites.repository';
 import { SessionsRepository } from '../infrastructure/sessions.repository';
 import { SignInThrottle } from '../infrastructure/sign-in-throttle';
+import { sessionCookie } from './session-cookie';
 
 export class AcceptInviteDto {
   @ApiProperty({ description: "The password to set (a new account) or the account's password (an existing one)", maxLength: 256 })
   @IsString()
   @MaxLength(256)
   password!: string;
-}
 
-/** The page of an invitation's link: set a password (or give yours) and join. */
-const ACCEPT_PAGE = `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Join</title></head>
-<body style="font-family:sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem">
-<h1 id="title">Join</h1><p id="lead"></p>
-<form id="form" hidden><label>Password <input id="password" type="password" autocomplete="new-password" required minlength="8"></label>
-<button type="submit">Join</button></form><p id="result" role="status"></p>
-<script>
-const api = '/api/0/accept-invite' + location.pathname.replace(/^\\/accept/, '');
-const say = (text) => { document.getElementById('result').textContent = text; };
-fetch(api).then((r) => r.json().then((body) => ({ ok: r.ok, body }))).then(({ ok, body }) => {
-  if (!ok) return say(body.detail || 'This invitation link is not valid.');
-  document.getElementById('title').textContent = 'Join ' + body.organization.name;
-  document.getElementById('lead').textContent = body.existingUser
-    ? 'Sign in as ' + body.email + ' with your password to join.'
-    : 'Choose the password you will sign in with as ' + body.email + '.';
-  if (body.existingUser) document.getElementById('password').autocomplete = 'current-password';
-  document.getElementById('form').hidden = false;
-});
-document.getElementById('form').addEventListener('submit', (event) => {
-  event.preventDefault();
-  fetch(api, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ password: document.getElementById('password').value }) })
-    .then((r) => r.json().then((body) => ({ ok: r.ok, body })))
-    .then(({ ok, body }) => { if (ok) location.assign('/'); else say(body.detail || 'That did not work.'); });
-});
-</script></body></html>`;
-
-/** The page an invitation link opens (a page, not the API: no prefix). */
-@Controller()
-export class AcceptInvitePageController {
-  @Public()
-  @Get('accept/:member_id/:token')
-  page(@Res() reply: FastifyReply) {
-    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').send(ACCEPT_PAGE);
-  }
+  @ApiPropertyOptional({ description: "A new account's name (Sentry's account name); an existing account keeps its own", maxLength: 200 })
+  @IfPresent()
+  @IsString()
+  @MaxLength(200)
+  name?: string;
 }
 
 @ApiTags('Members')
@@ -64,6 +36,7 @@ export class AcceptInviteController {
     private readonly commands: CommandBus,
     private readonly throttle: SignInThrottle,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** What the link invites to (Sentry's accept-invite details), without signing in. */
@@ -97,10 +70,26 @@ export class AcceptInviteController {
       void reply.header('retry-after', String(admission.retryAfterSeconds));
       throw new HttpException({ detail: 'Too many attempts. Try again later.' }, 429);
     }
-    const joined = await this.commands.execute<AcceptInviteCommand, { organizationSlug: string; email: string }>(
-      new AcceptInviteCommand(memberId, token, body.password),
+    const joined = await this.commands.execute<AcceptInviteCommand, AcceptedInvite>(
+      new AcceptInviteCommand(memberId, token, body.password, body.name, {
+        ttlMs: this.config.sessions.ttlMs,
+        client: { userAgent: request.headers['user-agent'] ?? null, ipAddress: request.ip },
+      }),
     );
     this.throttle.succeeded(admission.attempt);
-    return { organization: joined.organizationSlug, email: joined.email };
+    // A new account is signed in at once; an existing one signs in as usual (with its second factor, if any).
+    if (joined.session) {
+      void reply.header(
+        'set-cookie',
+        sessionCookie(joined.session.cookieValue, Math.floor(this.config.sessions.ttlMs / 1000), this.config.sessions.secureCookie),
+      );
+    }
+    return {
+      organization: joined.organizationSlug,
+      organizationName: joined.organizationName,
+      email: joined.email,
+      signedIn: joined.session !== undefined,
+      ...(joined.session ? { csrfToken: joined.session.csrfToken } : {}),
+    };
   }
 }

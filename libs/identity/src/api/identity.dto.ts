@@ -128,4 +128,14 @@ export class UpdatePendingMemberDto {
   @IfPresent()
   @IsBoolean()
   regenerate?: boolean;
+
+  @ApiPropertyOptional({ description: "A member's new organization role (Sentry's orgRole)", enum: MEMBER_ROLES })
+  @IfPresent()
+  @IsIn(MEMBER_ROLES, { message: `orgRole: must be one of ${MEMBER_ROLES.join(', ')}` })
+  orgRole?: string;
+
+  @ApiPropertyOptional({ description: 'The older name of orgRole', enum: MEMBER_ROLES })
+  @IfPresent()
+  @IsIn(MEMBER_ROLES, { message: `role: must be one of ${MEMBER_ROLES.join(', ')}` })
+  role?: string;
 }

@@ -1,9 +1,26 @@
-import { Body, Controller, Delete, Get, HttpCode, HttpException, NotFoundException, Param, Post, Put, Query, Res } from '@nestjs/common';
+import {
+  BadRequestException,
+  Body,
+  Controller,
+  Delete,
+  ForbiddenException,
+  Get,
+  HttpCode,
+  HttpException,
+  NotFoundException,
+  Param,
+  Post,
+  Put,
+  Query,
+  Res,
+} from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import { CLOCK, type Clock } from '@faultline/kernel';
+import { CLOCK, type Clock, DomainError } from '@faultline/kernel';
 import { Inject } from '@nestjs/common';
 import {
+  APP_CONFIG,
+  type AppConfig,
   CurrentOrganization,
   CurrentPrincipal,
   Database,
@@ -14,6 +31,10 @@ import {
   RequireScopes,
 } from '@faultline/platform';
 import type { FastifyReply } from 'fastify';
+import { acceptInviteUrl } from '../contracts/member-invites';
+import { RemoveMemberCommand } from '../application/commands/remove-member/remove-member.command';
+import { UpdateMemberProfileCommand } from '../application/commands/update-member-profile/update-member-profile.command';
+import { type MemberRole, mayManageRole } from '../domain/roles';
 import { InviteMemberCommand } from '../application/commands/invite-member/invite-member.command';
 import { ReinviteMemberCommand } from '../application/commands/reinvite-member/reinvite-member.command';
 import { RevokeInviteCommand } from '../application/commands/revoke-invite/revoke-invite.command';
@@ -33,7 +54,13 @@ export class MembersController {
     private readonly invites: InvitesRepository,
     private readonly commands: CommandBus,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  /** The invitation with its link, for those who may invite (no mail server needed to pass it on; Sentry's `invite_link`). */
+  private withLink(invite: InviteRow) {
+    return { ...serializeInvite(invite, this.clock.now()), invite_link: acceptInviteUrl(this.config.publicUrl, invite.id, invite.token) };
+  }
 
   @Get('organizations/:organization_id_or_slug/members')
   @RequireScopes('member:read')
@@ -62,7 +89,7 @@ export class MembersController {
         new InviteMemberCommand(organization.id, body.email, body.orgRole ?? body.role, body.teams, principal.userId ?? null, organization.scopes),
       ),
     );
-    return serializeInvite(invite, this.clock.now());
+    return this.withLink(invite);
   }
 
   @Get('organizations/:organization_id_or_slug/members/:member_id')
@@ -72,10 +99,13 @@ export class MembersController {
     if (member) return serializeMember(member);
     const invite = await this.invites.find(this.database, memberId, organization.id);
     if (!invite) throw new NotFoundException();
-    return serializeInvite(invite, this.clock.now());
+    return organization.scopes.has('member:admin') ? this.withLink(invite) : serializeInvite(invite, this.clock.now());
   }
 
-  /** `{"reinvite": true}` sends a pending member's invitation again, with a new link. */
+  /**
+   * `{"reinvite": true}` sends a pending member's invitation again, with a new link; `{"orgRole"}`
+   * changes a member's role (member:admin, and only between roles within the caller's own).
+   */
   @Put('organizations/:organization_id_or_slug/members/:member_id')
   @RequireScopes('member:write')
   async update(
@@ -85,18 +115,39 @@ export class MembersController {
     @Body() body: UpdatePendingMemberDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    if (body.reinvite !== true) throw new NotFoundException('Only a pending member\'s invitation can be sent again here ({"reinvite": true}).');
+    const role = body.orgRole ?? body.role;
+    if (body.reinvite !== true && role !== undefined) return this.changeRole(organization, memberId, role);
+    if (body.reinvite !== true) throw new BadRequestException({ detail: 'Send {"reinvite": true} for a pending member or {"orgRole": …} for a member.' });
     const invite = await withinMailBudget(reply, () =>
       this.commands.execute<ReinviteMemberCommand, InviteRow>(new ReinviteMemberCommand(organization.id, memberId, principal.userId ?? null)),
     );
-    return serializeInvite(invite, this.clock.now());
+    return this.withLink(invite);
   }
 
-  /** Revokes a pending member's invitation. */
+  private async changeRole(organization: OrganizationAccess, memberId: string, role: string) {
+    if (!organization.scopes.has('member:admin')) throw new ForbiddenException({ detail: "You do not have permission to change members' roles." });
+    await this.commands.execute(
+      new UpdateMemberProfileCommand(organization.id, memberId, (current) => {
+        if (!mayManageRole(organization.scopes, current.role))
+          throw DomainError.forbidden(`You do not have permission to change the role of a member with the ${current.role} role.`);
+        if (!mayManageRole(organization.scopes, role)) throw DomainError.forbidden(`You do not have permission to give a member the ${role} role.`);
+        return { ...current, role: role as MemberRole };
+      }),
+    );
+    const member = await this.repository.findMember(this.database, organization.id, memberId);
+    if (!member) throw new NotFoundException();
+    return serializeMember(member);
+  }
+
+  /** Removes a member (never the last owner, nor one whose role is beyond the caller's) or revokes a pending member's invitation. */
   @Delete('organizations/:organization_id_or_slug/members/:member_id')
   @HttpCode(204)
   @RequireScopes('member:write')
-  async revoke(@CurrentOrganization() organization: OrganizationAccess, @Param('member_id') memberId: string): Promise<void> {
+  async remove(@CurrentOrganization() organization: OrganizationAccess, @Param('member_id') memberId: string): Promise<void> {
+    if (await this.repository.findMember(this.database, organization.id, memberId)) {
+      await this.commands.execute(new RemoveMemberCommand(organization.id, memberId, undefined, undefined, organization.scopes));
+      return;
+    }
     await this.commands.execute(new RevokeInviteCommand(organization.id, memberId));
   }
 }

@@ -55,3 +55,12 @@ export function isMemberRole(value: string): value is MemberRole {
 export function isPlan(value: string): value is Plan {
   return (PLANS as readonly string[]).includes(value);
 }
+
+/**
+ * Whether someone with `actorScopes` may give a member `role`, or change or remove a member who
+ * has it (Sentry: a role can be managed only by a member whose role carries all its scopes, so a
+ * manager cannot invite, demote or remove an owner).
+ */
+export function mayManageRole(actorScopes: ReadonlySet<string>, role: string): boolean {
+  return isMemberRole(role) && [...ROLE_SCOPES[role]].every((scope) => actorScopes.has(scope));
+}

@@ -250,6 +250,15 @@ export class IdentityRepository {
     );
   }
 
+  async listTeamMembers(sql: Sql, organizationId: string, teamId: string, offset: number, limit: number): Promise<MemberRow[]> {
+    return sql.query<MemberRow>(
+      `SELECT ${MEMBER_COLUMNS} FROM identity.organization_members m JOIN identity.users u ON u.id = m.user_id
+       JOIN identity.team_members tm ON tm.member_id = m.id AND tm.team_id = $2
+       WHERE m.organization_id = $1 ORDER BY lower(u.email), m.id OFFSET $3 LIMIT $4`,
+      [organizationId, teamId, offset, limit],
+    );
+  }
+
   async findMember(sql: Sql, organizationId: string, memberId: string): Promise<MemberRow | undefined> {
     if (!isNumericId(memberId)) return undefined;
     const [row] = await sql.query<MemberRow>(

@@ -82,9 +82,10 @@ export class InvitesRepository {
     await sql.execute(`DELETE FROM identity.organization_invites WHERE id = $1`, [id]);
   }
 
-  async createUser(sql: Sql, email: string, passwordHash: string): Promise<string> {
-    const [row] = await sql.query<{ id: string }>(`INSERT INTO identity.users (email, password_hash) VALUES ($1, $2) RETURNING id::text`, [
+  async createUser(sql: Sql, email: string, name: string, passwordHash: string): Promise<string> {
+    const [row] = await sql.query<{ id: string }>(`INSERT INTO identity.users (email, name, password_hash) VALUES ($1, $2, $3) RETURNING id::text`, [
       email,
+      name,
       passwordHash,
     ]);
     return row.id;

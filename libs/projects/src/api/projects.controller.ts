@@ -14,6 +14,7 @@ import {
   RequireScopes,
   dataPrivacyChanges,
 } from '@faultline/platform';
+import { ChangeProjectTeamCommand } from '../application/commands/change-project-team/change-project-team.command';
 import { CreateProjectCommand } from '../application/commands/create-project/create-project.command';
 import { DeleteProjectCommand } from '../application/commands/delete-project/delete-project.command';
 import { UpdateProjectCommand } from '../application/commands/update-project/update-project.command';
@@ -102,6 +103,36 @@ export class ProjectsController {
   ) {
     const project = await this.load(organization, idOrSlug, principal);
     await this.commands.execute(new DeleteProjectCommand(organization.id, project.id));
+  }
+
+  /** Gives a team access to the project (Sentry's ProjectTeamDetails). */
+  @Post('projects/:organization_id_or_slug/:project_id_or_slug/teams/:team_id_or_slug')
+  @HttpCode(201)
+  @RequireScopes('project:write')
+  async addTeam(
+    @CurrentOrganization() organization: OrganizationAccess,
+    @CurrentPrincipal() principal: Principal,
+    @Param('project_id_or_slug') idOrSlug: string,
+    @Param('team_id_or_slug') team: string,
+  ) {
+    return this.changeTeam(organization, principal, idOrSlug, team, true);
+  }
+
+  @Delete('projects/:organization_id_or_slug/:project_id_or_slug/teams/:team_id_or_slug')
+  @RequireScopes('project:write')
+  async removeTeam(
+    @CurrentOrganization() organization: OrganizationAccess,
+    @CurrentPrincipal() principal: Principal,
+    @Param('project_id_or_slug') idOrSlug: string,
+    @Param('team_id_or_slug') team: string,
+  ) {
+    return this.changeTeam(organization, principal, idOrSlug, team, false);
+  }
+
+  private async changeTeam(organization: OrganizationAccess, principal: Principal, idOrSlug: string, team: string, add: boolean) {
+    const project = await this.load(organization, idOrSlug, principal);
+    await this.commands.execute(new ChangeProjectTeamCommand(organization.id, project.id, team, add));
+    return serializeProjectDetail(await this.load(organization, project.id, principal), organization, this.config.publicUrl);
   }
 
   private async load(organization: OrganizationAccess, idOrSlug: string, principal: Principal): Promise<ProjectRow> {

@@ -4,6 +4,8 @@ export const ProjectEventTypes = {
   ProjectCreated: 'projects.ProjectCreated',
   ProjectUpdated: 'projects.ProjectUpdated',
   ProjectDeleted: 'projects.ProjectDeleted',
+  ProjectTeamAdded: 'projects.ProjectTeamAdded',
+  ProjectTeamRemoved: 'projects.ProjectTeamRemoved',
   ProjectKeyCreated: 'projects.ProjectKeyCreated',
   ProjectKeyUpdated: 'projects.ProjectKeyUpdated',
   ProjectKeyDeleted: 'projects.ProjectKeyDeleted',
@@ -26,3 +28,8 @@ export const projectKeyUpdated = (data: { projectId: string; publicKey: string; 
   domainEvent(ProjectEventTypes.ProjectKeyUpdated, data);
 
 export const projectKeyDeleted = (data: { projectId: string; publicKey: string }) => domainEvent(ProjectEventTypes.ProjectKeyDeleted, data);
+
+export const projectTeamAdded = (data: { projectId: string; organizationId: string; teamId: string }) => domainEvent(ProjectEventTypes.ProjectTeamAdded, data);
+
+export const projectTeamRemoved = (data: { projectId: string; organizationId: string; teamId: string }) =>
+  domainEvent(ProjectEventTypes.ProjectTeamRemoved, data);

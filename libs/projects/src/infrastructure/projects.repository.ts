@@ -168,8 +168,18 @@ export class ProjectsRepository {
     return row.id;
   }
 
-  async addTeam(sql: Sql, projectId: string, teamId: string): Promise<void> {
-    await sql.execute(`INSERT INTO projects.project_teams (project_id, team_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [projectId, teamId]);
+  /** Whether the team was added (false: it had access already). */
+  async addTeam(sql: Sql, projectId: string, teamId: string): Promise<boolean> {
+    const rows = await sql.query(`INSERT INTO projects.project_teams (project_id, team_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1`, [
+      projectId,
+      teamId,
+    ]);
+    return rows.length > 0;
+  }
+
+  async removeTeam(sql: Sql, projectId: string, teamId: string): Promise<boolean> {
+    const rows = await sql.query(`DELETE FROM projects.project_teams WHERE project_id = $1 AND team_id = $2 RETURNING 1`, [projectId, teamId]);
+    return rows.length > 0;
   }
 
   async lock(

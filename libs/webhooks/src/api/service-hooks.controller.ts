@@ -1,7 +1,23 @@
-import { BadRequestException, Body, Controller, Delete, ForbiddenException, Get, HttpCode, NotFoundException, Param, Post, Put, Query } from '@nestjs/common';
+import {
+  BadRequestException,
+  Body,
+  Controller,
+  Delete,
+  ForbiddenException,
+  Get,
+  HttpCode,
+  Inject,
+  NotFoundException,
+  Param,
+  Post,
+  Put,
+  Query,
+} from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
 import {
+  APP_CONFIG,
+  type AppConfig,
   CurrentOrganization,
   CurrentPrincipal,
   Database,
@@ -18,8 +34,9 @@ import { RedeliverWebhookCommand } from '../application/commands/redeliver-webho
 import { UpdateServiceHookCommand } from '../application/commands/update-service-hook/update-service-hook.command';
 import { SERVICE_HOOKS_FEATURE, type ServiceHookStatus } from '../domain';
 import { DeliveriesRepository } from '../infrastructure/deliveries.repository';
+import { destinationRefusal } from '../infrastructure/outbound-http';
 import { SERVICE_HOOK_TARGET, type ServiceHookRow, ServiceHooksRepository } from '../infrastructure/service-hooks.repository';
-import { CreateServiceHookDto, UpdateServiceHookDto } from './service-hooks.dto';
+import { CheckHookUrlDto, CreateServiceHookDto, UpdateServiceHookDto } from './service-hooks.dto';
 import { serializeDelivery, serializeServiceHook } from './service-hooks.serializers';
 
 const ATTEMPTS_PER_DELIVERY = 5;
@@ -35,6 +52,7 @@ export class ServiceHooksController {
     private readonly queries: QueryBus,
     private readonly hooks: ServiceHooksRepository,
     private readonly deliveries: DeliveriesRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Get('projects/:organization_id_or_slug/:project_id_or_slug/hooks')
@@ -50,6 +68,16 @@ export class ServiceHooksController {
     const project = await this.project(organization, projectIdOrSlug);
     const rows = await this.hooks.list(this.database, project.id, status as ServiceHookStatus | undefined, page.offset, page.fetchLimit);
     return page.respond(rows).map(serializeServiceHook);
+  }
+
+  /** Whether the outbound policy lets deliveries reach a URL's host, to warn before saving (the interface asks). */
+  @Post('projects/:organization_id_or_slug/:project_id_or_slug/hooks/check-url')
+  @HttpCode(200)
+  @RequireScopes('project:write')
+  async checkUrl(@CurrentOrganization() organization: OrganizationAccess, @Param('project_id_or_slug') projectIdOrSlug: string, @Body() body: CheckHookUrlDto) {
+    await this.project(organization, projectIdOrSlug);
+    const refusal = await destinationRefusal(body.url, this.config.webhooks, Math.min(this.config.webhooks.timeoutMs, 2_000));
+    return { reachable: refusal === null, reason: refusal };
   }
 
   @Post('projects/:organization_id_or_slug/:project_id_or_slug/hooks')

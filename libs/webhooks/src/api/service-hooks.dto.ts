@@ -2,6 +2,13 @@ import { IfPresent } from '@faultline/platform';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsBoolean, IsString, MaxLength } from 'class-validator';
 
+export class CheckHookUrlDto {
+  @ApiProperty({ description: 'The URL a hook would POST to', maxLength: 2048 })
+  @IsString()
+  @MaxLength(2048)
+  url!: string;
+}
+
 export class CreateServiceHookDto {
   @ApiProperty({ description: 'Absolute http(s) URL that receives the POSTs', maxLength: 2048 })
   @IsString()

@@ -122,3 +122,27 @@ export function describeError(error: unknown, timeoutMs: number): { message: str
   const message = error instanceof Error ? error.message : String(error);
   return { message: code ? `${code}: ${message}` : message, refused: false };
 }
+
+/**
+ * Whether deliveries to `url` would reach its host under the address policy, said before a hook is
+ * saved (delivery checks again on every connection). One lookup, bounded by `timeoutMs`.
+ */
+export async function destinationRefusal(url: string, policy: AddressPolicy, timeoutMs: number): Promise<string | null> {
+  let host: string;
+  try {
+    host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  } catch {
+    return null;
+  }
+  if (isIP(host)) return isAllowedAddress(host, policy) ? null : refusalReason(host);
+  const addresses = await new Promise<LookupAddress[] | undefined>((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), timeoutMs);
+    dnsLookup(host, { all: true }, (error, found) => {
+      clearTimeout(timer);
+      resolve(error ? [] : found);
+    });
+  });
+  if (addresses === undefined) return null;
+  if (addresses.length === 0) return `${host} does not resolve to an address`;
+  return addresses.some((entry) => isAllowedAddress(entry.address, policy)) ? null : `${host}: ${refusalReason(addresses[0].address)}`;
+}

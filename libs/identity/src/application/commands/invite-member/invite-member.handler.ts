@@ -5,7 +5,7 @@ import { CLOCK, type Clock, DomainError } from '@faultline/kernel';
 import { Database } from '@faultline/platform';
 import { MEMBER_STREAM_TYPE, memberInvited, memberStream } from '../../../domain/identity.events';
 import { INVITE_TTL_MS, newInviteToken, normaliseInviteEmail } from '../../../domain/member-invite';
-import { MEMBER_ROLES, type MemberRole, ROLE_SCOPES } from '../../../domain/roles';
+import { MEMBER_ROLES, type MemberRole, mayManageRole } from '../../../domain/roles';
 import { InviteMailBudget } from '../../../infrastructure/invite-mail-budget.repository';
 import { type InviteRow, InvitesRepository } from '../../../infrastructure/invites.repository';
 import { InviteMemberCommand } from './invite-member.command';
@@ -29,8 +29,7 @@ export class InviteMemberHandler implements ICommandHandler<InviteMemberCommand,
     if (!email) throw DomainError.invalid('email: Enter a valid email address.');
     const role = rawRole ?? 'member';
     if (!MEMBER_ROLES.includes(role as MemberRole)) throw DomainError.invalid(`orgRole: must be one of ${MEMBER_ROLES.join(', ')}`);
-    if (![...ROLE_SCOPES[role as MemberRole]].every((scope) => inviterScopes.has(scope)))
-      throw DomainError.forbidden(`You do not have permission to invite a member as ${role}.`);
+    if (!mayManageRole(inviterScopes, role as string)) throw DomainError.forbidden(`You do not have permission to invite a member as ${role}.`);
     const teams = rawTeams ?? [];
     if (!Array.isArray(teams) || teams.length > 100 || !teams.every((team) => typeof team === 'string' || Number.isInteger(team))) {
       throw DomainError.invalid('teams: must be a list of team slugs');

@@ -7,5 +7,7 @@ export class RemoveMemberCommand {
     readonly memberId: string,
     readonly expectedVersion?: number,
     readonly metadata?: EventMetadata,
+    /** A member removing another: refused when the removed member's role is beyond the remover's (an identity provider has no such limit). */
+    readonly actorScopes?: ReadonlySet<string>,
   ) {}
 }
