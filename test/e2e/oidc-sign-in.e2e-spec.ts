@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newPage } from '../support/browser';
+import { launchBrowser, newPage, signIn as signInWithPassword } from '../support/browser';
 import { type OidcPerson, startOidcProvider } from '../support/oidc-identity-provider';
 import { enableScim, scimClient, USER_SCHEMA } from '../support/scim';
 import { BOOTSTRAP, startTestApp, type TestApp } from '../support/test-app';
@@ -119,6 +119,32 @@ describe('OpenID Connect sign-in', () => {
       clientSecretSet: true,
       scopes: 'openid email',
     });
+  });
+
+  it('settings page: the protocol to choose, the redirect URI to copy and a test sign-in, at 1280 and 390 px', async () => {
+    const { page, errors } = await newPage(browser);
+    await signInWithPassword(page, app);
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 860 });
+      await page.goto(`${app.baseUrl}/settings/acme/auth/`);
+      await expect(page.getByLabel('Protocol').inputValue()).resolves.toBe('oidc');
+      await expect(page.getByText(`${app.baseUrl}/auth/sso/`, { exact: true }).isVisible()).resolves.toBe(true);
+      await expect(page.getByRole('link', { name: 'Test sign-in' }).getAttribute('href')).resolves.toBe(`${app.baseUrl}/auth/login/acme/`);
+      await expect(page.getByLabel('Client secret').inputValue()).resolves.toBe('');
+      expect(await page.evaluate('document.documentElement.scrollWidth <= document.documentElement.clientWidth')).toBe(true);
+    }
+    await page.getByLabel('Protocol').selectOption('saml2');
+    await expect(page.getByLabel('IdP entity ID').isVisible()).resolves.toBe(true);
+    await page.getByLabel('Protocol').selectOption('oidc');
+    await page.getByLabel('Scopes').fill('openid email profile');
+    await page.getByRole('button', { name: 'Update provider' }).click();
+    await page.getByText('Space-separated; now openid email profile.').waitFor();
+    expect((await app.request('GET', '/api/0/organizations/acme/auth-provider/')).body).toMatchObject({
+      scopes: 'openid email profile',
+      clientSecretSet: true,
+    });
+    expect(errors).toEqual([]);
+    await page.context().close();
   });
 
   it('signs in a new user who joins just in time with the default role', async () => {
