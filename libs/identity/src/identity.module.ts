@@ -1,4 +1,9 @@
 import { Module } from '@nestjs/common';
+import { OutboundHttpClients, PolicyOutboundHttpClients } from '@faultline/platform';
+import { OidcController } from './api/oidc.controller';
+import { StartOidcSignInHandler } from './application/commands/start-oidc-sign-in/start-oidc-sign-in.handler';
+import { CompleteOidcSignInHandler } from './application/commands/complete-oidc-sign-in/complete-oidc-sign-in.handler';
+import { OidcRelyingParty } from './infrastructure/oidc-relying-party';
 import { CqrsModule } from '@nestjs/cqrs';
 import { EventStoreModule } from '@faultline/event-store';
 import { AuthDirectory } from '@faultline/platform';
@@ -82,6 +87,7 @@ import { UserActors } from './infrastructure/user-actors.repository';
     AuthenticatorsController,
     AuthProviderController,
     SamlController,
+    OidcController,
     OrganizationsController,
     MembersController,
     TeamsController,
@@ -99,6 +105,10 @@ import { UserActors } from './infrastructure/user-actors.repository';
     SsoSessions,
     StartSamlSignInHandler,
     CompleteSamlSignInHandler,
+    OidcRelyingParty,
+    { provide: OutboundHttpClients, useClass: PolicyOutboundHttpClients },
+    StartOidcSignInHandler,
+    CompleteOidcSignInHandler,
     LinkSsoAccountHandler,
     ProvisioningRepository,
     SessionsRepository,

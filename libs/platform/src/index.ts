@@ -8,3 +8,4 @@ export * from './observability/logger';
 export * from './observability/metrics';
 export * from './platform.module';
 export * from './modules/faultline-module';
+export * from './outbound';

@@ -21,5 +21,5 @@ export {
   WebhookEventTypes,
   type EventPayloadSource,
 } from './domain';
-export { OutboundHttpClients, type OutboundClient, type OutboundResponse } from './contracts/outbound-http';
+export { OutboundHttpClients, type OutboundClient, type OutboundResponse } from '@faultline/platform';
 export { WEBHOOKS_PUBLISHED_VIEWS } from './contracts/published-views';

@@ -39,14 +39,20 @@ interface Team {
 }
 
 interface AuthProvider {
-  provider: string;
-  idpEntityId: string;
-  ssoUrl: string;
-  x509cert: string;
+  provider: 'saml2' | 'oidc';
+  idpEntityId?: string;
+  ssoUrl?: string;
+  x509cert?: string;
+  issuer?: string;
+  clientId?: string;
+  clientSecretSet?: boolean;
+  scopes?: string;
+  /** OpenID Connect: the one callback to give the identity provider. */
+  redirectUri?: string;
   scimEnabled: boolean;
   scimBaseUrl: string | null;
   scimToken?: string;
-  serviceProvider: { entityId: string; acsUrl: string; metadataUrl: string };
+  serviceProvider?: { entityId: string; acsUrl: string; metadataUrl: string };
   ssoLoginUrl: string;
 }
 
@@ -526,9 +532,11 @@ export function TeamPage(props: { params: Record<string, string> }) {
   );
 }
 
-const PROVIDER_FIELDS = ['idpEntityId', 'ssoUrl', 'x509cert', 'scimEnabled'];
+const PROVIDER_FIELDS = ['idpEntityId', 'ssoUrl', 'x509cert', 'issuer', 'clientId', 'clientSecret', 'scopes', 'scimEnabled'];
+const SAML_FIELDS = ['idpEntityId', 'ssoUrl', 'x509cert'] as const;
+const OIDC_FIELDS = ['issuer', 'clientId', 'clientSecret', 'scopes'] as const;
 
-/** The SAML identity provider and the SCIM switch (the plan must allow them: business or enterprise). */
+/** The identity provider (SAML or OpenID Connect) and the SCIM switch (the plan must allow them: business or enterprise). */
 export function AuthProviderPage(props: { params: Record<string, string>; session: Session }) {
   const { org } = props.params;
   useTitle('Authentication');
@@ -536,7 +544,8 @@ export function AuthProviderPage(props: { params: Record<string, string>; sessio
   const organization = useLoad(() => api<{ plan: string; require2FA: boolean }>('GET', `/api/0/organizations/${enc(org)}/`).then(({ body }) => body), [org]);
   // 204 (no body) when no provider is configured yet.
   const provider = useLoad(async () => (await api<AuthProvider | undefined>('GET', path)).body ?? null, [path]);
-  const [form, setForm] = useState({ idpEntityId: '', ssoUrl: '', x509cert: '' });
+  const [form, setForm] = useState({ idpEntityId: '', ssoUrl: '', x509cert: '', issuer: '', clientId: '', clientSecret: '', scopes: '' });
+  const [chosen, setChosen] = useState<'saml2' | 'oidc'>();
   const [error, setError] = useState<unknown>();
   const [scimToken, setScimToken] = useState<string>();
   const plan = organization.data?.plan;
@@ -546,9 +555,11 @@ export function AuthProviderPage(props: { params: Record<string, string>; sessio
     event.preventDefault();
     setError(undefined);
     try {
-      // An update changes only the fields filled in; a new provider needs them all.
-      const changes = provider.data ? Object.fromEntries(Object.entries(form).filter(([, value]) => value !== '')) : form;
-      await api(provider.data ? 'PUT' : 'POST', path, { provider: 'saml2', ...changes }, PROVIDER_FIELDS);
+      // Only the chosen protocol's fields filled in are sent: an update keeps the rest (the client secret too).
+      const fields: readonly string[] = kind === 'oidc' ? OIDC_FIELDS : SAML_FIELDS;
+      const changes = Object.fromEntries(Object.entries(form).filter(([field, value]) => fields.includes(field) && value !== ''));
+      await api(provider.data ? 'PUT' : 'POST', path, { provider: kind, ...changes }, PROVIDER_FIELDS);
+      setForm({ ...form, clientSecret: '' });
       provider.reload();
     } catch (failure) {
       setError(failure);
@@ -575,6 +586,7 @@ export function AuthProviderPage(props: { params: Record<string, string>; sessio
   };
   const fieldError = (field: string) => (error instanceof ApiError ? error.field(field) : undefined);
   const current = provider.data;
+  const kind = chosen ?? current?.provider ?? 'saml2';
   return (
     <>
       <h1>Authentication</h1>
@@ -605,40 +617,101 @@ export function AuthProviderPage(props: { params: Record<string, string>; sessio
           </button>
         </Section>
       ) : null}
-      <Section title="SAML identity provider">
+      <Section title="Identity provider">
         {provider.loading && provider.data === undefined ? (
           <Skeleton rows={4} />
         ) : (
           <form onSubmit={save} noValidate>
             {current && (
               <p>
-                Configured: <code>{current.idpEntityId}</code> → {current.ssoUrl}
+                Configured:{' '}
+                {current.provider === 'oidc' ? (
+                  <>
+                    OpenID Connect, issuer <code>{current.issuer}</code>, client <code>{current.clientId}</code>
+                  </>
+                ) : (
+                  <>
+                    SAML, <code>{current.idpEntityId}</code> → {current.ssoUrl}
+                  </>
+                )}
               </p>
             )}
-            <Field
-              label="IdP entity ID"
-              name="idpEntityId"
-              value={form.idpEntityId}
-              onInput={(value) => setForm({ ...form, idpEntityId: value })}
-              error={fieldError('idpEntityId')}
+            <SelectField
+              label="Protocol"
+              name="provider"
+              value={kind}
+              options={[
+                ['saml2', 'SAML 2.0'],
+                ['oidc', 'OpenID Connect'],
+              ]}
+              onChange={(value) => setChosen(value as 'saml2' | 'oidc')}
+              hint={current && current.provider !== kind ? 'Switching protocol needs all of its settings.' : undefined}
             />
-            <Field
-              label="SSO URL"
-              name="ssoUrl"
-              type="url"
-              value={form.ssoUrl}
-              onInput={(value) => setForm({ ...form, ssoUrl: value })}
-              error={fieldError('ssoUrl')}
-            />
-            <TextArea
-              label="X.509 certificate"
-              name="x509cert"
-              value={form.x509cert}
-              onInput={(value) => setForm({ ...form, x509cert: value })}
-              error={fieldError('x509cert')}
-              hint="The identity provider's signing certificate: PEM (-----BEGIN CERTIFICATE----- …) or base64 DER."
-              rows={8}
-            />
+            {kind === 'oidc' ? (
+              <>
+                <Field
+                  label="Issuer URL"
+                  name="issuer"
+                  type="url"
+                  value={form.issuer}
+                  onInput={(value) => setForm({ ...form, issuer: value })}
+                  error={fieldError('issuer')}
+                  hint="Discovered at {issuer}/.well-known/openid-configuration, e.g. https://accounts.google.com."
+                />
+                <Field
+                  label="Client ID"
+                  name="clientId"
+                  value={form.clientId}
+                  onInput={(value) => setForm({ ...form, clientId: value })}
+                  error={fieldError('clientId')}
+                />
+                <Field
+                  label="Client secret"
+                  name="clientSecret"
+                  type="password"
+                  autoComplete="off"
+                  value={form.clientSecret}
+                  onInput={(value) => setForm({ ...form, clientSecret: value })}
+                  error={fieldError('clientSecret')}
+                  hint={current?.clientSecretSet ? 'A secret is stored (never shown); leave empty to keep it.' : undefined}
+                />
+                <Field
+                  label="Scopes"
+                  name="scopes"
+                  value={form.scopes}
+                  onInput={(value) => setForm({ ...form, scopes: value })}
+                  error={fieldError('scopes')}
+                  hint={`Space-separated; now ${current?.scopes ?? 'openid email profile'}.`}
+                />
+              </>
+            ) : (
+              <>
+                <Field
+                  label="IdP entity ID"
+                  name="idpEntityId"
+                  value={form.idpEntityId}
+                  onInput={(value) => setForm({ ...form, idpEntityId: value })}
+                  error={fieldError('idpEntityId')}
+                />
+                <Field
+                  label="SSO URL"
+                  name="ssoUrl"
+                  type="url"
+                  value={form.ssoUrl}
+                  onInput={(value) => setForm({ ...form, ssoUrl: value })}
+                  error={fieldError('ssoUrl')}
+                />
+                <TextArea
+                  label="X.509 certificate"
+                  name="x509cert"
+                  value={form.x509cert}
+                  onInput={(value) => setForm({ ...form, x509cert: value })}
+                  error={fieldError('x509cert')}
+                  hint="The identity provider's signing certificate: PEM (-----BEGIN CERTIFICATE----- …) or base64 DER."
+                  rows={8}
+                />
+              </>
+            )}
             {error instanceof ApiError && PROVIDER_FIELDS.some((field) => error.field(field)) ? null : <ErrorNote error={error} />}
             <button type="submit" class="primary" disabled={!planAllows}>
               {current ? 'Update provider' : 'Add provider'}
@@ -646,7 +719,31 @@ export function AuthProviderPage(props: { params: Record<string, string>; sessio
           </form>
         )}
       </Section>
-      {current && (
+      {current?.provider === 'oidc' && (
+        <Section title="Redirect URI">
+          <p>
+            Give this redirect URI to the identity provider (Google: Authorized redirect URIs; Entra ID and Keycloak: Redirect URIs; Okta: Sign-in redirect
+            URIs).
+          </p>
+          <dl>
+            <dt>Redirect URI</dt>
+            <dd>
+              <code>{current.redirectUri}</code>
+            </dd>
+            <dt>Sign-in page</dt>
+            <dd>
+              <code>{current.ssoLoginUrl}</code>
+            </dd>
+          </dl>
+          <p>
+            <a href={current.ssoLoginUrl} target="_blank" rel="noopener">
+              Test sign-in
+            </a>{' '}
+            (opens the organization's sign-in page; once a provider is set, members' sessions need its SSO to reach this organization).
+          </p>
+        </Section>
+      )}
+      {current?.serviceProvider && (
         <Section title="Service provider">
           <p>Give these to the identity provider (Okta: Single sign-on URL and Audience URI; Entra ID: Reply URL and Identifier).</p>
           <dl>

@@ -20,11 +20,12 @@ import { type AuthProviderRow, AuthProviderRepository } from '../infrastructure/
 import { CreateAuthProviderDto, UpdateAuthProviderDto } from './auth-provider.dto';
 import { attributeMapping } from '../domain/saml-sign-in';
 import { SamlServiceProvider } from '../infrastructure/saml-service-provider';
+import { OidcRelyingParty } from '../infrastructure/oidc-relying-party';
 
 const actor = (principal: Principal): EventMetadata =>
   principal.userId ? { actorType: 'user', actorId: principal.userId } : { actorType: 'application', actorId: `api-token-${principal.tokenId}` };
 
-/** An organization's SAML identity provider, and the switch that turns SCIM provisioning on. */
+/** An organization's identity provider (SAML or OpenID Connect), and the switch that turns SCIM provisioning on. */
 @ApiTags('Auth provider')
 @ApiBearerAuth()
 @Controller('api/0')
@@ -35,6 +36,7 @@ export class AuthProviderController {
     private readonly repository: AuthProviderRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly serviceProvider: SamlServiceProvider,
+    private readonly relyingParty: OidcRelyingParty,
   ) {}
 
   /** No provider is a valid state, not a missing resource: 204, as Sentry answers. */
@@ -78,21 +80,35 @@ export class AuthProviderController {
   /** Faultline's camelCase fields, Sentry's snake_case ones, and the SCIM token only when just issued. */
   private serialize(organization: OrganizationAccess, provider: AuthProviderRow, scimToken?: string) {
     const serviceProvider = this.serviceProvider.urls(organization.slug);
+    const protocol =
+      provider.provider === 'oidc'
+        ? {
+            provider_name: 'OpenID Connect',
+            issuer: provider.oidc_issuer,
+            clientId: provider.oidc_client_id,
+            // The secret is write-only: the answer says only whether one is stored.
+            clientSecretSet: provider.oidc_client_secret_set,
+            scopes: provider.oidc_scopes,
+            // What the identity provider is given: the one callback of every organization.
+            redirectUri: this.relyingParty.callbackUrl,
+          }
+        : {
+            provider_name: 'SAML2',
+            idpEntityId: provider.idp_entity_id,
+            ssoUrl: provider.sso_url,
+            x509cert: provider.x509cert,
+            attributeMapping: attributeMapping(provider.attribute_mapping),
+            serviceProvider: { entityId: serviceProvider.entityId, acsUrl: serviceProvider.acsUrl, metadataUrl: serviceProvider.entityId },
+          };
     return {
       id: provider.id,
       provider: provider.provider,
-      provider_name: 'SAML2',
-      idpEntityId: provider.idp_entity_id,
-      ssoUrl: provider.sso_url,
-      x509cert: provider.x509cert,
+      ...protocol,
       scimEnabled: provider.scim_enabled,
       scim_enabled: provider.scim_enabled,
       scimBaseUrl: provider.scim_enabled ? `${this.config.publicUrl}/api/0/organizations/${organization.slug}/scim/v2/` : null,
       scimTokenLastCharacters: provider.scim_token_last_characters,
       ...(scimToken ? { scimToken } : {}),
-      attributeMapping: attributeMapping(provider.attribute_mapping),
-      // What the identity provider is given: this organization's service provider.
-      serviceProvider: { entityId: serviceProvider.entityId, acsUrl: serviceProvider.acsUrl, metadataUrl: serviceProvider.entityId },
       ssoLoginUrl: serviceProvider.loginUrl,
       pending_links_count: 0,
       login_url: `${this.config.publicUrl}/organizations/${organization.slug}/`,

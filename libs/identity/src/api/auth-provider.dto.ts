@@ -1,7 +1,7 @@
 import { IfPresent } from '@faultline/platform';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsString, IsUrl, Length, MaxLength, ValidateNested } from 'class-validator';
+import { IsBoolean, IsIn, IsString, IsUrl, Length, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
 import { SSO_DEFAULT_ROLES } from '../domain/auth-provider';
 
 const URL_OPTIONS = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
@@ -52,22 +52,54 @@ class SsoOptionsDto {
   defaultRole?: (typeof SSO_DEFAULT_ROLES)[number];
 }
 
-export class CreateAuthProviderDto extends SsoOptionsDto {
-  @ApiProperty({ enum: ['saml2'] })
-  @IsIn(['saml2'])
-  provider: 'saml2';
+const saml = (body: { provider?: string }) => body.provider !== 'oidc';
 
-  @ApiProperty({ description: "The identity provider's entity id (issuer)", maxLength: 1024 })
+/** OpenID Connect's settings; on a change each may be left out to keep it. */
+class OidcOptionsDto extends SsoOptionsDto {
+  @ApiPropertyOptional({ description: 'OpenID Connect: the issuer URL, discovered at `{issuer}/.well-known/openid-configuration`' })
+  @IfPresent()
+  @IsUrl(URL_OPTIONS)
+  @MaxLength(2048)
+  issuer?: string;
+
+  @ApiPropertyOptional({ description: 'OpenID Connect: the client id the identity provider issued', maxLength: 512 })
+  @IfPresent()
+  @IsString()
+  @Length(1, 512)
+  clientId?: string;
+
+  @ApiPropertyOptional({ description: 'OpenID Connect: the client secret; write-only, never answered', maxLength: 1024 })
+  @IfPresent()
+  @IsString()
+  @Length(1, 1024)
+  clientSecret?: string;
+
+  @ApiPropertyOptional({ description: 'OpenID Connect: space-separated scopes (default `openid email profile`; `openid` is always asked)', maxLength: 1024 })
+  @IfPresent()
+  @IsString()
+  @Length(1, 1024)
+  scopes?: string;
+}
+
+export class CreateAuthProviderDto extends OidcOptionsDto {
+  @ApiProperty({ enum: ['saml2', 'oidc'] })
+  @IsIn(['saml2', 'oidc'])
+  provider: 'saml2' | 'oidc';
+
+  @ApiProperty({ description: "SAML: the identity provider's entity id (issuer)", maxLength: 1024 })
+  @ValidateIf(saml)
   @IsString()
   @Length(1, 1024)
   idpEntityId: string;
 
-  @ApiProperty({ description: "The identity provider's single sign-on URL" })
+  @ApiProperty({ description: "SAML: the identity provider's single sign-on URL" })
+  @ValidateIf(saml)
   @IsUrl(URL_OPTIONS)
   @MaxLength(2048)
   ssoUrl: string;
 
-  @ApiProperty({ description: "The identity provider's signing certificate, PEM or base64 DER" })
+  @ApiProperty({ description: "SAML: the identity provider's signing certificate, PEM or base64 DER" })
+  @ValidateIf(saml)
   @IsString()
   @Length(1, 20_000)
   x509cert: string;
@@ -78,11 +110,11 @@ export class CreateAuthProviderDto extends SsoOptionsDto {
   scimEnabled?: boolean;
 }
 
-export class UpdateAuthProviderDto extends SsoOptionsDto {
-  @ApiPropertyOptional({ enum: ['saml2'] })
+export class UpdateAuthProviderDto extends OidcOptionsDto {
+  @ApiPropertyOptional({ enum: ['saml2', 'oidc'], description: "Switching needs the other protocol's settings" })
   @IfPresent()
-  @IsIn(['saml2'])
-  provider?: 'saml2';
+  @IsIn(['saml2', 'oidc'])
+  provider?: 'saml2' | 'oidc';
 
   @ApiPropertyOptional({ maxLength: 1024 })
   @IfPresent()

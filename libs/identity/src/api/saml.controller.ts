@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Body, Controller, Get, HttpCode, HttpException, Inject, NotFoundException, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiExcludeController, ApiProperty, ApiTags } from '@nestjs/swagger';
@@ -9,10 +10,11 @@ import type { SamlSignInOutcome } from '../application/commands/complete-saml-si
 import { LinkSsoAccountCommand } from '../application/commands/link-sso-account/link-sso-account.command';
 import type { StartedSession } from '../application/session-starter';
 import { StartSamlSignInCommand } from '../application/commands/start-saml-sign-in/start-saml-sign-in.command';
+import { StartOidcSignInCommand } from '../application/commands/start-oidc-sign-in/start-oidc-sign-in.command';
 import { SamlServiceProvider } from '../infrastructure/saml-service-provider';
 import { SignInThrottle } from '../infrastructure/sign-in-throttle';
 import { SsoRepository } from '../infrastructure/sso.repository';
-import { sessionCookie } from './session-cookie';
+import { oidcBrowserCookie, sessionCookie } from './session-cookie';
 
 /** A SAML response is a few kilobytes; this bounds what one POST makes the XML parser read. */
 export const SAML_RESPONSE_MAX_CHARS = 256 * 1024;
@@ -40,13 +42,13 @@ export class LinkSsoAccountDto {
   password!: string;
 }
 
-const page = (
+export const page = (
   title: string,
   body: string,
 ) => `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${title}</title></head>
 <body style="font-family:sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem">${body}</body></html>`;
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The page an SSO sign-in opens when the e-mail belongs to an account that must prove it is its owner's. */
 const LINK_PAGE = page(
@@ -110,19 +112,30 @@ export class SamlController {
   @Public()
   @Get('auth/login/:organization_slug')
   async signInPage(@Param('organization_slug') slug: string, @Res() reply: FastifyReply) {
-    const provider = await this.sso.samlProvider(this.database, slug);
+    const provider = await this.sso.signInProvider(this.database, slug);
     if (!provider) throw new NotFoundException({ detail: 'This organization does not sign in with SSO.' });
+    const label = provider.provider === 'oidc' ? 'Sign in with OpenID Connect' : 'Sign in with SSO';
     const html = page(
       `Sign in to ${escapeHtml(provider.name)}`,
-      `<h1>Sign in to ${escapeHtml(provider.name)}</h1><form method="post" action="/auth/login/${encodeURIComponent(slug)}/"><button type="submit">Sign in with SSO</button></form>`,
+      `<h1>Sign in to ${escapeHtml(provider.name)}</h1><form method="post" action="/auth/login/${encodeURIComponent(slug)}/"><button type="submit">${label}</button></form>`,
     );
     return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
   }
 
-  /** Starts SP-initiated sign-in: to the identity provider with a signed AuthnRequest and a single-use RelayState. */
+  /**
+   * Starts sign-in at the organization's identity provider: SAML with a signed AuthnRequest and a
+   * single-use RelayState, OpenID Connect with the code flow and a cookie that binds it to this browser.
+   */
   @Public()
   @Post('auth/login/:organization_slug')
   async startSignIn(@Param('organization_slug') slug: string, @Res() reply: FastifyReply) {
+    const provider = await this.sso.signInProvider(this.database, slug);
+    if (provider?.provider === 'oidc') {
+      const browserSecret = randomBytes(32).toString('base64url');
+      const url = await this.commands.execute<StartOidcSignInCommand, string>(new StartOidcSignInCommand(slug, browserSecret));
+      void reply.header('set-cookie', oidcBrowserCookie(browserSecret, this.config.sessions.secureCookie));
+      return reply.status(302).header('location', url).header('cache-control', 'no-store').send();
+    }
     const url = await this.commands.execute<StartSamlSignInCommand, string>(new StartSamlSignInCommand(slug));
     return reply.status(302).header('location', url).header('cache-control', 'no-store').send();
   }

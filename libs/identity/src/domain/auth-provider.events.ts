@@ -12,8 +12,14 @@ export const AuthProviderEventTypes = {
 export const authProviderStream = (organizationId: string): string => `auth-provider-${organizationId}`;
 export const AUTH_PROVIDER_STREAM_TYPE = 'auth-provider';
 
-export const authProviderCreated = (data: { organizationId: string; provider: string; idpEntityId: string; ssoUrl: string }) =>
-  domainEvent(AuthProviderEventTypes.AuthProviderCreated, data);
+export const authProviderCreated = (data: {
+  organizationId: string;
+  provider: string;
+  idpEntityId?: string;
+  ssoUrl?: string;
+  issuer?: string;
+  clientId?: string;
+}) => domainEvent(AuthProviderEventTypes.AuthProviderCreated, data);
 
 export const authProviderUpdated = (data: { organizationId: string; changes: Record<string, unknown> }) =>
   domainEvent(AuthProviderEventTypes.AuthProviderUpdated, data);

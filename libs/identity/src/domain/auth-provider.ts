@@ -9,7 +9,7 @@ export const SCIM_PLANS: readonly string[] = ['business', 'enterprise'];
 export const SSO_DEFAULT_ROLES = ['member', 'admin', 'manager'] as const;
 
 export interface AuthProviderSettings {
-  readonly provider: 'saml2';
+  readonly provider: 'saml2' | 'oidc';
   readonly idpEntityId: string;
   readonly ssoUrl: string;
   readonly x509cert: string;
@@ -17,6 +17,11 @@ export interface AuthProviderSettings {
   readonly attributeMapping: Partial<AttributeMapping>;
   readonly attributeMappingPreset: keyof typeof ATTRIBUTE_MAPPING_PRESETS;
   readonly defaultRole: (typeof SSO_DEFAULT_ROLES)[number];
+  /** OpenID Connect: the issuer (discovered at `/.well-known/openid-configuration`), the client, its secret (write-only) and scopes. */
+  readonly issuer: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly scopes: string;
 }
 
 /**

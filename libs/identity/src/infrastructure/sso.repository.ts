@@ -15,6 +15,22 @@ export interface SamlProviderRow {
   default_role: MemberRole;
 }
 
+/** An organization's OpenID Connect provider as sign-in needs it (the client secret included: it authenticates the code exchange). */
+export interface OidcProviderRow {
+  organization_id: string;
+  slug: string;
+  name: string;
+  issuer: string;
+  client_id: string;
+  client_secret: string;
+  scopes: string;
+  default_role: MemberRole;
+}
+
+const OIDC_PROVIDER = `SELECT p.organization_id::text, o.slug, o.name, p.oidc_issuer AS issuer, p.oidc_client_id AS client_id,
+       p.oidc_client_secret AS client_secret, p.oidc_scopes AS scopes, p.default_role
+       FROM identity.auth_providers p JOIN identity.organizations o ON o.id = p.organization_id`;
+
 /** SQL of single sign-on: RelayStates, assertion ids seen, linked identities, pending links. */
 @Injectable()
 export class SsoRepository {
@@ -23,6 +39,27 @@ export class SsoRepository {
       `SELECT p.organization_id::text, o.slug, o.name, p.idp_entity_id, p.sso_url, p.x509cert, p.attribute_mapping, p.default_role
        FROM identity.auth_providers p JOIN identity.organizations o ON o.id = p.organization_id
        WHERE o.slug = $1 AND p.provider = 'saml2'`,
+      [organizationSlug],
+    );
+    return row;
+  }
+
+  async oidcProvider(sql: Sql, by: { slug: string } | { organizationId: string }): Promise<OidcProviderRow | undefined> {
+    const [row] = await sql.query<OidcProviderRow>(
+      `${OIDC_PROVIDER} WHERE ${'slug' in by ? 'o.slug = $1' : 'p.organization_id = $1'} AND p.provider = 'oidc'`,
+      ['slug' in by ? by.slug : by.organizationId],
+    );
+    return row;
+  }
+
+  /** Which kind of provider an organization signs in with, for its sign-in page and the account link. */
+  async signInProvider(
+    sql: Sql,
+    organizationSlug: string,
+  ): Promise<{ organization_id: string; name: string; provider: 'saml2' | 'oidc'; default_role: MemberRole } | undefined> {
+    const [row] = await sql.query<{ organization_id: string; name: string; provider: 'saml2' | 'oidc'; default_role: MemberRole }>(
+      `SELECT p.organization_id::text, o.name, p.provider, p.default_role FROM identity.auth_providers p JOIN identity.organizations o ON o.id = p.organization_id
+       WHERE o.slug = $1`,
       [organizationSlug],
     );
     return row;
@@ -37,13 +74,30 @@ export class SsoRepository {
     );
   }
 
-  async insertRelayState(sql: Sql, relay: { hash: string; organizationId: string; requestId: string; expiresAt: Date }): Promise<void> {
-    await sql.execute(`INSERT INTO identity.sso_relay_states (token_hash, organization_id, request_id, expires_at) VALUES ($1, $2, $3, $4)`, [
+  /** `requestId`: SAML's AuthnRequest id, or the hash of OpenID Connect's nonce. */
+  async insertRelayState(
+    sql: Sql,
+    relay: { hash: string; organizationId: string; requestId: string; expiresAt: Date; protocol?: 'saml2' | 'oidc' },
+  ): Promise<void> {
+    await sql.execute(`INSERT INTO identity.sso_relay_states (token_hash, organization_id, request_id, expires_at, protocol) VALUES ($1, $2, $3, $4, $5)`, [
       relay.hash,
       relay.organizationId,
       relay.requestId,
       relay.expiresAt,
+      relay.protocol ?? 'saml2',
     ]);
+  }
+
+  /**
+   * Uses up an OpenID Connect state: answers its organization and nonce hash, once, when it is
+   * unexpired and was issued for OpenID Connect (a SAML RelayState is spent all the same).
+   */
+  async consumeOidcState(sql: Sql, hash: string, now: Date): Promise<{ organizationId: string; nonceHash: string } | undefined> {
+    const [row] = await sql.query<{ request_id: string; organization_id: string; expires_at: Date; protocol: string }>(
+      `DELETE FROM identity.sso_relay_states WHERE token_hash = $1 RETURNING request_id, organization_id::text, expires_at, protocol`,
+      [hash],
+    );
+    return row && row.protocol === 'oidc' && row.expires_at > now ? { organizationId: row.organization_id, nonceHash: row.request_id } : undefined;
   }
 
   /**
@@ -51,11 +105,11 @@ export class SsoRepository {
    * and unexpired (a RelayState shown to another organization's consumer is spent all the same).
    */
   async consumeRelayState(sql: Sql, hash: string, organizationId: string, now: Date): Promise<string | undefined> {
-    const [row] = await sql.query<{ request_id: string; organization_id: string; expires_at: Date }>(
-      `DELETE FROM identity.sso_relay_states WHERE token_hash = $1 RETURNING request_id, organization_id::text, expires_at`,
+    const [row] = await sql.query<{ request_id: string; organization_id: string; expires_at: Date; protocol: string }>(
+      `DELETE FROM identity.sso_relay_states WHERE token_hash = $1 RETURNING request_id, organization_id::text, expires_at, protocol`,
       [hash],
     );
-    return row && row.organization_id === organizationId && row.expires_at > now ? row.request_id : undefined;
+    return row && row.protocol === 'saml2' && row.organization_id === organizationId && row.expires_at > now ? row.request_id : undefined;
   }
 
   /** false when this assertion was accepted before. */

@@ -21,6 +21,7 @@ import {
   CurrentOrganization,
   CurrentPrincipal,
   Database,
+  destinationRefusal,
   type OrganizationAccess,
   Paginate,
   Pagination,
@@ -34,7 +35,6 @@ import { RedeliverWebhookCommand } from '../application/commands/redeliver-webho
 import { UpdateServiceHookCommand } from '../application/commands/update-service-hook/update-service-hook.command';
 import { SERVICE_HOOKS_FEATURE, type ServiceHookStatus } from '../domain';
 import { DeliveriesRepository } from '../infrastructure/deliveries.repository';
-import { destinationRefusal } from '../infrastructure/outbound-http';
 import { SERVICE_HOOK_TARGET, type ServiceHookRow, ServiceHooksRepository } from '../infrastructure/service-hooks.repository';
 import { CheckHookUrlDto, CreateServiceHookDto, UpdateServiceHookDto } from './service-hooks.dto';
 import { serializeDelivery, serializeServiceHook } from './service-hooks.serializers';

@@ -1,4 +1,3 @@
-export { isAllowedAddress, refusalReason, type AddressPolicy } from './address-policy';
 export { eventHookPayload, microsecondIso, type EventHookPayload, type EventPayloadSource } from './event-payload';
 export { classifyResponse, nextAttemptDelaySeconds, parseRetryAfter, type AttemptOutcome } from './retry-policy';
 export * from './service-hook';

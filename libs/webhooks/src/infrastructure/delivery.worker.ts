@@ -1,12 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock, PollingLoop } from '@faultline/kernel';
-import { APP_CONFIG, type AppConfig, type BackgroundWorker, Database, Metrics, QueueVacuum } from '@faultline/platform';
+import { APP_CONFIG, type AppConfig, type BackgroundWorker, Database, describeError, Metrics, OutboundHttp, QueueVacuum } from '@faultline/platform';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import type { DeliveryTarget, DeliveryTargetKind, TargetAttemptOutcome } from '../contracts/delivery-target-kind';
 import { type AttemptOutcome, nextAttemptDelaySeconds } from '../domain';
 import { type AttemptResult, type ClaimedDelivery, DeliveriesRepository } from './deliveries.repository';
 import { DeliveryTargetKinds } from './delivery-target-kinds';
-import { describeError, OutboundHttp } from './outbound-http';
 
 const IDLE_POLL_MS = 500;
 const PRUNE_INTERVAL_MS = 10 * 60_000;

@@ -2,26 +2,13 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock, DomainError } from '@faultline/kernel';
 import { Database } from '@faultline/platform';
-import {
-  attributeMapping,
-  checkAssertion,
-  decideSsoLink,
-  hashSsoSecret,
-  issueSsoSecret,
-  PENDING_LINK_TTL_MS,
-  refused,
-  ssoIdentity,
-} from '../../../domain/saml-sign-in';
+import { attributeMapping, checkAssertion, hashSsoSecret, refused, ssoIdentity } from '../../../domain/saml-sign-in';
 import { SamlServiceProvider } from '../../../infrastructure/saml-service-provider';
 import { SsoRepository } from '../../../infrastructure/sso.repository';
-import type { StartedSession } from '../../session-starter';
-import { SsoSessions } from '../../sso-sessions';
+import { SsoSessions, type SsoSignInOutcome } from '../../sso-sessions';
 import { CompleteSamlSignInCommand } from './complete-saml-sign-in.command';
 
-export type SamlSignInOutcome =
-  | { readonly kind: 'session'; readonly session: StartedSession; readonly organizationSlug: string }
-  /** The e-mail belongs to an account that must prove it is its owner's before it is linked. */
-  | { readonly kind: 'link'; readonly linkToken: string; readonly organizationSlug: string };
+export type SamlSignInOutcome = SsoSignInOutcome;
 
 /**
  * Validates the response (node-saml: signature, issuer, audience; then `checkAssertion`: time,
@@ -52,27 +39,7 @@ export class CompleteSamlSignInHandler implements ICommandHandler<CompleteSamlSi
       if (!(await this.sso.rememberAssertion(tx, organizationId, accepted.assertionId, accepted.rememberUntil))) {
         throw refused('this assertion was used before');
       }
-      const decision = decideSsoLink({
-        linkedUserId: await this.sso.linkedUser(tx, organizationId, user.idpUserId),
-        provisionedMemberUserId: await this.sso.provisionedMember(tx, organizationId, user.idpUserId, user.email),
-        existingUserId: await this.sso.userByEmail(tx, user.email),
-      });
-      if (decision.kind === 'prove-ownership') {
-        const link = issueSsoSecret(now, PENDING_LINK_TTL_MS);
-        await this.sso.insertPendingLink(tx, {
-          hash: link.hash,
-          organizationId,
-          idpUserId: user.idpUserId,
-          userId: decision.userId,
-          expiresAt: link.expiresAt,
-        });
-        return { kind: 'link', linkToken: link.value, organizationSlug: provider.slug };
-      }
-      const userId = decision.kind === 'join' ? await this.sso.createUser(tx, user.email, user.name, organizationId) : decision.userId;
-      if (decision.kind !== 'linked') await this.sso.link(tx, organizationId, user.idpUserId, userId);
-      await this.sessions.ensureMember(tx, organizationId, userId, provider.default_role);
-      const session = await this.sessions.start(tx, userId, organizationId, now, ttlMs, client);
-      return { kind: 'session', session, organizationSlug: provider.slug };
+      return this.sessions.signIn(tx, provider, user, { now, ttlMs, client });
     });
   }
 }

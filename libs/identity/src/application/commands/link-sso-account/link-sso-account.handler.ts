@@ -35,8 +35,8 @@ export class LinkSsoAccountHandler implements ICommandHandler<LinkSsoAccountComm
     return this.database.transaction(async (tx) => {
       const link = await this.sso.findPendingLink(tx, hash, now, { consume: true });
       if (!link) throw DomainError.notFound('This link is not valid: sign in with SSO again.');
-      const provider = await this.sso.samlProvider(tx, link.slug);
-      if (!provider) throw DomainError.notFound('This organization does not sign in with SAML.');
+      const provider = await this.sso.signInProvider(tx, link.slug);
+      if (!provider) throw DomainError.notFound('This organization does not sign in with SSO.');
       await this.sso.link(tx, link.organization_id, link.idp_user_id, link.user_id);
       await this.sessions.ensureMember(tx, link.organization_id, link.user_id, provider.default_role);
       return { session: await this.sessions.start(tx, link.user_id, link.organization_id, now, ttlMs, client), organizationSlug: link.slug };

@@ -1,10 +1,10 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '@faultline/platform';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { Agent, buildConnector, request } from 'undici';
-import { type OutboundClient, OutboundHttpClients, type OutboundResponse } from '../contracts/outbound-http';
-import { type AddressPolicy, isAllowedAddress, refusalReason } from '../domain';
+import { type OutboundClient, OutboundHttpClients, type OutboundResponse } from './outbound-client';
+import { type AddressPolicy, isAllowedAddress, refusalReason } from './address-policy';
 
 /** Response bytes kept for the delivery log; the rest is never read. */
 export const RESPONSE_BODY_LIMIT = 4096;
@@ -95,7 +95,7 @@ export class OutboundHttp implements OutboundClient {
   }
 }
 
-/** OutboundHttp clients under the configured address policy (WEBHOOK_ALLOW_PRIVATE), for other contexts. */
+/** OutboundHttp clients under the configured address policy (WEBHOOK_ALLOW_PRIVATE): every tenant-given URL is called through one. */
 @Injectable()
 export class PolicyOutboundHttpClients extends OutboundHttpClients {
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
