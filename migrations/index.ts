@@ -37,6 +37,7 @@ import { Monitors1764500000000 } from './1764500000000-monitors';
 import { ReleaseHealth1764600000000 } from './1764600000000-release-health';
 import { SingleSignOn1764700000000 } from './1764700000000-single-sign-on';
 import { TwoFactor1764800000000 } from './1764800000000-two-factor';
+import { SecurityKeys1765000000000 } from './1765000000000-security-keys';
 /** Every migration, in order. The only way the schema changes (synchronize is off). */
 export const MIGRATIONS = [
   EventStore1763800000000,
@@ -78,4 +79,5 @@ export const MIGRATIONS = [
   ReleaseHealth1764600000000,
   SingleSignOn1764700000000,
   TwoFactor1764800000000,
+  SecurityKeys1765000000000,
 ];

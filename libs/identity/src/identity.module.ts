@@ -12,6 +12,8 @@ import { RegenerateRecoveryCodesHandler } from './application/commands/regenerat
 import { RemoveAuthenticatorHandler } from './application/commands/remove-authenticator/remove-authenticator.handler';
 import { SessionStarter } from './application/session-starter';
 import { TwoFactorRepository } from './infrastructure/two-factor.repository';
+import { SecurityKeysController } from './api/security-keys.controller';
+import { SECURITY_KEY_PROVIDERS } from './security-keys.providers';
 import { AuthProviderController } from './api/auth-provider.controller';
 import { SamlController } from './api/saml.controller';
 import { CompleteSamlSignInHandler } from './application/commands/complete-saml-sign-in/complete-saml-sign-in.handler';
@@ -81,6 +83,7 @@ import { UserActors } from './infrastructure/user-actors.repository';
     AcceptInvitePageController,
     AuthController,
     AuthenticatorsController,
+    SecurityKeysController,
     AuthProviderController,
     SamlController,
     OrganizationsController,
@@ -109,6 +112,7 @@ import { UserActors } from './infrastructure/user-actors.repository';
     EnrollTotpHandler,
     RegenerateRecoveryCodesHandler,
     RemoveAuthenticatorHandler,
+    ...SECURITY_KEY_PROVIDERS,
     SignInThrottle,
     AuthCache,
     IdentityAuthDirectory,
