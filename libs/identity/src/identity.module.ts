@@ -14,6 +14,7 @@ import { SessionStarter } from './application/session-starter';
 import { TwoFactorRepository } from './infrastructure/two-factor.repository';
 import { SecurityKeysController } from './api/security-keys.controller';
 import { SECURITY_KEY_PROVIDERS } from './security-keys.providers';
+import { IdpMetadataImport } from './application/idp-metadata-import';
 import { AuthProviderController } from './api/auth-provider.controller';
 import { SamlController } from './api/saml.controller';
 import { CompleteSamlSignInHandler } from './application/commands/complete-saml-sign-in/complete-saml-sign-in.handler';
@@ -113,6 +114,7 @@ import { UserActors } from './infrastructure/user-actors.repository';
     RegenerateRecoveryCodesHandler,
     RemoveAuthenticatorHandler,
     ...SECURITY_KEY_PROVIDERS,
+    IdpMetadataImport,
     SignInThrottle,
     AuthCache,
     IdentityAuthDirectory,

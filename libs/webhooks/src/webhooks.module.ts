@@ -9,6 +9,7 @@ import { RedeliverWebhookHandler } from './application/commands/redeliver-webhoo
 import { UpdateServiceHookHandler } from './application/commands/update-service-hook/update-service-hook.handler';
 import { DeliveryTargetKindRegistry } from './contracts/delivery-target-kind-registry';
 import { OutboundHttpClients } from './contracts/outbound-http';
+import { TenantHttpClients } from '@faultline/identity';
 import { ServiceHookOutbox } from './contracts/service-hook-outbox';
 import { WebhookTargets } from './contracts/webhook-targets';
 import { DeliveriesRepository } from './infrastructure/deliveries.repository';
@@ -36,6 +37,7 @@ import { WebhookTargetsService } from './infrastructure/webhook-targets';
     WebhookTargetsService,
     { provide: WebhookTargets, useExisting: WebhookTargetsService },
     { provide: OutboundHttpClients, useClass: PolicyOutboundHttpClients },
+    { provide: TenantHttpClients, useExisting: OutboundHttpClients },
     CreateServiceHookHandler,
     UpdateServiceHookHandler,
     DeleteServiceHookHandler,

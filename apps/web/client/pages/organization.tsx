@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError, enc, list } from '../api';
-import { ErrorNote, Field, formatDate, Section, ShownOnce, Skeleton, Status, TextArea, useLoad, useTitle } from '../components';
+import { ErrorNote, Field, formatDate, Section, SelectField, ShownOnce, Skeleton, Status, TextArea, useLoad, useTitle } from '../components';
 import type { Session } from '../main';
 import { Link } from '../router';
 
@@ -149,7 +149,12 @@ export function TeamsPage(props: { params: Record<string, string> }) {
   );
 }
 
-const PROVIDER_FIELDS = ['idpEntityId', 'ssoUrl', 'x509cert', 'scimEnabled'];
+const PROVIDER_FIELDS = ['idpEntityId', 'ssoUrl', 'x509cert', 'scimEnabled', 'metadataUrl', 'metadataXml'];
+const PROVIDER_SOURCES = [
+  ['metadataUrl', 'Metadata URL'],
+  ['metadataXml', 'Metadata XML'],
+  ['manual', 'Entity ID, SSO URL and certificate'],
+] as const;
 
 /** The SAML identity provider and the SCIM switch (the plan must allow them: business or enterprise). */
 export function AuthProviderPage(props: { params: Record<string, string>; session: Session }) {
@@ -159,7 +164,8 @@ export function AuthProviderPage(props: { params: Record<string, string>; sessio
   const organization = useLoad(() => api<{ plan: string; require2FA: boolean }>('GET', `/api/0/organizations/${enc(org)}/`).then(({ body }) => body), [org]);
   // 204 (no body) when no provider is configured yet.
   const provider = useLoad(async () => (await api<AuthProvider | undefined>('GET', path)).body ?? null, [path]);
-  const [form, setForm] = useState({ idpEntityId: '', ssoUrl: '', x509cert: '' });
+  const [form, setForm] = useState({ idpEntityId: '', ssoUrl: '', x509cert: '', metadataUrl: '', metadataXml: '' });
+  const [source, setSource] = useState<string>('manual');
   const [error, setError] = useState<unknown>();
   const [scimToken, setScimToken] = useState<string>();
   const plan = organization.data?.plan;
@@ -170,7 +176,9 @@ export function AuthProviderPage(props: { params: Record<string, string>; sessio
     setError(undefined);
     try {
       // An update changes only the fields filled in; a new provider needs them all.
-      const changes = provider.data ? Object.fromEntries(Object.entries(form).filter(([, value]) => value !== '')) : form;
+      const given =
+        source === 'manual' ? { idpEntityId: form.idpEntityId, ssoUrl: form.ssoUrl, x509cert: form.x509cert } : { [source]: form[source as 'metadataUrl'] };
+      const changes = provider.data ? Object.fromEntries(Object.entries(given).filter(([, value]) => value !== '')) : given;
       await api(provider.data ? 'PUT' : 'POST', path, { provider: 'saml2', ...changes }, PROVIDER_FIELDS);
       provider.reload();
     } catch (failure) {
@@ -238,30 +246,57 @@ export function AuthProviderPage(props: { params: Record<string, string>; sessio
                 Configured: <code>{current.idpEntityId}</code> → {current.ssoUrl}
               </p>
             )}
-            <Field
-              label="IdP entity ID"
-              name="idpEntityId"
-              value={form.idpEntityId}
-              onInput={(value) => setForm({ ...form, idpEntityId: value })}
-              error={fieldError('idpEntityId')}
-            />
-            <Field
-              label="SSO URL"
-              name="ssoUrl"
-              type="url"
-              value={form.ssoUrl}
-              onInput={(value) => setForm({ ...form, ssoUrl: value })}
-              error={fieldError('ssoUrl')}
-            />
-            <TextArea
-              label="X.509 certificate"
-              name="x509cert"
-              value={form.x509cert}
-              onInput={(value) => setForm({ ...form, x509cert: value })}
-              error={fieldError('x509cert')}
-              hint="The identity provider's signing certificate: PEM (-----BEGIN CERTIFICATE----- …) or base64 DER."
-              rows={8}
-            />
+            <SelectField label="Configure from" name="source" value={source} options={PROVIDER_SOURCES} onChange={setSource} />
+            {source === 'metadataUrl' ? (
+              <Field
+                label="Metadata URL"
+                name="metadataUrl"
+                type="url"
+                value={form.metadataUrl}
+                onInput={(value) => setForm({ ...form, metadataUrl: value })}
+                error={fieldError('metadataUrl')}
+                hint="Okta: the app's Metadata URL; Entra ID: App Federation Metadata Url. Read once, now."
+              />
+            ) : null}
+            {source === 'metadataXml' ? (
+              <TextArea
+                label="Metadata XML"
+                name="metadataXml"
+                value={form.metadataXml}
+                onInput={(value) => setForm({ ...form, metadataXml: value })}
+                error={fieldError('metadataXml')}
+                hint="The identity provider's metadata document (EntityDescriptor)."
+                rows={8}
+              />
+            ) : null}
+            {source === 'manual' ? (
+              <>
+                <Field
+                  label="IdP entity ID"
+                  name="idpEntityId"
+                  value={form.idpEntityId}
+                  onInput={(value) => setForm({ ...form, idpEntityId: value })}
+                  error={fieldError('idpEntityId')}
+                />
+                <Field
+                  label="SSO URL"
+                  name="ssoUrl"
+                  type="url"
+                  value={form.ssoUrl}
+                  onInput={(value) => setForm({ ...form, ssoUrl: value })}
+                  error={fieldError('ssoUrl')}
+                />
+                <TextArea
+                  label="X.509 certificate"
+                  name="x509cert"
+                  value={form.x509cert}
+                  onInput={(value) => setForm({ ...form, x509cert: value })}
+                  error={fieldError('x509cert')}
+                  hint="The identity provider's signing certificate: PEM (-----BEGIN CERTIFICATE----- …) or base64 DER."
+                  rows={8}
+                />
+              </>
+            ) : null}
             {error instanceof ApiError && PROVIDER_FIELDS.some((field) => error.field(field)) ? null : <ErrorNote error={error} />}
             <button type="submit" class="primary" disabled={!planAllows}>
               {current ? 'Update provider' : 'Add provider'}

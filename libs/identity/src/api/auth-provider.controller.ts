@@ -20,6 +20,7 @@ import { type AuthProviderRow, AuthProviderRepository } from '../infrastructure/
 import { CreateAuthProviderDto, UpdateAuthProviderDto } from './auth-provider.dto';
 import { attributeMapping } from '../domain/saml-sign-in';
 import { SamlServiceProvider } from '../infrastructure/saml-service-provider';
+import { IdpMetadataImport } from '../application/idp-metadata-import';
 
 const actor = (principal: Principal): EventMetadata =>
   principal.userId ? { actorType: 'user', actorId: principal.userId } : { actorType: 'application', actorId: `api-token-${principal.tokenId}` };
@@ -35,6 +36,7 @@ export class AuthProviderController {
     private readonly repository: AuthProviderRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly serviceProvider: SamlServiceProvider,
+    private readonly metadata: IdpMetadataImport,
   ) {}
 
   /** No provider is a valid state, not a missing resource: 204, as Sentry answers. */
@@ -54,7 +56,7 @@ export class AuthProviderController {
   @RequireScopes('org:write')
   async create(@CurrentOrganization() organization: OrganizationAccess, @CurrentPrincipal() principal: Principal, @Body() body: CreateAuthProviderDto) {
     const result = await this.commands.execute<ConfigureAuthProviderCommand, ConfiguredAuthProvider>(
-      new ConfigureAuthProviderCommand(organization.id, organization.plan, 'create', body, actor(principal)),
+      new ConfigureAuthProviderCommand(organization.id, organization.plan, 'create', await this.metadata.resolve(body), actor(principal)),
     );
     return this.serialize(organization, result.provider, result.scimToken);
   }
@@ -63,7 +65,7 @@ export class AuthProviderController {
   @RequireScopes('org:write')
   async update(@CurrentOrganization() organization: OrganizationAccess, @CurrentPrincipal() principal: Principal, @Body() body: UpdateAuthProviderDto) {
     const result = await this.commands.execute<ConfigureAuthProviderCommand, ConfiguredAuthProvider>(
-      new ConfigureAuthProviderCommand(organization.id, organization.plan, 'update', body, actor(principal)),
+      new ConfigureAuthProviderCommand(organization.id, organization.plan, 'update', await this.metadata.resolve(body), actor(principal)),
     );
     return this.serialize(organization, result.provider, result.scimToken);
   }

@@ -1,7 +1,8 @@
 import { IfPresent } from '@faultline/platform';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsString, IsUrl, Length, MaxLength, ValidateNested } from 'class-validator';
+import { IsBoolean, IsIn, IsString, IsUrl, Length, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
+import { SAML_METADATA_LIMITS } from '../domain/saml-metadata';
 import { SSO_DEFAULT_ROLES } from '../domain/auth-provider';
 
 const URL_OPTIONS = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
@@ -52,25 +53,43 @@ class SsoOptionsDto {
   defaultRole?: (typeof SSO_DEFAULT_ROLES)[number];
 }
 
+/** The three fields are required unless the metadata brings them. */
+const withoutMetadata = (body: { metadataUrl?: string; metadataXml?: string }) => body.metadataUrl === undefined && body.metadataXml === undefined;
+
 export class CreateAuthProviderDto extends SsoOptionsDto {
   @ApiProperty({ enum: ['saml2'] })
   @IsIn(['saml2'])
   provider: 'saml2';
 
-  @ApiProperty({ description: "The identity provider's entity id (issuer)", maxLength: 1024 })
-  @IsString()
-  @Length(1, 1024)
-  idpEntityId: string;
-
-  @ApiProperty({ description: "The identity provider's single sign-on URL" })
+  @ApiPropertyOptional({ description: "The identity provider's metadata URL, instead of idpEntityId, ssoUrl and x509cert" })
+  @IfPresent()
   @IsUrl(URL_OPTIONS)
   @MaxLength(2048)
-  ssoUrl: string;
+  metadataUrl?: string;
+
+  @ApiPropertyOptional({ description: "The identity provider's metadata document, instead of idpEntityId, ssoUrl and x509cert" })
+  @IfPresent()
+  @IsString()
+  @Length(1, SAML_METADATA_LIMITS.maxChars)
+  metadataXml?: string;
+
+  @ApiProperty({ description: "The identity provider's entity id (issuer)", maxLength: 1024 })
+  @ValidateIf(withoutMetadata)
+  @IsString()
+  @Length(1, 1024)
+  idpEntityId?: string;
+
+  @ApiProperty({ description: "The identity provider's single sign-on URL" })
+  @ValidateIf(withoutMetadata)
+  @IsUrl(URL_OPTIONS)
+  @MaxLength(2048)
+  ssoUrl?: string;
 
   @ApiProperty({ description: "The identity provider's signing certificate, PEM or base64 DER" })
+  @ValidateIf(withoutMetadata)
   @IsString()
   @Length(1, 20_000)
-  x509cert: string;
+  x509cert?: string;
 
   @ApiPropertyOptional({ description: 'Turns SCIM provisioning on: the answer then carries the SCIM token, once' })
   @IfPresent()
@@ -83,6 +102,18 @@ export class UpdateAuthProviderDto extends SsoOptionsDto {
   @IfPresent()
   @IsIn(['saml2'])
   provider?: 'saml2';
+
+  @ApiPropertyOptional({ description: "The identity provider's metadata URL, instead of idpEntityId, ssoUrl and x509cert" })
+  @IfPresent()
+  @IsUrl(URL_OPTIONS)
+  @MaxLength(2048)
+  metadataUrl?: string;
+
+  @ApiPropertyOptional({ description: "The identity provider's metadata document, instead of idpEntityId, ssoUrl and x509cert" })
+  @IfPresent()
+  @IsString()
+  @Length(1, SAML_METADATA_LIMITS.maxChars)
+  metadataXml?: string;
 
   @ApiPropertyOptional({ maxLength: 1024 })
   @IfPresent()

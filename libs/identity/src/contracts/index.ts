@@ -26,3 +26,4 @@ export * from './member-emails';
 export * from './member-invites';
 export { InviteMemberCommand } from '../application/commands/invite-member/invite-member.command';
 export * from './scim-providers';
+export { TenantHttpClients } from './tenant-http-clients';
