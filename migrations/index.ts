@@ -39,6 +39,7 @@ import { SingleSignOn1764700000000 } from './1764700000000-single-sign-on';
 import { TwoFactor1764800000000 } from './1764800000000-two-factor';
 import { RetentionIndexes1764850000000 } from './1764850000000-retention-indexes';
 import { OpenIdConnect1764900000000 } from './1764900000000-openid-connect';
+import { SecurityKeys1765000000000 } from './1765000000000-security-keys';
 import { UnhandledAndEventTags1765300000000 } from './1765300000000-unhandled-and-event-tags';
 import { IssueBookmarksAndSavedSearches1765400000000 } from './1765400000000-issue-bookmarks-and-saved-searches';
 import { IssueMerges1765600000000 } from './1765600000000-issue-merges';
@@ -85,6 +86,7 @@ export const MIGRATIONS = [
   TwoFactor1764800000000,
   RetentionIndexes1764850000000,
   OpenIdConnect1764900000000,
+  SecurityKeys1765000000000,
   UnhandledAndEventTags1765300000000,
   IssueBookmarksAndSavedSearches1765400000000,
   IssueMerges1765600000000,

@@ -50,7 +50,7 @@ describe('SAML sign-in', () => {
     fetch(`${app.baseUrl}/saml/acs/${org}/`, {
       method: 'POST',
       redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
       body: new URLSearchParams({ SAMLResponse, ...(RelayState ? { RelayState } : {}) }).toString(),
     });
 
@@ -189,6 +189,18 @@ describe('SAML sign-in', () => {
     const refusedTampered = await post('acme', tampered);
     expect(refusedTampered.status).toBe(401);
     expect(await refusedTampered.json()).toEqual({ detail: expect.stringMatching(/signature/i) });
+    // A browser, which the identity provider's form brings here, gets a page with the reason and the way back.
+    const inBrowser = await fetch(`${app.baseUrl}/saml/acs/acme/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
+      body: new URLSearchParams({ SAMLResponse: tampered }).toString(),
+    });
+    expect(inBrowser.status).toBe(401);
+    expect(inBrowser.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await inBrowser.text();
+    expect(html).toContain('<h1>Single sign-on failed</h1>');
+    expect(html).toMatch(/signature/i);
+    expect(html).toContain('<a href="/auth/login/acme/">Back to sign-in</a>');
 
     const expiring = await samlResponse(person, { validForMs: 60_000 });
     clock.advance(10 * 60_000);

@@ -90,7 +90,7 @@ describe('two-factor authentication', () => {
   it('asks for the second factor after the password; a code signs in once, and a wrong one is refused', async () => {
     const first = await signIn(BOOTSTRAP.email, BOOTSTRAP.password);
     expect(first.status).toBe(200);
-    expect(first.body).toEqual({ twoFactorRequired: true, challenge: expect.any(String), expires: '2026-03-02T10:05:00.000Z' });
+    expect(first.body).toEqual({ twoFactorRequired: true, challenge: expect.any(String), expires: '2026-03-02T10:05:00.000Z', interfaces: ['totp'] });
     expect(first.cookie).toBe('');
 
     expect((await secondStep(first.body.challenge, '123456')).status).toBe(401);

@@ -253,6 +253,9 @@ describe.each([
     const certificate = page.getByLabel('X.509 certificate');
     await certificate.waitFor();
     expect(await certificate.evaluate((element) => element.tagName)).toBe('TEXTAREA');
+    await page.getByLabel('Configure from').selectOption('metadataXml');
+    expect(await page.getByLabel('Metadata XML').evaluate((element) => element.tagName)).toBe('TEXTAREA');
+    await page.getByLabel('Configure from').selectOption('manual');
     expect(await page.getByText(/need the business or enterprise plan/).count()).toBe(0);
     await expectNoSidewaysScroll();
     await shot('auth');

@@ -11,6 +11,7 @@ export interface SamlifyServiceProvider {
 }
 
 export interface SamlifyIdentityProvider {
+  getMetadata(): string;
   createLoginResponse(
     sp: SamlifyServiceProvider,
     requestInfo: { extract: { request: { id: string } } },

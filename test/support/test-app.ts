@@ -31,7 +31,7 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -50,7 +50,8 @@ async function freePort(): Promise<number> {
 export async function startTestApp(env: Record<string, string> = {}, options: { clock?: Clock } = {}): Promise<TestApp> {
   const databaseUrl = await createMigratedTestDatabaseUrl();
   const dataDir = mkdtempSync(join(tmpdir(), 'faultline-e2e-'));
-  const port = await freePort();
+  // A test that must know the port before the start (PUBLIC_URL names it) chooses it with freePort().
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const config = loadConfig({
     PORT: String(port),
     HOST: '127.0.0.1',

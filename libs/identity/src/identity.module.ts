@@ -17,6 +17,9 @@ import { RegenerateRecoveryCodesHandler } from './application/commands/regenerat
 import { RemoveAuthenticatorHandler } from './application/commands/remove-authenticator/remove-authenticator.handler';
 import { SessionStarter } from './application/session-starter';
 import { TwoFactorRepository } from './infrastructure/two-factor.repository';
+import { SecurityKeysController } from './api/security-keys.controller';
+import { SECURITY_KEY_PROVIDERS } from './security-keys.providers';
+import { IdpMetadataImport } from './application/idp-metadata-import';
 import { AuthProviderController } from './api/auth-provider.controller';
 import { SamlController } from './api/saml.controller';
 import { CompleteSamlSignInHandler } from './application/commands/complete-saml-sign-in/complete-saml-sign-in.handler';
@@ -85,6 +88,7 @@ import { UserActors } from './infrastructure/user-actors.repository';
     AcceptInviteController,
     AuthController,
     AuthenticatorsController,
+    SecurityKeysController,
     AuthProviderController,
     SamlController,
     OidcController,
@@ -118,6 +122,8 @@ import { UserActors } from './infrastructure/user-actors.repository';
     EnrollTotpHandler,
     RegenerateRecoveryCodesHandler,
     RemoveAuthenticatorHandler,
+    ...SECURITY_KEY_PROVIDERS,
+    IdpMetadataImport,
     SignInThrottle,
     AuthCache,
     IdentityAuthDirectory,

@@ -1,15 +1,17 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
 import { ErrorNote, Field, formatDate, Section, Skeleton, useLoad, useTitle } from '../components';
+import { SecurityKeys, type SecurityKeysAuthenticator } from './security-keys';
 
 interface Authenticator {
   id: string;
-  type: 'totp' | 'recovery';
+  type: 'totp' | 'recovery' | 'u2f';
   name: string;
   description: string;
   createdAt: string;
   lastUsedAt: string | null;
   codesRemaining?: number;
+  devices?: SecurityKeysAuthenticator['devices'];
 }
 
 interface Enrolment {
@@ -32,7 +34,7 @@ function RecoveryCodes(props: { codes: readonly string[] }) {
   );
 }
 
-/** Two-factor authentication of the signed-in user: an authenticator app and its recovery codes. */
+/** Two-factor authentication of the signed-in user: an authenticator app, security keys and recovery codes. */
 export function AccountSecurityPage() {
   useTitle('Account security');
   const authenticators = useLoad(() => api<Authenticator[]>('GET', AUTHENTICATORS).then(({ body }) => body), []);
@@ -74,6 +76,7 @@ export function AccountSecurityPage() {
 
   const app = authenticators.data?.find((authenticator) => authenticator.type === 'totp');
   const recovery = authenticators.data?.find((authenticator) => authenticator.type === 'recovery');
+  const keys = authenticators.data?.find((authenticator) => authenticator.type === 'u2f');
   return (
     <>
       <h1>Account security</h1>
@@ -92,17 +95,6 @@ export function AccountSecurityPage() {
                 Remove
               </button>
             </dd>
-            {recovery ? (
-              <>
-                <dt>{recovery.name}</dt>
-                <dd>
-                  {recovery.codesRemaining} of 10 unused.{' '}
-                  <button type="button" class="link-button" onClick={() => regenerate(recovery.id)}>
-                    Make new codes
-                  </button>
-                </dd>
-              </>
-            ) : null}
           </dl>
         ) : enrolment ? (
           <form onSubmit={enrol} noValidate>
@@ -134,6 +126,28 @@ export function AccountSecurityPage() {
           </>
         )}
       </Section>
+      <Section title="Security keys">
+        {authenticators.loading && !authenticators.data ? (
+          <Skeleton rows={1} />
+        ) : (
+          <SecurityKeys
+            authenticator={keys && keys.devices ? { id: keys.id, devices: keys.devices } : undefined}
+            onChanged={authenticators.reload}
+            onRecoveryCodes={setCodes}
+            onError={setError}
+          />
+        )}
+      </Section>
+      {recovery ? (
+        <Section title="Recovery codes">
+          <p>
+            {recovery.codesRemaining} of 10 unused.{' '}
+            <button type="button" class="link-button" onClick={() => regenerate(recovery.id)}>
+              Make new codes
+            </button>
+          </p>
+        </Section>
+      ) : null}
     </>
   );
 }

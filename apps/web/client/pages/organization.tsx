@@ -532,7 +532,12 @@ export function TeamPage(props: { params: Record<string, string> }) {
   );
 }
 
-const PROVIDER_FIELDS = ['idpEntityId', 'ssoUrl', 'x509cert', 'issuer', 'clientId', 'clientSecret', 'scopes', 'scimEnabled'];
+const PROVIDER_SOURCES = [
+  ['metadataUrl', 'Metadata URL'],
+  ['metadataXml', 'Metadata XML'],
+  ['manual', 'Entity ID, SSO URL and certificate'],
+] as const;
+const PROVIDER_FIELDS = ['idpEntityId', 'ssoUrl', 'x509cert', 'metadataUrl', 'metadataXml', 'issuer', 'clientId', 'clientSecret', 'scopes', 'scimEnabled'];
 const SAML_FIELDS = ['idpEntityId', 'ssoUrl', 'x509cert'] as const;
 const OIDC_FIELDS = ['issuer', 'clientId', 'clientSecret', 'scopes'] as const;
 
@@ -544,8 +549,19 @@ export function AuthProviderPage(props: { params: Record<string, string>; sessio
   const organization = useLoad(() => api<{ plan: string; require2FA: boolean }>('GET', `/api/0/organizations/${enc(org)}/`).then(({ body }) => body), [org]);
   // 204 (no body) when no provider is configured yet.
   const provider = useLoad(async () => (await api<AuthProvider | undefined>('GET', path)).body ?? null, [path]);
-  const [form, setForm] = useState({ idpEntityId: '', ssoUrl: '', x509cert: '', issuer: '', clientId: '', clientSecret: '', scopes: '' });
+  const [form, setForm] = useState({
+    idpEntityId: '',
+    ssoUrl: '',
+    x509cert: '',
+    metadataUrl: '',
+    metadataXml: '',
+    issuer: '',
+    clientId: '',
+    clientSecret: '',
+    scopes: '',
+  });
   const [chosen, setChosen] = useState<'saml2' | 'oidc'>();
+  const [source, setSource] = useState<string>('manual');
   const [error, setError] = useState<unknown>();
   const [scimToken, setScimToken] = useState<string>();
   const plan = organization.data?.plan;
@@ -556,7 +572,7 @@ export function AuthProviderPage(props: { params: Record<string, string>; sessio
     setError(undefined);
     try {
       // Only the chosen protocol's fields filled in are sent: an update keeps the rest (the client secret too).
-      const fields: readonly string[] = kind === 'oidc' ? OIDC_FIELDS : SAML_FIELDS;
+      const fields: readonly string[] = kind === 'oidc' ? OIDC_FIELDS : source === 'manual' ? SAML_FIELDS : [source];
       const changes = Object.fromEntries(Object.entries(form).filter(([field, value]) => fields.includes(field) && value !== ''));
       await api(provider.data ? 'PUT' : 'POST', path, { provider: kind, ...changes }, PROVIDER_FIELDS);
       setForm({ ...form, clientSecret: '' });
@@ -686,30 +702,57 @@ export function AuthProviderPage(props: { params: Record<string, string>; sessio
               </>
             ) : (
               <>
-                <Field
-                  label="IdP entity ID"
-                  name="idpEntityId"
-                  value={form.idpEntityId}
-                  onInput={(value) => setForm({ ...form, idpEntityId: value })}
-                  error={fieldError('idpEntityId')}
-                />
-                <Field
-                  label="SSO URL"
-                  name="ssoUrl"
-                  type="url"
-                  value={form.ssoUrl}
-                  onInput={(value) => setForm({ ...form, ssoUrl: value })}
-                  error={fieldError('ssoUrl')}
-                />
-                <TextArea
-                  label="X.509 certificate"
-                  name="x509cert"
-                  value={form.x509cert}
-                  onInput={(value) => setForm({ ...form, x509cert: value })}
-                  error={fieldError('x509cert')}
-                  hint="The identity provider's signing certificate: PEM (-----BEGIN CERTIFICATE----- …) or base64 DER."
-                  rows={8}
-                />
+                <SelectField label="Configure from" name="source" value={source} options={PROVIDER_SOURCES} onChange={setSource} />
+                {source === 'metadataUrl' ? (
+                  <Field
+                    label="Metadata URL"
+                    name="metadataUrl"
+                    type="url"
+                    value={form.metadataUrl}
+                    onInput={(value) => setForm({ ...form, metadataUrl: value })}
+                    error={fieldError('metadataUrl')}
+                    hint="Okta: the app's Metadata URL; Entra ID: App Federation Metadata Url. Read once, now."
+                  />
+                ) : null}
+                {source === 'metadataXml' ? (
+                  <TextArea
+                    label="Metadata XML"
+                    name="metadataXml"
+                    value={form.metadataXml}
+                    onInput={(value) => setForm({ ...form, metadataXml: value })}
+                    error={fieldError('metadataXml')}
+                    hint="The identity provider's metadata document (EntityDescriptor)."
+                    rows={8}
+                  />
+                ) : null}
+                {source === 'manual' ? (
+                  <>
+                    <Field
+                      label="IdP entity ID"
+                      name="idpEntityId"
+                      value={form.idpEntityId}
+                      onInput={(value) => setForm({ ...form, idpEntityId: value })}
+                      error={fieldError('idpEntityId')}
+                    />
+                    <Field
+                      label="SSO URL"
+                      name="ssoUrl"
+                      type="url"
+                      value={form.ssoUrl}
+                      onInput={(value) => setForm({ ...form, ssoUrl: value })}
+                      error={fieldError('ssoUrl')}
+                    />
+                    <TextArea
+                      label="X.509 certificate"
+                      name="x509cert"
+                      value={form.x509cert}
+                      onInput={(value) => setForm({ ...form, x509cert: value })}
+                      error={fieldError('x509cert')}
+                      hint="The identity provider's signing certificate: PEM (-----BEGIN CERTIFICATE----- …) or base64 DER."
+                      rows={8}
+                    />
+                  </>
+                ) : null}
               </>
             )}
             {error instanceof ApiError && PROVIDER_FIELDS.some((field) => error.field(field)) ? null : <ErrorNote error={error} />}

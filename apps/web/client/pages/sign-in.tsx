@@ -1,8 +1,9 @@
+import { type PublicKeyCredentialRequestOptionsJSON, startAuthentication } from '@simplewebauthn/browser';
 import { useState } from 'preact/hooks';
 import { api, ApiError, setCsrfToken } from '../api';
 import { ErrorNote, Field, useTitle } from '../components';
 
-type SignedIn = { csrfToken: string } | { twoFactorRequired: true; challenge: string };
+type SignedIn = { csrfToken: string } | { twoFactorRequired: true; challenge: string; interfaces?: string[] };
 
 export function SignInPage(props: { onSignedIn: () => void; notice?: string }) {
   useTitle('Sign in');
@@ -11,6 +12,7 @@ export function SignInPage(props: { onSignedIn: () => void; notice?: string }) {
   const [code, setCode] = useState('');
   /** Set once the password was right for a user with a second factor. */
   const [challenge, setChallenge] = useState<string>();
+  const [interfaces, setInterfaces] = useState<readonly string[]>([]);
   const [error, setError] = useState<ApiError | unknown>();
   const [busy, setBusy] = useState(false);
   const [organization, setOrganization] = useState('');
@@ -31,32 +33,56 @@ export function SignInPage(props: { onSignedIn: () => void; notice?: string }) {
       const { body } = await api<SignedIn>('POST', '/api/0/auth/login/', { username: email, password }, ['username', 'password']);
       if ('twoFactorRequired' in body) {
         setChallenge(body.challenge);
+        setInterfaces(body.interfaces ?? ['totp']);
         return;
       }
       setCsrfToken(body.csrfToken);
       props.onSignedIn();
     });
-  const confirm = (event: Event) =>
-    attempt(event, async () => {
-      try {
-        const { body } = await api<{ csrfToken: string }>('POST', '/api/0/auth/2fa/', { challenge, otp: code }, ['otp']);
-        setCsrfToken(body.csrfToken);
-        props.onSignedIn();
-      } catch (failure) {
-        // A spent or expired sign-in starts again from the password.
-        if (failure instanceof ApiError && failure.status === 401 && failure.detail.startsWith('This sign-in has expired')) {
-          setChallenge(undefined);
-          setCode('');
-        }
-        throw failure;
+  const secondStep = async (answer: { otp: string } | { webauthn: unknown }) => {
+    try {
+      const { body } = await api<{ csrfToken: string }>('POST', '/api/0/auth/2fa/', { challenge, ...answer }, ['otp']);
+      setCsrfToken(body.csrfToken);
+      props.onSignedIn();
+    } catch (failure) {
+      // A spent or expired sign-in starts again from the password.
+      if (failure instanceof ApiError && failure.status === 401 && failure.detail.startsWith('This sign-in has expired')) {
+        setChallenge(undefined);
+        setCode('');
       }
+      throw failure;
+    }
+  };
+  const confirm = (event: Event) => attempt(event, () => secondStep({ otp: code }));
+  const signWithKey = (event: Event) =>
+    attempt(event, async () => {
+      const { body } = await api<{ webAuthnAuthenticationData: PublicKeyCredentialRequestOptionsJSON }>('POST', '/api/0/auth/2fa/webauthn/', { challenge });
+      let signature: unknown;
+      try {
+        signature = await startAuthentication({ optionsJSON: body.webAuthnAuthenticationData });
+      } catch {
+        throw new ApiError(400, 'The security key did not answer. Try again, or enter a code.', {});
+      }
+      await secondStep({ webauthn: signature });
     });
   const fieldError = (name: string) => (error instanceof ApiError ? error.field(name) : undefined);
   if (challenge) {
     return (
       <main class="sign-in" id="main">
         <h1>Two-factor authentication</h1>
-        <p>Enter the code your authenticator app shows, or one of your recovery codes.</p>
+        {interfaces.includes('u2f') ? (
+          <form onSubmit={signWithKey}>
+            <p>Use your security key, or enter a code below.</p>
+            <button type="submit" class="primary" disabled={busy}>
+              Use security key
+            </button>
+          </form>
+        ) : null}
+        <p>
+          {interfaces.includes('totp')
+            ? 'Enter the code your authenticator app shows, or one of your recovery codes.'
+            : 'Without the key, enter one of your recovery codes.'}
+        </p>
         <form onSubmit={confirm} noValidate>
           <Field label="Code" name="otp" autoComplete="one-time-code" value={code} onInput={setCode} error={fieldError('otp')} required />
           {fieldError('otp') ? null : <ErrorNote error={error} />}

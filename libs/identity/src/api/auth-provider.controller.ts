@@ -21,6 +21,7 @@ import { CreateAuthProviderDto, UpdateAuthProviderDto } from './auth-provider.dt
 import { attributeMapping } from '../domain/saml-sign-in';
 import { SamlServiceProvider } from '../infrastructure/saml-service-provider';
 import { OidcRelyingParty } from '../infrastructure/oidc-relying-party';
+import { IdpMetadataImport } from '../application/idp-metadata-import';
 
 const actor = (principal: Principal): EventMetadata =>
   principal.userId ? { actorType: 'user', actorId: principal.userId } : { actorType: 'application', actorId: `api-token-${principal.tokenId}` };
@@ -37,6 +38,7 @@ export class AuthProviderController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly serviceProvider: SamlServiceProvider,
     private readonly relyingParty: OidcRelyingParty,
+    private readonly metadata: IdpMetadataImport,
   ) {}
 
   /** No provider is a valid state, not a missing resource: 204, as Sentry answers. */
@@ -56,7 +58,7 @@ export class AuthProviderController {
   @RequireScopes('org:write')
   async create(@CurrentOrganization() organization: OrganizationAccess, @CurrentPrincipal() principal: Principal, @Body() body: CreateAuthProviderDto) {
     const result = await this.commands.execute<ConfigureAuthProviderCommand, ConfiguredAuthProvider>(
-      new ConfigureAuthProviderCommand(organization.id, organization.plan, 'create', body, actor(principal)),
+      new ConfigureAuthProviderCommand(organization.id, organization.plan, 'create', await this.metadata.resolve(body), actor(principal)),
     );
     return this.serialize(organization, result.provider, result.scimToken);
   }
@@ -65,7 +67,7 @@ export class AuthProviderController {
   @RequireScopes('org:write')
   async update(@CurrentOrganization() organization: OrganizationAccess, @CurrentPrincipal() principal: Principal, @Body() body: UpdateAuthProviderDto) {
     const result = await this.commands.execute<ConfigureAuthProviderCommand, ConfiguredAuthProvider>(
-      new ConfigureAuthProviderCommand(organization.id, organization.plan, 'update', body, actor(principal)),
+      new ConfigureAuthProviderCommand(organization.id, organization.plan, 'update', await this.metadata.resolve(body), actor(principal)),
     );
     return this.serialize(organization, result.provider, result.scimToken);
   }

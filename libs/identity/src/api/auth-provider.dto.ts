@@ -2,6 +2,7 @@ import { IfPresent } from '@faultline/platform';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsString, IsUrl, Length, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
+import { SAML_METADATA_LIMITS } from '../domain/saml-metadata';
 import { SSO_DEFAULT_ROLES } from '../domain/auth-provider';
 
 const URL_OPTIONS = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
@@ -53,6 +54,9 @@ class SsoOptionsDto {
 }
 
 const saml = (body: { provider?: string }) => body.provider !== 'oidc';
+/** SAML's three fields are required unless its metadata brings them. */
+const samlWithoutMetadata = (body: { provider?: string; metadataUrl?: string; metadataXml?: string }) =>
+  saml(body) && body.metadataUrl === undefined && body.metadataXml === undefined;
 
 /** OpenID Connect's settings; on a change each may be left out to keep it. */
 class OidcOptionsDto extends SsoOptionsDto {
@@ -86,23 +90,35 @@ export class CreateAuthProviderDto extends OidcOptionsDto {
   @IsIn(['saml2', 'oidc'])
   provider: 'saml2' | 'oidc';
 
-  @ApiProperty({ description: "SAML: the identity provider's entity id (issuer)", maxLength: 1024 })
-  @ValidateIf(saml)
-  @IsString()
-  @Length(1, 1024)
-  idpEntityId: string;
-
-  @ApiProperty({ description: "SAML: the identity provider's single sign-on URL" })
-  @ValidateIf(saml)
+  @ApiPropertyOptional({ description: "SAML: the identity provider's metadata URL, instead of idpEntityId, ssoUrl and x509cert" })
+  @IfPresent()
   @IsUrl(URL_OPTIONS)
   @MaxLength(2048)
-  ssoUrl: string;
+  metadataUrl?: string;
+
+  @ApiPropertyOptional({ description: "SAML: the identity provider's metadata document, instead of idpEntityId, ssoUrl and x509cert" })
+  @IfPresent()
+  @IsString()
+  @Length(1, SAML_METADATA_LIMITS.maxChars)
+  metadataXml?: string;
+
+  @ApiProperty({ description: "SAML: the identity provider's entity id (issuer)", maxLength: 1024 })
+  @ValidateIf(samlWithoutMetadata)
+  @IsString()
+  @Length(1, 1024)
+  idpEntityId?: string;
+
+  @ApiProperty({ description: "SAML: the identity provider's single sign-on URL" })
+  @ValidateIf(samlWithoutMetadata)
+  @IsUrl(URL_OPTIONS)
+  @MaxLength(2048)
+  ssoUrl?: string;
 
   @ApiProperty({ description: "SAML: the identity provider's signing certificate, PEM or base64 DER" })
-  @ValidateIf(saml)
+  @ValidateIf(samlWithoutMetadata)
   @IsString()
   @Length(1, 20_000)
-  x509cert: string;
+  x509cert?: string;
 
   @ApiPropertyOptional({ description: 'Turns SCIM provisioning on: the answer then carries the SCIM token, once' })
   @IfPresent()
@@ -115,6 +131,18 @@ export class UpdateAuthProviderDto extends OidcOptionsDto {
   @IfPresent()
   @IsIn(['saml2', 'oidc'])
   provider?: 'saml2' | 'oidc';
+
+  @ApiPropertyOptional({ description: "The identity provider's metadata URL, instead of idpEntityId, ssoUrl and x509cert" })
+  @IfPresent()
+  @IsUrl(URL_OPTIONS)
+  @MaxLength(2048)
+  metadataUrl?: string;
+
+  @ApiPropertyOptional({ description: "The identity provider's metadata document, instead of idpEntityId, ssoUrl and x509cert" })
+  @IfPresent()
+  @IsString()
+  @Length(1, SAML_METADATA_LIMITS.maxChars)
+  metadataXml?: string;
 
   @ApiPropertyOptional({ maxLength: 1024 })
   @IfPresent()

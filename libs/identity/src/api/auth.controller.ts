@@ -1,18 +1,21 @@
 import { BadRequestException, Body, Controller, Delete, Get, HttpCode, HttpException, Inject, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiTags } from '@nestjs/swagger';
+import type { AuthenticationResponseJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { APP_CONFIG, type AppConfig, CurrentPrincipal, Database, type Principal, Public, RequireScopes } from '@faultline/platform';
 import { CompleteTwoFactorSignInCommand } from '../application/commands/complete-two-factor-sign-in/complete-two-factor-sign-in.command';
 import type { TwoFactorSignInResult } from '../application/commands/complete-two-factor-sign-in/complete-two-factor-sign-in.handler';
 import { SignInCommand } from '../application/commands/sign-in/sign-in.command';
+import { StartSecurityKeySignInCommand } from '../application/commands/start-security-key-sign-in/start-security-key-sign-in.command';
 import type { TwoFactorChallenge } from '../application/commands/sign-in/sign-in.handler';
 import type { StartedSession } from '../application/session-starter';
 import { SignOutCommand } from '../application/commands/sign-out/sign-out.command';
 import { IdentityRepository } from '../infrastructure/identity.repository';
 import { SessionsRepository } from '../infrastructure/sessions.repository';
 import { SignInThrottle } from '../infrastructure/sign-in-throttle';
-import { SignInDto, TwoFactorSignInDto } from './auth.dto';
+import { SecurityKeySignInDto, SignInDto, TwoFactorSignInDto } from './auth.dto';
+import { parseCredentialResponse } from './security-keys.dto';
 import { sessionCookie } from './session-cookie';
 
 /**
@@ -47,7 +50,8 @@ export class AuthController {
     );
     this.throttle.succeeded(admission.attempt);
     // The password was right; the session waits for the second factor (POST auth/2fa/).
-    if ('twoFactorRequired' in result) return { twoFactorRequired: true, challenge: result.challenge, expires: result.expiresAt.toISOString() };
+    if ('twoFactorRequired' in result)
+      return { twoFactorRequired: true, challenge: result.challenge, expires: result.expiresAt.toISOString(), interfaces: result.interfaces };
     return this.started(result, reply);
   }
 
@@ -61,16 +65,30 @@ export class AuthController {
       void reply.header('retry-after', String(admission.retryAfterSeconds));
       throw new HttpException({ detail: 'Too many failed sign-in attempts. Try again later.' }, 429);
     }
+    const answer = secondFactorAnswer(body);
     const result = await this.commands.execute<CompleteTwoFactorSignInCommand, TwoFactorSignInResult>(
-      new CompleteTwoFactorSignInCommand(body.challenge, body.otp, this.config.sessions.ttlMs, this.client(request)),
+      new CompleteTwoFactorSignInCommand(body.challenge, answer, this.config.sessions.ttlMs, this.client(request)),
     );
     if ('refused' in result) {
       if (result.refused === 'throttled') throw new HttpException({ detail: 'Too many wrong codes. Try again later.' }, 429);
       if (result.refused === 'expired') throw new HttpException({ detail: 'This sign-in has expired. Sign in again.', code: 'challenge-expired' }, 401);
+      if ('securityKey' in answer) throw new HttpException({ detail: 'The security key was not accepted. Try again.' }, 401);
       throw new HttpException({ detail: 'Invalid confirmation code. Try again.', otp: ['Invalid confirmation code. Try again.'] }, 401);
     }
     this.throttle.succeeded(admission.attempt);
     return this.started(result.session, reply);
+  }
+
+  /** A security key's options for the second step (`navigator.credentials.get`); each call gives a new single-use challenge. */
+  @Post('auth/2fa/webauthn')
+  @Public()
+  @HttpCode(200)
+  async securityKeyOptions(@Body() body: SecurityKeySignInDto) {
+    const options = await this.commands.execute<StartSecurityKeySignInCommand, PublicKeyCredentialRequestOptionsJSON | undefined>(
+      new StartSecurityKeySignInCommand(body.challenge),
+    );
+    if (!options) throw new HttpException({ detail: 'This sign-in has expired. Sign in again.', code: 'challenge-expired' }, 401);
+    return { webAuthnAuthenticationData: options };
   }
 
   private started(session: StartedSession, reply: FastifyReply) {
@@ -111,4 +129,12 @@ export class AuthController {
   private cookie(value: string, maxAgeSeconds: number): string {
     return sessionCookie(value, maxAgeSeconds, this.config.sessions.secureCookie);
   }
+}
+
+/** The code, or the security key's signature (checked for shape here, for everything else by the verifier). */
+function secondFactorAnswer(body: TwoFactorSignInDto): CompleteTwoFactorSignInCommand['answer'] {
+  if (body.webauthn === undefined) return { code: body.otp ?? '' };
+  const securityKey = parseCredentialResponse<AuthenticationResponseJSON>(body.webauthn, 'authenticatorData');
+  if (!securityKey) throw new BadRequestException({ detail: 'Not a WebAuthn signature.', webauthn: ['Not a WebAuthn signature.'] });
+  return { securityKey };
 }

@@ -1,5 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { IsString, MaxLength, MinLength } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Allow, IsOptional, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
 
 /** Sentry's sign-in body: `username` is the e-mail address. */
 export class SignInDto {
@@ -24,14 +24,28 @@ export class TwoFactorSignInDto {
   @MaxLength(128)
   challenge!: string;
 
-  @ApiProperty({ description: 'A code of the authenticator app, or a recovery code', maxLength: 64 })
+  @ApiPropertyOptional({ description: 'A code of the authenticator app, or a recovery code (or `webauthn` instead)', maxLength: 64 })
+  @ValidateIf((body: TwoFactorSignInDto) => body.webauthn === undefined)
   @IsString()
   @MinLength(1)
   @MaxLength(64)
-  otp!: string;
+  otp?: string;
+
+  @ApiPropertyOptional({ description: "A security key's answer to the options of `POST auth/2fa/webauthn/` (AuthenticationResponseJSON)" })
+  @IsOptional()
+  @Allow()
+  webauthn?: unknown;
 }
 
 /** Sentry's TOTP enrolment: the secret the enrolment page was given, and the app's current code. */
+export class SecurityKeySignInDto {
+  @ApiProperty({ description: 'The challenge of the sign-in', maxLength: 128 })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(128)
+  challenge!: string;
+}
+
 export class EnrollTotpDto {
   @ApiProperty({ maxLength: 128 })
   @IsString()

@@ -10,13 +10,20 @@ import { RegenerateRecoveryCodesCommand } from '../application/commands/regenera
 import { RemoveAuthenticatorCommand } from '../application/commands/remove-authenticator/remove-authenticator.command';
 import { newTotpSecret, totpUri } from '../domain/two-factor';
 import { IdentityRepository } from '../infrastructure/identity.repository';
+import { type SecurityKeyRow, SecurityKeysRepository } from '../infrastructure/security-keys.repository';
 import { type AuthenticatorRow, TwoFactorRepository } from '../infrastructure/two-factor.repository';
+import { serializeSecurityKey } from './security-keys.dto';
 import { EnrollTotpDto } from './auth.dto';
 
 const INTERFACES = {
   totp: {
     name: 'Authenticator App',
     description: 'An authenticator app (such as Google Authenticator or 1Password) that shows a new code every 30 seconds.',
+    isBackupInterface: false,
+  },
+  u2f: {
+    name: 'Security Keys',
+    description: "Hardware keys (such as a YubiKey) or a device's built-in authenticator, used through WebAuthn.",
     isBackupInterface: false,
   },
   recovery: {
@@ -26,7 +33,7 @@ const INTERFACES = {
   },
 } as const;
 
-function serializeAuthenticator(row: AuthenticatorRow) {
+function serializeAuthenticator(row: AuthenticatorRow, keys: readonly SecurityKeyRow[] = []) {
   return {
     id: row.id,
     type: row.type,
@@ -35,6 +42,7 @@ function serializeAuthenticator(row: AuthenticatorRow) {
     createdAt: row.created_at.toISOString(),
     lastUsedAt: row.last_used_at?.toISOString() ?? null,
     ...(row.type === 'recovery' ? { codesRemaining: row.codes_left ?? 0 } : {}),
+    ...(row.type === 'u2f' ? { devices: keys.filter((key) => key.authenticatorId === row.id).map(serializeSecurityKey) } : {}),
   };
 }
 
@@ -51,13 +59,15 @@ export class AuthenticatorsController {
     private readonly database: Database,
     private readonly twoFactor: TwoFactorRepository,
     private readonly identity: IdentityRepository,
+    private readonly securityKeys: SecurityKeysRepository,
   ) {}
 
   @Get()
   @RequireScopes()
   async list(@CurrentPrincipal() principal: Principal, @Param('user_id') userParam: string) {
     const userId = ownUser(principal, userParam);
-    return (await this.twoFactor.authenticators(this.database, userId)).map(serializeAuthenticator);
+    const keys = await this.securityKeys.keys(this.database, userId);
+    return (await this.twoFactor.authenticators(this.database, userId)).map((row) => serializeAuthenticator(row, keys));
   }
 
   /** A new secret to enrol (Sentry's shape: `secret` and the `qrcode` URI), with the QR code drawn as SVG. */
@@ -86,7 +96,7 @@ export class AuthenticatorsController {
     const userId = ownUser(principal, userParam);
     const row = (await this.twoFactor.authenticators(this.database, userId)).find((candidate) => candidate.id === id);
     if (!row) throw new NotFoundException();
-    return serializeAuthenticator(row);
+    return serializeAuthenticator(row, await this.securityKeys.keys(this.database, userId));
   }
 
   /** Sentry's "regenerate recovery codes": on the recovery authenticator, new codes shown once. */
@@ -111,12 +121,12 @@ export class AuthenticatorsController {
 }
 
 /** The caller's own user: `me` or its id; anyone else's authenticators are not found. */
-function ownUser(principal: Principal, userParam: string): string {
+export function ownUser(principal: Principal, userParam: string): string {
   if (!principal.userId || (userParam !== 'me' && userParam !== principal.userId)) throw new NotFoundException();
   return principal.userId;
 }
 
-function browserUser(principal: Principal, userParam: string): string {
+export function browserUser(principal: Principal, userParam: string): string {
   const userId = ownUser(principal, userParam);
   if (!principal.sessionId)
     throw new ForbiddenException({ detail: 'Two-factor authentication is changed from a signed-in browser session, not with an API token.' });

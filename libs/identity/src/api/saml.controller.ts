@@ -4,7 +4,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ApiExcludeController, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { APP_CONFIG, type AppConfig, Database, Public } from '@faultline/platform';
+import { APP_CONFIG, type AppConfig, Database, Public, toErrorResponse } from '@faultline/platform';
 import { CompleteSamlSignInCommand } from '../application/commands/complete-saml-sign-in/complete-saml-sign-in.command';
 import type { SamlSignInOutcome } from '../application/commands/complete-saml-sign-in/complete-saml-sign-in.handler';
 import { LinkSsoAccountCommand } from '../application/commands/link-sso-account/link-sso-account.command';
@@ -49,6 +49,13 @@ export const page = (
 <body style="font-family:sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem">${body}</body></html>`;
 
 export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** Why a sign-in through the identity provider did not go through, with the way back to the organization's sign-in page. */
+const refusedPage = (slug: string, reason: string) =>
+  page(
+    'Single sign-on failed',
+    `<h1>Single sign-on failed</h1><p>${escapeHtml(reason)}</p><p><a href="/auth/login/${encodeURIComponent(slug)}/">Back to sign-in</a></p>`,
+  );
 
 /** The page an SSO sign-in opens when the e-mail belongs to an account that must prove it is its owner's. */
 const LINK_PAGE = page(
@@ -100,9 +107,17 @@ export class SamlController {
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ) {
-    const outcome = await this.commands.execute<CompleteSamlSignInCommand, SamlSignInOutcome>(
-      new CompleteSamlSignInCommand(slug, body.SAMLResponse, body.RelayState || undefined, this.config.sessions.ttlMs, this.client(request)),
-    );
+    let outcome: SamlSignInOutcome;
+    try {
+      outcome = await this.commands.execute<CompleteSamlSignInCommand, SamlSignInOutcome>(
+        new CompleteSamlSignInCommand(slug, body.SAMLResponse, body.RelayState || undefined, this.config.sessions.ttlMs, this.client(request)),
+      );
+    } catch (error) {
+      // The identity provider's form lands a person here: a page for them, JSON for any other client.
+      const refused = toErrorResponse(error);
+      if (!refused || !(request.headers.accept ?? '').includes('text/html')) throw error;
+      return reply.status(refused.status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(refusedPage(slug, refused.body.detail));
+    }
     if (outcome.kind === 'link') return reply.status(302).header('location', `/auth/link/#token=${outcome.linkToken}`).send();
     this.setCookie(reply, outcome.session);
     return reply.status(302).header('location', `/organizations/${outcome.organizationSlug}/issues/`).send();

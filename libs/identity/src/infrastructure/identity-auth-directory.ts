@@ -154,7 +154,7 @@ export class IdentityAuthDirectory extends AuthDirectory {
     const where = isNumericId(idOrSlug) ? 'o.id = $1::bigint' : 'o.slug = $1';
     const [found] = await this.database.query<OrganizationLookup>(
       `SELECT o.id, o.slug, o.name, o.plan, o.features, o.date_created, o.require_2fa, m.role,
-              o.require_2fa AND EXISTS (SELECT 1 FROM identity.authenticators a WHERE a.user_id = $2::bigint AND a.type = 'totp') AS has_2fa,
+              o.require_2fa AND EXISTS (SELECT 1 FROM identity.authenticators a WHERE a.user_id = $2::bigint AND a.type IN ('totp', 'u2f')) AS has_2fa,
               EXISTS (SELECT 1 FROM identity.auth_providers p WHERE p.organization_id = o.id) AS sso_required
        FROM identity.organizations o
        LEFT JOIN identity.organization_members m ON m.organization_id = o.id AND m.user_id = $2::bigint AND m.is_active

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { Sql } from '@faultline/platform';
+import { TWO_FACTOR_LIMITS } from '../domain/two-factor';
 
 export interface AuthenticatorRow {
   id: string;
-  type: 'totp' | 'recovery';
+  type: 'totp' | 'recovery' | 'u2f';
   totp_secret: string | null;
   last_time_step: string | null;
   codes_left: number | null;
@@ -34,9 +35,17 @@ export class TwoFactorRepository {
     return row;
   }
 
-  async hasTotp(sql: Sql, userId: string): Promise<boolean> {
-    const rows = await sql.query(`SELECT 1 FROM identity.authenticators WHERE user_id = $1 AND type = 'totp'`, [userId]);
-    return rows.length > 0;
+  /** The user's second factors (an authenticator app, security keys), recovery codes aside. */
+  async secondFactors(sql: Sql, userId: string): Promise<Array<'totp' | 'u2f'>> {
+    const rows = await sql.query<{ type: 'totp' | 'u2f' }>(
+      `SELECT type FROM identity.authenticators WHERE user_id = $1 AND type IN ('totp', 'u2f') ORDER BY type`,
+      [userId],
+    );
+    return rows.map((row) => row.type);
+  }
+
+  async hasSecondFactor(sql: Sql, userId: string): Promise<boolean> {
+    return (await this.secondFactors(sql, userId)).length > 0;
   }
 
   /** Enrols a TOTP app; false when the user already has one. */
@@ -73,14 +82,24 @@ export class TwoFactorRepository {
     return rows.length > 0;
   }
 
-  /** Removes one of the user's authenticators; removing the TOTP app removes the recovery codes with it. */
+  /** Removes one of the user's authenticators; removing the last second factor removes the recovery codes with it. */
   async deleteAuthenticator(sql: Sql, userId: string, authenticatorId: string): Promise<AuthenticatorRow['type'] | undefined> {
     const [row] = await sql.query<{ type: AuthenticatorRow['type'] }>(`DELETE FROM identity.authenticators WHERE user_id = $1 AND id = $2 RETURNING type`, [
       userId,
       authenticatorId,
     ]);
-    if (row?.type === 'totp') await sql.execute(`DELETE FROM identity.authenticators WHERE user_id = $1 AND type = 'recovery'`, [userId]);
+    if (row && row.type !== 'recovery') await this.dropOrphanRecoveryCodes(sql, userId);
     return row?.type;
+  }
+
+  /** Recovery codes stand in for a second factor; with none left they go too. */
+  async dropOrphanRecoveryCodes(sql: Sql, userId: string): Promise<void> {
+    if (!(await this.hasSecondFactor(sql, userId))) await sql.execute(`DELETE FROM identity.authenticators WHERE user_id = $1 AND type = 'recovery'`, [userId]);
+  }
+
+  async hasRecoveryCodes(sql: Sql, userId: string): Promise<boolean> {
+    const rows = await sql.query(`SELECT 1 FROM identity.authenticators WHERE user_id = $1 AND type = 'recovery'`, [userId]);
+    return rows.length > 0;
   }
 
   /** The organizations that require a second factor and have this user as an active member. */
@@ -109,6 +128,15 @@ export class TwoFactorRepository {
       [tokenHash, now],
     );
     return row ? { userId: row.user_id, attempts: row.attempts } : undefined;
+  }
+
+  /** The user of a live challenge that has attempts left. */
+  async challengeUser(sql: Sql, tokenHash: string, now: Date): Promise<string | undefined> {
+    const [row] = await sql.query<{ user_id: string }>(
+      `SELECT user_id::text FROM identity.two_factor_challenges WHERE token_hash = $1 AND expires_at >= $2 AND attempts < $3`,
+      [tokenHash, now, TWO_FACTOR_LIMITS.attemptsPerChallenge],
+    );
+    return row?.user_id;
   }
 
   async deleteChallenge(sql: Sql, tokenHash: string): Promise<void> {

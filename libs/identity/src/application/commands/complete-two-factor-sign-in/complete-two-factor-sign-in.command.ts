@@ -1,10 +1,11 @@
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { SessionClient } from '../../session-starter';
 
-/** The second step of a password sign-in: a TOTP code or a recovery code for the challenge the first step gave. */
+/** The second step of a password sign-in: a TOTP code, a recovery code or a security key's signature, for the challenge the first step gave. */
 export class CompleteTwoFactorSignInCommand {
   constructor(
     readonly challenge: string,
-    readonly code: string,
+    readonly answer: { readonly code: string } | { readonly securityKey: AuthenticationResponseJSON },
     readonly ttlMs: number,
     readonly client: SessionClient,
   ) {}

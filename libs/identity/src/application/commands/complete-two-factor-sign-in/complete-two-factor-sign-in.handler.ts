@@ -1,8 +1,11 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock } from '@faultline/kernel';
-import { Database } from '@faultline/platform';
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
+import { APP_CONFIG, type AppConfig, Database, type Transaction } from '@faultline/platform';
+import { relyingPartyOf, verifySignIn } from '../../../domain/security-keys';
 import { countFailure, hashChallenge, hashRecoveryCode, matchTotp, mayTryCode, TWO_FACTOR_LIMITS } from '../../../domain/two-factor';
+import { SecurityKeysRepository } from '../../../infrastructure/security-keys.repository';
 import { SessionsRepository } from '../../../infrastructure/sessions.repository';
 import { TwoFactorRepository } from '../../../infrastructure/two-factor.repository';
 import { SessionStarter, type StartedSession } from '../../session-starter';
@@ -12,8 +15,9 @@ import { CompleteTwoFactorSignInCommand } from './complete-two-factor-sign-in.co
 export type TwoFactorSignInResult = { readonly session: StartedSession } | { readonly refused: 'wrong_code' | 'expired' | 'throttled' };
 
 /**
- * Turns a sign-in challenge and a correct code into a session. A TOTP code is accepted once (its
- * time step is recorded), a recovery code is spent. Wrong codes count against the challenge and
+ * Turns a sign-in challenge and a correct code or security key signature into a session. A TOTP
+ * code is accepted once (its time step is recorded), a recovery code is spent, a key's WebAuthn
+ * challenge signs once and its counter must grow. Wrong codes count against the challenge and
  * against the user in a table every API process shares, committed before the answer, so guessing
  * in parallel across processes or challenges gains nothing.
  */
@@ -24,10 +28,12 @@ export class CompleteTwoFactorSignInHandler implements ICommandHandler<CompleteT
     private readonly users: SessionsRepository,
     private readonly twoFactor: TwoFactorRepository,
     private readonly sessions: SessionStarter,
+    private readonly keys: SecurityKeysRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ challenge, code, ttlMs, client }: CompleteTwoFactorSignInCommand): Promise<TwoFactorSignInResult> {
+  async execute({ challenge, answer, ttlMs, client }: CompleteTwoFactorSignInCommand): Promise<TwoFactorSignInResult> {
     const now = this.clock.now();
     const tokenHash = hashChallenge(challenge);
     return this.database.transaction(async (tx): Promise<TwoFactorSignInResult> => {
@@ -39,20 +45,45 @@ export class CompleteTwoFactorSignInHandler implements ICommandHandler<CompleteT
       }
       const failures = await this.twoFactor.lockFailures(tx, attempt.userId);
       if (!mayTryCode(failures, now)) return { refused: 'throttled' };
-      const totp = await this.twoFactor.lockTotp(tx, attempt.userId);
       const user = await this.users.findUserById(tx, attempt.userId);
-      if (!totp?.totp_secret || !user?.is_active) {
+      if (!user?.is_active || !(await this.twoFactor.hasSecondFactor(tx, attempt.userId))) {
         await this.twoFactor.deleteChallenge(tx, tokenHash);
         return { refused: 'expired' };
       }
-      const timeStep = await matchTotp(totp.totp_secret, code, now, totp.last_time_step === null ? null : Number(totp.last_time_step));
-      if (timeStep !== undefined) await this.twoFactor.recordTotpUse(tx, totp.id, timeStep, now);
-      else if (!(await this.twoFactor.spendRecoveryCode(tx, attempt.userId, hashRecoveryCode(code), now))) {
+      const accepted =
+        'code' in answer
+          ? await this.acceptCode(tx, attempt.userId, answer.code, now)
+          : await this.acceptKey(tx, tokenHash, attempt.userId, answer.securityKey, now);
+      if (!accepted) {
         await this.twoFactor.saveFailures(tx, attempt.userId, countFailure(failures, now));
         return { refused: 'wrong_code' };
       }
       await this.twoFactor.deleteChallenge(tx, tokenHash);
       return { session: await this.sessions.start(tx, user, { ttlMs, client, now }) };
     });
+  }
+
+  /** A TOTP code (each time step once) or an unused recovery code (spent). */
+  private async acceptCode(tx: Transaction, userId: string, code: string, now: Date): Promise<boolean> {
+    const totp = await this.twoFactor.lockTotp(tx, userId);
+    if (totp?.totp_secret) {
+      const timeStep = await matchTotp(totp.totp_secret, code, now, totp.last_time_step === null ? null : Number(totp.last_time_step));
+      if (timeStep !== undefined) {
+        await this.twoFactor.recordTotpUse(tx, totp.id, timeStep, now);
+        return true;
+      }
+    }
+    return this.twoFactor.spendRecoveryCode(tx, userId, hashRecoveryCode(code), now);
+  }
+
+  /** One of the user's keys signed this sign-in's WebAuthn challenge (taken, so it signs once) with a counter that grew. */
+  private async acceptKey(tx: Transaction, tokenHash: string, userId: string, response: AuthenticationResponseJSON, now: Date): Promise<boolean> {
+    const challengeHash = await this.keys.takeSignInChallenge(tx, tokenHash);
+    const key = (await this.keys.keys(tx, userId, { lock: true })).find((candidate) => candidate.credentialId === response.id);
+    if (!challengeHash || !key) return false;
+    const signCount = await verifySignIn(relyingPartyOf(this.config.publicUrl), response, challengeHash, key);
+    if (signCount === undefined) return false;
+    await this.keys.recordUse(tx, key, signCount, now);
+    return true;
   }
 }

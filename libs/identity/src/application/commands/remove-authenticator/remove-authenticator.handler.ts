@@ -6,8 +6,8 @@ import { TwoFactorRepository } from '../../../infrastructure/two-factor.reposito
 import { RemoveAuthenticatorCommand } from './remove-authenticator.command';
 
 /**
- * Removes an authenticator; the TOTP app takes the recovery codes with it. Refused while an
- * organization of the user requires two-factor authentication, as Sentry refuses it.
+ * Removes an authenticator; the last second factor takes the recovery codes with it, and is
+ * refused while an organization of the user requires two-factor authentication, as Sentry refuses it.
  */
 @CommandHandler(RemoveAuthenticatorCommand)
 export class RemoveAuthenticatorHandler implements ICommandHandler<RemoveAuthenticatorCommand, void> {
@@ -19,11 +19,12 @@ export class RemoveAuthenticatorHandler implements ICommandHandler<RemoveAuthent
 
   async execute({ userId, authenticatorId }: RemoveAuthenticatorCommand): Promise<void> {
     await this.database.transaction(async (tx) => {
+      if (!(await this.twoFactor.deleteAuthenticator(tx, userId, authenticatorId))) throw DomainError.notFound();
+      if (await this.twoFactor.hasSecondFactor(tx, userId)) return;
       const requiring = await this.twoFactor.organizationsRequiring2fa(tx, userId);
       if (requiring.length > 0) {
         throw new DomainError('forbidden', `Cannot remove two-factor authentication: required by ${requiring.join(', ')}.`);
       }
-      if (!(await this.twoFactor.deleteAuthenticator(tx, userId, authenticatorId))) throw DomainError.notFound();
     });
     this.cache.clear();
   }

@@ -15,6 +15,8 @@ export interface TwoFactorChallenge {
   /** Given to the client once, kept only as a hash; spent by a correct code or after a few wrong ones. */
   readonly challenge: string;
   readonly expiresAt: Date;
+  /** The second factors the user may answer with (recovery codes always work). */
+  readonly interfaces: ReadonlyArray<'totp' | 'u2f'>;
 }
 
 /** The one answer for every failure, so it does not tell whether the e-mail has an account. */
@@ -42,10 +44,11 @@ export class SignInHandler implements ICommandHandler<SignInCommand, StartedSess
     if (!user || !matches || !user.is_active) throw new DomainError('unauthenticated', SIGN_IN_FAILED);
     const now = this.clock.now();
     return this.database.transaction(async (tx) => {
-      if (await this.twoFactor.hasTotp(tx, user.id)) {
+      const interfaces = await this.twoFactor.secondFactors(tx, user.id);
+      if (interfaces.length > 0) {
         const challenge = issueChallenge(now);
         await this.twoFactor.insertChallenge(tx, { tokenHash: challenge.tokenHash, userId: user.id, expiresAt: challenge.expiresAt }, now);
-        return { twoFactorRequired: true, challenge: challenge.token, expiresAt: challenge.expiresAt };
+        return { twoFactorRequired: true, challenge: challenge.token, expiresAt: challenge.expiresAt, interfaces };
       }
       return this.sessions.start(tx, user, { ttlMs, client, now });
     });

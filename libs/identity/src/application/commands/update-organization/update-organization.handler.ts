@@ -41,7 +41,7 @@ export class UpdateOrganizationHandler implements ICommandHandler<UpdateOrganiza
       const current = await this.repository.lockOrganization(tx, organizationId);
       if (!current) throw DomainError.notFound();
       // Sentry's rule: whoever requires a second factor of everyone must have one, or they would lock themselves out.
-      if (changes.require2FA && !current.require_2fa && !(actorUserId && (await this.twoFactor.hasTotp(tx, actorUserId)))) {
+      if (changes.require2FA && !current.require_2fa && !(actorUserId && (await this.twoFactor.hasSecondFactor(tx, actorUserId)))) {
         throw DomainError.invalid('Cannot require two-factor authentication without personal two-factor enabled.', {
           require2FA: ['Cannot require two-factor authentication without personal two-factor enabled.'],
         });

@@ -1,0 +1,8 @@
+export class RemoveSecurityKeyCommand {
+  constructor(
+    readonly userId: string,
+    readonly authenticatorId: string,
+    /** The key's credential id (Sentry's `key_handle`). */
+    readonly keyHandle: string,
+  ) {}
+}
