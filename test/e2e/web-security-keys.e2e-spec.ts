@@ -55,6 +55,7 @@ describe('web interface: security keys (browser)', () => {
     const refused = await app.request('PUT', '/api/0/organizations/acme/', { body: { require2FA: true } });
     expect(refused.status).toBe(400);
 
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
     await page.getByRole('link', { name: 'Account security' }).click();
     await page.getByRole('heading', { name: 'Account security', level: 1 }).waitFor();
     await page.getByLabel("New key's name").fill('YubiKey 5');
