@@ -239,7 +239,7 @@ describe.each([
     const events = page.locator('table.event-list tbody tr');
     await events.nth(1).waitFor();
     expect(await events.count()).toBe(2);
-    expect(await events.first().textContent()).toMatch(/production.*shop@1\.0\.0.*id:u-second/);
+    expect(await events.first().textContent()).toMatch(/production.*shop@1\.0\.0.*second@example\.com/);
     await expectFits();
     await shot('events');
   });

@@ -277,7 +277,7 @@ function Listing<T>(props: {
 
 /** Issues of the release a search finds, each a link to its issue, and the search in the issue stream. */
 function ReleaseIssues(props: { org: string; project: string | null; title: string; query: string; empty: string }) {
-  const params = new URLSearchParams({ query: props.query, per_page: String(ISSUES_PER_PAGE), statsPeriod: '' });
+  const params = new URLSearchParams({ query: props.query, per_page: String(ISSUES_PER_PAGE), groupStatsPeriod: '' });
   if (props.project) params.set('project', props.project);
   const issues = useLoad(() => list<Issue>(`/api/0/organizations/${enc(props.org)}/issues/?${params.toString()}`), [props.org, props.project, props.query]);
   const stream = new URLSearchParams({ query: props.query });

@@ -115,10 +115,12 @@ export class IssuesController {
   }
 
   /**
-   * The stream's range as Sentry reads it (`statsPeriod`, or `start` and `end`; none: all time),
-   * its start moved up to the oldest event kept; a range wholly before that is a 400.
+   * The stream's range as Sentry reads it (`statsPeriod`, or `start` and `end`; none, or an empty
+   * `statsPeriod`: all time), its start moved up to the oldest event kept; a range wholly before
+   * that is a 400.
    */
   private timeRange(statsPeriod: string | undefined, start: string | undefined, end: string | undefined): IssueTimeRange | undefined {
+    if (statsPeriod === '') statsPeriod = undefined;
     if (statsPeriod === undefined && start === undefined && end === undefined) return undefined;
     const now = this.clock.now();
     const range = eventTimeRange(now, { statsPeriod, start, end });
