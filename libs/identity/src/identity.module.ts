@@ -10,11 +10,13 @@ import { AuthDirectory } from '@faultline/platform';
 import { ApiTokensController, OrgAuthTokensController } from './api/api-tokens.controller';
 import { ApiIndexController } from './api/api-index.controller';
 import { AuthController } from './api/auth.controller';
+import { AccountSessionsController, UserIdentitiesController } from './api/account-sessions.controller';
 import { AuthenticatorsController } from './api/authenticators.controller';
 import { CompleteTwoFactorSignInHandler } from './application/commands/complete-two-factor-sign-in/complete-two-factor-sign-in.handler';
 import { EnrollTotpHandler } from './application/commands/enroll-totp/enroll-totp.handler';
 import { RegenerateRecoveryCodesHandler } from './application/commands/regenerate-recovery-codes/regenerate-recovery-codes.handler';
 import { RemoveAuthenticatorHandler } from './application/commands/remove-authenticator/remove-authenticator.handler';
+import { UnlinkSsoIdentityHandler } from './application/commands/unlink-sso-identity/unlink-sso-identity.handler';
 import { SessionStarter } from './application/session-starter';
 import { TwoFactorRepository } from './infrastructure/two-factor.repository';
 import { SecurityKeysController } from './api/security-keys.controller';
@@ -88,6 +90,8 @@ import { UserActors } from './infrastructure/user-actors.repository';
     AcceptInviteController,
     AuthController,
     AuthenticatorsController,
+    AccountSessionsController,
+    UserIdentitiesController,
     SecurityKeysController,
     AuthProviderController,
     SamlController,
@@ -122,6 +126,7 @@ import { UserActors } from './infrastructure/user-actors.repository';
     EnrollTotpHandler,
     RegenerateRecoveryCodesHandler,
     RemoveAuthenticatorHandler,
+    UnlinkSsoIdentityHandler,
     ...SECURITY_KEY_PROVIDERS,
     IdpMetadataImport,
     SignInThrottle,

@@ -126,9 +126,12 @@ export function ownUser(principal: Principal, userParam: string): string {
   return principal.userId;
 }
 
-export function browserUser(principal: Principal, userParam: string): string {
+export function browserUser(
+  principal: Principal,
+  userParam: string,
+  refusal = 'Two-factor authentication is changed from a signed-in browser session, not with an API token.',
+): string {
   const userId = ownUser(principal, userParam);
-  if (!principal.sessionId)
-    throw new ForbiddenException({ detail: 'Two-factor authentication is changed from a signed-in browser session, not with an API token.' });
+  if (!principal.sessionId) throw new ForbiddenException({ detail: refusal });
   return userId;
 }

@@ -9,6 +9,14 @@ export interface SessionRow {
   revoked_at: Date | null;
 }
 
+export interface LiveSessionRow {
+  id: string;
+  date_created: Date;
+  expires_at: Date;
+  user_agent: string | null;
+  ip_address: string | null;
+}
+
 export interface SignInCandidate {
   id: string;
   email: string;
@@ -76,6 +84,15 @@ export class SessionsRepository {
       [sessionId],
     );
     return row?.user_id;
+  }
+
+  /** The user's sessions still in force, newest first (bounded: a user rarely has more browsers than this). */
+  async liveSessions(sql: Sql, userId: string, now: Date): Promise<LiveSessionRow[]> {
+    return sql.query<LiveSessionRow>(
+      `SELECT id::text, date_created, expires_at, user_agent, ip_address FROM identity.user_sessions
+       WHERE user_id = $1 AND revoked_at IS NULL AND expires_at > $2 ORDER BY id DESC LIMIT 100`,
+      [userId, now],
+    );
   }
 
   /** Sessions past their expiry (revoked ones included) are of no use to anyone. */

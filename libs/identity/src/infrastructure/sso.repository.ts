@@ -3,6 +3,18 @@ import type { Sql } from '@faultline/platform';
 import type { AttributeMapping } from '../domain/saml-sign-in';
 import type { MemberRole } from '../domain/roles';
 
+export interface LinkedIdentityRow {
+  organization_id: string;
+  idp_user_id: string;
+  date_created: Date;
+  slug: string;
+  name: string;
+  /** null once the organization removed its provider. */
+  provider: 'saml2' | 'oidc' | null;
+  role: MemberRole | null;
+  has_password: boolean;
+}
+
 /** An organization's SAML provider as sign-in needs it. */
 export interface SamlProviderRow {
   organization_id: string;
@@ -151,6 +163,25 @@ export class SsoRepository {
        ON CONFLICT (organization_id, user_id) DO UPDATE SET idp_user_id = EXCLUDED.idp_user_id`,
       [organizationId, idpUserId, userId],
     );
+  }
+
+  /** The user's links to organizations' identity providers, with what decides whether one may be unlinked. */
+  async identitiesOf(sql: Sql, userId: string): Promise<LinkedIdentityRow[]> {
+    return sql.query<LinkedIdentityRow>(
+      `SELECT i.organization_id::text, i.idp_user_id, i.date_created, o.slug, o.name, p.provider, m.role, u.password_hash IS NOT NULL AS has_password
+       FROM identity.sso_identities i
+       JOIN identity.organizations o ON o.id = i.organization_id
+       JOIN identity.users u ON u.id = i.user_id
+       LEFT JOIN identity.auth_providers p ON p.organization_id = i.organization_id
+       LEFT JOIN identity.organization_members m ON m.organization_id = i.organization_id AND m.user_id = i.user_id AND m.is_active
+       WHERE i.user_id = $1 ORDER BY o.name, o.id LIMIT 100`,
+      [userId],
+    );
+  }
+
+  async unlink(sql: Sql, organizationId: string, userId: string): Promise<boolean> {
+    const rows = await sql.query(`DELETE FROM identity.sso_identities WHERE organization_id = $1 AND user_id = $2 RETURNING user_id`, [organizationId, userId]);
+    return rows.length > 0;
   }
 
   /** A user without a password: it signs in through its organization's identity provider. */

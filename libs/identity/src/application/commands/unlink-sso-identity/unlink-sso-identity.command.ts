@@ -1,0 +1,6 @@
+export class UnlinkSsoIdentityCommand {
+  constructor(
+    readonly userId: string,
+    readonly organizationId: string,
+  ) {}
+}
