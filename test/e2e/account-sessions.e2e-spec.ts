@@ -1,6 +1,7 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { CreateUserCommand, SetUserPasswordCommand } from '@faultline/identity';
 import { FixedClock } from '@faultline/kernel';
+import { launchBrowser, newPage, screenshot, signIn as signInBrowser } from '../support/browser';
 import {
   IDP_ENTITY_ID,
   IDP_SSO_URL,
@@ -57,7 +58,7 @@ describe('account sessions and linked identities', () => {
     expect(current).toMatchObject({ userAgent: 'curl/8.5.0', ipAddress: expect.any(String), expires: '2026-03-17T10:00:00.000Z' });
     expect(listed.body.filter((session: { current: boolean }) => session.current)).toHaveLength(1);
     const other = listed.body.find((session: { userAgent: string | null }) => session.userAgent?.includes('Chrome/120'));
-    expect(other).toMatchObject({ current: false, browser: 'Chrome on Linux', dateCreated: expect.any(String) });
+    expect(other).toMatchObject({ current: false, browser: 'Chrome on Linux', dateCreated: '2026-03-03T10:00:00.000Z' });
     expect(JSON.stringify(listed.body)).not.toContain(first.cookie.split('=')[1]);
 
     // CSRF applies as to every write from a browser.
@@ -141,5 +142,41 @@ describe('account sessions and linked identities', () => {
       expect(refused.body.detail).toMatch(/requires single sign-on/);
       expect((await app.request('GET', IDENTITIES, { token: null, headers })).body).toHaveLength(1);
     });
+
+    it('shows sessions and linked identities on the account security page, revokes another session and unlinks (Chromium, 1280 and 390 px)', async () => {
+      const other = await signIn('curl/8.5.0');
+      const linking = await samlPost({ id: '00u-admin', email: BOOTSTRAP.email });
+      const token = new URLSearchParams((linking.headers.get('location') ?? '').split('#')[1]).get('token') ?? '';
+      expect((await app.request('POST', '/api/0/auth/sso-link/', { token: null, body: { token, password: BOOTSTRAP.password } })).status).toBe(200);
+      const [otherSession] = (await app.request('GET', SESSIONS, { token: null, headers: other.headers })).body.filter(
+        (session: { current: boolean }) => session.current,
+      );
+
+      const browser = await launchBrowser();
+      try {
+        const { page, errors } = await newPage(browser);
+        await signInBrowser(page, app);
+        await page.getByRole('button', { name: 'Settings', exact: true }).click();
+        await page.getByRole('link', { name: 'Account security' }).click();
+        const sessions = page.getByRole('region', { name: 'Sessions' });
+        await sessions.getByText('This session').waitFor();
+        expect(await sessions.getByText('This session').count()).toBe(1);
+        await sessions.getByRole('button', { name: `Revoke session ${otherSession.id}` }).click();
+        await sessions.getByRole('button', { name: `Revoke session ${otherSession.id}` }).waitFor({ state: 'detached' });
+        expect((await app.request('GET', '/api/0/auth/', { token: null, headers: { cookie: other.cookie } })).status).toBe(401);
+
+        const identities = page.getByRole('region', { name: 'Linked identities' });
+        await identities.getByText('(SAML2)').waitFor();
+        await page.setViewportSize({ width: 390, height: 844 });
+        expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+        await screenshot(page, 'account-sessions-390');
+        await identities.getByRole('button', { name: /^Unlink / }).click();
+        await identities.getByText('No single sign-on identities are linked to your account.').waitFor();
+        expect((await app.request('GET', IDENTITIES, { token: null, headers: other.headers })).status).toBe(401);
+        expect(errors).toEqual([]);
+      } finally {
+        await browser.close();
+      }
+    }, 60_000);
   });
 });

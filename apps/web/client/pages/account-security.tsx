@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
 import { ErrorNote, Field, formatDate, Section, Skeleton, useLoad, useTitle } from '../components';
+import { AccountSessions, LinkedIdentities } from './account-sessions';
 import { SecurityKeys, type SecurityKeysAuthenticator } from './security-keys';
 
 interface Authenticator {
@@ -34,7 +35,7 @@ function RecoveryCodes(props: { codes: readonly string[] }) {
   );
 }
 
-/** Two-factor authentication of the signed-in user: an authenticator app, security keys and recovery codes. */
+/** Two-factor authentication of the signed-in user (an authenticator app, security keys and recovery codes), its sessions and SSO links. */
 export function AccountSecurityPage() {
   useTitle('Account security');
   const authenticators = useLoad(() => api<Authenticator[]>('GET', AUTHENTICATORS).then(({ body }) => body), []);
@@ -148,6 +149,8 @@ export function AccountSecurityPage() {
           </p>
         </Section>
       ) : null}
+      <AccountSessions />
+      <LinkedIdentities />
     </>
   );
 }

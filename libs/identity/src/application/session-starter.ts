@@ -40,6 +40,7 @@ export class SessionStarter {
       userId: user.id,
       tokenHash: issued.tokenHash,
       csrfToken: issued.csrfToken,
+      createdAt: options.now,
       expiresAt,
       userAgent: options.client.userAgent?.slice(0, 512) ?? null,
       ipAddress: options.client.ipAddress,

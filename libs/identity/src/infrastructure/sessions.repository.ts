@@ -55,6 +55,7 @@ export class SessionsRepository {
       userId: string;
       tokenHash: string;
       csrfToken: string;
+      createdAt: Date;
       expiresAt: Date;
       userAgent: string | null;
       ipAddress: string | null;
@@ -63,9 +64,18 @@ export class SessionsRepository {
     },
   ): Promise<SessionRow> {
     const [row] = await sql.query<SessionRow>(
-      `INSERT INTO identity.user_sessions (user_id, token_hash, csrf_token, expires_at, user_agent, ip_address, sso_organization_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id, user_id, csrf_token, expires_at, revoked_at`,
-      [session.userId, session.tokenHash, session.csrfToken, session.expiresAt, session.userAgent, session.ipAddress, session.ssoOrganizationId ?? null],
+      `INSERT INTO identity.user_sessions (user_id, token_hash, csrf_token, expires_at, user_agent, ip_address, sso_organization_id, date_created)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id, user_id, csrf_token, expires_at, revoked_at`,
+      [
+        session.userId,
+        session.tokenHash,
+        session.csrfToken,
+        session.expiresAt,
+        session.userAgent,
+        session.ipAddress,
+        session.ssoOrganizationId ?? null,
+        session.createdAt,
+      ],
     );
     return row;
   }
