@@ -1,6 +1,16 @@
 import type { DataPrivacySettings } from '@faultline/kernel';
 import type { JsonObject, JsonValue } from '../normalize-event';
-import { COMMON_VALUE_RULES, FILTERED, IP_RULE, isPasswordLike, isTokenKey, REPLACE_ONLY_RULES, SENSITIVE_COOKIES, type ValueRule } from './rules';
+import {
+  COMMON_VALUE_RULES,
+  FILTERED,
+  IP_RULE,
+  isPasswordLike,
+  isTokenKey,
+  REPLACE_ONLY_RULES,
+  SENSITIVE_COOKIES,
+  type ValueRule,
+  withoutReplacements,
+} from './rules';
 
 /** A project's effective data scrubbing settings made ready to apply: once per settings change, not per event. */
 export interface DataScrubber {
@@ -140,9 +150,10 @@ export class ScrubPass {
   private text(value: string, path: Path | Place, kind: ValueKind): string {
     if (kind !== 'readable' && value !== FILTERED) {
       // Relay's `@password` and `strip-fields` match values as well as keys, and then take the whole value.
-      if (this.scrubber.defaults && isPasswordLike(value)) return this.replaceWhole(value, '@password:filter', path) as string;
+      const written = withoutReplacements(value);
+      if (this.scrubber.defaults && isPasswordLike(written)) return this.replaceWhole(value, '@password:filter', path) as string;
       if (this.scrubber.sensitiveFields.length > 0) {
-        const lower = value.toLowerCase();
+        const lower = written.toLowerCase();
         if (this.scrubber.sensitiveFields.some((sensitive) => lower.includes(sensitive))) return this.replaceWhole(value, 'strip-fields', path) as string;
       }
     }

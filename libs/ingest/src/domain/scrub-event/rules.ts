@@ -191,3 +191,10 @@ export const IP_RULE: ValueRule = rule(
   (text) => (text.includes('.') && matches(IPV4)(text)) || (text.includes(':') && matches(IPV6)(text)),
   (text) => [...matchesOf(IPV4)(text), ...matchesOf(IPV6, 1)(text)],
 );
+
+const REPLACEMENTS = [FILTERED, ...REPLACE_ONLY_RULES.map((r) => r.replacement), IP_RULE.replacement];
+
+/** A value without the texts scrubbing put in, so matching it again (a second pass) finds only what the sender wrote. */
+export function withoutReplacements(value: string): string {
+  return value.includes('[') ? REPLACEMENTS.reduce((text, replacement) => text.split(replacement).join(''), value) : value;
+}
