@@ -62,6 +62,8 @@ describe('chunk uploads within budgets', () => {
     // 64 parts of 8 MiB of zeros, 8 KiB each compressed: half a GiB to inflate and hash per request, four at once.
     const zeros = Buffer.alloc(options.chunkSize);
     const bomb = { name: sha1(zeros), content: gzipSync(zeros), gzip: true };
+    // The other tenant's route answered once before: the probe measures serving it, not its first load.
+    expect((await api.request('GET', '/api/0/organizations/initech/', { token: initech })).status).toBe(200);
     const flood = Promise.all([1, 2, 3, 4].map(() => uploadChunks(api, 'acme', BOOTSTRAP.token, Array(64).fill(bomb))));
     expect(await slowestAnswerDuring(api, initech, '/api/0/organizations/initech/', flood)).toBeLessThan(1000);
     for (const refused of await flood) expect(refused).toEqual({ status: 400, body: { detail: expect.any(String) } });
