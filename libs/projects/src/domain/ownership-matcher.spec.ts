@@ -56,7 +56,10 @@ describe('ownership rules matcher', () => {
     // them), over texts that hold every rule's literal (`ab` to `ak`) but match none: the automaton
     // runs over every text for every rule.
     const length = Math.floor(OWNERSHIP_LIMITS.maxPatternCharacters / OWNERSHIP_LIMITS.maxRules);
-    const raw = Array.from({ length: OWNERSHIP_LIMITS.maxRules }, (_, i) => `path:${`*${'?a'.repeat(length)}`.slice(0, length - 2)}${'bcdefghijk'[i % 10]}* #t`).join('\n');
+    const raw = Array.from(
+      { length: OWNERSHIP_LIMITS.maxRules },
+      (_, i) => `path:${`*${'?a'.repeat(length)}`.slice(0, length - 2)}${'bcdefghijk'[i % 10]}* #t`,
+    ).join('\n');
     const heavy = new OwnershipRulesMatcher(rules(raw));
     const literals = 'abacadaeafagahaiajak';
     const long = (n: number, i: number) => `${i}${'b'.repeat(n)}`.slice(0, n - literals.length) + literals;

@@ -16,7 +16,13 @@ const errorOf = (raw: string): string => {
 
 describe('ownership rules', () => {
   it('reads one rule a line, as Sentry dumps its schema', () => {
-    const raw = ['# frontend owns the client', 'path:src/* #frontend', '', '  url:https://shop.example.com/checkout* Jane@Example.com #payments', 'module:app.billing.* #billing'].join('\n');
+    const raw = [
+      '# frontend owns the client',
+      'path:src/* #frontend',
+      '',
+      '  url:https://shop.example.com/checkout* Jane@Example.com #payments',
+      'module:app.billing.* #billing',
+    ].join('\n');
     expect(ownershipSchema(rulesOf(raw))).toEqual({
       $version: 1,
       rules: [
@@ -65,22 +71,30 @@ describe('ownership rules', () => {
 
   it('reads any text without throwing, and answers rules within its limits or an error naming a line of the text', () => {
     fc.assert(
-      fc.property(fc.oneof(anyText, fc.array(fc.oneof(anyText, fc.constantFrom('path:', 'url:', 'tags.a:', '#', ' ', '"', '\n', '*', 'a@b.c')), { maxLength: 40 }).map((parts) => parts.join(''))), (raw) => {
-        const parsed = parseOwnershipRules(raw);
-        if (!parsed.ok) {
-          expect(parsed.line).toBeGreaterThanOrEqual(raw.length > OWNERSHIP_LIMITS.maxRawLength ? 0 : 1);
-          expect(parsed.line).toBeLessThanOrEqual(raw.split(/\r\n|\r|\n/).length);
-          return;
-        }
-        expect(parsed.rules.length).toBeLessThanOrEqual(OWNERSHIP_LIMITS.maxRules);
-        for (const rule of parsed.rules) {
-          expect(rule.matcher.pattern.length).toBeGreaterThan(0);
-          expect(rule.matcher.pattern.length).toBeLessThanOrEqual(OWNERSHIP_LIMITS.maxPatternLength);
-          expect(rule.owners.length).toBeGreaterThan(0);
-          expect(rule.owners.length).toBeLessThanOrEqual(OWNERSHIP_LIMITS.maxOwnersPerRule);
-          for (const owner of rule.owners) expect(owner.identifier.length).toBeGreaterThan(0);
-        }
-      }),
+      fc.property(
+        fc.oneof(
+          anyText,
+          fc
+            .array(fc.oneof(anyText, fc.constantFrom('path:', 'url:', 'tags.a:', '#', ' ', '"', '\n', '*', 'a@b.c')), { maxLength: 40 })
+            .map((parts) => parts.join('')),
+        ),
+        (raw) => {
+          const parsed = parseOwnershipRules(raw);
+          if (!parsed.ok) {
+            expect(parsed.line).toBeGreaterThanOrEqual(raw.length > OWNERSHIP_LIMITS.maxRawLength ? 0 : 1);
+            expect(parsed.line).toBeLessThanOrEqual(raw.split(/\r\n|\r|\n/).length);
+            return;
+          }
+          expect(parsed.rules.length).toBeLessThanOrEqual(OWNERSHIP_LIMITS.maxRules);
+          for (const rule of parsed.rules) {
+            expect(rule.matcher.pattern.length).toBeGreaterThan(0);
+            expect(rule.matcher.pattern.length).toBeLessThanOrEqual(OWNERSHIP_LIMITS.maxPatternLength);
+            expect(rule.owners.length).toBeGreaterThan(0);
+            expect(rule.owners.length).toBeLessThanOrEqual(OWNERSHIP_LIMITS.maxOwnersPerRule);
+            for (const owner of rule.owners) expect(owner.identifier.length).toBeGreaterThan(0);
+          }
+        },
+      ),
     );
   });
 
@@ -100,7 +114,9 @@ describe('ownership rules', () => {
     });
     fc.assert(
       fc.property(fc.array(rule, { maxLength: 10 }), (rules) => {
-        const raw = rules.map((r) => `${r.type}:${r.pattern} ${r.owners.map((o) => (o.type === 'team' ? `#${o.identifier}` : o.identifier)).join(' ')}`).join('\n');
+        const raw = rules
+          .map((r) => `${r.type}:${r.pattern} ${r.owners.map((o) => (o.type === 'team' ? `#${o.identifier}` : o.identifier)).join(' ')}`)
+          .join('\n');
         expect(rulesOf(raw)).toEqual(rules.map((r) => ({ matcher: { type: r.type, pattern: r.pattern }, owners: r.owners })));
       }),
     );

@@ -45,7 +45,8 @@ export interface OwnershipSchema<Owner extends OwnershipOwner = OwnershipOwner> 
   readonly rules: ReadonlyArray<OwnershipRule<Owner>>;
 }
 
-export type ParsedOwnershipRules = { readonly ok: true; readonly rules: OwnershipRule[] } | { readonly ok: false; readonly error: string; readonly line: number };
+export type ParsedOwnershipRules =
+  { readonly ok: true; readonly rules: OwnershipRule[] } | { readonly ok: false; readonly error: string; readonly line: number };
 
 const KNOWN_TYPES: ReadonlySet<string> = new Set(OWNERSHIP_MATCHER_TYPES);
 const TAGS_PREFIX = 'tags.';
@@ -106,7 +107,8 @@ function parseRule(line: string, start: number): OwnershipRule {
   let at = skipBlanks(line, end);
   while (at < line.length) {
     const token = word(line, at);
-    if (owners.length === OWNERSHIP_LIMITS.maxOwnersPerRule) throw new RuleSyntaxError(`a rule may have at most ${OWNERSHIP_LIMITS.maxOwnersPerRule} owners`, at);
+    if (owners.length === OWNERSHIP_LIMITS.maxOwnersPerRule)
+      throw new RuleSyntaxError(`a rule may have at most ${OWNERSHIP_LIMITS.maxOwnersPerRule} owners`, at);
     if (token.startsWith('#')) {
       if (token.length === 1) throw new RuleSyntaxError('a team owner needs its slug after #', at);
       owners.push({ type: 'team', identifier: token.slice(1) });
@@ -132,7 +134,8 @@ function matcherType(line: string, start: number): { type: OwnershipMatcherType;
   if (prefix.startsWith(TAGS_PREFIX)) {
     const key = prefix.slice(TAGS_PREFIX.length);
     if (key.length === 0) throw new RuleSyntaxError('tags. needs a tag key, e.g. tags.browser:Chrome*', start);
-    if (key.length > OWNERSHIP_LIMITS.maxTagKeyLength) throw new RuleSyntaxError(`a tag key may have at most ${OWNERSHIP_LIMITS.maxTagKeyLength} characters`, start);
+    if (key.length > OWNERSHIP_LIMITS.maxTagKeyLength)
+      throw new RuleSyntaxError(`a tag key may have at most ${OWNERSHIP_LIMITS.maxTagKeyLength} characters`, start);
     return { type: `tags.${key}`, patternAt: start + colon + 1 };
   }
   if (prefix.length > 1 && isTypeLike(prefix)) {
