@@ -202,7 +202,7 @@ export function Status(props: { value: string }) {
 }
 
 /** A labelled multi-line input (certificates, keys), with its error below it. */
-export function TextArea(props: TextInputProps & { rows?: number }) {
+export function TextArea(props: TextInputProps & { rows?: number; readOnly?: boolean }) {
   const id = useFieldId(props.name);
   const describedBy = noteIds(id, props.hint, props.error);
   return (
@@ -212,6 +212,7 @@ export function TextArea(props: TextInputProps & { rows?: number }) {
         id={id}
         name={props.name}
         rows={props.rows ?? 6}
+        readOnly={props.readOnly}
         value={props.value}
         placeholder={props.placeholder}
         spellcheck={false}
@@ -233,6 +234,7 @@ export function SelectField(props: {
   onChange: (value: string) => void;
   error?: string;
   hint?: string;
+  disabled?: boolean;
 }) {
   const id = useFieldId(props.name);
   const describedBy = noteIds(id, props.hint, props.error);
@@ -243,6 +245,7 @@ export function SelectField(props: {
         id={id}
         name={props.name}
         value={props.value}
+        disabled={props.disabled}
         aria-invalid={props.error ? 'true' : undefined}
         aria-describedby={describedBy}
         onChange={(event) => props.onChange((event.currentTarget as HTMLSelectElement).value)}

@@ -20,6 +20,7 @@ import { UsagePage } from './pages/usage';
 import { AuthProviderPage, MembersPage, TeamPage, TeamsPage } from './pages/organization';
 import { AcceptInvitePage, takeNotice } from './pages/accept-invite';
 import { InboundFiltersPage } from './pages/inbound-filters';
+import { OwnershipRulesPage } from './pages/ownership-rules';
 import { RateLimitsPage, SpikeNotice } from './pages/rate-limits';
 import { OrganizationSecurityAndPrivacyPage, ProjectSecurityAndPrivacyPage } from './pages/security-and-privacy';
 import { DeveloperSettingsPage, IntegrationsPage, NewIntegrationPage, SentryAppPage, SentryAppRequestsPage } from './pages/developer-settings';
@@ -46,6 +47,7 @@ const ROUTES: Array<[string, Page]> = [
   ['/settings/:org/projects/:project/keys/', ProjectKeysPage],
   ['/settings/:org/projects/:project/hooks/', ServiceHooksPage],
   ['/settings/:org/projects/:project/filters/data-filters/', InboundFiltersPage],
+  ['/settings/:org/projects/:project/ownership/', OwnershipRulesPage],
   ['/settings/:org/projects/:project/security-and-privacy/', ProjectSecurityAndPrivacyPage],
   ['/settings/:org/projects/:project/hooks/new/', NewServiceHookPage],
   ['/settings/:org/projects/:project/hooks/:hookId/', ServiceHookPage],

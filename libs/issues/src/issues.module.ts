@@ -2,6 +2,7 @@ import { Module, type OnModuleInit } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { EventStoreModule } from '@faultline/event-store';
 import { IdentityModule } from '@faultline/identity';
+import { ProjectsModule } from '@faultline/projects';
 import { ReleasesModule } from '@faultline/releases';
 import { EventAttachmentsController } from './api/event-attachments.controller';
 import { EventAttachmentIntake } from './contracts/event-attachment-intake';
@@ -45,7 +46,7 @@ import { IssueTopFramesRepository } from './infrastructure/issue-top-frames.repo
 import { RetentionSchedule } from '@faultline/platform';
 
 @Module({
-  imports: [CqrsModule, EventStoreModule, IdentityModule, ReleasesModule],
+  imports: [CqrsModule, EventStoreModule, IdentityModule, ProjectsModule, ReleasesModule],
   controllers: [
     IssuesController,
     IssueEventsController,

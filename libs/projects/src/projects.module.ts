@@ -3,6 +3,10 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { EventStoreModule } from '@faultline/event-store';
 import { ProjectKeysController } from './api/project-keys.controller';
 import { ProjectsController } from './api/projects.controller';
+import { ProjectOwnershipController } from './api/project-ownership.controller';
+import { UpdateProjectOwnershipHandler } from './application/commands/update-project-ownership/update-project-ownership.handler';
+import { ProjectOwnership } from './contracts/project-ownership';
+import { ProjectOwnershipRepository } from './infrastructure/project-ownership.repository';
 import { CreateProjectKeyHandler } from './application/commands/create-project-key/create-project-key.handler';
 import { DeleteProjectKeyHandler } from './application/commands/delete-project-key/delete-project-key.handler';
 import { UpdateProjectKeyHandler } from './application/commands/update-project-key/update-project-key.handler';
@@ -23,13 +27,16 @@ import { projectDetailSql, ProjectsRepository } from './infrastructure/projects.
 
 @Module({
   imports: [CqrsModule, EventStoreModule],
-  controllers: [ProjectsController, ProjectKeysController],
+  controllers: [ProjectsController, ProjectKeysController, ProjectOwnershipController],
   providers: [
     ProjectsRepository,
     { provide: ProjectDetailStatement, useValue: { text: projectDetailSql } satisfies ProjectDetailStatement },
     { provide: ProjectTeams, useClass: ProjectTeamsRepository },
     ProjectDataPrivacyRepository,
     { provide: ProjectDataPrivacy, useExisting: ProjectDataPrivacyRepository },
+    ProjectOwnershipRepository,
+    { provide: ProjectOwnership, useExisting: ProjectOwnershipRepository },
+    UpdateProjectOwnershipHandler,
     CreateProjectHandler,
     UpdateProjectHandler,
     DeleteProjectHandler,
@@ -42,6 +49,6 @@ import { projectDetailSql, ProjectsRepository } from './infrastructure/projects.
     FindProjectHandler,
     FindOrganizationProjectsHandler,
   ],
-  exports: [ProjectTeams, ProjectDataPrivacy],
+  exports: [ProjectTeams, ProjectDataPrivacy, ProjectOwnership],
 })
 export class ProjectsModule {}

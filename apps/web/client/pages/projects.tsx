@@ -329,6 +329,10 @@ export function ProjectSettingsPage(props: { params: Record<string, string>; ses
                 <span class="muted">— drop events from localhost, by error message or by release</span>
               </li>
               <li>
+                <Link href={`${projectSettings(org, project)}ownership/`}>Ownership rules</Link>{' '}
+                <span class="muted">— who owns an issue, by file, module, URL or tag; auto-assignment</span>
+              </li>
+              <li>
                 <Link href={`${projectSettings(org, project)}security-and-privacy/`}>Security &amp; Privacy</Link>{' '}
                 <span class="muted">— data scrubbing of passwords, card numbers, IP addresses</span>
               </li>

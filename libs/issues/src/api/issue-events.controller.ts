@@ -2,8 +2,9 @@ import { Controller, Get, Inject, NotFoundException, Param, Query } from '@nestj
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { CLOCK, type Clock } from '@faultline/kernel';
-import { CurrentOrganization, eventTimeRange, list, one, type OrganizationAccess, Paginate, Pagination, RequireScopes } from '@faultline/platform';
-import { type ProjectSummary, requireProject } from '@faultline/projects';
+import { CurrentOrganization, Database, eventTimeRange, list, one, type OrganizationAccess, Paginate, Pagination, RequireScopes } from '@faultline/platform';
+import { ProjectOwnership, type ProjectSummary, requireProject } from '@faultline/projects';
+import { ownershipSubjectOf } from '../domain';
 import { parseEventSearch } from '../application/queries/event-search';
 import { EventSearchReader } from '../infrastructure/event-search.repository';
 import { type ErrorEventRow, IssueReadModel, type IssueRow } from '../infrastructure/issue-read-model.repository';
@@ -24,6 +25,8 @@ export class IssueEventsController {
     private readonly readModel: IssueReadModel,
     private readonly search: EventSearchReader,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly database: Database,
+    private readonly ownership: ProjectOwnership,
   ) {}
 
   /**
@@ -133,6 +136,29 @@ export class IssueEventsController {
       project: Number(event.project_id),
       ...event.data,
       fingerprint: event.grouping_hash ? [event.grouping_hash] : [],
+    };
+  }
+
+  /**
+   * Sentry's event owners: the owners of the ownership rules the event matches, the rule that takes
+   * precedence (the last matching one) first, and those rules.
+   */
+  @Get('projects/:organization_id_or_slug/:project_id_or_slug/events/:event_id/owners')
+  @RequireScopes('event:read', 'project:read')
+  async projectEventOwners(
+    @CurrentOrganization() organization: OrganizationAccess,
+    @Param('project_id_or_slug') projectIdOrSlug: string,
+    @Param('event_id') eventId: string,
+  ) {
+    const project = await this.project(organization, projectIdOrSlug);
+    const event = await this.readModel.event({ projectId: project.id }, eventId);
+    if (!event) throw new NotFoundException();
+    const tags = serializeEventSummary(event).tags.map(({ key, value }) => [key, value] as const);
+    const { owners, rules } = await this.ownership.ownersOf(this.database, project.id, ownershipSubjectOf(event.data, tags));
+    return {
+      owners: owners.map(({ type, id, name, email }) => (type === 'user' ? { type, id, name, email } : { type, id, name })),
+      rule: rules[0]?.matcher ?? null,
+      rules,
     };
   }
 

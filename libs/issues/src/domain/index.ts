@@ -6,3 +6,4 @@ export { tagKeyLabel } from './tag-key-label';
 export { latestRelease, shortReleaseVersion } from './release-order';
 export * from './issue-links';
 export * from './saved-search';
+export { ownershipSubjectOf } from './ownership-subject';

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Transaction } from '@faultline/platform';
+import { ProjectOwnership } from '@faultline/projects';
 import { type IngestedEvent, IssueIngestion, type RecordedIssueEvent } from '../contracts/issue-ingestion';
-import { Issue, type IssueLevel, ISSUE_LEVELS, shortIdFor, SYSTEM_ACTOR } from '../domain';
+import { Issue, type IssueLevel, ISSUE_LEVELS, ownershipSubjectOf, shortIdFor, SYSTEM_ACTOR } from '../domain';
 import { IssueRepository } from './issue.repository';
 
 interface IssueRow {
@@ -31,7 +32,10 @@ const STAT_BUCKETS = [
 /** Groups a batch of processed events into issues: creates new ones, reopens regressed ones. */
 @Injectable()
 export class IssueIngestionService extends IssueIngestion {
-  constructor(private readonly issues: IssueRepository) {
+  constructor(
+    private readonly issues: IssueRepository,
+    private readonly ownership: ProjectOwnership,
+  ) {
     super();
   }
 
@@ -267,8 +271,19 @@ export class IssueIngestionService extends IssueIngestion {
       firstSeen: event.occurredAt,
       firstEventId: event.eventId,
     });
+    await this.assignToOwner(tx, aggregate, event);
     await this.issues.create(tx, aggregate);
     return row;
+  }
+
+  /**
+   * "Auto Assign to Issue Owner": a new issue is assigned, by the system, to the first owner of the
+   * ownership rule its first event matches (the last matching one in the project's rules).
+   */
+  private async assignToOwner(tx: Transaction, issue: Issue, event: IngestedEvent): Promise<void> {
+    const ownership = await this.ownership.ownersOf(tx, event.projectId, ownershipSubjectOf(event.data, event.tags));
+    const owner = ownership.autoAssignment ? ownership.owners[0] : undefined;
+    if (owner) issue.assign(SYSTEM_ACTOR, event.receivedAt, { type: owner.type, id: owner.id, name: owner.name, email: owner.email });
   }
 
   /**

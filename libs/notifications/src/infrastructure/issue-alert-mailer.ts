@@ -87,8 +87,8 @@ export class IssueAlertMailer extends IssueAlertNotifier {
   }
 
   /**
-   * Faultline keeps no ownership rules, so an issue has no owners and `IssueOwners` mails as its
-   * fall-through says: the members of the project's teams (Sentry's ActiveMembers narrows that to
+   * `IssueOwners` does not read the project's ownership rules yet (a notice carries no event to
+   * match them against), so it mails as its fall-through says: the members of the project's teams (Sentry's ActiveMembers narrows that to
    * recently active ones; Faultline keeps no activity, so both mean the project's members), or nobody.
    */
   private async recipients(tx: Transaction, notice: IssueAlertNotice, target: AlertMailTarget): Promise<MemberRecipient[]> {

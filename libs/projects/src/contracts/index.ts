@@ -11,3 +11,4 @@ export { requireProject } from './require-project';
 export { PROJECTS_PUBLISHED_VIEWS } from './published-views';
 export { ProjectTeams } from './project-teams';
 export { ProjectDataPrivacy } from './project-data-privacy';
+export * from './project-ownership';

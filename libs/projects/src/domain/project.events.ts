@@ -9,6 +9,7 @@ export const ProjectEventTypes = {
   ProjectKeyCreated: 'projects.ProjectKeyCreated',
   ProjectKeyUpdated: 'projects.ProjectKeyUpdated',
   ProjectKeyDeleted: 'projects.ProjectKeyDeleted',
+  ProjectOwnershipUpdated: 'projects.ProjectOwnershipUpdated',
 } as const;
 
 export const projectStream = (projectId: string): string => `project-${projectId}`;
@@ -33,3 +34,7 @@ export const projectTeamAdded = (data: { projectId: string; organizationId: stri
 
 export const projectTeamRemoved = (data: { projectId: string; organizationId: string; teamId: string }) =>
   domainEvent(ProjectEventTypes.ProjectTeamRemoved, data);
+
+/** The ownership rules or their options changed: the fields that did, with their new values. */
+export const projectOwnershipUpdated = (data: { projectId: string; organizationId: string; changes: Record<string, unknown> }) =>
+  domainEvent(ProjectEventTypes.ProjectOwnershipUpdated, data);
