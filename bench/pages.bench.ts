@@ -155,7 +155,7 @@ async function main(): Promise<void> {
   };
   console.table(results);
   console.log(JSON.stringify(summary.data), failed.length ? `failed: ${failed.join('; ')}` : 'no page errors or failed requests');
-  saveResults('pages', summary);
+  saveResults('pages.json', summary);
   await app.close();
 }
 
