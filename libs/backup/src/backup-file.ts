@@ -91,6 +91,7 @@ export class BackupFileWriter {
   private constructor(
     private readonly path: string,
     private readonly gzip: Gzip,
+    private readonly file: WriteStream,
     private readonly done: Promise<void>,
   ) {}
 
@@ -100,7 +101,7 @@ export class BackupFileWriter {
     const done = pipeline(gzip, digestAppended(), file);
     // Seen by finish() or abort(); not an unhandled rejection meanwhile.
     done.catch(() => undefined);
-    return new BackupFileWriter(path, gzip, done);
+    return new BackupFileWriter(path, gzip, file, done);
   }
 
   /** Uncompressed bytes written so far. */
@@ -141,6 +142,9 @@ export class BackupFileWriter {
   async abort(): Promise<void> {
     this.gzip.destroy();
     await this.done.catch(() => undefined);
+    // The pipeline settles on the error before a file still being opened is closed; removed before
+    // that, the file would be created again after its removal.
+    if (!this.file.closed) await new Promise((closed) => this.file.once('close', closed));
     rmSync(`${this.path}.tmp`, { force: true });
   }
 
