@@ -33,6 +33,8 @@ async function cruise(...paths: string[]): Promise<{ exitCode: number; report: s
   return { exitCode, report, violations: JSON.parse(stdout).summary.violations };
 }
 
+/** The rules refuse what they are for; the repository passing them is `npm run depcheck`, in `npm run lint`. */
+
 /** The dependency rule covers extension modules: they reach contexts only through index.ts. */
 describe('dependency rules for extension modules', () => {
   it("refuses a module that imports another context's internals", async () => {
@@ -46,12 +48,6 @@ describe('dependency rules for extension modules', () => {
         to: 'libs/issues/src/infrastructure/issue.repository.ts',
       }),
     ]);
-  });
-
-  it('passes the modules in the repository, which use only the public contracts', async () => {
-    const { exitCode, violations } = await cruise('modules');
-    expect(violations).toEqual([]);
-    expect(exitCode).toBe(0);
   });
 });
 
@@ -79,10 +75,5 @@ describe('dependency rules for what a context publishes', () => {
     );
     // Contracts, domain rules, commands and queries are what a context may publish.
     expect(violations).toHaveLength(4);
-  });
-
-  it("passes every context's index.ts and contracts/ in the repository", async () => {
-    const { violations } = await cruise('libs');
-    expect(violations.filter((violation) => violation.rule.name === 'contracts-publish-no-internals')).toEqual([]);
   });
 });
