@@ -102,13 +102,11 @@ export class IssueIngestionService extends IssueIngestion {
   }
 
   private async findIssues(tx: Transaction, firsts: readonly IngestedEvent[]): Promise<Map<string, FoundIssue>> {
-    // A hash names its issue (merges move hashes); an issue made before hashes were kept is found by its own.
+    // A hash names its issue (merges and unmerges move hashes, a delete drops them); every issue's hashes are kept.
     const rows = await tx.query<{ id: string; project_id: string; fingerprint_hash: string }>(
-      `SELECT COALESCE(h.issue_id, i.id) AS id, v.project_id, v.hash AS fingerprint_hash
+      `SELECT h.issue_id AS id, v.project_id, v.hash AS fingerprint_hash
        FROM unnest($1::bigint[], $2::text[]) AS v (project_id, hash)
-       LEFT JOIN issues.issue_hashes h ON h.project_id = v.project_id AND h.hash = v.hash
-       LEFT JOIN issues.issues i ON h.issue_id IS NULL AND i.project_id = v.project_id AND i.fingerprint_hash = v.hash
-       WHERE COALESCE(h.issue_id, i.id) IS NOT NULL`,
+       JOIN issues.issue_hashes h ON h.project_id = v.project_id AND h.hash = v.hash`,
       [firsts.map((event) => event.projectId), firsts.map((event) => event.fingerprintHash)],
     );
     return new Map(rows.map((row) => [groupKey(row.project_id, row.fingerprint_hash), { id: String(row.id), isNew: false }]));

@@ -1,0 +1,42 @@
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+
+/**
+ * Merging, unmerging and deleting issues move (or delete) their stored events in bounded batches,
+ * a transaction each: the decision commits first with a row here naming what is left to move, and
+ * a step that resumes wherever it stopped works it off (the request that decided, or the worker
+ * after a crash). Fingerprint hashes (`issue_hashes`) alone say which issue a hash groups into:
+ * an unmerged issue may be created with a hash its source was created with, and an issue waiting
+ * to be deleted keeps its row while new events of its hashes start a new issue, so the issue's own
+ * creation hash is no longer unique. Unmerging finds a hash's events by the index on it.
+ */
+export class IssueEventMoves1765700000000 implements MigrationInterface {
+  name = 'IssueEventMoves1765700000000';
+
+  async up(db: QueryRunner): Promise<void> {
+    await db.query(`
+      CREATE TABLE issues.issue_event_moves (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        kind text NOT NULL CHECK (kind IN ('merge', 'unmerge', 'delete')),
+        source_issue_id bigint NOT NULL,
+        target_issue_id bigint,
+        source_hash text NOT NULL,
+        hashes text[],
+        created_at timestamptz NOT NULL,
+        CHECK ((kind = 'delete') = (target_issue_id IS NULL)),
+        CHECK ((kind = 'unmerge') = (hashes IS NOT NULL))
+      );
+      CREATE INDEX issue_event_moves_source_idx ON issues.issue_event_moves (source_issue_id);
+      CREATE INDEX issue_event_moves_target_idx ON issues.issue_event_moves (target_issue_id);
+      ALTER TABLE issues.issues DROP CONSTRAINT issues_project_id_fingerprint_hash_key;
+      CREATE INDEX error_events_issue_hash_idx ON issues.error_events (issue_id, fingerprint_hash);
+    `);
+  }
+
+  async down(db: QueryRunner): Promise<void> {
+    await db.query(`
+      DROP INDEX issues.error_events_issue_hash_idx;
+      ALTER TABLE issues.issues ADD CONSTRAINT issues_project_id_fingerprint_hash_key UNIQUE (project_id, fingerprint_hash);
+      DROP TABLE issues.issue_event_moves;
+    `);
+  }
+}
