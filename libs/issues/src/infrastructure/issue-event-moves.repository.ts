@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { DomainError } from '@faultline/kernel';
 import { Database, type Transaction } from '@faultline/platform';
@@ -28,6 +27,7 @@ interface MovedEventRow {
   occurred_at: Date;
   tags: string[] | null;
   release: string | null;
+  user_hash: string | null;
 }
 
 /** Rows one statement of a move touches at most: each statement stays short whatever the issue holds. */
@@ -209,7 +209,7 @@ export class IssueEventMovesRepository {
       `UPDATE issues.error_events e SET issue_id = $2::bigint, fingerprint_hash = COALESCE(e.fingerprint_hash, $3)
        WHERE e.id IN (SELECT id FROM issues.error_events WHERE issue_id = $1::bigint
                         AND (fingerprint_hash = ANY($4::text[]) OR (fingerprint_hash IS NULL AND $3 = ANY($4::text[]))) LIMIT $5)
-       RETURNING e.occurred_at, e.tags, e.data->>'release' AS release`,
+       RETURNING e.occurred_at, e.tags, e.data->>'release' AS release, e.user_hash`,
       [source, target, move.source_hash, move.hashes, MOVE_BATCH],
     );
     if (moved.length > 0) await this.recount(tx, source, target, moved);
@@ -293,23 +293,21 @@ export class IssueEventMovesRepository {
     }
 
     if (summary.users.size === 0) return;
-    const userTags = [...summary.users.keys()];
+    const users = [...summary.users];
     const [{ added }] = await tx.query<{ added: number }>(
       `WITH added AS (INSERT INTO issues.issue_users (issue_id, user_hash) SELECT $1::bigint, unnest($2::text[]) ON CONFLICT DO NOTHING RETURNING 1)
        SELECT count(*)::int AS added FROM added`,
-      [target, [...new Set(summary.users.values())]],
+      [target, users],
     );
     if (added > 0) await tx.execute(`UPDATE issues.issues SET user_count = user_count + $2::int WHERE id = $1::bigint`, [target, added]);
-    // A user stays the source's while one of the events it keeps names them (one read of its events per batch).
-    const kept = await tx.query<{ tag: string }>(
-      `SELECT DISTINCT x.tag FROM issues.error_events e CROSS JOIN LATERAL unnest(e.tags) AS x (tag)
-       WHERE e.issue_id = $1::bigint AND e.tags && $2::text[] AND x.tag = ANY($2::text[])`,
-      [source, userTags],
+    // A user stays the source's while one of the events it keeps counted them (one read of its events per batch).
+    const [{ removed }] = await tx.query<{ removed: number }>(
+      `WITH kept AS (SELECT DISTINCT user_hash FROM issues.error_events WHERE issue_id = $1::bigint AND user_hash = ANY($2::text[])),
+       removed AS (DELETE FROM issues.issue_users WHERE issue_id = $1::bigint AND user_hash = ANY($2::text[])
+                     AND user_hash NOT IN (SELECT user_hash FROM kept) RETURNING 1)
+       SELECT count(*)::int AS removed FROM removed`,
+      [source, users],
     );
-    const keptHashes = new Set(kept.map((row) => summary.users.get(row.tag)));
-    const gone = [...new Set(summary.users.values())].filter((hash) => !keptHashes.has(hash));
-    if (gone.length === 0) return;
-    const removed = await tx.execute(`DELETE FROM issues.issue_users WHERE issue_id = $1::bigint AND user_hash = ANY($2::text[])`, [source, gone]);
     if (removed > 0) {
       await tx.execute(
         `UPDATE issues.issues SET user_count = GREATEST(user_count - $2::int, 0), user_count_at_ignore = GREATEST(user_count_at_ignore - $2::int, 0)
@@ -348,8 +346,8 @@ interface BatchSummary {
   lastRelease?: { release: string; at: string };
   buckets: Map<string, { resolution: string; bucket: string; count: number }>;
   tags: Map<string, { key: string; value: string; count: number; firstSeen: string; lastSeen: string }>;
-  /** The user tags (`user=id:7`) of the batch, each with the user hash ingestion keeps for it. */
-  users: Map<string, string>;
+  /** The users the batch's events counted. */
+  users: Set<string>;
 }
 
 /** What a batch of moved events adds to one issue and takes from the other. */
@@ -360,7 +358,7 @@ function summarize(moved: readonly MovedEventRow[]): BatchSummary {
     lastSeen: times.reduce((a, b) => (b > a ? b : a)),
     buckets: new Map(),
     tags: new Map(),
-    users: new Map(),
+    users: new Set(),
   };
   moved.forEach((row, index) => {
     const at = times[index];
@@ -368,6 +366,7 @@ function summarize(moved: readonly MovedEventRow[]): BatchSummary {
       if (!summary.firstRelease || at < summary.firstRelease.at) summary.firstRelease = { release: row.release, at };
       if (!summary.lastRelease || at >= summary.lastRelease.at) summary.lastRelease = { release: row.release, at };
     }
+    if (row.user_hash) summary.users.add(row.user_hash);
     const ms = row.occurred_at.getTime();
     for (const [resolution, size] of STAT_BUCKETS) {
       const bucket = new Date(ms - (ms % size)).toISOString();
@@ -388,14 +387,6 @@ function summarize(moved: readonly MovedEventRow[]): BatchSummary {
         if (at < counted.firstSeen) counted.firstSeen = at;
         if (at > counted.lastSeen) counted.lastSeen = at;
       }
-      // As ingestion keys a user: the MD5 of the value after its kind (`id:`, `email:`, …).
-      if (key === 'user')
-        summary.users.set(
-          tag,
-          createHash('md5')
-            .update(value.slice(value.indexOf(':') + 1))
-            .digest('hex'),
-        );
     }
   });
   return summary;

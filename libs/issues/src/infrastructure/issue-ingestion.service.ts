@@ -287,12 +287,13 @@ export class IssueIngestionService extends IssueIngestion {
         event.unhandled ?? false,
         tags,
         event.fingerprintHash,
+        event.userHash ?? null,
       );
-      const at = params.length - 9;
-      return `($${at + 1}::bigint, $${at + 2}::bigint, $${at + 3}, $${at + 4}::timestamptz, $${at + 5}::timestamptz, $${at + 6}::json, $${at + 7}::boolean, $${at + 8}::text[], $${at + 9})`;
+      const at = params.length - 10;
+      return `($${at + 1}::bigint, $${at + 2}::bigint, $${at + 3}, $${at + 4}::timestamptz, $${at + 5}::timestamptz, $${at + 6}::json, $${at + 7}::boolean, $${at + 8}::text[], $${at + 9}, $${at + 10})`;
     });
     const rows = await tx.query<{ project_id: string; event_id: string }>(
-      `INSERT INTO issues.error_events (project_id, issue_id, event_id, occurred_at, received_at, data, unhandled, tags, fingerprint_hash) VALUES ${values.join(', ')}
+      `INSERT INTO issues.error_events (project_id, issue_id, event_id, occurred_at, received_at, data, unhandled, tags, fingerprint_hash, user_hash) VALUES ${values.join(', ')}
        ON CONFLICT (project_id, event_id) DO NOTHING RETURNING project_id, event_id`,
       params,
     );

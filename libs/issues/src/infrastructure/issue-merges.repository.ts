@@ -79,14 +79,15 @@ export class IssueMergesRepository {
   }
 
   /**
-   * The newest stored event of these hashes of an issue, which the unmerged issue is made from
-   * (its title, culprit, level and platform); null when none is kept.
+   * The earliest stored event of these hashes of an issue, which the unmerged issue is made from
+   * (its title, culprit, level and platform, as an issue takes them from its first event); null
+   * when none is kept.
    */
-  async newestEvent(tx: Transaction, issueId: string, sourceHash: string, hashes: readonly string[]): Promise<UnmergeSeedRow | null> {
+  async earliestEvent(tx: Transaction, issueId: string, sourceHash: string, hashes: readonly string[]): Promise<UnmergeSeedRow | null> {
     const [row] = await tx.query<UnmergeSeedRow>(
       `SELECT event_id, occurred_at, data->>'title' AS title, data->>'culprit' AS culprit, data->>'level' AS level, data->>'platform' AS platform
        FROM issues.error_events WHERE issue_id = $1::bigint AND (fingerprint_hash = ANY($3::text[]) OR (fingerprint_hash IS NULL AND $2 = ANY($3::text[])))
-       ORDER BY occurred_at DESC, id DESC LIMIT 1`,
+       ORDER BY occurred_at, id LIMIT 1`,
       [issueId, sourceHash, hashes],
     );
     return row ?? null;

@@ -13,7 +13,7 @@ const LEVELS: ReadonlySet<string> = new Set(ISSUE_LEVELS);
 
 /**
  * One transaction decides: the source records `issues.IssueUnmerged` against its hashes, the new
- * issue (made from the newest stored event of the hashes) is created with `issues.IssueUnmergedFrom`,
+ * issue (made from the earliest stored event of the hashes) is created with `issues.IssueUnmergedFrom`,
  * the hashes group into it from now on, and a move of their events is recorded. The events and
  * what is counted of them then move in bounded steps before the answer; a worker finishes what a
  * crash leaves.
@@ -44,7 +44,7 @@ export class UnmergeIssueHandler implements ICommandHandler<UnmergeIssueCommand,
       await this.issues.decide(tx, sourceId, (issue) => issue.unmerge(actor, at, { hashes: named, issueHashes, destination }), source);
 
       const { fingerprintHash } = source.toSnapshot();
-      const seed = await this.merges.newestEvent(tx, sourceId, fingerprintHash, named);
+      const seed = await this.merges.earliestEvent(tx, sourceId, fingerprintHash, named);
       if (!seed) throw DomainError.invalid('No stored event has these hashes (their events are past retention): there is nothing to unmerge.');
       const seenAt = seed.occurred_at.toISOString();
       const level = (seed.level && LEVELS.has(seed.level) ? seed.level : 'error') as IssueLevel;
