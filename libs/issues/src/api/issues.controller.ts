@@ -303,7 +303,6 @@ export class IssuesController {
    * the answer names (Sentry answers 202 with no body; its web app sends PUT, its API DELETE).
    */
   @Delete('organizations/:organization_id_or_slug/issues/:issue_id/hashes')
-  @Put('organizations/:organization_id_or_slug/issues/:issue_id/hashes')
   @HttpCode(202)
   @RequireScopes('event:write')
   @ApiQuery({ name: 'id', required: true, type: [String], description: `The hashes to unmerge (repeat the parameter; at most ${MAX_UNMERGE_HASHES}).` })
@@ -320,6 +319,19 @@ export class IssuesController {
     const actor = await this.people.actorFor(principal);
     const unmerged = await this.commands.execute<UnmergeIssueCommand, UnmergedIssue>(new UnmergeIssueCommand(organization.id, issue.id, hashes, actor));
     return { id: unmerged.issueId, shortId: unmerged.shortId };
+  }
+
+  @Put('organizations/:organization_id_or_slug/issues/:issue_id/hashes')
+  @HttpCode(202)
+  @RequireScopes('event:write')
+  @ApiQuery({ name: 'id', required: true, type: [String], description: `The hashes to unmerge (repeat the parameter; at most ${MAX_UNMERGE_HASHES}).` })
+  unmergeByPut(
+    @CurrentOrganization() organization: OrganizationAccess,
+    @CurrentPrincipal() principal: Principal,
+    @Param('issue_id') issueId: string,
+    @Query('id') ids?: string | string[],
+  ) {
+    return this.unmerge(organization, principal, issueId, ids);
   }
 
   @Get(['organizations/:organization_id_or_slug/issues/:issue_id/comments', 'organizations/:organization_id_or_slug/issues/:issue_id/notes'])
