@@ -43,6 +43,7 @@ import { SecurityKeys1765000000000 } from './1765000000000-security-keys';
 import { UnhandledAndEventTags1765300000000 } from './1765300000000-unhandled-and-event-tags';
 import { IssueBookmarksAndSavedSearches1765400000000 } from './1765400000000-issue-bookmarks-and-saved-searches';
 import { IssueMerges1765600000000 } from './1765600000000-issue-merges';
+import { IssueEventMoves1765700000000 } from './1765700000000-issue-event-moves';
 import { ProjectOwnership1765720000000 } from './1765720000000-project-ownership';
 /** Every migration, in order. The only way the schema changes (synchronize is off). */
 export const MIGRATIONS = [
@@ -91,5 +92,6 @@ export const MIGRATIONS = [
   UnhandledAndEventTags1765300000000,
   IssueBookmarksAndSavedSearches1765400000000,
   IssueMerges1765600000000,
+  IssueEventMoves1765700000000,
   ProjectOwnership1765720000000,
 ];

@@ -199,6 +199,56 @@ describe('issue merge API', () => {
     expect(await database.query(`SELECT 1 FROM issues.issue_redirects WHERE previous_issue_id = ANY($1::bigint[])`, [[xa, xb, other]])).toEqual([]);
   });
 
+  it('unmerges fingerprints into one new issue (DELETE or PUT …/hashes/?id=), answering 202 and naming it, and refuses what cannot be unmerged', async () => {
+    await record(
+      ingested('n-a', 1, { user: 'n1' }),
+      ingested('n-a', 2, { user: 'n1' }),
+      ingested('n-a', 3, { user: 'n2' }),
+      ingested('n-b', 4, { user: 'n2' }),
+      ingested('n-c', 5, { user: 'n3' }),
+    );
+    const [na, nb, nc] = [await issueOf('n-a'), await issueOf('n-b'), await issueOf('n-c')];
+    await api.request('PUT', `/api/0/organizations/acme/issues/?id=${na}&id=${nb}&id=${nc}`, { body: { merge: 1 } });
+    const hashes = (path: string) => api.request('DELETE', `/api/0/organizations/acme/issues/${na}/hashes/${path}`);
+
+    expect((await hashes('')).body).toEqual({ detail: 'Name the hashes to unmerge with ?id=.' });
+    expect((await hashes('?id=n-a&id=n-b&id=n-c')).body).toEqual({ detail: 'An issue keeps at least one of its hashes: unmerge fewer' });
+    expect(await hashes('?id=unknown')).toMatchObject({ status: 400, body: { detail: 'unknown is not a hash of this issue' } });
+    expect(await hashes('?id=x-a')).toMatchObject({ status: 400 });
+    const readOnly = (await api.request('POST', '/api/0/organizations/acme/org-auth-tokens/', { body: { name: 'reader', scopes: ['event:read'] } })).body.token;
+    expect((await api.request('DELETE', `/api/0/organizations/acme/issues/${na}/hashes/?id=n-b`, { token: readOnly })).status).toBe(403);
+    expect((await api.request('DELETE', `/api/0/organizations/initech/issues/${na}/hashes/?id=n-b`, { token: outsiderToken })).status).toBe(404);
+    expect((await get(`${na}/`)).body).toMatchObject({ count: '5', userCount: 3 });
+
+    const unmerged = await hashes('?id=n-b&id=n-c');
+    expect(unmerged.status).toBe(202);
+    expect(unmerged.body).toEqual({ id: expect.any(String), shortId: expect.stringMatching(/^WEB-\d+$/) });
+    const created = unmerged.body.id;
+    expect((await get(`${na}/`)).body).toMatchObject({ id: na, count: '3', userCount: 2, lastSeen: new Date(at(3)).toISOString() });
+    expect((await get(`${created}/`)).body).toMatchObject({
+      id: created,
+      shortId: unmerged.body.shortId,
+      count: '2',
+      userCount: 2,
+      firstSeen: new Date(at(4)).toISOString(),
+      lastSeen: new Date(at(5)).toISOString(),
+    });
+    expect((await get(`${created}/hashes/`)).body.map((hash: { id: string }) => hash.id)).toEqual(['n-b', 'n-c']);
+    expect((await get(`${na}/hashes/`)).body.map((hash: { id: string }) => hash.id)).toEqual(['n-a']);
+    expect((await get(`${na}/activities/`)).body.activity[0]).toMatchObject({
+      type: 'unmerge_source',
+      data: { destination_id: created, fingerprints: ['n-b', 'n-c'] },
+    });
+    expect((await get(`${created}/activities/`)).body.activity.map((entry: { type: string }) => entry.type)).toEqual(['unmerge_destination', 'first_seen']);
+
+    // Sentry's web app sends PUT: the same unmerge.
+    const again = await api.request('PUT', `/api/0/organizations/acme/issues/${created}/hashes/?id=n-c`);
+    expect(again.status).toBe(202);
+    expect((await get(`${again.body.id}/`)).body).toMatchObject({ count: '1', userCount: 1 });
+    const [later] = await record(ingested('n-c', 30));
+    expect(later.issueId).toBe(again.body.id);
+  });
+
   it('answers similar issues: the same title or culprit in the same project, newest first, bounded', async () => {
     const title = 'RangeError: Invalid time value';
     await record(

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { EventProcessing } from '@faultline/ingest';
-import { launchBrowser, newPage, signIn } from '../support/browser';
+import { launchBrowser, newPage, screenshot, signIn } from '../support/browser';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /** An error of its own kind (so its own issue), from a user known by e-mail. */
@@ -27,7 +27,8 @@ function errorEvent(type: string, minutesAgo: number) {
 
 /**
  * The issue actions in Chromium: merging and deleting from the stream, the issue page's event ID,
- * JSON and share link, deleting an issue, and Markdown comments that run no script.
+ * JSON and share link, deleting an issue, Markdown comments that run no script, and unmerging
+ * fingerprints from the issue's Merged tab.
  */
 describe('issue actions (browser)', () => {
   let app: TestApp;
@@ -52,6 +53,10 @@ describe('issue actions (browser)', () => {
       errorEvent('BasketError', 5),
       errorEvent('StaleError', 4),
       errorEvent('OldError', 3),
+      errorEvent('PayError', 9),
+      errorEvent('PayError', 8),
+      errorEvent('ChargeError', 7),
+      errorEvent('RefundError', 6),
     ];
     for (const event of events) {
       expect((await app.request('POST', `/api/${key.projectId}/store/?sentry_key=${key.public}`, { token: null, body: event })).status).toBe(200);
@@ -157,5 +162,59 @@ describe('issue actions (browser)', () => {
     await note.getByText('click').click();
     expect(await page.evaluate('window.__xss')).toBeUndefined();
     expect((await app.request('GET', `/api/0/organizations/acme/issues/${cart}/comments/`)).body[0].data.text).toBe(payload);
+  });
+
+  it('unmerges checked fingerprints from the Merged tab into a new issue, after asking, and links it; within 1280 and 390 px', async () => {
+    const ids = [await issueIdOf('PayError'), await issueIdOf('ChargeError'), await issueIdOf('RefundError')];
+    const merged = await app.request('PUT', `/api/0/organizations/acme/issues/?${ids.map((id) => `id=${id}`).join('&')}`, { body: { merge: 1 } });
+    const pay = merged.body.merge.parent as string;
+    expect(pay).toBe(ids[0]);
+
+    await page.goto(`${app.baseUrl}/organizations/acme/issues/${pay}/`);
+    await page.getByRole('link', { name: 'Merged', exact: true }).click();
+    await page.waitForURL(new RegExp(`/issues/${pay}/merged/$`));
+    const hashes = page.locator('.merged-hashes > li');
+    await hashes.nth(2).waitFor();
+    const unmerge = page.getByRole('button', { name: 'Unmerge', exact: true });
+    expect(await unmerge.isDisabled()).toBe(true);
+    for (const type of ['PayError', 'ChargeError', 'RefundError']) await hashes.filter({ hasText: type }).getByRole('checkbox').check();
+    // Every fingerprint is no unmerge: the issue keeps one.
+    expect(await unmerge.isDisabled()).toBe(true);
+    await page.getByText('An issue keeps at least one fingerprint.').waitFor();
+    await hashes.filter({ hasText: 'PayError' }).getByRole('checkbox').uncheck();
+    let asked = '';
+    page.once('dialog', (dialog) => void (asked = dialog.message()));
+    await unmerge.click();
+    const notice = page.getByRole('status').filter({ hasText: /Unmerged into WEB-\d+\./ });
+    await notice.waitFor();
+    expect(asked).toBe('Unmerge 2 fingerprints into a new issue? Their events move with them.');
+    await hashes.filter({ hasText: 'ChargeError' }).waitFor({ state: 'detached' });
+    expect(await hashes.count()).toBe(1);
+    await page.locator('.issue-counts', { hasText: 'Events' }).getByText('2', { exact: true }).waitFor();
+    await screenshot(page, 'issue-merged-tab');
+
+    const link = notice.getByRole('link');
+    const shortId = await link.textContent();
+    await link.click();
+    await page
+      .locator('.short-id', { hasText: shortId ?? '' })
+      .first()
+      .waitFor();
+    const created = page.url().match(/\/issues\/(\d+)\/$/)?.[1] ?? '';
+    expect((await app.request('GET', `/api/0/organizations/acme/issues/${created}/`)).body).toMatchObject({ shortId, count: '2' });
+    await page.getByRole('link', { name: 'Activity' }).click();
+    await page.locator('.timeline', { hasText: /unmerged 2 fingerprints from WEB-\d+/ }).waitFor();
+
+    const narrow = await newPage(browser);
+    await narrow.page.setViewportSize({ width: 390, height: 844 });
+    await signIn(narrow.page, app);
+    await narrow.page.goto(`${app.baseUrl}/organizations/acme/issues/${created}/merged/`);
+    await narrow.page.locator('.merged-hashes > li').nth(1).waitFor();
+    await narrow.page.locator('.merged-hashes > li').first().getByRole('checkbox').check();
+    expect(await narrow.page.getByRole('button', { name: 'Unmerge', exact: true }).isDisabled()).toBe(false);
+    expect(await narrow.page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    await screenshot(narrow.page, 'issue-merged-tab-narrow');
+    expect(narrow.errors).toEqual([]);
+    await narrow.page.context().close();
   });
 });

@@ -72,6 +72,7 @@ const ROUTES: Array<[string, Page]> = [
   ['/organizations/:org/issues/:issueId/', IssuePage],
   ['/organizations/:org/issues/:issueId/events/', (props) => <IssuePage {...props} tab="events" />],
   ['/organizations/:org/issues/:issueId/events/:eventId/', IssuePage],
+  ['/organizations/:org/issues/:issueId/merged/', (props) => <IssuePage {...props} tab="merged" />],
   ['/organizations/:org/issues/:issueId/activity/', (props) => <IssuePage {...props} tab="activity" />],
   ['/organizations/:org/releases/', ReleasesPage],
   ['/organizations/:org/releases/:version/', ReleasePage],

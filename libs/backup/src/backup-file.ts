@@ -144,7 +144,7 @@ export class BackupFileWriter {
     await this.done.catch(() => undefined);
     // The pipeline settles on the error before a file still being opened is closed; removed before
     // that, the file would be created again after its removal.
-    if (!this.file.closed) await new Promise((closed) => this.file.once('close', closed));
+    if (!this.file.closed) await new Promise<void>((closed) => this.file.once('close', () => closed()));
     rmSync(`${this.path}.tmp`, { force: true });
   }
 

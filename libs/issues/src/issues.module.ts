@@ -27,6 +27,9 @@ import { BookmarkIssuesHandler } from './application/commands/bookmark-issues/bo
 import { IssueBookmarksRepository } from './infrastructure/issue-bookmarks.repository';
 import { MergeIssuesHandler } from './application/commands/merge-issues/merge-issues.handler';
 import { IssueMergesRepository } from './infrastructure/issue-merges.repository';
+import { IssueEventMovesRepository } from './infrastructure/issue-event-moves.repository';
+import { IssueEventMovesWorker } from './infrastructure/issue-event-moves.worker';
+import { UnmergeIssueHandler } from './application/commands/unmerge-issue/unmerge-issue.handler';
 import { IssuePeople } from './infrastructure/issue-people.repository';
 import { FindIssueHandler } from './application/queries/find-issue.handler';
 import { IssueReadModel } from './infrastructure/issue-read-model.repository';
@@ -43,7 +46,7 @@ import { IssueWebhookPayloadsRepository } from './infrastructure/issue-webhook-p
 import { UserReportsRepository } from './infrastructure/user-reports.repository';
 import { IssueTopFrames } from './contracts/issue-top-frames';
 import { IssueTopFramesRepository } from './infrastructure/issue-top-frames.repository';
-import { RetentionSchedule } from '@faultline/platform';
+import { RetentionSchedule, WorkerHost } from '@faultline/platform';
 
 @Module({
   imports: [CqrsModule, EventStoreModule, IdentityModule, ProjectsModule, ReleasesModule],
@@ -84,6 +87,9 @@ import { RetentionSchedule } from '@faultline/platform';
     DeleteIssueHandler,
     IssueMergesRepository,
     MergeIssuesHandler,
+    IssueEventMovesRepository,
+    IssueEventMovesWorker,
+    UnmergeIssueHandler,
     AddIssueCommentHandler,
     EditIssueCommentHandler,
     DeleteIssueCommentHandler,
@@ -94,9 +100,12 @@ export class IssuesModule implements OnModuleInit {
   constructor(
     private readonly retention: RetentionSchedule,
     private readonly eventRetention: EventRetentionRepository,
+    private readonly moves: IssueEventMovesWorker,
+    private readonly workers: WorkerHost,
   ) {}
 
   onModuleInit(): void {
     this.retention.register(this.eventRetention);
+    this.workers.register(this.moves);
   }
 }

@@ -40,4 +40,6 @@ export const APP_WEBHOOK_BY_ISSUE_EVENT: Readonly<Record<IssueEventType, string 
   'issues.CommentDeleted': 'comment.deleted',
   'issues.IssuesMerged': null,
   'issues.IssueMergedInto': null,
+  'issues.IssueUnmerged': null,
+  'issues.IssueUnmergedFrom': null,
 });

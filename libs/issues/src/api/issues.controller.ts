@@ -22,6 +22,7 @@ import { DeleteIssueCommand } from '../application/commands/delete-issue/delete-
 import { DeleteIssueCommentCommand } from '../application/commands/delete-issue-comment/delete-issue-comment.command';
 import { EditIssueCommentCommand } from '../application/commands/edit-issue-comment/edit-issue-comment.command';
 import { type MergedIssues, MergeIssuesCommand } from '../application/commands/merge-issues/merge-issues.command';
+import { type UnmergedIssue, UnmergeIssueCommand } from '../application/commands/unmerge-issue/unmerge-issue.command';
 import { IssueMergesRepository } from '../infrastructure/issue-merges.repository';
 import { serializeEvent } from './events.serializers';
 import { type IssueChanges, type IssueChangesResult, UpdateIssueCommand } from '../application/commands/update-issue/update-issue.command';
@@ -30,7 +31,7 @@ import { type IssueExternalLink, IssueExternalLinksQuery } from '../application/
 import { IssueBookmarksRepository } from '../infrastructure/issue-bookmarks.repository';
 import { ISSUE_STATS_PERIODS, IssueReadModel, type IssueRow, type IssueStatsWindow, type IssueTimeRange } from '../infrastructure/issue-read-model.repository';
 import { parseIssueSearch, parseIssueSort } from '../application/queries/issue-search';
-import type { IssueComment } from '../domain';
+import { type IssueComment, MAX_UNMERGE_HASHES } from '../domain';
 import { IssueRepository } from '../infrastructure/issue.repository';
 import { IssueCommentDto, UpdateIssueDto } from './issues.dto';
 import { serializeActivity, serializeAssignee, serializeComment, serializeIssue, serializeIssueTagKey } from './issues.serializers';
@@ -295,6 +296,42 @@ export class IssuesController {
       const event = hash.latest_event_id ? byId.get(hash.latest_event_id) : undefined;
       return { id: hash.hash, latestEvent: event ? serializeEvent(event) : null, mergedBySeer: false };
     });
+  }
+
+  /**
+   * Sentry's unmerge: the events of the named hashes (`?id=`, repeated) go to one new issue, which
+   * the answer names (Sentry answers 202 with no body; its web app sends PUT, its API DELETE).
+   */
+  @Delete('organizations/:organization_id_or_slug/issues/:issue_id/hashes')
+  @HttpCode(202)
+  @RequireScopes('event:write')
+  @ApiQuery({ name: 'id', required: true, type: [String], description: `The hashes to unmerge (repeat the parameter; at most ${MAX_UNMERGE_HASHES}).` })
+  async unmerge(
+    @CurrentOrganization() organization: OrganizationAccess,
+    @CurrentPrincipal() principal: Principal,
+    @Param('issue_id') issueId: string,
+    @Query('id') ids?: string | string[],
+  ) {
+    const hashes = (Array.isArray(ids) ? ids : ids === undefined ? [] : [ids]).filter((hash) => hash !== '');
+    if (hashes.length === 0) throw new BadRequestException({ detail: 'Name the hashes to unmerge with ?id=.' });
+    if (hashes.length > MAX_UNMERGE_HASHES) throw new BadRequestException({ detail: `At most ${MAX_UNMERGE_HASHES} hashes can be unmerged at once.` });
+    const issue = await this.issue(organization, issueId);
+    const actor = await this.people.actorFor(principal);
+    const unmerged = await this.commands.execute<UnmergeIssueCommand, UnmergedIssue>(new UnmergeIssueCommand(organization.id, issue.id, hashes, actor));
+    return { id: unmerged.issueId, shortId: unmerged.shortId };
+  }
+
+  @Put('organizations/:organization_id_or_slug/issues/:issue_id/hashes')
+  @HttpCode(202)
+  @RequireScopes('event:write')
+  @ApiQuery({ name: 'id', required: true, type: [String], description: `The hashes to unmerge (repeat the parameter; at most ${MAX_UNMERGE_HASHES}).` })
+  unmergeByPut(
+    @CurrentOrganization() organization: OrganizationAccess,
+    @CurrentPrincipal() principal: Principal,
+    @Param('issue_id') issueId: string,
+    @Query('id') ids?: string | string[],
+  ) {
+    return this.unmerge(organization, principal, issueId, ids);
   }
 
   @Get(['organizations/:organization_id_or_slug/issues/:issue_id/comments', 'organizations/:organization_id_or_slug/issues/:issue_id/notes'])

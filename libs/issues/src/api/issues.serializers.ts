@@ -168,7 +168,8 @@ const UNRESOLVED_ACTIVITY: Record<IssueUnresolvedReason, string> = { manual: 'se
  * Sentry's activity feed of an issue, newest first, read from its event stream: `first_seen`,
  * `set_resolved` (`set_resolved_in_release`), `set_unresolved`, `set_regression`,
  * `set_escalating`, `set_ignored`, `assigned`, `unassigned`, `merge` (the issues merged into
- * this one) and `note` (comments as last edited; deleted ones left out).
+ * this one), `unmerge_source` and `unmerge_destination` (Sentry's data: the other issue's id and
+ * the fingerprints) and `note` (comments as last edited; deleted ones left out).
  */
 export function serializeActivity(history: ReadonlyArray<RecordedEvent & IssueEvent>) {
   const user = (actor: IssueActor) => (actor.type === 'user' ? { id: actor.id, name: actor.name } : null);
@@ -228,6 +229,24 @@ export function serializeActivity(history: ReadonlyArray<RecordedEvent & IssueEv
       }
       case IssueEventTypes.IssuesMerged:
         activity.push(entry(event, 'merge', { issues: event.data.children.map((child) => ({ id: child.issueId, shortId: child.shortId })) }));
+        break;
+      case IssueEventTypes.IssueUnmerged:
+        activity.push(
+          entry(event, 'unmerge_source', {
+            destination_id: event.data.destination.issueId,
+            destination: { id: event.data.destination.issueId, shortId: event.data.destination.shortId },
+            fingerprints: event.data.hashes,
+          }),
+        );
+        break;
+      case IssueEventTypes.IssueUnmergedFrom:
+        activity.push(
+          entry(event, 'unmerge_destination', {
+            source_id: event.data.source.issueId,
+            source: { id: event.data.source.issueId, shortId: event.data.source.shortId },
+            fingerprints: event.data.hashes,
+          }),
+        );
         break;
     }
   }

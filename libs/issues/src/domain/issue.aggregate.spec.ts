@@ -16,6 +16,8 @@ import {
   isIssueEvent,
   issueMergedInto,
   issuesMerged,
+  issueUnmerged,
+  issueUnmergedFrom,
   SYSTEM_ACTOR,
 } from './issue.events';
 
@@ -781,6 +783,53 @@ describe('Issue', () => {
     });
   });
 
+  describe('unmerge', () => {
+    const destination = { issueId: 'issue-7', shortId: 'WEB-12' };
+    const hashes = ['hash-a', 'hash-b', 'hash-c'];
+    const unmergedB = issueUnmerged({ ...subject, actor: alice, at: T1, hashes: ['hash-b'], destination });
+
+    it('sends the named hashes to the new issue, each once, and the issue keeps the others', () => {
+      given(created)
+        .when((i) => i.unmerge(alice, T1, { hashes: ['hash-b', 'hash-b'], issueHashes: hashes, destination }))
+        .then([unmergedB]);
+      given(created, unmergedB)
+        .when((i) => i.unmerge(alice, T2, { hashes: ['hash-a'], issueHashes: ['hash-a', 'hash-c'], destination: { issueId: 'issue-8', shortId: 'WEB-13' } }))
+        .then([issueUnmerged({ ...subject, actor: alice, at: T2, hashes: ['hash-a'], destination: { issueId: 'issue-8', shortId: 'WEB-13' } })]);
+    });
+
+    it('refuses every hash of the issue, a hash it does not have, none at all, too many and itself as the destination', () => {
+      given(created)
+        .when((i) => i.unmerge(alice, T1, { hashes: ['hash-a', 'hash-b', 'hash-c'], issueHashes: hashes, destination }))
+        .thenError('invalid', /keeps at least one/);
+      given(created)
+        .when((i) => i.unmerge(alice, T1, { hashes: ['hash-z'], issueHashes: hashes, destination }))
+        .thenError('invalid', /hash-z is not a hash of this issue/);
+      given(created)
+        .when((i) => i.unmerge(alice, T1, { hashes: [], issueHashes: hashes, destination }))
+        .thenError('invalid', /at least one hash/);
+      const many = Array.from({ length: 101 }, (_, n) => `hash-${n}`);
+      given(created)
+        .when((i) => i.unmerge(alice, T1, { hashes: many, issueHashes: [...many, 'kept'], destination }))
+        .thenError('invalid', /At most 100/);
+      given(created)
+        .when((i) => i.unmerge(alice, T1, { hashes: ['hash-a'], issueHashes: hashes, destination: { issueId: 'issue-1', shortId: 'WEB-3' } }))
+        .thenError('invalid', /into itself/);
+      given(created, issueMergedInto({ ...subject, actor: alice, at: T1, parent: destination }))
+        .when((i) => i.unmerge(alice, T2, { hashes: ['hash-a'], issueHashes: hashes, destination }))
+        .thenError('not_found', /merged/);
+    });
+
+    it('creates the new issue with its side of the unmerge', () => {
+      const source = Issue.fromHistory([created]);
+      const made = { ...newIssue, issueId: 'issue-7', shortId: 'WEB-12', fingerprintHash: 'hash-b' };
+      creating(() => Issue.createByUnmerge(alice, T1, made, source, ['hash-b'])).then([
+        issueCreated({ ...made, actor: alice, at: T1 }),
+        issueUnmergedFrom({ ...subject, issueId: 'issue-7', actor: alice, at: T1, hashes: ['hash-b'], source: { issueId: 'issue-1', shortId: 'WEB-3' } }),
+      ]);
+      expect(() => Issue.createByUnmerge(alice, T1, { ...made, projectId: 'project-2' }, source, ['hash-b'])).toThrow(/stays in its project/);
+    });
+  });
+
   describe('events', () => {
     it('have stable type strings, schema version 1 and JSON-safe, frozen payloads', () => {
       expect(Object.values(IssueEventTypes)).toEqual([
@@ -795,6 +844,8 @@ describe('Issue', () => {
         'issues.CommentDeleted',
         'issues.IssuesMerged',
         'issues.IssueMergedInto',
+        'issues.IssueUnmerged',
+        'issues.IssueUnmergedFrom',
       ]);
       const event = issueResolved({ ...subject, actor: alice, at: T1, inRelease: undefined });
       expect(event).toEqual({ type: 'issues.IssueResolved', schemaVersion: 1, data: { ...subject, actor: alice, at: T1 } });

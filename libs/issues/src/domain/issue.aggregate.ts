@@ -22,6 +22,8 @@ import {
   issueUnresolved,
   issueMergedInto,
   issuesMerged,
+  issueUnmerged,
+  issueUnmergedFrom,
   type MergedIssueRef,
   SYSTEM_ACTOR,
   unresolvedSubstatus,
@@ -133,7 +135,16 @@ export interface IgnoreOptions {
   readonly untilUserCount?: number;
 }
 
+/** An unmerge: which of the issue's hashes go, the issue's hashes now, and the new issue they go to. */
+export interface UnmergeRequest {
+  readonly hashes: readonly string[];
+  readonly issueHashes: readonly string[];
+  readonly destination: MergedIssueRef;
+}
+
 export const MAX_COMMENT_LENGTH = 5000;
+/** Hashes one unmerge may name: Sentry's hashes page shows 100 at most. */
+export const MAX_UNMERGE_HASHES = 100;
 
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/;
 const ACTOR_TYPES: ReadonlySet<string> = new Set<IssueActorType>(['user', 'application', 'system']);
@@ -200,6 +211,20 @@ export class Issue extends AggregateRoot<IssueEvent> {
       firstEventId: issue.firstEventId,
     };
     aggregate.raise(issueCreated(data));
+    return aggregate;
+  }
+
+  /**
+   * Decides to create the new issue of an unmerge: it is created (an ordinary new issue, with the
+   * first unmerged hash as its own) and takes the hashes from `source`, which records its side
+   * with `unmerge`.
+   */
+  static createByUnmerge(actor: IssueActor, at: string, issue: NewIssue, source: Issue, hashes: readonly string[]): Issue {
+    source.assertLive();
+    if (issue.projectId !== source.projectId) throw DomainError.invalid('An unmerged issue stays in its project');
+    if (issue.issueId === source.id) throw DomainError.invalid('An issue cannot be unmerged into itself');
+    const aggregate = Issue.create(actor, at, issue);
+    aggregate.raise(issueUnmergedFrom({ ...aggregate.base(actor, at), hashes: [...hashes], source: { issueId: source.id, shortId: source.shortId } }));
     return aggregate;
   }
 
@@ -341,6 +366,24 @@ export class Issue extends AggregateRoot<IssueEvent> {
     this.raise(issueMergedInto({ ...this.base(actor, at), parent: { issueId: primary.id, shortId: primary.shortId } }));
   }
 
+  /**
+   * Sentry's unmerge: the named fingerprint hashes (each one of this issue's) and their events go
+   * to a new issue, all of them to the same one. The issue keeps at least one hash.
+   */
+  unmerge(actor: IssueActor, at: string, { hashes, issueHashes, destination }: UnmergeRequest): void {
+    this.assertCommand(actor, at);
+    const named = [...new Set(hashes)];
+    if (named.length === 0) throw DomainError.invalid('Name at least one hash to unmerge');
+    if (named.length > MAX_UNMERGE_HASHES) throw DomainError.invalid(`At most ${MAX_UNMERGE_HASHES} hashes can be unmerged at once`);
+    const own = new Set(issueHashes);
+    const foreign = named.find((hash) => !own.has(hash));
+    if (foreign !== undefined) throw DomainError.invalid(`${foreign} is not a hash of this issue`, { hash: foreign });
+    if (named.length >= own.size) throw DomainError.invalid('An issue keeps at least one of its hashes: unmerge fewer');
+    assertNonEmpty(destination?.issueId, 'destination issueId');
+    if (destination.issueId === this.issueId) throw DomainError.invalid('An issue cannot be unmerged into itself');
+    this.raise(issueUnmerged({ ...this.base(actor, at), hashes: named, destination: { issueId: destination.issueId, shortId: destination.shortId } }));
+  }
+
   private assertMergeable(other: Issue): void {
     other.assertCreated();
     if (other.mergedIntoRef) throw DomainError.invalid(`Issue ${other.id} was already merged`);
@@ -475,6 +518,8 @@ export class Issue extends AggregateRoot<IssueEvent> {
         break;
       }
       case IssueEventTypes.IssuesMerged:
+      case IssueEventTypes.IssueUnmerged:
+      case IssueEventTypes.IssueUnmergedFrom:
         break;
       case IssueEventTypes.IssueMergedInto:
         this.mergedIntoRef = { issueId: event.data.parent.issueId, shortId: event.data.parent.shortId };

@@ -18,6 +18,8 @@ export const IssueEventTypes = {
   CommentDeleted: 'issues.CommentDeleted',
   IssuesMerged: 'issues.IssuesMerged',
   IssueMergedInto: 'issues.IssueMergedInto',
+  IssueUnmerged: 'issues.IssueUnmerged',
+  IssueUnmergedFrom: 'issues.IssueUnmergedFrom',
 } as const;
 
 export type IssueEventType = (typeof IssueEventTypes)[keyof typeof IssueEventTypes];
@@ -166,6 +168,18 @@ export type IssueMergedIntoData = IssueEventBase & {
   readonly parent: MergedIssueRef;
 };
 
+/** On the source of an unmerge: these fingerprint hashes (and their events) went to a new issue. */
+export type IssueUnmergedData = IssueEventBase & {
+  readonly hashes: readonly string[];
+  readonly destination: MergedIssueRef;
+};
+
+/** On the new issue of an unmerge, right after its creation: the hashes it took from the source. */
+export type IssueUnmergedFromData = IssueEventBase & {
+  readonly hashes: readonly string[];
+  readonly source: MergedIssueRef;
+};
+
 type T = typeof IssueEventTypes;
 export type IssueCreated = DomainEvent<T['IssueCreated'], IssueCreatedData>;
 export type IssueResolved = DomainEvent<T['IssueResolved'], IssueResolvedData>;
@@ -178,6 +192,8 @@ export type CommentEdited = DomainEvent<T['CommentEdited'], CommentEditedData>;
 export type CommentDeleted = DomainEvent<T['CommentDeleted'], CommentDeletedData>;
 export type IssuesMerged = DomainEvent<T['IssuesMerged'], IssuesMergedData>;
 export type IssueMergedInto = DomainEvent<T['IssueMergedInto'], IssueMergedIntoData>;
+export type IssueUnmerged = DomainEvent<T['IssueUnmerged'], IssueUnmergedData>;
+export type IssueUnmergedFrom = DomainEvent<T['IssueUnmergedFrom'], IssueUnmergedFromData>;
 
 export type IssueEvent =
   | IssueCreated
@@ -190,7 +206,9 @@ export type IssueEvent =
   | CommentEdited
   | CommentDeleted
   | IssuesMerged
-  | IssueMergedInto;
+  | IssueMergedInto
+  | IssueUnmerged
+  | IssueUnmergedFrom;
 
 /**
  * Payloads are stored as JSON; a round trip makes the in-memory event exactly what the store will
@@ -231,6 +249,10 @@ export const commentDeleted = (data: CommentDeletedData): CommentDeleted => doma
 export const issuesMerged = (data: IssuesMergedData): IssuesMerged => domainEvent(IssueEventTypes.IssuesMerged, jsonPayload(data), v);
 
 export const issueMergedInto = (data: IssueMergedIntoData): IssueMergedInto => domainEvent(IssueEventTypes.IssueMergedInto, jsonPayload(data), v);
+
+export const issueUnmerged = (data: IssueUnmergedData): IssueUnmerged => domainEvent(IssueEventTypes.IssueUnmerged, jsonPayload(data), v);
+
+export const issueUnmergedFrom = (data: IssueUnmergedFromData): IssueUnmergedFrom => domainEvent(IssueEventTypes.IssueUnmergedFrom, jsonPayload(data), v);
 
 const ISSUE_EVENT_TYPE_SET: ReadonlySet<string> = new Set(Object.values(IssueEventTypes));
 

@@ -132,13 +132,13 @@ export class EventAttachmentsRepository extends EventAttachmentIntake {
     });
   }
 
-  /** Deletes the attachments of the issues' stored events (in the transaction deleting the issues) and frees their bytes. */
-  async deleteOfIssues(tx: Transaction, issueIds: readonly string[]): Promise<void> {
+  /** Deletes the attachments of these stored events (by row id, in the transaction deleting them) and frees their bytes. */
+  async deleteOfEvents(tx: Transaction, eventRowIds: readonly string[]): Promise<void> {
     const gone = await tx.query<Freed>(
       `DELETE FROM issues.event_attachments a USING issues.error_events e
-       WHERE e.issue_id = ANY($1::bigint[]) AND a.project_id = e.project_id AND a.event_id = e.event_id
+       WHERE e.id = ANY($1::bigint[]) AND a.project_id = e.project_id AND a.event_id = e.event_id
        RETURNING a.organization_id::text AS organization_id, a.size::float8 AS size`,
-      [issueIds],
+      [eventRowIds],
     );
     await this.free(tx, gone);
   }

@@ -106,13 +106,11 @@ export class IssueIngestionService extends IssueIngestion {
   }
 
   private async findIssues(tx: Transaction, firsts: readonly IngestedEvent[]): Promise<Map<string, FoundIssue>> {
-    // A hash names its issue (merges move hashes); an issue made before hashes were kept is found by its own.
+    // A hash names its issue (merges and unmerges move hashes, a delete drops them); every issue's hashes are kept.
     const rows = await tx.query<{ id: string; project_id: string; fingerprint_hash: string }>(
-      `SELECT COALESCE(h.issue_id, i.id) AS id, v.project_id, v.hash AS fingerprint_hash
+      `SELECT h.issue_id AS id, v.project_id, v.hash AS fingerprint_hash
        FROM unnest($1::bigint[], $2::text[]) AS v (project_id, hash)
-       LEFT JOIN issues.issue_hashes h ON h.project_id = v.project_id AND h.hash = v.hash
-       LEFT JOIN issues.issues i ON h.issue_id IS NULL AND i.project_id = v.project_id AND i.fingerprint_hash = v.hash
-       WHERE COALESCE(h.issue_id, i.id) IS NOT NULL`,
+       JOIN issues.issue_hashes h ON h.project_id = v.project_id AND h.hash = v.hash`,
       [firsts.map((event) => event.projectId), firsts.map((event) => event.fingerprintHash)],
     );
     return new Map(rows.map((row) => [groupKey(row.project_id, row.fingerprint_hash), { id: String(row.id), isNew: false }]));
@@ -304,12 +302,13 @@ export class IssueIngestionService extends IssueIngestion {
         event.unhandled ?? false,
         tags,
         event.fingerprintHash,
+        event.userHash ?? null,
       );
-      const at = params.length - 9;
-      return `($${at + 1}::bigint, $${at + 2}::bigint, $${at + 3}, $${at + 4}::timestamptz, $${at + 5}::timestamptz, $${at + 6}::json, $${at + 7}::boolean, $${at + 8}::text[], $${at + 9})`;
+      const at = params.length - 10;
+      return `($${at + 1}::bigint, $${at + 2}::bigint, $${at + 3}, $${at + 4}::timestamptz, $${at + 5}::timestamptz, $${at + 6}::json, $${at + 7}::boolean, $${at + 8}::text[], $${at + 9}, $${at + 10})`;
     });
     const rows = await tx.query<{ project_id: string; event_id: string }>(
-      `INSERT INTO issues.error_events (project_id, issue_id, event_id, occurred_at, received_at, data, unhandled, tags, fingerprint_hash) VALUES ${values.join(', ')}
+      `INSERT INTO issues.error_events (project_id, issue_id, event_id, occurred_at, received_at, data, unhandled, tags, fingerprint_hash, user_hash) VALUES ${values.join(', ')}
        ON CONFLICT (project_id, event_id) DO NOTHING RETURNING project_id, event_id`,
       params,
     );

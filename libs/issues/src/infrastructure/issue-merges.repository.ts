@@ -14,9 +14,31 @@ export interface IssueHashRow {
   latest_event_id: string | null;
 }
 
+export interface UnmergeSeedRow {
+  event_id: string;
+  occurred_at: Date;
+  title: string | null;
+  culprit: string | null;
+  level: string | null;
+  platform: string | null;
+}
+
+export interface UnmergedIssueRow {
+  id: string;
+  projectId: string;
+  fingerprintHash: string;
+  shortId: string;
+  title: string;
+  culprit: string;
+  level: string;
+  platform: string;
+  seenAt: string;
+  issueType: string;
+}
+
 /**
- * The rows of a merge: an issue's events, fingerprint hashes, users, tag values, graphs and
- * counters move to the primary issue, the merged issue's row goes, and its id redirects.
+ * The rows of merges and unmerges: which issue each fingerprint hash groups into, redirects of
+ * merged ids, and the new issue of an unmerge.
  */
 @Injectable()
 export class IssueMergesRepository {
@@ -30,57 +52,65 @@ export class IssueMergesRepository {
     );
   }
 
-  /** Moves everything of `childIds` to `primaryId` and deletes them; their ids then answer as the primary. */
-  async move(tx: Transaction, primaryId: string, childIds: readonly string[]): Promise<void> {
+  /**
+   * The fingerprints of `childIds` group into `primaryId` from now on and their ids answer as it;
+   * their events and counts follow in bounded steps (IssueEventMovesRepository).
+   */
+  async redirect(tx: Transaction, primaryId: string, childIds: readonly string[]): Promise<void> {
     const params = [primaryId, childIds];
-    // Each event keeps the hash it was grouped by, so the primary's hashes still list their events.
-    await tx.execute(
-      `UPDATE issues.error_events e SET issue_id = $1::bigint, fingerprint_hash = COALESCE(e.fingerprint_hash, c.fingerprint_hash)
-       FROM issues.issues c WHERE c.id = ANY($2::bigint[]) AND e.issue_id = c.id`,
-      params,
-    );
     await tx.execute(`UPDATE issues.issue_hashes SET issue_id = $1::bigint WHERE issue_id = ANY($2::bigint[])`, params);
     await tx.execute(`UPDATE issues.issue_redirects SET issue_id = $1::bigint WHERE issue_id = ANY($2::bigint[])`, params);
     await tx.execute(`INSERT INTO issues.issue_redirects (previous_issue_id, issue_id) SELECT unnest($2::bigint[]), $1::bigint`, params);
-    const [{ added }] = await tx.query<{ added: number }>(
-      `WITH added AS (
-         INSERT INTO issues.issue_users (issue_id, user_hash) SELECT DISTINCT $1::bigint, user_hash FROM issues.issue_users WHERE issue_id = ANY($2::bigint[])
-         ON CONFLICT DO NOTHING RETURNING 1)
-       SELECT count(*)::int AS added FROM added`,
-      params,
+  }
+
+  /** All of an issue's fingerprint hashes (an unmerge decides against them). */
+  async allHashes(tx: Transaction, issueId: string): Promise<string[]> {
+    const rows = await tx.query<{ hash: string }>(`SELECT hash FROM issues.issue_hashes WHERE issue_id = $1::bigint ORDER BY hash`, [issueId]);
+    return rows.map((row) => row.hash);
+  }
+
+  /** The unmerged hashes group into `destinationId` from now on. */
+  async moveHashes(tx: Transaction, sourceId: string, destinationId: string, hashes: readonly string[]): Promise<void> {
+    await tx.execute(`UPDATE issues.issue_hashes SET issue_id = $2::bigint WHERE issue_id = $1::bigint AND hash = ANY($3::text[])`, [
+      sourceId,
+      destinationId,
+      hashes,
+    ]);
+  }
+
+  /**
+   * The earliest stored event of these hashes of an issue, which the unmerged issue is made from
+   * (its title, culprit, level and platform, as an issue takes them from its first event); null
+   * when none is kept.
+   */
+  async earliestEvent(tx: Transaction, issueId: string, sourceHash: string, hashes: readonly string[]): Promise<UnmergeSeedRow | null> {
+    const [row] = await tx.query<UnmergeSeedRow>(
+      `SELECT event_id, occurred_at, data->>'title' AS title, data->>'culprit' AS culprit, data->>'level' AS level, data->>'platform' AS platform
+       FROM issues.error_events WHERE issue_id = $1::bigint AND (fingerprint_hash = ANY($3::text[]) OR (fingerprint_hash IS NULL AND $2 = ANY($3::text[])))
+       ORDER BY occurred_at, id LIMIT 1`,
+      [issueId, sourceHash, hashes],
     );
+    return row ?? null;
+  }
+
+  /** A new issue's row, under an id taken beforehand (the unmerge decides with it). */
+  async insertIssue(tx: Transaction, issue: UnmergedIssueRow): Promise<void> {
     await tx.execute(
-      `INSERT INTO issues.issue_tag_values (issue_id, key, value, times_seen, first_seen, last_seen)
-       SELECT $1::bigint, key, value, sum(times_seen), min(first_seen), max(last_seen) FROM issues.issue_tag_values
-       WHERE issue_id = ANY($2::bigint[]) GROUP BY key, value
-       ON CONFLICT (issue_id, key, value) DO UPDATE SET
-         times_seen = issue_tag_values.times_seen + EXCLUDED.times_seen,
-         first_seen = LEAST(issue_tag_values.first_seen, EXCLUDED.first_seen),
-         last_seen = GREATEST(issue_tag_values.last_seen, EXCLUDED.last_seen)`,
-      params,
+      `INSERT INTO issues.issues (id, project_id, fingerprint_hash, short_id, title, culprit, level, platform, status, substatus, first_seen, last_seen, issue_type)
+       OVERRIDING SYSTEM VALUE VALUES ($1::bigint, $2::bigint, $3, $4, $5, $6, $7, $8, 'unresolved', 'new', $9::timestamptz, $9::timestamptz, $10)`,
+      [issue.id, issue.projectId, issue.fingerprintHash, issue.shortId, issue.title, issue.culprit, issue.level, issue.platform, issue.seenAt, issue.issueType],
     );
-    await tx.execute(
-      `INSERT INTO issues.issue_stats (issue_id, resolution, bucket, count)
-       SELECT $1::bigint, resolution, bucket, sum(count) FROM issues.issue_stats WHERE issue_id = ANY($2::bigint[]) GROUP BY resolution, bucket
-       ON CONFLICT (issue_id, resolution, bucket) DO UPDATE SET count = issue_stats.count + EXCLUDED.count`,
-      params,
+  }
+
+  /** An id for a new issue and the project's next short-id number. */
+  async reserveIssue(tx: Transaction, projectId: string): Promise<{ id: string; number: number }> {
+    const [{ id }] = await tx.query<{ id: string }>(`SELECT nextval(pg_get_serial_sequence('issues.issues', 'id'))::text AS id`);
+    const [{ last_number: number }] = await tx.query<{ last_number: number }>(
+      `INSERT INTO issues.issue_counters (project_id, last_number) VALUES ($1, 1)
+       ON CONFLICT (project_id) DO UPDATE SET last_number = issue_counters.last_number + 1 RETURNING last_number`,
+      [projectId],
     );
-    // The merged events are history, not news: an ignore counting "N more" goes on from where it was.
-    await tx.execute(
-      `UPDATE issues.issues p SET times_seen = p.times_seen + c.seen, user_count = p.user_count + $3::int,
-              times_seen_at_ignore = p.times_seen_at_ignore + c.seen, user_count_at_ignore = p.user_count_at_ignore + $3::int,
-              first_seen = LEAST(p.first_seen, c.first_seen), last_seen = GREATEST(p.last_seen, c.last_seen),
-              (first_release, first_release_at) = (SELECT r.release, r.at FROM (
-                  SELECT p.first_release, p.first_release_at UNION ALL SELECT first_release, first_release_at FROM issues.issues WHERE id = ANY($2::bigint[])
-                ) AS r (release, at) WHERE r.release IS NOT NULL ORDER BY r.at LIMIT 1),
-              (last_release, last_release_at) = (SELECT r.release, r.at FROM (
-                  SELECT p.last_release, p.last_release_at UNION ALL SELECT last_release, last_release_at FROM issues.issues WHERE id = ANY($2::bigint[])
-                ) AS r (release, at) WHERE r.release IS NOT NULL ORDER BY r.at DESC LIMIT 1)
-       FROM (SELECT sum(times_seen) AS seen, min(first_seen) AS first_seen, max(last_seen) AS last_seen FROM issues.issues WHERE id = ANY($2::bigint[])) c
-       WHERE p.id = $1::bigint`,
-      [primaryId, childIds, added],
-    );
-    await tx.execute(`DELETE FROM issues.issues WHERE id = ANY($1::bigint[])`, [childIds]);
+    return { id, number };
   }
 
   /** The issue's fingerprint hashes (Sentry's group hashes), each with its newest event, a page at a time. */

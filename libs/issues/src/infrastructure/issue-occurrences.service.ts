@@ -54,7 +54,7 @@ export class IssueOccurrencesService extends IssueOccurrences {
   }
 
   async resolve(tx: Transaction, projectId: string, issueType: OccurrenceIssueType, groupKey: string, at: string): Promise<string | null> {
-    const [row] = await tx.query<{ id: string }>(`SELECT id FROM issues.issues WHERE project_id = $1 AND fingerprint_hash = $2`, [
+    const [row] = await tx.query<{ id: string }>(`SELECT issue_id AS id FROM issues.issue_hashes WHERE project_id = $1 AND hash = $2`, [
       projectId,
       occurrenceFingerprint(issueType, groupKey),
     ]);

@@ -3,6 +3,7 @@ import { CLOCK, type Clock, isNumericId, normalizeEventId } from '@faultline/ker
 import { Database, type Sql } from '@faultline/platform';
 import { ISSUE_SORTS, type IssueSearch, type IssueSort } from '../application/queries/issue-search';
 import type { IssueAssignee } from '../domain';
+import { NOT_BEING_REMOVED } from './issue-event-moves.repository';
 import { issueSearchConditions, searchesLatestRelease } from './issue-search.sql';
 import { latestProjectReleases } from './project-releases.repository';
 
@@ -122,7 +123,7 @@ export interface IssueListFilter {
   readonly limit: number;
 }
 
-const ORGANIZATION_ISSUES = 'i.project_id IN (SELECT id FROM projects.project_directory WHERE organization_id = $1::bigint)';
+const ORGANIZATION_ISSUES = `i.project_id IN (SELECT id FROM projects.project_directory WHERE organization_id = $1::bigint) AND ${NOT_BEING_REMOVED}`;
 
 const ISSUE_COLUMNS = `
   i.id::text AS id, i.project_id::text AS project_id, i.short_id, i.title, i.culprit, i.level, i.platform,
@@ -203,7 +204,7 @@ export class IssueReadModel {
   async similar(issue: IssueRow, limit: number): Promise<IssueRow[]> {
     return this.database.query<IssueRow>(
       `SELECT ${ISSUE_COLUMNS} FROM issues.issues i ${ISSUE_JOINS}
-       WHERE i.project_id = $1::bigint AND i.id <> $2::bigint
+       WHERE i.project_id = $1::bigint AND i.id <> $2::bigint AND ${NOT_BEING_REMOVED}
          AND ((md5(i.title) = md5($3) AND i.title = $3) OR ($4 <> '' AND md5(i.culprit) = md5($4) AND i.culprit <> '' AND i.culprit = $4))
        ORDER BY i.last_seen DESC, i.id DESC LIMIT $5`,
       [issue.project_id, issue.id, issue.title, issue.culprit ?? '', limit],
@@ -274,6 +275,7 @@ export class IssueReadModel {
     const params: unknown[] = [];
     // One project is named as such, so its issues are read in order from the project index.
     const conditions = [
+      NOT_BEING_REMOVED,
       projectIds.length === 1 ? `i.project_id = $${params.push(projectIds[0])}::bigint` : `i.project_id = ANY($${params.push(projectIds)}::bigint[])`,
     ];
     const latestReleases = searchesLatestRelease(filter.search) ? [...(await latestProjectReleases(this.database, projectIds)).values()] : [];

@@ -1,5 +1,6 @@
 import { DomainError, isNumericId } from '@faultline/kernel';
 import type { Transaction } from '@faultline/platform';
+import { NOT_BEING_REMOVED } from './issue-event-moves.repository';
 
 /**
  * Locks issues of an organization (and of one project, when given) for a change, and answers their
@@ -9,8 +10,8 @@ import type { Transaction } from '@faultline/platform';
  * ingest batch that meet on several issues cannot deadlock; holding the row also makes an event
  * that arrives meanwhile see the new status (and, say, reopen an issue resolved a moment before).
  * `FOR NO KEY UPDATE`, as the ingest path takes: storing an event only needs a key-share lock.
- * A merge, which deletes the issues it merges, takes `FOR UPDATE`: an event being stored into one
- * of them then waits, and fails rather than go with it.
+ * A merge takes `FOR UPDATE`: an event being stored into an issue it merges is stored first, and
+ * its moves take it along. An issue merged away or being deleted is not found.
  */
 export async function lockIssues(
   tx: Transaction,
@@ -24,16 +25,11 @@ export async function lockIssues(
   const params: unknown[] = [organizationId, unique];
   const project = projectId ? `AND project_id = $${params.push(projectId)}::bigint` : '';
   const rows = await tx.query<{ id: string }>(
-    `SELECT id::text AS id FROM issues.issues
-     WHERE id = ANY($2::bigint[]) AND project_id IN (SELECT id FROM projects.project_directory WHERE organization_id = $1::bigint) ${project}
-     ORDER BY id FOR ${strength === 'UPDATE' ? 'UPDATE' : 'NO KEY UPDATE'}`,
+    `SELECT i.id::text AS id FROM issues.issues i
+     WHERE ${NOT_BEING_REMOVED} AND i.id = ANY($2::bigint[]) AND i.project_id IN (SELECT id FROM projects.project_directory WHERE organization_id = $1::bigint) ${project}
+     ORDER BY i.id FOR ${strength === 'UPDATE' ? 'UPDATE' : 'NO KEY UPDATE'}`,
     params,
   );
   if (rows.length !== unique.length) throw DomainError.notFound();
   return rows.map((row) => row.id);
-}
-
-/** Deletes issues locked by lockIssues; their stored events and users go with them (ON DELETE CASCADE). */
-export async function deleteIssues(tx: Transaction, ids: readonly string[]): Promise<void> {
-  await tx.execute(`DELETE FROM issues.issues WHERE id = ANY($1::bigint[])`, [ids]);
 }

@@ -40,6 +40,16 @@ export function describeActivity(item: Activity): string {
       const count = Array.isArray(data.issues) ? data.issues.length : 0;
       return `merged ${count} issue${count === 1 ? '' : 's'} into this issue`;
     }
+    case 'unmerge_source': {
+      const count = Array.isArray(data.fingerprints) ? data.fingerprints.length : 0;
+      const destination = (data.destination as { shortId?: string } | undefined)?.shortId ?? data.destination_id;
+      return `unmerged ${count} fingerprint${count === 1 ? '' : 's'} into ${destination}`;
+    }
+    case 'unmerge_destination': {
+      const count = Array.isArray(data.fingerprints) ? data.fingerprints.length : 0;
+      const source = (data.source as { shortId?: string } | undefined)?.shortId ?? data.source_id;
+      return `unmerged ${count} fingerprint${count === 1 ? '' : 's'} from ${source}`;
+    }
     default:
       return item.type.replace(/_/g, ' ');
   }

@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, enc, list } from '../../api';
-import { CopyButton, ErrorNote, formatDate, type Loaded, Section, Skeleton, useLoad, useTitle } from '../../components';
+import { CopyButton, ErrorNote, formatDate, type Loaded, Section, Skeleton, useAccess, useLoad, useTitle } from '../../components';
 import { Link, navigate } from '../../router';
 import { ActivityFeed } from './activity';
 import { EventAttachments } from './attachments';
 import { EventDetails, TagLink } from './event-details';
 import { percent, shortCount, timeAgo } from './format';
+import { MergedHashes } from './merged-hashes';
 import { tagTerm } from './search';
 import { ignoreGroups, resolveGroups, statusSummary } from './status-actions';
 import type { Issue, IssueDetail, IssueEvent, Member, TagDistribution, Team } from './types';
@@ -18,7 +19,7 @@ interface ExternalIssue {
   serviceType: string;
 }
 
-export type IssueTab = 'details' | 'events' | 'activity';
+export type IssueTab = 'details' | 'events' | 'merged' | 'activity';
 
 /**
  * The last answers of the issue's own requests, per signed-in user. Each tab and event has its own
@@ -230,6 +231,7 @@ export function IssuePage(props: { params: Record<string, string>; session: { us
       api<Team[]>('GET', `/api/0/organizations/${enc(org)}/teams/`).then(({ body }) => body),
     ]),
   );
+  const access = useAccess(org);
   const similar = useLoad(() => api<Array<[Issue, Record<string, number>]>>('GET', `${base}similar/?limit=5`).then(({ body }) => body), [base]);
   const [period, setPeriod] = useState<'24h' | '30d'>('24h');
   const [actionError, setActionError] = useState<unknown>();
@@ -303,6 +305,7 @@ export function IssuePage(props: { params: Record<string, string>; session: { us
   const tabs: Array<[IssueTab, string, string]> = [
     ['details', 'Details', pagePath],
     ['events', 'All events', `${pagePath}events/`],
+    ['merged', 'Merged', `${pagePath}merged/`],
     ['activity', `Activity${data.numComments ? ` (${data.numComments})` : ''}`, `${pagePath}activity/`],
   ];
 
@@ -437,6 +440,7 @@ export function IssuePage(props: { params: Record<string, string>; session: { us
             </section>
           )}
           {tab === 'events' && <EventList base={base} eventsPath={eventsPath} />}
+          {tab === 'merged' && <MergedHashes org={org} base={base} eventsPath={eventsPath} access={access} onUnmerged={issue.reload} />}
           {tab === 'activity' && (
             <Section title="Activity">
               <ActivityFeed activity={data.activity} base={base} userId={props.session.user.id} onChange={issue.reload} />
