@@ -273,11 +273,13 @@ export class IssueIngestionService extends IssueIngestion {
 
   /**
    * Stores the events, each with its tags as `key=value` (what an issue search asks of one event);
-   * an event id seen before (an SDK retry) is stored and counted once.
+   * an event id seen before (an SDK retry) is stored and counted once. The stored events are
+   * partitioned by time, so no unique key of theirs spans a project: the id is claimed in
+   * `issues.event_ids` first, and only the first of a batch's repeats is stored.
    */
   private async insertEvents(tx: Transaction, events: readonly IngestedEvent[], issueIdOf: (event: IngestedEvent) => string): Promise<IngestedEvent[]> {
     const params: unknown[] = [];
-    const values = events.map((event) => {
+    const values = events.map((event, position) => {
       const tags = [...new Set(event.tags.map(([key, value]) => `${key}=${value}`))];
       params.push(
         event.projectId,
@@ -291,11 +293,19 @@ export class IssueIngestionService extends IssueIngestion {
         event.fingerprintHash,
       );
       const at = params.length - 9;
-      return `($${at + 1}::bigint, $${at + 2}::bigint, $${at + 3}, $${at + 4}::timestamptz, $${at + 5}::timestamptz, $${at + 6}::json, $${at + 7}::boolean, $${at + 8}::text[], $${at + 9})`;
+      return `(${position}, $${at + 1}::bigint, $${at + 2}::bigint, $${at + 3}, $${at + 4}::timestamptz, $${at + 5}::timestamptz, $${at + 6}::json, $${at + 7}::boolean, $${at + 8}::text[], $${at + 9})`;
     });
     const rows = await tx.query<{ project_id: string; event_id: string }>(
-      `INSERT INTO issues.error_events (project_id, issue_id, event_id, occurred_at, received_at, data, unhandled, tags, fingerprint_hash) VALUES ${values.join(', ')}
-       ON CONFLICT (project_id, event_id) DO NOTHING RETURNING project_id, event_id`,
+      `WITH sent (position, project_id, issue_id, event_id, occurred_at, received_at, data, unhandled, tags, fingerprint_hash) AS (VALUES ${values.join(', ')}),
+       claimed AS (
+         INSERT INTO issues.event_ids (project_id, event_id, received_at)
+         SELECT project_id, event_id, received_at FROM sent ORDER BY project_id, event_id
+         ON CONFLICT (project_id, event_id) DO NOTHING RETURNING project_id, event_id)
+       INSERT INTO issues.error_events (project_id, issue_id, event_id, occurred_at, received_at, data, unhandled, tags, fingerprint_hash)
+       SELECT DISTINCT ON (s.project_id, s.event_id) s.project_id, s.issue_id, s.event_id, s.occurred_at, s.received_at, s.data, s.unhandled, s.tags, s.fingerprint_hash
+       FROM sent s JOIN claimed c ON c.project_id = s.project_id AND c.event_id = s.event_id
+       ORDER BY s.project_id, s.event_id, s.position
+       RETURNING project_id, event_id`,
       params,
     );
     const stored = new Set(rows.map((row) => `${row.project_id}|${row.event_id}`));

@@ -1,0 +1,15 @@
+/**
+ * How far an event's received time (the stored events' partition key) can lie from its own time:
+ * ingestion replaces an event time more than a minute after arrival, or more than 30 days before
+ * it, by the arrival (ingest's `normalizeTimestamp`). So every event of an issue was received at
+ * most a minute before the issue's `first_seen`, its newest at most a minute before `last_seen`,
+ * and one that occurred in [start, end) was received in [start - 1 minute, end + 30 days). Reads
+ * name that range of `received_at` so PostgreSQL reads only the days that can hold their rows.
+ */
+export const RECEIVED_BEFORE_OCCURRED = `interval '1 minute'`;
+export const RECEIVED_AFTER_OCCURRED = `interval '30 days'`;
+
+/** The condition that an event of alias `e` can belong to the issue of alias `i` (its partitions only). */
+export function receivedSinceFirstSeen(e: string, i: string): string {
+  return `${e}.received_at >= ${i}.first_seen - ${RECEIVED_BEFORE_OCCURRED}`;
+}
