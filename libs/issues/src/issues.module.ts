@@ -36,13 +36,15 @@ import { IssueOccurrences } from './contracts/issue-occurrences';
 import { IssueOccurrencesService } from './infrastructure/issue-occurrences.service';
 import { IssueIngestionService } from './infrastructure/issue-ingestion.service';
 import { EventRetentionRepository } from './infrastructure/event-retention.repository';
+import { EventPartitionsRepository } from './infrastructure/event-partitions.repository';
+import { EventPartitionsWorker } from './infrastructure/event-partitions.worker';
 import { EventSearchReader } from './infrastructure/event-search.repository';
 import { IssueRepository } from './infrastructure/issue.repository';
 import { IssueWebhookPayloadsRepository } from './infrastructure/issue-webhook-payloads.repository';
 import { UserReportsRepository } from './infrastructure/user-reports.repository';
 import { IssueTopFrames } from './contracts/issue-top-frames';
 import { IssueTopFramesRepository } from './infrastructure/issue-top-frames.repository';
-import { RetentionSchedule } from '@faultline/platform';
+import { RetentionSchedule, WorkerHost } from '@faultline/platform';
 
 @Module({
   imports: [CqrsModule, EventStoreModule, IdentityModule, ReleasesModule],
@@ -58,6 +60,8 @@ import { RetentionSchedule } from '@faultline/platform';
   providers: [
     IssueRepository,
     EventRetentionRepository,
+    EventPartitionsRepository,
+    EventPartitionsWorker,
     IssueIngestionService,
     { provide: IssueIngestion, useExisting: IssueIngestionService },
     IssueOccurrencesService,
@@ -93,9 +97,12 @@ export class IssuesModule implements OnModuleInit {
   constructor(
     private readonly retention: RetentionSchedule,
     private readonly eventRetention: EventRetentionRepository,
+    private readonly workers: WorkerHost,
+    private readonly eventPartitions: EventPartitionsWorker,
   ) {}
 
   onModuleInit(): void {
     this.retention.register(this.eventRetention);
+    this.workers.register(this.eventPartitions);
   }
 }
