@@ -9,7 +9,16 @@
 export const RECEIVED_BEFORE_OCCURRED = `interval '1 minute'`;
 export const RECEIVED_AFTER_OCCURRED = `interval '30 days'`;
 
-/** The condition that an event of alias `e` can belong to the issue of alias `i` (its partitions only). */
+/** The condition that an event of alias `e` can belong to the issue of alias `i` (its partitions only), for a correlated read. */
 export function receivedSinceFirstSeen(e: string, i: string): string {
   return `${e}.received_at >= ${i}.first_seen - ${RECEIVED_BEFORE_OCCURRED}`;
+}
+
+/**
+ * The same for the issue whose id is the SQL `issueId`, `since` its `first_seen` or `last_seen`:
+ * a scalar subquery, which PostgreSQL evaluates before reading the table and prunes with (a
+ * join to the issue would let it read every partition and filter after).
+ */
+export function receivedSinceIssue(e: string, issueId: string, since: 'first_seen' | 'last_seen' = 'first_seen'): string {
+  return `${e}.received_at >= (SELECT s.${since} FROM issues.issues s WHERE s.id = ${issueId}) - ${RECEIVED_BEFORE_OCCURRED}`;
 }

@@ -5,7 +5,7 @@ import { ISSUE_SORTS, type IssueSearch, type IssueSort } from '../application/qu
 import type { IssueAssignee } from '../domain';
 import { issueSearchConditions, searchesLatestRelease } from './issue-search.sql';
 import { latestProjectReleases } from './project-releases.repository';
-import { RECEIVED_AFTER_OCCURRED, RECEIVED_BEFORE_OCCURRED, receivedSinceFirstSeen } from './event-time-bounds';
+import { RECEIVED_AFTER_OCCURRED, RECEIVED_BEFORE_OCCURRED, receivedSinceFirstSeen, receivedSinceIssue } from './event-time-bounds';
 
 /** One issue as the `issues` read model, its project and its stream's summary give it. */
 export interface IssueRow {
@@ -157,8 +157,8 @@ const ISSUE_JOINS = `
 
 const EVENT_COLUMNS = `e.event_id, e.issue_id::text AS issue_id, e.project_id::text AS project_id, e.occurred_at, e.received_at, e.data,
   COALESCE(e.fingerprint_hash, (SELECT i.fingerprint_hash FROM issues.issues i WHERE i.id = e.issue_id)) AS grouping_hash`;
-/** An issue's events, read from the days since it was first seen (see event-time-bounds.ts). */
-const ISSUE_EVENTS = `issues.error_events e JOIN issues.issues i ON i.id = e.issue_id AND ${receivedSinceFirstSeen('e', 'i')}`;
+/** The events of the issue `$1`, read from the days since it was first seen (see event-time-bounds.ts). */
+const ISSUE_EVENTS = `issues.error_events e WHERE e.issue_id = $1::bigint AND ${receivedSinceIssue('e', '$1::bigint')}`;
 
 /**
  * The reads of the issues API: issues, always limited to the organization's projects, and their
@@ -396,7 +396,7 @@ export class IssueReadModel {
   /** The events of an issue, newest first. */
   async events(issueId: string, offset: number, limit: number): Promise<ErrorEventRow[]> {
     return this.database.query<ErrorEventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM ${ISSUE_EVENTS} WHERE i.id = $1::bigint
+      `SELECT ${EVENT_COLUMNS} FROM ${ISSUE_EVENTS}
        ORDER BY e.occurred_at DESC, e.id DESC OFFSET $2 LIMIT $3`,
       [issueId, offset, limit],
     );
@@ -405,7 +405,7 @@ export class IssueReadModel {
   /** The issue's events with these ids, in the order given. */
   async eventsByIds(issueId: string, eventIds: readonly string[]): Promise<ErrorEventRow[]> {
     const rows = await this.database.query<ErrorEventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM ${ISSUE_EVENTS} WHERE i.id = $1::bigint AND e.event_id = ANY($2::text[])`,
+      `SELECT ${EVENT_COLUMNS} FROM ${ISSUE_EVENTS} AND e.event_id = ANY($2::text[])`,
       [issueId, eventIds],
     );
     const byId = new Map(rows.map((row) => [row.event_id, row]));
@@ -425,9 +425,9 @@ export class IssueReadModel {
   async edgeEvent(issueId: string, which: 'latest' | 'oldest'): Promise<ErrorEventRow | null> {
     const direction = which === 'latest' ? 'DESC' : 'ASC';
     // The newest event occurred at last_seen, so it was received at most a minute before it.
-    const newest = which === 'latest' ? `AND e.received_at >= i.last_seen - ${RECEIVED_BEFORE_OCCURRED}` : '';
+    const newest = which === 'latest' ? `AND ${receivedSinceIssue('e', '$1::bigint', 'last_seen')}` : '';
     const [row] = await this.database.query<ErrorEventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM ${ISSUE_EVENTS} WHERE i.id = $1::bigint ${newest}
+      `SELECT ${EVENT_COLUMNS} FROM ${ISSUE_EVENTS} ${newest}
        ORDER BY e.occurred_at ${direction}, e.id ${direction} LIMIT 1`,
       [issueId],
     );
@@ -439,19 +439,21 @@ export class IssueReadModel {
     const id = normalizeEventId(eventId);
     if (!id) return null;
     const params: unknown[] = [id];
-    const conditions = ['k.event_id = $1'];
-    if (scope.projectId) conditions.push(`k.project_id = $${params.push(scope.projectId)}::bigint`);
+    const conditions = ['e.event_id = $1'];
+    let project = scope.projectId ? `$${params.push(scope.projectId)}::bigint` : undefined;
     if (scope.issueId) {
       const issue = `$${params.push(scope.issueId)}::bigint`;
-      conditions.push(`e.issue_id = ${issue}`, `k.project_id = (SELECT i.project_id FROM issues.issues i WHERE i.id = ${issue})`);
+      conditions.push(`e.issue_id = ${issue}`);
+      project ??= `(SELECT i.project_id FROM issues.issues i WHERE i.id = ${issue})`;
     }
     // The id's claim holds the time it was received: the one day to read.
-    const [row] = await this.database.query<ErrorEventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM issues.event_ids k
-       JOIN issues.error_events e ON e.project_id = k.project_id AND e.event_id = k.event_id AND e.received_at = k.received_at
-       WHERE ${conditions.join(' AND ')} LIMIT 1`,
-      params,
-    );
+    if (project) {
+      conditions.push(
+        `e.project_id = ${project}`,
+        `e.received_at = (SELECT k.received_at FROM issues.event_ids k WHERE k.project_id = ${project} AND k.event_id = $1)`,
+      );
+    }
+    const [row] = await this.database.query<ErrorEventRow>(`SELECT ${EVENT_COLUMNS} FROM issues.error_events e WHERE ${conditions.join(' AND ')} LIMIT 1`, params);
     return row ?? null;
   }
 
