@@ -10,7 +10,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * no longer be unique there: the ids of stored events move to `issues.event_ids`, unpartitioned and
  * small, which ingestion claims before storing (an SDK's retry stores nothing more) and retention
  * prunes by the same received time. The primary key becomes `(id, received_at)`; ids keep coming
- * from one sequence, so `id` alone still names an event.
+ * from one sequence, so `id` alone still names an event, and a claim holds its event's id and
+ * day: a lookup by event id reads one day's primary key, and the partitions need no index of
+ * `(project_id, event_id)`.
  */
 export class PartitionedErrorEvents1765800000000 implements MigrationInterface {
   name = 'PartitionedErrorEvents1765800000000';
@@ -41,7 +43,6 @@ export class PartitionedErrorEvents1765800000000 implements MigrationInterface {
       END $$;
       CREATE INDEX error_events_issue_idx ON issues.error_events (issue_id, occurred_at DESC, id DESC);
       CREATE INDEX error_events_project_time_idx ON issues.error_events (project_id, occurred_at, id) INCLUDE (issue_id);
-      CREATE INDEX error_events_event_idx ON issues.error_events (project_id, event_id);
 
       -- A day for every day that holds events, named error_events_pYYYYMMDD (UTC).
       DO $$
@@ -64,10 +65,11 @@ export class PartitionedErrorEvents1765800000000 implements MigrationInterface {
         project_id bigint NOT NULL,
         event_id text NOT NULL,
         received_at timestamptz NOT NULL,
+        id bigint NOT NULL,
         PRIMARY KEY (project_id, event_id)
       );
       CREATE INDEX event_ids_received_idx ON issues.event_ids (received_at);
-      INSERT INTO issues.event_ids (project_id, event_id, received_at) SELECT project_id, event_id, received_at FROM issues.error_events_unpartitioned;
+      INSERT INTO issues.event_ids (project_id, event_id, received_at, id) SELECT project_id, event_id, received_at, id FROM issues.error_events_unpartitioned;
 
       DROP TABLE issues.error_events_unpartitioned;
       DO $$ BEGIN
@@ -80,7 +82,7 @@ export class PartitionedErrorEvents1765800000000 implements MigrationInterface {
     await db.query(`
       ALTER TABLE issues.error_events RENAME TO error_events_partitioned;
       ALTER INDEX issues.error_events_pkey RENAME TO error_events_partitioned_pkey;
-      DROP INDEX issues.error_events_issue_idx, issues.error_events_project_time_idx, issues.error_events_event_idx;
+      DROP INDEX issues.error_events_issue_idx, issues.error_events_project_time_idx;
 
       CREATE TABLE issues.error_events (
         id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,

@@ -380,14 +380,14 @@ describe('migration backfills', () => {
       { partition: 'issues.error_events_p20260101', event_id: 'e2', data: { n: 2 } },
       { partition: 'issues.error_events_p20260102', event_id: 'e3', data: { n: 3 } },
     ]);
-    const claims = await database.query<{ event_id: string; received_at: Date }>(
-      `SELECT event_id, received_at FROM issues.event_ids WHERE project_id = $1 ORDER BY event_id`,
+    const claims = await database.query<{ event_id: string; received_at: Date; id: string }>(
+      `SELECT event_id, received_at, id::text FROM issues.event_ids WHERE project_id = $1 ORDER BY event_id`,
       [projectId],
     );
-    expect(claims.map((claim) => [claim.event_id, claim.received_at.toISOString()])).toEqual([
-      ['e1', '2026-01-01T00:00:00.000Z'],
-      ['e2', '2026-01-01T23:59:59.000Z'],
-      ['e3', '2026-01-02T04:30:00.000Z'],
+    expect(claims.map((claim) => [claim.event_id, claim.received_at.toISOString(), claim.id])).toEqual([
+      ['e1', '2026-01-01T00:00:00.000Z', moved[0].id],
+      ['e2', '2026-01-01T23:59:59.000Z', moved[1].id],
+      ['e3', '2026-01-02T04:30:00.000Z', moved[2].id],
     ]);
     // New events take ids after the moved ones; a day no partition holds goes to the default partition.
     const [added] = await database.query<{ id: string; partition: string }>(

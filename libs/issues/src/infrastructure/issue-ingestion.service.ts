@@ -275,7 +275,8 @@ export class IssueIngestionService extends IssueIngestion {
    * Stores the events, each with its tags as `key=value` (what an issue search asks of one event);
    * an event id seen before (an SDK retry) is stored and counted once. The stored events are
    * partitioned by time, so no unique key of theirs spans a project: the id is claimed in
-   * `issues.event_ids` first, and only the first of a batch's repeats is stored.
+   * `issues.event_ids` first (with the stored row's id, taken ahead), and only the first of a
+   * batch's repeats is stored.
    */
   private async insertEvents(tx: Transaction, events: readonly IngestedEvent[], issueIdOf: (event: IngestedEvent) => string): Promise<IngestedEvent[]> {
     const params: unknown[] = [];
@@ -297,14 +298,14 @@ export class IssueIngestionService extends IssueIngestion {
     });
     const rows = await tx.query<{ project_id: string; event_id: string }>(
       `WITH sent (position, project_id, issue_id, event_id, occurred_at, received_at, data, unhandled, tags, fingerprint_hash) AS (VALUES ${values.join(', ')}),
+       numbered AS (SELECT s.*, nextval(pg_get_serial_sequence('issues.error_events', 'id')) AS id FROM sent s),
        claimed AS (
-         INSERT INTO issues.event_ids (project_id, event_id, received_at)
-         SELECT project_id, event_id, received_at FROM sent ORDER BY project_id, event_id
-         ON CONFLICT (project_id, event_id) DO NOTHING RETURNING project_id, event_id)
-       INSERT INTO issues.error_events (project_id, issue_id, event_id, occurred_at, received_at, data, unhandled, tags, fingerprint_hash)
-       SELECT DISTINCT ON (s.project_id, s.event_id) s.project_id, s.issue_id, s.event_id, s.occurred_at, s.received_at, s.data, s.unhandled, s.tags, s.fingerprint_hash
-       FROM sent s JOIN claimed c ON c.project_id = s.project_id AND c.event_id = s.event_id
-       ORDER BY s.project_id, s.event_id, s.position
+         INSERT INTO issues.event_ids (project_id, event_id, received_at, id)
+         SELECT DISTINCT ON (project_id, event_id) project_id, event_id, received_at, id FROM numbered ORDER BY project_id, event_id, position
+         ON CONFLICT (project_id, event_id) DO NOTHING RETURNING id)
+       INSERT INTO issues.error_events (id, project_id, issue_id, event_id, occurred_at, received_at, data, unhandled, tags, fingerprint_hash) OVERRIDING SYSTEM VALUE
+       SELECT n.id, n.project_id, n.issue_id, n.event_id, n.occurred_at, n.received_at, n.data, n.unhandled, n.tags, n.fingerprint_hash
+       FROM numbered n JOIN claimed c ON c.id = n.id
        RETURNING project_id, event_id`,
       params,
     );

@@ -446,12 +446,10 @@ export class IssueReadModel {
       conditions.push(`e.issue_id = ${issue}`);
       project ??= `(SELECT i.project_id FROM issues.issues i WHERE i.id = ${issue})`;
     }
-    // The id's claim holds the time it was received: the one day to read.
+    // The id's claim holds the row's id and the day it was received: one primary key lookup on one day.
     if (project) {
-      conditions.push(
-        `e.project_id = ${project}`,
-        `e.received_at = (SELECT k.received_at FROM issues.event_ids k WHERE k.project_id = ${project} AND k.event_id = $1)`,
-      );
+      const claim = `FROM issues.event_ids k WHERE k.project_id = ${project} AND k.event_id = $1`;
+      conditions.push(`e.project_id = ${project}`, `e.id = (SELECT k.id ${claim})`, `e.received_at = (SELECT k.received_at ${claim})`);
     }
     const [row] = await this.database.query<ErrorEventRow>(`SELECT ${EVENT_COLUMNS} FROM issues.error_events e WHERE ${conditions.join(' AND ')} LIMIT 1`, params);
     return row ?? null;
@@ -467,7 +465,7 @@ export class IssueReadModel {
          (SELECT o.event_id FROM issues.error_events o WHERE o.issue_id = e.issue_id AND o.received_at >= e.occurred_at - ${RECEIVED_BEFORE_OCCURRED}
             AND (o.occurred_at, o.id) > (e.occurred_at, e.id) ORDER BY o.occurred_at, o.id LIMIT 1) AS next
        FROM issues.error_events e JOIN issues.issues i ON i.id = e.issue_id
-       WHERE e.project_id = $1::bigint AND e.event_id = $2 AND e.received_at = $3`,
+       WHERE e.id = (SELECT k.id FROM issues.event_ids k WHERE k.project_id = $1::bigint AND k.event_id = $2) AND e.received_at = $3`,
       [event.project_id, event.event_id, event.received_at],
     );
     return row ?? { previous: null, next: null };
