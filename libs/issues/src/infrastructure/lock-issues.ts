@@ -33,7 +33,15 @@ export async function lockIssues(
   return rows.map((row) => row.id);
 }
 
-/** Deletes issues locked by lockIssues; their stored events and users go with them (ON DELETE CASCADE). */
+/**
+ * Deletes issues locked by lockIssues; their stored events and users go with them (ON DELETE
+ * CASCADE), and so do their events' id claims, so an event sent again afterwards is stored again.
+ */
 export async function deleteIssues(tx: Transaction, ids: readonly string[]): Promise<void> {
+  await tx.execute(
+    `DELETE FROM issues.event_ids k USING issues.error_events e
+     WHERE e.issue_id = ANY($1::bigint[]) AND k.project_id = e.project_id AND k.event_id = e.event_id`,
+    [ids],
+  );
   await tx.execute(`DELETE FROM issues.issues WHERE id = ANY($1::bigint[])`, [ids]);
 }
