@@ -7,6 +7,7 @@ import { InstallationScopes1763800001800 } from '../migrations/1763800001800-ins
 import { ContextSchemas1763800003000 } from '../migrations/1763800003000-context-schemas';
 import { OutcomesByCategory1764200000000 } from '../migrations/1764200000000-outcomes-by-category';
 import { SingleSignOn1764700000000 } from '../migrations/1764700000000-single-sign-on';
+import { PartitionedErrorEvents1765800000000 } from '../migrations/1765800000000-partitioned-error-events';
 import { insertProject, rerunMigration } from './support/migration-test';
 import { openTestDatabase, type TestDatabase } from './support/test-database';
 
@@ -342,5 +343,59 @@ describe('migration backfills', () => {
       { outcome: 'invalid', category: 'feedback', reason: 'payload', quantity: '1', times_seen: 1, matches: true },
       { outcome: 'invalid', category: 'feedback', reason: 'duplicate', quantity: '1', times_seen: 1, matches: true },
     ]);
+  });
+
+  /** Events stored before 1765800000000 move into a partition per day received (UTC), keeping their ids; their ids are claimed. */
+  it('1765800000000 moves stored events into a partition per day received, keeps their ids and claims their event ids', async () => {
+    const { database } = db;
+    const projectId = await insertProject(db);
+    const [{ id: issueId }] = await database.query<{ id: string }>(
+      `INSERT INTO issues.issues (project_id, fingerprint_hash, short_id, title, culprit, level, platform, first_seen, last_seen, times_seen)
+       VALUES ($1, 'fp', 'WEB-P', 'TypeError: x', 'app', 'error', 'node', '2026-01-01T00:00:00Z', '2026-01-02T23:59:59Z', 3) RETURNING id`,
+      [projectId],
+    );
+    const migration = new PartitionedErrorEvents1765800000000();
+    const runner = db.dataSource.createQueryRunner();
+    try {
+      await migration.down(runner);
+      // Days of UTC whatever the session's time zone: 23:30 in New York on the 1st is the 2nd in UTC.
+      await runner.query(`SET TIME ZONE 'America/New_York'`);
+      await database.execute(
+        `INSERT INTO issues.error_events (project_id, issue_id, event_id, occurred_at, received_at, data)
+         SELECT $1, $2, 'e' || n, at, at, json_build_object('n', n) FROM unnest($3::timestamptz[]) WITH ORDINALITY AS s (at, n)`,
+        [projectId, issueId, ['2026-01-01T00:00:00Z', '2026-01-01T23:59:59Z', '2026-01-02T04:30:00Z']],
+      );
+      await migration.up(runner);
+      await runner.query('RESET TIME ZONE');
+    } finally {
+      await runner.release();
+    }
+    const moved = await database.query<{ id: string }>(`SELECT id::text FROM issues.error_events WHERE issue_id = $1 ORDER BY id`, [issueId]);
+    const stored = await database.query<{ partition: string; event_id: string; data: { n: number } }>(
+      `SELECT tableoid::regclass::text AS partition, event_id, data FROM issues.error_events WHERE issue_id = $1 ORDER BY id`,
+      [issueId],
+    );
+    expect(stored).toEqual([
+      { partition: 'issues.error_events_p20260101', event_id: 'e1', data: { n: 1 } },
+      { partition: 'issues.error_events_p20260101', event_id: 'e2', data: { n: 2 } },
+      { partition: 'issues.error_events_p20260102', event_id: 'e3', data: { n: 3 } },
+    ]);
+    const claims = await database.query<{ event_id: string; received_at: Date; id: string }>(
+      `SELECT event_id, received_at, id::text FROM issues.event_ids WHERE project_id = $1 ORDER BY event_id`,
+      [projectId],
+    );
+    expect(claims.map((claim) => [claim.event_id, claim.received_at.toISOString(), claim.id])).toEqual([
+      ['e1', '2026-01-01T00:00:00.000Z', moved[0].id],
+      ['e2', '2026-01-01T23:59:59.000Z', moved[1].id],
+      ['e3', '2026-01-02T04:30:00.000Z', moved[2].id],
+    ]);
+    // New events take ids after the moved ones; a day no partition holds goes to the default partition.
+    const [added] = await database.query<{ id: string; partition: string }>(
+      `INSERT INTO issues.error_events (project_id, issue_id, event_id, occurred_at, received_at, data)
+       VALUES ($1, $2, 'e4', '2025-06-01T00:00:00Z', '2025-06-01T00:00:00Z', '{}') RETURNING id::text, tableoid::regclass::text AS partition`,
+      [projectId, issueId],
+    );
+    expect(BigInt(added.id)).toBeGreaterThan(BigInt(moved[moved.length - 1].id));
+    expect(added.partition).toBe('issues.error_events_default');
   });
 });

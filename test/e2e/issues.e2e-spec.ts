@@ -870,8 +870,12 @@ describe('issues API', () => {
     });
 
     it('deletes an issue with its events (202, then 404)', async () => {
-      const doomed = await createIssue('fp-doomed');
-      const [{ event_id: eventId }] = await database.query<{ event_id: string }>(`SELECT event_id FROM issues.error_events WHERE issue_id = $1`, [doomed.id]);
+      const sent = ingested('fp-doomed', 30);
+      const [{ issueId: doomedId }] = await record(sent);
+      const doomed = { id: doomedId };
+      const eventId = sent.eventId;
+      // A retry of a stored id stores and counts nothing more.
+      expect(await record(sent)).toEqual([]);
       expect((await api.request('DELETE', `/api/0/organizations/acme/issues/${doomed.id}/`, { token: readOnlyToken })).status).toBe(403);
       const deleted = await api.request('DELETE', `/api/0/organizations/acme/issues/${doomed.id}/`);
       expect(deleted.status).toBe(202);
@@ -880,6 +884,10 @@ describe('issues API', () => {
       expect((await api.request('GET', `/api/0/projects/acme/web/events/${eventId}/`)).status).toBe(404);
       expect((await api.request('DELETE', `/api/0/organizations/acme/issues/${doomed.id}/`)).status).toBe(404);
       expect(await database.query(`SELECT 1 FROM issues.error_events WHERE issue_id = $1`, [doomed.id])).toEqual([]);
+      // Its id is free again: the same event sent after the deletion is stored, not taken for a retry.
+      const [again] = await record(sent);
+      expect(again.issueId).not.toBe(doomed.id);
+      expect(await database.query(`SELECT 1 FROM issues.error_events WHERE event_id = $1`, [eventId])).toHaveLength(1);
 
       const bulk = [await createIssue('fp-bulk-1'), await createIssue('fp-bulk-2')];
       const response = await api.request('DELETE', `/api/0/projects/acme/web/issues/?id=${bulk[0].id}&id=${bulk[1].id}`);

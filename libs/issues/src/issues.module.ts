@@ -40,6 +40,8 @@ import { IssueOccurrences } from './contracts/issue-occurrences';
 import { IssueOccurrencesService } from './infrastructure/issue-occurrences.service';
 import { IssueIngestionService } from './infrastructure/issue-ingestion.service';
 import { EventRetentionRepository } from './infrastructure/event-retention.repository';
+import { EventPartitionsRepository } from './infrastructure/event-partitions.repository';
+import { EventPartitionsWorker } from './infrastructure/event-partitions.worker';
 import { EventSearchReader } from './infrastructure/event-search.repository';
 import { IssueRepository } from './infrastructure/issue.repository';
 import { IssueWebhookPayloadsRepository } from './infrastructure/issue-webhook-payloads.repository';
@@ -62,6 +64,8 @@ import { RetentionSchedule, WorkerHost } from '@faultline/platform';
   providers: [
     IssueRepository,
     EventRetentionRepository,
+    EventPartitionsRepository,
+    EventPartitionsWorker,
     IssueIngestionService,
     { provide: IssueIngestion, useExisting: IssueIngestionService },
     IssueOccurrencesService,
@@ -102,10 +106,12 @@ export class IssuesModule implements OnModuleInit {
     private readonly eventRetention: EventRetentionRepository,
     private readonly moves: IssueEventMovesWorker,
     private readonly workers: WorkerHost,
+    private readonly eventPartitions: EventPartitionsWorker,
   ) {}
 
   onModuleInit(): void {
     this.retention.register(this.eventRetention);
     this.workers.register(this.moves);
+    this.workers.register(this.eventPartitions);
   }
 }

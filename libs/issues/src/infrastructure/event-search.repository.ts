@@ -9,6 +9,7 @@ import {
   type EventFilter,
   type EventSearch,
 } from '../application/queries/event-search';
+import { RECEIVED_AFTER_OCCURRED, RECEIVED_BEFORE_OCCURRED } from './event-time-bounds';
 
 /** Which events a search reads: the projects (already known to be the organization's) and the time range. */
 export interface EventSearchScope {
@@ -154,6 +155,9 @@ export function eventSearchStatement(search: EventSearch, scope: EventSearchScop
     scope.projectIds.length === 1 ? `e.project_id = ${bind(scope.projectIds[0], 'bigint')}` : `e.project_id = ANY(${bind(scope.projectIds, 'bigint[]')})`,
     `e.occurred_at >= ${bind(scope.start, 'timestamptz')}`,
     `e.occurred_at < ${bind(scope.end, 'timestamptz')}`,
+    // The days that can hold events of the period (see event-time-bounds.ts): the others are not read.
+    `e.received_at >= ${bind(scope.start, 'timestamptz')} - ${RECEIVED_BEFORE_OCCURRED}`,
+    `e.received_at < ${bind(scope.end, 'timestamptz')} + ${RECEIVED_AFTER_OCCURRED}`,
   ];
   if (scope.issueId) where.push(`e.issue_id = ${bind(scope.issueId, 'bigint')}`);
   if (scope.environments.length) where.push(`${FIELD_SQL.environment} = ANY(${bind(scope.environments, 'text[]')})`);

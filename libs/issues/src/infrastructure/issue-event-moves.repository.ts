@@ -324,7 +324,12 @@ export class IssueEventMovesRepository {
     if (batch.length > 0) {
       const ids = batch.map((row) => row.id);
       await this.attachments.deleteOfEvents(tx, ids);
-      await tx.execute(`DELETE FROM issues.error_events WHERE id = ANY($1::bigint[])`, [ids]);
+      // Their id claims go with them, so an event sent again afterwards is stored again.
+      await tx.execute(
+        `WITH gone AS (DELETE FROM issues.error_events WHERE id = ANY($1::bigint[]) RETURNING project_id, event_id)
+         DELETE FROM issues.event_ids k USING gone g WHERE k.project_id = g.project_id AND k.event_id = g.event_id`,
+        [ids],
+      );
       if (batch.length >= MOVE_BATCH) return true;
     }
     for (const table of ['issue_users', 'issue_tag_values', 'issue_stats'] as const) {

@@ -286,11 +286,14 @@ export class IssueIngestionService extends IssueIngestion {
 
   /**
    * Stores the events, each with its tags as `key=value` (what an issue search asks of one event);
-   * an event id seen before (an SDK retry) is stored and counted once.
+   * an event id seen before (an SDK retry) is stored and counted once. The stored events are
+   * partitioned by time, so no unique key of theirs spans a project: the id is claimed in
+   * `issues.event_ids` first (with the stored row's id, taken ahead), and only the first of a
+   * batch's repeats is stored.
    */
   private async insertEvents(tx: Transaction, events: readonly IngestedEvent[], issueIdOf: (event: IngestedEvent) => string): Promise<IngestedEvent[]> {
     const params: unknown[] = [];
-    const values = events.map((event) => {
+    const values = events.map((event, position) => {
       const tags = [...new Set(event.tags.map(([key, value]) => `${key}=${value}`))];
       params.push(
         event.projectId,
@@ -305,11 +308,19 @@ export class IssueIngestionService extends IssueIngestion {
         event.userHash ?? null,
       );
       const at = params.length - 10;
-      return `($${at + 1}::bigint, $${at + 2}::bigint, $${at + 3}, $${at + 4}::timestamptz, $${at + 5}::timestamptz, $${at + 6}::json, $${at + 7}::boolean, $${at + 8}::text[], $${at + 9}, $${at + 10})`;
+      return `(${position}, $${at + 1}::bigint, $${at + 2}::bigint, $${at + 3}, $${at + 4}::timestamptz, $${at + 5}::timestamptz, $${at + 6}::json, $${at + 7}::boolean, $${at + 8}::text[], $${at + 9}, $${at + 10})`;
     });
     const rows = await tx.query<{ project_id: string; event_id: string }>(
-      `INSERT INTO issues.error_events (project_id, issue_id, event_id, occurred_at, received_at, data, unhandled, tags, fingerprint_hash, user_hash) VALUES ${values.join(', ')}
-       ON CONFLICT (project_id, event_id) DO NOTHING RETURNING project_id, event_id`,
+      `WITH sent (position, project_id, issue_id, event_id, occurred_at, received_at, data, unhandled, tags, fingerprint_hash, user_hash) AS (VALUES ${values.join(', ')}),
+       numbered AS (SELECT s.*, nextval(pg_get_serial_sequence('issues.error_events', 'id')) AS id FROM sent s),
+       claimed AS (
+         INSERT INTO issues.event_ids (project_id, event_id, received_at, id)
+         SELECT DISTINCT ON (project_id, event_id) project_id, event_id, received_at, id FROM numbered ORDER BY project_id, event_id, position
+         ON CONFLICT (project_id, event_id) DO NOTHING RETURNING id)
+       INSERT INTO issues.error_events (id, project_id, issue_id, event_id, occurred_at, received_at, data, unhandled, tags, fingerprint_hash, user_hash) OVERRIDING SYSTEM VALUE
+       SELECT n.id, n.project_id, n.issue_id, n.event_id, n.occurred_at, n.received_at, n.data, n.unhandled, n.tags, n.fingerprint_hash, n.user_hash
+       FROM numbered n JOIN claimed c ON c.id = n.id
+       RETURNING project_id, event_id`,
       params,
     );
     const stored = new Set(rows.map((row) => `${row.project_id}|${row.event_id}`));

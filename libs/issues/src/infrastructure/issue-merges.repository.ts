@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database, type Transaction } from '@faultline/platform';
+import { receivedSinceFirstSeen } from './event-time-bounds';
 
 export interface MergeCandidateRow {
   id: string;
@@ -117,7 +118,7 @@ export class IssueMergesRepository {
   async hashes(issueId: string, offset: number, limit: number): Promise<IssueHashRow[]> {
     return this.database.query<IssueHashRow>(
       `SELECT h.hash, (SELECT e.event_id FROM issues.error_events e
-                       WHERE e.issue_id = h.issue_id AND COALESCE(e.fingerprint_hash, i.fingerprint_hash) = h.hash
+                       WHERE e.issue_id = h.issue_id AND ${receivedSinceFirstSeen('e', 'i')} AND COALESCE(e.fingerprint_hash, i.fingerprint_hash) = h.hash
                        ORDER BY e.occurred_at DESC, e.id DESC LIMIT 1) AS latest_event_id
        FROM issues.issue_hashes h JOIN issues.issues i ON i.id = h.issue_id
        WHERE h.issue_id = $1::bigint ORDER BY h.hash OFFSET $2 LIMIT $3`,

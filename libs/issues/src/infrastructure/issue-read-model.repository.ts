@@ -6,6 +6,7 @@ import type { IssueAssignee } from '../domain';
 import { NOT_BEING_REMOVED } from './issue-event-moves.repository';
 import { issueSearchConditions, searchesLatestRelease } from './issue-search.sql';
 import { latestProjectReleases } from './project-releases.repository';
+import { RECEIVED_AFTER_OCCURRED, RECEIVED_BEFORE_OCCURRED, receivedSinceFirstSeen, receivedSinceIssue } from './event-time-bounds';
 
 /** One issue as the `issues` read model, its project and its stream's summary give it. */
 export interface IssueRow {
@@ -150,13 +151,15 @@ const ISSUE_JOINS = `
   LEFT JOIN LATERAL (
     SELECT COALESCE(ee.data->'exceptions'->-1, ee.data->'exception'->'values'->-1, ee.data->'exception'->-1) AS first_exception,
            ee.data->>'message' AS first_message
-    FROM issues.error_events ee WHERE ee.issue_id = i.id ORDER BY ee.occurred_at, ee.id LIMIT 1
+    FROM issues.error_events ee WHERE ee.issue_id = i.id AND ${receivedSinceFirstSeen('ee', 'i')} ORDER BY ee.occurred_at, ee.id LIMIT 1
   ) f ON true
   LEFT JOIN ingest.project_tag_values fr ON fr.project_id = i.project_id AND fr.key = 'release' AND fr.value = i.first_release
   LEFT JOIN ingest.project_tag_values lr ON lr.project_id = i.project_id AND lr.key = 'release' AND lr.value = i.last_release`;
 
-const EVENT_COLUMNS = `event_id, issue_id::text AS issue_id, project_id::text AS project_id, occurred_at, received_at, data,
-  COALESCE(fingerprint_hash, (SELECT i.fingerprint_hash FROM issues.issues i WHERE i.id = error_events.issue_id)) AS grouping_hash`;
+const EVENT_COLUMNS = `e.event_id, e.issue_id::text AS issue_id, e.project_id::text AS project_id, e.occurred_at, e.received_at, e.data,
+  COALESCE(e.fingerprint_hash, (SELECT i.fingerprint_hash FROM issues.issues i WHERE i.id = e.issue_id)) AS grouping_hash`;
+/** The events of the issue `$1`, read from the days since it was first seen (see event-time-bounds.ts). */
+const ISSUE_EVENTS = `issues.error_events e WHERE e.issue_id = $1::bigint AND ${receivedSinceIssue('e', '$1::bigint')}`;
 
 /**
  * The reads of the issues API: issues, always limited to the organization's projects, and their
@@ -395,8 +398,8 @@ export class IssueReadModel {
   /** The events of an issue, newest first. */
   async events(issueId: string, offset: number, limit: number): Promise<ErrorEventRow[]> {
     return this.database.query<ErrorEventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM issues.error_events WHERE issue_id = $1::bigint
-       ORDER BY occurred_at DESC, id DESC OFFSET $2 LIMIT $3`,
+      `SELECT ${EVENT_COLUMNS} FROM ${ISSUE_EVENTS}
+       ORDER BY e.occurred_at DESC, e.id DESC OFFSET $2 LIMIT $3`,
       [issueId, offset, limit],
     );
   }
@@ -404,7 +407,7 @@ export class IssueReadModel {
   /** The issue's events with these ids, in the order given. */
   async eventsByIds(issueId: string, eventIds: readonly string[]): Promise<ErrorEventRow[]> {
     const rows = await this.database.query<ErrorEventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM issues.error_events WHERE issue_id = $1::bigint AND event_id = ANY($2::text[])`,
+      `SELECT ${EVENT_COLUMNS} FROM ${ISSUE_EVENTS} AND e.event_id = ANY($2::text[])`,
       [issueId, eventIds],
     );
     const byId = new Map(rows.map((row) => [row.event_id, row]));
@@ -414,8 +417,8 @@ export class IssueReadModel {
   /** The events of a project, newest first. */
   async projectEvents(projectId: string, offset: number, limit: number): Promise<ErrorEventRow[]> {
     return this.database.query<ErrorEventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM issues.error_events WHERE project_id = $1::bigint
-       ORDER BY occurred_at DESC, id DESC OFFSET $2 LIMIT $3`,
+      `SELECT ${EVENT_COLUMNS} FROM issues.error_events e WHERE e.project_id = $1::bigint
+       ORDER BY e.occurred_at DESC, e.id DESC OFFSET $2 LIMIT $3`,
       [projectId, offset, limit],
     );
   }
@@ -423,9 +426,11 @@ export class IssueReadModel {
   /** The newest or oldest event of an issue. */
   async edgeEvent(issueId: string, which: 'latest' | 'oldest'): Promise<ErrorEventRow | null> {
     const direction = which === 'latest' ? 'DESC' : 'ASC';
+    // The newest event occurred at last_seen, so it was received at most a minute before it.
+    const newest = which === 'latest' ? `AND ${receivedSinceIssue('e', '$1::bigint', 'last_seen')}` : '';
     const [row] = await this.database.query<ErrorEventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM issues.error_events WHERE issue_id = $1::bigint
-       ORDER BY occurred_at ${direction}, id ${direction} LIMIT 1`,
+      `SELECT ${EVENT_COLUMNS} FROM ${ISSUE_EVENTS} ${newest}
+       ORDER BY e.occurred_at ${direction}, e.id ${direction} LIMIT 1`,
       [issueId],
     );
     return row ?? null;
@@ -436,13 +441,19 @@ export class IssueReadModel {
     const id = normalizeEventId(eventId);
     if (!id) return null;
     const params: unknown[] = [id];
-    const conditions = ['event_id = $1'];
-    if (scope.projectId) conditions.push(`project_id = $${params.push(scope.projectId)}::bigint`);
-    if (scope.issueId) conditions.push(`issue_id = $${params.push(scope.issueId)}::bigint`);
-    const [row] = await this.database.query<ErrorEventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM issues.error_events WHERE ${conditions.join(' AND ')} LIMIT 1`,
-      params,
-    );
+    const conditions = ['e.event_id = $1'];
+    let project = scope.projectId ? `$${params.push(scope.projectId)}::bigint` : undefined;
+    if (scope.issueId) {
+      const issue = `$${params.push(scope.issueId)}::bigint`;
+      conditions.push(`e.issue_id = ${issue}`);
+      project ??= `(SELECT i.project_id FROM issues.issues i WHERE i.id = ${issue})`;
+    }
+    // The id's claim holds the row's id and the day it was received: one primary key lookup on one day.
+    if (project) {
+      const claim = `FROM issues.event_ids k WHERE k.project_id = ${project} AND k.event_id = $1`;
+      conditions.push(`e.project_id = ${project}`, `e.id = (SELECT k.id ${claim})`, `e.received_at = (SELECT k.received_at ${claim})`);
+    }
+    const [row] = await this.database.query<ErrorEventRow>(`SELECT ${EVENT_COLUMNS} FROM issues.error_events e WHERE ${conditions.join(' AND ')} LIMIT 1`, params);
     return row ?? null;
   }
 
@@ -450,12 +461,14 @@ export class IssueReadModel {
   async neighbours(event: ErrorEventRow): Promise<{ previous: string | null; next: string | null }> {
     const [row] = await this.database.query<{ previous: string | null; next: string | null }>(
       `SELECT
-         (SELECT event_id FROM issues.error_events o WHERE o.issue_id = e.issue_id
+         (SELECT o.event_id FROM issues.error_events o WHERE o.issue_id = e.issue_id AND ${receivedSinceFirstSeen('o', 'i')}
+            AND o.received_at <= e.occurred_at + ${RECEIVED_AFTER_OCCURRED}
             AND (o.occurred_at, o.id) < (e.occurred_at, e.id) ORDER BY o.occurred_at DESC, o.id DESC LIMIT 1) AS previous,
-         (SELECT event_id FROM issues.error_events o WHERE o.issue_id = e.issue_id
+         (SELECT o.event_id FROM issues.error_events o WHERE o.issue_id = e.issue_id AND o.received_at >= e.occurred_at - ${RECEIVED_BEFORE_OCCURRED}
             AND (o.occurred_at, o.id) > (e.occurred_at, e.id) ORDER BY o.occurred_at, o.id LIMIT 1) AS next
-       FROM issues.error_events e WHERE e.project_id = $1::bigint AND e.event_id = $2`,
-      [event.project_id, event.event_id],
+       FROM issues.error_events e JOIN issues.issues i ON i.id = e.issue_id
+       WHERE e.id = (SELECT k.id FROM issues.event_ids k WHERE k.project_id = $1::bigint AND k.event_id = $2) AND e.received_at = $3`,
+      [event.project_id, event.event_id, event.received_at],
     );
     return row ?? { previous: null, next: null };
   }

@@ -1,4 +1,5 @@
 import type { AssigneeTarget, BookmarkTarget, IssueSearch, IssueSearchFilter, ReleaseMatch } from '../application/queries/issue-search';
+import { receivedSinceFirstSeen } from './event-time-bounds';
 
 /** Where a search's SQL finds its inputs: the statement's parameter list and the organization's. */
 export interface IssueSearchSqlContext {
@@ -161,7 +162,9 @@ export function issueSearchConditions(search: IssueSearch, context: IssueSearchS
     (filter) => ((filter.kind === 'tag' || filter.kind === 'has_tag') && !filter.negated) || filter.kind === 'unhandled',
   );
   if (eventLevel.length > 1) {
-    conditions.push(`EXISTS (SELECT 1 FROM issues.error_events e WHERE e.issue_id = i.id AND ${eventLevel.map(eventCondition).join(' AND ')})`);
+    conditions.push(
+      `EXISTS (SELECT 1 FROM issues.error_events e WHERE e.issue_id = i.id AND ${receivedSinceFirstSeen('e', 'i')} AND ${eventLevel.map(eventCondition).join(' AND ')})`,
+    );
   }
   return conditions;
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Sql } from '@faultline/platform';
 import { IssueTopFrames } from '../contracts/issue-top-frames';
+import { RECEIVED_BEFORE_OCCURRED } from './event-time-bounds';
 
 interface FrameRow {
   issue_id: string;
@@ -20,7 +21,9 @@ export class IssueTopFramesRepository extends IssueTopFrames {
     const rows = await sql.query<FrameRow>(
       `SELECT ids.id::text AS issue_id, frame.value->>'function' AS function, COALESCE(frame.value->>'filename', frame.value->>'module') AS filename, frame.value->>'lineno' AS lineno
        FROM unnest($1::bigint[]) AS ids (id)
-       CROSS JOIN LATERAL (SELECT data FROM issues.error_events WHERE issue_id = ids.id ORDER BY occurred_at DESC, id DESC LIMIT 1) latest
+       JOIN issues.issues i ON i.id = ids.id
+       CROSS JOIN LATERAL (SELECT e.data FROM issues.error_events e WHERE e.issue_id = ids.id AND e.received_at >= i.last_seen - ${RECEIVED_BEFORE_OCCURRED}
+                           ORDER BY e.occurred_at DESC, e.id DESC LIMIT 1) latest
        CROSS JOIN LATERAL (
          SELECT f.value FROM json_array_elements(
            CASE WHEN json_typeof(COALESCE(latest.data->'exceptions'->-1->'stacktrace'->'frames', latest.data->'stacktrace'->'frames')) = 'array'

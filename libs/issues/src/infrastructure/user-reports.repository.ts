@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '@faultline/platform';
 import { USER_REPORT_UPDATE_WINDOW_SECONDS, UserReportIntake, type UserReportInput } from '../contracts/user-report-intake';
+import { receivedSinceIssue } from './event-time-bounds';
 
 /** One stored user report, with the issue of the event it is about when that event is stored. */
 export interface UserReportRow {
@@ -17,8 +18,9 @@ export interface UserReportRow {
 
 const COLUMNS = `r.id::text AS id, r.project_id::text AS project_id, r.event_id, r.name, r.email, r.comments, r.date_created,
   e.issue_id::text AS issue_id, e.data->'user' AS "user"`;
-/** The event a report is about, in the report's project (events are unique per project). */
-const EVENT_JOIN = 'LEFT JOIN issues.error_events e ON e.project_id = r.project_id AND e.event_id = r.event_id';
+/** The event a report is about, in the report's project (events are unique per project), found on the day its id was claimed. */
+const EVENT_JOIN = `LEFT JOIN issues.event_ids k ON k.project_id = r.project_id AND k.event_id = r.event_id
+  LEFT JOIN issues.error_events e ON e.id = k.id AND e.received_at = k.received_at`;
 
 /** The `issues.user_reports` table: what users wrote about errors, kept per project. */
 @Injectable()
@@ -70,7 +72,7 @@ export class UserReportsRepository extends UserReportIntake {
   async forIssue(issueId: string, offset: number, limit: number): Promise<UserReportRow[]> {
     return this.database.query<UserReportRow>(
       `SELECT ${COLUMNS} FROM issues.user_reports r JOIN issues.error_events e ON e.project_id = r.project_id AND e.event_id = r.event_id
-       WHERE e.issue_id = $1::bigint ORDER BY r.date_created DESC, r.id DESC OFFSET $2 LIMIT $3`,
+       WHERE e.issue_id = $1::bigint AND ${receivedSinceIssue('e', '$1::bigint')} ORDER BY r.date_created DESC, r.id DESC OFFSET $2 LIMIT $3`,
       [issueId, offset, limit],
     );
   }
