@@ -86,7 +86,7 @@ describe('EventPartitionsWorker and event retention', () => {
     const indexes = await db.database.query<{ count: number }>(
       `SELECT count(*)::int AS count FROM pg_catalog.pg_indexes WHERE schemaname = 'issues' AND tablename = 'error_events_p20261123'`,
     );
-    expect(indexes[0].count).toBe(3);
+    expect(indexes[0].count).toBe(4); // the primary key, by issue, by project and time, by issue and hash
     expect(await workers[1].maintain()).toEqual([]);
   });
 
