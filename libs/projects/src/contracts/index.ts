@@ -11,3 +11,5 @@ export { requireProject } from './require-project';
 export { PROJECTS_PUBLISHED_VIEWS } from './published-views';
 export { ProjectTeams } from './project-teams';
 export { ProjectDataPrivacy } from './project-data-privacy';
+export { ProjectTransferNotices, type ProjectTransferNotice, type ProjectTransferListener } from './project-transfer-notices';
+export { acceptTransferUrl } from '../domain/project-transfer';

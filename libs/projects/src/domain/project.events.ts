@@ -9,6 +9,8 @@ export const ProjectEventTypes = {
   ProjectKeyCreated: 'projects.ProjectKeyCreated',
   ProjectKeyUpdated: 'projects.ProjectKeyUpdated',
   ProjectKeyDeleted: 'projects.ProjectKeyDeleted',
+  ProjectTransferRequested: 'projects.ProjectTransferRequested',
+  ProjectTransferred: 'projects.ProjectTransferred',
 } as const;
 
 export const projectStream = (projectId: string): string => `project-${projectId}`;
@@ -33,3 +35,17 @@ export const projectTeamAdded = (data: { projectId: string; organizationId: stri
 
 export const projectTeamRemoved = (data: { projectId: string; organizationId: string; teamId: string }) =>
   domainEvent(ProjectEventTypes.ProjectTeamRemoved, data);
+
+/** A transfer link went to an owner of another organization (the link itself is never recorded). */
+export const projectTransferRequested = (data: { projectId: string; organizationId: string; transferId: string; recipientUserId: string; expiresAt: string }) =>
+  domainEvent(ProjectEventTypes.ProjectTransferRequested, data);
+
+/** The project moved to another organization; its teams were detached, its keys keep working. */
+export const projectTransferred = (data: {
+  projectId: string;
+  slug: string;
+  fromOrganizationId: string;
+  toOrganizationId: string;
+  transferId: string;
+  publicKeys: string[];
+}) => domainEvent(ProjectEventTypes.ProjectTransferred, data);
