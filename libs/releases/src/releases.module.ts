@@ -4,6 +4,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import type { FastifyInstance } from 'fastify';
 import { EventRecorder, EventStoreModule } from '@faultline/event-store';
 import { RetentionSchedule } from '@faultline/platform';
+import { ArtifactBundlesController } from './api/artifact-bundles.controller';
 import { ArtifactsController } from './api/artifacts.controller';
 import { ReleaseFilesController } from './api/release-files.controller';
 import { ReleasesController } from './api/releases.controller';
@@ -40,7 +41,7 @@ import { SourceMapSymbolicatorService } from './infrastructure/source-map-symbol
  */
 @Module({
   imports: [CqrsModule, EventStoreModule],
-  controllers: [ReleasesController, ArtifactsController, ReleaseFilesController, RepositoriesController, SessionsController],
+  controllers: [ReleasesController, ArtifactsController, ArtifactBundlesController, ReleaseFilesController, RepositoriesController, SessionsController],
   providers: [
     releasesConfigProvider,
     ReleasesRepository,
