@@ -36,6 +36,13 @@ describe('project transfer', () => {
     publicKey = (await api.request('GET', '/api/0/projects/acme/mobile/keys/')).body[0].public;
     expect((await api.request('POST', '/api/0/organizations/acme/releases/', { body: { version: 'mobile@1.0', projects: ['mobile'] } })).status).toBe(201);
     await sendError('Mobile crashed');
+    // Two monitors of the project; Umbrella already has one of the same slug.
+    for (const slug of ['nightly', 'hourly']) {
+      const monitor = await api.request('POST', '/api/0/organizations/acme/monitors/', {
+        body: { name: slug, slug, project: 'mobile', config: { schedule: '0 * * * *' } },
+      });
+      expect(monitor.status).toBe(201);
+    }
   });
 
   afterAll(async () => {
@@ -89,6 +96,14 @@ describe('project transfer', () => {
     const team = await api.request('POST', '/api/0/organizations/umbrella/teams/', { token: bobToken, body: { slug: 'ops', name: 'Ops' } });
     expect(team.status).toBe(201);
     expect((await api.request('POST', '/api/0/teams/umbrella/ops/projects/', { token: bobToken, body: { name: 'Mobile', slug: 'mobile' } })).status).toBe(201);
+    expect((await api.request('POST', '/api/0/teams/umbrella/ops/projects/', { token: bobToken, body: { name: 'Backend', slug: 'backend' } })).status).toBe(
+      201,
+    );
+    const theirs = await api.request('POST', '/api/0/organizations/umbrella/monitors/', {
+      token: bobToken,
+      body: { name: 'nightly', slug: 'nightly', project: 'backend', config: { schedule: '0 3 * * *' } },
+    });
+    expect(theirs.status).toBe(201);
     expect(await accept(dataOf(link), 'umbrella')).toMatchObject({ status: 409, body: { detail: expect.stringContaining('slug') } });
     expect((await api.request('DELETE', '/api/0/projects/umbrella/mobile/', { token: bobToken })).status).toBe(204);
 
@@ -108,6 +123,13 @@ describe('project transfer', () => {
     const release = await api.request('GET', '/api/0/organizations/umbrella/releases/mobile@1.0/', { token: bobToken });
     expect(release.status).toBe(200);
     expect(release.body.projects.map((p: { slug: string }) => p.slug)).toEqual(['mobile']);
+
+    // Its monitors came along, the one whose slug Umbrella had with its id appended.
+    const monitors = await api.request('GET', '/api/0/organizations/umbrella/monitors/', { token: bobToken });
+    const slugs = monitors.body.map((m: { slug: string }) => m.slug);
+    expect(slugs).toHaveLength(3);
+    expect(slugs).toEqual(expect.arrayContaining(['hourly', 'nightly', expect.stringMatching(/^nightly-\d+$/)]));
+    expect((await api.request('GET', '/api/0/organizations/acme/monitors/')).body).toEqual([]);
 
     // The link works once.
     expect(await accept(dataOf(link), 'umbrella')).toMatchObject({ status: 400, body: { detail: expect.stringContaining('already been used') } });
