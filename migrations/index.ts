@@ -45,6 +45,7 @@ import { IssueBookmarksAndSavedSearches1765400000000 } from './1765400000000-iss
 import { IssueMerges1765600000000 } from './1765600000000-issue-merges';
 import { IssueEventMoves1765700000000 } from './1765700000000-issue-event-moves';
 import { ProjectOwnership1765720000000 } from './1765720000000-project-ownership';
+import { ProjectTransfersAndBundleIds1765730000000 } from './1765730000000-project-transfers-and-bundle-ids';
 import { PartitionedErrorEvents1765800000000 } from './1765800000000-partitioned-error-events';
 /** Every migration, in order. The only way the schema changes (synchronize is off). */
 export const MIGRATIONS = [
@@ -95,5 +96,6 @@ export const MIGRATIONS = [
   IssueMerges1765600000000,
   IssueEventMoves1765700000000,
   ProjectOwnership1765720000000,
+  ProjectTransfersAndBundleIds1765730000000,
   PartitionedErrorEvents1765800000000,
 ];

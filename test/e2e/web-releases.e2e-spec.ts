@@ -1,8 +1,9 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { EventProcessing } from '@faultline/ingest';
 import { launchBrowser, newPage, screenshot, signIn } from '../support/browser';
 import { BOOTSTRAP, startTestApp, type TestApp } from '../support/test-app';
+import { zipFile } from '../support/zip';
 
 /**
  * The releases pages in a real browser: what sentry-cli created, with its deploy, the version search
@@ -132,6 +133,48 @@ describe('web interface: releases', () => {
       body: form,
     });
     expect(uploaded.status).toBe(201);
+    // An artifact bundle as sentry-cli uploads it: chunks, then the assembly, its id in the manifest.
+    const bundle = zipFile([
+      {
+        name: 'manifest.json',
+        content: JSON.stringify({
+          debug_id: '5B2A4C1E-0D3F-4E5A-9B8C-7D6E5F4A3B2C',
+          files: {
+            'files/_/_/app.min.js': { url: '~/app.min.js', type: 'minified_source' },
+            'files/_/_/app.min.js.map': { url: '~/app.min.js.map', type: 'source_map' },
+          },
+        }),
+      },
+      { name: 'files/_/_/app.min.js', content: 'function a(){throw new Error("x")}a();' },
+      { name: 'files/_/_/app.min.js.map', content: JSON.stringify({ version: 3, sources: ['app.js'], names: [], mappings: 'AAAA' }) },
+    ]);
+    const checksum = createHash('sha1').update(bundle).digest('hex');
+    const chunk = new FormData();
+    chunk.append('file', new Blob([bundle]), checksum);
+    const chunked = await fetch(`${app.baseUrl}/api/0/organizations/acme/chunk-upload/`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${BOOTSTRAP.token}` },
+      body: chunk,
+    });
+    expect(chunked.status).toBe(200);
+    const assembled = await app.request('POST', '/api/0/organizations/acme/artifactbundle/assemble/', {
+      body: { checksum, chunks: [checksum], projects: ['web'], version: 'shop@2.0.0', dist: 'web-1' },
+    });
+    expect(assembled.body).toMatchObject({ state: 'ok' });
+    const listed = await app.request('GET', '/api/0/projects/acme/web/artifact-bundles/?query=shop@2.0');
+    expect(listed.body).toEqual([
+      {
+        bundleId: '5b2a4c1e-0d3f-4e5a-9b8c-7d6e5f4a3b2c',
+        release: 'shop@2.0.0',
+        dist: 'web-1',
+        associations: [{ release: 'shop@2.0.0', dist: 'web-1' }],
+        fileCount: 2,
+        size: expect.any(Number),
+        date: expect.any(String),
+        dateModified: expect.any(String),
+      },
+    ]);
+    expect((await app.request('GET', '/api/0/projects/acme/web/artifact-bundles/?release=shop@2.0')).body).toEqual([]);
 
     await page.goto(`${app.baseUrl}/organizations/acme/releases/`);
     await page.getByRole('link', { name: 'Release shop@2.0.0' }).click();
@@ -153,6 +196,8 @@ describe('web interface: releases', () => {
     await region('Deploys').getByRole('cell', { name: 'production' }).waitFor();
     const file = region('Files').getByRole('row').filter({ hasText: '~/static/app.min.js' });
     expect(await file.getByRole('cell').allTextContents()).toEqual(expect.arrayContaining(['app.min.js.map', '1.5 KiB']));
+    const bundleRow = region('Artifact bundles').getByRole('row').filter({ hasText: '5b2a4c1e-0d3f-4e5a-9b8c-7d6e5f4a3b2c' });
+    expect(await bundleRow.getByRole('cell').allTextContents()).toEqual(expect.arrayContaining(['web-1', '2', `${listed.body[0].size} B`]));
     const health = region('Health');
     await health.getByText('Crash-free sessions').waitFor();
     expect(await health.locator('dd').allTextContents()).toEqual(['75%', '75%', '4', '1', '0', '4']);
@@ -221,6 +266,8 @@ describe('web interface: releases', () => {
     await phone.context().addCookies(await page.context().cookies());
     await phone.goto(`${app.baseUrl}/organizations/acme/releases/shop@2.0.0/`);
     await phone.getByRole('heading', { name: '2.0.0', level: 1 }).waitFor();
+    // The artifact bundles' table (long ids) stays inside its box too.
+    await phone.getByRole('region', { name: 'Artifact bundles' }).getByRole('cell', { name: 'web-1' }).waitFor();
     expect((await phone.locator('header.topbar').boundingBox())!.height).toBeLessThan(60);
     await phone.getByRole('button', { name: 'Menu' }).click();
     const phoneMain = phone.getByRole('navigation', { name: 'Main' });

@@ -120,6 +120,58 @@ describe('web interface: members and teams', () => {
     expect(memberErrors).toEqual([]);
   }, 180_000);
 
+  it('shows a plain member the sign-in settings, rate limits, data scrubbing, integrations and releases read-only, at 1280 and 390 px', async () => {
+    const page = member;
+    const refused: string[] = [];
+    const failed: string[] = [];
+    page.on('response', (response: Response) => {
+      if (response.status() === 403) refused.push(`${response.request().method()} ${new URL(response.url()).pathname}`);
+    });
+    page.on('requestfailed', (request) => failed.push(request.url()));
+    const integration = await app.request('POST', '/api/0/sentry-apps/', {
+      body: { name: 'Acme Bot', organization: BOOTSTRAP.org, isInternal: true, scopes: ['project:read'] },
+    });
+    expect(integration.status).toBe(201);
+    /** Each page, its heading, and whether it names a scope the member lacks. */
+    const pages: Array<[string, string, boolean]> = [
+      [`/settings/${BOOTSTRAP.org}/auth/`, 'Authentication', true],
+      [`/settings/${BOOTSTRAP.org}/rate-limits/`, 'Rate limits', true],
+      [`/settings/${BOOTSTRAP.org}/security-and-privacy/`, 'Security & Privacy', true],
+      [`/settings/${BOOTSTRAP.org}/projects/${BOOTSTRAP.project}/security-and-privacy/`, 'Security & Privacy', true],
+      [`/settings/${BOOTSTRAP.org}/developer-settings/`, 'Developer settings', true],
+      [`/settings/${BOOTSTRAP.org}/developer-settings/${integration.body.slug}/`, 'Acme Bot', true],
+      [`/organizations/${BOOTSTRAP.org}/releases/`, 'Releases', false],
+    ];
+    const writeControls =
+      /^(Save changes|Add provider|Update provider|Require two-factor|Stop requiring|Turn (SCIM|spike protection)|New (internal|public) integration|New token|Revoke|Delete)/;
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 844 });
+      for (const [path, heading, limited] of pages) {
+        await page.goto(`${app.baseUrl}${path}`);
+        await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+        if (limited) {
+          await page
+            .locator('.needs-scope')
+            .first()
+            .waitFor()
+            .catch(() => Promise.reject(new Error(`${path} at ${width} px says no scope is needed`)));
+        }
+        await page.locator('.skeleton').first().waitFor({ state: 'detached' });
+        const main = page.locator('main');
+        expect(await main.getByRole('button', { name: writeControls }).count()).toBe(0);
+        expect(await main.getByRole('link', { name: writeControls }).count()).toBe(0);
+        // What a form would send is shown, not editable (the releases page's search and filter excepted).
+        if (limited) expect(await main.locator('form :is(input, select, textarea):enabled').count()).toBe(0);
+        expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width);
+      }
+    }
+    await page.setViewportSize({ width: 1280, height: 860 });
+    await screenshot(page, 'member-read-only');
+    expect(refused).toEqual([]);
+    expect(failed).toEqual([]);
+    expect(memberErrors).toEqual([]);
+  }, 180_000);
+
   it('changes a member’s role and removes a member from the Members page', async () => {
     await admin.goto(`${app.baseUrl}/settings/${BOOTSTRAP.org}/members/`);
     await admin.getByLabel('Role of newbie@example.test').selectOption('admin');

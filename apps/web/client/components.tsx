@@ -347,6 +347,21 @@ export function useAccess(org: string): Access {
   return { loaded: organization.data !== undefined, role: organization.data?.orgRole ?? null, has: (scope) => scopes.has(scope) };
 }
 
+/**
+ * Whether to show a write control: to those whose role allows it, and (disabled) while the role
+ * loads; a member whose role cannot use it sees the page read-only, with NeedsScope saying why.
+ */
+export const showsControl = (access: Access, scope: string): boolean => !access.loaded || access.has(scope);
+
+/** A form's fields, disabled (read-only) unless the role may change them. */
+export function WriteFields(props: { access: Access; scope: string; children: ComponentChildren }) {
+  return (
+    <fieldset class="write-fields" disabled={!props.access.has(props.scope)}>
+      {props.children}
+    </fieldset>
+  );
+}
+
 /** Why a control is disabled: the scope it needs, said once next to it. */
 export function NeedsScope(props: { access: Access; scope: string; what: string }) {
   if (!props.access.loaded || props.access.has(props.scope)) return null;

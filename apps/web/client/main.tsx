@@ -19,6 +19,7 @@ import { CronMonitorPage, CronsPage } from './pages/crons';
 import { UsagePage } from './pages/usage';
 import { AuthProviderPage, MembersPage, TeamPage, TeamsPage } from './pages/organization';
 import { AcceptInvitePage, takeNotice } from './pages/accept-invite';
+import { AcceptTransferPage } from './pages/accept-transfer';
 import { InboundFiltersPage } from './pages/inbound-filters';
 import { OwnershipRulesPage } from './pages/ownership-rules';
 import { RateLimitsPage, SpikeNotice } from './pages/rate-limits';
@@ -39,6 +40,7 @@ const ROUTES: Array<[string, Page]> = [
   ['/settings/account/notifications/', NotificationSettingsPage],
   ['/settings/account/security/', AccountSecurityPage],
   ['/settings/:org/members/invite/', InviteMembersPage],
+  ['/accept-transfer/', AcceptTransferPage],
   ['/organizations/:org/alerts/rules/', AlertRulesPage],
   ['/organizations/:org/alerts/metric-rules/', MetricAlertsPage],
   ['/settings/:org/', ProjectsPage],
@@ -222,7 +224,8 @@ function App() {
   const accepting = path.startsWith('/accept/');
   useEffect(() => {
     if (accepting) return;
-    if (session === null && !path.startsWith('/auth/login')) navigate(`/auth/login/?next=${encodeURIComponent(path)}`, { replace: true });
+    // The query goes along: a transfer link's data is in it.
+    if (session === null && !path.startsWith('/auth/login')) navigate(`/auth/login/?next=${encodeURIComponent(path + location.search)}`, { replace: true });
     if (session && (path === '/' || path.startsWith('/auth/login'))) {
       const next = new URLSearchParams(location.search).get('next');
       const home = session.organizations[0] ? `/organizations/${session.organizations[0].slug}/issues/` : '/settings/account/api/auth-tokens/';

@@ -8,7 +8,18 @@ import type { FastifyReply } from 'fastify';
  * interface's script routes by path (history fallback). Everything under /api/, /health, /metrics
  * and the SDK endpoints stays with the API.
  */
-export const WEB_ROUTES = ['/', '/auth/*', '/accept/*', '/settings', '/settings/*', '/organizations', '/organizations/*', '/manage', '/manage/*'] as const;
+export const WEB_ROUTES = [
+  '/',
+  '/auth/*',
+  '/accept/*',
+  '/accept-transfer/',
+  '/settings',
+  '/settings/*',
+  '/organizations',
+  '/organizations/*',
+  '/manage',
+  '/manage/*',
+] as const;
 
 /** Only our own scripts and styles, no framing, no referrer to other sites. */
 const PAGE_HEADERS = {

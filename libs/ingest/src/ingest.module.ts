@@ -93,6 +93,11 @@ export class IngestModule implements OnModuleInit {
           this.acceptor.forgetKey(String(event.data.publicKey));
         }
         if (event.type === ProjectEventTypes.ProjectUpdated) this.scrubbers.forgetProject(String(event.data.projectId));
+        // A moved project's keys now answer for another organization (its rate limits, its data privacy).
+        if (event.type === ProjectEventTypes.ProjectTransferred) {
+          for (const publicKey of event.data.publicKeys as string[]) this.acceptor.forgetKey(publicKey);
+          this.scrubbers.forgetProject(String(event.data.projectId));
+        }
         if (event.type === IdentityEventTypes.OrganizationUpdated) this.scrubbers.forgetAll();
       }
     });

@@ -1,9 +1,10 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { EventStoreModule } from '@faultline/event-store';
+import { EventRecorder, EventStoreModule } from '@faultline/event-store';
 import { IssuesModule } from '@faultline/issues';
 import { RetentionSchedule, WorkerHost } from '@faultline/platform';
 import { MonitorsController } from './api/monitors.controller';
+import { MonitorTransferRehoming } from './infrastructure/project-transfer-rehoming';
 import { CreateMonitorHandler } from './application/commands/create-monitor/create-monitor.handler';
 import { DeleteMonitorHandler } from './application/commands/delete-monitor/delete-monitor.handler';
 import { UpdateMonitorHandler } from './application/commands/update-monitor/update-monitor.handler';
@@ -37,6 +38,7 @@ import { MonitorsRepository } from './infrastructure/monitors.repository';
     UpdateMonitorHandler,
     DeleteMonitorHandler,
     CheckInRetentionRepository,
+    MonitorTransferRehoming,
   ],
   exports: [MonitorCheckInIntake, MonitorSweep],
 })
@@ -46,9 +48,12 @@ export class MonitorsModule implements OnModuleInit {
     private readonly sweep: MonitorSweepWorker,
     private readonly retention: RetentionSchedule,
     private readonly checkInRetention: CheckInRetentionRepository,
+    private readonly recorder: EventRecorder,
+    private readonly rehoming: MonitorTransferRehoming,
   ) {}
 
   onModuleInit(): void {
+    this.recorder.onAppended(this.rehoming.onAppended);
     this.workers.register(this.sweep);
     this.retention.register(this.checkInRetention);
   }

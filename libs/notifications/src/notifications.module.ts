@@ -3,7 +3,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { EventRecorder, EventStoreModule } from '@faultline/event-store';
 import { IdentityModule } from '@faultline/identity';
 import { IssuesModule } from '@faultline/issues';
-import { ProjectsModule } from '@faultline/projects';
+import { ProjectsModule, ProjectTransferNotices } from '@faultline/projects';
 import { WorkerHost } from '@faultline/platform';
 import { DeliveryTargetKindRegistry, WebhooksModule } from '@faultline/webhooks';
 import { NotificationsController, UnsubscribeController } from './api/notifications.controller';
@@ -15,12 +15,13 @@ import { MailLogPruner } from './infrastructure/mail-log-pruner.worker';
 import { MailOutbox } from './infrastructure/mail-outbox';
 import { MailTargetKind } from './infrastructure/mail-target-kind';
 import { NotificationsRepository } from './infrastructure/notifications.repository';
+import { ProjectTransferMailer } from './infrastructure/project-transfer-mailer';
 import { SpikeMailer } from './infrastructure/spike-mailer';
 import { WorkflowMailer } from './infrastructure/workflow-mailer';
 
 /**
  * Mail (SMTP) and chat webhooks as delivery target kinds of the one delivery engine, the issue
- * alert actions that use them, Sentry's workflow notifications, invitation mail, and users'
+ * alert actions that use them, Sentry's workflow notifications, invitation and project transfer mail, and users'
  * notification options.
  */
 @Module({
@@ -33,6 +34,7 @@ import { WorkflowMailer } from './infrastructure/workflow-mailer';
     MailOutbox,
     WorkflowMailer,
     InvitationMailer,
+    ProjectTransferMailer,
     SpikeMailer,
     MailLogPruner,
     { provide: IssueAlertNotifier, useClass: IssueAlertMailer },
@@ -48,6 +50,8 @@ export class NotificationsModule implements OnModuleInit, OnApplicationBootstrap
     private readonly workflow: WorkflowMailer,
     private readonly invitations: InvitationMailer,
     private readonly spikes: SpikeMailer,
+    private readonly transfers: ProjectTransferNotices,
+    private readonly transferMailer: ProjectTransferMailer,
     private readonly pruner: MailLogPruner,
     private readonly workers: WorkerHost,
   ) {}
@@ -58,6 +62,7 @@ export class NotificationsModule implements OnModuleInit, OnApplicationBootstrap
     this.recorder.onAppended(this.workflow.onAppended);
     this.recorder.onAppended(this.invitations.onAppended);
     this.recorder.onAppended(this.spikes.onAppended);
+    this.transfers.onRequested(this.transferMailer.onRequested);
     this.workers.register(this.pruner);
   }
 

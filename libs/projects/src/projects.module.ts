@@ -2,11 +2,14 @@ import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { EventStoreModule } from '@faultline/event-store';
 import { ProjectKeysController } from './api/project-keys.controller';
+import { ProjectTransferController } from './api/project-transfer.controller';
 import { ProjectsController } from './api/projects.controller';
 import { ProjectOwnershipController } from './api/project-ownership.controller';
 import { UpdateProjectOwnershipHandler } from './application/commands/update-project-ownership/update-project-ownership.handler';
 import { ProjectOwnership } from './contracts/project-ownership';
 import { ProjectOwnershipRepository } from './infrastructure/project-ownership.repository';
+import { AcceptProjectTransferHandler } from './application/commands/accept-project-transfer/accept-project-transfer.handler';
+import { RequestProjectTransferHandler } from './application/commands/request-project-transfer/request-project-transfer.handler';
 import { CreateProjectKeyHandler } from './application/commands/create-project-key/create-project-key.handler';
 import { DeleteProjectKeyHandler } from './application/commands/delete-project-key/delete-project-key.handler';
 import { UpdateProjectKeyHandler } from './application/commands/update-project-key/update-project-key.handler';
@@ -20,6 +23,8 @@ import { FindProjectKeyHandler } from './application/queries/find-project-key.ha
 import { FindProjectKeysHandler } from './application/queries/find-project-keys.handler';
 import { ProjectDataPrivacy } from './contracts/project-data-privacy';
 import { ProjectTeams } from './contracts/project-teams';
+import { ProjectTransferNotices } from './contracts/project-transfer-notices';
+import { ProjectTransfersRepository } from './infrastructure/project-transfers.repository';
 import { ProjectDataPrivacyRepository } from './infrastructure/project-data-privacy.repository';
 import { ProjectTeamsRepository } from './infrastructure/project-teams.repository';
 import { ProjectDetailStatement } from './contracts/project-detail-statement';
@@ -27,7 +32,7 @@ import { projectDetailSql, ProjectsRepository } from './infrastructure/projects.
 
 @Module({
   imports: [CqrsModule, EventStoreModule],
-  controllers: [ProjectsController, ProjectKeysController, ProjectOwnershipController],
+  controllers: [ProjectsController, ProjectKeysController, ProjectOwnershipController, ProjectTransferController],
   providers: [
     ProjectsRepository,
     { provide: ProjectDetailStatement, useValue: { text: projectDetailSql } satisfies ProjectDetailStatement },
@@ -41,6 +46,10 @@ import { projectDetailSql, ProjectsRepository } from './infrastructure/projects.
     UpdateProjectHandler,
     DeleteProjectHandler,
     ChangeProjectTeamHandler,
+    ProjectTransfersRepository,
+    ProjectTransferNotices,
+    RequestProjectTransferHandler,
+    AcceptProjectTransferHandler,
     CreateProjectKeyHandler,
     UpdateProjectKeyHandler,
     DeleteProjectKeyHandler,
@@ -49,6 +58,6 @@ import { projectDetailSql, ProjectsRepository } from './infrastructure/projects.
     FindProjectHandler,
     FindOrganizationProjectsHandler,
   ],
-  exports: [ProjectTeams, ProjectDataPrivacy, ProjectOwnership],
+  exports: [ProjectTeams, ProjectDataPrivacy, ProjectOwnership, ProjectTransferNotices],
 })
 export class ProjectsModule {}

@@ -2,8 +2,9 @@ import { Inject, Module, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import type { FastifyInstance } from 'fastify';
-import { EventStoreModule } from '@faultline/event-store';
+import { EventRecorder, EventStoreModule } from '@faultline/event-store';
 import { RetentionSchedule } from '@faultline/platform';
+import { ArtifactBundlesController } from './api/artifact-bundles.controller';
 import { ArtifactsController } from './api/artifacts.controller';
 import { ReleaseFilesController } from './api/release-files.controller';
 import { ReleasesController } from './api/releases.controller';
@@ -24,6 +25,7 @@ import { SessionIntake } from './contracts/session-intake';
 import { SourceMapSymbolicator } from './contracts/source-map-symbolicator';
 import { ArtifactsRepository } from './infrastructure/artifacts.repository';
 import { OrganizationStorage } from './infrastructure/organization-storage.repository';
+import { ProjectTransferRehoming } from './infrastructure/project-transfer-rehoming';
 import { ReleaseSightingsService } from './infrastructure/release-sightings.service';
 import { RELEASES_CONFIG, releasesConfigProvider, type ReleasesConfig } from './infrastructure/releases-config';
 import { ReleasesRepository } from './infrastructure/releases.repository';
@@ -39,7 +41,7 @@ import { SourceMapSymbolicatorService } from './infrastructure/source-map-symbol
  */
 @Module({
   imports: [CqrsModule, EventStoreModule],
-  controllers: [ReleasesController, ArtifactsController, ReleaseFilesController, RepositoriesController, SessionsController],
+  controllers: [ReleasesController, ArtifactsController, ArtifactBundlesController, ReleaseFilesController, RepositoriesController, SessionsController],
   providers: [
     releasesConfigProvider,
     ReleasesRepository,
@@ -60,6 +62,7 @@ import { SourceMapSymbolicatorService } from './infrastructure/source-map-symbol
     CreateRepositoryHandler,
     DeleteReleaseFileHandler,
     SessionRetentionRepository,
+    ProjectTransferRehoming,
   ],
   exports: [ReleaseSightings, SourceMapSymbolicator, OrganizationStorageQuota, SessionIntake],
 })
@@ -69,10 +72,13 @@ export class ReleasesModule implements OnModuleInit {
     @Inject(RELEASES_CONFIG) private readonly config: ReleasesConfig,
     private readonly retention: RetentionSchedule,
     private readonly sessionRetention: SessionRetentionRepository,
+    private readonly recorder: EventRecorder,
+    private readonly rehoming: ProjectTransferRehoming,
   ) {}
 
   onModuleInit(): void {
     this.retention.register(this.sessionRetention);
+    this.recorder.onAppended(this.rehoming.onAppended);
     // Chunk uploads are multipart bodies, up to the request size sentry-cli is told.
     const fastify = this.adapterHost.httpAdapter?.getInstance<FastifyInstance>();
     if (!fastify || fastify.hasContentTypeParser('multipart/form-data')) return;

@@ -1,6 +1,20 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError, enc } from '../api';
-import { Checkboxes, ErrorNote, Field, formatDate, Section, ShownOnce, Skeleton, Status, useLoad, useTitle } from '../components';
+import {
+  Checkboxes,
+  ErrorNote,
+  Field,
+  formatDate,
+  NeedsScope,
+  Section,
+  showsControl,
+  ShownOnce,
+  Skeleton,
+  Status,
+  useAccess,
+  useLoad,
+  useTitle,
+} from '../components';
 import { Link, navigate } from '../router';
 
 /** Webhook resources an app subscribes to (Sentry's integration platform). */
@@ -81,6 +95,8 @@ function PlatformMissing() {
 export function DeveloperSettingsPage(props: { params: Record<string, string> }) {
   const { org } = props.params;
   useTitle('Developer settings');
+  const access = useAccess(org);
+  const creates = showsControl(access, 'org:write');
   const apps = useLoad(() => api<SentryApp[]>('GET', `/api/0/organizations/${enc(org)}/sentry-apps/`).then(({ body }) => body), [org]);
   const table = (items: SentryApp[], empty: string) =>
     items.length ? (
@@ -103,9 +119,11 @@ export function DeveloperSettingsPage(props: { params: Record<string, string> })
       <Section
         title="Internal integrations"
         actions={
-          <Link href={`${settings(org)}new-internal/`} class="button primary">
-            New internal integration
-          </Link>
+          creates && (
+            <Link href={`${settings(org)}new-internal/`} class="button primary">
+              New internal integration
+            </Link>
+          )
         }
       >
         {apps.data ? (
@@ -120,9 +138,11 @@ export function DeveloperSettingsPage(props: { params: Record<string, string> })
       <Section
         title="Public integrations"
         actions={
-          <Link href={`${settings(org)}new-public/`} class="button">
-            New public integration
-          </Link>
+          creates && (
+            <Link href={`${settings(org)}new-public/`} class="button">
+              New public integration
+            </Link>
+          )
         }
       >
         {apps.data ? (
@@ -134,6 +154,7 @@ export function DeveloperSettingsPage(props: { params: Record<string, string> })
           <Skeleton rows={2} />
         )}
       </Section>
+      <NeedsScope access={access} scope="org:write" what="create or change integrations" />
     </>
   );
 }
@@ -296,8 +317,14 @@ export function SentryAppPage(props: { params: Record<string, string> }) {
   const { org, app: slug } = props.params;
   const path = `/api/0/sentry-apps/${enc(slug)}/`;
   const app = useLoad(() => api<SentryApp>('GET', path).then(({ body }) => body), [path]);
+  const access = useAccess(org);
+  const canWrite = access.has('org:write');
   const isInternal = app.data?.status === 'internal';
-  const tokens = useLoad(() => (isInternal ? api<AppToken[]>('GET', `${path}api-tokens/`).then(({ body }) => body) : Promise.resolve([])), [path, isInternal]);
+  // Listing an internal integration's tokens takes org:write, as changing them does.
+  const tokens = useLoad(
+    () => (isInternal && canWrite ? api<AppToken[]>('GET', `${path}api-tokens/`).then(({ body }) => body) : Promise.resolve([])),
+    [path, isInternal, canWrite],
+  );
   const [showSecret, setShowSecret] = useState(false);
   const [newToken, setNewToken] = useState<string>();
   const [actionError, setActionError] = useState<unknown>();
@@ -377,7 +404,7 @@ export function SentryAppPage(props: { params: Record<string, string> }) {
           </dl>
         )}
       </Section>
-      {isInternal && (
+      {isInternal && canWrite && (
         <Section
           title="Tokens"
           actions={
@@ -413,7 +440,7 @@ export function SentryAppPage(props: { params: Record<string, string> }) {
           )}
         </Section>
       )}
-      {data && (
+      {data && showsControl(access, 'org:write') && (
         <>
           <h2 class="section-title">Edit</h2>
           <AppForm
@@ -437,11 +464,14 @@ export function SentryAppPage(props: { params: Record<string, string> }) {
           />
         </>
       )}
-      <div class="actions">
-        <button type="button" class="danger" onClick={remove} disabled={!data}>
-          Delete integration
-        </button>
-      </div>
+      {showsControl(access, 'org:admin') && (
+        <div class="actions">
+          <button type="button" class="danger" onClick={remove} disabled={!data || !access.has('org:admin')}>
+            Delete integration
+          </button>
+        </div>
+      )}
+      <NeedsScope access={access} scope="org:write" what="change this integration or its tokens" />
     </>
   );
 }

@@ -7,6 +7,7 @@ import {
   Field,
   formatDate,
   NeedsScope,
+  showsControl,
   Section,
   SelectField,
   ShownOnce,
@@ -545,6 +546,7 @@ const OIDC_FIELDS = ['issuer', 'clientId', 'clientSecret', 'scopes'] as const;
 export function AuthProviderPage(props: { params: Record<string, string>; session: Session }) {
   const { org } = props.params;
   useTitle('Authentication');
+  const access = useAccess(org);
   const path = `/api/0/organizations/${enc(org)}/auth-provider/`;
   const organization = useLoad(() => api<{ plan: string; require2FA: boolean }>('GET', `/api/0/organizations/${enc(org)}/`).then(({ body }) => body), [org]);
   // 204 (no body) when no provider is configured yet.
@@ -603,6 +605,21 @@ export function AuthProviderPage(props: { params: Record<string, string>; sessio
   const fieldError = (field: string) => (error instanceof ApiError ? error.field(field) : undefined);
   const current = provider.data;
   const kind = chosen ?? current?.provider ?? 'saml2';
+  const canWrite = access.has('org:write');
+  const configured = current && (
+    <p>
+      Configured:{' '}
+      {current.provider === 'oidc' ? (
+        <>
+          OpenID Connect, issuer <code>{current.issuer}</code>, client <code>{current.clientId}</code>
+        </>
+      ) : (
+        <>
+          SAML, <code>{current.idpEntityId}</code> → {current.ssoUrl}
+        </>
+      )}
+    </p>
+  );
   return (
     <>
       <h1>Authentication</h1>
@@ -628,30 +645,22 @@ export function AuthProviderPage(props: { params: Record<string, string>; sessio
               {fieldError('require2FA')}
             </p>
           ) : null}
-          <button type="button" onClick={() => setRequire2FA(!organization.data!.require2FA)}>
-            {organization.data.require2FA ? 'Stop requiring two-factor authentication' : 'Require two-factor authentication'}
-          </button>
+          {showsControl(access, 'org:write') && (
+            <button type="button" disabled={!canWrite} onClick={() => setRequire2FA(!organization.data!.require2FA)}>
+              {organization.data.require2FA ? 'Stop requiring two-factor authentication' : 'Require two-factor authentication'}
+            </button>
+          )}
+          <NeedsScope access={access} scope="org:write" what="change how members sign in" />
         </Section>
       ) : null}
       <Section title="Identity provider">
         {provider.loading && provider.data === undefined ? (
           <Skeleton rows={4} />
+        ) : !showsControl(access, 'org:write') ? (
+          (configured ?? <p class="muted">No identity provider is configured.</p>)
         ) : (
           <form onSubmit={save} noValidate>
-            {current && (
-              <p>
-                Configured:{' '}
-                {current.provider === 'oidc' ? (
-                  <>
-                    OpenID Connect, issuer <code>{current.issuer}</code>, client <code>{current.clientId}</code>
-                  </>
-                ) : (
-                  <>
-                    SAML, <code>{current.idpEntityId}</code> → {current.ssoUrl}
-                  </>
-                )}
-              </p>
-            )}
+            {configured}
             <SelectField
               label="Protocol"
               name="provider"
@@ -756,11 +765,12 @@ export function AuthProviderPage(props: { params: Record<string, string>; sessio
               </>
             )}
             {error instanceof ApiError && PROVIDER_FIELDS.some((field) => error.field(field)) ? null : <ErrorNote error={error} />}
-            <button type="submit" class="primary" disabled={!planAllows}>
+            <button type="submit" class="primary" disabled={!planAllows || !canWrite}>
               {current ? 'Update provider' : 'Add provider'}
             </button>
           </form>
         )}
+        <NeedsScope access={access} scope="org:write" what="configure single sign-on" />
       </Section>
       {current?.provider === 'oidc' && (
         <Section title="Redirect URI">
@@ -827,9 +837,12 @@ export function AuthProviderPage(props: { params: Record<string, string>; sessio
             )}
           </p>
           {scimToken && <ShownOnce label="SCIM token" value={scimToken} />}
-          <button type="button" onClick={() => setScim(!current.scimEnabled)}>
-            {current.scimEnabled ? 'Turn SCIM off (revokes the token)' : 'Turn SCIM on'}
-          </button>
+          {showsControl(access, 'org:write') && (
+            <button type="button" disabled={!canWrite} onClick={() => setScim(!current.scimEnabled)}>
+              {current.scimEnabled ? 'Turn SCIM off (revokes the token)' : 'Turn SCIM on'}
+            </button>
+          )}
+          <NeedsScope access={access} scope="org:write" what="switch SCIM provisioning" />
         </Section>
       )}
     </>

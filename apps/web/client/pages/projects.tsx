@@ -338,10 +338,61 @@ export function ProjectSettingsPage(props: { params: Record<string, string>; ses
               </li>
             </ul>
           </Section>
+          {access.has('project:admin') && <TransferProject org={org} project={details.data!} />}
           <DeleteProject org={org} project={details.data!} access={access} />
         </>
       )}
     </>
+  );
+}
+
+/**
+ * Sentry's project transfer: the link goes by mail to an owner of the receiving organization, and
+ * is shown here too, to pass on where no mail server is set up.
+ */
+function TransferProject(props: { org: string; project: Project }) {
+  const [email, setEmail] = useState('');
+  const [error, setError] = useState<unknown>();
+  const [sent, setSent] = useState<{ email: string; link: string }>();
+  const send = async (event: Event) => {
+    event.preventDefault();
+    setError(undefined);
+    setSent(undefined);
+    try {
+      const { body } = await api<{ transfer_link: string }>('POST', `${projectPath(props.org, props.project.slug)}transfer/`, { email }, ['email']);
+      setSent({ email, link: body.transfer_link });
+      setEmail('');
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+  return (
+    <Section title="Transfer project">
+      <form onSubmit={send} noValidate>
+        <p>Move this project to another organization. Its issues, events, client keys and releases go with it; its teams stay here.</p>
+        <Field
+          label="Email of an owner of the receiving organization"
+          name="transfer-email"
+          type="email"
+          value={email}
+          onInput={setEmail}
+          error={errorFor(error, 'email')}
+          autoComplete="off"
+        />
+        <FormError error={error} fields={['email']} />
+        <button type="submit" disabled={!email.trim()}>
+          Send transfer link
+        </button>
+      </form>
+      {sent && (
+        <div class="shown-once" role="status">
+          <p>
+            Transfer link mailed to <strong>{sent.email}</strong> (valid for 7 days, once). Without a mail server, pass it on yourself:
+          </p>
+          <CopyableCode value={sent.link} label={`Copy the transfer link for ${sent.email}`} />
+        </div>
+      )}
+    </Section>
   );
 }
 

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, enc } from '../api';
-import { ErrorNote, formatDate, Section, Skeleton, Status, useLoad, useTitle } from '../components';
+import { ErrorNote, formatDate, NeedsScope, Section, showsControl, Skeleton, Status, useAccess, useLoad, useTitle } from '../components';
 import { Link } from '../router';
 
 interface RateLimits {
@@ -30,6 +30,7 @@ export function SpikeNotice(props: { org: string; path: string }) {
 export function RateLimitsPage(props: { params: Record<string, string> }) {
   const { org } = props.params;
   useTitle('Rate limits');
+  const access = useAccess(org);
   const limits = useLoad(() => api<RateLimits>('GET', rateLimitsPath(org)).then(({ body }) => body), [org]);
   const [error, setError] = useState<unknown>();
   const setSpikeProtection = async (enabled: boolean) => {
@@ -61,9 +62,12 @@ export function RateLimitsPage(props: { params: Record<string, string> }) {
                 A spike began {formatDate(data.spikeProtection.startedAt)}; errors are dropped until {formatDate(data.spikeProtection.limitedUntil)}.
               </p>
             )}
-            <button type="button" onClick={() => void setSpikeProtection(!data.spikeProtection.enabled)}>
-              {data.spikeProtection.enabled ? 'Turn spike protection off' : 'Turn spike protection on'}
-            </button>
+            {showsControl(access, 'org:admin') && (
+              <button type="button" disabled={!access.has('org:admin')} onClick={() => void setSpikeProtection(!data.spikeProtection.enabled)}>
+                {data.spikeProtection.enabled ? 'Turn spike protection off' : 'Turn spike protection on'}
+              </button>
+            )}
+            <NeedsScope access={access} scope="org:admin" what="switch spike protection" />
           </Section>
           <Section title="Quotas">
             <p>Items each category may send per {data.window >= 3600 ? `${data.window / 3600} hour(s)` : `${data.window / 60} minute(s)`}.</p>

@@ -49,6 +49,18 @@ interface ReleaseFile {
   size: number;
 }
 
+/** An artifact bundle uploaded for the release (Sentry's project artifact bundles). */
+interface ArtifactBundle {
+  bundleId: string;
+  dist: string | null;
+  fileCount: number;
+  size: number;
+  date: string;
+}
+
+/** The projects whose bundles the page asks for: one request each. */
+const MAX_BUNDLE_PROJECTS = 10;
+
 /** What each list of the page shows at most; a fuller one says so and where to find the rest. */
 const PER_PAGE = 100;
 const ISSUES_PER_PAGE = 25;
@@ -132,13 +144,13 @@ export function ReleasePage(props: { params: Record<string, string> }) {
         </>
       )}
       {release.loading && !release.data && <Skeleton rows={3} />}
-      {release.data && <ReleaseLists org={org} version={version} project={project} />}
+      {release.data && <ReleaseLists org={org} version={version} project={project} projects={projects.map((p) => p.slug)} />}
     </>
   );
 }
 
 /** The release's lists, asked for once the release is known to exist. */
-function ReleaseLists(props: { org: string; version: string; project: string | null }) {
+function ReleaseLists(props: { org: string; version: string; project: string | null; projects: string[] }) {
   const { org, version, project } = props;
   const base = `/api/0/organizations/${enc(org)}/releases/${enc(version)}/`;
   const commits = useLoad(() => list<Commit>(`${base}commits/?per_page=${PER_PAGE}`), [org, version]);
@@ -244,7 +256,64 @@ function ReleaseLists(props: { org: string; version: string; project: string | n
           )}
         </Listing>
       </Section>
+      <ArtifactBundles org={org} version={version} projects={props.projects} />
     </>
+  );
+}
+
+/** The source-map bundles sentry-cli uploaded for the release, per project (`…/artifact-bundles/?release=`). */
+function ArtifactBundles(props: { org: string; version: string; projects: string[] }) {
+  const { org, version } = props;
+  const slugs = props.projects.slice(0, MAX_BUNDLE_PROJECTS);
+  const bundles = useLoad(async () => {
+    const pages = await Promise.all(
+      slugs.map((slug) =>
+        list<ArtifactBundle>(`/api/0/projects/${enc(org)}/${enc(slug)}/artifact-bundles/?release=${enc(version)}&per_page=${PER_PAGE}`).then((page) => ({
+          items: page.items.map((bundle) => ({ ...bundle, project: slug })),
+          more: page.nextCursor !== undefined,
+        })),
+      ),
+    );
+    const more = pages.some((page) => page.more) || props.projects.length > slugs.length;
+    return { items: pages.flatMap((page) => page.items), nextCursor: more ? 'more' : undefined };
+  }, [org, version, slugs.join()]);
+  return (
+    <Section title="Artifact bundles">
+      <Listing loaded={bundles} empty="No artifact bundles. sentry-cli sourcemaps upload --release sends them.">
+        {(items: Array<ArtifactBundle & { project: string }>) => (
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Bundle ID</th>
+                {slugs.length > 1 && <th scope="col">Project</th>}
+                <th scope="col">Dist</th>
+                <th scope="col" class="number">
+                  Files
+                </th>
+                <th scope="col" class="number">
+                  Size
+                </th>
+                <th scope="col">Uploaded</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((bundle) => (
+                <tr key={`${bundle.project}:${bundle.bundleId}:${bundle.dist ?? ''}`}>
+                  <td class="file-name">
+                    <code>{bundle.bundleId}</code>
+                  </td>
+                  {slugs.length > 1 && <td>{bundle.project}</td>}
+                  <td>{bundle.dist ?? '—'}</td>
+                  <td class="number">{bundle.fileCount}</td>
+                  <td class="number">{formatBytes(bundle.size)}</td>
+                  <td>{formatDate(bundle.date)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Listing>
+    </Section>
   );
 }
 

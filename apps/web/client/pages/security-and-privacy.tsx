@@ -1,6 +1,22 @@
 import { useState } from 'preact/hooks';
 import { api, enc } from '../api';
-import { Checkboxes, ErrorNote, errorFor, FormError, Section, SelectField, Skeleton, TextArea, useLoad, useTitle } from '../components';
+import {
+  type Access,
+  Checkboxes,
+  ErrorNote,
+  errorFor,
+  FormError,
+  NeedsScope,
+  Section,
+  SelectField,
+  showsControl,
+  Skeleton,
+  TextArea,
+  useAccess,
+  useLoad,
+  useTitle,
+  WriteFields,
+} from '../components';
 import { Link } from '../router';
 import { projectSettings } from './projects';
 
@@ -56,7 +72,9 @@ const lines = (text: string) =>
     .filter(Boolean);
 
 /** The form both pages share: the settings at `path`, saved with Sentry's PUT of the same path. */
-function DataPrivacyForm(props: { path: string; scope: 'project' | 'organization' }) {
+function DataPrivacyForm(props: { path: string; scope: 'project' | 'organization'; access: Access }) {
+  // Data privacy changes need project:write on a project (the project PUT checks it) and org:write on the organization.
+  const writeScope = props.scope === 'project' ? 'project:write' : 'org:write';
   const details = useLoad(() => api<DataPrivacy>('GET', props.path).then(({ body }) => body), [props.path]);
   const [form, setForm] = useState<Form>();
   const [error, setError] = useState<unknown>();
@@ -86,60 +104,65 @@ function DataPrivacyForm(props: { path: string; scope: 'project' | 'organization
   if (!current) return details.error ? <ErrorNote error={details.error} /> : <Skeleton rows={6} />;
   return (
     <form onSubmit={save} noValidate>
-      <Section title="Data scrubbing">
-        <Checkboxes
-          legend={inherits ? 'Scrubbing' : 'Required of every project'}
-          name="switches"
-          options={SWITCHES.map(([label]) => label)}
-          selected={current.switches}
-          onChange={(switches) => setForm({ ...current, switches: switches as SwitchLabel[] })}
-          error={errorFor(error, 'dataScrubber', 'dataScrubberDefaults', 'scrubIPAddresses')}
-        />
-        <p class="hint">
-          {inherits
-            ? 'Scrubbed values read [Filtered]. What the organization requires applies whatever is chosen here.'
-            : 'Each setting turned on here applies to every project, whatever the project chose.'}
-        </p>
-        <TextArea
-          label="Additional sensitive fields"
-          name="sensitiveFields"
-          rows={4}
-          value={current.sensitiveFields}
-          onInput={(sensitiveFields) => setForm({ ...current, sensitiveFields })}
-          error={errorFor(error, 'sensitiveFields')}
-          hint="One per line. A key or value containing one of them is scrubbed (case does not matter)."
-        />
-        <TextArea
-          label="Safe fields"
-          name="safeFields"
-          rows={4}
-          value={current.safeFields}
-          onInput={(safeFields) => setForm({ ...current, safeFields })}
-          error={errorFor(error, 'safeFields')}
-          hint="One per line: keys (or paths such as extra.order_id) never scrubbed."
-        />
-      </Section>
-      <Section title="Crash reports">
-        <SelectField
-          label="Store minidumps as attachments"
-          name="storeCrashReports"
-          value={current.storeCrashReports}
-          options={inherits ? [['', 'Inherit organization setting'], ...CRASH_REPORTS] : CRASH_REPORTS}
-          onChange={(storeCrashReports) => setForm({ ...current, storeCrashReports })}
-          error={errorFor(error, 'storeCrashReports')}
-        />
-      </Section>
+      <WriteFields access={props.access} scope={writeScope}>
+        <Section title="Data scrubbing">
+          <Checkboxes
+            legend={inherits ? 'Scrubbing' : 'Required of every project'}
+            name="switches"
+            options={SWITCHES.map(([label]) => label)}
+            selected={current.switches}
+            onChange={(switches) => setForm({ ...current, switches: switches as SwitchLabel[] })}
+            error={errorFor(error, 'dataScrubber', 'dataScrubberDefaults', 'scrubIPAddresses')}
+          />
+          <p class="hint">
+            {inherits
+              ? 'Scrubbed values read [Filtered]. What the organization requires applies whatever is chosen here.'
+              : 'Each setting turned on here applies to every project, whatever the project chose.'}
+          </p>
+          <TextArea
+            label="Additional sensitive fields"
+            name="sensitiveFields"
+            rows={4}
+            value={current.sensitiveFields}
+            onInput={(sensitiveFields) => setForm({ ...current, sensitiveFields })}
+            error={errorFor(error, 'sensitiveFields')}
+            hint="One per line. A key or value containing one of them is scrubbed (case does not matter)."
+          />
+          <TextArea
+            label="Safe fields"
+            name="safeFields"
+            rows={4}
+            value={current.safeFields}
+            onInput={(safeFields) => setForm({ ...current, safeFields })}
+            error={errorFor(error, 'safeFields')}
+            hint="One per line: keys (or paths such as extra.order_id) never scrubbed."
+          />
+        </Section>
+        <Section title="Crash reports">
+          <SelectField
+            label="Store minidumps as attachments"
+            name="storeCrashReports"
+            value={current.storeCrashReports}
+            options={inherits ? [['', 'Inherit organization setting'], ...CRASH_REPORTS] : CRASH_REPORTS}
+            onChange={(storeCrashReports) => setForm({ ...current, storeCrashReports })}
+            error={errorFor(error, 'storeCrashReports')}
+          />
+        </Section>
+      </WriteFields>
       <FormError error={error} fields={FIELDS} />
-      <div class="actions">
-        <button type="submit" class="primary">
-          Save changes
-        </button>
-        {saved && (
-          <span role="status" class="saved">
-            Saved
-          </span>
-        )}
-      </div>
+      {showsControl(props.access, writeScope) && (
+        <div class="actions">
+          <button type="submit" class="primary" disabled={!props.access.has(writeScope)}>
+            Save changes
+          </button>
+          {saved && (
+            <span role="status" class="saved">
+              Saved
+            </span>
+          )}
+        </div>
+      )}
+      <NeedsScope access={props.access} scope={writeScope} what="change data scrubbing" />
     </form>
   );
 }
@@ -148,13 +171,14 @@ function DataPrivacyForm(props: { path: string; scope: 'project' | 'organization
 export function ProjectSecurityAndPrivacyPage(props: { params: Record<string, string> }) {
   const { org, project } = props.params;
   useTitle('Security & Privacy');
+  const access = useAccess(org);
   return (
     <>
       <p>
         <Link href={projectSettings(org, project)}>← Project settings</Link>
       </p>
       <h1>Security &amp; Privacy</h1>
-      <DataPrivacyForm path={`/api/0/projects/${enc(org)}/${enc(project)}/`} scope="project" />
+      <DataPrivacyForm path={`/api/0/projects/${enc(org)}/${enc(project)}/`} scope="project" access={access} />
     </>
   );
 }
@@ -163,10 +187,11 @@ export function ProjectSecurityAndPrivacyPage(props: { params: Record<string, st
 export function OrganizationSecurityAndPrivacyPage(props: { params: Record<string, string> }) {
   const { org } = props.params;
   useTitle('Security & Privacy');
+  const access = useAccess(org);
   return (
     <>
       <h1>Security &amp; Privacy</h1>
-      <DataPrivacyForm path={`/api/0/organizations/${enc(org)}/`} scope="organization" />
+      <DataPrivacyForm path={`/api/0/organizations/${enc(org)}/`} scope="organization" access={access} />
     </>
   );
 }

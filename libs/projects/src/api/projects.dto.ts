@@ -133,3 +133,24 @@ export class UpdateProjectKeyDto {
   @Type(() => DynamicSdkLoaderOptionsDto)
   dynamicSdkLoaderOptions?: DynamicSdkLoaderOptionsDto;
 }
+
+/** Sentry's project transfer body: an owner of the organization that should receive the project. */
+export class TransferProjectDto {
+  @ApiProperty({ description: 'The email address of an owner of the receiving organization', maxLength: 320 })
+  @IsString()
+  @Length(3, 320)
+  email!: string;
+}
+
+/** Sentry's accept-transfer body: the link's data and the organization that takes the project. */
+export class AcceptProjectTransferDto {
+  @ApiProperty({ description: "The transfer link's data", maxLength: 200 })
+  @IsString()
+  @Length(1, 200)
+  data!: string;
+
+  @ApiProperty({ description: 'The slug of an organization the signed-in user owns', maxLength: 50 })
+  @IsString()
+  @Length(1, 50)
+  organization!: string;
+}

@@ -12,3 +12,5 @@ export { PROJECTS_PUBLISHED_VIEWS } from './published-views';
 export { ProjectTeams } from './project-teams';
 export { ProjectDataPrivacy } from './project-data-privacy';
 export * from './project-ownership';
+export { ProjectTransferNotices, type ProjectTransferNotice, type ProjectTransferListener } from './project-transfer-notices';
+export { acceptTransferUrl } from '../domain/project-transfer';

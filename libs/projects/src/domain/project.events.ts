@@ -10,6 +10,8 @@ export const ProjectEventTypes = {
   ProjectKeyUpdated: 'projects.ProjectKeyUpdated',
   ProjectKeyDeleted: 'projects.ProjectKeyDeleted',
   ProjectOwnershipUpdated: 'projects.ProjectOwnershipUpdated',
+  ProjectTransferRequested: 'projects.ProjectTransferRequested',
+  ProjectTransferred: 'projects.ProjectTransferred',
 } as const;
 
 export const projectStream = (projectId: string): string => `project-${projectId}`;
@@ -38,3 +40,16 @@ export const projectTeamRemoved = (data: { projectId: string; organizationId: st
 /** The ownership rules or their options changed: the fields that did, with their new values. */
 export const projectOwnershipUpdated = (data: { projectId: string; organizationId: string; changes: Record<string, unknown> }) =>
   domainEvent(ProjectEventTypes.ProjectOwnershipUpdated, data);
+/** A transfer link went to an owner of another organization (the link itself is never recorded). */
+export const projectTransferRequested = (data: { projectId: string; organizationId: string; transferId: string; recipientUserId: string; expiresAt: string }) =>
+  domainEvent(ProjectEventTypes.ProjectTransferRequested, data);
+
+/** The project moved to another organization; its teams were detached, its keys keep working. */
+export const projectTransferred = (data: {
+  projectId: string;
+  slug: string;
+  fromOrganizationId: string;
+  toOrganizationId: string;
+  transferId: string;
+  publicKeys: string[];
+}) => domainEvent(ProjectEventTypes.ProjectTransferred, data);

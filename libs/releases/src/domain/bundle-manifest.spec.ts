@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { canonicalDebugId, manifestEntries } from './bundle-manifest';
+import { bundleIdOf, canonicalDebugId, manifestEntries } from './bundle-manifest';
 
 describe('manifestEntries', () => {
   it('reads the files sentry-cli lists, with their debug IDs and map references', () => {
@@ -44,5 +44,22 @@ describe('canonicalDebugId', () => {
     expect(canonicalDebugId('ABCDEF00-1111-2222-3333-444455556666')).toBe('abcdef00-1111-2222-3333-444455556666');
     expect(canonicalDebugId('nope')).toBeNull();
     expect(canonicalDebugId(7)).toBeNull();
+  });
+});
+
+describe('bundleIdOf', () => {
+  const checksum = '0123456789abcdef0123456789abcdef01234567';
+
+  it("takes the manifest's debug_id, else its bundle_id, as sentry-cli writes them", () => {
+    expect(bundleIdOf({ debug_id: 'ABCDEF00-1111-2222-3333-444455556666', bundle_id: '11111111-1111-1111-1111-111111111111' }, checksum)).toBe(
+      'abcdef00-1111-2222-3333-444455556666',
+    );
+    expect(bundleIdOf({ bundle_id: '11111111111111111111111111111111' }, checksum)).toBe('11111111-1111-1111-1111-111111111111');
+  });
+
+  it("makes one of the checksum otherwise, the same every time (the legacy release files' bundles too)", () => {
+    expect(bundleIdOf({ files: {} }, checksum)).toBe('01234567-89ab-cdef-0123-456789abcdef');
+    expect(bundleIdOf(null, `release-files:${checksum}`)).toBe('01234567-89ab-cdef-0123-456789abcdef');
+    expect(bundleIdOf({ debug_id: 'not an id' }, checksum)).toBe('01234567-89ab-cdef-0123-456789abcdef');
   });
 });

@@ -31,6 +31,16 @@ export function canonicalDebugId(value: unknown): string | null {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+/**
+ * A bundle's id (Sentry's `bundleId`): the manifest's `debug_id`, else its older `bundle_id`, as
+ * sentry-cli writes them; else a UUID of the bundle checksum's first 32 hex digits, so the same
+ * bundle always gets the same id (the migration gives stored bundles the same).
+ */
+export function bundleIdOf(manifest: unknown, checksum: string): string {
+  const declared = isObject(manifest) ? (canonicalDebugId(manifest.debug_id) ?? canonicalDebugId(manifest.bundle_id)) : null;
+  return declared ?? (canonicalDebugId(checksum.replace('release-files:', '').slice(0, 32)) as string);
+}
+
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const text = (value: unknown, max = 2048): string | null => (typeof value === 'string' && value.length > 0 && value.length <= max ? value : null);
 

@@ -11,7 +11,7 @@ describe('readArtifactBundle', () => {
       { name: 'files/_/_/app.js', content: 'var a=1;', deflate: true },
       { name: 'files/_/_/unlisted.js', content: 'var b=2;' },
     ]);
-    const files = await readArtifactBundle(zip, LIMITS);
+    const { files } = await readArtifactBundle(zip, LIMITS);
     expect(files).toEqual([expect.objectContaining({ path: 'files/_/_/app.js', url: '~/app.js', sourcemap: 'app.js.map', content: Buffer.from('var a=1;') })]);
   });
 

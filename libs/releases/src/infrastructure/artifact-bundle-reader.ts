@@ -14,6 +14,12 @@ export interface BundleFile extends ManifestEntry {
   content: Buffer;
 }
 
+/** A bundle as read: its files, and the manifest (for its declared id). */
+export interface ArtifactBundle {
+  manifest: unknown;
+  files: BundleFile[];
+}
+
 const MAX_MANIFEST_BYTES = 16 * 1024 * 1024;
 
 /**
@@ -21,7 +27,7 @@ const MAX_MANIFEST_BYTES = 16 * 1024 * 1024;
  * and the total uncompressed size are checked against what the zip declares and against what
  * inflating actually yields (yauzl validates both), and yauzl refuses absolute and `..` paths.
  */
-export async function readArtifactBundle(zip: Buffer, limits: BundleLimits): Promise<BundleFile[]> {
+export async function readArtifactBundle(zip: Buffer, limits: BundleLimits): Promise<ArtifactBundle> {
   const archive = await new Promise<ZipFile>((resolve, reject) =>
     yauzl.fromBuffer(zip, { lazyEntries: true, validateEntrySizes: true, strictFileNames: true }, (error, file) =>
       error ? reject(new BundleError(`not a zip file: ${error.message}`)) : resolve(file),
@@ -42,7 +48,7 @@ export async function readArtifactBundle(zip: Buffer, limits: BundleLimits): Pro
       const content = contents.get(entry.path) ?? contents.get(`files/${entry.path}`);
       if (content) files.push({ ...entry, content });
     }
-    return files;
+    return { manifest: parsed, files };
   } finally {
     archive.close();
   }

@@ -1,7 +1,17 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { Sql } from '@faultline/platform';
+import { bundleIdOf } from '../domain/bundle-manifest';
 import type { BundleFile } from './artifact-bundle-reader';
+
+export interface ArtifactBundleRow {
+  bundle_id: string;
+  release: string | null;
+  dist: string | null;
+  date_added: Date;
+  file_count: number;
+  size: number;
+}
 
 export interface ArtifactMatch {
   url: string | null;
@@ -78,13 +88,21 @@ export class ArtifactsRepository {
   /** Stores a bundle and its files; each distinct file's bytes once per organization. Answers the bytes newly stored. */
   async saveBundle(
     sql: Sql,
-    bundle: { organizationId: string; checksum: string; release: string | null; dist: string | null; projectIds: readonly string[]; now: Date },
+    bundle: {
+      organizationId: string;
+      checksum: string;
+      bundleId: string;
+      release: string | null;
+      dist: string | null;
+      projectIds: readonly string[];
+      now: Date;
+    },
     files: ReadonlyArray<BundleFile & { checksum: string }>,
   ): Promise<number> {
     const [inserted] = await sql.query<{ id: string }>(
-      `INSERT INTO releases.artifact_bundles (organization_id, checksum, release, dist, file_count, date_added) VALUES ($1, $2, $3, $4, $5, $6)
+      `INSERT INTO releases.artifact_bundles (organization_id, checksum, bundle_id, release, dist, file_count, date_added) VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (organization_id, checksum, release, dist) DO NOTHING RETURNING id::text`,
-      [bundle.organizationId, bundle.checksum, bundle.release, bundle.dist, files.length, bundle.now],
+      [bundle.organizationId, bundle.checksum, bundle.bundleId, bundle.release, bundle.dist, files.length, bundle.now],
     );
     if (!inserted) return 0;
     await sql.execute(`INSERT INTO releases.artifact_bundle_projects (bundle_id, project_id) SELECT $1, unnest($2::bigint[]) ON CONFLICT DO NOTHING`, [
@@ -144,8 +162,8 @@ export class ArtifactsRepository {
     target: { release: string | null; dist: string | null; projectIds: readonly string[]; now: Date },
   ): Promise<boolean> {
     const [added] = await sql.query<{ id: string }>(
-      `INSERT INTO releases.artifact_bundles (organization_id, checksum, release, dist, file_count, date_added)
-       SELECT organization_id, checksum, $2, $3, file_count, $4 FROM releases.artifact_bundles WHERE id = $1
+      `INSERT INTO releases.artifact_bundles (organization_id, checksum, bundle_id, release, dist, file_count, date_added)
+       SELECT organization_id, checksum, bundle_id, $2, $3, file_count, $4 FROM releases.artifact_bundles WHERE id = $1
        ON CONFLICT (organization_id, checksum, release, dist) DO NOTHING RETURNING id::text`,
       [bundleId, target.release, target.dist, target.now],
     );
@@ -256,9 +274,9 @@ export class ArtifactsRepository {
   async releaseFilesBundle(sql: Sql, organizationId: string, release: string, dist: string | null, projectIds: readonly string[], now: Date): Promise<string> {
     const checksum = releaseFilesChecksum(release, dist);
     await sql.execute(
-      `INSERT INTO releases.artifact_bundles (organization_id, checksum, release, dist, file_count, date_added) VALUES ($1, $2, $3, $4, 0, $5)
+      `INSERT INTO releases.artifact_bundles (organization_id, checksum, bundle_id, release, dist, file_count, date_added) VALUES ($1, $2, $3, $4, $5, 0, $6)
        ON CONFLICT (organization_id, checksum, release, dist) DO NOTHING`,
-      [organizationId, checksum, release, dist, now],
+      [organizationId, checksum, bundleIdOf(null, checksum), release, dist, now],
     );
     const [{ id }] = await sql.query<{ id: string }>(`SELECT id::text FROM releases.artifact_bundles WHERE organization_id = $1 AND checksum = $2`, [
       organizationId,
@@ -287,6 +305,34 @@ export class ArtifactsRepository {
     );
     if (row) await sql.execute(`UPDATE releases.artifact_bundles SET file_count = file_count + 1 WHERE id = $1`, [bundleId]);
     return row ?? null;
+  }
+
+  /**
+   * The project's artifact bundles, newest first: those of exactly `release`, or whose release or
+   * bundle id contains `query` (Sentry's search). Counts and sizes come from the bundle's files.
+   * Files uploaded one by one (the legacy release files) are not bundles here, as in Sentry.
+   */
+  async listProjectBundles(
+    sql: Sql,
+    organizationId: string,
+    projectId: string,
+    filter: { release?: string; query?: string },
+    offset: number,
+    limit: number,
+  ): Promise<ArtifactBundleRow[]> {
+    return sql.query<ArtifactBundleRow>(
+      `SELECT b.bundle_id::text AS bundle_id, b.release, b.dist, b.date_added,
+              (SELECT count(*)::int FROM releases.artifacts a WHERE a.bundle_id = b.id) AS file_count,
+              (SELECT COALESCE(sum(f.size), 0)::float8 FROM releases.artifacts a
+                 JOIN releases.files f ON f.organization_id = a.organization_id AND f.checksum = a.file_checksum
+               WHERE a.bundle_id = b.id) AS size
+       FROM releases.artifact_bundles b JOIN releases.artifact_bundle_projects p ON p.bundle_id = b.id AND p.project_id = $2
+       WHERE b.organization_id = $1 AND b.checksum NOT LIKE 'release-files:%'
+         AND ($3::text IS NULL OR b.release = $3)
+         AND ($4::text IS NULL OR strpos(lower(COALESCE(b.release, '')), lower($4)) > 0 OR strpos(b.bundle_id::text, lower($4)) > 0)
+       ORDER BY b.date_added DESC, b.id DESC OFFSET $5 LIMIT $6`,
+      [organizationId, projectId, filter.release ?? null, filter.query ?? null, offset, limit],
+    );
   }
 
   /** A release's files: those uploaded one by one and those of the bundles uploaded for it. */

@@ -50,7 +50,7 @@ describe('SourceMapSymbolicator on PostgreSQL', () => {
   const upload = (organizationId: string, release: string | null, files: Array<{ url: string; type: string; debugId?: string; content: Buffer }>) =>
     artifacts.saveBundle(
       db.database,
-      { organizationId, checksum: randomUUID(), release, dist: null, projectIds: ['10'], now: clock.now() },
+      { organizationId, checksum: randomUUID(), bundleId: randomUUID(), release, dist: null, projectIds: ['10'], now: clock.now() },
       files.map((file, i) => ({
         path: `f${i}`,
         url: file.url,

@@ -3,7 +3,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock } from '@faultline/kernel';
 import { EventRecorder } from '@faultline/event-store';
 import { Database } from '@faultline/platform';
-import { BundleError, sourceMapReference } from '../../../domain/bundle-manifest';
+import { BundleError, bundleIdOf, sourceMapReference } from '../../../domain/bundle-manifest';
 import { ARTIFACT_BUNDLE_STREAM_TYPE, artifactBundleStream, releaseEvent, ReleaseEventTypes } from '../../../domain/release.events';
 import { type BundleFile, readArtifactBundle } from '../../../infrastructure/artifact-bundle-reader';
 import { StorageQuotaExceeded } from '../../../contracts/organization-storage-quota';
@@ -50,20 +50,29 @@ export class AssembleArtifactBundleHandler implements ICommandHandler<AssembleAr
     if (size > this.config.maxBundleBytes) return failed(`The bundle is larger than ${this.config.maxBundleBytes} bytes.`);
     const zip = Buffer.concat(contents, size);
     if ((await sha1OffLoop(zip)) !== checksum) return failed('The chunks do not make up a file of the given checksum.');
-    let files;
+    let read;
     try {
-      files = await readArtifactBundle(zip, this.config.bundle);
+      read = await readArtifactBundle(zip, this.config.bundle);
     } catch (error) {
       if (error instanceof BundleError) return failed(`Invalid artifact bundle: ${error.message}`);
       throw error;
     }
+    const files = read.files;
     const stored: Array<BundleFile & { checksum: string }> = [];
     for (const file of files)
       stored.push({ ...file, sourcemap: file.sourcemap ?? sourceMapReference(file.type, file.content), checksum: await sha1OffLoop(file.content) });
     await this.database.transaction(async (tx) => {
       // The chunks are freed before the files are charged: the bundle is counted once.
       await this.storage.free(tx, organizationId, await this.artifacts.dropChunks(tx, organizationId, chunks));
-      const bundle = { organizationId, checksum, release: command.release, dist: command.dist, projectIds: command.projectIds, now: this.clock.now() };
+      const bundle = {
+        organizationId,
+        checksum,
+        bundleId: bundleIdOf(read.manifest, checksum),
+        release: command.release,
+        dist: command.dist,
+        projectIds: command.projectIds,
+        now: this.clock.now(),
+      };
       await this.storage.charge(tx, organizationId, await this.artifacts.saveBundle(tx, bundle, stored));
       await this.recorder.record(tx, artifactBundleStream(organizationId, checksum), ARTIFACT_BUNDLE_STREAM_TYPE, [
         releaseEvent(ReleaseEventTypes.ArtifactBundleAssembled, {
