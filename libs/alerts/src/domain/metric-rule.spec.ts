@@ -63,13 +63,19 @@ describe('validateMetricRule', () => {
     });
   });
 
+  it('keeps an environment: the worker counts only its events', () => {
+    const checked = validateMetricRule({ ...base, environment: 'production' }, () => '1');
+    expect('ok' in checked && checked.ok.environment).toBe('production');
+  });
+
   it.each([
     [{ ...base, aggregate: 'avg(duration)' }, 'aggregate'],
     [{ ...base, timeWindow: 3 }, 'timeWindow'],
     [{ ...base, thresholdType: 2 }, 'thresholdType'],
     [{ ...base, projects: [] }, 'projects'],
     [{ ...base, query: 'level:error' }, 'query'],
-    [{ ...base, environment: 'production' }, 'environment'],
+    [{ ...base, environment: '' }, 'environment'],
+    [{ ...base, environment: 'e'.repeat(65) }, 'environment'],
     [{ ...base, triggers: [] }, 'triggers'],
     [{ ...base, triggers: [{ label: 'warning', alertThreshold: 1 }] }, 'triggers'],
     [

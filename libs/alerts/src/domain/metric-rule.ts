@@ -81,7 +81,9 @@ export function validateMetricRule(input: Record<string, unknown>, newId: () => 
     return { error: 'projects: must list at least one project slug', field: 'projects' };
   }
   const environment = input.environment ?? null;
-  if (environment !== null) return { error: 'environment: environment filters are not supported; leave it empty', field: 'environment' };
+  if (environment !== null && (typeof environment !== 'string' || environment === '' || environment.length > 64)) {
+    return { error: 'environment: must be the name of an environment (at most 64 characters), or null for all', field: 'environment' };
+  }
   const owner = input.owner ?? null;
   if (owner !== null && (typeof owner !== 'string' || !/^(user|team):\d+$/.test(owner)))
     return { error: 'owner: must be "user:<id>" or "team:<id>"', field: 'owner' };
@@ -119,7 +121,7 @@ export function validateMetricRule(input: Record<string, unknown>, newId: () => 
       thresholdType,
       resolveThreshold,
       projects: [...new Set(projects as string[])],
-      environment: null,
+      environment: environment as string | null,
       owner: owner as string | null,
       triggers,
     },

@@ -64,12 +64,13 @@ describe('MetricAlertWorker', () => {
       await rules.insert(db.database, organizationId, [String(project.id)], checked.ok, null, clock.now());
     }
     await new AlertCountsRepository().recordAndRead(db.database, {
-      events: [{ issueId: String(issue.id), projectId: String(project.id), bucket: minuteOf(clock.now()), events: 4 }],
+      events: [{ issueId: String(issue.id), projectId: String(project.id), bucket: minuteOf(clock.now()), environment: 'production', events: 4 }],
       users: [],
       countIssues: [],
+      countEnvironments: [],
       eventWindows: [],
       userWindows: [],
-      ageIssues: [],
+      stateIssues: [],
       ruleIssues: [],
       now: clock.now(),
     });
@@ -127,11 +128,12 @@ describe('MetricAlertWorker', () => {
     const users = (tags: string[], at: Date) =>
       counts.recordAndRead(db.database, {
         events: [],
-        users: tags.map((user) => ({ issueId, projectId, bucket: minuteOf(at), user })),
+        users: tags.map((user, index) => ({ issueId, projectId, bucket: minuteOf(at), environment: index % 2 ? 'staging' : 'production', user })),
         countIssues: [],
+        countEnvironments: [],
         eventWindows: [],
         userWindows: [],
-        ageIssues: [],
+        stateIssues: [],
         ruleIssues: [],
         now: at,
       });
@@ -142,9 +144,14 @@ describe('MetricAlertWorker', () => {
     await users(['id:b', 'id:c'], clock.now());
     const values = await counts.metricValues(
       db.database,
-      [{ id: String(rule.id), projectIds: [projectId], aggregate: 'count_unique(user)', timeWindow: 5 }],
+      [
+        { id: String(rule.id), projectIds: [projectId], aggregate: 'count_unique(user)', timeWindow: 5, environment: null },
+        { id: '0', projectIds: [projectId], aggregate: 'count_unique(user)', timeWindow: 5, environment: 'production' },
+      ],
       clock.now(),
     );
     expect(values.get(String(rule.id))).toBe(3);
+    // With an environment, only its users: id:a and id:b (first of their minutes) were seen in production.
+    expect(values.get('0')).toBe(2);
   });
 });

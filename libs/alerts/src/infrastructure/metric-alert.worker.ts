@@ -77,7 +77,13 @@ export class MetricAlertWorker extends MetricAlertEvaluation implements Backgrou
       if (claimed.length === 0) return 0;
       const values = await this.counts.metricValues(
         tx,
-        claimed.map((row) => ({ id: String(row.id), projectIds: row.project_ids.map(String), aggregate: row.aggregate, timeWindow: row.time_window })),
+        claimed.map((row) => ({
+          id: String(row.id),
+          projectIds: row.project_ids.map(String),
+          aggregate: row.aggregate,
+          timeWindow: row.time_window,
+          environment: row.environment,
+        })),
         now,
       );
       const active = new Map(

@@ -40,4 +40,5 @@ export * from './event-attachment-intake';
 export { EVENT_ATTACHMENT_LIMITS, MINIDUMP_ATTACHMENT_TYPE } from '../domain/event-attachment';
 export { EVENT_FIELDS, type EventFieldType } from '../application/queries/event-search';
 export { IssueTopFrames } from './issue-top-frames';
+export { LatestReleases } from './latest-releases';
 export * from './issue-occurrences';
