@@ -111,6 +111,66 @@ describe('web interface: alerts (browser)', () => {
     await screenshot(page, 'alert-rule-history');
   });
 
+  it("creates a rule with the issue occurrences filter; its history draws the rule's fires per hour at 1280 and 390 px", async () => {
+    const failed: string[] = [];
+    const onResponse = (response: { status(): number; url(): string }) => {
+      if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+    };
+    page.on('response', onResponse);
+    await page.goto(`${app.baseUrl}/organizations/acme/alerts/rules/`);
+    await page.getByRole('heading', { name: 'New rule' }).waitFor();
+    await page.getByLabel('Name', { exact: true }).fill('Seen twice');
+    await page
+      .getByRole('group', { name: /^When 1:/ })
+      .getByRole('button', { name: 'Remove' })
+      .click();
+    await page.getByLabel('Add a condition').selectOption({ label: 'The event occurs' });
+    await page.getByLabel('Add a filter').selectOption({ label: 'The issue has happened at least … times' });
+    await page
+      .getByRole('group', { name: /^If 1:/ })
+      .getByLabel('Value')
+      .fill('2');
+    await page
+      .getByRole('group', { name: /^Then 1:/ })
+      .getByRole('button', { name: 'Remove' })
+      .click();
+    await page.getByLabel('Add an action').selectOption({ label: 'Send a Slack message' });
+    await page.getByLabel('Incoming webhook URL').fill(`${receiver.url}/twice`);
+    await page.getByRole('button', { name: 'Create rule' }).click();
+    await page.getByText('Rule Seen twice created.').waitFor();
+    const rule = (await app.request('GET', RULES)).body.find((r: { name: string }) => r.name === 'Seen twice');
+    expect(rule.filters).toEqual([
+      { id: 'sentry.rules.filters.issue_occurrences.IssueOccurrencesFilter', value: 2, name: 'The issue has happened at least 2 times' },
+    ]);
+
+    // The first event of the issue is seen once: filtered out; the second passes.
+    await sendError('Cart emptied', 'production');
+    expect((await app.request('GET', `${RULES}${rule.id}/group-history/`)).body).toEqual([]);
+    await sendError('Cart emptied', 'production');
+    await receiver.waitFor('/twice', 1);
+
+    await page.reload();
+    await page.getByRole('button', { name: 'History of Seen twice' }).click();
+    const history = page.getByRole('region', { name: 'History of Seen twice' });
+    await history.getByRole('img', { name: '1 fire in the last 14 days' }).waitFor();
+    await history.getByRole('cell', { name: /Cart emptied/ }).waitFor();
+    await screenshot(page, 'alert-rule-fires', 'alert-rule-fires');
+    page.off('response', onResponse);
+    expect(failed).toEqual([]);
+
+    const narrow = await newPage(browser);
+    await narrow.page.setViewportSize({ width: 390, height: 844 });
+    await signIn(narrow.page, app);
+    await narrow.page.goto(`${app.baseUrl}/organizations/acme/alerts/rules/`);
+    await narrow.page.getByRole('button', { name: 'History of Seen twice' }).click();
+    await narrow.page.getByRole('region', { name: 'History of Seen twice' }).getByRole('img', { name: '1 fire in the last 14 days' }).waitFor();
+    expect(await narrow.page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    await screenshot(narrow.page, 'alert-rule-fires-narrow');
+    expect(narrow.errors).toEqual([]);
+    await narrow.page.context().close();
+    await app.request('DELETE', `${RULES}${rule.id}/`);
+  });
+
   it('opens a rule made through the API with every kind of condition, filter and action, and saves it unchanged', async () => {
     const team = await app.request('POST', '/api/0/organizations/acme/teams/', { body: { slug: 'oncall', name: 'On call' } });
     expect(team.status).toBe(201);
@@ -130,6 +190,8 @@ describe('web interface: alerts (browser)', () => {
           { id: 'sentry.rules.conditions.every_event.EveryEventCondition' },
           { id: 'sentry.rules.conditions.event_frequency.EventFrequencyCondition', value: 250, interval: '15m', comparisonType: 'count' },
           { id: 'sentry.rules.conditions.event_frequency.EventUniqueUserFrequencyCondition', value: '3', interval: '1d' },
+          { id: 'sentry.rules.conditions.event_frequency.EventFrequencyPercentCondition', value: 2.5, interval: '30m' },
+          { id: 'sentry.rules.conditions.reappeared_event.ReappearedEventCondition' },
         ],
         filters: [
           { id: 'sentry.rules.filters.level.LevelFilter', match: 'lte', level: '30' },
@@ -137,6 +199,11 @@ describe('web interface: alerts (browser)', () => {
           { id: 'sentry.rules.filters.tagged_event.TaggedEventFilter', key: 'release', match: 'sw', value: '1.' },
           { id: 'sentry.rules.filters.age_comparison.AgeComparisonFilter', comparison_type: 'newer', value: 3, time: 'day' },
           { id: 'sentry.rules.filters.event_attribute.EventAttributeFilter', attribute: 'message', match: 'co', value: 'timeout' },
+          { id: 'sentry.rules.filters.issue_occurrences.IssueOccurrencesFilter', value: 100 },
+          { id: 'sentry.rules.filters.assigned_to.AssignedToFilter', targetType: 'Team', targetIdentifier: team.body.id },
+          { id: 'sentry.rules.filters.assigned_to.AssignedToFilter', targetType: 'Member', targetIdentifier: userId },
+          { id: 'sentry.rules.filters.assigned_to.AssignedToFilter', targetType: 'Unassigned' },
+          { id: 'sentry.rules.filters.latest_release.LatestReleaseFilter' },
         ],
         actions: [
           { id: 'sentry.rules.actions.notify_event.NotifyEventAction' },
@@ -167,6 +234,15 @@ describe('web interface: alerts (browser)', () => {
         .getByLabel('Value')
         .inputValue(),
     ).toBe('250');
+    const assignedToTeam = page.getByRole('group', { name: /^If 7:/ });
+    expect(await assignedToTeam.getByLabel('Assigned to').inputValue()).toBe('Team');
+    expect(await assignedToTeam.getByLabel('Team').inputValue()).toBe(String(team.body.id));
+    expect(
+      await page
+        .getByRole('group', { name: /^If 9:/ })
+        .getByLabel('Team')
+        .count(),
+    ).toBe(0);
     await page.getByRole('button', { name: 'Save rule' }).click();
     await page.getByText('Rule Everything saved.').waitFor();
     const after = (await app.request('GET', `${RULES}${created.body.id}/`)).body;
