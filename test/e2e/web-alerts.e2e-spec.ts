@@ -10,7 +10,9 @@ const RULES = '/api/0/projects/acme/web/rules/';
 /**
  * The alert pages in Chromium (no SMTP_URL): an issue rule with a frequency condition, filters and an
  * environment fires on real events and shows in its history; a rule made through the API with every
- * kind saves unchanged; a metric alert is created, opens an incident, is edited and deleted.
+ * kind saves unchanged; a rule with the issue occurrences filter fires and its history draws its fires per
+ * hour; a metric alert is created, opens an incident, is edited and deleted; a role that cannot change
+ * alerts sees no controls to.
  */
 describe('web interface: alerts (browser)', () => {
   let app: TestApp;
@@ -294,6 +296,41 @@ describe('web interface: alerts (browser)', () => {
 
     await ruleRow.getByRole('button', { name: 'Delete' }).click();
     await page.getByText('No metric alerts yet.').waitFor();
+  });
+
+  it('shows no create, edit or delete controls to a member whose role cannot change alerts', async () => {
+    const invited = await app.request('POST', '/api/0/organizations/acme/members/', { body: { email: 'books@example.test', orgRole: 'billing' } });
+    expect(invited.status).toBe(201);
+    const accept = new URL(invited.body.invite_link).pathname.replace(/^\/accept\//, '/api/0/accept-invite/');
+    const accepted = await app.request('POST', accept, { token: null, body: { name: 'Bo Books', password: 'a long enough password' } });
+    expect(accepted.status).toBe(200);
+    const [name, value] = (accepted.headers.get('set-cookie') ?? '').split(';')[0].split('=');
+    // Billing reads the organization (metric alerts among it), not its projects' issue alert rules.
+    const metric = await app.request('POST', '/api/0/organizations/acme/alert-rules/', {
+      body: {
+        name: 'Read only',
+        aggregate: 'count()',
+        timeWindow: 60,
+        projects: ['web'],
+        triggers: [{ label: 'critical', alertThreshold: 1000, actions: [] }],
+      },
+    });
+    expect(metric.status).toBe(201);
+    const billing = await newPage(browser);
+    await billing.page.context().addCookies([{ name, value, url: app.baseUrl }]);
+    for (const [path, what] of [
+      ['alerts/rules/', 'create, edit or delete alert rules'],
+      ['alerts/metric-rules/', 'create, edit or delete metric alerts'],
+    ]) {
+      await billing.page.goto(`${app.baseUrl}/organizations/acme/${path}`);
+      await billing.page.getByText(`Your role cannot ${what} (it needs alerts:write).`).waitFor();
+      for (const control of [/^Create/, 'Edit', 'Delete']) expect(await billing.page.getByRole('button', { name: control }).count()).toBe(0);
+    }
+    await billing.page.getByRole('row', { name: /Read only/ }).waitFor();
+    expect(await billing.page.getByRole('button', { name: /Edit|Delete/ }).count()).toBe(0);
+    expect(billing.errors).toEqual([]);
+    await billing.page.context().close();
+    await app.request('DELETE', `/api/0/organizations/acme/alert-rules/${metric.body.id}/`);
   });
 
   it('keeps the alert pages within a 390 px wide screen', async () => {
