@@ -43,7 +43,7 @@ import { SecurityKeys1765000000000 } from './1765000000000-security-keys';
 import { UnhandledAndEventTags1765300000000 } from './1765300000000-unhandled-and-event-tags';
 import { IssueBookmarksAndSavedSearches1765400000000 } from './1765400000000-issue-bookmarks-and-saved-searches';
 import { IssueMerges1765600000000 } from './1765600000000-issue-merges';
-import { AlertCountsByEnvironment1765710000000 } from './1765710000000-alert-counts-by-environment';
+import { AlertCountsByEnvironmentAndLevel1765710000000 } from './1765710000000-alert-counts-by-environment-and-level';
 /** Every migration, in order. The only way the schema changes (synchronize is off). */
 export const MIGRATIONS = [
   EventStore1763800000000,
@@ -91,5 +91,5 @@ export const MIGRATIONS = [
   UnhandledAndEventTags1765300000000,
   IssueBookmarksAndSavedSearches1765400000000,
   IssueMerges1765600000000,
-  AlertCountsByEnvironment1765710000000,
+  AlertCountsByEnvironmentAndLevel1765710000000,
 ];

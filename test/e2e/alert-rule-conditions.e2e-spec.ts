@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { MetricAlertEvaluation } from '@faultline/alerts';
 import { EventProcessing } from '@faultline/ingest';
 import { FixedClock } from '@faultline/kernel';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -25,7 +26,7 @@ describe('issue alert conditions and filters, and rule stats', () => {
   const rulesPath = '/api/0/projects/acme/web/rules/';
 
   beforeAll(async () => {
-    api = await startTestApp({}, { clock });
+    api = await startTestApp({ METRIC_ALERT_EVALUATION_SECONDS: '1' }, { clock });
     const keys = await api.request('GET', '/api/0/projects/acme/web/keys/');
     projectId = String(keys.body[0].projectId);
     publicKey = keys.body[0].public;
@@ -209,5 +210,48 @@ describe('issue alert conditions and filters, and rule stats', () => {
     expect((await api.request('GET', `${rulesPath}999999/stats/`)).status).toBe(404);
     expect((await api.request('GET', `/api/0/projects/acme/nope/rules/${ruleId}/stats/`)).status).toBe(404);
     await api.request('DELETE', `${rulesPath}${ruleId}/`);
+  });
+
+  it("a metric alert counts only its environment's errors of the levels its query names", async () => {
+    const alertRules = '/api/0/organizations/acme/alert-rules/';
+    const valid = {
+      name: 'Prod errors',
+      aggregate: 'count()',
+      timeWindow: 1,
+      projects: ['web'],
+      triggers: [{ label: 'critical', alertThreshold: 2, actions: [] }],
+    };
+    for (const [query, detail] of [
+      ['release:1.0', /release is not supported/],
+      ['level:loud', /level loud is not one of/],
+      ['checkout failed', /free text is not supported/],
+      ['level:error level:fatal', /give level: once/],
+      ['environment:', /Empty string after 'environment:'/],
+    ] as const) {
+      const refused = await api.request('POST', alertRules, { body: { ...valid, query } });
+      expect([query, refused.status]).toEqual([query, 400]);
+      expect(refused.body.detail).toMatch(detail);
+    }
+    const created = await api.request('POST', alertRules, { body: { ...valid, environment: 'production', query: 'level:[error,fatal]' } });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ environment: 'production', query: 'level:[error,fatal]' });
+    const worker = api.app.get(MetricAlertEvaluation);
+    const incidents = async () => (await api.request('GET', `/api/0/organizations/acme/incidents/?alertRule=${created.body.id}`)).body;
+
+    clock.advance(2 * 60_000);
+    for (let i = 0; i < 3; i += 1) {
+      await sendError('Disk almost full', { environment: 'production', level: 'warning' });
+      await sendError('Staging is down', { environment: 'staging' });
+    }
+    clock.advance(2000);
+    await worker.evaluateDue();
+    expect(await incidents()).toEqual([]);
+    for (let i = 0; i < 3; i += 1) await sendError('Orders failing', { environment: 'production', level: i === 0 ? 'fatal' : 'error' });
+    clock.advance(2000);
+    await worker.evaluateDue();
+    expect(await incidents()).toMatchObject([{ statusName: 'critical' }]);
+    const [activity] = (await api.request('GET', `/api/0/organizations/acme/incidents/${(await incidents())[0].identifier}/activity/`)).body;
+    expect(activity).toMatchObject({ type: 'detected', value: 3 });
+    await api.request('DELETE', `${alertRules}${created.body.id}/`);
   });
 });

@@ -268,10 +268,21 @@ describe('web interface: alerts (browser)', () => {
     await page.getByLabel('Time window').selectOption('1');
     await page.getByLabel('Critical threshold').fill('1');
     await page.getByLabel('Warning threshold (optional)').fill('0');
+    await page.getByLabel('Filter (optional)').fill('level:[error,fatal]');
+    await page.getByLabel('Environment').selectOption('production');
     await page.getByRole('button', { name: 'Create metric alert' }).click();
     await page.getByText('Metric alert Any error created.').waitFor();
     const [rule] = (await app.request('GET', '/api/0/organizations/acme/alert-rules/')).body;
-    expect(rule).toMatchObject({ name: 'Any error', aggregate: 'count()', timeWindow: 1, thresholdType: 0, projects: ['web'], resolveThreshold: null });
+    expect(rule).toMatchObject({
+      name: 'Any error',
+      aggregate: 'count()',
+      query: 'level:[error,fatal]',
+      environment: 'production',
+      timeWindow: 1,
+      thresholdType: 0,
+      projects: ['web'],
+      resolveThreshold: null,
+    });
     expect(rule.triggers.map((t: { label: string; alertThreshold: number }) => [t.label, t.alertThreshold])).toEqual([
       ['critical', 1],
       ['warning', 0],

@@ -721,7 +721,8 @@ export function MetricAlertsPage(props: { params: Record<string, string> }) {
                   </td>
                   <td>
                     {AGGREGATES.find(([value]) => value === rule.aggregate)?.[1] ?? rule.aggregate}
-                    {rule.environment ? ` in ${rule.environment}` : ''} in{' '}
+                    {rule.environment ? ` in ${rule.environment}` : ''}
+                    {rule.query ? ` matching ${rule.query}` : ''} in{' '}
                     {TIME_WINDOWS.find(([value]) => value === String(rule.timeWindow))?.[1] ?? `${rule.timeWindow} minutes`}{' '}
                     {rule.thresholdType === 0 ? 'above' : 'below'} {rule.triggers.map((t) => `${t.alertThreshold} (${t.label})`).join(', ')}
                   </td>
@@ -836,6 +837,7 @@ function MetricRuleEditor(props: {
   );
   const [installation, setInstallation] = useState(critical?.actions[0]?.sentryAppInstallationUuid ?? '');
   const [environment, setEnvironment] = useState(rule?.environment ?? '');
+  const [query, setQuery] = useState(rule?.query ?? '');
   const environments = useLoad(
     () =>
       project
@@ -871,7 +873,7 @@ function MetricRuleEditor(props: {
     const body = {
       name,
       aggregate,
-      query: rule?.query ?? '',
+      query,
       dataset: 'events',
       timeWindow: Number(timeWindow),
       thresholdType: Number(thresholdType),
@@ -930,6 +932,15 @@ function MetricRuleEditor(props: {
             ]}
           />
         </div>
+        <Field
+          label="Filter (optional)"
+          name="metric-query"
+          value={query}
+          onInput={setQuery}
+          error={fieldError('query')}
+          placeholder="level:error"
+          hint="Counts only the errors this search keeps, in issue search's syntax: environment: and level:, such as environment:prod level:[error,fatal] or !level:info."
+        />
         <div class="inline-fields">
           <Field label="Critical threshold" name="critical" value={criticalThreshold} onInput={setCriticalThreshold} error={fieldError('triggers')} required />
           <Field label="Warning threshold (optional)" name="warning" value={warningThreshold} onInput={setWarningThreshold} />

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Sql } from '@faultline/platform';
+import type { MetricQueryFilter } from '../domain';
 
 /** What the rules read of an issue: its first sight (ms), times seen (this batch's events included) and assignee. */
 export interface IssueState {
@@ -26,8 +27,8 @@ export class AlertCountsRepository {
   async recordAndRead(
     sql: Sql,
     batch: {
-      events: ReadonlyArray<{ issueId: string; projectId: string; bucket: Date; environment: string; events: number }>;
-      users: ReadonlyArray<{ issueId: string; projectId: string; bucket: Date; environment: string; user: string }>;
+      events: ReadonlyArray<{ issueId: string; projectId: string; bucket: Date; environment: string; level: string; events: number }>;
+      users: ReadonlyArray<{ issueId: string; projectId: string; bucket: Date; environment: string; level: string; user: string }>;
       /** Issues to read counts for, and the windows (in seconds) of their event and user conditions. */
       countIssues: readonly string[];
       /** The (issue, environment) pairs to read counts for as well, for rules with an environment. */
@@ -55,13 +56,13 @@ export class AlertCountsRepository {
       assignee: { type: 'user' | 'team'; id: string } | null;
     }>(
       `WITH added_events AS (
-         INSERT INTO alerts.alert_issue_minutes (issue_id, bucket, project_id, environment, events)
-         SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::bigint[], $15::text[], $4::integer[]) ORDER BY 1, 2, 4
-         ON CONFLICT (issue_id, bucket, environment) DO UPDATE SET events = alert_issue_minutes.events + EXCLUDED.events
+         INSERT INTO alerts.alert_issue_minutes (issue_id, bucket, project_id, environment, level, events)
+         SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::bigint[], $15::text[], $19::text[], $4::integer[]) ORDER BY 1, 2, 4, 5
+         ON CONFLICT (issue_id, bucket, environment, level) DO UPDATE SET events = alert_issue_minutes.events + EXCLUDED.events
          RETURNING 1),
        added_users AS (
-         INSERT INTO alerts.alert_issue_minute_users (issue_id, bucket, user_tag, project_id, environment)
-         SELECT * FROM unnest($5::bigint[], $6::timestamptz[], $7::text[], $8::bigint[], $16::text[]) ORDER BY 1, 2, 3, 5
+         INSERT INTO alerts.alert_issue_minute_users (issue_id, bucket, user_tag, project_id, environment, level)
+         SELECT * FROM unnest($5::bigint[], $6::timestamptz[], $7::text[], $8::bigint[], $16::text[], $20::text[]) ORDER BY 1, 2, 3, 5, 6
          ON CONFLICT DO NOTHING
          RETURNING 1),
        windows AS (SELECT * FROM unnest($10::integer[]) AS w (seconds)),
@@ -124,6 +125,8 @@ export class AlertCountsRepository {
         u.map((r) => r.environment),
         c.map((r) => r.issueId),
         c.map((r) => r.environment),
+        e.map((r) => r.level),
+        u.map((r) => r.level),
       ],
     );
     const eventsBefore = new Map<string, number>();
@@ -145,43 +148,57 @@ export class AlertCountsRepository {
     return { eventsBefore, users, issues, quiet };
   }
 
-  /** The value of each metric rule's aggregate over its projects and window ending at `now`; one statement per batch of rules. */
+  /**
+   * The value of each metric rule's aggregate over its projects and window ending at `now`, in its
+   * environment and the environments and levels its query keeps; one statement per batch of rules.
+   */
   async metricValues(
     sql: Sql,
-    rules: ReadonlyArray<{ id: string; projectIds: readonly string[]; aggregate: string; timeWindow: number; environment: string | null }>,
+    rules: ReadonlyArray<{
+      id: string;
+      projectIds: readonly string[];
+      aggregate: string;
+      timeWindow: number;
+      environment: string | null;
+      filter: MetricQueryFilter;
+    }>,
     now: Date,
   ): Promise<Map<string, number>> {
     if (rules.length === 0) return new Map();
-    const ruleIds: string[] = [];
-    const projectIds: string[] = [];
-    const users: boolean[] = [];
-    const windows: number[] = [];
-    const environments: Array<string | null> = [];
-    for (const rule of rules) {
-      for (const projectId of rule.projectIds) {
-        ruleIds.push(rule.id);
-        projectIds.push(projectId);
-        users.push(rule.aggregate === 'count_unique(user)');
-        windows.push(rule.timeWindow * 60);
-        environments.push(rule.environment);
-      }
-    }
     const rows = await sql.query<{ rule_id: string; value: number }>(
       `WITH r AS (
-         SELECT rule_id, array_agg(project_id) AS projects, bool_or(users) AS users, max(seconds) AS seconds, max(environment) AS environment
-         FROM unnest($1::bigint[], $2::bigint[], $3::boolean[], $4::integer[], $6::text[]) AS r (rule_id, project_id, users, seconds, environment)
-         GROUP BY rule_id)
+         SELECT * FROM jsonb_to_recordset($1::jsonb) AS r (rule_id bigint, projects bigint[], users boolean, seconds integer, environment text,
+           environments text[], environments_negated boolean, levels text[], levels_negated boolean))
        SELECT r.rule_id,
               CASE WHEN r.users
                 THEN (SELECT count(DISTINCT u.user_tag) FROM alerts.alert_issue_minute_users u
-                      WHERE u.project_id = ANY(r.projects) AND u.bucket > $5::timestamptz - make_interval(secs => r.seconds) AND u.bucket <= $5::timestamptz
-                        AND (r.environment IS NULL OR u.environment = r.environment))
+                      WHERE u.project_id = ANY(r.projects) AND u.bucket > $2::timestamptz - make_interval(secs => r.seconds) AND u.bucket <= $2::timestamptz
+                        AND (r.environment IS NULL OR u.environment = r.environment)
+                        AND (r.environments IS NULL OR (u.environment = ANY(r.environments)) <> r.environments_negated)
+                        AND (r.levels IS NULL OR (u.level = ANY(r.levels)) <> r.levels_negated))
                 ELSE (SELECT coalesce(sum(c.events), 0) FROM alerts.alert_issue_minutes c
-                      WHERE c.project_id = ANY(r.projects) AND c.bucket > $5::timestamptz - make_interval(secs => r.seconds) AND c.bucket <= $5::timestamptz
-                        AND (r.environment IS NULL OR c.environment = r.environment))
+                      WHERE c.project_id = ANY(r.projects) AND c.bucket > $2::timestamptz - make_interval(secs => r.seconds) AND c.bucket <= $2::timestamptz
+                        AND (r.environment IS NULL OR c.environment = r.environment)
+                        AND (r.environments IS NULL OR (c.environment = ANY(r.environments)) <> r.environments_negated)
+                        AND (r.levels IS NULL OR (c.level = ANY(r.levels)) <> r.levels_negated))
               END::float8 AS value
        FROM r`,
-      [ruleIds, projectIds, users, windows, now, environments],
+      [
+        JSON.stringify(
+          rules.map((rule) => ({
+            rule_id: rule.id,
+            projects: rule.projectIds,
+            users: rule.aggregate === 'count_unique(user)',
+            seconds: rule.timeWindow * 60,
+            environment: rule.environment,
+            environments: rule.filter.environments?.values ?? null,
+            environments_negated: rule.filter.environments?.negated ?? false,
+            levels: rule.filter.levels?.values ?? null,
+            levels_negated: rule.filter.levels?.negated ?? false,
+          })),
+        ),
+        now,
+      ],
     );
     return new Map(rows.map((row) => [String(row.rule_id), Number(row.value)]));
   }

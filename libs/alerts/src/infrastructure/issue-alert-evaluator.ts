@@ -89,17 +89,18 @@ export class IssueAlertEvaluator {
     const now = this.clock.now();
     const bucket = minuteOf(now);
 
-    const eventRows = new Map<string, { issueId: string; projectId: string; bucket: Date; environment: string; events: number }>();
-    const userRows = new Map<string, { issueId: string; projectId: string; bucket: Date; environment: string; user: string }>();
+    const eventRows = new Map<string, { issueId: string; projectId: string; bucket: Date; environment: string; level: string; events: number }>();
+    const userRows = new Map<string, { issueId: string; projectId: string; bucket: Date; environment: string; level: string; user: string }>();
     for (const p of relevant) {
       const { needs } = alerting(p);
-      const { issueId, projectId, environment, user } = p.data;
+      const { issueId, projectId, environment, level, user } = p.data;
       if (needs.eventCounts) {
-        const row = eventRows.get(`${issueId}|${environment}`);
+        const key = `${issueId}|${environment}|${level}`;
+        const row = eventRows.get(key);
         if (row) row.events += 1;
-        else eventRows.set(`${issueId}|${environment}`, { issueId, projectId, bucket, environment, events: 1 });
+        else eventRows.set(key, { issueId, projectId, bucket, environment, level, events: 1 });
       }
-      if (needs.userCounts && user) userRows.set(`${issueId}|${environment}|${user}`, { issueId, projectId, bucket, environment, user });
+      if (needs.userCounts && user) userRows.set(`${issueId}|${environment}|${level}|${user}`, { issueId, projectId, bucket, environment, level, user });
     }
 
     const withRules = relevant.filter((p) => alerting(p).rules.length > 0);

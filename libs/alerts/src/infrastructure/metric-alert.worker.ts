@@ -7,6 +7,7 @@ import { AlertCountsRepository } from './alert-counts.repository';
 import { AlertDispatcher } from './alert-dispatcher';
 import { incidentView, IncidentsRepository, type IncidentRow } from './incidents.repository';
 import { metricRuleView, MetricRulesRepository, type MetricRuleRow } from './metric-rules.repository';
+import { parseMetricQuery } from '../application/metric-query';
 
 const BATCH_SIZE = 50;
 const IDLE_POLL_MS = 5_000;
@@ -83,6 +84,7 @@ export class MetricAlertWorker extends MetricAlertEvaluation implements Backgrou
           aggregate: row.aggregate,
           timeWindow: row.time_window,
           environment: row.environment,
+          filter: parseMetricQuery(row.query),
         })),
         now,
       );
