@@ -44,6 +44,7 @@ import { UnhandledAndEventTags1765300000000 } from './1765300000000-unhandled-an
 import { IssueBookmarksAndSavedSearches1765400000000 } from './1765400000000-issue-bookmarks-and-saved-searches';
 import { IssueMerges1765600000000 } from './1765600000000-issue-merges';
 import { IssueEventMoves1765700000000 } from './1765700000000-issue-event-moves';
+import { AlertCountsByEnvironmentAndLevel1765710000000 } from './1765710000000-alert-counts-by-environment-and-level';
 import { ProjectOwnership1765720000000 } from './1765720000000-project-ownership';
 import { ProjectTransfersAndBundleIds1765730000000 } from './1765730000000-project-transfers-and-bundle-ids';
 import { PartitionedErrorEvents1765800000000 } from './1765800000000-partitioned-error-events';
@@ -95,6 +96,7 @@ export const MIGRATIONS = [
   IssueBookmarksAndSavedSearches1765400000000,
   IssueMerges1765600000000,
   IssueEventMoves1765700000000,
+  AlertCountsByEnvironmentAndLevel1765710000000,
   ProjectOwnership1765720000000,
   ProjectTransfersAndBundleIds1765730000000,
   PartitionedErrorEvents1765800000000,

@@ -10,7 +10,9 @@ const RULES = '/api/0/projects/acme/web/rules/';
 /**
  * The alert pages in Chromium (no SMTP_URL): an issue rule with a frequency condition, filters and an
  * environment fires on real events and shows in its history; a rule made through the API with every
- * kind saves unchanged; a metric alert is created, opens an incident, is edited and deleted.
+ * kind saves unchanged; a rule with the issue occurrences filter fires and its history draws its fires per
+ * hour; a metric alert is created, opens an incident, is edited and deleted; a role that cannot change
+ * alerts sees none of the controls that change them.
  */
 describe('web interface: alerts (browser)', () => {
   let app: TestApp;
@@ -111,6 +113,68 @@ describe('web interface: alerts (browser)', () => {
     await screenshot(page, 'alert-rule-history');
   });
 
+  it("creates a rule with the issue occurrences filter; its history draws the rule's fires per hour at 1280 and 390 px", async () => {
+    const failed: string[] = [];
+    const onResponse = (response: { status(): number; url(): string }) => {
+      if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+    };
+    // The issue's first event: the project then has an environment to offer (its environment values answer 404 before).
+    await sendError('Cart emptied', 'production');
+    page.on('response', onResponse);
+    await page.goto(`${app.baseUrl}/organizations/acme/alerts/rules/`);
+    await page.getByRole('heading', { name: 'New rule' }).waitFor();
+    await page.getByLabel('Name', { exact: true }).fill('Seen thrice');
+    await page
+      .getByRole('group', { name: /^When 1:/ })
+      .getByRole('button', { name: 'Remove' })
+      .click();
+    await page.getByLabel('Add a condition').selectOption({ label: 'The event occurs' });
+    await page.getByLabel('Add a filter').selectOption({ label: 'The issue has happened at least … times' });
+    await page
+      .getByRole('group', { name: /^If 1:/ })
+      .getByLabel('Value')
+      .fill('3');
+    await page
+      .getByRole('group', { name: /^Then 1:/ })
+      .getByRole('button', { name: 'Remove' })
+      .click();
+    await page.getByLabel('Add an action').selectOption({ label: 'Send a Slack message' });
+    await page.getByLabel('Incoming webhook URL').fill(`${receiver.url}/thrice`);
+    await page.getByRole('button', { name: 'Create rule' }).click();
+    await page.getByText('Rule Seen thrice created.').waitFor();
+    const rule = (await app.request('GET', RULES)).body.find((r: { name: string }) => r.name === 'Seen thrice');
+    expect(rule.filters).toEqual([
+      { id: 'sentry.rules.filters.issue_occurrences.IssueOccurrencesFilter', value: 3, name: 'The issue has happened at least 3 times' },
+    ]);
+
+    // The issue's second event is filtered out; the third passes.
+    await sendError('Cart emptied', 'production');
+    expect((await app.request('GET', `${RULES}${rule.id}/group-history/`)).body).toEqual([]);
+    await sendError('Cart emptied', 'production');
+    await receiver.waitFor('/thrice', 1);
+
+    await page.reload();
+    await page.getByRole('button', { name: 'History of Seen thrice' }).click();
+    const history = page.getByRole('region', { name: 'History of Seen thrice' });
+    await history.getByRole('img', { name: '1 fire in the last 14 days' }).waitFor();
+    await history.getByRole('cell', { name: /Cart emptied/ }).waitFor();
+    await screenshot(page, 'alert-rule-fires', 'alert-rule-fires');
+    page.off('response', onResponse);
+    expect(failed).toEqual([]);
+
+    const narrow = await newPage(browser);
+    await narrow.page.setViewportSize({ width: 390, height: 844 });
+    await signIn(narrow.page, app);
+    await narrow.page.goto(`${app.baseUrl}/organizations/acme/alerts/rules/`);
+    await narrow.page.getByRole('button', { name: 'History of Seen thrice' }).click();
+    await narrow.page.getByRole('region', { name: 'History of Seen thrice' }).getByRole('img', { name: '1 fire in the last 14 days' }).waitFor();
+    expect(await narrow.page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    await screenshot(narrow.page, 'alert-rule-fires-narrow');
+    expect(narrow.errors).toEqual([]);
+    await narrow.page.context().close();
+    await app.request('DELETE', `${RULES}${rule.id}/`);
+  });
+
   it('opens a rule made through the API with every kind of condition, filter and action, and saves it unchanged', async () => {
     const team = await app.request('POST', '/api/0/organizations/acme/teams/', { body: { slug: 'oncall', name: 'On call' } });
     expect(team.status).toBe(201);
@@ -130,6 +194,8 @@ describe('web interface: alerts (browser)', () => {
           { id: 'sentry.rules.conditions.every_event.EveryEventCondition' },
           { id: 'sentry.rules.conditions.event_frequency.EventFrequencyCondition', value: 250, interval: '15m', comparisonType: 'count' },
           { id: 'sentry.rules.conditions.event_frequency.EventUniqueUserFrequencyCondition', value: '3', interval: '1d' },
+          { id: 'sentry.rules.conditions.event_frequency.EventFrequencyPercentCondition', value: 2.5, interval: '30m' },
+          { id: 'sentry.rules.conditions.reappeared_event.ReappearedEventCondition' },
         ],
         filters: [
           { id: 'sentry.rules.filters.level.LevelFilter', match: 'lte', level: '30' },
@@ -137,6 +203,11 @@ describe('web interface: alerts (browser)', () => {
           { id: 'sentry.rules.filters.tagged_event.TaggedEventFilter', key: 'release', match: 'sw', value: '1.' },
           { id: 'sentry.rules.filters.age_comparison.AgeComparisonFilter', comparison_type: 'newer', value: 3, time: 'day' },
           { id: 'sentry.rules.filters.event_attribute.EventAttributeFilter', attribute: 'message', match: 'co', value: 'timeout' },
+          { id: 'sentry.rules.filters.issue_occurrences.IssueOccurrencesFilter', value: 100 },
+          { id: 'sentry.rules.filters.assigned_to.AssignedToFilter', targetType: 'Team', targetIdentifier: team.body.id },
+          { id: 'sentry.rules.filters.assigned_to.AssignedToFilter', targetType: 'Member', targetIdentifier: userId },
+          { id: 'sentry.rules.filters.assigned_to.AssignedToFilter', targetType: 'Unassigned' },
+          { id: 'sentry.rules.filters.latest_release.LatestReleaseFilter' },
         ],
         actions: [
           { id: 'sentry.rules.actions.notify_event.NotifyEventAction' },
@@ -167,6 +238,15 @@ describe('web interface: alerts (browser)', () => {
         .getByLabel('Value')
         .inputValue(),
     ).toBe('250');
+    const assignedToTeam = page.getByRole('group', { name: /^If 7:/ });
+    expect(await assignedToTeam.getByLabel('Assigned to').inputValue()).toBe('Team');
+    expect(await assignedToTeam.getByLabel('Team').inputValue()).toBe(String(team.body.id));
+    expect(
+      await page
+        .getByRole('group', { name: /^If 9:/ })
+        .getByLabel('Team')
+        .count(),
+    ).toBe(0);
     await page.getByRole('button', { name: 'Save rule' }).click();
     await page.getByText('Rule Everything saved.').waitFor();
     const after = (await app.request('GET', `${RULES}${created.body.id}/`)).body;
@@ -188,10 +268,21 @@ describe('web interface: alerts (browser)', () => {
     await page.getByLabel('Time window').selectOption('1');
     await page.getByLabel('Critical threshold').fill('1');
     await page.getByLabel('Warning threshold (optional)').fill('0');
+    await page.getByLabel('Filter (optional)').fill('level:[error,fatal]');
+    await page.getByLabel('Environment').selectOption('production');
     await page.getByRole('button', { name: 'Create metric alert' }).click();
     await page.getByText('Metric alert Any error created.').waitFor();
     const [rule] = (await app.request('GET', '/api/0/organizations/acme/alert-rules/')).body;
-    expect(rule).toMatchObject({ name: 'Any error', aggregate: 'count()', timeWindow: 1, thresholdType: 0, projects: ['web'], resolveThreshold: null });
+    expect(rule).toMatchObject({
+      name: 'Any error',
+      aggregate: 'count()',
+      query: 'level:[error,fatal]',
+      environment: 'production',
+      timeWindow: 1,
+      thresholdType: 0,
+      projects: ['web'],
+      resolveThreshold: null,
+    });
     expect(rule.triggers.map((t: { label: string; alertThreshold: number }) => [t.label, t.alertThreshold])).toEqual([
       ['critical', 1],
       ['warning', 0],
@@ -218,6 +309,41 @@ describe('web interface: alerts (browser)', () => {
 
     await ruleRow.getByRole('button', { name: 'Delete' }).click();
     await page.getByText('No metric alerts yet.').waitFor();
+  });
+
+  it('shows no create, edit or delete controls to a member whose role cannot change alerts', async () => {
+    const invited = await app.request('POST', '/api/0/organizations/acme/members/', { body: { email: 'books@example.test', orgRole: 'billing' } });
+    expect(invited.status).toBe(201);
+    const accept = new URL(invited.body.invite_link).pathname.replace(/^\/accept\//, '/api/0/accept-invite/');
+    const accepted = await app.request('POST', accept, { token: null, body: { name: 'Bo Books', password: 'a long enough password' } });
+    expect(accepted.status).toBe(200);
+    const [name, value] = (accepted.headers.get('set-cookie') ?? '').split(';')[0].split('=');
+    // Billing reads the organization (metric alerts among it), not its projects' issue alert rules.
+    const metric = await app.request('POST', '/api/0/organizations/acme/alert-rules/', {
+      body: {
+        name: 'Read only',
+        aggregate: 'count()',
+        timeWindow: 60,
+        projects: ['web'],
+        triggers: [{ label: 'critical', alertThreshold: 1000, actions: [] }],
+      },
+    });
+    expect(metric.status).toBe(201);
+    const billing = await newPage(browser);
+    await billing.page.context().addCookies([{ name, value, url: app.baseUrl }]);
+    for (const [path, what] of [
+      ['alerts/rules/', 'create, edit or delete alert rules'],
+      ['alerts/metric-rules/', 'create, edit or delete metric alerts'],
+    ]) {
+      await billing.page.goto(`${app.baseUrl}/organizations/acme/${path}`);
+      await billing.page.getByText(`Your role cannot ${what} (it needs alerts:write).`).waitFor();
+      for (const control of [/^Create/, 'Edit', 'Delete']) expect(await billing.page.getByRole('button', { name: control }).count()).toBe(0);
+    }
+    await billing.page.getByRole('row', { name: /Read only/ }).waitFor();
+    expect(await billing.page.getByRole('button', { name: /Edit|Delete/ }).count()).toBe(0);
+    expect(billing.errors).toEqual([]);
+    await billing.page.context().close();
+    await app.request('DELETE', `/api/0/organizations/acme/alert-rules/${metric.body.id}/`);
   });
 
   it('keeps the alert pages within a 390 px wide screen', async () => {

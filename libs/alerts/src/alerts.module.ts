@@ -5,6 +5,7 @@ import { WorkerHost } from '@faultline/platform';
 import { IntegrationsModule } from '@faultline/integrations';
 import { IssuesModule } from '@faultline/issues';
 import { NotificationsModule } from '@faultline/notifications';
+import { ReleasesModule } from '@faultline/releases';
 import { WebhooksModule } from '@faultline/webhooks';
 import { CombinedRulesController } from './api/combined-rules.controller';
 import { WorkflowsController } from './api/workflows.controller';
@@ -35,7 +36,7 @@ import { MetricRulesRepository } from './infrastructure/metric-rules.repository'
  * goes out through.
  */
 @Module({
-  imports: [CqrsModule, EventStoreModule, WebhooksModule, IntegrationsModule, NotificationsModule, IssuesModule],
+  imports: [CqrsModule, EventStoreModule, WebhooksModule, IntegrationsModule, NotificationsModule, IssuesModule, ReleasesModule],
   controllers: [
     IssueAlertRulesController,
     RuleActionsController,

@@ -49,6 +49,8 @@ import { UserReportsRepository } from './infrastructure/user-reports.repository'
 import { IssueTopFrames } from './contracts/issue-top-frames';
 import { IssueTopFramesRepository } from './infrastructure/issue-top-frames.repository';
 import { RetentionSchedule, WorkerHost } from '@faultline/platform';
+import { LatestReleases } from './contracts/latest-releases';
+import { LatestReleasesService } from './infrastructure/latest-releases.service';
 
 @Module({
   imports: [CqrsModule, EventStoreModule, IdentityModule, ProjectsModule, ReleasesModule],
@@ -77,6 +79,7 @@ import { RetentionSchedule, WorkerHost } from '@faultline/platform';
     { provide: EventAttachmentIntake, useExisting: EventAttachmentsRepository },
     { provide: UserReportIntake, useExisting: UserReportsRepository },
     { provide: IssueTopFrames, useClass: IssueTopFramesRepository },
+    { provide: LatestReleases, useClass: LatestReleasesService },
     IssueReadModel,
     EventSearchReader,
     FindIssueHandler,
@@ -98,7 +101,7 @@ import { RetentionSchedule, WorkerHost } from '@faultline/platform';
     EditIssueCommentHandler,
     DeleteIssueCommentHandler,
   ],
-  exports: [IssueIngestion, IssueOccurrences, IssueWebhookPayloads, UserReportIntake, EventAttachmentIntake, IssueTopFrames],
+  exports: [IssueIngestion, IssueOccurrences, IssueWebhookPayloads, UserReportIntake, EventAttachmentIntake, IssueTopFrames, LatestReleases],
 })
 export class IssuesModule implements OnModuleInit {
   constructor(

@@ -32,6 +32,8 @@ import { ReleasesRepository } from './infrastructure/releases.repository';
 import { SessionHealthRepository } from './infrastructure/session-health.repository';
 import { SessionRetentionRepository } from './infrastructure/session-retention.repository';
 import { SourceMapSymbolicatorService } from './infrastructure/source-map-symbolicator';
+import { ProjectSessionCounts } from './contracts/project-session-counts';
+import { ProjectSessionCountsRepository } from './infrastructure/project-session-counts.repository';
 
 /**
  * Releases (created by hand, by sentry-cli, or on the first event that names them), their deploys
@@ -50,6 +52,7 @@ import { SourceMapSymbolicatorService } from './infrastructure/source-map-symbol
     { provide: OrganizationStorageQuota, useExisting: OrganizationStorage },
     SessionHealthRepository,
     { provide: SessionIntake, useExisting: SessionHealthRepository },
+    { provide: ProjectSessionCounts, useClass: ProjectSessionCountsRepository },
     { provide: ReleaseSightings, useClass: ReleaseSightingsService },
     { provide: SourceMapSymbolicator, useClass: SourceMapSymbolicatorService },
     CreateReleaseHandler,
@@ -64,7 +67,7 @@ import { SourceMapSymbolicatorService } from './infrastructure/source-map-symbol
     SessionRetentionRepository,
     ProjectTransferRehoming,
   ],
-  exports: [ReleaseSightings, SourceMapSymbolicator, OrganizationStorageQuota, SessionIntake],
+  exports: [ReleaseSightings, SourceMapSymbolicator, OrganizationStorageQuota, SessionIntake, ProjectSessionCounts],
 })
 export class ReleasesModule implements OnModuleInit {
   constructor(

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, enc } from '../api';
 import { Link } from '../router';
-import { ErrorNote, Field, formatDate, Section, SelectField, Skeleton, Status, useLoad, useTitle } from '../components';
+import { type Access, ErrorNote, Field, formatDate, NeedsScope, Section, SelectField, Skeleton, Status, useAccess, useLoad, useTitle } from '../components';
 
 /** One form field of a catalogue item, as `rules/configuration/` describes it. */
 interface FormField {
@@ -48,6 +48,12 @@ interface GroupHistory {
   eventId: string;
 }
 
+/** One hour of Sentry's rule stats. */
+interface RuleStatsBucket {
+  date: string;
+  count: number;
+}
+
 interface Project {
   slug: string;
   name: string;
@@ -88,6 +94,13 @@ const FIELD_LABELS: Record<string, string> = {
   webhookUrl: 'Incoming webhook URL',
 };
 
+const ASSIGNED_TO_FILTER = 'sentry.rules.filters.assigned_to.AssignedToFilter';
+/** Target types that name nobody in particular: no team or member to choose. */
+const NOBODY_IN_PARTICULAR = ['IssueOwners', 'Unassigned'];
+
+/** Who may change issue alert rules (the API asks for either scope). */
+const canWriteRules = (access: Access) => access.has('alerts:write') || access.has('project:write');
+
 /** A new item as the catalogue describes it: each choice at its first option, each number at its example. */
 function newItem(entry: CatalogueItem): RuleItem {
   const item: RuleItem = { id: entry.id };
@@ -96,7 +109,7 @@ function newItem(entry: CatalogueItem): RuleItem {
     else if (field.type === 'number') item[name] = field.placeholder ?? 0;
     else item[name] = '';
   }
-  if (entry.id === 'sentry.mail.actions.NotifyEmailAction') item.targetIdentifier = null;
+  if (entry.id === 'sentry.mail.actions.NotifyEmailAction' || entry.id === ASSIGNED_TO_FILTER) item.targetIdentifier = null;
   return item;
 }
 
@@ -108,7 +121,7 @@ function itemsForSave(items: readonly RuleItem[], catalogue: readonly CatalogueI
     const fields = catalogue.find((entry) => entry.id === item.id)?.formFields ?? {};
     for (const [name, field] of Object.entries(fields)) {
       const value = rest[name];
-      if (field.type === 'number' && typeof value === 'string' && /^-?\d+$/.test(value.trim())) rest[name] = Number(value);
+      if (field.type === 'number' && typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim())) rest[name] = Number(value);
     }
     return rest;
   });
@@ -127,6 +140,8 @@ function sentence(label: string, item: RuleItem, fields: Record<string, FormFiel
 export function AlertRulesPage(props: { params: Record<string, string> }) {
   const { org } = props.params;
   useTitle('Alert rules');
+  const access = useAccess(org);
+  const canWrite = canWriteRules(access);
   const projects = useLoad(() => api<Project[]>('GET', `/api/0/organizations/${enc(org)}/projects/`).then(({ body }) => body), [org]);
   const members = useLoad(() => api<Member[]>('GET', `/api/0/organizations/${enc(org)}/members/`).then(({ body }) => body), [org]);
   const teams = useLoad(() => api<Team[]>('GET', `/api/0/organizations/${enc(org)}/teams/`).then(({ body }) => body), [org]);
@@ -211,21 +226,30 @@ export function AlertRulesPage(props: { params: Record<string, string> }) {
                   <td>{rule.environment ?? 'All'}</td>
                   <td>{rule.lastTriggered ? formatDate(rule.lastTriggered) : 'Never'}</td>
                   <td>
-                    <button
-                      type="button"
-                      onClick={() => {
-                        setEditing(rule);
-                        setNotice(undefined);
-                      }}
-                    >
-                      Edit
-                    </button>{' '}
+                    {canWrite && (
+                      <>
+                        <button
+                          type="button"
+                          onClick={() => {
+                            setEditing(rule);
+                            setNotice(undefined);
+                          }}
+                        >
+                          Edit
+                        </button>{' '}
+                      </>
+                    )}
                     <button type="button" onClick={() => setHistory(rule)} aria-label={`History of ${rule.name}`}>
                       History
-                    </button>{' '}
-                    <button type="button" class="danger" onClick={() => void remove(rule)}>
-                      Delete
                     </button>
+                    {canWrite && (
+                      <>
+                        {' '}
+                        <button type="button" class="danger" onClick={() => void remove(rule)}>
+                          Delete
+                        </button>
+                      </>
+                    )}
                   </td>
                 </tr>
               ))}
@@ -237,7 +261,8 @@ export function AlertRulesPage(props: { params: Record<string, string> }) {
       </Section>
       {history && <RuleHistory org={org} rulesPath={rulesPath} rule={history} onClose={() => setHistory(null)} />}
       <ErrorNote error={catalogue.error} />
-      {catalogue.data && (
+      <NeedsScope access={access} scope="alerts:write" what="create, edit or delete alert rules" />
+      {catalogue.data && canWrite && (
         <RuleEditor
           key={`${project}:${editing?.id ?? 'new'}:${saves}`}
           rule={editing}
@@ -260,10 +285,47 @@ export function AlertRulesPage(props: { params: Record<string, string> }) {
   );
 }
 
-/** Sentry's rule group history: the issues a rule fired for in the last 14 days, how often, and when last. */
+/** The rule's fires per hour (Sentry's rule stats), each bar telling its hour and count on hover. */
+function FiresChart(props: { buckets: readonly RuleStatsBucket[] }) {
+  const { buckets } = props;
+  const max = Math.max(1, ...buckets.map((bucket) => bucket.count));
+  const total = buckets.reduce((sum, bucket) => sum + bucket.count, 0);
+  const step = 4;
+  const fires = (n: number) => `${n} ${n === 1 ? 'fire' : 'fires'}`;
+  return (
+    <figure class="fires-chart">
+      <div class="fires-chart-area">
+        <span class="fires-chart-max" aria-hidden="true">
+          {max}
+        </span>
+        <svg viewBox={`0 0 ${buckets.length * step} 60`} preserveAspectRatio="none" role="img" aria-label={`${fires(total)} in the last 14 days`}>
+          {buckets.map((bucket, index) => {
+            const height = bucket.count ? Math.max(1.5, (bucket.count / max) * 58) : 0.6;
+            return (
+              <rect key={bucket.date} x={index * step + 0.5} y={60 - height} width={step - 1} height={height} class={bucket.count ? 'bar' : 'bar empty'}>
+                <title>{`${formatDate(bucket.date)}: ${fires(bucket.count)}`}</title>
+              </rect>
+            );
+          })}
+        </svg>
+      </div>
+      <figcaption class="fires-chart-axis muted small" aria-hidden="true">
+        <span>14 days ago</span>
+        <span>{fires(total)}</span>
+        <span>now</span>
+      </figcaption>
+    </figure>
+  );
+}
+
+/** Sentry's rule group history: the fires per hour and the issues a rule fired for in the last 14 days, how often, and when last. */
 function RuleHistory(props: { org: string; rulesPath: string; rule: Rule; onClose: () => void }) {
   const fires = useLoad(
     () => api<GroupHistory[]>('GET', `${props.rulesPath}${enc(props.rule.id)}/group-history/`).then(({ body }) => body),
+    [props.rulesPath, props.rule.id],
+  );
+  const stats = useLoad(
+    () => api<RuleStatsBucket[]>('GET', `${props.rulesPath}${enc(props.rule.id)}/stats/?statsPeriod=14d`).then(({ body }) => body),
     [props.rulesPath, props.rule.id],
   );
   return (
@@ -275,7 +337,8 @@ function RuleHistory(props: { org: string; rulesPath: string; rule: Rule; onClos
         </button>
       }
     >
-      <ErrorNote error={fires.error} />
+      <ErrorNote error={fires.error ?? stats.error} />
+      {stats.data && <FiresChart buckets={stats.data} />}
       {fires.loading && !fires.data ? (
         <Skeleton rows={2} />
       ) : fires.data?.length ? (
@@ -393,11 +456,11 @@ function RuleEditor(props: {
 
   /** One field of an item; the mail action's recipient is picked among members or teams. */
   const itemField = (list: ListName, index: number, item: RuleItem, fieldName: string, field: FormField) => {
-    const label = `${FIELD_LABELS[fieldName] ?? fieldName}`;
+    const label = fieldName === 'targetType' && item.id === ASSIGNED_TO_FILTER ? 'Assigned to' : `${FIELD_LABELS[fieldName] ?? fieldName}`;
     const key = `${list}-${index}-${fieldName}`;
     const value = item[fieldName] === undefined || item[fieldName] === null ? '' : String(item[fieldName]);
     if (fieldName === 'targetIdentifier') {
-      if (item.targetType === 'IssueOwners') return null;
+      if (NOBODY_IN_PARTICULAR.includes(String(item.targetType))) return null;
       const options = item.targetType === 'Team' ? teamOptions : memberOptions;
       const withCurrent = value && !options.some(([option]) => option === value) ? [...options, [value, value] as [string, string]] : options;
       return (
@@ -425,7 +488,7 @@ function RuleEditor(props: {
           onChange={(next) =>
             change(list, index, {
               [fieldName]: next,
-              ...(fieldName === 'targetType' ? { targetIdentifier: next === 'IssueOwners' ? null : '' } : {}),
+              ...(fieldName === 'targetType' ? { targetIdentifier: NOBODY_IN_PARTICULAR.includes(next) ? null : '' } : {}),
             })
           }
         />
@@ -603,6 +666,9 @@ const TIME_WINDOWS: Array<[string, string]> = [
 export function MetricAlertsPage(props: { params: Record<string, string> }) {
   const { org } = props.params;
   useTitle('Metric alerts');
+  const access = useAccess(org);
+  // The API asks for either scope.
+  const canWrite = access.has('alerts:write') || access.has('org:write');
   const base = `/api/0/organizations/${enc(org)}`;
   const rules = useLoad(() => api<MetricRule[]>('GET', `${base}/alert-rules/`).then(({ body }) => body), [org]);
   const incidents = useLoad(() => api<Incident[]>('GET', `${base}/incidents/`).then(({ body }) => body), [org]);
@@ -654,7 +720,9 @@ export function MetricAlertsPage(props: { params: Record<string, string> }) {
                     <span class="muted">{rule.projects.join(', ')}</span>
                   </td>
                   <td>
-                    {AGGREGATES.find(([value]) => value === rule.aggregate)?.[1] ?? rule.aggregate} in{' '}
+                    {AGGREGATES.find(([value]) => value === rule.aggregate)?.[1] ?? rule.aggregate}
+                    {rule.environment ? ` in ${rule.environment}` : ''}
+                    {rule.query ? ` matching ${rule.query}` : ''} in{' '}
                     {TIME_WINDOWS.find(([value]) => value === String(rule.timeWindow))?.[1] ?? `${rule.timeWindow} minutes`}{' '}
                     {rule.thresholdType === 0 ? 'above' : 'below'} {rule.triggers.map((t) => `${t.alertThreshold} (${t.label})`).join(', ')}
                   </td>
@@ -662,18 +730,24 @@ export function MetricAlertsPage(props: { params: Record<string, string> }) {
                     <Status value={statusOf(rule)} />
                   </td>
                   <td>
-                    <button
-                      type="button"
-                      onClick={() => {
-                        setEditing(rule);
-                        setNotice(undefined);
-                      }}
-                    >
-                      Edit
-                    </button>{' '}
-                    <button type="button" class="danger" onClick={() => void remove(rule)}>
-                      Delete
-                    </button>
+                    {canWrite ? (
+                      <>
+                        <button
+                          type="button"
+                          onClick={() => {
+                            setEditing(rule);
+                            setNotice(undefined);
+                          }}
+                        >
+                          Edit
+                        </button>{' '}
+                        <button type="button" class="danger" onClick={() => void remove(rule)}>
+                          Delete
+                        </button>
+                      </>
+                    ) : (
+                      '—'
+                    )}
                   </td>
                 </tr>
               ))}
@@ -714,9 +788,11 @@ export function MetricAlertsPage(props: { params: Record<string, string> }) {
           <p>{incidents.loading ? 'Loading…' : 'No incidents.'}</p>
         )}
       </Section>
-      {projects.data && (
+      <NeedsScope access={access} scope="alerts:write" what="create, edit or delete metric alerts" />
+      {projects.data && canWrite && (
         <MetricRuleEditor
           key={`${editing?.id ?? 'new'}:${saves}`}
+          org={org}
           base={base}
           rule={editing}
           projects={projects.data}
@@ -737,6 +813,7 @@ export function MetricAlertsPage(props: { params: Record<string, string> }) {
 }
 
 function MetricRuleEditor(props: {
+  org: string;
   base: string;
   rule: MetricRule | null;
   projects: readonly Project[];
@@ -759,6 +836,21 @@ function MetricRuleEditor(props: {
     rule?.resolveThreshold === null || rule?.resolveThreshold === undefined ? '' : String(rule.resolveThreshold),
   );
   const [installation, setInstallation] = useState(critical?.actions[0]?.sentryAppInstallationUuid ?? '');
+  const [environment, setEnvironment] = useState(rule?.environment ?? '');
+  const [query, setQuery] = useState(rule?.query ?? '');
+  const environments = useLoad(
+    () =>
+      project
+        ? api<Array<{ value: string }>>('GET', `/api/0/projects/${enc(props.org)}/${enc(project)}/tags/environment/values/`).then(({ body }) =>
+            body.map((row) => row.value),
+          )
+        : Promise.resolve([]),
+    [props.org, project],
+  );
+  const environmentOptions: Array<[string, string]> = [
+    ['', 'All environments'],
+    ...[...new Set([...(environments.data ?? []), ...(environment ? [environment] : [])])].map((env): [string, string] => [env, env]),
+  ];
   const [error, setError] = useState<unknown>();
   const fields = ['name', 'projects', 'aggregate', 'timeWindow', 'thresholdType', 'resolveThreshold', 'triggers', 'query', 'environment'];
   const fieldError = (field: string) => (error instanceof ApiError ? error.field(field) : undefined);
@@ -781,12 +873,12 @@ function MetricRuleEditor(props: {
     const body = {
       name,
       aggregate,
-      query: rule?.query ?? '',
+      query,
       dataset: 'events',
       timeWindow: Number(timeWindow),
       thresholdType: Number(thresholdType),
       resolveThreshold: resolveThreshold.trim() ? number(resolveThreshold) : null,
-      environment: rule?.environment ?? null,
+      environment: environment || null,
       owner: rule?.owner ?? null,
       projects: rule && rule.projects[0] === project ? rule.projects : [project],
       triggers,
@@ -812,6 +904,14 @@ function MetricRuleEditor(props: {
             options={props.projects.map((p): [string, string] => [p.slug, p.name || p.slug])}
             error={fieldError('projects')}
           />
+          <SelectField
+            label="Environment"
+            name="metric-environment"
+            value={environment}
+            onChange={setEnvironment}
+            options={environmentOptions}
+            error={fieldError('environment')}
+          />
           <SelectField label="Measure" name="aggregate" value={aggregate} onChange={setAggregate} options={AGGREGATES} error={fieldError('aggregate')} />
           <SelectField
             label="Time window"
@@ -832,6 +932,15 @@ function MetricRuleEditor(props: {
             ]}
           />
         </div>
+        <Field
+          label="Filter (optional)"
+          name="metric-query"
+          value={query}
+          onInput={setQuery}
+          error={fieldError('query')}
+          placeholder="level:error"
+          hint="Counts only the errors this search keeps, in issue search's syntax: environment: and level:, such as environment:prod level:[error,fatal] or !level:info."
+        />
         <div class="inline-fields">
           <Field label="Critical threshold" name="critical" value={criticalThreshold} onInput={setCriticalThreshold} error={fieldError('triggers')} required />
           <Field label="Warning threshold (optional)" name="warning" value={warningThreshold} onInput={setWarningThreshold} />

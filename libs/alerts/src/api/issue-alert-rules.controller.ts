@@ -6,6 +6,8 @@ import {
   CurrentOrganization,
   CurrentPrincipal,
   Database,
+  eventTimeRange,
+  one,
   type OrganizationAccess,
   Paginate,
   Pagination,
@@ -24,6 +26,8 @@ import { SendTestNotificationCommand } from '../application/commands/send-test-n
 import { serializeFire, serializeIssueRule } from './alert-rules.serializers';
 
 const DEFAULT_HISTORY_DAYS = 14;
+/** The longest range the rule stats answer: one bucket an hour, so at most 2,161 buckets. */
+const MAX_STATS_DAYS = 90;
 
 /** Issue alert rules of a project on Sentry's paths, with their fire history. */
 @ApiTags('Alert rules')
@@ -161,6 +165,32 @@ export class IssueAlertRulesController {
       lastTriggered: new Date(row.last_triggered).toISOString(),
       eventId: row.event_id,
     }));
+  }
+
+  /** Sentry's rule stats: the rule's fires per hour over `statsPeriod` (default 14d) or `start` and `end`, zero-filled. */
+  @Get('projects/:organization_id_or_slug/:project_id_or_slug/rules/:rule_id/stats')
+  @RequireScopes('alerts:read', 'project:read')
+  @ApiQuery({ name: 'statsPeriod', required: false, description: 'How far back from now: 24h, 14d, … (default 14d, at most 90d)' })
+  @ApiQuery({ name: 'start', required: false, description: 'ISO 8601, with end instead of statsPeriod' })
+  @ApiQuery({ name: 'end', required: false, description: 'ISO 8601' })
+  async stats(
+    @CurrentOrganization() organization: OrganizationAccess,
+    @Param('project_id_or_slug') projectIdOrSlug: string,
+    @Param('rule_id') ruleId: string,
+    @Query('statsPeriod') statsPeriod?: string,
+    @Query('start') start?: string,
+    @Query('end') end?: string,
+  ) {
+    const project = await requireProject(this.queries, organization.id, projectIdOrSlug);
+    const rule = await this.rule(project, ruleId);
+    const range = eventTimeRange(this.clock.now(), { statsPeriod: one(statsPeriod, 'statsPeriod'), start: one(start, 'start'), end: one(end, 'end') });
+    const since = new Date(range.start);
+    const until = new Date(range.end);
+    if (until.getTime() - since.getTime() > MAX_STATS_DAYS * 86_400_000 + 1) {
+      throw new BadRequestException({ detail: `The range of rule stats is at most ${MAX_STATS_DAYS} days.` });
+    }
+    const buckets = await this.fires.hourlyCounts(this.database, String(rule.id), since, until);
+    return buckets.map((bucket) => ({ date: bucket.date.toISOString(), count: bucket.count }));
   }
 
   /** Every fire of the rule, newest first: when, for which issue and event, and the webhooks it queued. */

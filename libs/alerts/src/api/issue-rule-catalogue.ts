@@ -4,6 +4,8 @@ const CONDITION_LABELS: Record<string, string> = {
   [IssueRuleIds.FirstSeenEvent]: 'A new issue is created',
   [IssueRuleIds.RegressionEvent]: 'The issue changes state from resolved to unresolved',
   [IssueRuleIds.EveryEvent]: 'The event occurs',
+  [IssueRuleIds.ReappearedEvent]: 'The issue changes state from ignored to unresolved',
+  [IssueRuleIds.LatestReleaseFilter]: 'The event is from the latest release',
 };
 
 /** The human label Sentry's API answers as `name` beside each condition, filter and action. */
@@ -13,6 +15,12 @@ export function labelOf(item: IssueRuleCondition | IssueRuleFilter | IssueRuleAc
       return `The issue is seen more than ${item.value} times in ${item.interval}`;
     case IssueRuleIds.EventUniqueUserFrequency:
       return `The issue is seen by more than ${item.value} users in ${item.interval}`;
+    case IssueRuleIds.EventFrequencyPercent:
+      return `The issue affects more than ${item.value} percent of sessions in ${item.interval}`;
+    case IssueRuleIds.IssueOccurrencesFilter:
+      return `The issue has happened at least ${item.value} times`;
+    case IssueRuleIds.AssignedToFilter:
+      return `The issue is assigned to ${item.targetType === 'Unassigned' ? 'no one' : `${item.targetType === 'Team' ? 'team' : 'member'} ${item.targetIdentifier}`}`;
     case IssueRuleIds.LevelFilter:
       return `The event's level is ${item.match === 'eq' ? 'equal to' : item.match === 'gte' ? 'greater than or equal to' : 'less than or equal to'} ${levelName(item.level)}`;
     case IssueRuleIds.TaggedEventFilter:
@@ -107,6 +115,17 @@ export function issueRuleConfiguration() {
         value: { type: 'number', placeholder: 100 },
         interval: choices(INTERVAL_CHOICES),
       }),
+      item(IssueRuleIds.EventFrequencyPercent, 'The issue affects more than {value} percent of sessions in {interval}', {
+        value: { type: 'number', placeholder: 100 },
+        // Sentry still evaluates 1m but no longer offers it.
+        interval: choices([
+          ['5m', '5 minutes'],
+          ['10m', '10 minutes'],
+          ['30m', '30 minutes'],
+          ['1h', '1 hour'],
+        ]),
+      }),
+      item(IssueRuleIds.ReappearedEvent, 'The issue changes state from ignored to unresolved'),
     ],
     filters: [
       item(IssueRuleIds.LevelFilter, "The event's level is {match} {level}", {
@@ -144,6 +163,19 @@ export function issueRuleConfiguration() {
           ['week', 'week(s)'],
         ]),
       }),
+      item(IssueRuleIds.IssueOccurrencesFilter, 'The issue has happened at least {value} times', { value: { type: 'number', placeholder: 10 } }),
+      {
+        ...item(IssueRuleIds.AssignedToFilter, 'The issue is assigned to {targetType}', {
+          targetType: choices([
+            ['Unassigned', 'No One'],
+            ['Team', 'Team'],
+            ['Member', 'Member'],
+          ]),
+          targetIdentifier: { type: 'string', placeholder: 'team or user id' },
+        }),
+        prompt: 'The issue is assigned to no one, a team or a member',
+      },
+      item(IssueRuleIds.LatestReleaseFilter, 'The event is from the latest release'),
     ],
   };
 }

@@ -1,5 +1,5 @@
 import { type IssueRuleDefinition, IssueRuleIds as Ids } from './issue-rule';
-import { type EventFacts, needsOf, rulePasses } from './issue-rule-evaluation';
+import { type EventFacts, needsOf, percentOfSessions, rulePasses } from './issue-rule-evaluation';
 
 const uuid = () => '00000000-0000-4000-8000-000000000001';
 
@@ -7,6 +7,7 @@ function facts(overrides: Partial<EventFacts> = {}): EventFacts {
   return {
     isNewIssue: false,
     isRegression: false,
+    isReappeared: false,
     level: 'error',
     environment: 'production',
     tags: [
@@ -127,6 +128,9 @@ describe('needsOf', () => {
       eventCounts: false,
       userCounts: false,
       issueAge: false,
+      issueState: false,
+      sessions: false,
+      latestRelease: false,
       eventWindows: [],
       userWindows: [],
     });
@@ -138,6 +142,107 @@ describe('needsOf', () => {
           filters: [{ id: Ids.AgeComparisonFilter, comparison_type: 'older', value: 1, time: 'day' }],
         }),
       ]),
-    ).toEqual({ eventCounts: true, userCounts: true, issueAge: true, eventWindows: [3600], userWindows: [86_400] });
+    ).toEqual({
+      eventCounts: true,
+      userCounts: true,
+      issueAge: true,
+      issueState: false,
+      sessions: false,
+      latestRelease: false,
+      eventWindows: [3600],
+      userWindows: [86_400],
+    });
+  });
+
+  it('asks for sessions, the issue state and the latest release only for the rules that read them', () => {
+    expect(
+      needsOf([
+        rule({
+          conditions: [{ id: Ids.EventFrequencyPercent, value: 10, interval: '30m', comparisonType: 'count' }],
+          filters: [{ id: Ids.IssueOccurrencesFilter, value: 3 }, { id: Ids.LatestReleaseFilter }],
+        }),
+      ]),
+    ).toMatchObject({ eventCounts: true, sessions: true, issueState: true, latestRelease: true, issueAge: false, eventWindows: [1800] });
+    expect(needsOf([rule({ filters: [{ id: Ids.AssignedToFilter, targetType: 'Unassigned', targetIdentifier: null }] })])).toMatchObject({
+      issueState: true,
+      sessions: false,
+      latestRelease: false,
+    });
+  });
+});
+
+describe('the conditions and filters Sentry added', () => {
+  const every = [{ id: Ids.EveryEvent }] as IssueRuleDefinition['conditions'];
+
+  it('reappeared passes only for the event that brought an ignored issue back', () => {
+    const reappeared = rule({ conditions: [{ id: Ids.ReappearedEvent }] });
+    expect(rulePasses(reappeared, facts({ isReappeared: true }))).toBe(true);
+    expect(rulePasses(reappeared, facts({ isRegression: true }))).toBe(false);
+    expect(rulePasses(reappeared, facts())).toBe(false);
+  });
+
+  it('percent of sessions: the events against the sessions an interval of the last hour holds on average', () => {
+    const percent = rule({ conditions: [{ id: Ids.EventFrequencyPercent, value: 10, interval: '10m', comparisonType: 'count' }] });
+    // 600 sessions in the hour are 100 per 10 minutes: 11 events are 11 %, 10 are not more than 10 %.
+    expect(rulePasses(percent, facts({ eventsIn: () => 11, sessionsLastHour: () => 600 }))).toBe(true);
+    expect(rulePasses(percent, facts({ eventsIn: () => 10, sessionsLastHour: () => 600 }))).toBe(false);
+  });
+
+  it('percent of sessions stays quiet below 50 sessions in the hour, or when none were read', () => {
+    const percent = rule({ conditions: [{ id: Ids.EventFrequencyPercent, value: 0, interval: '1h', comparisonType: 'count' }] });
+    expect(rulePasses(percent, facts({ eventsIn: () => 40, sessionsLastHour: () => 49 }))).toBe(false);
+    expect(rulePasses(percent, facts({ eventsIn: () => 40, sessionsLastHour: () => 50 }))).toBe(true);
+    expect(rulePasses(percent, facts({ eventsIn: () => 40 }))).toBe(false);
+    expect(percentOfSessions(1, 300, '5m')).toBe(4);
+    expect(percentOfSessions(1, 3000, '1h')).toBeCloseTo(0.03, 10);
+  });
+
+  it("frequency and percent conditions read the rule's environment's counts, all environments' without one", () => {
+    const seen: Array<string | null> = [];
+    const counting = facts({
+      eventsIn: (_interval, environment) => {
+        seen.push(environment);
+        return environment === 'production' ? 1 : 5;
+      },
+      usersIn: (_interval, environment) => (environment === 'production' ? 1 : 5),
+      sessionsLastHour: (environment) => (environment === 'production' ? 60 : 6000),
+    });
+    const frequent = { id: Ids.EventFrequency, value: 2, interval: '1h', comparisonType: 'count' } as const;
+    expect(rulePasses(rule({ conditions: [frequent] }), counting)).toBe(true);
+    expect(rulePasses(rule({ conditions: [frequent], environment: 'production' }), counting)).toBe(false);
+    expect(seen).toEqual([null, 'production']);
+    const users = { id: Ids.EventUniqueUserFrequency, value: 2, interval: '1h', comparisonType: 'count' } as const;
+    expect(rulePasses(rule({ conditions: [users], environment: 'production' }), counting)).toBe(false);
+    expect(rulePasses(rule({ conditions: [users] }), counting)).toBe(true);
+    // 1 of 60 sessions in production is 1.67 %; 5 of 6000 in all is 0.08 %.
+    const percent = { id: Ids.EventFrequencyPercent, value: 1, interval: '1h', comparisonType: 'count' } as const;
+    expect(rulePasses(rule({ conditions: [percent], environment: 'production' }), counting)).toBe(true);
+    expect(rulePasses(rule({ conditions: [percent] }), counting)).toBe(false);
+  });
+
+  it('issue occurrences: the issue was seen at least the value times', () => {
+    const threeTimes = rule({ conditions: every, filters: [{ id: Ids.IssueOccurrencesFilter, value: 3 }] });
+    expect(rulePasses(threeTimes, facts({ issueTimesSeen: 3 }))).toBe(true);
+    expect(rulePasses(threeTimes, facts({ issueTimesSeen: 2 }))).toBe(false);
+    expect(rulePasses(threeTimes, facts())).toBe(false);
+  });
+
+  it('assigned to: nobody, the team or the member', () => {
+    const filtered = (targetType: 'Unassigned' | 'Team' | 'Member', targetIdentifier: string | null) =>
+      rule({ conditions: every, filters: [{ id: Ids.AssignedToFilter, targetType, targetIdentifier }] });
+    expect(rulePasses(filtered('Unassigned', null), facts({ assignee: null }))).toBe(true);
+    expect(rulePasses(filtered('Unassigned', null), facts({ assignee: { type: 'team', id: '4' } }))).toBe(false);
+    expect(rulePasses(filtered('Team', '4'), facts({ assignee: { type: 'team', id: '4' } }))).toBe(true);
+    expect(rulePasses(filtered('Team', '4'), facts({ assignee: { type: 'user', id: '4' } }))).toBe(false);
+    expect(rulePasses(filtered('Member', '4'), facts({ assignee: { type: 'user', id: '4' } }))).toBe(true);
+    expect(rulePasses(filtered('Member', '5'), facts({ assignee: { type: 'user', id: '4' } }))).toBe(false);
+    expect(rulePasses(filtered('Member', '4'), facts({ assignee: null }))).toBe(false);
+  });
+
+  it("latest release: the event's release is the project's latest", () => {
+    const latest = rule({ conditions: every, filters: [{ id: Ids.LatestReleaseFilter }] });
+    expect(rulePasses(latest, facts({ isLatestRelease: true }))).toBe(true);
+    expect(rulePasses(latest, facts({ isLatestRelease: false }))).toBe(false);
+    expect(rulePasses(latest, facts())).toBe(false);
   });
 });

@@ -6,7 +6,9 @@ import {
   type IssueRuleDefinition,
   type IssueRuleFilter,
   IssueRuleIds,
+  intervalSeconds,
   LEVEL_NUMBERS,
+  MIN_SESSIONS_TO_FIRE,
   type MatchKind,
   type TagMatch,
 } from './issue-rule';
@@ -15,6 +17,8 @@ import {
 export interface EventFacts {
   readonly isNewIssue: boolean;
   readonly isRegression: boolean;
+  /** The event brought the issue back from ignored (archived): Sentry's "reappeared". */
+  readonly isReappeared: boolean;
   readonly level: string;
   readonly environment: string;
   /** The event's tags plus level, environment, release and user, as Sentry's TaggedEventFilter sees them. */
@@ -23,10 +27,21 @@ export interface EventFacts {
   readonly attributes: Readonly<Partial<Record<EventAttribute, string>>>;
   /** Seconds since the issue was first seen; undefined when no rule needs it. */
   readonly issueAgeSeconds?: number;
-  /** Events of the issue in each interval (by its name, e.g. '1h'), this event included. */
-  readonly eventsIn: (interval: string) => number;
-  /** Distinct users of the issue in each interval. */
-  readonly usersIn: (interval: string) => number;
+  /** How often the issue has been seen, this event included; undefined when no rule needs it. */
+  readonly issueTimesSeen?: number;
+  /** The issue's assignee (null: nobody); undefined when no rule needs it. */
+  readonly assignee?: { readonly type: 'user' | 'team'; readonly id: string } | null;
+  /** Whether the event's release is its project's latest release; undefined when no rule needs it. */
+  readonly isLatestRelease?: boolean;
+  /**
+   * Events of the issue in each interval (by its name, e.g. '1h'), this event included: in the
+   * given environment only, or in all of them (null).
+   */
+  readonly eventsIn: (interval: string, environment: string | null) => number;
+  /** Distinct users of the issue in each interval, in the environment or in all (null). */
+  readonly usersIn: (interval: string, environment: string | null) => number;
+  /** Sessions the project started in the last hour, in the environment or in all (null); undefined when not read. */
+  readonly sessionsLastHour?: (environment: string | null) => number | undefined;
 }
 
 function matches(kind: MatchKind, results: readonly boolean[]): boolean {
@@ -40,19 +55,37 @@ function matches(kind: MatchKind, results: readonly boolean[]): boolean {
   }
 }
 
-export function conditionPasses(condition: IssueRuleCondition, facts: EventFacts): boolean {
+/** Whether a condition passes; frequency counts are the rule's environment's (null: all environments). */
+export function conditionPasses(condition: IssueRuleCondition, facts: EventFacts, environment: string | null = null): boolean {
   switch (condition.id) {
     case IssueRuleIds.FirstSeenEvent:
       return facts.isNewIssue;
     case IssueRuleIds.RegressionEvent:
       return facts.isRegression;
+    case IssueRuleIds.ReappearedEvent:
+      return facts.isReappeared;
     case IssueRuleIds.EveryEvent:
       return true;
     case IssueRuleIds.EventFrequency:
-      return facts.eventsIn(condition.interval) > condition.value;
+      return facts.eventsIn(condition.interval, environment) > condition.value;
     case IssueRuleIds.EventUniqueUserFrequency:
-      return facts.usersIn(condition.interval) > condition.value;
+      return facts.usersIn(condition.interval, environment) > condition.value;
+    case IssueRuleIds.EventFrequencyPercent: {
+      const percent = percentOfSessions(facts.eventsIn(condition.interval, environment), facts.sessionsLastHour?.(environment), condition.interval);
+      return percent > condition.value;
+    }
   }
+}
+
+/**
+ * Sentry's percent of sessions affected: the issue's events in the interval against the sessions
+ * an interval of the last hour holds on average; 0 while the last hour had fewer than
+ * MIN_SESSIONS_TO_FIRE sessions (too few for a percentage to mean anything).
+ */
+export function percentOfSessions(events: number, sessionsLastHour: number | undefined, interval: string): number {
+  if (sessionsLastHour === undefined || sessionsLastHour < MIN_SESSIONS_TO_FIRE) return 0;
+  const sessionsInInterval = sessionsLastHour / (3600 / intervalSeconds(interval));
+  return 100 * (Math.round((events / sessionsInInterval) * 10_000) / 10_000);
 }
 
 export function filterPasses(filter: IssueRuleFilter, facts: EventFacts): boolean {
@@ -79,6 +112,16 @@ export function filterPasses(filter: IssueRuleFilter, facts: EventFacts): boolea
       const limit = filter.value * AGE_UNITS[filter.time];
       return filter.comparison_type === 'older' ? facts.issueAgeSeconds > limit : facts.issueAgeSeconds < limit;
     }
+    case IssueRuleIds.IssueOccurrencesFilter:
+      return facts.issueTimesSeen !== undefined && facts.issueTimesSeen >= filter.value;
+    case IssueRuleIds.AssignedToFilter: {
+      if (facts.assignee === undefined) return false;
+      if (filter.targetType === 'Unassigned') return facts.assignee === null;
+      const wanted = filter.targetType === 'Team' ? 'team' : 'user';
+      return facts.assignee !== null && facts.assignee.type === wanted && facts.assignee.id === filter.targetIdentifier;
+    }
+    case IssueRuleIds.LatestReleaseFilter:
+      return facts.isLatestRelease === true;
   }
 }
 
@@ -117,7 +160,7 @@ export function rulePasses(rule: IssueRuleDefinition, facts: EventFacts): boolea
     rule.conditions.length > 0 &&
     !matches(
       rule.actionMatch,
-      rule.conditions.map((c) => conditionPasses(c, facts)),
+      rule.conditions.map((c) => conditionPasses(c, facts, rule.environment)),
     )
   )
     return false;
@@ -137,6 +180,10 @@ export interface RuleNeeds {
   eventCounts: boolean;
   userCounts: boolean;
   issueAge: boolean;
+  /** The issue's times seen and assignee (one read with its age). */
+  issueState: boolean;
+  sessions: boolean;
+  latestRelease: boolean;
   /** The windows (in seconds) of the event and of the user frequency conditions. */
   eventWindows: number[];
   userWindows: number[];
@@ -146,12 +193,32 @@ export function needsOf(rules: readonly IssueRuleDefinition[]): RuleNeeds {
   const eventWindows = new Set<number>();
   const userWindows = new Set<number>();
   let issueAge = false;
+  let issueState = false;
+  let sessions = false;
+  let latestRelease = false;
   for (const rule of rules) {
     for (const condition of rule.conditions) {
       if (condition.id === IssueRuleIds.EventFrequency) eventWindows.add(FREQUENCY_INTERVALS[condition.interval]);
       if (condition.id === IssueRuleIds.EventUniqueUserFrequency) userWindows.add(FREQUENCY_INTERVALS[condition.interval]);
+      if (condition.id === IssueRuleIds.EventFrequencyPercent) {
+        eventWindows.add(intervalSeconds(condition.interval));
+        sessions = true;
+      }
     }
-    if (rule.filters.some((f) => f.id === IssueRuleIds.AgeComparisonFilter)) issueAge = true;
+    for (const filter of rule.filters) {
+      if (filter.id === IssueRuleIds.AgeComparisonFilter) issueAge = true;
+      if (filter.id === IssueRuleIds.IssueOccurrencesFilter || filter.id === IssueRuleIds.AssignedToFilter) issueState = true;
+      if (filter.id === IssueRuleIds.LatestReleaseFilter) latestRelease = true;
+    }
   }
-  return { eventCounts: eventWindows.size > 0, userCounts: userWindows.size > 0, issueAge, eventWindows: [...eventWindows], userWindows: [...userWindows] };
+  return {
+    eventCounts: eventWindows.size > 0,
+    userCounts: userWindows.size > 0,
+    issueAge,
+    issueState,
+    sessions,
+    latestRelease,
+    eventWindows: [...eventWindows],
+    userWindows: [...userWindows],
+  };
 }

@@ -105,4 +105,47 @@ describe('validateIssueRule', () => {
     });
     expect(withFilter({ attribute: 'message', match: 'eq' })).toMatchObject({ field: 'filters', error: 'filters[0]: value is required' });
   });
+
+  it('normalises the conditions and filters Sentry added', () => {
+    const checked = validateIssueRule(
+      {
+        ...valid,
+        conditions: [{ id: Ids.ReappearedEvent }, { id: Ids.EventFrequencyPercent, value: '2.5', interval: '10m' }],
+        filters: [
+          { id: Ids.IssueOccurrencesFilter, value: '10' },
+          { id: Ids.AssignedToFilter, targetType: 'Team', targetIdentifier: '7' },
+          { id: Ids.AssignedToFilter, targetType: 'Unassigned', targetIdentifier: '' },
+          { id: Ids.LatestReleaseFilter },
+        ],
+      },
+      uuid,
+    );
+    expect('ok' in checked && checked.ok.conditions).toEqual([
+      { id: Ids.ReappearedEvent },
+      { id: Ids.EventFrequencyPercent, value: 2.5, interval: '10m', comparisonType: 'count' },
+    ]);
+    expect('ok' in checked && checked.ok.filters).toEqual([
+      { id: Ids.IssueOccurrencesFilter, value: 10 },
+      { id: Ids.AssignedToFilter, targetType: 'Team', targetIdentifier: '7' },
+      { id: Ids.AssignedToFilter, targetType: 'Unassigned', targetIdentifier: null },
+      { id: Ids.LatestReleaseFilter },
+    ]);
+  });
+
+  it.each([
+    [{ id: Ids.EventFrequencyPercent, value: 101, interval: '1h' }, 'value must be a percentage from 0 to 100'],
+    [{ id: Ids.EventFrequencyPercent, value: 5, interval: '1d' }, 'interval must be one of 1m, 5m, 10m, 30m, 1h'],
+  ])('refuses the percent condition %j', (condition, message) => {
+    expect(validateIssueRule({ ...valid, conditions: [condition] }, uuid)).toEqual({ error: `conditions[0]: ${message}`, field: 'conditions' });
+  });
+
+  it.each([
+    [{ id: Ids.IssueOccurrencesFilter, value: -1 }, 'value must be a whole number of at least 0'],
+    [{ id: Ids.IssueOccurrencesFilter, value: 1.5 }, 'value must be a whole number of at least 0'],
+    [{ id: Ids.AssignedToFilter, targetType: 'NoOne' }, 'targetType must be one of Unassigned, Team, Member'],
+    [{ id: Ids.AssignedToFilter, targetType: 'Member' }, "targetIdentifier must be the id of the member's user"],
+    [{ id: Ids.AssignedToFilter, targetType: 'Team', targetIdentifier: 'ops' }, 'targetIdentifier must be the id of the team'],
+  ])('refuses the filter %j', (filter, message) => {
+    expect(validateIssueRule({ ...valid, filters: [filter] }, uuid)).toEqual({ error: `filters[0]: ${message}`, field: 'filters' });
+  });
 });

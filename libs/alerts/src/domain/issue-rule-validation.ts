@@ -1,5 +1,7 @@
 import {
   AGE_UNITS,
+  ASSIGNEE_TARGET_TYPES,
+  type AssigneeTargetType,
   DEFAULT_FREQUENCY_MINUTES,
   EVENT_ATTRIBUTES,
   type EventAttribute,
@@ -17,6 +19,7 @@ import {
   MAX_FREQUENCY_MINUTES,
   type MatchKind,
   MIN_FREQUENCY_MINUTES,
+  PERCENT_INTERVALS,
   TAG_MATCHES,
   type TagMatch,
 } from './issue-rule';
@@ -96,6 +99,7 @@ function validateCondition(raw: unknown, index: number): Checked<IssueRuleCondit
     case IssueRuleIds.FirstSeenEvent:
     case IssueRuleIds.RegressionEvent:
     case IssueRuleIds.EveryEvent:
+    case IssueRuleIds.ReappearedEvent:
       return { ok: { id: raw.id } };
     case IssueRuleIds.EventFrequency:
     case IssueRuleIds.EventUniqueUserFrequency: {
@@ -104,6 +108,19 @@ function validateCondition(raw: unknown, index: number): Checked<IssueRuleCondit
       const interval = raw.interval;
       if (typeof interval !== 'string' || !(interval in FREQUENCY_INTERVALS)) {
         return { error: `conditions[${index}]: interval must be one of ${Object.keys(FREQUENCY_INTERVALS).join(', ')}`, field };
+      }
+      const comparisonType = raw.comparisonType ?? 'count';
+      if (comparisonType !== 'count') return { error: `conditions[${index}]: only comparisonType "count" is supported`, field };
+      return { ok: { id: raw.id, value, interval, comparisonType } };
+    }
+    case IssueRuleIds.EventFrequencyPercent: {
+      const value = typeof raw.value === 'string' && raw.value.trim() !== '' ? Number(raw.value) : raw.value;
+      if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 100) {
+        return { error: `conditions[${index}]: value must be a percentage from 0 to 100`, field };
+      }
+      const interval = raw.interval;
+      if (typeof interval !== 'string' || !(interval in PERCENT_INTERVALS)) {
+        return { error: `conditions[${index}]: interval must be one of ${Object.keys(PERCENT_INTERVALS).join(', ')}`, field };
       }
       const comparisonType = raw.comparisonType ?? 'count';
       if (comparisonType !== 'count') return { error: `conditions[${index}]: only comparisonType "count" is supported`, field };
@@ -154,6 +171,25 @@ function validateFilter(raw: unknown, index: number): Checked<IssueRuleFilter> {
         return { error: `filters[${index}]: time must be one of ${Object.keys(AGE_UNITS).join(', ')}`, field };
       return { ok: { id: raw.id, comparison_type: comparison, value, time: raw.time } };
     }
+    case IssueRuleIds.IssueOccurrencesFilter: {
+      const value = integerOf(raw.value);
+      if (value === undefined || value < 0) return { error: `filters[${index}]: value must be a whole number of at least 0`, field };
+      return { ok: { id: raw.id, value } };
+    }
+    case IssueRuleIds.AssignedToFilter: {
+      const targetType = raw.targetType;
+      if (!ASSIGNEE_TARGET_TYPES.includes(targetType as AssigneeTargetType)) {
+        return { error: `filters[${index}]: targetType must be one of ${ASSIGNEE_TARGET_TYPES.join(', ')}`, field };
+      }
+      if (targetType === 'Unassigned') return { ok: { id: raw.id, targetType, targetIdentifier: null } };
+      const identifier = integerOf(raw.targetIdentifier);
+      if (identifier === undefined || identifier < 1) {
+        return { error: `filters[${index}]: targetIdentifier must be the id of the ${targetType === 'Team' ? 'team' : "member's user"}`, field };
+      }
+      return { ok: { id: raw.id, targetType: targetType as AssigneeTargetType, targetIdentifier: String(identifier) } };
+    }
+    case IssueRuleIds.LatestReleaseFilter:
+      return { ok: { id: raw.id } };
     default:
       return { error: `filters[${index}]: unknown filter ${raw.id}`, field };
   }

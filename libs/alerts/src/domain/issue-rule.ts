@@ -13,10 +13,15 @@ export const IssueRuleIds = {
   EveryEvent: 'sentry.rules.conditions.every_event.EveryEventCondition',
   EventFrequency: 'sentry.rules.conditions.event_frequency.EventFrequencyCondition',
   EventUniqueUserFrequency: 'sentry.rules.conditions.event_frequency.EventUniqueUserFrequencyCondition',
+  EventFrequencyPercent: 'sentry.rules.conditions.event_frequency.EventFrequencyPercentCondition',
+  ReappearedEvent: 'sentry.rules.conditions.reappeared_event.ReappearedEventCondition',
   LevelFilter: 'sentry.rules.filters.level.LevelFilter',
   TaggedEventFilter: 'sentry.rules.filters.tagged_event.TaggedEventFilter',
   AgeComparisonFilter: 'sentry.rules.filters.age_comparison.AgeComparisonFilter',
   EventAttributeFilter: 'sentry.rules.filters.event_attribute.EventAttributeFilter',
+  IssueOccurrencesFilter: 'sentry.rules.filters.issue_occurrences.IssueOccurrencesFilter',
+  AssignedToFilter: 'sentry.rules.filters.assigned_to.AssignedToFilter',
+  LatestReleaseFilter: 'sentry.rules.filters.latest_release.LatestReleaseFilter',
   NotifyEvent: 'sentry.rules.actions.notify_event.NotifyEventAction',
   NotifyEventSentryApp: 'sentry.rules.actions.notify_event_sentry_app.NotifyEventSentryAppAction',
   NotifyEmail: 'sentry.mail.actions.NotifyEmailAction',
@@ -54,6 +59,22 @@ export const FREQUENCY_INTERVALS: Readonly<Record<string, number>> = Object.free
   '30d': 2_592_000,
 });
 
+/**
+ * The intervals of the percent-of-sessions condition: Sentry offers 5m to 1h and still evaluates
+ * rules saved with 1m.
+ */
+export const PERCENT_INTERVALS: Readonly<Record<string, number>> = Object.freeze({ '1m': 60, '5m': 300, '10m': 600, '30m': 1800, '1h': 3600 });
+/** Sentry's percent condition stays quiet while the project had fewer sessions than this in the last hour. */
+export const MIN_SESSIONS_TO_FIRE = 50;
+
+/** The window of a frequency or percent condition's interval, in seconds. */
+export function intervalSeconds(interval: string): number {
+  return FREQUENCY_INTERVALS[interval] ?? PERCENT_INTERVALS[interval];
+}
+
+export const ASSIGNEE_TARGET_TYPES = ['Unassigned', 'Team', 'Member'] as const;
+export type AssigneeTargetType = (typeof ASSIGNEE_TARGET_TYPES)[number];
+
 /** Sentry's numeric levels (LevelFilter compares them). */
 export const LEVEL_NUMBERS: Readonly<Record<string, number>> = Object.freeze({ fatal: 50, error: 40, warning: 30, info: 20, debug: 10, sample: 0 });
 
@@ -69,13 +90,20 @@ export type IssueRuleCondition =
   | { id: typeof IssueRuleIds.FirstSeenEvent }
   | { id: typeof IssueRuleIds.RegressionEvent }
   | { id: typeof IssueRuleIds.EveryEvent }
-  | { id: typeof IssueRuleIds.EventFrequency | typeof IssueRuleIds.EventUniqueUserFrequency; value: number; interval: string; comparisonType: 'count' };
+  | { id: typeof IssueRuleIds.ReappearedEvent }
+  | { id: typeof IssueRuleIds.EventFrequency | typeof IssueRuleIds.EventUniqueUserFrequency; value: number; interval: string; comparisonType: 'count' }
+  /** `value` is a percentage (0 to 100) of the sessions in the interval. */
+  | { id: typeof IssueRuleIds.EventFrequencyPercent; value: number; interval: string; comparisonType: 'count' };
 
 export type IssueRuleFilter =
   | { id: typeof IssueRuleIds.LevelFilter; match: 'eq' | 'gte' | 'lte'; level: string }
   | { id: typeof IssueRuleIds.TaggedEventFilter; key: string; match: TagMatch; value?: string }
   | { id: typeof IssueRuleIds.AgeComparisonFilter; comparison_type: 'older' | 'newer'; value: number; time: string }
-  | { id: typeof IssueRuleIds.EventAttributeFilter; attribute: EventAttribute; match: TagMatch; value?: string };
+  | { id: typeof IssueRuleIds.EventAttributeFilter; attribute: EventAttribute; match: TagMatch; value?: string }
+  | { id: typeof IssueRuleIds.IssueOccurrencesFilter; value: number }
+  /** `targetIdentifier`: the team's id, or the member's user id; null for Unassigned. */
+  | { id: typeof IssueRuleIds.AssignedToFilter; targetType: AssigneeTargetType; targetIdentifier: string | null }
+  | { id: typeof IssueRuleIds.LatestReleaseFilter };
 
 export interface AppActionSetting {
   name: string;

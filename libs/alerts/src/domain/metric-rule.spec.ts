@@ -1,4 +1,4 @@
-import { decideIncident, describeValue, type MetricRuleDefinition, validateMetricRule } from './metric-rule';
+import { decideIncident, describeValue, metricQueryFilter, type MetricRuleDefinition, validateMetricRule } from './metric-rule';
 
 let next = 0;
 const newId = () => String(++next);
@@ -63,13 +63,19 @@ describe('validateMetricRule', () => {
     });
   });
 
+  it('keeps an environment: the worker counts only its events', () => {
+    const checked = validateMetricRule({ ...base, environment: 'production' }, () => '1');
+    expect('ok' in checked && checked.ok.environment).toBe('production');
+  });
+
   it.each([
     [{ ...base, aggregate: 'avg(duration)' }, 'aggregate'],
     [{ ...base, timeWindow: 3 }, 'timeWindow'],
     [{ ...base, thresholdType: 2 }, 'thresholdType'],
     [{ ...base, projects: [] }, 'projects'],
-    [{ ...base, query: 'level:error' }, 'query'],
-    [{ ...base, environment: 'production' }, 'environment'],
+    [{ ...base, query: 'x'.repeat(1001) }, 'query'],
+    [{ ...base, environment: '' }, 'environment'],
+    [{ ...base, environment: 'e'.repeat(65) }, 'environment'],
     [{ ...base, triggers: [] }, 'triggers'],
     [{ ...base, triggers: [{ label: 'warning', alertThreshold: 1 }] }, 'triggers'],
     [
@@ -142,5 +148,26 @@ describe('describeValue', () => {
     expect(describeValue('count()', 1000, 10)).toBe('1000 events in the last 10 minutes');
     expect(describeValue('count_unique(user)', 3, 60)).toBe('3 users in the last 1 hour');
     expect(describeValue('count()', 1, 1440)).toBe('1 events in the last 24 hours');
+  });
+});
+
+describe('metricQueryFilter', () => {
+  const filter = (key: string, values: string[], negated = false) => ({ type: 'filter' as const, key, negated, values });
+
+  it('keeps the environments and levels a query names, levels in lower case', () => {
+    expect(metricQueryFilter([filter('environment', ['prod']), filter('level', ['Error', 'fatal'])])).toEqual({
+      ok: { environments: { negated: false, values: ['prod'] }, levels: { negated: false, values: ['error', 'fatal'] } },
+    });
+    expect(metricQueryFilter([filter('level', ['info'], true)])).toEqual({ ok: { levels: { negated: true, values: ['info'] } } });
+    expect(metricQueryFilter([])).toEqual({ ok: {} });
+  });
+
+  it.each([
+    [[{ type: 'text' as const }], 'free text is not supported'],
+    [[filter('release', ['1.0'])], 'release is not supported'],
+    [[filter('level', ['loud'])], 'level loud is not one of fatal, error, warning, info, debug'],
+    [[filter('environment', ['a']), filter('environment', ['b'])], 'give environment: once'],
+  ])('refuses %j', (terms, message) => {
+    expect(metricQueryFilter(terms)).toEqual({ error: expect.stringContaining(message), field: 'query' });
   });
 });

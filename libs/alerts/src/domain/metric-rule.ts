@@ -43,6 +43,47 @@ export interface MetricRuleDefinition {
   triggers: MetricTrigger[];
 }
 
+/** One key of a metric rule's query: its values, or anything but them. */
+export interface MetricValueFilter {
+  readonly negated: boolean;
+  readonly values: readonly string[];
+}
+
+/** What a metric rule's query keeps of its projects' errors: the environments and levels it names. */
+export interface MetricQueryFilter {
+  readonly environments?: MetricValueFilter;
+  readonly levels?: MetricValueFilter;
+}
+
+/** A term of a query in Sentry's search syntax, as far as a metric rule reads it. */
+export type MetricQueryTerm =
+  { readonly type: 'filter'; readonly key: string; readonly negated: boolean; readonly values: readonly string[] } | { readonly type: 'text' };
+
+const METRIC_QUERY_KEYS = { environment: 'environments', level: 'levels' } as const;
+
+/**
+ * A metric rule's query (`environment:prod level:error`, `!level:info`, `level:[error,fatal]`):
+ * the errors counted are those of the environments and levels it names. Other keys and free text
+ * are refused, rather than ignored: the counts behind metric rules keep only these two.
+ */
+export function metricQueryFilter(terms: readonly MetricQueryTerm[]): Checked<MetricQueryFilter> {
+  const filter: { environments?: MetricValueFilter; levels?: MetricValueFilter } = {};
+  for (const term of terms) {
+    if (term.type === 'text') return { error: 'query: free text is not supported; filter by environment: and level:', field: 'query' };
+    const name = METRIC_QUERY_KEYS[term.key as keyof typeof METRIC_QUERY_KEYS];
+    if (!name) return { error: `query: ${term.key} is not supported; filter by environment: and level:`, field: 'query' };
+    if (filter[name]) return { error: `query: give ${term.key}: once (a list such as ${term.key}:[a,b] names several)`, field: 'query' };
+    if (name === 'levels') {
+      const unknown = term.values.find((level) => !(level.toLowerCase() in LEVELS));
+      if (unknown !== undefined) return { error: `query: level ${unknown} is not one of ${Object.keys(LEVELS).join(', ')}`, field: 'query' };
+    }
+    filter[name] = { negated: term.negated, values: name === 'levels' ? term.values.map((level) => level.toLowerCase()) : [...term.values] };
+  }
+  return { ok: filter };
+}
+
+const LEVELS = { fatal: 1, error: 1, warning: 1, info: 1, debug: 1 } as const;
+
 /** A trigger as submitted: its id (and its actions' ids) are kept on update, new ones get fresh ids. */
 type Checked<T> = { ok: T } | { error: string; field: string };
 
@@ -64,7 +105,7 @@ export function validateMetricRule(input: Record<string, unknown>, newId: () => 
     return { error: `aggregate: must be one of ${METRIC_AGGREGATES.join(', ')}`, field: 'aggregate' };
   const query = input.query ?? '';
   if (typeof query !== 'string') return { error: 'query: must be a string', field: 'query' };
-  if (query.trim() !== '') return { error: "query: search filters are not supported; leave it empty to count all of the projects' errors", field: 'query' };
+  if (query.length > 1000) return { error: 'query: at most 1000 characters', field: 'query' };
   const dataset = input.dataset ?? 'events';
   if (dataset !== 'events' && dataset !== 'errors') return { error: 'dataset: only events (errors) are supported', field: 'dataset' };
   const timeWindow = numberOf(input.timeWindow);
@@ -81,7 +122,9 @@ export function validateMetricRule(input: Record<string, unknown>, newId: () => 
     return { error: 'projects: must list at least one project slug', field: 'projects' };
   }
   const environment = input.environment ?? null;
-  if (environment !== null) return { error: 'environment: environment filters are not supported; leave it empty', field: 'environment' };
+  if (environment !== null && (typeof environment !== 'string' || environment === '' || environment.length > 64)) {
+    return { error: 'environment: must be the name of an environment (at most 64 characters), or null for all', field: 'environment' };
+  }
   const owner = input.owner ?? null;
   if (owner !== null && (typeof owner !== 'string' || !/^(user|team):\d+$/.test(owner)))
     return { error: 'owner: must be "user:<id>" or "team:<id>"', field: 'owner' };
@@ -114,12 +157,12 @@ export function validateMetricRule(input: Record<string, unknown>, newId: () => 
     ok: {
       name: name.trim(),
       aggregate: aggregate as MetricAggregate,
-      query: '',
+      query: query.trim(),
       timeWindow,
       thresholdType,
       resolveThreshold,
       projects: [...new Set(projects as string[])],
-      environment: null,
+      environment: environment as string | null,
       owner: owner as string | null,
       triggers,
     },

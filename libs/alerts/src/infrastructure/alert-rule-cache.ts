@@ -12,7 +12,16 @@ export interface ProjectAlerting {
 
 const NOTHING: ProjectAlerting = Object.freeze({
   rules: [],
-  needs: { eventCounts: false, userCounts: false, issueAge: false, eventWindows: [], userWindows: [] },
+  needs: {
+    eventCounts: false,
+    userCounts: false,
+    issueAge: false,
+    issueState: false,
+    sessions: false,
+    latestRelease: false,
+    eventWindows: [],
+    userWindows: [],
+  },
 });
 
 const CACHED_PROJECTS = 10_000;

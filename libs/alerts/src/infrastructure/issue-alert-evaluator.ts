@@ -1,12 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock, type RecordedEvent } from '@faultline/kernel';
 import { type ErrorEventProcessedData, IngestEventTypes } from '@faultline/ingest';
-import { IssueEventTypes, type IssueUnresolvedData } from '@faultline/issues';
+import { IssueEventTypes, type IssueUnresolvedData, LatestReleases } from '@faultline/issues';
 import { MonitorEventTypes } from '@faultline/monitors';
 import { Metrics, type Transaction } from '@faultline/platform';
+import { ProjectSessionCounts, sessionsKey } from '@faultline/releases';
 import { Counter, Histogram } from 'prom-client';
-import { type EventFacts, FREQUENCY_INTERVALS, type IssueRule, rulePasses } from '../domain';
-import { AlertCountsRepository } from './alert-counts.repository';
+import { type EventFacts, type IssueRule, intervalSeconds, rulePasses } from '../domain';
+import { AlertCountsRepository, countKey } from './alert-counts.repository';
 import { AlertDispatcher, type IssueRuleFire } from './alert-dispatcher';
 import { AlertRuleCache, type ProjectAlerting } from './alert-rule-cache';
 import { IssueAlertFiresRepository } from './issue-alert-fires.repository';
@@ -29,8 +30,12 @@ export function minuteOf(at: Date): Date {
  */
 @Injectable()
 export class IssueAlertEvaluator {
-  /** Regressions recorded earlier in the same transaction (issues records them before the processed events). */
+  /**
+   * Regressions and reappearances recorded earlier in the same transaction (issues records them
+   * before the processed events), as `issue|event` keys.
+   */
   private readonly regressions = new WeakMap<Transaction, Set<string>>();
+  private readonly reappearances = new WeakMap<Transaction, Set<string>>();
   private readonly duration: Histogram;
   private readonly fired: Counter;
 
@@ -39,6 +44,8 @@ export class IssueAlertEvaluator {
     private readonly counts: AlertCountsRepository,
     private readonly fires: IssueAlertFiresRepository,
     private readonly dispatcher: AlertDispatcher,
+    private readonly sessions: ProjectSessionCounts,
+    private readonly latestReleases: LatestReleases,
     @Inject(CLOCK) private readonly clock: Clock,
     metrics: Metrics,
   ) {
@@ -60,10 +67,12 @@ export class IssueAlertEvaluator {
         (processed ??= []).push({ data: event.data as unknown as ErrorEventProcessedData });
       } else if (event.type === IssueEventTypes.IssueUnresolved) {
         const data = event.data as unknown as IssueUnresolvedData;
-        if (data.reason !== 'regression' || !data.eventId) continue;
-        let regressed = this.regressions.get(tx);
-        if (!regressed) this.regressions.set(tx, (regressed = new Set()));
-        regressed.add(`${data.issueId}|${data.eventId}`);
+        if (!data.eventId || data.reason === 'manual') continue;
+        // An expired ignore brings the issue back: Sentry's "reappeared" (archived until escalating).
+        const seen = data.reason === 'regression' ? this.regressions : this.reappearances;
+        let keys = seen.get(tx);
+        if (!keys) seen.set(tx, (keys = new Set()));
+        keys.add(`${data.issueId}|${data.eventId}`);
       }
     }
     if (!processed) return;
@@ -80,63 +89,88 @@ export class IssueAlertEvaluator {
     const now = this.clock.now();
     const bucket = minuteOf(now);
 
-    const eventRows = new Map<string, { issueId: string; projectId: string; bucket: Date; events: number }>();
-    const userRows = new Map<string, { issueId: string; projectId: string; bucket: Date; user: string }>();
+    const eventRows = new Map<string, { issueId: string; projectId: string; bucket: Date; environment: string; level: string; events: number }>();
+    const userRows = new Map<string, { issueId: string; projectId: string; bucket: Date; environment: string; level: string; user: string }>();
     for (const p of relevant) {
       const { needs } = alerting(p);
+      const { issueId, projectId, environment, level, user } = p.data;
       if (needs.eventCounts) {
-        const row = eventRows.get(p.data.issueId);
+        const key = `${issueId}|${environment}|${level}`;
+        const row = eventRows.get(key);
         if (row) row.events += 1;
-        else eventRows.set(p.data.issueId, { issueId: p.data.issueId, projectId: p.data.projectId, bucket, events: 1 });
+        else eventRows.set(key, { issueId, projectId, bucket, environment, level, events: 1 });
       }
-      if (needs.userCounts && p.data.user) {
-        userRows.set(`${p.data.issueId}|${p.data.user}`, { issueId: p.data.issueId, projectId: p.data.projectId, bucket, user: p.data.user });
-      }
+      if (needs.userCounts && user) userRows.set(`${issueId}|${environment}|${level}|${user}`, { issueId, projectId, bucket, environment, level, user });
     }
 
     const withRules = relevant.filter((p) => alerting(p).rules.length > 0);
     const eventWindows = new Set<number>();
     const userWindows = new Set<number>();
-    let readAge = false;
+    let readState = false;
+    const sessionProjects = new Set<string>();
+    const releaseProjects = new Set<string>();
     for (const projectId of new Set(withRules.map((p) => p.data.projectId))) {
       const { needs } = projects.get(projectId) as ProjectAlerting;
       for (const seconds of needs.eventWindows) eventWindows.add(seconds);
       for (const seconds of needs.userWindows) userWindows.add(seconds);
-      readAge ||= needs.issueAge;
+      readState ||= needs.issueAge || needs.issueState;
+      if (needs.sessions) sessionProjects.add(projectId);
+      if (needs.latestRelease) releaseProjects.add(projectId);
     }
     const issueIds = [...new Set(withRules.map((p) => p.data.issueId))];
+    const counting = eventWindows.size + userWindows.size > 0;
+    const issueEnvironments = new Map<string, { issueId: string; environment: string }>();
+    if (counting) for (const { data } of withRules) issueEnvironments.set(`${data.issueId}|${data.environment}`, data);
     // One round trip: the batch's counts in, what the rules read out.
     const read = await this.counts.recordAndRead(tx, {
       events: [...eventRows.values()],
       users: [...userRows.values()],
-      countIssues: eventWindows.size + userWindows.size > 0 ? issueIds : [],
+      countIssues: counting ? issueIds : [],
+      countEnvironments: [...issueEnvironments.values()].map(({ issueId, environment }) => ({ issueId, environment })),
       eventWindows: [...eventWindows],
       userWindows: [...userWindows],
-      ageIssues: readAge ? issueIds : [],
+      stateIssues: readState ? issueIds : [],
       ruleIssues: issueIds,
       now,
     });
     if (withRules.length === 0) return true;
     const regressed = this.regressions.get(tx);
     this.regressions.delete(tx);
+    const reappeared = this.reappearances.get(tx);
+    this.reappearances.delete(tx);
+    const sessions = await this.sessionsOf(tx, withRules, sessionProjects, now);
+    const latest = await this.latestReleasesOf(tx, withRules, releaseProjects);
+    const batchEvents = new Map<string, number>();
+    for (const { data } of withRules) batchEvents.set(data.issueId, (batchEvents.get(data.issueId) ?? 0) + 1);
 
     const candidates = new Map<string, { rule: IssueRule; p: Processed }>();
     const position = new Map<string, number>();
     for (const p of withRules) {
-      const { issueId } = p.data;
-      // The k-th event of the issue in this batch sees the counts before the batch and the first k of it.
+      const { issueId, projectId, environment, release } = p.data;
+      // The k-th event of the issue in this batch sees the counts before the batch and the first k
+      // of it, in all environments (k) and in its own (kInEnvironment).
       const k = (position.get(issueId) ?? 0) + 1;
       position.set(issueId, k);
+      const kInEnvironment = (position.get(`${issueId}|${environment}`) ?? 0) + 1;
+      position.set(`${issueId}|${environment}`, kInEnvironment);
+      const state = read.issues.get(issueId);
+      const ownCount = (within: string | null) => (within === null ? k : within === environment ? kInEnvironment : 0);
       const facts: EventFacts = {
         isNewIssue: p.data.isNewIssue,
         isRegression: regressed?.has(`${issueId}|${p.data.eventId}`) ?? false,
+        isReappeared: reappeared?.has(`${issueId}|${p.data.eventId}`) ?? false,
         level: p.data.level,
-        environment: p.data.environment,
+        environment,
         tags: eventTags(p.data),
-        attributes: { message: p.data.message, platform: p.data.platform, environment: p.data.environment, type: 'error' },
-        issueAgeSeconds: read.firstSeen.has(issueId) ? Math.max(0, (now.getTime() - (read.firstSeen.get(issueId) as number)) / 1000) : undefined,
-        eventsIn: (interval) => (read.eventsBefore.get(`${issueId}|${FREQUENCY_INTERVALS[interval]}`) ?? 0) + k,
-        usersIn: (interval) => read.users.get(`${issueId}|${FREQUENCY_INTERVALS[interval]}`) ?? 0,
+        attributes: { message: p.data.message, platform: p.data.platform, environment, type: 'error' },
+        issueAgeSeconds: state ? Math.max(0, (now.getTime() - state.firstSeen) / 1000) : undefined,
+        // The issue's times seen already holds the whole batch: the k-th event sees those before it and itself.
+        issueTimesSeen: state ? Math.max(k, state.timesSeen - (batchEvents.get(issueId) ?? 0) + k) : undefined,
+        assignee: state?.assignee,
+        isLatestRelease: releaseProjects.has(projectId) ? Boolean(release) && latest.get(projectId)?.toLowerCase() === release?.toLowerCase() : undefined,
+        eventsIn: (interval, within) => (read.eventsBefore.get(countKey(issueId, intervalSeconds(interval), within)) ?? 0) + ownCount(within),
+        usersIn: (interval, within) => read.users.get(countKey(issueId, intervalSeconds(interval), within)) ?? 0,
+        sessionsLastHour: sessionProjects.has(projectId) ? (within) => sessions.get(sessionsKey({ projectId, environment: within })) : undefined,
       };
       for (const rule of alerting(p).rules) {
         const key = `${rule.id}|${issueId}`;
@@ -168,6 +202,31 @@ export class IssueAlertEvaluator {
     );
     this.fired.inc(fired.length);
     return true;
+  }
+
+  /** The latest release of the projects whose rules filter on it, the batch's releases counted as seen. */
+  private async latestReleasesOf(tx: Transaction, withRules: readonly Processed[], projectIds: ReadonlySet<string>): Promise<Map<string, string>> {
+    if (projectIds.size === 0) return new Map();
+    const seenNow = new Map<string, string[]>([...projectIds].map((projectId) => [projectId, []]));
+    for (const { data } of withRules) if (data.release) seenNow.get(data.projectId)?.push(data.release);
+    return this.latestReleases.ofProjects(
+      tx,
+      [...seenNow].map(([projectId, releases]) => ({ projectId, seenNow: releases })),
+    );
+  }
+
+  /** The last hour's sessions of the projects whose rules weigh events against them: in all environments and in each event's. */
+  private async sessionsOf(tx: Transaction, withRules: readonly Processed[], projectIds: ReadonlySet<string>, now: Date): Promise<Map<string, number>> {
+    if (projectIds.size === 0) return new Map();
+    const queries = new Map<string, { projectId: string; environment: string | null }>();
+    for (const { data } of withRules) {
+      if (!projectIds.has(data.projectId)) continue;
+      for (const environment of [null, data.environment]) {
+        const query = { projectId: data.projectId, environment };
+        queries.set(sessionsKey(query), query);
+      }
+    }
+    return this.sessions.startedInLastHour(tx, [...queries.values()], now);
   }
 }
 

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Sql } from '@faultline/platform';
 
+const HOUR_MS = 3_600_000;
+
 export interface FireRow {
   id: string;
   rule_id: string;
@@ -91,6 +93,23 @@ export class IssueAlertFiresRepository {
       [ruleIds],
     );
     return new Map(rows.map((row) => [String(row.rule_id), new Date(row.fired_at)]));
+  }
+
+  /**
+   * Sentry's rule stats: the rule's fires in [start, end) counted per hour, every hour from the
+   * one `start` falls in to the one `end` falls in present (zero when it did not fire).
+   */
+  async hourlyCounts(sql: Sql, ruleId: string, start: Date, end: Date): Promise<Array<{ date: Date; count: number }>> {
+    const hour = (at: Date) => new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS);
+    const rows = await sql.query<{ hour: Date; count: number }>(
+      `SELECT h.hour, count(f.id)::int AS count
+       FROM generate_series($2::timestamptz, $3::timestamptz, interval '1 hour') AS h (hour)
+       LEFT JOIN alerts.issue_alert_fires f ON f.rule_id = $1
+         AND f.fired_at >= greatest(h.hour, $4::timestamptz) AND f.fired_at < least(h.hour + interval '1 hour', $5::timestamptz)
+       GROUP BY h.hour ORDER BY h.hour`,
+      [ruleId, hour(start), hour(end), start, end],
+    );
+    return rows.map((row) => ({ date: new Date(row.hour), count: row.count }));
   }
 
   /** Sentry's rule group history: per issue, how often the rule fired for it and when last. */

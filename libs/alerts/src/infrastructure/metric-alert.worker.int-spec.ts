@@ -64,12 +64,15 @@ describe('MetricAlertWorker', () => {
       await rules.insert(db.database, organizationId, [String(project.id)], checked.ok, null, clock.now());
     }
     await new AlertCountsRepository().recordAndRead(db.database, {
-      events: [{ issueId: String(issue.id), projectId: String(project.id), bucket: minuteOf(clock.now()), events: 4 }],
+      events: [
+        { issueId: String(issue.id), projectId: String(project.id), bucket: minuteOf(clock.now()), environment: 'production', level: 'error', events: 4 },
+      ],
       users: [],
       countIssues: [],
+      countEnvironments: [],
       eventWindows: [],
       userWindows: [],
-      ageIssues: [],
+      stateIssues: [],
       ruleIssues: [],
       now: clock.now(),
     });
@@ -127,11 +130,19 @@ describe('MetricAlertWorker', () => {
     const users = (tags: string[], at: Date) =>
       counts.recordAndRead(db.database, {
         events: [],
-        users: tags.map((user) => ({ issueId, projectId, bucket: minuteOf(at), user })),
+        users: tags.map((user, index) => ({
+          issueId,
+          projectId,
+          bucket: minuteOf(at),
+          environment: index % 2 ? 'staging' : 'production',
+          level: index % 2 ? 'warning' : 'error',
+          user,
+        })),
         countIssues: [],
+        countEnvironments: [],
         eventWindows: [],
         userWindows: [],
-        ageIssues: [],
+        stateIssues: [],
         ruleIssues: [],
         now: at,
       });
@@ -142,9 +153,33 @@ describe('MetricAlertWorker', () => {
     await users(['id:b', 'id:c'], clock.now());
     const values = await counts.metricValues(
       db.database,
-      [{ id: String(rule.id), projectIds: [projectId], aggregate: 'count_unique(user)', timeWindow: 5 }],
+      [
+        { id: String(rule.id), projectIds: [projectId], aggregate: 'count_unique(user)', timeWindow: 5, environment: null, filter: {} },
+        { id: '0', projectIds: [projectId], aggregate: 'count_unique(user)', timeWindow: 5, environment: 'production', filter: {} },
+        {
+          id: '1',
+          projectIds: [projectId],
+          aggregate: 'count_unique(user)',
+          timeWindow: 5,
+          environment: null,
+          filter: { levels: { negated: false, values: ['warning'] } },
+        },
+        {
+          id: '2',
+          projectIds: [projectId],
+          aggregate: 'count_unique(user)',
+          timeWindow: 5,
+          environment: null,
+          filter: { levels: { negated: false, values: ['warning'] }, environments: { negated: true, values: ['staging'] } },
+        },
+      ],
       clock.now(),
     );
     expect(values.get(String(rule.id))).toBe(3);
+    // With an environment, only its users: id:a and id:b (first of their minutes) were seen in production.
+    expect(values.get('0')).toBe(2);
+    // The query's levels and environments: id:b and id:c sent warnings (from staging), nobody a warning elsewhere.
+    expect(values.get('1')).toBe(2);
+    expect(values.get('2')).toBe(0);
   });
 });

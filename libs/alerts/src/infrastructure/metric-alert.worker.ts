@@ -7,6 +7,7 @@ import { AlertCountsRepository } from './alert-counts.repository';
 import { AlertDispatcher } from './alert-dispatcher';
 import { incidentView, IncidentsRepository, type IncidentRow } from './incidents.repository';
 import { metricRuleView, MetricRulesRepository, type MetricRuleRow } from './metric-rules.repository';
+import { parseMetricQuery } from '../application/metric-query';
 
 const BATCH_SIZE = 50;
 const IDLE_POLL_MS = 5_000;
@@ -77,7 +78,14 @@ export class MetricAlertWorker extends MetricAlertEvaluation implements Backgrou
       if (claimed.length === 0) return 0;
       const values = await this.counts.metricValues(
         tx,
-        claimed.map((row) => ({ id: String(row.id), projectIds: row.project_ids.map(String), aggregate: row.aggregate, timeWindow: row.time_window })),
+        claimed.map((row) => ({
+          id: String(row.id),
+          projectIds: row.project_ids.map(String),
+          aggregate: row.aggregate,
+          timeWindow: row.time_window,
+          environment: row.environment,
+          filter: parseMetricQuery(row.query),
+        })),
         now,
       );
       const active = new Map(

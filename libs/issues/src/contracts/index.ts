@@ -39,5 +39,8 @@ export * from './user-report-intake';
 export * from './event-attachment-intake';
 export { EVENT_ATTACHMENT_LIMITS, MINIDUMP_ATTACHMENT_TYPE } from '../domain/event-attachment';
 export { EVENT_FIELDS, type EventFieldType } from '../application/queries/event-search';
+/** Sentry's search syntax, for other contexts' filters written in it (a metric alert's query). */
+export { scanSearchQuery, textTerm, type Term as SearchTerm } from '../application/queries/issue-search';
 export { IssueTopFrames } from './issue-top-frames';
+export { LatestReleases } from './latest-releases';
 export * from './issue-occurrences';

@@ -14,6 +14,21 @@ export async function latestProjectRelease(sql: Sql, projectId: string): Promise
 
 /** The latest release of each of these projects that has seen one, by project id, in one statement. */
 export async function latestProjectReleases(sql: Sql, projectIds: readonly string[]): Promise<Map<string, string>> {
+  return latestOf(await projectReleasesNewestFirst(sql, projectIds));
+}
+
+/** The latest release of each project among its releases, newest first by first sight. */
+export function latestOf(newestFirst: ReadonlyMap<string, readonly string[]>): Map<string, string> {
+  const latest = new Map<string, string>();
+  for (const [projectId, releases] of newestFirst) {
+    const release = latestRelease(releases);
+    if (release !== undefined) latest.set(projectId, release);
+  }
+  return latest;
+}
+
+/** Each project's releases its events named, newest first by first sight (the newest RELEASES_WEIGHED of them). */
+export async function projectReleasesNewestFirst(sql: Sql, projectIds: readonly string[]): Promise<Map<string, string[]>> {
   const rows = await sql.query<{ project_id: string; value: string }>(
     `SELECT p.id::text AS project_id, r.value FROM unnest($1::bigint[]) AS p (id)
      CROSS JOIN LATERAL (
@@ -22,13 +37,12 @@ export async function latestProjectReleases(sql: Sql, projectIds: readonly strin
     [projectIds, RELEASES_WEIGHED],
   );
   const newestFirst = new Map<string, string[]>();
-  for (const row of rows) newestFirst.set(row.project_id, [...(newestFirst.get(row.project_id) ?? []), row.value]);
-  const latest = new Map<string, string>();
-  for (const [projectId, releases] of newestFirst) {
-    const release = latestRelease(releases);
-    if (release !== undefined) latest.set(projectId, release);
+  for (const row of rows) {
+    const releases = newestFirst.get(row.project_id);
+    if (releases) releases.push(row.value);
+    else newestFirst.set(row.project_id, [row.value]);
   }
-  return latest;
+  return newestFirst;
 }
 
 /** Whether an event of the project named this release. */

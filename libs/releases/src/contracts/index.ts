@@ -4,3 +4,4 @@ export type { JsFrame, ProcessingError, ProcessingErrorType } from '../domain/sy
 export { ReleaseEventTypes } from '../domain/release.events';
 export { OrganizationStorageQuota, StorageQuotaExceeded } from './organization-storage-quota';
 export { SessionIntake, type SessionInput } from './session-intake';
+export { ProjectSessionCounts, type ProjectSessionsQuery, sessionsKey } from './project-session-counts';

@@ -3,6 +3,7 @@ import type { InstallationLookup } from '@faultline/integrations';
 import type { Sql } from '@faultline/platform';
 import { type MetricRuleDefinition, validateMetricRule } from '../../domain';
 import { type MetricRulesRepository, organizationProjectsBySlug } from '../../infrastructure/metric-rules.repository';
+import { parseMetricQuery } from '../metric-query';
 import { checkAppActions } from './app-actions';
 
 /**
@@ -37,6 +38,7 @@ export async function checkedMetricRule(
   const checked = validateMetricRule(body, newId);
   if ('error' in checked) throw DomainError.invalid(checked.error, { field: checked.field });
   const definition = checked.ok;
+  parseMetricQuery(definition.query);
   const seen = new Set<string>();
   const keep = (id: string) => {
     const kept = (issued.has(id) || ownIds.has(id)) && !seen.has(id) ? id : newId();
