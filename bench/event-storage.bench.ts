@@ -163,7 +163,9 @@ async function main(): Promise<void> {
     `CREATE TABLE public.bench_payloads (full_lz4 json COMPRESSION lz4, full_pglz json COMPRESSION pglz, lean_lz4 json COMPRESSION lz4, lean_pglz json COMPRESSION pglz)`,
   );
   // Cast through text: a value copied as it is keeps the compression it was stored with.
-  await database.execute(`INSERT INTO public.bench_payloads SELECT data::text::json, data::text::json, lean::text::json, lean::text::json FROM public.bench_samples`);
+  await database.execute(
+    `INSERT INTO public.bench_payloads SELECT data::text::json, data::text::json, lean::text::json, lean::text::json FROM public.bench_samples`,
+  );
   const [payload] = await database.query<Record<string, number>>(
     `SELECT avg(octet_length(full_lz4::text))::float8 AS raw, avg(octet_length(lean_lz4::text))::float8 AS lean_raw,
             avg(pg_column_size(full_lz4))::float8 AS lz4, avg(pg_column_size(full_pglz))::float8 AS pglz,
@@ -235,11 +237,9 @@ async function main(): Promise<void> {
   saveResults('event-storage.json', summary);
   console.log(JSON.stringify(summary, null, 2));
   console.log(
-    [
-      '| read | partitions read | of | SQL ms |',
-      '|---|---|---|---|',
-      ...reads.map((read) => `| ${read.name} | ${read.read} | ${read.of} | ${read.ms} |`),
-    ].join('\n'),
+    ['| read | partitions read | of | SQL ms |', '|---|---|---|---|', ...reads.map((read) => `| ${read.name} | ${read.read} | ${read.of} | ${read.ms} |`)].join(
+      '\n',
+    ),
   );
   await dataSource.destroy();
   if (process.env.BENCH_KEEP !== '1') await dropDatabase(DATABASE);

@@ -124,7 +124,10 @@ async function main(): Promise<void> {
     ['usage stats', '/organizations/acme/stats/'],
   ];
 
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--disable-gpu', '--disable-dev-shm-usage'] });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--disable-gpu', '--disable-dev-shm-usage'],
+  });
   const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
   await page.goto(`${baseUrl}/auth/login/`);
   await page.getByLabel('E-mail address').fill(USER.email);

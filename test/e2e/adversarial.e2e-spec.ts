@@ -227,9 +227,9 @@ describe('adversarial input', () => {
    * where hashing every row of every table after each request took three quarters of the walk.
    */
   async function writes(): Promise<Record<string, number>> {
-    const rows = await api.app.get(Database).query<{ name: string; changes: number }>(
-      'SELECT table_name AS name, count(*)::int AS changes FROM public.adversarial_writes GROUP BY table_name',
-    );
+    const rows = await api.app
+      .get(Database)
+      .query<{ name: string; changes: number }>('SELECT table_name AS name, count(*)::int AS changes FROM public.adversarial_writes GROUP BY table_name');
     return Object.fromEntries(rows.map((r) => [r.name, r.changes]));
   }
 

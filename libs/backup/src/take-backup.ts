@@ -30,7 +30,8 @@ export interface BackupSummary {
 /** The SQL that streams a table's rows in the columns and format the header describes (a partitioned table is read through a query). */
 export function copySql(table: BackupTable, direction: 'TO STDOUT' | 'FROM STDIN'): string {
   const columns = table.columns.map((column) => quoted(column.name)).join(', ');
-  const source = direction === 'TO STDOUT' ? `(SELECT ${columns} FROM ${qualified(table.schema, table.name)})` : `${qualified(table.schema, table.name)} (${columns})`;
+  const source =
+    direction === 'TO STDOUT' ? `(SELECT ${columns} FROM ${qualified(table.schema, table.name)})` : `${qualified(table.schema, table.name)} (${columns})`;
   return `COPY ${source} ${direction} (FORMAT ${table.format})`;
 }
 

@@ -40,9 +40,7 @@ export class EventPartitionsRepository {
       `SELECT c.relname AS name FROM pg_catalog.pg_inherits i JOIN pg_catalog.pg_class c ON c.oid = i.inhrelid
        WHERE i.inhparent = 'issues.error_events'::regclass`,
     );
-    return rows
-      .flatMap((row) => dayOfPartition(row.name) ?? [])
-      .sort((a, b) => a.getTime() - b.getTime());
+    return rows.flatMap((row) => dayOfPartition(row.name) ?? []).sort((a, b) => a.getTime() - b.getTime());
   }
 
   /** The days, from `since` on, of events the default partition holds. */

@@ -50,10 +50,10 @@ export class EventRetentionRepository implements RetentionTask {
     );
     // After the events: an id is claimed as long as its event may be stored.
     await inBatches(BATCH, (batch) =>
-      this.database.execute(
-        `DELETE FROM issues.event_ids WHERE ctid = ANY(ARRAY(SELECT ctid FROM issues.event_ids WHERE received_at < $1 LIMIT $2))`,
-        [cutoff, batch],
-      ),
+      this.database.execute(`DELETE FROM issues.event_ids WHERE ctid = ANY(ARRAY(SELECT ctid FROM issues.event_ids WHERE received_at < $1 LIMIT $2))`, [
+        cutoff,
+        batch,
+      ]),
     );
     return events;
   }

@@ -406,10 +406,7 @@ export class IssueReadModel {
 
   /** The issue's events with these ids, in the order given. */
   async eventsByIds(issueId: string, eventIds: readonly string[]): Promise<ErrorEventRow[]> {
-    const rows = await this.database.query<ErrorEventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM ${ISSUE_EVENTS} AND e.event_id = ANY($2::text[])`,
-      [issueId, eventIds],
-    );
+    const rows = await this.database.query<ErrorEventRow>(`SELECT ${EVENT_COLUMNS} FROM ${ISSUE_EVENTS} AND e.event_id = ANY($2::text[])`, [issueId, eventIds]);
     const byId = new Map(rows.map((row) => [row.event_id, row]));
     return eventIds.flatMap((id) => byId.get(id) ?? []);
   }
@@ -453,7 +450,10 @@ export class IssueReadModel {
       const claim = `FROM issues.event_ids k WHERE k.project_id = ${project} AND k.event_id = $1`;
       conditions.push(`e.project_id = ${project}`, `e.id = (SELECT k.id ${claim})`, `e.received_at = (SELECT k.received_at ${claim})`);
     }
-    const [row] = await this.database.query<ErrorEventRow>(`SELECT ${EVENT_COLUMNS} FROM issues.error_events e WHERE ${conditions.join(' AND ')} LIMIT 1`, params);
+    const [row] = await this.database.query<ErrorEventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM issues.error_events e WHERE ${conditions.join(' AND ')} LIMIT 1`,
+      params,
+    );
     return row ?? null;
   }
 
