@@ -13,7 +13,7 @@ const ONE_OWNER = [
   })),
   // A Map of entries that expire is a hand-written TTL cache: unbounded, and without single-flight loads.
   {
-    selector: "NewExpression[callee.name='Map'] TSPropertySignature[key.name=/^expires/i]",
+    selector: "NewExpression[callee.name='Map'] TSPropertySignature[key.name=/^(expires|until|valid)/i]",
     message:
       "No hand-written TTL cache: use lru-cache's LRUCache (max, ttl, fetchMethod + fetch() for single-flight loads), as in libs/identity/src/infrastructure/auth-cache.ts.",
   },
@@ -28,7 +28,7 @@ const ONE_OWNER = [
 // to 18 digits, short of PostgreSQL's bigint; event ids on all-zero ids and dashes).
 const NO_INLINE_ID_RULE = [
   {
-    selector: String.raw`Literal[regex.pattern=/^\^(\\d|\[0-9\])\{1,1[89]\}\$$/]`,
+    selector: String.raw`Literal[regex.pattern=/^\^(-\?)?(\\d|\[0-9\])\{1,1[89]\}\$$/]`,
     message: 'use isNumericId from @faultline/kernel',
   },
   {

@@ -28,6 +28,8 @@ const PROBE = [
   `export const f = [new Date(0), performance.now(), /^\\d+$/, /^(\\d{1,19})\\.x$/];`,
   `export const g = /^[0-9a-f]{32}$/.test('x');`,
   `export const h = (stream: { loadedVersion: number }) => stream.loadedVersion;`,
+  `export const i = /^-?\\d{1,18}$/.test('-1');`,
+  `export const j = new Map<string, { value: string; until: number }>();`,
 ].join('\n');
 
 const NUMERIC_ID = 'use isNumericId from @faultline/kernel';
@@ -35,6 +37,7 @@ const CLOCK = 'take the time from the injected CLOCK';
 const REGEXP = expect.stringContaining('No RegExp built from a string');
 const HEX_ID = expect.stringContaining('No 32-hex-digit pattern');
 const AGGREGATE = expect.stringContaining('Append an aggregate through AggregateStreams');
+const TTL_CACHE = expect.stringContaining('No hand-written TTL cache');
 
 /** The small rules with one owner: ESLint points a new copy at the owner to call. */
 describe('lint guards for rules with one owner', () => {
@@ -47,6 +50,8 @@ describe('lint guards for rules with one owner', () => {
       { line: 5, message: REGEXP },
       { line: 7, message: HEX_ID },
       { line: 8, message: AGGREGATE },
+      { line: 9, message: NUMERIC_ID },
+      { line: 10, message: TTL_CACHE },
     ]);
     expect(await restricted('apps/api/src/probe.ts', PROBE)).toEqual(expect.arrayContaining([{ line: 3, message: CLOCK }]));
   });
@@ -57,6 +62,7 @@ describe('lint guards for rules with one owner', () => {
       { line: 4, message: CLOCK },
       { line: 5, message: REGEXP },
       { line: 8, message: AGGREGATE },
+      { line: 10, message: TTL_CACHE },
     ]);
     expect(await restricted('apps/web/client/probe.tsx', PROBE)).toEqual([
       { line: 1, message: NUMERIC_ID },
@@ -64,6 +70,8 @@ describe('lint guards for rules with one owner', () => {
       { line: 5, message: REGEXP },
       { line: 7, message: HEX_ID },
       { line: 8, message: AGGREGATE },
+      { line: 9, message: NUMERIC_ID },
+      { line: 10, message: TTL_CACHE },
     ]);
   });
 

@@ -4,6 +4,7 @@ import { closeSync, createReadStream, createWriteStream, fstatSync, openSync, re
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip, type Gzip } from 'node:zlib';
+import { isNumericId } from '@faultline/kernel';
 
 /**
  * A Faultline backup file: one gzip stream (`zcat` reads it, and says the last line is trailing
@@ -324,7 +325,7 @@ function parseHeader(line: string): BackupHeader {
         isObject(sequence) &&
         isName(sequence.schema) &&
         isName(sequence.name) &&
-        (sequence.lastValue === null || (typeof sequence.lastValue === 'string' && /^-?\d{1,19}$/.test(sequence.lastValue))),
+        (sequence.lastValue === null || (typeof sequence.lastValue === 'string' && isNumericId(sequence.lastValue.replace(/^-/, '')))),
     );
   if (!valid) throw new BackupFileError('its header is not valid');
   return header as unknown as BackupHeader;

@@ -1,4 +1,3 @@
-import { FixedClock } from '@faultline/kernel';
 import { type AppConfig, PolicyOutboundHttpClients } from '@faultline/platform';
 import { OidcRelyingParty } from './oidc-relying-party';
 
@@ -6,7 +5,7 @@ import { OidcRelyingParty } from './oidc-relying-party';
 describe('OidcRelyingParty discovery', () => {
   const relyingParty = (allowPrivate: boolean) => {
     const config = { publicUrl: 'https://faultline.example.com', webhooks: { allowPrivate, allowedCidrs: [] } } as unknown as AppConfig;
-    return new OidcRelyingParty(config, new FixedClock(new Date('2030-03-01T10:00:00Z')), new PolicyOutboundHttpClients(config));
+    return new OidcRelyingParty(config, new PolicyOutboundHttpClients(config));
   };
   const client = { client_id: 'faultline', client_secret: 'secret' };
 

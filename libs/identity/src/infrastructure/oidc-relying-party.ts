@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import * as client from 'openid-client';
-import { CLOCK, type Clock, sha256Hex } from '@faultline/kernel';
+import { sha256Hex } from '@faultline/kernel';
 import { APP_CONFIG, type AppConfig, type OutboundClient, OutboundHttpClients } from '@faultline/platform';
 import { OIDC_CALLBACK_PATH, oidcRefused } from '../domain/oidc-sign-in';
 
@@ -27,11 +28,15 @@ export interface OidcClientSettings {
 @Injectable()
 export class OidcRelyingParty implements OnModuleDestroy {
   private readonly http: OutboundClient;
-  private readonly discovered = new Map<string, { readonly config: client.Configuration; readonly until: number }>();
+  /** Issuers' configurations by issuer and client; concurrent sign-ins through one provider share one discovery. */
+  private readonly discovered = new LRUCache<string, client.Configuration, OidcClientSettings>({
+    max: DISCOVERY_CACHE_ENTRIES,
+    ttl: DISCOVERY_CACHE_MS,
+    fetchMethod: (_key, _stale, { context }) => this.discover(context),
+  });
 
   constructor(
     @Inject(APP_CONFIG) private readonly appConfig: AppConfig,
-    @Inject(CLOCK) private readonly clock: Clock,
     clients: OutboundHttpClients,
   ) {
     this.http = clients.open(OIDC_HTTP_TIMEOUT_MS, OIDC_RESPONSE_LIMIT_BYTES);
@@ -50,9 +55,10 @@ export class OidcRelyingParty implements OnModuleDestroy {
   /** The issuer's configuration, discovered (or cached); a failure says why, for the admin or the sign-in page. */
   async configuration(settings: OidcClientSettings, options: { fresh?: boolean } = {}): Promise<client.Configuration> {
     const key = sha256Hex(`${settings.issuer}\n${settings.client_id}\n${settings.client_secret}`);
-    const now = this.clock.now().getTime();
-    const cached = this.discovered.get(key);
-    if (cached && cached.until > now && !options.fresh) return cached.config;
+    return this.discovered.forceFetch(key, { context: settings, forceRefresh: options.fresh });
+  }
+
+  private async discover(settings: OidcClientSettings): Promise<client.Configuration> {
     const issuer = new URL(settings.issuer);
     if (issuer.protocol !== 'https:' && !(issuer.protocol === 'http:' && this.insecureAllowed)) {
       throw oidcRefused('the issuer must be an https URL');
@@ -68,8 +74,6 @@ export class OidcRelyingParty implements OnModuleDestroy {
       throw oidcRefused(`discovery at ${issuer.href} failed (${this.reason(error)})`);
     }
     config[client.customFetch] = this.fetch;
-    if (this.discovered.size >= DISCOVERY_CACHE_ENTRIES) this.discovered.delete(this.discovered.keys().next().value as string);
-    this.discovered.set(key, { config, until: now + DISCOVERY_CACHE_MS });
     return config;
   }
 

@@ -1,3 +1,4 @@
+import { isNumericId } from '@faultline/kernel';
 import { type DataCategory, ERROR_CATEGORIES, isDataCategory, isErrorCategory } from './data-category';
 import { isOutcome, type Outcome } from './outcome';
 
@@ -96,7 +97,7 @@ export function parseOutcomesQuery(params: OutcomesQueryParams, nowSeconds: numb
   if (categories.size === 0 && !groupBy.includes('category')) fail('Query must have category as groupby or filter');
   const outcomes = bounded(params.outcome, 'outcome').map((outcome) => (isOutcome(outcome) ? outcome : fail(`Invalid outcome: "${outcome}"`)));
   const projectIds = bounded(params.project, 'project').filter((id) => id !== '');
-  for (const id of projectIds) if (!/^-?\d{1,18}$/.test(id)) fail(`Invalid project ids: ${id}`);
+  for (const id of projectIds) if (!isNumericId(id.startsWith('-') ? id.slice(1) : id)) fail(`Invalid project ids: ${id}`);
 
   let from: number;
   let to = nowSeconds;

@@ -36,7 +36,7 @@ describe('prepareEvent', () => {
     expect(prepared.user).toEqual({ tagValue: 'id:7', hash: '8f14e45fceea167a5a36dedd4bea2543' });
   });
 
-  it('gives the shown tags their source: the SDK tags and the fields Sentry derives tags from', () => {
+  it('shows the SDK tags and those Sentry derives from the event where the SDK set none, by key', () => {
     const prepared = prepareEvent(
       normalize({
         ...thrown,
@@ -48,18 +48,16 @@ describe('prepareEvent', () => {
         user: { username: 'ada' },
       }),
     );
-    expect(prepared.shownTagSource).toEqual({
-      tags: [['route', '/a']],
-      level: 'error',
-      environment: 'production',
-      release: undefined,
-      dist: 'd1',
-      serverName: 'web-1',
-      transaction: 'GET /a',
-      url: 'https://x.example/a',
-      user: 'username:ada',
-      mechanism: undefined,
-    });
+    expect(prepared.shownTags).toEqual([
+      ['dist', 'd1'],
+      ['environment', 'production'],
+      ['level', 'error'],
+      ['route', '/a'],
+      ['server_name', 'web-1'],
+      ['transaction', 'GET /a'],
+      ['url', 'https://x.example/a'],
+      ['user', 'username:ada'],
+    ]);
   });
 
   it('has no user identity for an event without a user id, name, e-mail or address', () => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type EventTagSource, eventTags } from '@faultline/issues';
+import { eventTags } from '@faultline/issues';
 import { groupingHash } from './grouping';
 import { culpritAfterMapping, EVENT_LIMITS, type NormalizedEvent, type NormalizedUser, type StringPairs, titleOf } from './normalize-event';
 import { type DataScrubber, scrubEvent } from './scrub-event';
@@ -27,11 +27,11 @@ export interface PreparedEvent {
   /** What the event is counted under in its project's tag values: the issue's, and `user.email`, which an issue's (like Sentry's) do not answer. */
   readonly projectTags: StringPairs;
   /**
-   * What the event's tags as Sentry shows them (its recorded `ErrorEventProcessed`: webhooks,
-   * alerts) are made of by `eventTags` of @faultline/issues, which the event API applies to the
-   * stored event too: a derived tag only where the SDK set none of that key, more of them, by key.
+   * The event's tags as Sentry shows them (its recorded `ErrorEventProcessed`: webhooks, alerts),
+   * by `eventTags` of @faultline/issues, which the event API applies to the stored event too: a
+   * derived tag only where the SDK set none of that key, more of them, by key.
    */
-  readonly shownTagSource: EventTagSource;
+  readonly shownTags: StringPairs;
 }
 
 /**
@@ -54,7 +54,7 @@ export function prepareEvent(normalized: NormalizedEvent, scrubber: DataScrubber
   if (event.environment) issueTags.push(['environment', event.environment]);
   if (event.release) issueTags.push(['release', event.release]);
   if (user) issueTags.push(['user', user.tagValue]);
-  const shownTagSource: EventTagSource = {
+  const shownTags = eventTags({
     tags: event.tags,
     level: event.level,
     environment: event.environment,
@@ -65,9 +65,9 @@ export function prepareEvent(normalized: NormalizedEvent, scrubber: DataScrubber
     url: event.request?.url,
     user: user?.tagValue,
     mechanism: event.exceptions.at(-1)?.mechanism,
-  };
+  });
   const counted = new Set(issueTags.map(([key]) => key));
-  for (const [key, value] of eventTags(shownTagSource)) if (!counted.has(key)) issueTags.push([key, value]);
+  for (const [key, value] of shownTags) if (!counted.has(key)) issueTags.push([key, value]);
   return {
     event,
     fingerprintHash: groupingHash(event).hash,
@@ -75,7 +75,7 @@ export function prepareEvent(normalized: NormalizedEvent, scrubber: DataScrubber
     issueTags,
     unhandled: event.exceptions.some((exception) => exception.mechanism?.handled === false),
     projectTags: event.user?.email ? [...issueTags, ['user.email', event.user.email]] : issueTags,
-    shownTagSource,
+    shownTags,
   };
 }
 

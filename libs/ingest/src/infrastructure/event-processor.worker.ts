@@ -1,7 +1,7 @@
 import { setImmediate as yieldEventLoop, setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock, ConcurrencyError, newHexId, PollingLoop } from '@faultline/kernel';
-import { eventTags, type IngestedEvent, IssueIngestion } from '@faultline/issues';
+import { type IngestedEvent, IssueIngestion } from '@faultline/issues';
 import { type BackgroundWorker, Database, QueueVacuum, type Transaction } from '@faultline/platform';
 import { EventRecorder } from '@faultline/event-store';
 import { ReleaseSightings, SourceMapSymbolicator } from '@faultline/releases';
@@ -341,7 +341,7 @@ export class EventProcessor extends EventProcessing implements BackgroundWorker 
       tx,
       stored.map(({ projectId, eventId, issueId, isNewIssue }) => {
         const { projectSlug, organizationId } = byKey.get(`${projectId}|${eventId}`) as IngestedEvent;
-        const { event, user, shownTagSource } = prepared.get(`${projectId}|${eventId}`) as PreparedEvent;
+        const { event, user, shownTags } = prepared.get(`${projectId}|${eventId}`) as PreparedEvent;
         return {
           streamId: errorEventStream(projectId, eventId),
           streamType: ERROR_EVENT_STREAM_TYPE,
@@ -361,7 +361,7 @@ export class EventProcessor extends EventProcessing implements BackgroundWorker 
             release: event.release ?? null,
             environment: event.environment,
             user: user?.tagValue ?? null,
-            tags: eventTags(shownTagSource),
+            tags: shownTags,
           }),
         };
       }),
