@@ -191,7 +191,7 @@ describe('issue actions (browser)', () => {
     await hashes.filter({ hasText: 'ChargeError' }).waitFor({ state: 'detached' });
     expect(await hashes.count()).toBe(1);
     await page.locator('.issue-counts', { hasText: 'Events' }).getByText('2', { exact: true }).waitFor();
-    await screenshot(page, 'issue-merged-tab');
+    await screenshot(page, 'issue-merged-tab', 'issue-merged');
 
     const link = notice.getByRole('link');
     const shortId = await link.textContent();

@@ -156,7 +156,7 @@ describe('bookmarks, saved searches and time range (browser)', () => {
     await page.getByLabel('Time range').selectOption({ label: 'Last 7 days' });
     await page.waitForURL(/statsPeriod=7d/);
     await count().filter({ hasText: '1–3 of 3' }).waitFor();
-    await screenshot(page, 'issues-time-range');
+    await screenshot(page, 'issues-time-range', 'issues-time-range');
 
     await page.setViewportSize({ width: 390, height: 844 });
     await page.getByRole('button', { name: 'Saved searches' }).click();

@@ -70,7 +70,7 @@ describe('web interface: notifications (browser)', () => {
     await page.getByRole('button', { name: 'Create rule' }).click();
     await page.getByRole('cell', { name: 'Tell Slack', exact: true }).waitFor();
     await page.getByRole('cell', { name: 'The event occurs' }).waitFor();
-    await screenshot(page, 'alert-rules');
+    await screenshot(page, 'alert-rules', 'alert-rules');
     await sendError('After the rule');
     const posted = await receiver.waitFor('/slack', 2);
     expect(JSON.parse(posted[1].rawBody).text).toContain('After the rule');

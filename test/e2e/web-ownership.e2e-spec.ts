@@ -61,7 +61,7 @@ describe('web interface: ownership rules', () => {
     await admin.getByRole('status').filter({ hasText: 'Ownership rules saved.' }).waitFor();
     expect(await rules.getAttribute('aria-invalid')).toBeNull();
     expect(await admin.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(1280);
-    await screenshot(admin, 'ownership-rules');
+    await screenshot(admin, 'ownership-rules', 'ownership-rules');
     const saved = (await app.request('GET', `/api/0/projects/${BOOTSTRAP.org}/${BOOTSTRAP.project}/ownership/`)).body;
     expect(saved.schema.rules).toEqual([
       { matcher: { type: 'path', pattern: 'src/checkout/*' }, owners: [{ type: 'team', identifier: 'frontend', id: expect.any(String) }] },

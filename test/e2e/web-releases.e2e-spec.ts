@@ -201,7 +201,7 @@ describe('web interface: releases', () => {
     const health = region('Health');
     await health.getByText('Crash-free sessions').waitFor();
     expect(await health.locator('dd').allTextContents()).toEqual(['75%', '75%', '4', '1', '0', '4']);
-    await screenshot(page, 'release-page');
+    await screenshot(page, 'release-page', 'release');
 
     // Each issue is a link to its page; the regressed one says so.
     await region('Regressed issues')

@@ -53,7 +53,7 @@ describe('web interface: members and teams', () => {
     const { page, errors } = await newPage(browser);
     await page.goto(inviteLink);
     await page.getByRole('heading', { name: `Join ${BOOTSTRAP.org}`, level: 1 }).waitFor();
-    await screenshot(page, 'accept-invite');
+    await screenshot(page, 'accept-invite', 'accept-invite');
     await page.getByLabel('Name').fill('Nia Newbie');
     await page.getByLabel('Password').fill('short');
     await page.getByRole('button', { name: `Join ${BOOTSTRAP.org}` }).click();
@@ -203,7 +203,7 @@ describe('web interface: members and teams', () => {
     await admin.getByLabel('Add a project').selectOption(BOOTSTRAP.project);
     await admin.getByRole('button', { name: 'Add project' }).click();
     await admin.getByRole('button', { name: `Remove ${BOOTSTRAP.project}` }).waitFor();
-    await screenshot(admin, 'team');
+    await screenshot(admin, 'team', 'team');
     const project = await app.request('GET', `/api/0/projects/${BOOTSTRAP.org}/${BOOTSTRAP.project}/`);
     expect(project.body.teams.map((t: { slug: string }) => t.slug)).toContain('mobile');
     await admin.getByRole('button', { name: `Remove ${BOOTSTRAP.project}` }).click();

@@ -267,7 +267,7 @@ describe('web interface (browser)', () => {
   it('shows members, teams and the SAML/SCIM settings', async () => {
     await page.goto(`${app.baseUrl}/settings/acme/members/`);
     await page.getByRole('cell', { name: 'admin@acme.test' }).waitFor();
-    await screenshot(page, 'members');
+    await screenshot(page, 'members', 'members');
     await page.goto(`${app.baseUrl}/settings/acme/teams/`);
     await page.getByLabel('Team name').fill('Backend');
     await page.getByRole('button', { name: 'Create team' }).click();
