@@ -128,9 +128,7 @@ export class IssueEventsController {
     @Param('project_id_or_slug') projectIdOrSlug: string,
     @Param('event_id') eventId: string,
   ) {
-    const project = await this.project(organization, projectIdOrSlug);
-    const event = await this.readModel.event({ projectId: project.id }, eventId);
-    if (!event) throw new NotFoundException();
+    const { event } = await this.storedEvent(organization, projectIdOrSlug, eventId);
     return {
       event_id: event.event_id,
       project: Number(event.project_id),
@@ -150,9 +148,7 @@ export class IssueEventsController {
     @Param('project_id_or_slug') projectIdOrSlug: string,
     @Param('event_id') eventId: string,
   ) {
-    const project = await this.project(organization, projectIdOrSlug);
-    const event = await this.readModel.event({ projectId: project.id }, eventId);
-    if (!event) throw new NotFoundException();
+    const { project, event } = await this.storedEvent(organization, projectIdOrSlug, eventId);
     const tags = serializeEventSummary(event).tags.map(({ key, value }) => [key, value] as const);
     const { owners, rules } = await this.ownership.ownersOf(this.database, project.id, ownershipSubjectOf(event.data, tags));
     return {
@@ -173,5 +169,13 @@ export class IssueEventsController {
 
   private project(organization: OrganizationAccess, idOrSlug: string): Promise<ProjectSummary> {
     return requireProject(this.queries, organization.id, idOrSlug);
+  }
+
+  /** A stored event of the organization's project, or 404. */
+  private async storedEvent(organization: OrganizationAccess, projectIdOrSlug: string, eventId: string) {
+    const project = await this.project(organization, projectIdOrSlug);
+    const event = await this.readModel.event({ projectId: project.id }, eventId);
+    if (!event) throw new NotFoundException();
+    return { project, event };
   }
 }
