@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, enc } from '../api';
 import { Link } from '../router';
+import { CountChart } from './issues/widgets';
 import { type Access, ErrorNote, Field, formatDate, NeedsScope, Section, SelectField, Skeleton, Status, useAccess, useLoad, useTitle } from '../components';
 
 /** One form field of a catalogue item, as `rules/configuration/` describes it. */
@@ -285,36 +286,17 @@ export function AlertRulesPage(props: { params: Record<string, string> }) {
   );
 }
 
-/** The rule's fires per hour (Sentry's rule stats), each bar telling its hour and count on hover. */
+/** The rule's fires per hour (Sentry's rule stats). */
 function FiresChart(props: { buckets: readonly RuleStatsBucket[] }) {
-  const { buckets } = props;
-  const max = Math.max(1, ...buckets.map((bucket) => bucket.count));
-  const total = buckets.reduce((sum, bucket) => sum + bucket.count, 0);
-  const step = 4;
-  const fires = (n: number) => `${n} ${n === 1 ? 'fire' : 'fires'}`;
   return (
-    <figure class="fires-chart">
-      <div class="fires-chart-area">
-        <span class="fires-chart-max" aria-hidden="true">
-          {max}
-        </span>
-        <svg viewBox={`0 0 ${buckets.length * step} 60`} preserveAspectRatio="none" role="img" aria-label={`${fires(total)} in the last 14 days`}>
-          {buckets.map((bucket, index) => {
-            const height = bucket.count ? Math.max(1.5, (bucket.count / max) * 58) : 0.6;
-            return (
-              <rect key={bucket.date} x={index * step + 0.5} y={60 - height} width={step - 1} height={height} class={bucket.count ? 'bar' : 'bar empty'}>
-                <title>{`${formatDate(bucket.date)}: ${fires(bucket.count)}`}</title>
-              </rect>
-            );
-          })}
-        </svg>
-      </div>
-      <figcaption class="fires-chart-axis muted small" aria-hidden="true">
-        <span>14 days ago</span>
-        <span>{fires(total)}</span>
-        <span>now</span>
-      </figcaption>
-    </figure>
+    <CountChart
+      bars={props.buckets.map((bucket) => ({ key: bucket.date, count: bucket.count, label: formatDate(bucket.date) }))}
+      noun="fire"
+      period="14 days"
+      end="now"
+      step={4}
+      class="fires-chart"
+    />
   );
 }
 

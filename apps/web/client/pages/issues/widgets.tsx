@@ -27,39 +27,58 @@ export function Sparkline(props: { points: StatsPoint[]; label: string }) {
 const hourLabel = (at: number) => new Date(at * 1000).toLocaleString(undefined, { weekday: 'short', hour: '2-digit', minute: '2-digit' });
 const dayLabel = (at: number) => new Date(at * 1000).toLocaleDateString(undefined, { weekday: 'short', month: 'short', day: 'numeric' });
 
-/** The issue page's graph: events per hour or per day, each bar telling its count on hover. */
+/** The issue page's graph: events per hour or per day. */
 export function EventsChart(props: { points: StatsPoint[]; daily: boolean }) {
-  const { points } = props;
-  const max = Math.max(1, ...points.map(([, count]) => count));
-  const total = points.reduce((sum, [, count]) => sum + count, 0);
   const label = props.daily ? dayLabel : hourLabel;
-  const step = 10;
   return (
-    <figure class="events-chart">
+    <CountChart
+      bars={props.points.map(([at, count]) => ({ key: at, count, label: label(at) }))}
+      noun="event"
+      period={props.daily ? '30 days' : '24 hours'}
+      end={props.daily ? 'today' : 'now'}
+      step={10}
+    />
+  );
+}
+
+/** Counts over a period as bars, the largest count marking the scale, each bar telling its label and count on hover. */
+export function CountChart(props: {
+  bars: ReadonlyArray<{ key: string | number; count: number; label: string }>;
+  noun: string;
+  period: string;
+  end: string;
+  step: number;
+  class?: string;
+}) {
+  const { bars, step } = props;
+  const max = Math.max(1, ...bars.map((bar) => bar.count));
+  const total = bars.reduce((sum, bar) => sum + bar.count, 0);
+  return (
+    <figure class={props.class ? `events-chart ${props.class}` : 'events-chart'}>
       <div class="chart-area">
         <span class="chart-max" aria-hidden="true">
           {max}
         </span>
         <svg
-          viewBox={`0 0 ${points.length * step} 60`}
+          viewBox={`0 0 ${bars.length * step} 60`}
           preserveAspectRatio="none"
           role="img"
-          aria-label={`${plural(total, 'event')} in the last ${props.daily ? '30 days' : '24 hours'}`}
+          aria-label={`${plural(total, props.noun)} in the last ${props.period}`}
         >
-          {points.map(([at, count], index) => {
-            const height = count ? Math.max(1.5, (count / max) * 58) : 0.6;
+          {bars.map((bar, index) => {
+            const height = bar.count ? Math.max(1.5, (bar.count / max) * 58) : 0.6;
             return (
-              <rect key={at} x={index * step + 1} y={60 - height} width={step - 2} height={height} class={count ? 'bar' : 'bar empty'}>
-                <title>{`${label(at)}: ${plural(count, 'event')}`}</title>
+              <rect key={bar.key} x={index * step + step / 10} y={60 - height} width={step * 0.8} height={height} class={bar.count ? 'bar' : 'bar empty'}>
+                <title>{`${bar.label}: ${plural(bar.count, props.noun)}`}</title>
               </rect>
             );
           })}
         </svg>
       </div>
       <figcaption class="chart-axis muted small" aria-hidden="true">
-        <span>{props.daily ? '30 days ago' : '24 hours ago'}</span>
-        <span>{plural(total, 'event')}</span>
-        <span>{props.daily ? 'today' : 'now'}</span>
+        <span>{props.period} ago</span>
+        <span>{plural(total, props.noun)}</span>
+        <span>{props.end}</span>
       </figcaption>
     </figure>
   );
