@@ -25,6 +25,8 @@ export function InboundFiltersPage(props: { params: Record<string, string> }) {
   const [drafts, setDrafts] = useState<Record<string, string | undefined>>({});
   const [error, setError] = useState<unknown>();
   const [saved, setSaved] = useState<string>();
+  // What the box was set to, until a failed save takes it back: a re-render before the filters reload would undo the click.
+  const [localhostChoice, setLocalhostChoice] = useState<boolean>();
   const byId = (id: Filter['id']) => filters.data?.find((filter) => filter.id === id);
   const save = async (id: Filter['id'], body: Record<string, unknown>, label: string) => {
     setError(undefined);
@@ -57,9 +59,13 @@ export function InboundFiltersPage(props: { params: Record<string, string> }) {
             <label class="choice">
               <input
                 type="checkbox"
-                checked={localhost?.active ?? false}
+                checked={localhostChoice ?? localhost?.active ?? false}
                 disabled={!canWrite}
-                onChange={(event) => void save('localhost', { active: (event.target as HTMLInputElement).checked }, 'Localhost filter')}
+                onChange={(event) => {
+                  const active = (event.target as HTMLInputElement).checked;
+                  setLocalhostChoice(active);
+                  void save('localhost', { active }, 'Localhost filter').then((ok) => ok || setLocalhostChoice(undefined));
+                }}
               />{' '}
               Filter out events from localhost (127.0.0.1, ::1 and localhost URLs)
             </label>

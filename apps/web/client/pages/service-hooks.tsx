@@ -1,6 +1,20 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError, enc } from '../api';
-import { Checkboxes, ErrorNote, errorFor, Field, formatDate, NeedsScope, Section, Skeleton, Status, useAccess, useLoad, useTitle } from '../components';
+import {
+  Checkboxes,
+  ErrorNote,
+  errorFor,
+  Field,
+  formatDate,
+  NeedsScope,
+  Section,
+  showsControl,
+  Skeleton,
+  Status,
+  useAccess,
+  useLoad,
+  useTitle,
+} from '../components';
 import { Link, navigate } from '../router';
 
 const HOOK_EVENTS = ['event.alert', 'event.created'] as const;
@@ -144,7 +158,8 @@ export function NewServiceHookPage(props: { params: Record<string, string> }) {
   const { org, project } = props.params;
   useTitle('Add a service hook');
   const access = useAccess(org);
-  const urlCheck = useUrlCheck(org, project, access.has('project:write'));
+  // Checked while the role still loads: a field left before it arrives is still checked.
+  const urlCheck = useUrlCheck(org, project, showsControl(access, 'project:write'));
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<string[]>(['event.created']);
   const [error, setError] = useState<unknown>();
