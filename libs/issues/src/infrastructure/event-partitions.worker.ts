@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock, PollingLoop } from '@faultline/kernel';
-import { APP_CONFIG, type AppConfig, type BackgroundWorker } from '@faultline/platform';
-import { DAY_MS, dayOf, EventPartitionsRepository } from './event-partitions.repository';
+import { APP_CONFIG, type AppConfig, type BackgroundWorker, DAY_MS } from '@faultline/platform';
+import { EventPartitionsRepository } from './event-partitions.repository';
 
 /** Days with a partition before events arrive for them: a week of missed rounds still finds each day ready. */
 export const DAYS_AHEAD = 7;
@@ -41,16 +41,8 @@ export class EventPartitionsWorker implements BackgroundWorker {
   }
 
   /** Creates the days due now; answers those this call created. */
-  async maintain(): Promise<Date[]> {
-    const today = dayOf(this.clock.now());
-    const kept = new Date(today.getTime() - this.config.eventRetentionDays * DAY_MS);
-    const ahead = Array.from({ length: DAYS_AHEAD + 1 }, (_, n) => new Date(today.getTime() + n * DAY_MS));
-    const existing = new Set((await this.partitions.days()).map((day) => day.getTime()));
-    const due = new Map([...(await this.partitions.strayDays(kept)), ...ahead].map((day) => [day.getTime(), day]));
-    const created: Date[] = [];
-    for (const [time, day] of [...due].sort(([a], [b]) => a - b)) {
-      if (!existing.has(time) && (await this.partitions.createDay(day))) created.push(day);
-    }
-    return created;
+  maintain(): Promise<Date[]> {
+    const now = this.clock.now();
+    return this.partitions.ensure(now, new Date(now.getTime() - this.config.eventRetentionDays * DAY_MS), DAYS_AHEAD);
   }
 }

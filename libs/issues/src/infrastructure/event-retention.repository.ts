@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig, Database, inBatches, type RetentionTask } from '@faultline/platform';
+import { APP_CONFIG, type AppConfig, Database, DAY_MS, dayOf, inBatches, type RetentionTask } from '@faultline/platform';
 import { EventAttachmentsRepository } from './event-attachments.repository';
-import { DAY_MS, dayOf, EventPartitionsRepository } from './event-partitions.repository';
+import { EventPartitionsRepository } from './event-partitions.repository';
 import { HOURLY_STATS_KEPT_MS } from './issue-read-model.repository';
 
 const BATCH = 1000;
@@ -38,10 +38,7 @@ export class EventRetentionRepository implements RetentionTask {
       ),
     );
     await this.attachments.prune(cutoff);
-    let events = 0;
-    for (const day of await this.partitions.days()) {
-      if (day.getTime() + DAY_MS <= cutoff.getTime()) events += await this.partitions.dropDay(day);
-    }
+    let events = await this.partitions.dropBefore(cutoff);
     events += await inBatches(BATCH, (batch) =>
       this.database.execute(
         `DELETE FROM issues.error_events_default WHERE ctid = ANY(ARRAY(SELECT ctid FROM issues.error_events_default WHERE received_at < $1 LIMIT $2))`,

@@ -3,3 +3,4 @@ export * from './database';
 export * from './migrate';
 export * from './queue-vacuum';
 export * from './statement-timeout';
+export * from './daily-partitions';

@@ -1,0 +1,142 @@
+import { Database, type Transaction } from './database';
+
+export const DAY_MS = 86_400_000;
+/** How long DDL waits for the table's lock before giving up until the next round: never queue ingestion behind it for long. */
+const LOCK_TIMEOUT = '5s';
+const QUALIFIED = /^([a-z_]+)\.([a-z_]+)$/;
+
+/** The start (00:00 UTC) of the day holding `at`. */
+export function dayOf(at: Date): Date {
+  return new Date(Math.floor(at.getTime() / DAY_MS) * DAY_MS);
+}
+
+/**
+ * The daily partitions of a table range-partitioned by one timestamp column (UTC days), named
+ * `<table>_pYYYYMMDD` beside its `<table>_default`: days created ahead of their rows, with what
+ * the default partition took for such a day moved in, and whole days detached and dropped past
+ * retention, which leaves no dead rows behind. Each change runs in its own transaction under one
+ * advisory lock per table that a second worker does not wait for, with a short lock timeout, so a
+ * reader holding the table delays a change to the next round rather than writers behind it.
+ */
+export class DailyPartitions {
+  private readonly schema: string;
+  private readonly name: string;
+  private readonly dayPartition: RegExp;
+
+  /** `table`: schema-qualified, partitioned `BY RANGE (column)`, with a `<table>_default` partition. */
+  constructor(
+    private readonly database: Database,
+    readonly table: string,
+    private readonly column: string,
+  ) {
+    const match = QUALIFIED.exec(table);
+    if (!match) throw new Error(`not a schema-qualified table name: ${table}`);
+    [, this.schema, this.name] = match;
+    this.dayPartition = new RegExp(`^${this.name}_p(\\d{4})(\\d{2})(\\d{2})$`);
+  }
+
+  /** The partition of the rows of the day starting at `day`: `<table>_pYYYYMMDD`. */
+  partitionName(day: Date): string {
+    return `${this.name}_p${day.toISOString().slice(0, 10).replace(/-/g, '')}`;
+  }
+
+  /** The days that have a partition, oldest first. */
+  async days(): Promise<Date[]> {
+    const rows = await this.database.query<{ name: string }>(
+      `SELECT c.relname AS name FROM pg_catalog.pg_inherits i JOIN pg_catalog.pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = $1::regclass`,
+      [this.table],
+    );
+    return rows.flatMap((row) => this.dayOfPartition(row.name) ?? []).sort((a, b) => a.getTime() - b.getTime());
+  }
+
+  /** The days, from `since` on, of rows the default partition holds. */
+  async strayDays(since: Date): Promise<Date[]> {
+    const rows = await this.database.query<{ day: Date }>(
+      `SELECT DISTINCT date_trunc('day', ${this.column}, 'UTC') AS day FROM ${this.table}_default WHERE ${this.column} >= $1 ORDER BY 1`,
+      [since],
+    );
+    return rows.map((row) => new Date(row.day));
+  }
+
+  /**
+   * Creates today's partition and the next `ahead` days', and those of the days from `keptSince` on
+   * whose rows the default partition took (a late clock, a restored backup, the days before the
+   * first round); answers the days this call created.
+   */
+  async ensure(now: Date, keptSince: Date, ahead: number): Promise<Date[]> {
+    const today = dayOf(now);
+    const upcoming = Array.from({ length: ahead + 1 }, (_, n) => new Date(today.getTime() + n * DAY_MS));
+    const existing = new Set((await this.days()).map((day) => day.getTime()));
+    const due = new Map([...(await this.strayDays(dayOf(keptSince))), ...upcoming].map((day) => [day.getTime(), day]));
+    const created: Date[] = [];
+    for (const [time, day] of [...due].sort(([a], [b]) => a - b)) {
+      if (!existing.has(time) && (await this.createDay(day))) created.push(day);
+    }
+    return created;
+  }
+
+  /**
+   * Creates the partition of `day` (moving in the default partition's rows of that day) unless it
+   * exists or another worker is changing the partitions; answers whether it created it.
+   */
+  async createDay(day: Date): Promise<boolean> {
+    const name = this.partitionName(day);
+    const from = day.toISOString();
+    const to = new Date(day.getTime() + DAY_MS).toISOString();
+    return this.underLock(false, async (tx) => {
+      if (await this.exists(tx, name)) return false;
+      // Created apart and attached: ATTACH takes a weaker lock on the table than CREATE … PARTITION OF.
+      await tx.execute(
+        `CREATE TABLE ${this.schema}.${name} (LIKE ${this.table} INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING STORAGE INCLUDING COMPRESSION)`,
+      );
+      await tx.execute(
+        `WITH moved AS (DELETE FROM ${this.table}_default WHERE ${this.column} >= $1 AND ${this.column} < $2 RETURNING *)
+         INSERT INTO ${this.schema}.${name} SELECT * FROM moved`,
+        [from, to],
+      );
+      await tx.execute(`ALTER TABLE ${this.table} ATTACH PARTITION ${this.schema}.${name} FOR VALUES FROM ('${from}') TO ('${to}')`);
+      return true;
+    });
+  }
+
+  /** Detaches and drops the partition of `day` with its rows; answers how many it held (none when not done). */
+  async dropDay(day: Date): Promise<number> {
+    const name = this.partitionName(day);
+    return this.underLock(0, async (tx) => {
+      if (!(await this.exists(tx, name))) return 0;
+      const [{ rows }] = await tx.query<{ rows: number }>(`SELECT count(*)::int AS rows FROM ${this.schema}.${name}`);
+      await tx.execute(`ALTER TABLE ${this.table} DETACH PARTITION ${this.schema}.${name}`);
+      await tx.execute(`DROP TABLE ${this.schema}.${name}`);
+      return rows;
+    });
+  }
+
+  /** Drops every day that ends at or before `cutoff`; answers the rows they held. */
+  async dropBefore(cutoff: Date): Promise<number> {
+    let rows = 0;
+    for (const day of await this.days()) {
+      if (day.getTime() + DAY_MS <= cutoff.getTime()) rows += await this.dropDay(day);
+    }
+    return rows;
+  }
+
+  private dayOfPartition(name: string): Date | undefined {
+    const match = this.dayPartition.exec(name);
+    return match ? new Date(`${match[1]}-${match[2]}-${match[3]}T00:00:00.000Z`) : undefined;
+  }
+
+  private async exists(tx: Transaction, partition: string): Promise<boolean> {
+    const [{ exists }] = await tx.query<{ exists: boolean }>(`SELECT to_regclass($1) IS NOT NULL AS exists`, [`${this.schema}.${partition}`]);
+    return exists;
+  }
+
+  /** Runs `change` holding the table's partitions lock; answers `busy` at once when another worker holds it. */
+  private async underLock<T>(busy: T, change: (tx: Transaction) => Promise<T>): Promise<T> {
+    return this.database.transaction(async (tx) => {
+      await tx.execute(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`);
+      const [{ locked }] = await tx.query<{ locked: boolean }>(`SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked`, [`${this.table} partitions`]);
+      if (!locked) return busy;
+      return change(tx);
+    });
+  }
+}
