@@ -6,6 +6,7 @@ import { IngestQueueRepository } from './ingest-queue.repository';
 import { EventProcessor } from './event-processor.worker';
 
 const LEASE_MS = 60_000;
+const eventId = (message: string) => createHash('md5').update(message).digest('hex');
 
 /** An event that kills its processor (out of memory, aborted) ends as a dead letter, not a crash loop, and takes nothing else with it. */
 describe('an event whose processor dies', () => {
@@ -22,7 +23,6 @@ describe('an event whose processor dies', () => {
     await api?.close();
   });
 
-  const eventId = (message: string) => createHash('md5').update(message).digest('hex');
   const messages = (rows: Array<{ payload: string }>) => rows.map((row) => (JSON.parse(row.payload) as { message: string }).message);
 
   /**
@@ -101,5 +101,67 @@ describe('an event whose processor dies', () => {
       { category: 'error', outcome: 'invalid', reason: 'internal', quantity: 1 },
       { category: 'security', outcome: 'accepted', reason: '', quantity: 1 },
     ]);
+  });
+});
+
+/**
+ * Concurrent batches that each bring new issues of several projects, in different orders: each
+ * takes the projects' short id counters in one order, so none deadlocks with another (a deadlock's
+ * victim would be tried again, but PostgreSQL counts each one).
+ */
+describe('concurrent batches creating issues in many projects', () => {
+  const clock = new FixedClock(new Date('2026-03-10T12:00:00.000Z'));
+  let api: TestApp;
+
+  beforeAll(async () => {
+    api = await startTestApp({}, { clock });
+    await api.app.get(EventProcessor).stop();
+  });
+
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  it('stores every event without a deadlock', async () => {
+    const database = api.app.get(Database);
+    const [{ id: organizationId }] = await database.query<{ id: string }>(`SELECT id::text AS id FROM identity.organizations WHERE slug = 'acme'`);
+    const projects = await database.query<{ id: string; slug: string }>(
+      `INSERT INTO projects.projects (organization_id, slug, name) SELECT $1, 'p' || n, 'P' || n FROM generate_series(1, 6) n RETURNING id::text AS id, slug`,
+      [organizationId],
+    );
+    const deadlocks = async () =>
+      Number((await database.query<{ n: string }>(`SELECT deadlocks::text AS n FROM pg_stat_database WHERE datname = current_database()`))[0].n);
+    const before = await deadlocks();
+    const batches = 4;
+    const perBatch = 200; // the processor's batch size
+    // Batch b's events name the projects in a rotated order, each event a new issue.
+    const rows = Array.from({ length: batches * perBatch }, (_, n) => {
+      const batch = Math.floor(n / perBatch);
+      const project = projects[(n + batch * 2) % projects.length];
+      return { project, eventId: eventId(`e${n}`), payload: JSON.stringify({ message: `new issue ${n}`, fingerprint: [`f${n}`], level: 'error' }) };
+    });
+    await database.execute(
+      `INSERT INTO ingest.ingest_queue (project_id, project_slug, organization_id, event_id, category, received_at, available_at, payload)
+       SELECT p, s, $1, e, 'error', $2, $2, b FROM unnest($3::bigint[], $4::text[], $5::text[], $6::text[]) AS q (p, s, e, b)`,
+      [
+        organizationId,
+        clock.now(),
+        rows.map((row) => row.project.id),
+        rows.map((row) => row.project.slug),
+        rows.map((row) => row.eventId),
+        rows.map((row) => row.payload),
+      ],
+    );
+    const processor = api.app.get(EventProcessor);
+    const processed = await Promise.all(Array.from({ length: batches }, () => processor.processBatch()));
+    expect(processed.reduce((sum, n) => sum + n, 0)).toBe(rows.length);
+    const [stored] = await database.query<{ events: number; issues: number; letters: number }>(
+      `SELECT (SELECT count(*)::int FROM issues.error_events) AS events, (SELECT count(*)::int FROM issues.issues) AS issues,
+              (SELECT count(*)::int FROM ingest.ingest_dead_letters) AS letters`,
+    );
+    expect(stored).toEqual({ events: rows.length, issues: rows.length, letters: 0 });
+    // Statistics reach the shared view once the backends are idle.
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    expect(await deadlocks()).toBe(before);
   });
 });

@@ -53,6 +53,13 @@ const CLAIM_LEASE_SECONDS = 10;
  */
 const TRANSIENT_SQLSTATE_CLASSES = new Set(['08', '40', '53', '57']);
 const LOCK_NOT_AVAILABLE = '55P03';
+/**
+ * A batch that lost a lock conflict with a concurrent one (a deadlock's victim, a serialization
+ * failure) is tried again whole, as it passes once the other commits; halving it instead would hold
+ * the first half's locks while the second half takes its own, out of the order every batch keeps.
+ */
+const LOCK_CONFLICT_RETRIES = 3;
+const LOCK_CONFLICT_SQLSTATES: ReadonlySet<string> = new Set(['40P01', '40001', LOCK_NOT_AVAILABLE]);
 /** Events taken off the queue between vacuum passes of its tables: about 60 MB of realistic events. */
 const VACUUM_EVERY_EVENTS = 10_000;
 /** Batches in flight per process: one is normalising and storing while another holds the hot rows. */
@@ -182,10 +189,11 @@ export class EventProcessor extends EventProcessing implements BackgroundWorker 
    * Processes the events in a savepoint; if that fails, each half again, down to the events that
    * fail alone, which are set aside. One bad event among 200 costs about 16 partial attempts.
    */
-  private async processIsolating(tx: Transaction, events: QueuedEvent[], counted: OutcomeCount[]): Promise<void> {
+  private async processIsolating(tx: Transaction, events: QueuedEvent[], counted: OutcomeCount[], conflicts = 0): Promise<void> {
     try {
       await tx.inSavepoint(() => this.process(tx, events, counted));
     } catch (error) {
+      if (isLockConflict(error) && conflicts < LOCK_CONFLICT_RETRIES) return this.processIsolating(tx, events, counted, conflicts + 1);
       const outcomes = [...counted];
       if (events.length === 1) {
         outcomes.push(...(await this.setAside(tx, events[0], error)));
@@ -410,6 +418,11 @@ function dedupe(users: UserObservation[]): UserObservation[] {
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+function isLockConflict(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && LOCK_CONFLICT_SQLSTATES.has(code);
 }
 
 function isTransient(error: unknown): boolean {

@@ -67,8 +67,11 @@ export class IssueIngestionService extends IssueIngestion {
         tx,
         missing.map((key) => (groups.get(key) as IngestedEvent[])[0]),
       );
-      // In arrival order, so short ids follow first sight.
-      for (const key of missing) {
+      // Project by project, as every batch takes the projects' short id counters (one order, no
+      // deadlock between batches), and in arrival order within one, so short ids follow first sight.
+      const projectOf = (key: string) => key.slice(0, key.indexOf('|'));
+      const byProject = [...missing].sort((a, b) => (projectOf(a) < projectOf(b) ? -1 : projectOf(a) > projectOf(b) ? 1 : 0));
+      for (const key of byProject) {
         existing.set(key, created.get(key) ?? { ...(await this.createIssue(tx, (groups.get(key) as IngestedEvent[])[0])), isNew: true });
       }
     }
