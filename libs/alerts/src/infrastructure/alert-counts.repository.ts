@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Sql } from '@faultline/platform';
+import { DAY_MS, type Sql } from '@faultline/platform';
 import type { MetricQueryFilter } from '../domain';
 
 /** What the rules read of an issue: its first sight (ms), times seen (this batch's events included) and assignee. */
@@ -19,6 +19,8 @@ export const countKey = (issueId: string, seconds: number, environment: string |
  * prunes none, and every day more costs planning time on the ingestion path).
  */
 const since = (now: Date, windowsSeconds: readonly number[]): Date => new Date(now.getTime() - Math.max(0, ...windowsSeconds) * 1000);
+/** A bound past the newest minute counted (minutes are the processing clock's), so the days made ahead are not planned either. */
+const until = (now: Date): Date => new Date(now.getTime() + DAY_MS);
 
 /** Events and distinct users per issue, minute and environment, as alert rules read them. */
 @Injectable()
@@ -80,19 +82,19 @@ export class AlertCountsRepository {
        SELECT 'events' AS kind, i.issue_id, w.seconds, sum(m.events)::text AS n, NULL::text AS environment,
               NULL::timestamptz AS first_seen, NULL::text AS times_seen, NULL::jsonb AS assignee
        FROM counted i CROSS JOIN windows w
-       JOIN alerts.alert_issue_minutes m ON m.issue_id = i.issue_id AND m.bucket > $12::timestamptz - make_interval(secs => w.seconds) AND m.bucket > $21::timestamptz
+       JOIN alerts.alert_issue_minutes m ON m.issue_id = i.issue_id AND m.bucket > $12::timestamptz - make_interval(secs => w.seconds) AND m.bucket > $21::timestamptz AND m.bucket < $22::timestamptz
        GROUP BY i.issue_id, w.seconds
        UNION ALL
        SELECT 'events', c.issue_id, w.seconds, sum(m.events)::text, c.environment, NULL, NULL, NULL
        FROM counted_envs c CROSS JOIN windows w
        JOIN alerts.alert_issue_minutes m ON m.issue_id = c.issue_id AND m.environment = c.environment
-         AND m.bucket > $12::timestamptz - make_interval(secs => w.seconds) AND m.bucket > $21::timestamptz
+         AND m.bucket > $12::timestamptz - make_interval(secs => w.seconds) AND m.bucket > $21::timestamptz AND m.bucket < $22::timestamptz
        GROUP BY c.issue_id, c.environment, w.seconds
        UNION ALL
        SELECT 'users', x.issue_id, x.seconds, count(DISTINCT x.user_tag)::text, NULL, NULL, NULL, NULL
        FROM (
          SELECT i.issue_id, w.seconds, m.user_tag FROM counted i CROSS JOIN user_windows w
-         JOIN alerts.alert_issue_minute_users m ON m.issue_id = i.issue_id AND m.bucket > $12::timestamptz - make_interval(secs => w.seconds) AND m.bucket > $21::timestamptz
+         JOIN alerts.alert_issue_minute_users m ON m.issue_id = i.issue_id AND m.bucket > $12::timestamptz - make_interval(secs => w.seconds) AND m.bucket > $21::timestamptz AND m.bucket < $22::timestamptz
          UNION ALL
          SELECT b.issue_id, w.seconds, b.user_tag FROM batch_users b CROSS JOIN user_windows w
        ) x
@@ -102,7 +104,7 @@ export class AlertCountsRepository {
        FROM (
          SELECT c.issue_id, c.environment, w.seconds, m.user_tag FROM counted_envs c CROSS JOIN user_windows w
          JOIN alerts.alert_issue_minute_users m ON m.issue_id = c.issue_id AND m.environment = c.environment
-           AND m.bucket > $12::timestamptz - make_interval(secs => w.seconds) AND m.bucket > $21::timestamptz
+           AND m.bucket > $12::timestamptz - make_interval(secs => w.seconds) AND m.bucket > $21::timestamptz AND m.bucket < $22::timestamptz
          UNION ALL
          SELECT b.issue_id, b.environment, w.seconds, b.user_tag FROM batch_users b CROSS JOIN user_windows w
        ) x
@@ -135,6 +137,7 @@ export class AlertCountsRepository {
         e.map((r) => r.level),
         u.map((r) => r.level),
         since(batch.now, [...batch.eventWindows, ...batch.userWindows]),
+        until(batch.now),
       ],
     );
     const eventsBefore = new Map<string, number>();
