@@ -63,7 +63,7 @@ describe('context schemas', () => {
     expect(objects.identity).toEqual(
       expect.arrayContaining(['users:r', 'organizations:r', 'organization_members:r', 'count_organization_members:f', 'member_directory:v']),
     );
-    expect(objects.ingest).toEqual(expect.arrayContaining(['tag_values:r', 'event_users:r', 'project_stats:r', 'project_tag_values:v']));
+    expect(objects.ingest).toEqual(expect.arrayContaining(['tag_values:r', 'event_users:r', 'project_stats:p', 'project_tag_values:v']));
     // SCIM keeps no tables of its own: the provider and its token are identity's.
     expect(objects.scim).toBeUndefined();
     expect(objects.identity).toEqual(expect.arrayContaining(['auth_providers:r', 'sso_assertions:r', 'sso_relay_states:r']));

@@ -8,6 +8,8 @@ import { ContextSchemas1763800003000 } from '../migrations/1763800003000-context
 import { OutcomesByCategory1764200000000 } from '../migrations/1764200000000-outcomes-by-category';
 import { SingleSignOn1764700000000 } from '../migrations/1764700000000-single-sign-on';
 import { PartitionedErrorEvents1765800000000 } from '../migrations/1765800000000-partitioned-error-events';
+import { PartitionedIngestStats1765910000000 } from '../migrations/1765910000000-partitioned-ingest-stats';
+import { PartitionedAlertMinutes1765920000000 } from '../migrations/1765920000000-partitioned-alert-minutes';
 import { insertProject, rerunMigration } from './support/migration-test';
 import { openTestDatabase, type TestDatabase } from './support/test-database';
 
@@ -397,5 +399,130 @@ describe('migration backfills', () => {
     );
     expect(BigInt(added.id)).toBeGreaterThan(BigInt(moved[moved.length - 1].id));
     expect(added.partition).toBe('issues.error_events_default');
+  });
+
+  /** Stats rollups counted before 1765910000000 move into a partition per resolution and day of their bucket (UTC), and back on the way down. */
+  it('1765910000000 moves the stats rollups into a partition per resolution and day, and back', async () => {
+    const { database } = db;
+    const projectId = await insertProject(db);
+    const [{ organization_id: organizationId }] = await database.query<{ organization_id: string }>(
+      `SELECT organization_id::text FROM projects.projects WHERE id = $1`,
+      [projectId],
+    );
+    const stats = () =>
+      database.query<{ partition: string; resolution: string; bucket: Date; count: string }>(
+        `SELECT tableoid::regclass::text AS partition, resolution, bucket, count::text FROM ingest.project_stats WHERE project_id = $1 ORDER BY resolution, bucket`,
+        [projectId],
+      );
+    const outcomes = () =>
+      database.query<{ partition: string; bucket: Date; quantity: string }>(
+        `SELECT tableoid::regclass::text AS partition, bucket, quantity::text FROM ingest.outcome_stats WHERE project_id = $1 ORDER BY resolution, bucket`,
+        [projectId],
+      );
+    const migration = new PartitionedIngestStats1765910000000();
+    const runner = db.dataSource.createQueryRunner();
+    try {
+      await migration.down(runner);
+      // Days of UTC whatever the session's time zone: 23:30 in New York on the 1st is the 2nd in UTC.
+      await runner.query(`SET TIME ZONE 'America/New_York'`);
+      await database.execute(
+        `INSERT INTO ingest.project_stats (project_id, stat, resolution, bucket, count)
+         VALUES ($1, 'received', '10s', '2026-01-02T04:30:10Z', 1), ($1, 'received', '1h', '2026-03-08T04:00:00Z', 2), ($1, 'received', '1d', '2026-01-01T00:00:00Z', 3)`,
+        [projectId],
+      );
+      await database.execute(
+        `INSERT INTO ingest.outcome_stats (organization_id, resolution, bucket, project_id, category, outcome, reason, quantity, times_seen)
+         VALUES ($1, '1h', '2026-01-01T23:00:00Z', $2, 'error', 'accepted', '', 4, 1), ($1, '1d', '2026-01-01T00:00:00Z', $2, 'error', 'accepted', '', 4, 1)`,
+        [organizationId, projectId],
+      );
+      await migration.up(runner);
+      await runner.query('RESET TIME ZONE');
+      expect((await stats()).map(({ partition, bucket, count }) => [partition, bucket.toISOString(), count])).toEqual([
+        ['ingest.project_stats_10s_p20260102', '2026-01-02T04:30:10.000Z', '1'],
+        ['ingest.project_stats_1d_p20260101', '2026-01-01T00:00:00.000Z', '3'],
+        ['ingest.project_stats_1h_p20260308', '2026-03-08T04:00:00.000Z', '2'],
+      ]);
+      expect((await outcomes()).map(({ partition, quantity }) => [partition, quantity])).toEqual([
+        ['ingest.outcome_stats_p20260101', '4'],
+        ['ingest.outcome_stats_p20260101', '4'],
+      ]);
+      // Each day is 24 hours, even in a session whose time zone changes its clocks (New York on 2026-03-08).
+      const bounds = await database.query<{ bound: string }>(
+        `SELECT pg_get_expr(c.relpartbound, c.oid) AS bound FROM pg_catalog.pg_class c WHERE c.oid = 'ingest.project_stats_1h_p20260308'::regclass`,
+      );
+      expect(bounds[0].bound).toBe("FOR VALUES FROM ('2026-03-08 00:00:00+00') TO ('2026-03-09 00:00:00+00')");
+      // The upsert adds to a moved row; a day no partition holds goes to the default partition.
+      await database.execute(
+        `INSERT INTO ingest.project_stats (project_id, stat, resolution, bucket, count) VALUES ($1, 'received', '1h', '2026-03-08T04:00:00Z', 5), ($1, 'received', '1h', '2025-06-01T00:00:00Z', 1)
+         ON CONFLICT (project_id, stat, resolution, bucket) DO UPDATE SET count = project_stats.count + EXCLUDED.count`,
+        [projectId],
+      );
+      expect((await stats()).filter((row) => row.resolution === '1h').map(({ partition, count }) => [partition, count])).toEqual([
+        ['ingest.project_stats_1h_default', '1'],
+        ['ingest.project_stats_1h_p20260308', '7'],
+      ]);
+
+      await migration.down(runner);
+      expect((await stats()).map(({ partition, count }) => [partition, count])).toEqual([
+        ['ingest.project_stats', '1'],
+        ['ingest.project_stats', '3'],
+        ['ingest.project_stats', '1'],
+        ['ingest.project_stats', '7'],
+      ]);
+      expect(await outcomes()).toHaveLength(2);
+      await migration.up(runner);
+    } finally {
+      await runner.release();
+    }
+    expect(await stats()).toHaveLength(4);
+  });
+
+  /** Alert minutes counted before 1765920000000 move into a partition per day of their minute (UTC), and back on the way down. */
+  it('1765920000000 moves the alert minutes into a partition per day, and back', async () => {
+    const { database } = db;
+    const projectId = await insertProject(db);
+    const [{ id: issueId }] = await database.query<{ id: string }>(
+      `INSERT INTO issues.issues (project_id, fingerprint_hash, short_id, title, culprit, level, platform, first_seen, last_seen, times_seen)
+       VALUES ($1, 'fp', 'WEB-M', 'TypeError: x', 'app', 'error', 'node', '2026-01-01T00:00:00Z', '2026-01-02T23:59:59Z', 3) RETURNING id`,
+      [projectId],
+    );
+    const minutes = () =>
+      database.query<{ partition: string; bucket: Date; events: number }>(
+        `SELECT tableoid::regclass::text AS partition, bucket, events FROM alerts.alert_issue_minutes WHERE issue_id = $1
+         UNION ALL SELECT tableoid::regclass::text, bucket, NULL FROM alerts.alert_issue_minute_users WHERE issue_id = $1 ORDER BY 1, 2`,
+        [issueId],
+      );
+    const migration = new PartitionedAlertMinutes1765920000000();
+    const runner = db.dataSource.createQueryRunner();
+    try {
+      await migration.down(runner);
+      await runner.query(`SET TIME ZONE 'America/New_York'`);
+      await database.execute(
+        `INSERT INTO alerts.alert_issue_minutes (issue_id, bucket, project_id, events, environment, level)
+         VALUES ($1, '2026-01-01T23:59:00Z', $2, 2, 'production', 'error'), ($1, '2026-01-02T04:30:00Z', $2, 3, '', '')`,
+        [issueId, projectId],
+      );
+      await database.execute(
+        `INSERT INTO alerts.alert_issue_minute_users (issue_id, bucket, user_tag, project_id, environment, level) VALUES ($1, '2026-01-02T04:30:00Z', 'id:1', $2, '', '')`,
+        [issueId, projectId],
+      );
+      await migration.up(runner);
+      await runner.query('RESET TIME ZONE');
+      expect((await minutes()).map(({ partition, bucket, events }) => [partition, bucket.toISOString(), events])).toEqual([
+        ['alerts.alert_issue_minute_users_p20260102', '2026-01-02T04:30:00.000Z', null],
+        ['alerts.alert_issue_minutes_p20260101', '2026-01-01T23:59:00.000Z', 2],
+        ['alerts.alert_issue_minutes_p20260102', '2026-01-02T04:30:00.000Z', 3],
+      ]);
+      await migration.down(runner);
+      expect((await minutes()).map(({ partition, events }) => [partition, events])).toEqual([
+        ['alerts.alert_issue_minute_users', null],
+        ['alerts.alert_issue_minutes', 2],
+        ['alerts.alert_issue_minutes', 3],
+      ]);
+      await migration.up(runner);
+    } finally {
+      await runner.release();
+    }
+    expect(await minutes()).toHaveLength(3);
   });
 });

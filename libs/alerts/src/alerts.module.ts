@@ -1,7 +1,7 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { EventRecorder, EventStoreModule } from '@faultline/event-store';
-import { WorkerHost } from '@faultline/platform';
+import { RetentionSchedule, WorkerHost } from '@faultline/platform';
 import { IntegrationsModule } from '@faultline/integrations';
 import { IssuesModule } from '@faultline/issues';
 import { NotificationsModule } from '@faultline/notifications';
@@ -20,6 +20,8 @@ import { UpdateIssueAlertRuleHandler } from './application/commands/update-issue
 import { UpdateMetricAlertRuleHandler } from './application/commands/update-metric-alert-rule/update-metric-alert-rule.handler';
 import { AlertCountsRepository } from './infrastructure/alert-counts.repository';
 import { AlertDispatcher } from './infrastructure/alert-dispatcher';
+import { AlertMinutePartitionsRepository } from './infrastructure/alert-minute-partitions.repository';
+import { AlertMinutePartitionsWorker } from './infrastructure/alert-minute-partitions.worker';
 import { AlertRuleCache } from './infrastructure/alert-rule-cache';
 import { CombinedRulesRepository } from './infrastructure/combined-rules.repository';
 import { IncidentsRepository } from './infrastructure/incidents.repository';
@@ -52,6 +54,8 @@ import { MetricRulesRepository } from './infrastructure/metric-rules.repository'
     IncidentsRepository,
     IssueAlertFiresRepository,
     AlertCountsRepository,
+    AlertMinutePartitionsRepository,
+    AlertMinutePartitionsWorker,
     AlertRuleCache,
     AlertDispatcher,
     IssueAlertEvaluator,
@@ -72,10 +76,15 @@ export class AlertsModule implements OnModuleInit {
     private readonly worker: MetricAlertWorker,
     private readonly recorder: EventRecorder,
     private readonly evaluator: IssueAlertEvaluator,
+    private readonly retention: RetentionSchedule,
+    private readonly minutePartitions: AlertMinutePartitionsWorker,
+    private readonly minuteRetention: AlertMinutePartitionsRepository,
   ) {}
 
   onModuleInit(): void {
     this.workers.register(this.worker);
+    this.workers.register(this.minutePartitions);
+    this.retention.register(this.minuteRetention);
     this.recorder.onAppended(this.evaluator.onAppended);
   }
 }

@@ -36,6 +36,8 @@ import { RateLimitsRepository } from './infrastructure/rate-limits.repository';
 import { OutcomeStatsRepository } from './infrastructure/outcome-stats.repository';
 import { RollupsRepository } from './infrastructure/rollups.repository';
 import { StatsRetentionRepository } from './infrastructure/stats-retention.repository';
+import { StatsPartitionsRepository } from './infrastructure/stats-partitions.repository';
+import { StatsPartitionsWorker } from './infrastructure/stats-partitions.worker';
 import { SpikeProtectionWorker } from './infrastructure/spike-protection.worker';
 
 /** The SDK protocol, event processing (with its dead letters), and the project read models built from events. */
@@ -66,6 +68,8 @@ import { SpikeProtectionWorker } from './infrastructure/spike-protection.worker'
     { provide: SpikeProtectionEvaluation, useExisting: SpikeProtectionWorker },
     ChangeRateLimitsHandler,
     StatsRetentionRepository,
+    StatsPartitionsRepository,
+    StatsPartitionsWorker,
   ],
   exports: [SpikeProtectionEvaluation],
 })
@@ -77,6 +81,7 @@ export class IngestModule implements OnModuleInit {
     private readonly workers: WorkerHost,
     private readonly retention: RetentionSchedule,
     private readonly statsRetention: StatsRetentionRepository,
+    private readonly statsPartitions: StatsPartitionsWorker,
     private readonly recorder: EventRecorder,
     private readonly spikes: SpikeProtectionWorker,
     private readonly scrubbers: DataScrubbersCache,
@@ -85,6 +90,7 @@ export class IngestModule implements OnModuleInit {
   onModuleInit(): void {
     this.workers.register(this.processor);
     this.workers.register(this.spikes);
+    this.workers.register(this.statsPartitions);
     this.retention.register(this.statsRetention);
     // A key or data privacy setting changed in this process applies at once (elsewhere when the caches expire).
     this.recorder.onCommitted((events) => {

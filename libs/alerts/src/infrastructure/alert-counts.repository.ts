@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Sql } from '@faultline/platform';
+import { DAY_MS, type Sql } from '@faultline/platform';
 import type { MetricQueryFilter } from '../domain';
 
 /** What the rules read of an issue: its first sight (ms), times seen (this batch's events included) and assignee. */
@@ -12,6 +12,15 @@ export interface IssueState {
 /** The key of a count read: an issue's in a window, in one environment or in all (null). */
 export const countKey = (issueId: string, seconds: number, environment: string | null): string =>
   environment === null ? `${issueId}|${seconds}` : `${issueId}|${seconds}|${environment}`;
+
+/**
+ * The start of the longest window a read spans, passed as a constant: with it the planner reads
+ * only the partitions of the days the windows span (the bound each window computes in the query
+ * prunes none, and every day more costs planning time on the ingestion path).
+ */
+const since = (now: Date, windowsSeconds: readonly number[]): Date => new Date(now.getTime() - Math.max(0, ...windowsSeconds) * 1000);
+/** A bound past the newest minute counted (minutes are the processing clock's), so the days made ahead are not planned either. */
+const until = (now: Date): Date => new Date(now.getTime() + DAY_MS);
 
 /** Events and distinct users per issue, minute and environment, as alert rules read them. */
 @Injectable()
@@ -73,19 +82,19 @@ export class AlertCountsRepository {
        SELECT 'events' AS kind, i.issue_id, w.seconds, sum(m.events)::text AS n, NULL::text AS environment,
               NULL::timestamptz AS first_seen, NULL::text AS times_seen, NULL::jsonb AS assignee
        FROM counted i CROSS JOIN windows w
-       JOIN alerts.alert_issue_minutes m ON m.issue_id = i.issue_id AND m.bucket > $12::timestamptz - make_interval(secs => w.seconds)
+       JOIN alerts.alert_issue_minutes m ON m.issue_id = i.issue_id AND m.bucket > $12::timestamptz - make_interval(secs => w.seconds) AND m.bucket > $21::timestamptz AND m.bucket < $22::timestamptz
        GROUP BY i.issue_id, w.seconds
        UNION ALL
        SELECT 'events', c.issue_id, w.seconds, sum(m.events)::text, c.environment, NULL, NULL, NULL
        FROM counted_envs c CROSS JOIN windows w
        JOIN alerts.alert_issue_minutes m ON m.issue_id = c.issue_id AND m.environment = c.environment
-         AND m.bucket > $12::timestamptz - make_interval(secs => w.seconds)
+         AND m.bucket > $12::timestamptz - make_interval(secs => w.seconds) AND m.bucket > $21::timestamptz AND m.bucket < $22::timestamptz
        GROUP BY c.issue_id, c.environment, w.seconds
        UNION ALL
        SELECT 'users', x.issue_id, x.seconds, count(DISTINCT x.user_tag)::text, NULL, NULL, NULL, NULL
        FROM (
          SELECT i.issue_id, w.seconds, m.user_tag FROM counted i CROSS JOIN user_windows w
-         JOIN alerts.alert_issue_minute_users m ON m.issue_id = i.issue_id AND m.bucket > $12::timestamptz - make_interval(secs => w.seconds)
+         JOIN alerts.alert_issue_minute_users m ON m.issue_id = i.issue_id AND m.bucket > $12::timestamptz - make_interval(secs => w.seconds) AND m.bucket > $21::timestamptz AND m.bucket < $22::timestamptz
          UNION ALL
          SELECT b.issue_id, w.seconds, b.user_tag FROM batch_users b CROSS JOIN user_windows w
        ) x
@@ -95,7 +104,7 @@ export class AlertCountsRepository {
        FROM (
          SELECT c.issue_id, c.environment, w.seconds, m.user_tag FROM counted_envs c CROSS JOIN user_windows w
          JOIN alerts.alert_issue_minute_users m ON m.issue_id = c.issue_id AND m.environment = c.environment
-           AND m.bucket > $12::timestamptz - make_interval(secs => w.seconds)
+           AND m.bucket > $12::timestamptz - make_interval(secs => w.seconds) AND m.bucket > $21::timestamptz AND m.bucket < $22::timestamptz
          UNION ALL
          SELECT b.issue_id, b.environment, w.seconds, b.user_tag FROM batch_users b CROSS JOIN user_windows w
        ) x
@@ -127,6 +136,8 @@ export class AlertCountsRepository {
         c.map((r) => r.environment),
         e.map((r) => r.level),
         u.map((r) => r.level),
+        since(batch.now, [...batch.eventWindows, ...batch.userWindows]),
+        until(batch.now),
       ],
     );
     const eventsBefore = new Map<string, number>();
@@ -172,12 +183,12 @@ export class AlertCountsRepository {
        SELECT r.rule_id,
               CASE WHEN r.users
                 THEN (SELECT count(DISTINCT u.user_tag) FROM alerts.alert_issue_minute_users u
-                      WHERE u.project_id = ANY(r.projects) AND u.bucket > $2::timestamptz - make_interval(secs => r.seconds) AND u.bucket <= $2::timestamptz
+                      WHERE u.project_id = ANY(r.projects) AND u.bucket > $2::timestamptz - make_interval(secs => r.seconds) AND u.bucket <= $2::timestamptz AND u.bucket > $3::timestamptz
                         AND (r.environment IS NULL OR u.environment = r.environment)
                         AND (r.environments IS NULL OR (u.environment = ANY(r.environments)) <> r.environments_negated)
                         AND (r.levels IS NULL OR (u.level = ANY(r.levels)) <> r.levels_negated))
                 ELSE (SELECT coalesce(sum(c.events), 0) FROM alerts.alert_issue_minutes c
-                      WHERE c.project_id = ANY(r.projects) AND c.bucket > $2::timestamptz - make_interval(secs => r.seconds) AND c.bucket <= $2::timestamptz
+                      WHERE c.project_id = ANY(r.projects) AND c.bucket > $2::timestamptz - make_interval(secs => r.seconds) AND c.bucket <= $2::timestamptz AND c.bucket > $3::timestamptz
                         AND (r.environment IS NULL OR c.environment = r.environment)
                         AND (r.environments IS NULL OR (c.environment = ANY(r.environments)) <> r.environments_negated)
                         AND (r.levels IS NULL OR (c.level = ANY(r.levels)) <> r.levels_negated))
@@ -198,21 +209,12 @@ export class AlertCountsRepository {
           })),
         ),
         now,
+        since(
+          now,
+          rules.map((rule) => rule.timeWindow * 60),
+        ),
       ],
     );
     return new Map(rows.map((row) => [String(row.rule_id), Number(row.value)]));
-  }
-
-  /** Drops minutes older than the longest window any rule reads; a bounded batch per call. */
-  async prune(sql: Sql, before: Date, limit: number): Promise<number> {
-    const events = await sql.query(
-      `DELETE FROM alerts.alert_issue_minutes WHERE (issue_id, bucket) IN (SELECT issue_id, bucket FROM alerts.alert_issue_minutes WHERE bucket < $1 LIMIT $2) RETURNING 1`,
-      [before, limit],
-    );
-    const users = await sql.query(
-      `DELETE FROM alerts.alert_issue_minute_users WHERE (issue_id, bucket, user_tag) IN (SELECT issue_id, bucket, user_tag FROM alerts.alert_issue_minute_users WHERE bucket < $1 LIMIT $2) RETURNING 1`,
-      [before, limit],
-    );
-    return events.length + users.length;
   }
 }

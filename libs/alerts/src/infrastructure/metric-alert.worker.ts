@@ -11,9 +11,6 @@ import { parseMetricQuery } from '../application/metric-query';
 
 const BATCH_SIZE = 50;
 const IDLE_POLL_MS = 5_000;
-/** The longest window a rule reads (30 days, issue frequency conditions), plus a day. */
-const COUNT_RETENTION_MS = 31 * 86_400_000;
-const PRUNE_BATCH = 5_000;
 
 /**
  * Evaluates metric alert rules on a schedule: claims due rules (FOR UPDATE SKIP LOCKED, so worker
@@ -27,11 +24,7 @@ export class MetricAlertWorker extends MetricAlertEvaluation implements Backgrou
   readonly name = 'alerts.metric-evaluator';
   private readonly logger = new Logger('MetricAlertWorker');
   private readonly loop = new PollingLoop({
-    runOnce: async () => {
-      const evaluated = await this.evaluateBatch();
-      if (evaluated === 0) await this.pruneCounts();
-      return evaluated === BATCH_SIZE;
-    },
+    runOnce: async () => (await this.evaluateBatch()) === BATCH_SIZE,
     idleDelayMs: IDLE_POLL_MS,
     onError: (error) => this.logger.error(`metric alert evaluation failed: ${error instanceof Error ? error.message : String(error)}`),
   });
@@ -181,10 +174,5 @@ export class MetricAlertWorker extends MetricAlertEvaluation implements Backgrou
       [...new Set(organizationIds)],
     ]);
     return new Map(rows.map((row) => [String(row.id), row.slug]));
-  }
-
-  /** Minutes no rule reads any more go, a bounded batch at a time, when there is nothing to evaluate. */
-  private async pruneCounts(): Promise<void> {
-    await this.counts.prune(this.database, new Date(this.clock.now().getTime() - COUNT_RETENTION_MS), PRUNE_BATCH);
   }
 }

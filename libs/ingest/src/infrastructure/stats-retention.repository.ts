@@ -1,38 +1,28 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig, Database, inBatches, type RetentionTask } from '@faultline/platform';
+import { Injectable } from '@nestjs/common';
+import type { RetentionTask } from '@faultline/platform';
+import { StatsPartitionsRepository } from './stats-partitions.repository';
 
 const BATCH = 5000;
-/** 10-second buckets serve the last hour's graphs (Sentry keeps 360 of them); a day of them is kept. */
-const TEN_SECOND_BUCKETS_MS = 86_400_000;
 
-/** Project stats buckets and outcome rollups older than EVENT_RETENTION_DAYS, and 10-second buckets older than a day. */
+/**
+ * Project stats buckets and outcome rollups older than EVENT_RETENTION_DAYS, and 10-second buckets
+ * older than a day. They go by whole days of their bucket (UTC): a day's partition is detached and
+ * dropped once the whole day is past its table's retention, so a bucket is kept at least that long
+ * and less than a day longer. Only the default partitions' strays are deleted row by row.
+ */
 @Injectable()
 export class StatsRetentionRepository implements RetentionTask {
   readonly name = 'ingest.stats';
 
-  constructor(
-    private readonly database: Database,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  constructor(private readonly partitions: StatsPartitionsRepository) {}
 
   async prune(now: Date): Promise<number> {
-    const cutoff = new Date(now.getTime() - this.config.eventRetentionDays * 86_400_000);
-    const tenSecondCutoff = new Date(now.getTime() - TEN_SECOND_BUCKETS_MS);
-    const projectStats = await inBatches(BATCH, (batch) =>
-      this.database.execute(
-        `DELETE FROM ingest.project_stats WHERE ctid = ANY(ARRAY(
-           (SELECT ctid FROM ingest.project_stats WHERE resolution = '10s' AND bucket < $1 LIMIT $3)
-           UNION ALL
-           (SELECT ctid FROM ingest.project_stats WHERE resolution IN ('1h', '1d') AND bucket < $2 LIMIT $3)))`,
-        [tenSecondCutoff, cutoff, batch],
-      ),
-    );
-    const outcomes = await inBatches(BATCH, (batch) =>
-      this.database.execute(`DELETE FROM ingest.outcome_stats WHERE ctid = ANY(ARRAY(SELECT ctid FROM ingest.outcome_stats WHERE bucket < $1 LIMIT $2))`, [
-        cutoff,
-        batch,
-      ]),
-    );
-    return projectStats + outcomes;
+    let rows = 0;
+    for (const { partitions, keptMs } of this.partitions.tables) {
+      const cutoff = new Date(now.getTime() - keptMs);
+      rows += await partitions.dropBefore(cutoff);
+      rows += await partitions.deleteStraysBefore(cutoff, BATCH);
+    }
+    return rows;
   }
 }

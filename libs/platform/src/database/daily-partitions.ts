@@ -1,9 +1,13 @@
+import { inBatches } from '../lifecycle/retention';
 import { Database, type Transaction } from './database';
 
 export const DAY_MS = 86_400_000;
+/** Days a maintainer keeps with a partition ahead of today: a week of missed rounds still finds each day ready. */
+export const DAYS_AHEAD = 7;
 /** How long DDL waits for the table's lock before giving up until the next round: never queue ingestion behind it for long. */
 const LOCK_TIMEOUT = '5s';
-const QUALIFIED = /^([a-z_]+)\.([a-z_]+)$/;
+const QUALIFIED = /^([a-z_]+)\.([a-z_][a-z0-9_]*)$/;
+const DAY_SUFFIX = /^(\d{4})(\d{2})(\d{2})$/;
 
 /** The start (00:00 UTC) of the day holding `at`. */
 export function dayOf(at: Date): Date {
@@ -21,7 +25,6 @@ export function dayOf(at: Date): Date {
 export class DailyPartitions {
   private readonly schema: string;
   private readonly name: string;
-  private readonly dayPartition: RegExp;
 
   /** `table`: schema-qualified, partitioned `BY RANGE (column)`, with a `<table>_default` partition. */
   constructor(
@@ -32,7 +35,6 @@ export class DailyPartitions {
     const match = QUALIFIED.exec(table);
     if (!match) throw new Error(`not a schema-qualified table name: ${table}`);
     [, this.schema, this.name] = match;
-    this.dayPartition = new RegExp(`^${this.name}_p(\\d{4})(\\d{2})(\\d{2})$`);
   }
 
   /** The partition of the rows of the day starting at `day`: `<table>_pYYYYMMDD`. */
@@ -120,8 +122,22 @@ export class DailyPartitions {
     return rows;
   }
 
+  /**
+   * Deletes, `batch` rows at a time, what the default partition holds of the days that end at or
+   * before `cutoff` (the days `dropBefore` drops); answers how many rows went.
+   */
+  async deleteStraysBefore(cutoff: Date, batch: number): Promise<number> {
+    return inBatches(batch, (limit) =>
+      this.database.execute(
+        `DELETE FROM ${this.table}_default WHERE ctid = ANY(ARRAY(SELECT ctid FROM ${this.table}_default WHERE ${this.column} < $1 LIMIT $2))`,
+        [dayOf(cutoff), limit],
+      ),
+    );
+  }
+
   private dayOfPartition(name: string): Date | undefined {
-    const match = this.dayPartition.exec(name);
+    const prefix = `${this.name}_p`;
+    const match = name.startsWith(prefix) ? DAY_SUFFIX.exec(name.slice(prefix.length)) : null;
     return match ? new Date(`${match[1]}-${match[2]}-${match[3]}T00:00:00.000Z`) : undefined;
   }
 
