@@ -13,8 +13,9 @@ export const qualified = (schema: string, name: string): string => `${quoted(sch
 /**
  * The application's tables: every ordinary or partitioned table of every schema but PostgreSQL's
  * own, with the columns a COPY carries (generated ones are computed again). A partitioned table is
- * copied whole, not partition by partition: the days that exist differ between databases, and rows
- * restored into a day that has no partition yet wait in the default one until the maintainer makes it.
+ * copied whole, not partition by partition (a partition partitioned in turn neither): the days that
+ * exist differ between databases, and rows restored into a day that has no partition yet wait in
+ * the default one until the maintainer makes it.
  */
 export async function applicationTables(client: Client): Promise<BackupTable[]> {
   const { rows } = await client.query<{ schema: string; name: string; columns: Array<{ name: string; type: string; typeId: number }> }>(
@@ -23,7 +24,7 @@ export async function applicationTables(client: Client): Promise<BackupTable[]> 
      FROM pg_catalog.pg_class c
      JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
      JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = ''
-     WHERE (c.relkind = 'r' AND NOT c.relispartition OR c.relkind = 'p') AND c.relpersistence <> 't'
+     WHERE c.relkind IN ('r', 'p') AND NOT c.relispartition AND c.relpersistence <> 't'
        AND n.nspname <> 'information_schema' AND n.nspname NOT LIKE 'pg\\_%'
        AND NOT (n.nspname = $1 AND c.relname = $2)
      GROUP BY n.nspname, c.relname

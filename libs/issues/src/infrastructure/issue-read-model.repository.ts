@@ -1,6 +1,6 @@
 import { Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { CLOCK, type Clock, isNumericId, normalizeEventId } from '@faultline/kernel';
-import { Database, type Sql } from '@faultline/platform';
+import { Database, dayOf, type Sql } from '@faultline/platform';
 import { ISSUE_SORTS, type IssueSearch, type IssueSort } from '../application/queries/issue-search';
 import type { IssueAssignee } from '../domain';
 import { NOT_BEING_REMOVED } from './issue-event-moves.repository';
@@ -438,20 +438,16 @@ export class IssueReadModel {
     const id = normalizeEventId(eventId);
     if (!id) return null;
     const params: unknown[] = [id];
-    const conditions = ['e.event_id = $1'];
-    let project = scope.projectId ? `$${params.push(scope.projectId)}::bigint` : undefined;
-    if (scope.issueId) {
-      const issue = `$${params.push(scope.issueId)}::bigint`;
-      conditions.push(`e.issue_id = ${issue}`);
-      project ??= `(SELECT i.project_id FROM issues.issues i WHERE i.id = ${issue})`;
-    }
-    // The id's claim holds the row's id and the day it was received: one primary key lookup on one day.
-    if (project) {
-      const claim = `FROM issues.event_ids k WHERE k.project_id = ${project} AND k.event_id = $1`;
-      conditions.push(`e.project_id = ${project}`, `e.id = (SELECT k.id ${claim})`, `e.received_at = (SELECT k.received_at ${claim})`);
-    }
+    const issue = scope.issueId ? `$${params.push(scope.issueId)}::bigint` : undefined;
+    const project = scope.projectId ? `$${params.push(scope.projectId)}::bigint` : issue && `(SELECT i.project_id FROM issues.issues i WHERE i.id = ${issue})`;
+    if (!project) return null;
+    // The id's claims (partitioned by day: a probe of each day's primary key) hold its row's id and
+    // time received, so the row is read from one day's primary key. An id stored again after the
+    // claims' window (see IssueIngestionService) answers its newest event.
     const [row] = await this.database.query<ErrorEventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM issues.error_events e WHERE ${conditions.join(' AND ')} LIMIT 1`,
+      `SELECT ${EVENT_COLUMNS} FROM issues.event_ids k JOIN issues.error_events e ON e.id = k.id AND e.received_at = k.received_at
+       WHERE k.project_id = ${project} AND k.event_id = $1 ${issue ? `AND e.issue_id = ${issue}` : ''}
+       ORDER BY k.claimed_on DESC LIMIT 1`,
       params,
     );
     return row ?? null;
@@ -467,8 +463,8 @@ export class IssueReadModel {
          (SELECT o.event_id FROM issues.error_events o WHERE o.issue_id = e.issue_id AND o.received_at >= e.occurred_at - ${RECEIVED_BEFORE_OCCURRED}
             AND (o.occurred_at, o.id) > (e.occurred_at, e.id) ORDER BY o.occurred_at, o.id LIMIT 1) AS next
        FROM issues.error_events e JOIN issues.issues i ON i.id = e.issue_id
-       WHERE e.id = (SELECT k.id FROM issues.event_ids k WHERE k.project_id = $1::bigint AND k.event_id = $2) AND e.received_at = $3`,
-      [event.project_id, event.event_id, event.received_at],
+       WHERE e.id = (SELECT k.id FROM issues.event_ids k WHERE k.project_id = $1::bigint AND k.event_id = $2 AND k.claimed_on = $4) AND e.received_at = $3`,
+      [event.project_id, event.event_id, event.received_at, dayOf(event.received_at)],
     );
     return row ?? { previous: null, next: null };
   }
