@@ -11,6 +11,10 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *   previous day, so a re-sent id is caught within at least 24 hours of the first.
  * - `issues.issue_stats`, the issues' graph counts, by resolution into `issue_stats_hourly` and
  *   `issue_stats_daily`, each by `bucket`: hourly days go after two days, daily ones with the events.
+ *   They no longer reference `issues.issues`: attaching a day would lock that table against every
+ *   ingest batch (and deadlock with one that wrote an issue and then a default partition's row).
+ *   Deleting an issue deletes its counts (IssueEventMovesRepository); those of a deleted project's
+ *   issues, whose ids are never used again, go with their days.
  *
  * Rows move over; each table gets the days its rows span, today and the next 7, and a default
  * partition for the rest, whose strays the maintainer moves into their days.
@@ -42,7 +46,7 @@ export class PartitionedClaimsAndIssueStats1765900000000 implements MigrationInt
       ALTER INDEX issues.issue_stats_pkey RENAME TO issue_stats_unpartitioned_pkey;
       DROP INDEX issues.issue_stats_bucket_idx;
       CREATE TABLE issues.issue_stats (
-        issue_id bigint NOT NULL REFERENCES issues.issues (id) ON DELETE CASCADE,
+        issue_id bigint NOT NULL,
         resolution text NOT NULL CHECK (resolution IN ('1h', '1d')),
         bucket timestamptz NOT NULL,
         count bigint NOT NULL,
