@@ -317,11 +317,15 @@ export class IssueReadModel {
     });
     const since = new Map<string, number>();
     for (const { resolution, first } of windows) since.set(resolution, Math.min(first, since.get(resolution) ?? first));
+    // Each resolution's period named as such, so only its days' partitions are read.
+    const params: unknown[] = [issueIds];
+    const periods = [...since].map(
+      ([resolution, first]) => `(s.resolution = $${params.push(resolution)} AND s.bucket >= $${params.push(new Date(first).toISOString())}::timestamptz)`,
+    );
     const rows = await this.database.query<{ issue_id: string; resolution: string; bucket: Date; count: string }>(
       `SELECT s.issue_id::text AS issue_id, s.resolution, s.bucket, s.count::text AS count
-       FROM issues.issue_stats s JOIN unnest($2::text[], $3::timestamptz[]) AS w (resolution, since) ON w.resolution = s.resolution
-       WHERE s.issue_id = ANY($1::bigint[]) AND s.bucket >= w.since`,
-      [issueIds, [...since.keys()], [...since.values()].map((first) => new Date(first).toISOString())],
+       FROM issues.issue_stats s WHERE s.issue_id = ANY($1::bigint[]) AND (${periods.join(' OR ')})`,
+      params,
     );
     for (const id of issueIds) {
       result.set(
@@ -442,12 +446,14 @@ export class IssueReadModel {
     const project = scope.projectId ? `$${params.push(scope.projectId)}::bigint` : issue && `(SELECT i.project_id FROM issues.issues i WHERE i.id = ${issue})`;
     if (!project) return null;
     // The id's claims (partitioned by day: a probe of each day's primary key) hold its row's id and
-    // time received, so the row is read from one day's primary key. An id stored again after the
-    // claims' window (see IssueIngestionService) answers its newest event.
+    // time received, so the row is read from one day's primary key (LIMIT keeps that a lookup per
+    // claim, never a join over every day). An id stored again after the claims' window (see
+    // IssueIngestionService) answers its newest event.
     const [row] = await this.database.query<ErrorEventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM issues.event_ids k JOIN issues.error_events e ON e.id = k.id AND e.received_at = k.received_at
-       WHERE k.project_id = ${project} AND k.event_id = $1 ${issue ? `AND e.issue_id = ${issue}` : ''}
-       ORDER BY k.claimed_on DESC LIMIT 1`,
+      `SELECT e.* FROM issues.event_ids k
+       CROSS JOIN LATERAL (SELECT ${EVENT_COLUMNS} FROM issues.error_events e
+                           WHERE e.id = k.id AND e.received_at = k.received_at ${issue ? `AND e.issue_id = ${issue}` : ''} LIMIT 1) e
+       WHERE k.project_id = ${project} AND k.event_id = $1 ORDER BY k.claimed_on DESC LIMIT 1`,
       params,
     );
     return row ?? null;
