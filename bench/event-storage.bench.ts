@@ -113,7 +113,9 @@ async function main(): Promise<void> {
   const [{ first }] = await database.query<{ first: string }>(`SELECT min(id)::text AS first FROM issues.issues`);
   const partitions = new EventPartitionsRepository(database);
   const start = new Date(END.getTime() - DAYS * DAY_MS);
-  for (let day = 0; day < DAYS; day++) await partitions.createDay(new Date(start.getTime() + day * DAY_MS));
+  for (let day = 0; day < DAYS; day++) {
+    for (const table of [partitions.events, partitions.claims]) await table.createDay(new Date(start.getTime() + day * DAY_MS));
+  }
 
   const stored = samples();
   await database.execute(`CREATE TABLE public.bench_samples (n integer PRIMARY KEY, data json, lean json, tags text[], unhandled boolean)`);
@@ -130,7 +132,7 @@ async function main(): Promise<void> {
        SELECT g, nextval(pg_get_serial_sequence('issues.error_events', 'id')) AS id, md5(g::text) AS event_id, $2::timestamptz - make_interval(secs => ((g - 1)::double precision / $3) * $4 * 86400) AS at,
               $5::bigint + CASE WHEN g <= 100 THEN $6 ELSE g % $6 END AS issue_id
        FROM generate_series(1, $3::integer) g),
-     claimed AS (INSERT INTO issues.event_ids (project_id, event_id, received_at, id) SELECT $1, event_id, at, id FROM events)
+     claimed AS (INSERT INTO issues.event_ids (project_id, event_id, claimed_on, received_at, id) SELECT $1, event_id, date_trunc('day', at, 'UTC'), at, id FROM events)
      INSERT INTO issues.error_events (id, project_id, issue_id, event_id, occurred_at, received_at, data, unhandled, tags) OVERRIDING SYSTEM VALUE
      SELECT e.id, $1, e.issue_id, e.event_id, e.at, e.at, s.data::text::json, s.unhandled, s.tags FROM events e JOIN public.bench_samples s ON s.n = e.g % $7`,
     [projectId, new Date(END.getTime() - 1000), EVENTS, DAYS, first, ISSUES, SAMPLES],
@@ -145,7 +147,7 @@ async function main(): Promise<void> {
 
   const leaves = `SELECT relid FROM pg_partition_tree('issues.error_events') WHERE isleaf`;
   const partitioned = await sizes(database, leaves);
-  const claims = await sizes(database, `SELECT 'issues.event_ids'::regclass AS relid`);
+  const claims = await sizes(database, `SELECT relid FROM pg_partition_tree('issues.event_ids') WHERE isleaf`);
 
   // The same rows in the shape of the table before partitioning (its five indexes, no claims table); the payloads are copied as they are (lz4).
   await database.execute(`CREATE TABLE public.bench_before (LIKE issues.error_events INCLUDING DEFAULTS INCLUDING COMPRESSION INCLUDING STORAGE)`);

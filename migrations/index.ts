@@ -48,6 +48,7 @@ import { AlertCountsByEnvironmentAndLevel1765710000000 } from './1765710000000-a
 import { ProjectOwnership1765720000000 } from './1765720000000-project-ownership';
 import { ProjectTransfersAndBundleIds1765730000000 } from './1765730000000-project-transfers-and-bundle-ids';
 import { PartitionedErrorEvents1765800000000 } from './1765800000000-partitioned-error-events';
+import { PartitionedClaimsAndIssueStats1765900000000 } from './1765900000000-partitioned-claims-and-issue-stats';
 import { PartitionedIngestStats1765910000000 } from './1765910000000-partitioned-ingest-stats';
 import { PartitionedAlertMinutes1765920000000 } from './1765920000000-partitioned-alert-minutes';
 /** Every migration, in order. The only way the schema changes (synchronize is off). */
@@ -102,6 +103,7 @@ export const MIGRATIONS = [
   ProjectOwnership1765720000000,
   ProjectTransfersAndBundleIds1765730000000,
   PartitionedErrorEvents1765800000000,
+  PartitionedClaimsAndIssueStats1765900000000,
   PartitionedIngestStats1765910000000,
   PartitionedAlertMinutes1765920000000,
 ];

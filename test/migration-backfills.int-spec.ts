@@ -8,8 +8,10 @@ import { ContextSchemas1763800003000 } from '../migrations/1763800003000-context
 import { OutcomesByCategory1764200000000 } from '../migrations/1764200000000-outcomes-by-category';
 import { SingleSignOn1764700000000 } from '../migrations/1764700000000-single-sign-on';
 import { PartitionedErrorEvents1765800000000 } from '../migrations/1765800000000-partitioned-error-events';
+import { PartitionedClaimsAndIssueStats1765900000000 } from '../migrations/1765900000000-partitioned-claims-and-issue-stats';
 import { PartitionedIngestStats1765910000000 } from '../migrations/1765910000000-partitioned-ingest-stats';
 import { PartitionedAlertMinutes1765920000000 } from '../migrations/1765920000000-partitioned-alert-minutes';
+import { MIGRATIONS } from '../migrations';
 import { insertProject, rerunMigration } from './support/migration-test';
 import { openTestDatabase, type TestDatabase } from './support/test-database';
 
@@ -357,8 +359,11 @@ describe('migration backfills', () => {
       [projectId],
     );
     const migration = new PartitionedErrorEvents1765800000000();
+    // The migrations after it are undone around it, as on a database from before it.
+    const later = MIGRATIONS.slice(MIGRATIONS.indexOf(PartitionedErrorEvents1765800000000) + 1).map((m) => new m());
     const runner = db.dataSource.createQueryRunner();
     try {
+      for (const undone of [...later].reverse()) await undone.down(runner);
       await migration.down(runner);
       // Days of UTC whatever the session's time zone: 23:30 in New York on the 1st is the 2nd in UTC.
       await runner.query(`SET TIME ZONE 'America/New_York'`);
@@ -369,6 +374,7 @@ describe('migration backfills', () => {
       );
       await migration.up(runner);
       await runner.query('RESET TIME ZONE');
+      for (const redone of later) await redone.up(runner);
     } finally {
       await runner.release();
     }
@@ -399,6 +405,52 @@ describe('migration backfills', () => {
     );
     expect(BigInt(added.id)).toBeGreaterThan(BigInt(moved[moved.length - 1].id));
     expect(added.partition).toBe('issues.error_events_default');
+  });
+
+  /** Claims and graph counts stored before 1765900000000 move into a partition per day (UTC), the counts by resolution first. */
+  it('1765900000000 moves claims into a partition per day received and graph counts into one per resolution and day', async () => {
+    const { database } = db;
+    const projectId = await insertProject(db);
+    const [{ id: issueId }] = await database.query<{ id: string }>(
+      `INSERT INTO issues.issues (project_id, fingerprint_hash, short_id, title, culprit, level, platform, first_seen, last_seen, times_seen)
+       VALUES ($1, 'fp', 'WEB-C', 'TypeError: x', 'app', 'error', 'node', '2026-01-01T00:00:00Z', '2026-01-02T23:59:59Z', 2) RETURNING id`,
+      [projectId],
+    );
+    const migration = new PartitionedClaimsAndIssueStats1765900000000();
+    const runner = db.dataSource.createQueryRunner();
+    try {
+      await migration.down(runner);
+      await database.execute(
+        `INSERT INTO issues.event_ids (project_id, event_id, received_at, id) VALUES ($1, 'a', '2026-01-01T23:30:00Z', 1), ($1, 'b', '2026-01-02T04:30:00Z', 2)`,
+        [projectId],
+      );
+      await database.execute(
+        `INSERT INTO issues.issue_stats (issue_id, resolution, bucket, count) VALUES ($1, '1h', '2026-01-01T23:00:00Z', 2), ($1, '1d', '2026-01-01T00:00:00Z', 3)`,
+        [issueId],
+      );
+      // Days of UTC whatever the session's time zone: 23:30 in UTC on the 1st is the 1st, not New York's.
+      await runner.query(`SET TIME ZONE 'America/New_York'`);
+      await migration.up(runner);
+      await runner.query('RESET TIME ZONE');
+    } finally {
+      await runner.release();
+    }
+    const claims = await database.query<{ event_id: string; claimed_on: Date; partition: string }>(
+      `SELECT event_id, claimed_on, tableoid::regclass::text AS partition FROM issues.event_ids WHERE project_id = $1 ORDER BY event_id`,
+      [projectId],
+    );
+    expect(claims.map((claim) => [claim.event_id, claim.claimed_on.toISOString(), claim.partition])).toEqual([
+      ['a', '2026-01-01T00:00:00.000Z', 'issues.event_ids_p20260101'],
+      ['b', '2026-01-02T00:00:00.000Z', 'issues.event_ids_p20260102'],
+    ]);
+    const stats = await database.query<{ resolution: string; count: string; partition: string }>(
+      `SELECT resolution, count::text AS count, tableoid::regclass::text AS partition FROM issues.issue_stats WHERE issue_id = $1 ORDER BY resolution`,
+      [issueId],
+    );
+    expect(stats).toEqual([
+      { resolution: '1d', count: '3', partition: 'issues.issue_stats_daily_p20260101' },
+      { resolution: '1h', count: '2', partition: 'issues.issue_stats_hourly_p20260101' },
+    ]);
   });
 
   /** Stats rollups counted before 1765910000000 move into a partition per resolution and day of their bucket (UTC), and back on the way down. */

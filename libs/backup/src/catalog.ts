@@ -13,9 +13,9 @@ export const qualified = (schema: string, name: string): string => `${quoted(sch
 /**
  * The application's tables: every ordinary or partitioned table of every schema but PostgreSQL's
  * own, with the columns a COPY carries (generated ones are computed again). A partitioned table is
- * copied whole through its root, not partition by partition (nor by a partition that is itself
- * partitioned): the days that exist differ between databases, and rows
- * restored into a day that has no partition yet wait in the default one until the maintainer makes it.
+ * copied whole, not partition by partition (a partition partitioned in turn neither): the days that
+ * exist differ between databases, and rows restored into a day that has no partition yet wait in
+ * the default one until the maintainer makes it.
  */
 export async function applicationTables(client: Client): Promise<BackupTable[]> {
   const { rows } = await client.query<{ schema: string; name: string; columns: Array<{ name: string; type: string; typeId: number }> }>(

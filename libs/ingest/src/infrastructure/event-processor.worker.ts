@@ -54,12 +54,14 @@ const CLAIM_LEASE_SECONDS = 10;
 const TRANSIENT_SQLSTATE_CLASSES = new Set(['08', '40', '53', '57']);
 const LOCK_NOT_AVAILABLE = '55P03';
 /**
- * A batch that lost a lock conflict with a concurrent one (a deadlock's victim, a serialization
- * failure) is tried again whole, as it passes once the other commits; halving it instead would hold
- * the first half's locks while the second half takes its own, out of the order every batch keeps.
+ * A batch that lost a conflict with a concurrent transaction (a deadlock's victim, a serialization
+ * failure, a row routed to a default partition while its day's partition was being attached) is
+ * tried again whole, as it passes once the other commits; halving it instead would hold the first
+ * half's locks while the second half takes its own, out of the order every batch keeps.
  */
 const LOCK_CONFLICT_RETRIES = 3;
 const LOCK_CONFLICT_SQLSTATES: ReadonlySet<string> = new Set(['40P01', '40001', LOCK_NOT_AVAILABLE]);
+const CHECK_VIOLATION = '23514';
 /** Events taken off the queue between vacuum passes of its tables: about 60 MB of realistic events. */
 const VACUUM_EVERY_EVENTS = 10_000;
 /** Batches in flight per process: one is normalising and storing while another holds the hot rows. */
@@ -421,12 +423,13 @@ function describe(error: unknown): string {
 }
 
 function isLockConflict(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
+  const { code, table } = (error ?? {}) as { code?: unknown; table?: unknown };
+  if (code === CHECK_VIOLATION) return typeof table === 'string' && table.endsWith('_default');
   return typeof code === 'string' && LOCK_CONFLICT_SQLSTATES.has(code);
 }
 
 function isTransient(error: unknown): boolean {
-  if (error instanceof ConcurrencyError) return true;
+  if (error instanceof ConcurrencyError || isLockConflict(error)) return true;
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && (code === LOCK_NOT_AVAILABLE || TRANSIENT_SQLSTATE_CLASSES.has(code.slice(0, 2)));
 }

@@ -11,7 +11,11 @@ const DAY = 86_400_000;
 const day = (offset: number) => new Date(Date.UTC(2026, 10, 22 + offset)).toISOString();
 const at = (offset: number, time = '10:00:00') => `${day(offset).slice(0, 10)}T${time}.000Z`;
 
-/** The stored events' daily partitions on a real database: created ahead once by any number of workers, strays moved in, whole days dropped past retention. */
+/**
+ * The daily partitions of the stored events, their ids' claims and the issues' graph counts on a
+ * real database: created ahead once by any number of workers, strays moved in, whole days dropped
+ * past retention.
+ */
 describe('EventPartitionsWorker and event retention', () => {
   let db: TestDatabase;
   const clock = new FixedClock(NOW);
@@ -25,10 +29,31 @@ describe('EventPartitionsWorker and event retention', () => {
       `WITH stored AS (
          INSERT INTO issues.error_events (project_id, issue_id, event_id, occurred_at, received_at, data) VALUES ($1, $2, $3, $4, $4, '{}')
          RETURNING id, project_id, event_id, received_at)
-       INSERT INTO issues.event_ids (project_id, event_id, received_at, id) SELECT project_id, event_id, received_at, id FROM stored`,
+       INSERT INTO issues.event_ids (project_id, event_id, claimed_on, received_at, id)
+       SELECT project_id, event_id, date_trunc('day', received_at, 'UTC'), received_at, id FROM stored`,
       [projectId, issueId, eventId, receivedAt],
     );
   };
+  const count = (resolution: '1h' | '1d', bucket: string) =>
+    db.database.execute(`INSERT INTO issues.issue_stats (issue_id, resolution, bucket, count) VALUES ($1, $2, $3, 1)`, [issueId, resolution, bucket]);
+  /** Where each row of the issue's graph counts and the project's claims is, by resolution and bucket or by event id. */
+  const placedElsewhere = async () =>
+    Object.fromEntries([
+      ...(
+        await db.database.query<{ key: string; partition: string }>(
+          `SELECT resolution || ' ' || to_char(bucket AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI') AS key, tableoid::regclass::text AS partition
+           FROM issues.issue_stats WHERE issue_id = $1`,
+          [issueId],
+        )
+      ).map((row) => [row.key, row.partition]),
+      ...(
+        await db.database.query<{ key: string; partition: string }>(
+          `SELECT 'claim ' || event_id AS key, tableoid::regclass::text AS partition FROM issues.event_ids WHERE project_id = $1`,
+          [projectId],
+        )
+      ).map((row) => [row.key, row.partition]),
+    ]);
+  const isoDays = (days: Date[]) => days.map((d) => d.toISOString());
   const placed = async () =>
     Object.fromEntries(
       (
@@ -54,26 +79,41 @@ describe('EventPartitionsWorker and event retention', () => {
       [projectId, at(-40), at(0)],
     );
     issueId = String(issue.id);
+    // The migration made the days around the real date; here the clock is fixed, so start from none.
+    for (const table of [partitions.claims, partitions.hourlyStats, partitions.dailyStats]) await table.dropBefore(new Date('3000-01-01'));
   }, 60_000);
 
   afterAll(async () => {
     await db?.close();
   });
 
-  it('creates today and the week ahead once whatever the number of workers, and moves the default partition’s strays into their day', async () => {
+  it('creates today and the week ahead of events, claims and counts once whatever the number of workers, and moves the default partitions’ strays into their day', async () => {
     // Received before any day had a partition: today, three days ago, and past retention.
     await store('today', at(0));
     await store('recent', at(-3, '23:59:59'));
     await store('expired', at(-40));
+    // Counts of events that occurred days before they arrived: hourly ones are kept two days, daily ones as long as events.
+    await count('1h', at(-1, '23:00:00'));
+    await count('1h', at(-3, '23:00:00'));
+    await count('1d', day(-3));
+    await count('1d', day(-40));
     expect(new Set(Object.values(await placed()))).toEqual(new Set(['issues.error_events_default']));
 
     const workers = [0, 1, 2].map(() => new EventPartitionsWorker(partitions, clock, config));
     const rounds = await Promise.all(workers.map((worker) => worker.maintain()));
     // A worker that finds another changing the partitions leaves the day to it or to its next round.
     rounds.push(await workers[0].maintain());
-    const created = rounds.flat().map((created) => created.toISOString());
-    expect(created.sort()).toEqual([day(-3), day(0), day(1), day(2), day(3), day(4), day(5), day(6), day(7)]);
-    expect((await partitions.days()).map((d) => d.toISOString())).toEqual(created);
+    const ahead = [day(0), day(1), day(2), day(3), day(4), day(5), day(6), day(7)];
+    for (const [table, days] of [
+      [partitions.events, [day(-3), ...ahead]],
+      [partitions.claims, [day(-3), ...ahead]],
+      [partitions.hourlyStats, [day(-1), ...ahead]],
+      [partitions.dailyStats, [day(-3), ...ahead]],
+    ] as const) {
+      const created = rounds.flatMap((round) => isoDays(round[table.table]));
+      expect({ table: table.table, created: created.sort() }).toEqual({ table: table.table, created: days });
+      expect(isoDays(await table.days())).toEqual(days);
+    }
 
     expect(await placed()).toEqual({
       today: 'issues.error_events_p20261122',
@@ -87,32 +127,89 @@ describe('EventPartitionsWorker and event retention', () => {
       `SELECT count(*)::int AS count FROM pg_catalog.pg_indexes WHERE schemaname = 'issues' AND tablename = 'error_events_p20261123'`,
     );
     expect(indexes[0].count).toBe(4); // the primary key, by issue, by project and time, by issue and hash
-    expect(await workers[1].maintain()).toEqual([]);
+    expect(await placedElsewhere()).toEqual({
+      'claim today': 'issues.event_ids_p20261122',
+      'claim recent': 'issues.event_ids_p20261119',
+      'claim expired': 'issues.event_ids_default',
+      'claim tomorrow': 'issues.event_ids_p20261123',
+      '1h 2026-11-21 23:00': 'issues.issue_stats_hourly_p20261121',
+      '1h 2026-11-19 23:00': 'issues.issue_stats_hourly_default',
+      '1d 2026-11-19 00:00': 'issues.issue_stats_daily_p20261119',
+      '1d 2026-10-13 00:00': 'issues.issue_stats_daily_default',
+    });
+    // A day's claims and counts keep their table's key, which ingestion's ON CONFLICT names.
+    const keys = await db.database.query<{ table: string; key: string }>(
+      `SELECT tablename AS table, indexdef AS key FROM pg_catalog.pg_indexes WHERE schemaname = 'issues' AND tablename IN ('event_ids_p20261123', 'issue_stats_hourly_p20261121')
+       ORDER BY 1`,
+    );
+    expect(keys.map((row) => [row.table, row.key.replace(/^.* USING btree /, '')])).toEqual([
+      ['event_ids_p20261123', '(project_id, event_id, claimed_on)'],
+      ['issue_stats_hourly_p20261121', '(issue_id, resolution, bucket)'],
+    ]);
+    expect(Object.values(await workers[1].maintain()).flat()).toEqual([]);
   });
 
-  it('drops whole days past retention and the default partition’s expired strays, keeps the issue and its counts, and frees the ids', async () => {
-    // A day created when it was current, now past retention (30 days before the day of the cutoff).
-    await partitions.createDay(new Date(day(-35)));
+  it('drops whole days of events, claims and counts past retention and the default partitions’ expired strays, leaves no dead rows in the days kept, and keeps the issue', async () => {
+    // Days created when they were current, now past retention (30 days before the day of the cutoff).
+    for (const table of [partitions.events, partitions.claims, partitions.dailyStats]) {
+      await table.createDay(new Date(day(-35)));
+      await table.createDay(new Date(day(-30)));
+    }
     await store('old', at(-35));
+    await count('1d', day(-35));
     // The day holding the cutoff (2026-10-23 12:00) is kept whole.
-    await partitions.createDay(new Date(day(-30)));
     await store('edge', at(-30, '01:00:00'));
+    await count('1d', day(-30));
+    // So is the day holding the hourly counts' (2026-11-20 12:00).
+    await partitions.hourlyStats.createDay(new Date(day(-2)));
+    await count('1h', at(-2, '06:00:00'));
+    await count('1h', at(-2, '18:00:00'));
 
     const attachments = { prune: async () => 0 } as unknown as EventAttachmentsRepository;
-    const retention = new EventRetentionRepository(db.database, config, attachments, partitions);
+    const retention = new EventRetentionRepository(config, attachments, partitions);
     expect(await retention.prune(clock.now())).toBe(2);
 
     expect(Object.keys(await placed()).sort()).toEqual(['edge', 'recent', 'today', 'tomorrow']);
-    expect((await partitions.days()).map((d) => d.toISOString())).not.toContain(day(-35));
-    const claims = await db.database.query<{ event_id: string }>(`SELECT event_id FROM issues.event_ids WHERE project_id = $1 ORDER BY event_id`, [projectId]);
-    expect(claims.map((claim) => claim.event_id)).toEqual(['edge', 'recent', 'today', 'tomorrow']);
+    expect(await placedElsewhere()).toEqual({
+      'claim edge': 'issues.event_ids_p20261023',
+      'claim recent': 'issues.event_ids_p20261119',
+      'claim today': 'issues.event_ids_p20261122',
+      'claim tomorrow': 'issues.event_ids_p20261123',
+      '1h 2026-11-20 06:00': 'issues.issue_stats_hourly_p20261120',
+      '1h 2026-11-20 18:00': 'issues.issue_stats_hourly_p20261120',
+      '1h 2026-11-21 23:00': 'issues.issue_stats_hourly_p20261121',
+      '1d 2026-10-23 00:00': 'issues.issue_stats_daily_p20261023',
+      '1d 2026-11-19 00:00': 'issues.issue_stats_daily_p20261119',
+    });
+    for (const table of [partitions.events, partitions.claims, partitions.dailyStats]) {
+      expect(isoDays(await table.days())).toEqual([day(-30), day(-3), day(0), day(1), day(2), day(3), day(4), day(5), day(6), day(7)]);
+    }
+    // Dropped, not deleted: no day kept holds a dead row for autovacuum to chase.
+    const kept = await db.database.query<{ name: string }>(
+      `SELECT relid::regclass::text AS name FROM pg_partition_tree('issues.event_ids') WHERE isleaf
+       UNION ALL SELECT relid::regclass::text FROM pg_partition_tree('issues.issue_stats') WHERE isleaf`,
+    );
+    const days = kept.map((row) => row.name).filter((name) => !name.endsWith('_default'));
+    for (const name of days) await db.database.execute(`ANALYZE ${name}`);
+    const tuples = await db.database.query<{ live: number; dead: number }>(
+      `SELECT sum(n_live_tup)::int AS live, sum(n_dead_tup)::int AS dead FROM pg_stat_user_tables WHERE relid = ANY($1::regclass[])`,
+      [days],
+    );
+    expect(tuples).toEqual([{ live: 9, dead: 0 }]);
     const [issue] = await db.database.query<{ times_seen: string }>(`SELECT times_seen::text FROM issues.issues WHERE id = $1`, [issueId]);
     expect(issue.times_seen).toBe('5');
 
     expect(await retention.prune(clock.now())).toBe(0);
-    // A day later the day of the old cutoff is past retention as a whole.
+    // A day later the days of the old cutoffs are past retention as a whole.
     clock.advance(DAY);
     expect(await retention.prune(clock.now())).toBe(1);
     expect(Object.keys(await placed()).sort()).toEqual(['recent', 'today', 'tomorrow']);
+    expect(Object.keys(await placedElsewhere()).sort()).toEqual([
+      '1d 2026-11-19 00:00',
+      '1h 2026-11-21 23:00',
+      'claim recent',
+      'claim today',
+      'claim tomorrow',
+    ]);
   });
 });

@@ -1,16 +1,16 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock, PollingLoop } from '@faultline/kernel';
-import { APP_CONFIG, type AppConfig, type BackgroundWorker, DAY_MS } from '@faultline/platform';
+import { APP_CONFIG, type AppConfig, type BackgroundWorker, DAY_MS, DAYS_AHEAD } from '@faultline/platform';
 import { EventPartitionsRepository } from './event-partitions.repository';
+import { HOURLY_STATS_KEPT_MS } from './issue-read-model.repository';
 
-/** Days with a partition before events arrive for them: a week of missed rounds still finds each day ready. */
-export const DAYS_AHEAD = 7;
 const INTERVAL_MS = 10 * 60_000;
 
 /**
- * Keeps the stored events' partitions ahead of time: today and the next DAYS_AHEAD days, and any
- * day still within retention whose events the default partition took (a late clock, a restored
- * backup, the days before the first round), whose events move into it. Retention drops whole
+ * Keeps the partitions of the stored events, their ids' claims and the issues' graph counts ahead
+ * of time: today and the next DAYS_AHEAD days, and any day still kept whose rows the default
+ * partition took (a late clock, a restored backup, the days before the first round, counts of
+ * events that occurred days before they arrived), whose rows move into it. Retention drops whole
  * days (EventRetentionRepository). Any number of workers may run it: each change is made once.
  */
 @Injectable()
@@ -40,9 +40,20 @@ export class EventPartitionsWorker implements BackgroundWorker {
     return this.loop.stop();
   }
 
-  /** Creates the days due now; answers those this call created. */
-  maintain(): Promise<Date[]> {
+  /** Creates the days due now; answers those this call created, by table. */
+  async maintain(): Promise<Record<string, Date[]>> {
     const now = this.clock.now();
-    return this.partitions.ensure(now, new Date(now.getTime() - this.config.eventRetentionDays * DAY_MS), DAYS_AHEAD);
+    const retained = new Date(now.getTime() - this.config.eventRetentionDays * DAY_MS);
+    const { events, claims, hourlyStats, dailyStats } = this.partitions;
+    const created: Record<string, Date[]> = {};
+    for (const [partitions, keptSince] of [
+      [events, retained],
+      [claims, retained],
+      [hourlyStats, new Date(now.getTime() - HOURLY_STATS_KEPT_MS)],
+      [dailyStats, retained],
+    ] as const) {
+      created[partitions.table] = await partitions.ensure(now, keptSince, DAYS_AHEAD);
+    }
+    return created;
   }
 }

@@ -326,15 +326,17 @@ export class IssueEventMovesRepository {
       await this.attachments.deleteOfEvents(tx, ids);
       // Their id claims go with them, so an event sent again afterwards is stored again.
       await tx.execute(
-        `WITH gone AS (DELETE FROM issues.error_events WHERE id = ANY($1::bigint[]) RETURNING project_id, event_id)
-         DELETE FROM issues.event_ids k USING gone g WHERE k.project_id = g.project_id AND k.event_id = g.event_id`,
+        `WITH gone AS (DELETE FROM issues.error_events WHERE id = ANY($1::bigint[]) RETURNING id, project_id, event_id, received_at)
+         DELETE FROM issues.event_ids k USING gone g
+         WHERE k.project_id = g.project_id AND k.event_id = g.event_id AND k.claimed_on = date_trunc('day', g.received_at, 'UTC') AND k.id = g.id`,
         [ids],
       );
       if (batch.length >= MOVE_BATCH) return true;
     }
     for (const table of ['issue_users', 'issue_tag_values', 'issue_stats'] as const) {
+      // A row's ctid is unique only within its partition: the issue is named again.
       const deleted = await tx.execute(
-        `DELETE FROM issues.${table} WHERE ctid = ANY(ARRAY(SELECT ctid FROM issues.${table} WHERE issue_id = $1::bigint LIMIT $2))`,
+        `DELETE FROM issues.${table} WHERE issue_id = $1::bigint AND ctid = ANY(ARRAY(SELECT ctid FROM issues.${table} WHERE issue_id = $1::bigint LIMIT $2))`,
         [source, MOVE_BATCH],
       );
       if (deleted >= MOVE_BATCH) return true;

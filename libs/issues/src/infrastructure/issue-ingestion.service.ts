@@ -292,7 +292,11 @@ export class IssueIngestionService extends IssueIngestion {
    * an event id seen before (an SDK retry) is stored and counted once. The stored events are
    * partitioned by time, so no unique key of theirs spans a project: the id is claimed in
    * `issues.event_ids` first (with the stored row's id, taken ahead), and only the first of a
-   * batch's repeats is stored.
+   * batch's repeats is stored. The claims are partitioned by the day received too, so the key
+   * holds that day: an id claimed the same day is caught by the key, one claimed the day before
+   * by a look at that day alone. A retry within 24 hours of the first is thus always caught (up to
+   * 48 hours, by the days they fall on); a later one is stored again (Sentry's own window is about
+   * an hour).
    */
   private async insertEvents(tx: Transaction, events: readonly IngestedEvent[], issueIdOf: (event: IngestedEvent) => string): Promise<IngestedEvent[]> {
     const params: unknown[] = [];
@@ -317,9 +321,12 @@ export class IssueIngestionService extends IssueIngestion {
       `WITH sent (position, project_id, issue_id, event_id, occurred_at, received_at, data, unhandled, tags, fingerprint_hash, user_hash) AS (VALUES ${values.join(', ')}),
        numbered AS (SELECT s.*, nextval(pg_get_serial_sequence('issues.error_events', 'id')) AS id FROM sent s),
        claimed AS (
-         INSERT INTO issues.event_ids (project_id, event_id, received_at, id)
-         SELECT DISTINCT ON (project_id, event_id) project_id, event_id, received_at, id FROM numbered ORDER BY project_id, event_id, position
-         ON CONFLICT (project_id, event_id) DO NOTHING RETURNING id)
+         INSERT INTO issues.event_ids (project_id, event_id, claimed_on, received_at, id)
+         SELECT DISTINCT ON (n.project_id, n.event_id) n.project_id, n.event_id, date_trunc('day', n.received_at, 'UTC'), n.received_at, n.id FROM numbered n
+         WHERE NOT EXISTS (SELECT FROM issues.event_ids k WHERE k.project_id = n.project_id AND k.event_id = n.event_id
+                             AND k.claimed_on = date_trunc('day', n.received_at, 'UTC') - interval '24 hours')
+         ORDER BY n.project_id, n.event_id, n.position
+         ON CONFLICT (project_id, event_id, claimed_on) DO NOTHING RETURNING id)
        INSERT INTO issues.error_events (id, project_id, issue_id, event_id, occurred_at, received_at, data, unhandled, tags, fingerprint_hash, user_hash) OVERRIDING SYSTEM VALUE
        SELECT n.id, n.project_id, n.issue_id, n.event_id, n.occurred_at, n.received_at, n.data, n.unhandled, n.tags, n.fingerprint_hash, n.user_hash
        FROM numbered n JOIN claimed c ON c.id = n.id

@@ -1,6 +1,6 @@
 import { Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { CLOCK, type Clock, isNumericId, normalizeEventId } from '@faultline/kernel';
-import { Database, type Sql } from '@faultline/platform';
+import { Database, dayOf, type Sql } from '@faultline/platform';
 import { ISSUE_SORTS, type IssueSearch, type IssueSort } from '../application/queries/issue-search';
 import type { IssueAssignee } from '../domain';
 import { NOT_BEING_REMOVED } from './issue-event-moves.repository';
@@ -317,11 +317,15 @@ export class IssueReadModel {
     });
     const since = new Map<string, number>();
     for (const { resolution, first } of windows) since.set(resolution, Math.min(first, since.get(resolution) ?? first));
+    // Each resolution's period named as such, so only its days' partitions are read.
+    const params: unknown[] = [issueIds];
+    const periods = [...since].map(
+      ([resolution, first]) => `(s.resolution = $${params.push(resolution)} AND s.bucket >= $${params.push(new Date(first).toISOString())}::timestamptz)`,
+    );
     const rows = await this.database.query<{ issue_id: string; resolution: string; bucket: Date; count: string }>(
       `SELECT s.issue_id::text AS issue_id, s.resolution, s.bucket, s.count::text AS count
-       FROM issues.issue_stats s JOIN unnest($2::text[], $3::timestamptz[]) AS w (resolution, since) ON w.resolution = s.resolution
-       WHERE s.issue_id = ANY($1::bigint[]) AND s.bucket >= w.since`,
-      [issueIds, [...since.keys()], [...since.values()].map((first) => new Date(first).toISOString())],
+       FROM issues.issue_stats s WHERE s.issue_id = ANY($1::bigint[]) AND (${periods.join(' OR ')})`,
+      params,
     );
     for (const id of issueIds) {
       result.set(
@@ -438,20 +442,18 @@ export class IssueReadModel {
     const id = normalizeEventId(eventId);
     if (!id) return null;
     const params: unknown[] = [id];
-    const conditions = ['e.event_id = $1'];
-    let project = scope.projectId ? `$${params.push(scope.projectId)}::bigint` : undefined;
-    if (scope.issueId) {
-      const issue = `$${params.push(scope.issueId)}::bigint`;
-      conditions.push(`e.issue_id = ${issue}`);
-      project ??= `(SELECT i.project_id FROM issues.issues i WHERE i.id = ${issue})`;
-    }
-    // The id's claim holds the row's id and the day it was received: one primary key lookup on one day.
-    if (project) {
-      const claim = `FROM issues.event_ids k WHERE k.project_id = ${project} AND k.event_id = $1`;
-      conditions.push(`e.project_id = ${project}`, `e.id = (SELECT k.id ${claim})`, `e.received_at = (SELECT k.received_at ${claim})`);
-    }
+    const issue = scope.issueId ? `$${params.push(scope.issueId)}::bigint` : undefined;
+    const project = scope.projectId ? `$${params.push(scope.projectId)}::bigint` : issue && `(SELECT i.project_id FROM issues.issues i WHERE i.id = ${issue})`;
+    if (!project) return null;
+    // The id's claims (partitioned by day: a probe of each day's primary key) hold its row's id and
+    // time received, so the row is read from one day's primary key (LIMIT keeps that a lookup per
+    // claim, never a join over every day). An id stored again after the claims' window (see
+    // IssueIngestionService) answers its newest event.
     const [row] = await this.database.query<ErrorEventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM issues.error_events e WHERE ${conditions.join(' AND ')} LIMIT 1`,
+      `SELECT e.* FROM issues.event_ids k
+       CROSS JOIN LATERAL (SELECT ${EVENT_COLUMNS} FROM issues.error_events e
+                           WHERE e.id = k.id AND e.received_at = k.received_at ${issue ? `AND e.issue_id = ${issue}` : ''} LIMIT 1) e
+       WHERE k.project_id = ${project} AND k.event_id = $1 ORDER BY k.claimed_on DESC LIMIT 1`,
       params,
     );
     return row ?? null;
@@ -467,8 +469,8 @@ export class IssueReadModel {
          (SELECT o.event_id FROM issues.error_events o WHERE o.issue_id = e.issue_id AND o.received_at >= e.occurred_at - ${RECEIVED_BEFORE_OCCURRED}
             AND (o.occurred_at, o.id) > (e.occurred_at, e.id) ORDER BY o.occurred_at, o.id LIMIT 1) AS next
        FROM issues.error_events e JOIN issues.issues i ON i.id = e.issue_id
-       WHERE e.id = (SELECT k.id FROM issues.event_ids k WHERE k.project_id = $1::bigint AND k.event_id = $2) AND e.received_at = $3`,
-      [event.project_id, event.event_id, event.received_at],
+       WHERE e.id = (SELECT k.id FROM issues.event_ids k WHERE k.project_id = $1::bigint AND k.event_id = $2 AND k.claimed_on = $4) AND e.received_at = $3`,
+      [event.project_id, event.event_id, event.received_at, dayOf(event.received_at)],
     );
     return row ?? { previous: null, next: null };
   }

@@ -18,9 +18,11 @@ export interface UserReportRow {
 
 const COLUMNS = `r.id::text AS id, r.project_id::text AS project_id, r.event_id, r.name, r.email, r.comments, r.date_created,
   e.issue_id::text AS issue_id, e.data->'user' AS "user"`;
-/** The event a report is about, in the report's project (events are unique per project), found on the day its id was claimed. */
-const EVENT_JOIN = `LEFT JOIN issues.event_ids k ON k.project_id = r.project_id AND k.event_id = r.event_id
-  LEFT JOIN issues.error_events e ON e.id = k.id AND e.received_at = k.received_at`;
+/** The event a report is about, in the report's project, found on the day its id was last claimed (see IssueReadModel.event). */
+const EVENT_JOIN = `LEFT JOIN LATERAL (
+    SELECT e.issue_id, e.data FROM issues.event_ids k
+    CROSS JOIN LATERAL (SELECT e.issue_id, e.data FROM issues.error_events e WHERE e.id = k.id AND e.received_at = k.received_at LIMIT 1) e
+    WHERE k.project_id = r.project_id AND k.event_id = r.event_id ORDER BY k.claimed_on DESC LIMIT 1) e ON true`;
 
 /** The `issues.user_reports` table: what users wrote about errors, kept per project. */
 @Injectable()

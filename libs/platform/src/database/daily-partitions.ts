@@ -91,6 +91,9 @@ export class DailyPartitions {
       await tx.execute(
         `CREATE TABLE ${this.schema}.${name} (LIKE ${this.table} INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING STORAGE INCLUDING COMPRESSION)`,
       );
+      // ATTACH locks the default partition whole: taken before its rows move, so that a writer of one
+      // of them, waiting for the move while holding the partition, cannot deadlock with it.
+      await tx.execute(`LOCK TABLE ${this.table}_default IN ACCESS EXCLUSIVE MODE`);
       await tx.execute(
         `WITH moved AS (DELETE FROM ${this.table}_default WHERE ${this.column} >= $1 AND ${this.column} < $2 RETURNING *)
          INSERT INTO ${this.schema}.${name} SELECT * FROM moved`,
