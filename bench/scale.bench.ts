@@ -323,7 +323,8 @@ async function measure(): Promise<void> {
      FROM issues.error_events`,
   );
   const generated = { events: Number(row.events), start: dayOf(row.first), end: new Date(row.last.getTime() + 1) };
-  const days = Math.ceil((generated.end.getTime() - generated.start.getTime()) / DAY_MS);
+  // Whole days before the one the last event arrived on: retention keeping one less drops the oldest.
+  const days = Math.round((dayOf(generated.end).getTime() - generated.start.getTime()) / DAY_MS);
   const sizes = { events: generated.events, issues: Number(row.issues), databaseSize: row.database_size, days };
   await client.query('VACUUM ANALYZE');
   await client.end();
