@@ -51,6 +51,7 @@ import { PartitionedErrorEvents1765800000000 } from './1765800000000-partitioned
 import { PartitionedClaimsAndIssueStats1765900000000 } from './1765900000000-partitioned-claims-and-issue-stats';
 import { PartitionedIngestStats1765910000000 } from './1765910000000-partitioned-ingest-stats';
 import { PartitionedAlertMinutes1765920000000 } from './1765920000000-partitioned-alert-minutes';
+import { IssueFirstException1765930000000 } from './1765930000000-issue-first-exception';
 /** Every migration, in order. The only way the schema changes (synchronize is off). */
 export const MIGRATIONS = [
   EventStore1763800000000,
@@ -106,4 +107,5 @@ export const MIGRATIONS = [
   PartitionedClaimsAndIssueStats1765900000000,
   PartitionedIngestStats1765910000000,
   PartitionedAlertMinutes1765920000000,
+  IssueFirstException1765930000000,
 ];

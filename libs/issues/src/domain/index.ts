@@ -7,3 +7,4 @@ export { latestRelease, shortReleaseVersion } from './release-order';
 export * from './issue-links';
 export * from './saved-search';
 export { ownershipSubjectOf } from './ownership-subject';
+export { mainException } from './issue-metadata';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Transaction } from '@faultline/platform';
 import { ProjectOwnership } from '@faultline/projects';
 import { type IngestedEvent, IssueIngestion, type RecordedIssueEvent } from '../contracts/issue-ingestion';
-import { Issue, type IssueLevel, ISSUE_LEVELS, ownershipSubjectOf, shortIdFor, SYSTEM_ACTOR } from '../domain';
+import { Issue, type IssueLevel, ISSUE_LEVELS, mainException, ownershipSubjectOf, shortIdFor, SYSTEM_ACTOR } from '../domain';
 import { IssueRepository } from './issue.repository';
 
 interface IssueRow {
@@ -253,10 +253,21 @@ export class IssueIngestionService extends IssueIngestion {
     const shortId = shortIdFor(event.projectSlug, number);
     const level = (LEVELS.has(event.level) ? event.level : 'error') as IssueLevel;
     const [row] = await tx.query<IssueRow>(
-      `INSERT INTO issues.issues (project_id, fingerprint_hash, short_id, title, culprit, level, platform, status, substatus, first_seen, last_seen, issue_type)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, 'unresolved', 'new', $8, $8, $9)
+      `INSERT INTO issues.issues (project_id, fingerprint_hash, short_id, title, culprit, level, platform, status, substatus, first_seen, last_seen, issue_type, first_exception)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 'unresolved', 'new', $8, $8, $9, $10)
        RETURNING id, status`,
-      [event.projectId, event.fingerprintHash, shortId, event.title, event.culprit, level, event.platform, event.occurredAt, event.issueType ?? 'error'],
+      [
+        event.projectId,
+        event.fingerprintHash,
+        shortId,
+        event.title,
+        event.culprit,
+        level,
+        event.platform,
+        event.occurredAt,
+        event.issueType ?? 'error',
+        mainException(event.data.exceptions),
+      ],
     );
     await tx.execute(`INSERT INTO issues.issue_hashes (project_id, hash, issue_id) VALUES ($1, $2, $3)`, [event.projectId, event.fingerprintHash, row.id]);
     const aggregate = Issue.create(SYSTEM_ACTOR, event.receivedAt, {

@@ -22,6 +22,7 @@ export interface UnmergeSeedRow {
   culprit: string | null;
   level: string | null;
   platform: string | null;
+  exceptions: unknown;
 }
 
 export interface UnmergedIssueRow {
@@ -35,6 +36,7 @@ export interface UnmergedIssueRow {
   platform: string;
   seenAt: string;
   issueType: string;
+  firstException: { type?: string; value?: string } | null;
 }
 
 /**
@@ -86,7 +88,8 @@ export class IssueMergesRepository {
    */
   async earliestEvent(tx: Transaction, issueId: string, sourceHash: string, hashes: readonly string[]): Promise<UnmergeSeedRow | null> {
     const [row] = await tx.query<UnmergeSeedRow>(
-      `SELECT event_id, occurred_at, data->>'title' AS title, data->>'culprit' AS culprit, data->>'level' AS level, data->>'platform' AS platform
+      `SELECT event_id, occurred_at, data->>'title' AS title, data->>'culprit' AS culprit, data->>'level' AS level, data->>'platform' AS platform,
+              data->'exceptions' AS exceptions
        FROM issues.error_events WHERE issue_id = $1::bigint AND (fingerprint_hash = ANY($3::text[]) OR (fingerprint_hash IS NULL AND $2 = ANY($3::text[])))
        ORDER BY occurred_at, id LIMIT 1`,
       [issueId, sourceHash, hashes],
@@ -97,9 +100,21 @@ export class IssueMergesRepository {
   /** A new issue's row, under an id taken beforehand (the unmerge decides with it). */
   async insertIssue(tx: Transaction, issue: UnmergedIssueRow): Promise<void> {
     await tx.execute(
-      `INSERT INTO issues.issues (id, project_id, fingerprint_hash, short_id, title, culprit, level, platform, status, substatus, first_seen, last_seen, issue_type)
-       OVERRIDING SYSTEM VALUE VALUES ($1::bigint, $2::bigint, $3, $4, $5, $6, $7, $8, 'unresolved', 'new', $9::timestamptz, $9::timestamptz, $10)`,
-      [issue.id, issue.projectId, issue.fingerprintHash, issue.shortId, issue.title, issue.culprit, issue.level, issue.platform, issue.seenAt, issue.issueType],
+      `INSERT INTO issues.issues (id, project_id, fingerprint_hash, short_id, title, culprit, level, platform, status, substatus, first_seen, last_seen, issue_type, first_exception)
+       OVERRIDING SYSTEM VALUE VALUES ($1::bigint, $2::bigint, $3, $4, $5, $6, $7, $8, 'unresolved', 'new', $9::timestamptz, $9::timestamptz, $10, $11)`,
+      [
+        issue.id,
+        issue.projectId,
+        issue.fingerprintHash,
+        issue.shortId,
+        issue.title,
+        issue.culprit,
+        issue.level,
+        issue.platform,
+        issue.seenAt,
+        issue.issueType,
+        issue.firstException,
+      ],
     );
   }
 

@@ -38,7 +38,6 @@ export interface IssueRow {
   status_event_data: Record<string, unknown> | null;
   /** The main exception of the issue's first event, when it had one. */
   first_exception: { type?: string; value?: string } | null;
-  first_message: string | null;
   first_release: IssueRelease | null;
   last_release: IssueRelease | null;
 }
@@ -132,11 +131,11 @@ const ISSUE_COLUMNS = `
   i.user_count::int AS user_count, i.fingerprint_hash, i.issue_type, i.unhandled,
   p.slug AS project_slug, p.name AS project_name, p.platform AS project_platform,
   COALESCE(h.num_comments, 0)::int AS num_comments, h.status_event_type, h.status_event_data,
-  f.first_exception, f.first_message,
+  i.first_exception,
   CASE WHEN i.first_release IS NOT NULL THEN json_build_object('version', i.first_release, 'dateCreated', fr.first_seen) END AS first_release,
   CASE WHEN i.last_release IS NOT NULL THEN json_build_object('version', i.last_release, 'dateCreated', lr.first_seen) END AS last_release`;
 
-/** The stream's comment count and last status event; the first event's exception. */
+/** The stream's comment count and last status event. */
 const ISSUE_JOINS = `
   JOIN projects.project_directory p ON p.id = i.project_id
   LEFT JOIN LATERAL (
@@ -148,11 +147,6 @@ const ISSUE_JOINS = `
              ('issues.IssueResolved', 'issues.IssueIgnored', 'issues.IssueUnresolved')))[1] AS status_event_data
     FROM event_store.stream_events e WHERE e.stream_id = 'issue-' || i.id::text
   ) h ON true
-  LEFT JOIN LATERAL (
-    SELECT COALESCE(ee.data->'exceptions'->-1, ee.data->'exception'->'values'->-1, ee.data->'exception'->-1) AS first_exception,
-           ee.data->>'message' AS first_message
-    FROM issues.error_events ee WHERE ee.issue_id = i.id AND ${receivedSinceFirstSeen('ee', 'i')} ORDER BY ee.occurred_at, ee.id LIMIT 1
-  ) f ON true
   LEFT JOIN ingest.project_tag_values fr ON fr.project_id = i.project_id AND fr.key = 'release' AND fr.value = i.first_release
   LEFT JOIN ingest.project_tag_values lr ON lr.project_id = i.project_id AND lr.key = 'release' AND lr.value = i.last_release`;
 
@@ -287,11 +281,13 @@ export class IssueReadModel {
       // Issues with events in the range: last seen in or after it (cheap, on the row), and a graph bucket in it.
       const { resolution, from } = this.rangeBuckets(filter.range);
       const start = `$${params.push(from)}::timestamptz`;
-      const end = `$${params.push(filter.range.end)}::timestamptz`;
-      conditions.push(
-        `i.last_seen >= ${start}`,
-        `EXISTS (SELECT 1 FROM issues.issue_stats s WHERE s.issue_id = i.id AND s.resolution = $${params.push(resolution)} AND s.bucket >= ${start} AND s.bucket < ${end})`,
-      );
+      conditions.push(`i.last_seen >= ${start}`);
+      // A range up to now holds an event of every issue last seen in it; an earlier one needs a bucket.
+      if (Date.parse(filter.range.end) < this.clock.now().getTime()) {
+        conditions.push(
+          `EXISTS (SELECT 1 FROM issues.issue_stats s WHERE s.issue_id = i.id AND s.resolution = $${params.push(resolution)} AND s.bucket >= ${start} AND s.bucket < $${params.push(filter.range.end)}::timestamptz)`,
+        );
+      }
     }
     return { params, conditions };
   }

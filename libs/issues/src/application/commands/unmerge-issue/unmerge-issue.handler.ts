@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock, DomainError } from '@faultline/kernel';
 import { Database } from '@faultline/platform';
-import { Issue, ISSUE_LEVELS, type IssueLevel, parseShortId } from '../../../domain';
+import { Issue, ISSUE_LEVELS, type IssueLevel, mainException, parseShortId } from '../../../domain';
 import { IssueEventMovesRepository } from '../../../infrastructure/issue-event-moves.repository';
 import { IssueMergesRepository } from '../../../infrastructure/issue-merges.repository';
 import { IssueRepository } from '../../../infrastructure/issue.repository';
@@ -61,7 +61,7 @@ export class UnmergeIssueHandler implements ICommandHandler<UnmergeIssueCommand,
         firstSeen: seenAt,
         firstEventId: seed.event_id,
       };
-      await this.merges.insertIssue(tx, { ...made, id, seenAt, issueType: candidate.issue_type });
+      await this.merges.insertIssue(tx, { ...made, id, seenAt, issueType: candidate.issue_type, firstException: mainException(seed.exceptions) });
       await this.issues.create(tx, Issue.createByUnmerge(actor, at, made, source, named));
       await this.merges.moveHashes(tx, sourceId, id, named);
       const moveId = await this.moves.enqueue(tx, { kind: 'unmerge', sourceIssueId: sourceId, targetIssueId: id, hashes: named }, at);
