@@ -11,6 +11,7 @@ import { PartitionedErrorEvents1765800000000 } from '../migrations/1765800000000
 import { PartitionedClaimsAndIssueStats1765900000000 } from '../migrations/1765900000000-partitioned-claims-and-issue-stats';
 import { PartitionedIngestStats1765910000000 } from '../migrations/1765910000000-partitioned-ingest-stats';
 import { PartitionedAlertMinutes1765920000000 } from '../migrations/1765920000000-partitioned-alert-minutes';
+import { IssueFirstException1765930000000 } from '../migrations/1765930000000-issue-first-exception';
 import { MIGRATIONS } from '../migrations';
 import { insertProject, rerunMigration } from './support/migration-test';
 import { openTestDatabase, type TestDatabase } from './support/test-database';
@@ -576,5 +577,24 @@ describe('migration backfills', () => {
       await runner.release();
     }
     expect(await minutes()).toHaveLength(3);
+  });
+  /** Issues made before 1765930000000 take the main exception of their earliest stored event. */
+  it('1765930000000 gives each issue the main exception of its earliest stored event', async () => {
+    const { database } = db;
+    const projectId = await insertProject(db);
+    const [{ id: issueId }] = await database.query<{ id: string }>(
+      `INSERT INTO issues.issues (project_id, fingerprint_hash, short_id, title, culprit, level, platform, first_seen, last_seen, times_seen)
+       VALUES ($1, 'fp-first', 'WEB-F', 'TypeError: x', 'app', 'error', 'node', '2026-01-01T00:00:00Z', '2026-01-02T00:00:00Z', 2) RETURNING id::text`,
+      [projectId],
+    );
+    await database.execute(
+      `INSERT INTO issues.error_events (project_id, issue_id, event_id, occurred_at, received_at, data) VALUES
+         ($1, $2, 'later', '2026-01-02T00:00:00Z', '2026-01-02T00:00:00Z', '{"exceptions": [{"type": "RangeError", "value": "later"}]}'),
+         ($1, $2, 'first', '2026-01-01T00:00:00Z', '2026-01-01T00:00:05Z', '{"exceptions": [{"type": "Inner"}, {"type": "TypeError", "value": "x is undefined"}]}')`,
+      [projectId, issueId],
+    );
+    await rerunMigration(db, new IssueFirstException1765930000000());
+    const [issue] = await database.query<{ first_exception: unknown }>(`SELECT first_exception FROM issues.issues WHERE id = $1`, [issueId]);
+    expect(issue.first_exception).toEqual({ type: 'TypeError', value: 'x is undefined' });
   });
 });
