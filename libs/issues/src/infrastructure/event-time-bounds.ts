@@ -11,7 +11,12 @@ export const RECEIVED_AFTER_OCCURRED = `interval '30 days'`;
 
 /** The condition that an event of alias `e` can belong to the issue of alias `i` (its partitions only), for a correlated read. */
 export function receivedSinceFirstSeen(e: string, i: string): string {
-  return `${e}.received_at >= ${i}.first_seen - ${RECEIVED_BEFORE_OCCURRED}`;
+  return receivedSince(e, `${i}.first_seen`);
+}
+
+/** The condition that an event of alias `e` can have occurred at or after the SQL time `since` (its partitions only). */
+export function receivedSince(e: string, since: string): string {
+  return `${e}.received_at >= ${since} - ${RECEIVED_BEFORE_OCCURRED}`;
 }
 
 /**

@@ -276,7 +276,7 @@ export class IssueReadModel {
       projectIds.length === 1 ? `i.project_id = $${params.push(projectIds[0])}::bigint` : `i.project_id = ANY($${params.push(projectIds)}::bigint[])`,
     ];
     const latestReleases = searchesLatestRelease(filter.search) ? [...(await latestProjectReleases(this.database, projectIds)).values()] : [];
-    conditions.push(...issueSearchConditions(filter.search, { params, organizationId: filter.organizationId, latestReleases }));
+    conditions.push(...issueSearchConditions(filter.search, { params, organizationId: filter.organizationId, latestReleases, range: filter.range }));
     if (filter.range) {
       // Issues with events in the range: last seen in or after it (cheap, on the row), and a graph bucket in it.
       const { resolution, from } = this.rangeBuckets(filter.range);

@@ -30,9 +30,9 @@ describe('issue search SQL', () => {
     data: { title: fingerprint },
   });
   const record = (...events: IngestedEvent[]) => database.transaction((tx) => api.app.get(IssueIngestion).recordEvents(tx, events));
-  const search = async (query: string): Promise<string[]> => {
+  const search = async (query: string, range?: { start: string; end: string }): Promise<string[]> => {
     const params: unknown[] = [project];
-    const conditions = issueSearchConditions(parseIssueSearch(query, { now: NOW }), { params, organizationId: '1', latestReleases: ['2.0'] });
+    const conditions = issueSearchConditions(parseIssueSearch(query, { now: NOW }), { params, organizationId: '1', latestReleases: ['2.0'], range });
     const rows = await database.query<{ title: string }>(
       `SELECT i.title FROM issues.issues i WHERE i.project_id = $1::bigint AND ${conditions.join(' AND ')} ORDER BY i.title`,
       params,
@@ -96,5 +96,12 @@ describe('issue search SQL', () => {
       [project],
     );
     expect(row.unhandled).toBe(true);
+  });
+
+  it("asks the event-level terms of an event in the stream's range", async () => {
+    const hourBefore = new Date(NOW.getTime() - 3_600_000).toISOString();
+    const after = new Date(NOW.getTime() + 1000).toISOString();
+    expect(await search('environment:staging release:1.1', { start: hourBefore, end: after })).toEqual(['together']);
+    expect(await search('environment:staging release:1.1', { start: after, end: new Date(NOW.getTime() + 3_600_000).toISOString() })).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import type { AssigneeTarget, BookmarkTarget, IssueSearch, IssueSearchFilter, ReleaseMatch } from '../application/queries/issue-search';
-import { receivedSinceFirstSeen } from './event-time-bounds';
+import { receivedSince, receivedSinceFirstSeen } from './event-time-bounds';
 
 /** Where a search's SQL finds its inputs: the statement's parameter list and the organization's. */
 export interface IssueSearchSqlContext {
@@ -9,6 +9,8 @@ export interface IssueSearchSqlContext {
   readonly organizationId: string;
   /** The projects' latest releases, for `release:latest` and `firstRelease:latest`. */
   readonly latestReleases: readonly string[];
+  /** The stream's time range (ISO times, end exclusive): the event that holds an issue's event-level terms is one of it. */
+  readonly range?: { readonly start: string; readonly end: string };
 }
 
 /** The rollup's column for each user field. */
@@ -162,8 +164,13 @@ export function issueSearchConditions(search: IssueSearch, context: IssueSearchS
     (filter) => ((filter.kind === 'tag' || filter.kind === 'has_tag') && !filter.negated) || filter.kind === 'unhandled',
   );
   if (eventLevel.length > 1) {
+    // Within the stream's range, as Sentry searches the period's events: only its days are read.
+    const inRange = context.range
+      ? ` AND e.occurred_at >= ${bind(context.range.start, 'timestamptz')} AND e.occurred_at < ${bind(context.range.end, 'timestamptz')}` +
+        ` AND ${receivedSince('e', bind(context.range.start, 'timestamptz'))}`
+      : '';
     conditions.push(
-      `EXISTS (SELECT 1 FROM issues.error_events e WHERE e.issue_id = i.id AND ${receivedSinceFirstSeen('e', 'i')} AND ${eventLevel.map(eventCondition).join(' AND ')})`,
+      `EXISTS (SELECT 1 FROM issues.error_events e WHERE e.issue_id = i.id AND ${receivedSinceFirstSeen('e', 'i')}${inRange} AND ${eventLevel.map(eventCondition).join(' AND ')})`,
     );
   }
   return conditions;
