@@ -22,7 +22,7 @@ import { event } from './ingest.bench';
  *
  * Usage: npm run -s build && node dist/bench/scale.bench.js
  * Env: DATABASE_URL (server for faultline_bench_scale, which is kept), BENCH_PHASE (all, generate,
- *      measure: measure reuses the generated database), BENCH_EVENTS (10000000), BENCH_PROJECTS
+ *      measure: measure reuses the generated database; queries: only the queries), BENCH_EVENTS (10000000), BENCH_PROJECTS
  *      (20), BENCH_ISSUES (50000), BENCH_DAYS (90), BENCH_REQUESTS (200 per query),
  *      BENCH_INGEST_EVENTS (20000 per side), BENCH_RESULTS_DIR.
  */
@@ -104,12 +104,19 @@ async function dailyPartitionedTables(database: Database): Promise<DailyPartitio
 }
 
 /** Queues events [first, first + count), each arriving at `timeOf(index)`, as the SDK endpoint queues them. */
-async function enqueue(database: Database, projects: ProjectRow[], first: number, count: number, timeOf: (index: number) => number) {
+async function enqueue(
+  database: Database,
+  projects: ProjectRow[],
+  first: number,
+  count: number,
+  timeOf: (index: number) => number,
+  issueOf?: (index: number) => number,
+) {
   const next = random(first + 1);
   const columns: Array<Array<string | null>> = [[], [], [], [], [], []];
   for (let index = first; index < first + count; index++) {
     // Skewed: P(issue < k) = sqrt(k / ISSUES), so every issue has events and a few hold most.
-    const issue = Math.min(ISSUES - 1, Math.floor(ISSUES * next() ** 2));
+    const issue = issueOf ? issueOf(index) : Math.min(ISSUES - 1, Math.floor(ISSUES * next() ** 2));
     const project = projects[issue % projects.length];
     const receivedAt = new Date(timeOf(index));
     const week = Math.floor(index / (EVENTS / DAYS) / 7);
@@ -135,7 +142,14 @@ async function enqueue(database: Database, projects: ProjectRow[], first: number
 }
 
 /** Queues and processes events [first, first + count) with the service's clock at each chunk's end; answers events per second processed. */
-async function ingest(app: NestFastifyApplication, clock: FixedClock, first: number, count: number, timeOf: (index: number) => number) {
+async function ingest(
+  app: NestFastifyApplication,
+  clock: FixedClock,
+  first: number,
+  count: number,
+  timeOf: (index: number) => number,
+  issueOf?: (index: number) => number,
+) {
   const database = app.get(Database);
   const processing = app.get(EventProcessing);
   const projects = await projectsOf(database);
@@ -143,7 +157,7 @@ async function ingest(app: NestFastifyApplication, clock: FixedClock, first: num
   let lastReport = performance.now();
   for (let done = 0; done < count; done += CHUNK) {
     const size = Math.min(CHUNK, count - done);
-    await enqueue(database, projects, first + done, size, timeOf);
+    await enqueue(database, projects, first + done, size, timeOf, issueOf);
     clock.advance(timeOf(first + done + size) - clock.now().getTime());
     const started = performance.now();
     await Promise.all(Array.from({ length: PROCESSORS }, () => processing.drain()));
@@ -233,24 +247,34 @@ async function queries(database: Database, end: Date): Promise<Timing[]> {
 }
 
 /**
- * Ingest (queue to stored) on the generated database and on an empty one with the same projects,
- * alternating in this one run. The empty one's first pass creates its issues and is not counted:
- * both sides then group into issues they have.
+ * Ingest (queue to stored) on the generated database and on an empty one, alternating in this one
+ * run. The empty one first gets one event of each issue (not counted), so both sides group into
+ * issues they have rather than the empty one making them.
  */
 async function ingestSideBySide(generated: { events: number; start: Date; end: Date }): Promise<Record<string, number>> {
   const emptyUrl = await recreateDatabase(EMPTY_DATABASE);
-  const rates: Record<'empty' | 'full', number[]> = { empty: [], full: [] };
   const perEventMs = (generated.end.getTime() - generated.start.getTime()) / generated.events;
-  const passes = ['empty', 'full', 'empty', 'full', 'empty'] as const;
+  const seedClock = new FixedClock(generated.end);
+  const seeded = await startService(emptyUrl, seedClock);
+  await createProjects(seeded);
+  await ingest(
+    seeded,
+    seedClock,
+    0,
+    ISSUES,
+    (index) => generated.end.getTime() + index,
+    (index) => index,
+  );
+  await seeded.close();
+  const rates: Record<'empty' | 'full', number[]> = { empty: [], full: [] };
+  const passes = ['full', 'empty', 'full', 'empty'] as const;
   for (const [pass, side] of passes.entries()) {
     // Arriving after the generated events, at the rate they arrived.
     const first = generated.events + pass * INGEST_EVENTS;
-    const timeOf = (index: number) => generated.end.getTime() + (index - generated.events) * perEventMs;
+    const timeOf = (index: number) => generated.end.getTime() + ISSUES + (index - generated.events) * perEventMs;
     const clock = new FixedClock(new Date(timeOf(first)));
     const app = await startService(side === 'empty' ? emptyUrl : urlOf(DATABASE), clock);
-    await createProjects(app);
-    const rate = await ingest(app, clock, first, INGEST_EVENTS, timeOf);
-    if (pass > 0) rates[side].push(rate);
+    rates[side].push(await ingest(app, clock, first, INGEST_EVENTS, timeOf));
     await app.close();
   }
   const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
@@ -286,14 +310,18 @@ async function deletedSince(client: Client, before: Map<string, number>): Promis
   return deleted;
 }
 
-/** The oldest day goes: retention with one day less kept, on the service's own schedule's tasks. */
-async function retention(generated: { start: Date; end: Date }, days: number) {
+/** The oldest day goes: retention keeping one day less than the whole days stored, on the service's own schedule's tasks. */
+async function retention() {
   const client = new Client({ connectionString: urlOf(DATABASE) });
   await client.connect();
-  const clock = new FixedClock(generated.end);
-  const app = await startService(urlOf(DATABASE), clock, { ROLE: 'api', EVENT_RETENTION_DAYS: String(days - 1) });
-  const count = async () => Number((await client.query<{ n: string }>(`SELECT count(*)::text AS n FROM issues.error_events`)).rows[0].n);
-  const eventsBefore = await count();
+  const {
+    rows: [span],
+  } = await client.query<{ first: Date; last: Date; events: string }>(
+    `SELECT min(received_at) AS first, max(received_at) AS last, count(*)::text AS events FROM issues.error_events`,
+  );
+  const end = new Date(span.last.getTime() + 1);
+  const days = Math.round((dayOf(end).getTime() - dayOf(span.first).getTime()) / DAY_MS);
+  const app = await startService(urlOf(DATABASE), new FixedClock(end), { ROLE: 'api', EVENT_RETENTION_DAYS: String(days - 1) });
   await sleep(1500);
   const { rows } = await client.query<{ name: string; deleted: string }>(
     `SELECT schemaname || '.' || relname AS name, n_tup_del::text AS deleted FROM pg_stat_user_tables`,
@@ -306,7 +334,7 @@ async function retention(generated: { start: Date; end: Date }, days: number) {
   // Statistics reach the shared view within a second of the backend going idle.
   await sleep(2000);
   const deleted = await deletedSince(client, before);
-  const eventsGone = eventsBefore - (await count());
+  const eventsGone = Number(span.events) - Number((await client.query<{ n: string }>(`SELECT count(*)::text AS n FROM issues.error_events`)).rows[0].n);
   await client.end();
   return { seconds, eventsGone, pruned, rowsDeletedOneByOne: deleted };
 }
@@ -333,9 +361,10 @@ async function measure(): Promise<void> {
   const app = await startService(urlOf(DATABASE), clock, { ROLE: 'api' });
   const timings = await queries(app.get(Database), generated.end);
   await app.close();
-  const ingestRates = await ingestSideBySide(generated);
+  // `queries` measures the queries alone (the rest adds events and drops the oldest day).
+  const ingestRates = PHASE === 'queries' ? undefined : await ingestSideBySide(generated);
   console.log(JSON.stringify(ingestRates));
-  const retained = await retention(generated, days);
+  const retained = PHASE === 'queries' ? undefined : await retention();
   console.log(JSON.stringify(retained));
 
   const summary = {
@@ -352,7 +381,7 @@ async function measure(): Promise<void> {
 
 async function main(): Promise<void> {
   if (PHASE === 'all' || PHASE === 'generate') await generate();
-  if (PHASE === 'all' || PHASE === 'measure') await measure();
+  if (PHASE === 'all' || PHASE === 'measure' || PHASE === 'queries') await measure();
 }
 
 main().catch((error) => {
