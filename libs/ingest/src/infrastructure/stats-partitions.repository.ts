@@ -1,14 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig, DailyPartitions, Database, DAY_MS } from '@faultline/platform';
+import { APP_CONFIG, type AppConfig, DailyPartitions, Database, DAY_MS, type KeptDays } from '@faultline/platform';
 
 /** 10-second buckets serve the last hour's graphs (Sentry keeps 360 of them); a day of them is kept. */
 const TEN_SECOND_BUCKETS_KEPT_MS = DAY_MS;
-
-/** One table of days, and how long its rows are kept. */
-export interface StatsDays {
-  readonly partitions: DailyPartitions;
-  readonly keptMs: number;
-}
 
 /**
  * The daily partitions (UTC) of the stats rollups, by bucket: those of each resolution of
@@ -17,11 +11,11 @@ export interface StatsDays {
  */
 @Injectable()
 export class StatsPartitionsRepository {
-  readonly tables: readonly StatsDays[];
+  readonly tables: readonly KeptDays[];
 
   constructor(database: Database, @Inject(APP_CONFIG) config: AppConfig) {
     const retention = config.eventRetentionDays * DAY_MS;
-    const days = (table: string, keptMs: number): StatsDays => ({ partitions: new DailyPartitions(database, table, 'bucket'), keptMs });
+    const days = (table: string, keptMs: number): KeptDays => ({ partitions: new DailyPartitions(database, table, 'bucket'), keptMs });
     this.tables = [
       days('ingest.project_stats_10s', TEN_SECOND_BUCKETS_KEPT_MS),
       days('ingest.project_stats_1h', retention),

@@ -110,8 +110,10 @@ describe('EventPartitionsWorker and event retention', () => {
       [partitions.hourlyStats, [day(-1), ...ahead]],
       [partitions.dailyStats, [day(-3), ...ahead]],
     ] as const) {
-      const created = rounds.flatMap((round) => isoDays(round[table.table]));
-      expect({ table: table.table, created: created.sort() }).toEqual({ table: table.table, created: days });
+      // Each day made once, by one of the workers.
+      const prefix = table.partitionName(new Date(0)).slice(0, -'19700101'.length);
+      const created = rounds.flat().filter((name) => name.startsWith(prefix));
+      expect({ table: table.table, created: created.sort() }).toEqual({ table: table.table, created: days.map((made) => table.partitionName(new Date(made))) });
       expect(isoDays(await table.days())).toEqual(days);
     }
 
@@ -146,7 +148,7 @@ describe('EventPartitionsWorker and event retention', () => {
       ['event_ids_p20261123', '(project_id, event_id, claimed_on)'],
       ['issue_stats_hourly_p20261121', '(issue_id, resolution, bucket)'],
     ]);
-    expect(Object.values(await workers[1].maintain()).flat()).toEqual([]);
+    expect(await workers[1].maintain()).toEqual([]);
   });
 
   it('drops whole days of events, claims and counts past retention and the default partitions’ expired strays, leaves no dead rows in the days kept, and keeps the issue', async () => {

@@ -4,3 +4,4 @@ export * from './migrate';
 export * from './queue-vacuum';
 export * from './statement-timeout';
 export * from './daily-partitions';
+export * from './daily-partitions.worker';
