@@ -52,7 +52,7 @@ export class PartitionedErrorEvents1765800000000 implements MigrationInterface {
       BEGIN
         FOR day IN SELECT DISTINCT date_trunc('day', received_at, 'UTC') FROM issues.error_events_unpartitioned LOOP
           EXECUTE format('CREATE TABLE issues.%I PARTITION OF issues.error_events FOR VALUES FROM (%L) TO (%L)',
-            'error_events_p' || to_char(day AT TIME ZONE 'UTC', 'YYYYMMDD'), day, day + interval '1 day');
+            'error_events_p' || to_char(day AT TIME ZONE 'UTC', 'YYYYMMDD'), day, day + interval '24 hours');
         END LOOP;
       END $$;
       CREATE TABLE issues.error_events_default PARTITION OF issues.error_events DEFAULT;

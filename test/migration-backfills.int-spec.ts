@@ -408,6 +408,40 @@ describe('migration backfills', () => {
     expect(added.partition).toBe('issues.error_events_default');
   });
 
+  /** 1765800000000's days are 24 hours whatever the session's time zone, also across a change of clocks (New York, 2026-11-01). */
+  it('1765800000000 makes days of 24 hours in a session whose clocks change that day', async () => {
+    const { database } = db;
+    const projectId = await insertProject(db);
+    const [{ id: issueId }] = await database.query<{ id: string }>(
+      `INSERT INTO issues.issues (project_id, fingerprint_hash, short_id, title, culprit, level, platform, first_seen, last_seen, times_seen)
+       VALUES ($1, 'fp-dst', 'WEB-D', 'TypeError: x', 'app', 'error', 'node', '2026-11-01T12:00:00Z', '2026-11-02T12:00:00Z', 2) RETURNING id`,
+      [projectId],
+    );
+    const migration = new PartitionedErrorEvents1765800000000();
+    const later = MIGRATIONS.slice(MIGRATIONS.indexOf(PartitionedErrorEvents1765800000000) + 1).map((m) => new m());
+    const runner = db.dataSource.createQueryRunner();
+    try {
+      for (const undone of [...later].reverse()) await undone.down(runner);
+      await migration.down(runner);
+      await database.execute(
+        `INSERT INTO issues.error_events (project_id, issue_id, event_id, occurred_at, received_at, data)
+         SELECT $1, $2, 'dst' || n, at, at, '{}' FROM unnest($3::timestamptz[]) WITH ORDINALITY AS s (at, n)`,
+        [projectId, issueId, ['2026-11-01T12:00:00Z', '2026-11-02T00:30:00Z']],
+      );
+      await runner.query(`SET TIME ZONE 'America/New_York'`);
+      await migration.up(runner);
+      await runner.query('RESET TIME ZONE');
+      for (const redone of later) await redone.up(runner);
+    } finally {
+      await runner.release();
+    }
+    const stored = await database.query<{ partition: string }>(
+      `SELECT tableoid::regclass::text AS partition FROM issues.error_events WHERE issue_id = $1 ORDER BY occurred_at`,
+      [issueId],
+    );
+    expect(stored.map((row) => row.partition)).toEqual(['issues.error_events_p20261101', 'issues.error_events_p20261102']);
+  });
+
   /** Claims and graph counts stored before 1765900000000 move into a partition per day (UTC), the counts by resolution first. */
   it('1765900000000 moves claims into a partition per day received and graph counts into one per resolution and day', async () => {
     const { database } = db;
