@@ -2,7 +2,7 @@ import { setImmediate as yieldEventLoop, setTimeout as sleep } from 'node:timers
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock, ConcurrencyError, newHexId, PollingLoop } from '@faultline/kernel';
 import { type IngestedEvent, IssueIngestion } from '@faultline/issues';
-import { type BackgroundWorker, Database, QueueVacuum, type Transaction } from '@faultline/platform';
+import { type BackgroundWorker, Database, isPartitionAttachRace, QueueVacuum, type Transaction } from '@faultline/platform';
 import { EventRecorder } from '@faultline/event-store';
 import { ReleaseSightings, SourceMapSymbolicator } from '@faultline/releases';
 import {
@@ -61,7 +61,6 @@ const LOCK_NOT_AVAILABLE = '55P03';
  */
 const LOCK_CONFLICT_RETRIES = 3;
 const LOCK_CONFLICT_SQLSTATES: ReadonlySet<string> = new Set(['40P01', '40001', LOCK_NOT_AVAILABLE]);
-const CHECK_VIOLATION = '23514';
 /** Events taken off the queue between vacuum passes of its tables: about 60 MB of realistic events. */
 const VACUUM_EVERY_EVENTS = 10_000;
 /** Batches in flight per process: one is normalising and storing while another holds the hot rows. */
@@ -423,9 +422,8 @@ function describe(error: unknown): string {
 }
 
 function isLockConflict(error: unknown): boolean {
-  const { code, table } = (error ?? {}) as { code?: unknown; table?: unknown };
-  if (code === CHECK_VIOLATION) return typeof table === 'string' && table.endsWith('_default');
-  return typeof code === 'string' && LOCK_CONFLICT_SQLSTATES.has(code);
+  const code = (error as { code?: unknown } | null)?.code;
+  return isPartitionAttachRace(error) || (typeof code === 'string' && LOCK_CONFLICT_SQLSTATES.has(code));
 }
 
 function isTransient(error: unknown): boolean {

@@ -104,6 +104,16 @@ class RunnerTransaction implements Transaction {
   }
 }
 
+/**
+ * Whether a statement failed because its row went to a default partition while that day's
+ * partition was being attached (PostgreSQL routes a row before it waits for the lock, and then
+ * finds the default partition's bounds changed): the same statement again goes to the new day.
+ */
+export function isPartitionAttachRace(error: unknown): boolean {
+  const { code, table } = (error ?? {}) as { code?: unknown; table?: unknown };
+  return code === '23514' && typeof table === 'string' && table.endsWith('_default');
+}
+
 export class Database implements Sql {
   constructor(
     readonly dataSource: DataSource,
@@ -140,7 +150,7 @@ export class Database implements Sql {
       try {
         return await this.transactionOnce(work);
       } catch (error) {
-        if (!(error instanceof ConcurrencyError) || attempt >= (options.retries ?? DEFAULT_RETRIES)) throw error;
+        if (!(error instanceof ConcurrencyError || isPartitionAttachRace(error)) || attempt >= (options.retries ?? DEFAULT_RETRIES)) throw error;
       }
     }
   }
