@@ -3,7 +3,6 @@ import { DailyPartitions, Database, DAY_MS, type RetentionTask } from '@faultlin
 
 /** The longest window a rule reads (30 days, issue frequency conditions), plus a day. */
 export const MINUTES_KEPT_MS = 31 * DAY_MS;
-const BATCH = 5000;
 
 /**
  * The daily partitions (UTC) of the per-minute counts alert rules read, by minute, and their
@@ -26,10 +25,7 @@ export class AlertMinutePartitionsRepository implements RetentionTask {
   async prune(now: Date): Promise<number> {
     const cutoff = new Date(now.getTime() - MINUTES_KEPT_MS);
     let rows = 0;
-    for (const partitions of this.tables) {
-      rows += await partitions.dropBefore(cutoff);
-      rows += await partitions.deleteStraysBefore(cutoff, BATCH);
-    }
+    for (const partitions of this.tables) rows += await partitions.prune(cutoff);
     return rows;
   }
 }

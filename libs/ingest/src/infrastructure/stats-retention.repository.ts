@@ -2,8 +2,6 @@ import { Injectable } from '@nestjs/common';
 import type { RetentionTask } from '@faultline/platform';
 import { StatsPartitionsRepository } from './stats-partitions.repository';
 
-const BATCH = 5000;
-
 /**
  * Project stats buckets and outcome rollups older than EVENT_RETENTION_DAYS, and 10-second buckets
  * older than a day. They go by whole days of their bucket (UTC): a day's partition is detached and
@@ -19,9 +17,7 @@ export class StatsRetentionRepository implements RetentionTask {
   async prune(now: Date): Promise<number> {
     let rows = 0;
     for (const { partitions, keptMs } of this.partitions.tables) {
-      const cutoff = new Date(now.getTime() - keptMs);
-      rows += await partitions.dropBefore(cutoff);
-      rows += await partitions.deleteStraysBefore(cutoff, BATCH);
+      rows += await partitions.prune(new Date(now.getTime() - keptMs));
     }
     return rows;
   }

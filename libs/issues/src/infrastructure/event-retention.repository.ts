@@ -1,10 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig, type DailyPartitions, DAY_MS, dayOf, type RetentionTask } from '@faultline/platform';
+import { APP_CONFIG, type AppConfig, DAY_MS, dayOf, type RetentionTask } from '@faultline/platform';
 import { EventAttachmentsRepository } from './event-attachments.repository';
 import { EventPartitionsRepository } from './event-partitions.repository';
 import { HOURLY_STATS_KEPT_MS } from './issue-read-model.repository';
-
-const BATCH = 1000;
 
 /**
  * Stored SDK events older than EVENT_RETENTION_DAYS, their attachments (freeing their
@@ -29,17 +27,12 @@ export class EventRetentionRepository implements RetentionTask {
     const cutoff = dayOf(new Date(now.getTime() - this.config.eventRetentionDays * DAY_MS));
     const { events, claims, hourlyStats, dailyStats } = this.partitions;
     // Hourly counts serve only the last days' graphs; daily ones live as long as the events.
-    await this.dropBefore(hourlyStats, new Date(now.getTime() - HOURLY_STATS_KEPT_MS));
-    await this.dropBefore(dailyStats, cutoff);
+    await hourlyStats.prune(new Date(now.getTime() - HOURLY_STATS_KEPT_MS));
+    await dailyStats.prune(cutoff);
     await this.attachments.prune(cutoff);
-    const dropped = await this.dropBefore(events, cutoff);
+    const dropped = await events.prune(cutoff);
     // After the events: an id is claimed as long as its event may be stored.
-    await this.dropBefore(claims, cutoff);
+    await claims.prune(cutoff);
     return dropped;
-  }
-
-  /** Drops the days of `partitions` that end by `cutoff` and deletes the older rows of its default partition; answers the rows gone. */
-  private async dropBefore(partitions: DailyPartitions, cutoff: Date): Promise<number> {
-    return (await partitions.dropBefore(cutoff)) + (await partitions.deleteStraysBefore(cutoff, BATCH));
   }
 }

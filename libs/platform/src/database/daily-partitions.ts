@@ -8,6 +8,8 @@ export const DAYS_AHEAD = 7;
 const LOCK_TIMEOUT = '5s';
 const QUALIFIED = /^([a-z_]+)\.([a-z_][a-z0-9_]*)$/;
 const DAY_SUFFIX = /^(\d{4})(\d{2})(\d{2})$/;
+/** Default-partition rows deleted per statement: a short lock on a table writers may use. */
+const STRAY_BATCH = 1000;
 
 /** The start (00:00 UTC) of the day holding `at`. */
 export function dayOf(at: Date): Date {
@@ -126,16 +128,18 @@ export class DailyPartitions {
   }
 
   /**
-   * Deletes, `batch` rows at a time, what the default partition holds of the days that end at or
-   * before `cutoff` (the days `dropBefore` drops); answers how many rows went.
+   * Everything past `cutoff`: the days that end by it, dropped whole, and what the default
+   * partition holds of them, deleted STRAY_BATCH rows at a time; answers the rows gone.
    */
-  async deleteStraysBefore(cutoff: Date, batch: number): Promise<number> {
-    return inBatches(batch, (limit) =>
+  async prune(cutoff: Date): Promise<number> {
+    const dropped = await this.dropBefore(cutoff);
+    const strays = await inBatches(STRAY_BATCH, (limit) =>
       this.database.execute(
         `DELETE FROM ${this.table}_default WHERE ctid = ANY(ARRAY(SELECT ctid FROM ${this.table}_default WHERE ${this.column} < $1 LIMIT $2))`,
         [dayOf(cutoff), limit],
       ),
     );
+    return dropped + strays;
   }
 
   private dayOfPartition(name: string): Date | undefined {
