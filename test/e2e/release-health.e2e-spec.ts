@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { eventsProcessed } from '../support/events-processed';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 const run = promisify(execFile);
@@ -31,6 +32,8 @@ describe('release health from the @sentry/node SDK', () => {
         });
       }),
     );
+    // The release is made by the handled error's processing, which follows its acceptance.
+    await eventsProcessed(api);
   }, 60_000);
 
   afterAll(async () => {

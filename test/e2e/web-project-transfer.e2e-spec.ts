@@ -79,6 +79,8 @@ describe('web interface: project transfer', () => {
     await page.getByRole('heading', { name: 'Project settings', level: 1 }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/settings/umbrella/projects/mobile/');
     expect((await app.request('GET', `/api/0/projects/${BOOTSTRAP.org}/mobile/`)).status).toBe(404);
+    // The settings page's own requests end before the next navigation would cut them short.
+    await page.waitForLoadState('networkidle');
 
     // The link works once.
     await page.goto(link);
