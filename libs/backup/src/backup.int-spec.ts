@@ -61,6 +61,19 @@ describe('backup and restore of a database', () => {
     await insert('order-a', 2, '90000000020');
     await source.database.execute(`INSERT INTO event_store.event_checkpoints (subscriber, position) VALUES ('test.reader', $1)`, [handled]);
     const [{ last }] = await source.database.query<{ last: string }>(`SELECT nextval('alerts.metric_alert_trigger_ids')::text AS last`);
+    // Rows of days before the target's first partitions: the restore gives them their days.
+    const [{ id: projectId }] = await source.database.query<{ id: string }>(
+      `WITH org AS (INSERT INTO identity.organizations (slug, name) VALUES ('acme', 'Acme') RETURNING id)
+       INSERT INTO projects.projects (organization_id, slug, name) SELECT id, 'web', 'Web' FROM org RETURNING id`,
+    );
+    await source.database.execute(
+      `INSERT INTO ingest.project_stats (project_id, stat, resolution, bucket, count) VALUES ($1, 'received', '1d', '2020-01-05', 7)`,
+      [projectId],
+    );
+    await source.database.execute(
+      `INSERT INTO issues.event_ids (project_id, event_id, claimed_on, received_at, id) VALUES ($1, 'e1', '2020-01-06', '2020-01-06T23:59:59Z', 1)`,
+      [projectId],
+    );
     const store = new EventStore(source.database);
     const order = async (database: Database) => (await new EventStore(database).readAll(database, '0', 100)).map((event) => event.eventId);
     // The readers' order (their visibility guard hides these ids from readers on this server).
@@ -100,6 +113,19 @@ describe('backup and restore of a database', () => {
     expect(await order(target)).toEqual(sourceOrder);
     expect(await target.query(`SELECT subscriber, position FROM event_store.event_checkpoints`)).toEqual([{ subscriber: 'test.reader', position: handled }]);
     expect(await target.query(`SELECT name FROM public.migrations ORDER BY id`)).toEqual(MIGRATIONS.map((m) => ({ name: m.name })));
+    expect(
+      await target.query(
+        `SELECT tableoid::regclass::text AS partition, count FROM ingest.project_stats
+         UNION ALL SELECT tableoid::regclass::text, id FROM issues.event_ids ORDER BY 1`,
+      ),
+    ).toEqual([
+      { partition: 'ingest.project_stats_1d_p20200105', count: '7' },
+      { partition: 'issues.event_ids_p20200106', count: '1' },
+    ]);
+    const [{ defaults }] = await target.query<{ defaults: number }>(
+      `SELECT count(*)::int AS defaults FROM pg_catalog.pg_inherits WHERE inhrelid IN ('issues.event_ids_default'::regclass, 'ingest.project_stats_1d_default'::regclass)`,
+    );
+    expect(defaults).toBe(2);
 
     // The restored stream takes appends, and the reader past its checkpoint sees the rest in order, then the new event.
     const restoredStore = new EventStore(target);

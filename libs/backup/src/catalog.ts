@@ -14,8 +14,7 @@ export const qualified = (schema: string, name: string): string => `${quoted(sch
  * The application's tables: every ordinary or partitioned table of every schema but PostgreSQL's
  * own, with the columns a COPY carries (generated ones are computed again). A partitioned table is
  * copied whole, not partition by partition (a partition partitioned in turn neither): the days that
- * exist differ between databases, and rows restored into a day that has no partition yet wait in
- * the default one until the maintainer makes it.
+ * exist differ between databases, and a restore makes the days of the rows it loads.
  */
 export async function applicationTables(client: Client): Promise<BackupTable[]> {
   const { rows } = await client.query<{ schema: string; name: string; columns: Array<{ name: string; type: string; typeId: number }> }>(

@@ -1,7 +1,7 @@
 import { pipeline } from 'node:stream/promises';
 import { Client } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import type { Sql } from '@faultline/platform';
+import { moveDefaultRowsIntoDays, type Sql } from '@faultline/platform';
 import { BackupFileError, readBackupFile, type BackupManifest, type BackupTable } from './backup-file';
 import { applicationTables, appliedMigrations, qualified, quoted } from './catalog';
 import { copySql, type BackupProgress } from './take-backup';
@@ -51,7 +51,8 @@ export function checkRestorable(manifest: BackupManifest, knownMigrations: reado
 /**
  * Restores a verified backup into an empty database: applies the migrations the backup was taken
  * at, then in one transaction, with triggers and foreign-key checks off, loads every table, checks
- * the file once more while reading it, and sets every sequence. Commits only if all of it matched.
+ * the file once more while reading it, sets every sequence and gives the restored rows' days their
+ * partitions. Commits only if all of it matched.
  * Last, moves the database's transaction ids past any a restored row recorded.
  */
 export async function restoreBackup(manifest: BackupManifest, options: RestoreOptions): Promise<RestoreSummary> {
@@ -95,6 +96,7 @@ export async function restoreBackup(manifest: BackupManifest, options: RestoreOp
       execute: async (text, params) => (await client.query(text, params as unknown[])).rowCount ?? 0,
     };
     for (const step of options.afterLoad ?? []) await step(sql);
+    await moveDefaultRowsIntoDays(sql);
     await client.query('COMMIT');
 
     await passTransactionIds(client, await highestTransactionId(client));

@@ -1,5 +1,5 @@
 import { inBatches } from '../lifecycle/retention';
-import { Database, type Transaction } from './database';
+import { Database, type Sql, type Transaction } from './database';
 
 export const DAY_MS = 86_400_000;
 /** Days a maintainer keeps with a partition ahead of today: a week of missed rounds still finds each day ready. */
@@ -16,13 +16,65 @@ export function dayOf(at: Date): Date {
   return new Date(Math.floor(at.getTime() / DAY_MS) * DAY_MS);
 }
 
+/** A table of days, and how long its rows are kept. */
+export interface KeptDays {
+  readonly partitions: DailyPartitions;
+  readonly keptMs: number;
+}
+
+function dayPartitionName(table: string, day: Date): string {
+  return `${table}_p${day.toISOString().slice(0, 10).replace(/-/g, '')}`;
+}
+
+/**
+ * Moves what the default partition of every table partitioned by day holds into partitions of
+ * those days, created for them; answers the rows moved. Only while nothing else writes, as a
+ * restore does: it loads whole tables into a database that has only the days around its
+ * migrations. (A running service leaves such rows where they are: see DailyPartitions.createDay.)
+ * The default partition is detached meanwhile, so that attaching a day does not scan it each time.
+ */
+export async function moveDefaultRowsIntoDays(sql: Sql): Promise<number> {
+  const tables = await sql.query<{ schema: string; name: string; column: string }>(
+    `SELECT n.nspname AS schema, c.relname AS name, a.attname AS column
+     FROM pg_catalog.pg_partitioned_table p
+     JOIN pg_catalog.pg_class c ON c.oid = p.partrelid
+     JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+     JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum = p.partattrs[0]
+     WHERE p.partstrat = 'r' AND p.partnatts = 1 AND p.partdefid <> 0
+       AND (SELECT relname FROM pg_catalog.pg_class WHERE oid = p.partdefid) = c.relname || '_default'
+     ORDER BY 1, 2`,
+  );
+  const quoted = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
+  let moved = 0;
+  for (const { schema, name, column } of tables) {
+    const table = `${quoted(schema)}.${quoted(name)}`;
+    const defaultPartition = `${quoted(schema)}.${quoted(`${name}_default`)}`;
+    const days = await sql.query<{ day: string }>(
+      `SELECT DISTINCT to_char(${quoted(column)} AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day FROM ${defaultPartition}`,
+    );
+    if (days.length === 0) continue;
+    await sql.execute(`ALTER TABLE ${table} DETACH PARTITION ${defaultPartition}`);
+    for (const { day } of days) {
+      const from = new Date(`${day}T00:00:00.000Z`);
+      const partition = `${quoted(schema)}.${quoted(dayPartitionName(name, from))}`;
+      await sql.execute(`CREATE TABLE ${partition} (LIKE ${table} INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING STORAGE INCLUDING COMPRESSION)`);
+      const to = new Date(from.getTime() + DAY_MS).toISOString();
+      await sql.execute(`ALTER TABLE ${table} ATTACH PARTITION ${partition} FOR VALUES FROM ('${from.toISOString()}') TO ('${to}')`);
+    }
+    moved += await sql.execute(`INSERT INTO ${table} SELECT * FROM ${defaultPartition}`);
+    await sql.execute(`TRUNCATE ${defaultPartition}`);
+    await sql.execute(`ALTER TABLE ${table} ATTACH PARTITION ${defaultPartition} DEFAULT`);
+  }
+  return moved;
+}
+
 /**
  * The daily partitions of a table range-partitioned by one timestamp column (UTC days), named
- * `<table>_pYYYYMMDD` beside its `<table>_default`: days created ahead of their rows, with what
- * the default partition took for such a day moved in, and whole days detached and dropped past
- * retention, which leaves no dead rows behind. Each change runs in its own transaction under one
- * advisory lock per table that a second worker does not wait for, with a short lock timeout, so a
- * reader holding the table delays a change to the next round rather than writers behind it.
+ * `<table>_pYYYYMMDD` beside its `<table>_default`: days created ahead of their rows, and whole
+ * days detached and dropped past retention, which leaves no dead rows behind. Each change runs in
+ * its own transaction under one advisory lock per table that a second worker does not wait for,
+ * with a short lock timeout, so a reader holding the table delays a change to the next round
+ * rather than writers behind it.
  */
 export class DailyPartitions {
   private readonly schema: string;
@@ -41,7 +93,7 @@ export class DailyPartitions {
 
   /** The partition of the rows of the day starting at `day`: `<table>_pYYYYMMDD`. */
   partitionName(day: Date): string {
-    return `${this.name}_p${day.toISOString().slice(0, 10).replace(/-/g, '')}`;
+    return dayPartitionName(this.name, day);
   }
 
   /** The days that have a partition, oldest first. */
@@ -53,35 +105,23 @@ export class DailyPartitions {
     return rows.flatMap((row) => this.dayOfPartition(row.name) ?? []).sort((a, b) => a.getTime() - b.getTime());
   }
 
-  /** The days, from `since` on, of rows the default partition holds. */
-  async strayDays(since: Date): Promise<Date[]> {
-    const rows = await this.database.query<{ day: Date }>(
-      `SELECT DISTINCT date_trunc('day', ${this.column}, 'UTC') AS day FROM ${this.table}_default WHERE ${this.column} >= $1 ORDER BY 1`,
-      [since],
-    );
-    return rows.map((row) => new Date(row.day));
-  }
-
-  /**
-   * Creates today's partition and the next `ahead` days', and those of the days from `keptSince` on
-   * whose rows the default partition took (a late clock, a restored backup, the days before the
-   * first round); answers the days this call created.
-   */
-  async ensure(now: Date, keptSince: Date, ahead: number): Promise<Date[]> {
+  /** Creates today's partition and the next `ahead` days'; answers the days this call created. */
+  async ensure(now: Date, ahead: number): Promise<Date[]> {
     const today = dayOf(now);
-    const upcoming = Array.from({ length: ahead + 1 }, (_, n) => new Date(today.getTime() + n * DAY_MS));
     const existing = new Set((await this.days()).map((day) => day.getTime()));
-    const due = new Map([...(await this.strayDays(dayOf(keptSince))), ...upcoming].map((day) => [day.getTime(), day]));
     const created: Date[] = [];
-    for (const [time, day] of [...due].sort(([a], [b]) => a - b)) {
-      if (!existing.has(time) && (await this.createDay(day))) created.push(day);
+    for (let n = 0; n <= ahead; n++) {
+      const day = new Date(today.getTime() + n * DAY_MS);
+      if (!existing.has(day.getTime()) && (await this.createDay(day))) created.push(day);
     }
     return created;
   }
 
   /**
-   * Creates the partition of `day` (moving in the default partition's rows of that day) unless it
-   * exists or another worker is changing the partitions; answers whether it created it.
+   * Creates the partition of `day` unless it exists, another worker is changing the partitions, or
+   * the default partition holds rows of that day; answers whether it created it. Such rows are not
+   * moved while the service runs: a writer updating one would find it gone and lose its change.
+   * They stay in the default partition until retention deletes them.
    */
   async createDay(day: Date): Promise<boolean> {
     const name = this.partitionName(day);
@@ -89,17 +129,16 @@ export class DailyPartitions {
     const to = new Date(day.getTime() + DAY_MS).toISOString();
     return this.underLock(false, async (tx) => {
       if (await this.exists(tx, name)) return false;
+      // ATTACH locks the default partition whole to scan it: taken first, so that no row of the day reaches it after the look.
+      await tx.execute(`LOCK TABLE ${this.table}_default IN ACCESS EXCLUSIVE MODE`);
+      const [{ held }] = await tx.query<{ held: boolean }>(
+        `SELECT EXISTS (SELECT 1 FROM ${this.table}_default WHERE ${this.column} >= $1 AND ${this.column} < $2) AS held`,
+        [from, to],
+      );
+      if (held) return false;
       // Created apart and attached: ATTACH takes a weaker lock on the table than CREATE … PARTITION OF.
       await tx.execute(
         `CREATE TABLE ${this.schema}.${name} (LIKE ${this.table} INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING STORAGE INCLUDING COMPRESSION)`,
-      );
-      // ATTACH locks the default partition whole: taken before its rows move, so that a writer of one
-      // of them, waiting for the move while holding the partition, cannot deadlock with it.
-      await tx.execute(`LOCK TABLE ${this.table}_default IN ACCESS EXCLUSIVE MODE`);
-      await tx.execute(
-        `WITH moved AS (DELETE FROM ${this.table}_default WHERE ${this.column} >= $1 AND ${this.column} < $2 RETURNING *)
-         INSERT INTO ${this.schema}.${name} SELECT * FROM moved`,
-        [from, to],
       );
       await tx.execute(`ALTER TABLE ${this.table} ATTACH PARTITION ${this.schema}.${name} FOR VALUES FROM ('${from}') TO ('${to}')`);
       return true;

@@ -5,22 +5,13 @@ import { type DailyPartitions, DAYS_AHEAD } from './daily-partitions';
 
 const INTERVAL_MS = 10 * 60_000;
 
-/** A table of days, and how long its rows are kept. */
-export interface KeptDays {
-  readonly partitions: DailyPartitions;
-  readonly keptMs: number;
-}
-
 /**
- * Keeps a context's tables of days ahead of time: today and the next DAYS_AHEAD days of each, and
- * any day still kept whose rows the default partition took (a late clock, a restored backup, the
- * days before the first round, rows of events that occurred days before they arrived), whose rows
- * move into it. The context's retention drops whole days. Any number of workers may run it: each
- * change is made once.
+ * Keeps a context's tables of days ahead of time: today and the next DAYS_AHEAD days of each. The
+ * context's retention drops whole days. Any number of workers may run it: each change is made once.
  */
 export abstract class DailyPartitionsWorker implements BackgroundWorker {
   abstract readonly name: string;
-  protected abstract readonly tables: readonly KeptDays[];
+  protected abstract readonly tables: readonly DailyPartitions[];
   private readonly loop = new PollingLoop({
     runOnce: async () => {
       await this.maintain();
@@ -44,8 +35,8 @@ export abstract class DailyPartitionsWorker implements BackgroundWorker {
   async maintain(): Promise<string[]> {
     const now = this.clock.now();
     const created: string[] = [];
-    for (const { partitions, keptMs } of this.tables) {
-      for (const day of await partitions.ensure(now, new Date(now.getTime() - keptMs), DAYS_AHEAD)) created.push(partitions.partitionName(day));
+    for (const partitions of this.tables) {
+      for (const day of await partitions.ensure(now, DAYS_AHEAD)) created.push(partitions.partitionName(day));
     }
     return created;
   }
