@@ -677,6 +677,14 @@ describe('integration platform', () => {
         })
       ).status,
     ).toBe(400);
+    // Null where the app must keep a value: refused, not stored.
+    for (const field of ['name', 'scopes', 'events', 'isInternal', 'schema']) {
+      expect({ field, status: (await api.request('PUT', '/api/0/sentry-apps/reader-bot/', { body: { [field]: null } })).status }).toEqual({
+        field,
+        status: 400,
+      });
+    }
+    expect((await api.request('GET', '/api/0/sentry-apps/reader-bot/')).body).toMatchObject({ name: 'Reader Bot', scopes: ['org:read'] });
     expect((await api.request('GET', '/api/0/sentry-apps/no-such-app/')).status).toBe(404);
     expect((await api.request('GET', '/api/0/sentry-app-installations/not-a-uuid/')).status).toBe(404);
     expect(

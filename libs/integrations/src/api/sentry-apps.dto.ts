@@ -93,8 +93,8 @@ export class CreateSentryAppDto {
   author?: string | null;
 }
 
-/** The create body without its owner, every field optional; `status` approves a publication request. */
-export class UpdateSentryAppDto extends PartialType(OmitType(CreateSentryAppDto, ['organization'] as const)) {
+/** The create body without its owner, every field optional (null only where the create body allows it); `status` approves a publication request. */
+export class UpdateSentryAppDto extends PartialType(OmitType(CreateSentryAppDto, ['organization'] as const), { skipNullProperties: false }) {
   @ApiPropertyOptional({ enum: ['published'], description: 'Approves a publication request (instance administrators)' })
   @IfPresent()
   @IsIn(['published'])
