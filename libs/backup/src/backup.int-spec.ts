@@ -71,7 +71,14 @@ describe('backup and restore of a database', () => {
       [projectId],
     );
     await source.database.execute(
-      `INSERT INTO issues.event_ids (project_id, event_id, claimed_on, received_at, id) VALUES ($1, 'e1', '2020-01-06', '2020-01-06T23:59:59Z', 1)`,
+      `WITH issue AS (
+         INSERT INTO issues.issues (project_id, fingerprint_hash, short_id, title, level, platform, first_seen, last_seen)
+         VALUES ($1, 'f', 'WEB-1', 't', 'error', 'node', '2020-01-06T23:59:59Z', '2020-01-06T23:59:59Z') RETURNING id
+       ), stored AS (
+         INSERT INTO issues.error_events (project_id, issue_id, event_id, occurred_at, received_at, data)
+         SELECT $1, id, 'e1', '2020-01-06T23:59:59Z', '2020-01-06T23:59:59Z', '{}' FROM issue RETURNING id
+       )
+       INSERT INTO issues.event_ids (project_id, event_id, claimed_on, received_at, id) SELECT $1, 'e1', '2020-01-06', '2020-01-06T23:59:59Z', id FROM stored`,
       [projectId],
     );
     const store = new EventStore(source.database);
@@ -115,12 +122,14 @@ describe('backup and restore of a database', () => {
     expect(await target.query(`SELECT name FROM public.migrations ORDER BY id`)).toEqual(MIGRATIONS.map((m) => ({ name: m.name })));
     expect(
       await target.query(
-        `SELECT tableoid::regclass::text AS partition, count FROM ingest.project_stats
-         UNION ALL SELECT tableoid::regclass::text, id FROM issues.event_ids ORDER BY 1`,
+        `SELECT tableoid::regclass::text AS partition, count::text AS value FROM ingest.project_stats
+         UNION ALL SELECT tableoid::regclass::text, event_id FROM issues.error_events
+         UNION ALL SELECT tableoid::regclass::text, event_id FROM issues.event_ids ORDER BY 1`,
       ),
     ).toEqual([
-      { partition: 'ingest.project_stats_1d_p20200105', count: '7' },
-      { partition: 'issues.event_ids_p20200106', count: '1' },
+      { partition: 'ingest.project_stats_1d_p20200105', value: '7' },
+      { partition: 'issues.error_events_p20200106', value: 'e1' },
+      { partition: 'issues.event_ids_p20200106', value: 'e1' },
     ]);
     const [{ defaults }] = await target.query<{ defaults: number }>(
       `SELECT count(*)::int AS defaults FROM pg_catalog.pg_inherits WHERE inhrelid IN ('issues.event_ids_default'::regclass, 'ingest.project_stats_1d_default'::regclass)`,

@@ -34,8 +34,10 @@ function dayPartitionName(table: string, day: Date): string {
  * The default partition is detached meanwhile, so that attaching a day does not scan it each time.
  */
 export async function moveDefaultRowsIntoDays(sql: Sql): Promise<number> {
-  const tables = await sql.query<{ schema: string; name: string; column: string }>(
-    `SELECT n.nspname AS schema, c.relname AS name, a.attname AS column
+  const tables = await sql.query<{ schema: string; name: string; column: string; columns: string[] }>(
+    `SELECT n.nspname AS schema, c.relname AS name, a.attname AS column,
+            ARRAY(SELECT s.attname FROM pg_catalog.pg_attribute s
+                  WHERE s.attrelid = c.oid AND s.attnum > 0 AND NOT s.attisdropped AND s.attgenerated = '' ORDER BY s.attnum)::text[] AS columns
      FROM pg_catalog.pg_partitioned_table p
      JOIN pg_catalog.pg_class c ON c.oid = p.partrelid
      JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
@@ -46,7 +48,7 @@ export async function moveDefaultRowsIntoDays(sql: Sql): Promise<number> {
   );
   const quoted = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
   let moved = 0;
-  for (const { schema, name, column } of tables) {
+  for (const { schema, name, column, columns } of tables) {
     const table = `${quoted(schema)}.${quoted(name)}`;
     const defaultPartition = `${quoted(schema)}.${quoted(`${name}_default`)}`;
     const days = await sql.query<{ day: string }>(
@@ -61,7 +63,9 @@ export async function moveDefaultRowsIntoDays(sql: Sql): Promise<number> {
       const to = new Date(from.getTime() + DAY_MS).toISOString();
       await sql.execute(`ALTER TABLE ${table} ATTACH PARTITION ${partition} FOR VALUES FROM ('${from.toISOString()}') TO ('${to}')`);
     }
-    moved += await sql.execute(`INSERT INTO ${table} SELECT * FROM ${defaultPartition}`);
+    // Every stored column as it was: identities included, generated ones computed again.
+    const stored = columns.map(quoted).join(', ');
+    moved += await sql.execute(`INSERT INTO ${table} (${stored}) OVERRIDING SYSTEM VALUE SELECT ${stored} FROM ${defaultPartition}`);
     await sql.execute(`TRUNCATE ${defaultPartition}`);
     await sql.execute(`ALTER TABLE ${table} ATTACH PARTITION ${defaultPartition} DEFAULT`);
   }
