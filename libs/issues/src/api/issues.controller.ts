@@ -409,13 +409,19 @@ export class IssuesController {
     const environments = params.environment === undefined ? [] : [params.environment].flat();
     const search = parseIssueSearch(single(params.query, 'query'), { now: this.clock.now(), userId: principal.userId, environments });
     const filter = { organizationId: organization.id, projectIds, search, range };
-    const rows = await this.readModel.list({ ...filter, sort: parseIssueSort(single(params.sort, 'sort')), offset: page.offset, limit: page.fetchLimit });
+    // Reads that do not wait on each other run at once, each on its own connection.
+    const [rows, hits] = await Promise.all([
+      this.readModel.list({ ...filter, sort: parseIssueSort(single(params.sort, 'sort')), offset: page.offset, limit: page.fetchLimit }),
+      this.readModel.count(filter, MAX_HITS),
+    ]);
     const issues = page.respond(rows);
-    page.hits(await this.readModel.count(filter, MAX_HITS), MAX_HITS);
+    page.hits(hits, MAX_HITS);
     const ids = issues.map((row) => row.id);
-    const stats = statsPeriod ? await this.readModel.stats(ids, [statsPeriod]) : undefined;
-    const bookmarked = await this.bookmarks.bookmarkedOf(principal.userId, ids);
-    const rangeCounts = range ? await this.readModel.rangeCounts(ids, range) : undefined;
+    const [stats, bookmarked, rangeCounts] = await Promise.all([
+      statsPeriod ? this.readModel.stats(ids, [statsPeriod]) : undefined,
+      this.bookmarks.bookmarkedOf(principal.userId, ids),
+      range ? this.readModel.rangeCounts(ids, range) : undefined,
+    ]);
     return issues.map((row) =>
       serializeIssue(row, organization, this.config.publicUrl, stats?.get(row.id) ?? {}, {
         isBookmarked: bookmarked.has(row.id),
