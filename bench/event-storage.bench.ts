@@ -186,6 +186,8 @@ async function main(): Promise<void> {
   }) as typeof database.query;
   const newIssue = String(BigInt(first) + BigInt(ISSUES));
   const oldIssue = String(BigInt(first) + 1n);
+  const seen = async (id: string) =>
+    (await query<{ id: string; first_seen: Date; last_seen: Date }>(`SELECT id::text AS id, first_seen, last_seen FROM issues.issues WHERE id = $1`, [id]))[0];
   const explain = async (name: string, read: () => Promise<unknown>) => {
     captured.statement = undefined;
     await read();
@@ -204,9 +206,9 @@ async function main(): Promise<void> {
   const topFrames = new IssueTopFramesRepository();
   const since = new Date(END.getTime() - DAY_MS).toISOString();
   const reads = [
-    await explain('latest event of a new issue', () => readModel.edgeEvent(newIssue, 'latest')),
-    await explain('latest event of an old issue', () => readModel.edgeEvent(oldIssue, 'latest')),
-    await explain('oldest event of an old issue', () => readModel.edgeEvent(oldIssue, 'oldest')),
+    await explain('latest event of a new issue', async () => readModel.edgeEvent(await seen(newIssue), 'latest')),
+    await explain('latest event of an old issue', async () => readModel.edgeEvent(await seen(oldIssue), 'latest')),
+    await explain('oldest event of an old issue', async () => readModel.edgeEvent(await seen(oldIssue), 'oldest')),
     await explain("a new issue's events page", () => readModel.events(newIssue, 0, 100)),
     await explain("an old issue's events page", () => readModel.events(oldIssue, 0, 100)),
     await explain('an event by id', () => readModel.event({ projectId }, latest.event_id)),

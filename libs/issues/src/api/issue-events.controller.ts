@@ -89,9 +89,9 @@ export class IssueEventsController {
     const issue = await this.issue(organization, issueId);
     const event =
       eventId === 'latest' || eventId === 'recommended'
-        ? await this.readModel.edgeEvent(issue.id, 'latest')
+        ? await this.readModel.edgeEvent(issue, 'latest')
         : eventId === 'oldest'
-          ? await this.readModel.edgeEvent(issue.id, 'oldest')
+          ? await this.readModel.edgeEvent(issue, 'oldest')
           : await this.readModel.event({ issueId: issue.id }, eventId);
     return this.full(event);
   }

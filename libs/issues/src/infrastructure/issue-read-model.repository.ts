@@ -1,12 +1,12 @@
 import { Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { CLOCK, type Clock, isNumericId, normalizeEventId } from '@faultline/kernel';
-import { Database, dayOf, type Sql } from '@faultline/platform';
+import { Database, DAY_MS, dayOf, type Sql } from '@faultline/platform';
 import { ISSUE_SORTS, type IssueSearch, type IssueSort } from '../application/queries/issue-search';
 import type { IssueAssignee } from '../domain';
 import { NOT_BEING_REMOVED } from './issue-event-moves.repository';
 import { issueSearchConditions, searchesLatestRelease } from './issue-search.sql';
 import { latestProjectReleases } from './project-releases.repository';
-import { RECEIVED_AFTER_OCCURRED, RECEIVED_BEFORE_OCCURRED, receivedSinceFirstSeen, receivedSinceIssue } from './event-time-bounds';
+import { receivedRange, receivedSinceIssue } from './event-time-bounds';
 
 /** One issue as the `issues` read model, its project and its stream's summary give it. */
 export interface IssueRow {
@@ -420,17 +420,24 @@ export class IssueReadModel {
     );
   }
 
-  /** The newest or oldest event of an issue. */
-  async edgeEvent(issueId: string, which: 'latest' | 'oldest'): Promise<ErrorEventRow | null> {
+  /** The newest or oldest event of the issue. */
+  async edgeEvent(issue: Pick<IssueRow, 'id' | 'first_seen' | 'last_seen'>, which: 'latest' | 'oldest'): Promise<ErrorEventRow | null> {
     const direction = which === 'latest' ? 'DESC' : 'ASC';
-    // The newest event occurred at last_seen, so it was received at most a minute before it.
-    const newest = which === 'latest' ? `AND ${receivedSinceIssue('e', '$1::bigint', 'last_seen')}` : '';
-    const [row] = await this.database.query<ErrorEventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM ${ISSUE_EVENTS} ${newest}
-       ORDER BY e.occurred_at ${direction}, e.id ${direction} LIMIT 1`,
-      [issueId],
-    );
-    return row ?? null;
+    const read = async ({ from, until }: { from: Date; until?: Date }) => {
+      const params: unknown[] = [issue.id, from];
+      const [row] = await this.database.query<ErrorEventRow>(
+        `SELECT ${EVENT_COLUMNS} FROM issues.error_events e
+         WHERE e.issue_id = $1::bigint AND e.received_at >= $2 ${until ? `AND e.received_at <= $${params.push(until)}` : ''}
+         ORDER BY e.occurred_at ${direction}, e.id ${direction} LIMIT 1`,
+        params,
+      );
+      return row ?? null;
+    };
+    // The newest event occurred at last_seen.
+    if (which === 'latest') return read(receivedRange(issue.last_seen));
+    // The oldest at first_seen, unless retention dropped it: then the oldest kept may lie in any day since.
+    const first = await read(receivedRange(issue.first_seen, issue.first_seen));
+    return first && first.occurred_at.getTime() <= issue.first_seen.getTime() ? first : read(receivedRange(issue.first_seen));
   }
 
   /** An event by id, of the given issue or project. */
@@ -455,19 +462,44 @@ export class IssueReadModel {
     return row ?? null;
   }
 
-  /** The ids of the events just older (previous) and just newer (next) in the same issue. */
+  /**
+   * The ids of the events just older (previous) and just newer (next) in the same issue. The
+   * previous one is looked for in the day before this event first, and in every day since the
+   * issue was first seen only when that day does not answer: each read binds its bounds (see
+   * receivedRange), so PostgreSQL plans a few days' partitions rather than every kept day's.
+   */
   async neighbours(event: ErrorEventRow): Promise<{ previous: string | null; next: string | null }> {
-    const [row] = await this.database.query<{ previous: string | null; next: string | null }>(
-      `SELECT
-         (SELECT o.event_id FROM issues.error_events o WHERE o.issue_id = e.issue_id AND ${receivedSinceFirstSeen('o', 'i')}
-            AND o.received_at <= e.occurred_at + ${RECEIVED_AFTER_OCCURRED}
-            AND (o.occurred_at, o.id) < (e.occurred_at, e.id) ORDER BY o.occurred_at DESC, o.id DESC LIMIT 1) AS previous,
-         (SELECT o.event_id FROM issues.error_events o WHERE o.issue_id = e.issue_id AND o.received_at >= e.occurred_at - ${RECEIVED_BEFORE_OCCURRED}
-            AND (o.occurred_at, o.id) > (e.occurred_at, e.id) ORDER BY o.occurred_at, o.id LIMIT 1) AS next
-       FROM issues.error_events e JOIN issues.issues i ON i.id = e.issue_id
-       WHERE e.id = (SELECT k.id FROM issues.event_ids k WHERE k.project_id = $1::bigint AND k.event_id = $2 AND k.claimed_on = $4) AND e.received_at = $3`,
-      [event.project_id, event.event_id, event.received_at, dayOf(event.received_at)],
-    );
-    return row ?? { previous: null, next: null };
+    const near = new Date(event.occurred_at.getTime() - DAY_MS);
+    const read = (previousSince: Date) =>
+      this.database.query<{ previous: string | null; previous_at: Date | null; next: string | null; first_seen: Date }>(
+        `SELECT p.event_id AS previous, p.occurred_at AS previous_at, n.event_id AS next, i.first_seen
+         FROM issues.error_events e
+         JOIN issues.issues i ON i.id = e.issue_id
+         LEFT JOIN LATERAL (
+           SELECT o.event_id, o.occurred_at FROM issues.error_events o
+           WHERE o.issue_id = e.issue_id AND o.received_at >= $5 AND o.received_at <= $6 AND (o.occurred_at, o.id) < (e.occurred_at, e.id)
+           ORDER BY o.occurred_at DESC, o.id DESC LIMIT 1) p ON true
+         LEFT JOIN LATERAL (
+           SELECT o.event_id FROM issues.error_events o
+           WHERE o.issue_id = e.issue_id AND o.received_at >= $7 AND (o.occurred_at, o.id) > (e.occurred_at, e.id)
+           ORDER BY o.occurred_at, o.id LIMIT 1) n ON true
+         WHERE e.id = (SELECT k.id FROM issues.event_ids k WHERE k.project_id = $1::bigint AND k.event_id = $2 AND k.claimed_on = $4) AND e.received_at = $3`,
+        [
+          event.project_id,
+          event.event_id,
+          event.received_at,
+          dayOf(event.received_at),
+          receivedRange(previousSince).from,
+          receivedRange(event.occurred_at, event.occurred_at).until,
+          receivedRange(event.occurred_at).from,
+        ],
+      );
+    const [row] = await read(near);
+    if (!row) return { previous: null, next: null };
+    // An event older than `near` may have arrived after one found in that day: only one found in it answers.
+    const answered = row.previous_at ? row.previous_at.getTime() >= near.getTime() : row.first_seen.getTime() >= near.getTime();
+    if (answered) return { previous: row.previous, next: row.next };
+    const [all] = await read(row.first_seen);
+    return { previous: all?.previous ?? null, next: row.next };
   }
 }
