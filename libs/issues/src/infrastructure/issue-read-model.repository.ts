@@ -434,7 +434,7 @@ export class IssueReadModel {
       return row ?? null;
     };
     // The newest event occurred at last_seen.
-    if (which === 'latest') return read(receivedRange(issue.last_seen));
+    if (which === 'latest') return read(receivedRange(issue.last_seen, issue.last_seen));
     // The oldest at first_seen, unless retention dropped it: then the oldest kept may lie in any day since.
     const first = await read(receivedRange(issue.first_seen, issue.first_seen));
     return first && first.occurred_at.getTime() <= issue.first_seen.getTime() ? first : read(receivedRange(issue.first_seen));
