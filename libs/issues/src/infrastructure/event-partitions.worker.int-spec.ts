@@ -1,5 +1,6 @@
 import { FixedClock } from '@faultline/kernel';
 import { loadConfig } from '@faultline/platform';
+import { storeEvent } from '../../../../test/support/stored-events';
 import { openTestDatabase, type TestDatabase } from '../../../../test/support/test-database';
 import type { EventAttachmentsRepository } from './event-attachments.repository';
 import { EventPartitionsRepository } from './event-partitions.repository';
@@ -24,16 +25,7 @@ describe('EventPartitionsWorker and event retention', () => {
   let projectId: string;
   let issueId: string;
 
-  const store = async (eventId: string, receivedAt: string) => {
-    await db.database.execute(
-      `WITH stored AS (
-         INSERT INTO issues.error_events (project_id, issue_id, event_id, occurred_at, received_at, data) VALUES ($1, $2, $3, $4, $4, '{}')
-         RETURNING id, project_id, event_id, received_at)
-       INSERT INTO issues.event_ids (project_id, event_id, claimed_on, received_at, id)
-       SELECT project_id, event_id, date_trunc('day', received_at, 'UTC'), received_at, id FROM stored`,
-      [projectId, issueId, eventId, receivedAt],
-    );
-  };
+  const store = (eventId: string, receivedAt: string) => storeEvent(db.database, { projectId, issueId, eventId, occurredAt: receivedAt, receivedAt });
   const count = (resolution: '1h' | '1d', bucket: string) =>
     db.database.execute(`INSERT INTO issues.issue_stats (issue_id, resolution, bucket, count) VALUES ($1, $2, $3, 1)`, [issueId, resolution, bucket]);
   /** Where each row of the issue's graph counts and the project's claims is, by resolution and bucket or by event id. */

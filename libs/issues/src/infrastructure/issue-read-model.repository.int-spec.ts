@@ -1,4 +1,5 @@
 import { FixedClock } from '@faultline/kernel';
+import { storeEvent } from '../../../../test/support/stored-events';
 import { openTestDatabase, type TestDatabase } from '../../../../test/support/test-database';
 import { IssueReadModel, type IssueRow } from './issue-read-model.repository';
 
@@ -47,14 +48,7 @@ describe('IssueReadModel: edge events and neighbours', () => {
       [project.id, events.a.occurred, events.d.occurred],
     );
     for (const [name, { occurred, received }] of Object.entries(events)) {
-      await db.database.execute(
-        `WITH stored AS (
-           INSERT INTO issues.error_events (project_id, issue_id, event_id, occurred_at, received_at, data) VALUES ($1, $2, $3, $4, $5, '{}')
-           RETURNING id, project_id, event_id, received_at)
-         INSERT INTO issues.event_ids (project_id, event_id, claimed_on, received_at, id)
-         SELECT project_id, event_id, date_trunc('day', received_at, 'UTC'), received_at, id FROM stored`,
-        [project.id, id, idOf(name), occurred, received],
-      );
+      await storeEvent(db.database, { projectId: project.id, issueId: id, eventId: idOf(name), occurredAt: occurred, receivedAt: received });
     }
     issue = (await readModel.find(org.id, id))!;
   }, 60_000);
